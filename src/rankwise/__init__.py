@@ -1,0 +1,34 @@
+"""rankwise: exact, fast evaluation of rankings."""
+
+from rankwise._version import __version__
+from rankwise.data import Qrels, Run
+from rankwise.evaluate import evaluate
+from rankwise.exceptions import (
+    InputFormatError,
+    InvalidParameterError,
+    MeasureSyntaxError,
+    RankwiseError,
+    UnknownMeasureError,
+)
+from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
+from rankwise.measures import Measure, parse
+from rankwise.results import Results
+
+__all__ = [
+    "InputFormatError",
+    "InvalidParameterError",
+    "Measure",
+    "MeasureSyntaxError",
+    "Qrels",
+    "RankwiseError",
+    "Results",
+    "Run",
+    "UnknownMeasureError",
+    "__version__",
+    "evaluate",
+    "parse",
+    "read_qrels",
+    "read_run",
+    "read_trec_qrels",
+    "read_trec_run",
+]

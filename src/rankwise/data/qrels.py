@@ -1,0 +1,220 @@
+"""The :class:`Qrels`: relevance judgments, per query, as columns."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rankwise.data._arrow import as_string_chunks, intern, numbers_to_numpy
+from rankwise.exceptions import DuplicateEntryError, InputFormatError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = ["Qrels"]
+
+
+def _line(row: int, line_numbers: np.ndarray | None, locate: Callable[[int], int] | None) -> int:
+    if line_numbers is not None:
+        return int(line_numbers[row])
+    return locate(row) if locate is not None else row + 1
+
+
+def _readonly(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+class Qrels:
+    """Relevance judgments: for each query, documents with grades.
+
+    Immutable and columnar: query and document ids interned once as int32
+    codes, grades as float64. A grade ``>= rel`` (default 1) is relevant; a
+    grade below it, negative ones included, is judged but not relevant.
+
+    Examples
+    --------
+    >>> qrels = Qrels.from_dict({"q1": {"d1": 2, "d2": 0}, "q2": {"d3": 1}})
+    >>> qrels
+    Qrels(2 queries, 3 judgments)
+    >>> qrels.to_dict()
+    {'q1': {'d1': 2, 'd2': 0}, 'q2': {'d3': 1}}
+    """
+
+    __slots__ = ("_doc_codes", "_doc_ids", "_grades", "_line_numbers", "_locate", "_query_codes",
+                 "_query_ids", "_source")
+
+    def __init__(
+        self,
+        query_codes: np.ndarray,
+        query_ids: list[str],
+        doc_codes: np.ndarray,
+        doc_ids: list[str],
+        grades: np.ndarray,
+        *,
+        source: str | None = None,
+        line_numbers: np.ndarray | None = None,
+        locate: Callable[[int], int] | None = None,
+    ) -> None:
+        self._query_codes = _readonly(query_codes)
+        self._query_ids = query_ids
+        self._doc_codes = _readonly(doc_codes)
+        self._doc_ids = doc_ids
+        self._grades = _readonly(grades)
+        self._source = source
+        self._line_numbers = line_numbers
+        self._locate = locate
+
+    @classmethod
+    def from_arrow(
+        cls,
+        query_ids: Any,
+        doc_ids: Any,
+        grades: Any,
+        *,
+        source: str | None = None,
+        line_numbers: np.ndarray | None = None,
+        locate: Callable[[int], int] | None = None,
+    ) -> Qrels:
+        """Build judgments from three columns (Arrow arrays, numpy arrays or sequences).
+
+        Raises
+        ------
+        InputFormatError
+            When the columns differ in length, a grade is missing or not a
+            finite number, or (``DuplicateEntryError``) a judgment is given twice.
+        """
+        import pyarrow as pa
+
+        queries = as_string_chunks(query_ids, "query id")
+        docs = as_string_chunks(doc_ids, "document id")
+        if isinstance(grades, (pa.Array, pa.ChunkedArray)):
+            if grades.null_count:
+                raise InputFormatError("a relevance grade is missing (null)", source)
+            grade_array = numbers_to_numpy(grades)
+        else:
+            try:
+                grade_array = np.array(grades, dtype=np.float64)
+            except (TypeError, ValueError) as error:
+                raise InputFormatError(f"relevance grades must be numbers: {error}", source) from None
+        if not (len(queries) == len(docs) == len(grade_array)):
+            raise InputFormatError(
+                "query ids, document ids and grades differ in length: "
+                f"[{len(queries)}, {len(docs)}, {len(grade_array)}]",
+                source,
+            )
+        finite = np.isfinite(grade_array)
+        if not finite.all():
+            row = int(np.flatnonzero(~finite)[0])
+            line = _line(row, line_numbers, locate)
+            raise InputFormatError(
+                f"relevance grade must be a finite number, got {grade_array[row]!r}",
+                source or "<judgments>",
+                line,
+            )
+        query_codes, query_names = intern(queries)
+        doc_codes, doc_names = intern(docs)
+        qrels = cls(query_codes, query_names, doc_codes, doc_names, grade_array,
+                    source=source, line_numbers=line_numbers, locate=locate)
+        qrels._check_duplicates()
+        return qrels
+
+    @classmethod
+    def from_dict(cls, judgments: dict[Any, dict[Any, float]]) -> Qrels:
+        """Build judgments from ``{query_id: {doc_id: grade}}`` (pytrec_eval's and ranx's form)."""
+        if not isinstance(judgments, dict):
+            raise InputFormatError(
+                f"a qrels dict must map query ids to {{doc_id: grade}}, got {type(judgments).__name__}"
+            )
+        queries: list[str] = []
+        docs: list[str] = []
+        grades: list[float] = []
+        for query, judged in judgments.items():
+            if not isinstance(judged, dict):
+                raise InputFormatError(
+                    f"qrels entry for query {query!r} must be a dict {{doc_id: grade}}, "
+                    f"got {type(judged).__name__}"
+                )
+            queries.extend([str(query)] * len(judged))
+            docs.extend(str(doc) for doc in judged)
+            grades.extend(judged.values())
+        return cls.from_arrow(queries, docs, grades, source="<dict>")
+
+    @property
+    def query_ids(self) -> list[str]:
+        """Distinct query ids, in order of first appearance."""
+        return list(self._query_ids)
+
+    @property
+    def query_codes(self) -> np.ndarray:
+        """Per judgment, the index of its query in :attr:`query_ids` (read-only)."""
+        return self._query_codes
+
+    @property
+    def doc_ids(self) -> list[str]:
+        """Distinct judged document ids, in order of first appearance."""
+        return list(self._doc_ids)
+
+    @property
+    def doc_codes(self) -> np.ndarray:
+        """Per judgment, the index of its document in :attr:`doc_ids` (read-only)."""
+        return self._doc_codes
+
+    @property
+    def grades(self) -> np.ndarray:
+        """Per judgment, the relevance grade (read-only float64)."""
+        return self._grades
+
+    @property
+    def source(self) -> str | None:
+        """Where the judgments came from (a path), for messages."""
+        return self._source
+
+    def line_of(self, row: int) -> int:
+        """Return the 1-based line (or row) number of *row* in the source."""
+        return _line(row, self._line_numbers, self._locate)
+
+    def __len__(self) -> int:
+        return len(self._grades)
+
+    def __repr__(self) -> str:
+        return f"Qrels({len(self._query_ids)} queries, {len(self)} judgments)"
+
+    def to_dict(self) -> dict[str, dict[str, int | float]]:
+        """Return ``{query_id: {doc_id: grade}}`` (integral grades as ints)."""
+        out: dict[str, dict[str, int | float]] = {}
+        integral = bool(np.all(self._grades == np.round(self._grades)))
+        for q, d, g in zip(self._query_codes.tolist(), self._doc_codes.tolist(),
+                           self._grades.tolist()):
+            out.setdefault(self._query_ids[q], {})[self._doc_ids[d]] = int(g) if integral else g
+        return out
+
+    def to_arrow(self) -> pa.Table:
+        """Return the judgments as an Arrow table ``query_id, doc_id, relevance``."""
+        import pyarrow as pa
+
+        return pa.table({
+            "query_id": pa.array(self._query_ids, pa.string()).take(pa.array(self._query_codes)),
+            "doc_id": pa.array(self._doc_ids, pa.string()).take(pa.array(self._doc_codes)),
+            "relevance": self._grades,
+        })
+
+    def _check_duplicates(self) -> None:
+        if len(self) < 2:
+            return
+        keys = self._query_codes.astype(np.int64) * max(1, len(self._doc_ids)) + self._doc_codes
+        order = np.argsort(keys, kind="stable")
+        repeated = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+        if len(repeated) == 0:
+            return
+        pairs = [(int(order[i]), int(order[i + 1])) for i in repeated.tolist()]
+        first, second = min(pairs, key=lambda pair: pair[1])
+        raise DuplicateEntryError(
+            f"judgment for document {self._doc_ids[self._doc_codes[second]]!r} of query "
+            f"{self._query_ids[self._query_codes[second]]!r} is given twice "
+            f"(first at line {self.line_of(first)}); each (query, document) is judged once",
+            self._source or "<judgments>",
+            self.line_of(second),
+        )

@@ -1,0 +1,296 @@
+"""The :class:`Run`: scored results, per query, as columns."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rankwise.data._arrow import as_string_chunks, intern, numbers_to_numpy, string_keys
+from rankwise.exceptions import DuplicateEntryError, InputFormatError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = ["Run"]
+
+
+def _line(row: int, line_numbers: np.ndarray | None, locate: Callable[[int], int] | None) -> int:
+    if line_numbers is not None:
+        return int(line_numbers[row])
+    return locate(row) if locate is not None else row + 1
+
+
+def _readonly(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+class Run:
+    """Scored results of one system: for each query, documents with scores.
+
+    A run is immutable and columnar: one row per (query, document), query ids
+    interned once as integer codes, documents kept as an Arrow string column,
+    scores as a float64 array. Build one with :meth:`from_dict`,
+    :meth:`from_arrow`, :func:`rankwise.read_run` or
+    :func:`rankwise.io.read_trec_run`.
+
+    Examples
+    --------
+    >>> run = Run.from_dict({"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 0.5}}, name="bm25")
+    >>> run
+    Run('bm25', 2 queries, 3 rows)
+    >>> run.to_dict()
+    {'q1': {'d1': 2.0, 'd2': 1.0}, 'q2': {'d3': 0.5}}
+    """
+
+    __slots__ = (
+        "_doc_ids",
+        "_line_numbers",
+        "_locate",
+        "_name",
+        "_query_codes",
+        "_query_ids",
+        "_ranks",
+        "_scores",
+        "_source",
+    )
+
+    def __init__(
+        self,
+        query_codes: np.ndarray,
+        query_ids: list[str],
+        doc_ids: pa.ChunkedArray,
+        scores: np.ndarray,
+        *,
+        ranks: pa.ChunkedArray | None = None,
+        name: str = "run",
+        source: str | None = None,
+        line_numbers: np.ndarray | None = None,
+        locate: Callable[[int], int] | None = None,
+    ) -> None:
+        self._query_codes = _readonly(query_codes)
+        self._query_ids = query_ids
+        self._doc_ids = doc_ids
+        self._scores = _readonly(scores)
+        self._ranks = ranks
+        self._name = name
+        self._source = source
+        self._line_numbers = line_numbers
+        self._locate = locate
+
+    # construction -----------------------------------------------------------------
+    @classmethod
+    def from_arrow(
+        cls,
+        query_ids: Any,
+        doc_ids: Any,
+        scores: Any,
+        *,
+        ranks: Any = None,
+        name: str = "run",
+        source: str | None = None,
+        line_numbers: np.ndarray | None = None,
+        locate: Callable[[int], int] | None = None,
+        check_duplicates: bool = True,
+    ) -> Run:
+        """Build a run from three columns (Arrow arrays, numpy arrays or sequences).
+
+        Raises
+        ------
+        InputFormatError
+            When the columns differ in length, a score is NaN or infinite, or
+            (``DuplicateEntryError``) a document appears twice for one query.
+        """
+        import pyarrow as pa
+
+        queries = as_string_chunks(query_ids, "query id")
+        docs = as_string_chunks(doc_ids, "document id")
+        if isinstance(scores, (pa.Array, pa.ChunkedArray)):
+            if scores.null_count:
+                raise InputFormatError("a score is missing (null)", source)
+            score_array = numbers_to_numpy(scores)
+        else:
+            try:
+                score_array = np.array(scores, dtype=np.float64)
+            except (TypeError, ValueError) as error:
+                raise InputFormatError(f"scores must be numbers: {error}", source) from None
+        if not (len(queries) == len(docs) == len(score_array)):
+            raise InputFormatError(
+                "query ids, document ids and scores differ in length: "
+                f"[{len(queries)}, {len(docs)}, {len(score_array)}]",
+                source,
+            )
+        finite = np.isfinite(score_array)
+        if not finite.all():
+            row = int(np.flatnonzero(~finite)[0])
+            line = _line(row, line_numbers, locate)
+            where = (source, line) if source is not None else (None, None)
+            raise InputFormatError(
+                f"score must be a finite number, got {score_array[row]!r}"
+                + ("" if source is not None else f" (row {row + 1})"),
+                *where,
+            )
+        codes, names = intern(queries)
+        run = cls(
+            codes,
+            names,
+            docs,
+            score_array,
+            ranks=as_string_chunks(ranks, "rank") if ranks is not None else None,
+            name=name,
+            source=source,
+            line_numbers=line_numbers,
+            locate=locate,
+        )
+        if check_duplicates:
+            run._check_duplicates()
+        return run
+
+    @classmethod
+    def from_dict(cls, results: dict[Any, dict[Any, float]], *, name: str = "run") -> Run:
+        """Build a run from ``{query_id: {doc_id: score}}`` (pytrec_eval's and ranx's form)."""
+        queries: list[str] = []
+        docs: list[str] = []
+        scores: list[float] = []
+        if not isinstance(results, dict):
+            raise InputFormatError(
+                f"a run dict must map query ids to {{doc_id: score}}, got {type(results).__name__}"
+            )
+        for query, ranking in results.items():
+            if not isinstance(ranking, dict):
+                raise InputFormatError(
+                    f"run entry for query {query!r} must be a dict {{doc_id: score}}, "
+                    f"got {type(ranking).__name__}"
+                )
+            queries.extend([str(query)] * len(ranking))
+            docs.extend(str(doc) for doc in ranking)
+            scores.extend(ranking.values())
+        return cls.from_arrow(queries, docs, scores, name=name, source="<dict>", check_duplicates=False)
+
+    # access -----------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The run's name (its run id in TREC files)."""
+        return self._name
+
+    @property
+    def query_ids(self) -> list[str]:
+        """Distinct query ids, in order of first appearance."""
+        return list(self._query_ids)
+
+    @property
+    def query_codes(self) -> np.ndarray:
+        """Per row, the index of its query in :attr:`query_ids` (read-only int32)."""
+        return self._query_codes
+
+    @property
+    def doc_ids(self) -> pa.ChunkedArray:
+        """Per row, the document id (Arrow strings)."""
+        return self._doc_ids
+
+    @property
+    def scores(self) -> np.ndarray:
+        """Per row, the score (read-only float64)."""
+        return self._scores
+
+    @property
+    def ranks(self) -> np.ndarray | None:
+        """Per row, the rank column of the file as float64, when it was kept."""
+        if self._ranks is None:
+            return None
+        import pyarrow as pa
+
+        try:
+            return numbers_to_numpy(self._ranks.cast(pa.float64()))
+        except (pa.ArrowInvalid, ValueError) as error:
+            raise InputFormatError(f"rank column must be numeric for ties='rank': {error}",
+                                   self._source) from None
+
+    @property
+    def source(self) -> str | None:
+        """Where the run came from (a path), for messages."""
+        return self._source
+
+    def line_of(self, row: int) -> int:
+        """Return the 1-based line (or row) number of *row* in the source."""
+        return _line(row, self._line_numbers, self._locate)
+
+    def __len__(self) -> int:
+        return len(self._scores)
+
+    def __repr__(self) -> str:
+        return f"Run({self._name!r}, {len(self._query_ids)} queries, {len(self)} rows)"
+
+    def with_name(self, name: str) -> Run:
+        """Return the same run under another name."""
+        return Run(self._query_codes, self._query_ids, self._doc_ids, self._scores,
+                   ranks=self._ranks, name=name, source=self._source,
+                   line_numbers=self._line_numbers, locate=self._locate)
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """Return ``{query_id: {doc_id: score}}``."""
+        out: dict[str, dict[str, float]] = {}
+        docs = self._doc_ids.to_pylist()
+        for code, doc, score in zip(self._query_codes.tolist(), docs, self._scores.tolist()):
+            out.setdefault(self._query_ids[code], {})[doc] = score
+        return out
+
+    def to_arrow(self) -> pa.Table:
+        """Return the run as an Arrow table ``query_id, doc_id, score``."""
+        import pyarrow as pa
+
+        queries = pa.array(self._query_ids, pa.string()).take(pa.array(self._query_codes))
+        return pa.table({"query_id": queries, "doc_id": self._doc_ids.combine_chunks(),
+                         "score": self._scores})
+
+    # validation -------------------------------------------------------------------
+    def _check_duplicates(self) -> None:
+        """Raise :class:`DuplicateEntryError` when a document appears twice for one query."""
+        n = len(self)
+        if n < 2:
+            return
+        keys, exact = string_keys(self._doc_ids)
+        codes = self._query_codes
+        boundaries = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+        sizes = np.diff(np.concatenate(([0], boundaries, [n])))
+        grouped = len(sizes) == len(self._query_ids)
+        if grouped and (sizes == sizes[0]).all():
+            # The common case: one block of equal length per query. Sort within
+            # blocks; no query code has to be mixed into the keys.
+            rows = np.sort(keys.reshape(len(sizes), int(sizes[0])), axis=1)
+            if not (rows[:, 1:] == rows[:, :-1]).any():
+                return
+        combined = codes.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15) + keys
+        ordered = np.sort(combined)
+        if not (ordered[1:] == ordered[:-1]).any():
+            return
+        self._report_duplicate(combined)
+
+    def _report_duplicate(self, combined: np.ndarray) -> None:
+        order = np.argsort(combined, kind="stable")
+        same = np.flatnonzero(combined[order][1:] == combined[order][:-1])
+        docs = self._doc_ids
+        first_bad: tuple[int, int] | None = None
+        for position in same.tolist():
+            a, b = int(order[position]), int(order[position + 1])
+            if self._query_codes[a] != self._query_codes[b]:
+                continue
+            if docs[a].as_py() != docs[b].as_py():
+                continue
+            pair = (min(a, b), max(a, b))
+            if first_bad is None or pair[1] < first_bad[1]:
+                first_bad = pair
+        if first_bad is None:
+            return
+        first, second = first_bad
+        query = self._query_ids[int(self._query_codes[second])]
+        doc = docs[second].as_py()
+        raise DuplicateEntryError(
+            f"document {doc!r} appears twice for query {query!r} "
+            f"(first at line {self.line_of(first)}); a run lists each document once per query",
+            self._source,
+            self.line_of(second),
+        )
+

@@ -1,0 +1,151 @@
+"""``evaluate``: judgments + run + measures -> :class:`Results`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from rankwise.data import Qrels, Run
+from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
+from rankwise.io.coerce import as_qrels, as_run, split_one_table
+from rankwise.measures import Measure, parse_many
+from rankwise.results import Results
+
+__all__ = ["evaluate"]
+
+
+def evaluate(
+    qrels: Any,
+    run: Any = None,
+    measures: str | Measure | Iterable[str | Measure] | None = None,
+    *,
+    rel: float | None = None,
+    depth: int | None = None,
+    missing: str = "skip",
+    judged_only: bool = False,
+    query: str | None = None,
+    label: str | None = None,
+    score: str | None = None,
+    doc: str | None = None,
+) -> Results:
+    """Evaluate a run against judgments.
+
+    Parameters
+    ----------
+    qrels : Qrels, path, frame or dict
+        The judgments: a :class:`Qrels`, a TREC qrels file (or Parquet, CSV,
+        TSV, JSONL file), a pandas / polars / Arrow table with columns
+        ``query_id, doc_id, relevance``, or ``{query_id: {doc_id: grade}}``.
+        With ``query=``, ``label=`` and ``score=`` it is one table holding
+        both judgments and scores (every row judged), and *run* is omitted.
+    run : Run, path, frame or dict
+        The scored results, in the same forms (columns ``query_id, doc_id,
+        score``; dicts ``{query_id: {doc_id: score}}``).
+    measures : str, Measure or list of them
+        For example ``["ndcg@10", "map", "mrr@10", "P@10", "recall@1000"]``;
+        trec_eval's names (``ndcg_cut.10``, ``P.5,10``, ``all_trec``) work too.
+    rel : float, optional
+        Minimum grade that counts as relevant (default 1); sets ``rel`` of
+        every measure that takes it and does not set it itself.
+    depth : int, optional
+        Evaluate only the first *depth* documents of each query (trec_eval ``-M``).
+    missing : {"skip", "zero"}
+        A judged query absent from the run is left out (default) or scores as
+        an empty ranking, 0 for most measures (trec_eval ``-c``).
+    judged_only : bool
+        Drop unjudged documents before ranking (trec_eval ``-J``).
+    query, label, score, doc : str, optional
+        Column names for the one-table form (learning-to-rank data).
+
+    Returns
+    -------
+    Results
+
+    Raises
+    ------
+    InputFormatError
+        Malformed input (the message names the file and line).
+    MeasureSyntaxError, UnknownMeasureError
+        A measure that cannot be parsed.
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> qrels = {"q1": {"d1": 2, "d2": 0, "d3": 1}, "q2": {"d4": 1}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}, "q2": {"d5": 1.0, "d4": 0.5}}
+    >>> results = rw.evaluate(qrels, run, ["ndcg@10", "map", "mrr", "P@2"])
+    >>> {name: round(value, 4) for name, value in results.mean.items()}
+    {'ndcg@10': 0.7891, 'map': 0.6667, 'mrr': 0.75, 'P@2': 0.5}
+    >>> results["map"]
+    array([0.83333333, 0.5       ])
+    """
+    if measures is None:
+        raise InvalidParameterError("measures is required, for example ['ndcg@10', 'map']")
+    if query is not None or label is not None or score is not None:
+        if run is not None:
+            raise InvalidParameterError(
+                "give either (qrels, run) or one table with query=, label= and score=, not both"
+            )
+        qrels_obj, run_obj = split_one_table(qrels, query=query, label=label, score=score, doc=doc)
+    else:
+        if run is None:
+            raise InvalidParameterError(
+                "run is required (or pass one table with query=, label= and score=)"
+            )
+        qrels_obj, run_obj = as_qrels(qrels), as_run(run)
+    parsed = parse_measures(measures, rel)
+    return evaluate_objects(qrels_obj, run_obj, parsed, depth=depth, missing=missing,
+                            judged_only=judged_only)
+
+
+def parse_measures(
+    measures: str | Measure | Iterable[str | Measure], rel: float | None
+) -> list[Measure]:
+    """Parse *measures* and apply a global relevance level to those that take one."""
+    parsed = parse_many(measures)
+    if rel is None:
+        return parsed
+    try:
+        rel = float(rel)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"rel must be a number, got {rel!r}") from None
+    out = []
+    for measure in parsed:
+        if "rel" in measure.family.params and "rel" not in dict(measure.params):
+            measure = measure.replace(rel=rel)
+        if measure not in out:
+            out.append(measure)
+    return out
+
+
+def evaluate_objects(
+    qrels: Qrels,
+    run: Run,
+    measures: list[Measure],
+    *,
+    depth: int | None = None,
+    missing: str = "skip",
+    judged_only: bool = False,
+) -> Results:
+    """Evaluate already-built objects with already-parsed measures."""
+    from rankwise.kernels import KERNELS, Context, rank_judgments
+
+    for measure in measures:
+        if measure.name not in KERNELS:
+            raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented yet")
+    data = rank_judgments(qrels, run, depth=depth, missing=missing, judged_only=judged_only)
+    context = Context(data)
+    values: dict[Measure, np.ndarray] = {}
+    for measure in measures:
+        values[measure] = KERNELS[measure.name](context, measure)
+    unjudged_queries = len(set(run.query_ids) - set(qrels.query_ids))
+    return Results(
+        query_ids=data.query_ids,
+        values=values,
+        run_name=run.name,
+        missing_queries=int((~data.in_run).sum()) if missing == "zero" else
+        len(set(qrels.query_ids) - set(run.query_ids)),
+        unjudged_queries=unjudged_queries,
+    )

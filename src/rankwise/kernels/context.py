@@ -1,0 +1,77 @@
+"""Shared, memoised intermediate arrays for the kernels of one evaluation."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from rankwise.kernels._segments import per_query_sum, rank_within_query
+from rankwise.kernels.ranking import RankedJudgments
+
+__all__ = ["Context", "RelevanceView"]
+
+
+class RelevanceView:
+    """Arrays that depend on the relevance level ``rel``: which hits are relevant, R, ..."""
+
+    def __init__(self, data: RankedJudgments, rel: float) -> None:
+        self.data = data
+        self.rel = rel
+
+    @cached_property
+    def is_rel(self) -> np.ndarray:
+        """Per hit: relevant (grade >= rel)."""
+        return self.data.hit_grade >= self.rel
+
+    @cached_property
+    def num_rel(self) -> np.ndarray:
+        """R per query, counted in the judgments."""
+        d = self.data
+        relevant = (d.judged_grades >= self.rel).astype(np.float64)
+        query = np.repeat(np.arange(d.n_queries), np.diff(d.judged_offsets))
+        return per_query_sum(query, relevant, d.n_queries)
+
+    @cached_property
+    def rel_query(self) -> np.ndarray:
+        """Query of each relevant hit (sorted by query, then rank)."""
+        return self.data.hit_query[self.is_rel]
+
+    @cached_property
+    def rel_rank(self) -> np.ndarray:
+        """Rank of each relevant hit."""
+        return self.data.hit_rank[self.is_rel]
+
+    @cached_property
+    def rel_index(self) -> np.ndarray:
+        """1-based position of each relevant hit among the relevant hits of its query."""
+        return rank_within_query(self.rel_query)
+
+    @cached_property
+    def num_rel_ret(self) -> np.ndarray:
+        """Relevant documents retrieved, per query."""
+        return per_query_sum(self.rel_query, None, self.data.n_queries)
+
+    def rel_in_top(self, k: int) -> np.ndarray:
+        """Relevant documents in the top *k*, per query."""
+        top = self.rel_rank <= k
+        return per_query_sum(self.rel_query[top], None, self.data.n_queries)
+
+
+class Context:
+    """One evaluation's data plus memoised views per relevance level."""
+
+    def __init__(self, data: RankedJudgments) -> None:
+        self.data = data
+        self._views: dict[float, RelevanceView] = {}
+
+    def view(self, rel: float) -> RelevanceView:
+        """The :class:`RelevanceView` for relevance level *rel*."""
+        if rel not in self._views:
+            self._views[rel] = RelevanceView(self.data, rel)
+        return self._views[rel]
+
+    @property
+    def n_queries(self) -> int:
+        """Number of evaluated queries."""
+        return self.data.n_queries

@@ -1,0 +1,75 @@
+"""The :class:`Measure` value: a measure family, a cutoff and parameters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Measure", "format_value"]
+
+
+def format_value(value: Any) -> str:
+    """Format a parameter value the way the canonical string shows it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    if isinstance(value, tuple):
+        return ";".join(format_value(item) for item in value)
+    return str(value)
+
+
+@dataclass(frozen=True, order=True)
+class Measure:
+    """One measure to compute: a family name, an optional cutoff and parameters.
+
+    Measures are values: equal measures compare and hash equal, and the
+    canonical string round-trips through :func:`rankwise.measures.parse`.
+    Only parameters that differ from the family's defaults are stored, so
+    ``parse("ndcg@10(gain=exp)") == parse("ndcg@10")``.
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> m = parse("NDCG@10(gain=linear)")
+    >>> str(m), m.cutoff, m.param("gain")
+    ('ndcg@10(gain=linear)', 10, 'linear')
+    """
+
+    name: str
+    cutoff: int | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        text = self.name
+        if self.cutoff is not None:
+            text += f"@{self.cutoff}"
+        if self.params:
+            text += "(" + ",".join(f"{key}={format_value(value)}" for key, value in self.params) + ")"
+        return text
+
+    def __repr__(self) -> str:
+        return f"Measure({str(self)!r})"
+
+    @property
+    def family(self) -> Any:
+        """The catalog entry of this measure's family."""
+        from rankwise.measures.catalog import FAMILIES
+
+        return FAMILIES[self.name]
+
+    def param(self, key: str) -> Any:
+        """Return the value of parameter *key*, the family's default when not set."""
+        for name, value in self.params:
+            if name == key:
+                return value
+        return self.family.params[key].default
+
+    def replace(self, **changes: Any) -> Measure:
+        """Return a copy with parameters (or ``cutoff``) changed, defaults dropped."""
+        from rankwise.measures.catalog import normalise_params
+
+        cutoff = changes.pop("cutoff", self.cutoff)
+        params = dict(self.params)
+        params.update(changes)
+        return Measure(self.name, cutoff, normalise_params(self.name, params))

@@ -1,0 +1,284 @@
+"""trec_eval's measure names and syntax: ``ndcg_cut.10``, ``P.5,10``, ``all_trec``.
+
+trec_eval names a measure, optionally followed by ``.`` and its parameters:
+a list of cutoffs (``P.5,10``), of recall levels or multiples
+(``iprec_at_recall.0.1,0.2``, ``Rprec_mult.0.5``), of numbers
+(``utility.2,-1,0,0``, ``11pt_avg.0.25,0.5``) or ``grade=gain`` pairs
+(``ndcg.1=3,2=9``). Each expands to rankwise measures with trec_eval's
+semantics (trec_eval's nDCG uses the grade itself as gain), and each carries
+the label trec_eval prints (``P_5``, ``iprec_at_recall_0.10``, ``ndcg_cut_23``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
+from rankwise.measures.catalog import normalise_params
+from rankwise.measures.spec import Measure
+
+__all__ = ["NICKNAMES", "TREC_MEASURES", "TrecEntry", "is_trec_syntax", "parse_trec", "parse_trec_list"]
+
+
+@dataclass(frozen=True)
+class TrecEntry:
+    """One value trec_eval prints: the rankwise measure and trec_eval's label for it.
+
+    ``measure`` is None for ``runid``, which is not a measure.
+    """
+
+    label: str
+    measure: Measure | None
+    order: int
+    integer: bool = False
+    text: bool = False
+
+
+def _atol(text: str) -> int:
+    match = re.match(r"\s*[+-]?\d+", text)
+    return int(match.group()) if match else 0
+
+
+def _atof(text: str) -> float:
+    match = re.match(r"\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)", text)
+    return float(match.group()) if match else 0.0
+
+
+def _long_cutoffs(name: str, text: str) -> list[int]:
+    values = sorted(_atol(item) for item in text.split(","))
+    if values[0] <= 0:
+        raise MeasureSyntaxError(f"trec_eval measure {name}.{text}: cutoffs must be positive")
+    if len(set(values)) != len(values):
+        raise MeasureSyntaxError(f"trec_eval measure {name}.{text}: duplicate cutoffs")
+    return values
+
+
+def _double_cutoffs(name: str, text: str) -> list[float]:
+    values = sorted(_atof(item) for item in text.split(","))
+    if len(set(values)) != len(values):
+        raise MeasureSyntaxError(f"trec_eval measure {name}.{text}: duplicate cutoffs")
+    return values
+
+
+def _pairs(name: str, text: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise MeasureSyntaxError(
+                f"trec_eval measure {name}.{text}: expected name=value pairs, got {item!r}"
+            )
+        out[key] = _atof(value)
+    return out
+
+
+@dataclass(frozen=True)
+class _TrecFamily:
+    name: str
+    build: Callable[[str | None], list[tuple[str, Measure | None]]]
+    integer: bool = False
+    text: bool = False
+
+
+def _m(name: str, cutoff: int | None = None, **params: object) -> Measure:
+    return Measure(name, cutoff, normalise_params(name, dict(params)))
+
+
+def _plain(rankwise: str, **params: object) -> Callable[[str | None], list[tuple[str, Measure | None]]]:
+    def build(text: str | None, label: str = "") -> list[tuple[str, Measure | None]]:
+        return [(label, _m(rankwise, **params))]
+    return build
+
+
+_DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
+
+
+def _family_table() -> dict[str, _TrecFamily]:
+    table: dict[str, _TrecFamily] = {}
+
+    def scalar(name: str, rankwise: str, integer: bool = False, **params: object) -> None:
+        def build(text: str | None) -> list[tuple[str, Measure | None]]:
+            return [(name, _m(rankwise, **params))]
+        table[name] = _TrecFamily(name, build, integer)
+
+    def cutoffs(name: str, rankwise: str, default: list[int], **params: object) -> None:
+        def build(text: str | None) -> list[tuple[str, Measure | None]]:
+            values = _long_cutoffs(name, text) if text is not None else default
+            return [(f"{name}_{k}", _m(rankwise, k, **params)) for k in values]
+        table[name] = _TrecFamily(name, build)
+
+    def levels(name: str, rankwise: str, key: str, default: list[float]) -> None:
+        def build(text: str | None) -> list[tuple[str, Measure | None]]:
+            values = _double_cutoffs(name, text) if text is not None else default
+            return [(f"{name}_{x:3.2f}", _m(rankwise, **{key: x})) for x in values]
+        table[name] = _TrecFamily(name, build)
+
+    def labelled(name: str, make: Callable[[str], Measure], default: Measure) -> None:
+        def build(text: str | None) -> list[tuple[str, Measure | None]]:
+            if text is None:
+                return [(name, default)]
+            return [(f"{name}_{text}", make(text))]
+        table[name] = _TrecFamily(name, build)
+
+    table["runid"] = _TrecFamily("runid", lambda text: [("runid", None)], text=True)
+    for name in ("num_q", "num_ret", "num_rel", "num_rel_ret"):
+        scalar(name, name, integer=True)
+    scalar("map", "map")
+    scalar("gm_map", "gm_map")
+    scalar("Rprec", "Rprec")
+    scalar("bpref", "bpref")
+    scalar("recip_rank", "mrr")
+    levels("iprec_at_recall", "iprec_at_recall", "recall", [x / 10 for x in range(11)])
+    cutoffs("P", "P", _DEFAULT_CUTOFFS)
+
+    def relstring(text: str | None) -> list[tuple[str, Measure | None]]:
+        if text is None:
+            return [("relstring", _m("relstring", 10))]
+        return [(f"relstring_{text}", _m("relstring", int(_atof(text.split(",")[0]))))]
+    table["relstring"] = _TrecFamily("relstring", relstring, text=True)
+    cutoffs("recall", "recall", _DEFAULT_CUTOFFS)
+    scalar("infAP", "infAP")
+    scalar("gm_bpref", "gm_bpref")
+    levels("Rprec_mult", "Rprec", "mult", [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0])
+    labelled("utility",
+             lambda text: _m("utility", coefficients=_four(text)),
+             _m("utility"))
+    labelled("11pt_avg",
+             lambda text: _m("11pt_avg", levels=tuple(sorted(_atof(x) for x in text.split(",")))),
+             _m("11pt_avg"))
+    scalar("binG", "binG")
+    scalar("G", "G")
+    labelled("ndcg", lambda text: _m("ndcg", gain="linear", gains=_gain_pairs("ndcg", text)),
+             _m("ndcg", gain="linear"))
+    labelled("ndcg_rel", lambda text: _m("ndcg_rel", gains=_gain_pairs("ndcg_rel", text)),
+             _m("ndcg_rel"))
+    labelled("Rndcg", lambda text: _m("Rndcg", gains=_gain_pairs("Rndcg", text)), _m("Rndcg"))
+    cutoffs("ndcg_cut", "ndcg", _DEFAULT_CUTOFFS, gain="linear")
+    cutoffs("map_cut", "map", _DEFAULT_CUTOFFS)
+    cutoffs("relative_P", "relative_P", _DEFAULT_CUTOFFS)
+    cutoffs("success", "hit", [1, 5, 10])
+    scalar("set_P", "set_P")
+    scalar("set_relative_P", "set_relative_P")
+    scalar("set_recall", "set_recall")
+    scalar("set_map", "set_map")
+    labelled("set_F", lambda text: _m("set_F", beta=_atof(text.split(",")[0])), _m("set_F"))
+    scalar("num_nonrel_judged_ret", "num_nonrel_judged_ret", integer=True)
+    labelled("rbp", lambda text: _m("rbp", p=_pairs("rbp", text).get("p", 0.9)), _m("rbp"))
+    labelled("rbp_resid", lambda text: _m("rbp_resid", p=_pairs("rbp_resid", text).get("p", 0.9)),
+             _m("rbp_resid"))
+    cutoffs("unj", "unj", [5, 10, 20])
+    return table
+
+
+def _four(text: str) -> tuple[float, ...]:
+    values = [_atof(item) for item in text.split(",")]
+    values += [0.0] * (4 - len(values))
+    return tuple(values[:4])
+
+
+def _gain_pairs(name: str, text: str) -> tuple[tuple[float, float], ...]:
+    pairs = []
+    for key, value in _pairs(name, text).items():
+        if re.fullmatch(r"[+-]?\d+", key):
+            pairs.append((float(int(key)), value))
+    return tuple(sorted(pairs))
+
+
+TREC_MEASURES: dict[str, _TrecFamily] = _family_table()
+"""trec_eval's measures, in trec_eval's print order."""
+
+_ORDER = {name: position for position, name in enumerate(TREC_MEASURES)}
+
+NICKNAMES: dict[str, list[str]] = {
+    "official": ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+                 "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
+    "all_trec": list(TREC_MEASURES),
+    "set": ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
+            "set_recall", "set_relative_P", "set_map", "set_F"],
+}
+
+
+def is_trec_syntax(text: str) -> bool:
+    """Whether *text* is trec_eval syntax rather than rankwise's language.
+
+    True for a nickname (``all_trec``), for ``name.params`` with a trec_eval
+    name, and for a bare trec_eval name that rankwise's language does not
+    read the same way (``ndcg_cut``, ``P`` without cutoff, ``Rprec_mult``).
+    """
+    stripped = text.strip()
+    if stripped in NICKNAMES:
+        return True
+    if "@" in stripped or "(" in stripped:
+        return False
+    name, dot, _ = stripped.partition(".")
+    if dot:
+        return name in TREC_MEASURES
+    if stripped not in TREC_MEASURES:
+        return False
+    from rankwise.measures.parser import parse
+
+    try:
+        parse(stripped)
+    except MeasureSyntaxError:
+        return True
+    return stripped in {"runid", "relstring", "utility", "11pt_avg", "iprec_at_recall"}
+
+
+def parse_trec(text: str) -> list[TrecEntry]:
+    """Expand one trec_eval measure argument into printable entries.
+
+    Examples
+    --------
+    >>> [(e.label, str(e.measure)) for e in parse_trec("ndcg_cut.10,5")]
+    [('ndcg_cut_5', 'ndcg@5(gain=linear)'), ('ndcg_cut_10', 'ndcg@10(gain=linear)')]
+    >>> [e.label for e in parse_trec("official")][:6]
+    ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map']
+    """
+    stripped = text.strip()
+    if stripped in NICKNAMES:
+        return [entry for name in NICKNAMES[stripped] for entry in parse_trec(name)]
+    name, dot, params = stripped.partition(".")
+    family = TREC_MEASURES.get(name)
+    if family is None:
+        import difflib
+
+        close = difflib.get_close_matches(name, [*TREC_MEASURES, *NICKNAMES], n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UnknownMeasureError(f"unknown trec_eval measure {stripped!r}{hint}")
+    built = family.build(params if dot and params != "" else None)
+    return [
+        TrecEntry(label, measure, _ORDER[name], family.integer, family.text)
+        for label, measure in built
+    ]
+
+
+def parse_trec_list(arguments: list[str]) -> list[TrecEntry]:
+    """Expand several ``-m`` arguments as trec_eval does.
+
+    Measures come out in trec_eval's fixed order; a measure named twice with
+    parameters keeps the first parameters given (trec_eval's rule), and a
+    nickname adds its measures with default parameters unless named with
+    parameters elsewhere.
+    """
+    chosen: dict[str, str | None] = {}
+    for argument in arguments:
+        stripped = argument.strip()
+        names = NICKNAMES.get(stripped)
+        if names is not None:
+            for name in names:
+                chosen.setdefault(name, None)
+            continue
+        name, dot, params = stripped.partition(".")
+        if name not in TREC_MEASURES:
+            parse_trec(stripped)  # raises the error with a suggestion
+        if dot and params:
+            if chosen.get(name) is None:
+                chosen[name] = stripped
+        else:
+            chosen.setdefault(name, None)
+    entries: list[TrecEntry] = []
+    for name in sorted(chosen, key=lambda n: _ORDER[n]):
+        entries.extend(parse_trec(chosen[name] or name))
+    return entries

@@ -1,0 +1,162 @@
+"""``Results``: per-query values (queries x measures) and their aggregates."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rankwise.measures.spec import Measure
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["MIN_GEOMETRIC_VALUE", "Results", "aggregate"]
+
+MIN_GEOMETRIC_VALUE = 1e-5
+"""Values below this are raised to it before a geometric mean (trec_eval's MIN_GEO_MEAN)."""
+
+
+def aggregate(measure: Measure, values: np.ndarray) -> float:
+    """Aggregate per-query *values* of *measure* over queries.
+
+    Arithmetic mean for most measures, geometric mean (values floored at
+    1e-5) for ``gm_map`` and ``gm_bpref``, sum for the ``num_*`` counts.
+    NaN for an empty set of queries.
+    """
+    kind = measure.family.aggregate
+    if kind == "none":
+        return math.nan
+    if kind == "sum":
+        return float(values.sum())
+    if len(values) == 0:
+        return math.nan
+    if kind == "gmean":
+        return float(np.exp(np.mean(np.log(np.maximum(values, MIN_GEOMETRIC_VALUE)))))
+    return float(values.sum() / len(values))
+
+
+class Results(Mapping[str, np.ndarray]):
+    """Per-query values of each measure, and their means.
+
+    A read-only mapping from a measure's canonical name to its per-query
+    values (a float64 array aligned with :attr:`query_ids`).
+
+    Attributes
+    ----------
+    query_ids : list of str
+        Evaluated queries, in byte order of their ids (trec_eval's order).
+    measures : list of Measure
+        The measures, in the order asked for.
+    mean : dict
+        Canonical name -> aggregate over queries (arithmetic mean; geometric
+        for ``gm_*``; sum for ``num_*``).
+    run_name : str
+        Name of the evaluated run.
+    """
+
+    def __init__(
+        self,
+        query_ids: list[str],
+        values: dict[Measure, np.ndarray],
+        *,
+        run_name: str = "run",
+        missing_queries: int = 0,
+        unjudged_queries: int = 0,
+    ) -> None:
+        self.query_ids = list(query_ids)
+        self.measures = list(values)
+        self._values = values
+        self._by_name = {str(m): m for m in values}
+        for array in values.values():
+            array.flags.writeable = False
+        self.run_name = run_name
+        self.missing_queries = missing_queries
+        self.unjudged_queries = unjudged_queries
+        self.mean = {str(m): aggregate(m, v) for m, v in values.items()}
+
+    # mapping protocol ----------------------------------------------------------
+    def _measure(self, key: str | Measure) -> Measure:
+        if isinstance(key, Measure):
+            if key in self._values:
+                return key
+            key = str(key)
+        if key in self._by_name:
+            return self._by_name[key]
+        from rankwise.measures import parse
+
+        measure = parse(key)
+        if measure not in self._values:
+            known = ", ".join(self._by_name)
+            raise KeyError(f"measure {key!r} was not evaluated; evaluated: {known}")
+        return measure
+
+    def __getitem__(self, key: str | Measure) -> np.ndarray:  # type: ignore[override]
+        return self._values[self._measure(key)]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_name)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @property
+    def n_queries(self) -> int:
+        """Number of evaluated queries."""
+        return len(self.query_ids)
+
+    def value(self, measure: str | Measure, query_id: str) -> float:
+        """The value of *measure* for one query."""
+        try:
+            index = self.query_ids.index(query_id)
+        except ValueError:
+            raise KeyError(f"query {query_id!r} was not evaluated") from None
+        return float(self[measure][index])
+
+    # conversions ---------------------------------------------------------------
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """Return ``{measure: {query_id: value}}``."""
+        return {
+            name: dict(zip(self.query_ids, self._values[m].tolist()))
+            for name, m in self._by_name.items()
+        }
+
+    def to_pandas(self) -> pd.DataFrame:
+        """Return a DataFrame: one row per query (index ``query_id``), one column per measure."""
+        try:
+            import pandas as pd
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            from rankwise.exceptions import MissingDependencyError
+
+            raise MissingDependencyError(
+                "Results.to_pandas needs pandas: pip install 'rankwise[pandas]'"
+            ) from error
+        frame = pd.DataFrame(
+            {name: self._values[m] for name, m in self._by_name.items()},
+            index=pd.Index(self.query_ids, name="query_id"),
+        )
+        return frame
+
+    def __repr__(self) -> str:
+        width = max([len(name) for name in self._by_name] + [7])
+        lines = [f"Results({self.run_name!r}, {self.n_queries} queries)"]
+        for name, m in self._by_name.items():
+            value = self.mean[name]
+            text = f"{int(value)}" if m.family.integer and not math.isnan(value) else f"{value:.4f}"
+            lines.append(f"  {name:<{width}}  {text}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{name}</td><td>{self.mean[name]:.4f}</td></tr>" for name in self._by_name
+        )
+        return (
+            f"<table><caption>{self.run_name}: {self.n_queries} queries</caption>"
+            f"<tr><th>measure</th><th>mean</th></tr>{rows}</table>"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        return self is other
+    __hash__ = object.__hash__
