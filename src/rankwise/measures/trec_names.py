@@ -165,9 +165,10 @@ def _family_table() -> dict[str, _TrecFamily]:
     scalar("set_map", "set_map")
     labelled("set_F", lambda text: _m("set_F", beta=_atof(text.split(",")[0])), _m("set_F"))
     scalar("num_nonrel_judged_ret", "num_nonrel_judged_ret", integer=True)
-    labelled("rbp", lambda text: _m("rbp", p=_pairs("rbp", text).get("p", 0.9)), _m("rbp"))
+    # trec_eval's default persistence is 0.9 (rankwise's, like ir_measures', is 0.8)
+    labelled("rbp", lambda text: _m("rbp", p=_pairs("rbp", text).get("p", 0.9)), _m("rbp", p=0.9))
     labelled("rbp_resid", lambda text: _m("rbp_resid", p=_pairs("rbp_resid", text).get("p", 0.9)),
-             _m("rbp_resid"))
+             _m("rbp_resid", p=0.9))
     cutoffs("unj", "unj", [5, 10, 20])
     return table
 
