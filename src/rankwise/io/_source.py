@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import mmap
 import os
 import sys
@@ -25,6 +24,7 @@ class OpenedSource:
 
     data: bytes | mmap.mmap
     display: str
+    path: str | None = None
 
 
 def describe(source: object) -> str:
@@ -94,11 +94,10 @@ def open_bytes(source: PathLike | bytes) -> Iterator[OpenedSource]:
             return
         mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         try:
-            yield OpenedSource(mapped, path)
+            yield OpenedSource(mapped, path, path)
         finally:
-            mapped.close()
+            try:
+                mapped.close()
+            except BufferError:  # still referenced by a reader thread: the GC closes it
+                pass
 
-
-def as_text_stream(data: bytes | mmap.mmap) -> io.BufferedIOBase:
-    """Wrap bytes as a binary stream."""
-    return io.BytesIO(bytes(data))

@@ -168,14 +168,15 @@ def _diagnose(data: bytes | mmap.mmap, display: str, layout: _Layout, error: Exc
     raise InputFormatError(f"cannot parse TREC {layout.kind} file: {error}", display)
 
 
-def _read_csv(buffer: pa.Buffer, separator: bytes, layout: _Layout, wanted: tuple[str, ...]) -> pa.Table:
+def _read_csv(buffer: pa.Buffer | pa.NativeFile, separator: bytes, layout: _Layout, wanted: tuple[str, ...]) -> pa.Table:
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.string()}
     types.update({"score": pa.float64(), "grade": pa.int64()})
+    stream = buffer if isinstance(buffer, pa.NativeFile) else pa.BufferReader(buffer)
     return pacsv.read_csv(
-        pa.BufferReader(buffer),
+        stream,
         read_options=pacsv.ReadOptions(column_names=list(layout.names), block_size=_BLOCK_SIZE),
         parse_options=pacsv.ParseOptions(
             delimiter=separator.decode(), quote_char=False, escape_char=False, double_quote=False
@@ -191,7 +192,11 @@ def _read_csv(buffer: pa.Buffer, separator: bytes, layout: _Layout, wanted: tupl
 
 
 def _parse(
-    data: bytes | mmap.mmap, display: str, layout: _Layout, wanted: tuple[str, ...]
+    data: bytes | mmap.mmap,
+    display: str,
+    layout: _Layout,
+    wanted: tuple[str, ...],
+    path: str | None = None,
 ) -> tuple[pa.Table, np.ndarray | None]:
     """Parse TREC text into a table of the *wanted* columns and the kept lines' numbers."""
     import pyarrow as pa
@@ -200,7 +205,8 @@ def _parse(
     separator = _is_clean(data)
     if separator is not None:
         try:
-            table = _read_csv(pa.py_buffer(data), separator, layout, wanted)
+            source = pa.memory_map(path) if path is not None else pa.py_buffer(data)
+            table = _read_csv(source, separator, layout, wanted)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass  # extra text after the last field, odd spacing: normalise below
         else:
@@ -295,7 +301,7 @@ def read_trec_run(source: PathLike | bytes, *, name: str | None = None, keep_ran
 
     wanted = ("qid", "docno", "rank", "score") if keep_rank else ("qid", "docno", "score")
     with open_bytes(source) as opened:
-        table, line_numbers = _parse(opened.data, opened.display, _RUN, wanted)
+        table, line_numbers = _parse(opened.data, opened.display, _RUN, wanted, opened.path)
         run_name = name if name is not None else _first_run_id(opened.data)
         locate = _line_locator(opened.data, opened.display) if line_numbers is None else None
     return Run.from_arrow(
@@ -337,7 +343,7 @@ def read_trec_qrels(source: PathLike | bytes) -> Qrels:
     from rankwise.data.qrels import Qrels
 
     with open_bytes(source) as opened:
-        table, line_numbers = _parse(opened.data, opened.display, _QRELS, _QRELS.wanted)
+        table, line_numbers = _parse(opened.data, opened.display, _QRELS, _QRELS.wanted, opened.path)
         locate = _line_locator(opened.data, opened.display) if line_numbers is None else None
     return Qrels.from_arrow(
         table["qid"],

@@ -9,7 +9,7 @@ def per_query_sum(query: np.ndarray, values: np.ndarray | None, n_queries: int) 
     """Sum *values* (or count entries when None) per query."""
     if values is None:
         return np.bincount(query, minlength=n_queries).astype(np.float64)
-    return np.bincount(query, weights=values, minlength=n_queries)
+    return np.bincount(query, weights=values, minlength=n_queries).astype(np.float64, copy=False)
 
 
 def rank_within_query(query: np.ndarray) -> np.ndarray:

@@ -218,8 +218,7 @@ def r_ndcg(ctx: Context, m: Measure) -> np.ndarray:
     total += np.where(extra & (ideal.count > 0), safe_divide(full_dcg, full_idcg), 0.0)
     count += extra & (ideal.count > 0)
     value = safe_divide(total, count)
-    return np.where(ctx.view(m.param("rel") if "rel" in m.family.params else 1.0).num_rel > 0,
-                    value, 0.0)
+    return np.where(ctx.view(m.param("rel")).num_rel > 0, value, 0.0)
 
 
 def _dcg_at(hit_query: np.ndarray, hit_rank: np.ndarray, weighted: np.ndarray,

@@ -178,8 +178,10 @@ def _families() -> dict[str, Family]:
                {"rel": _REL, "p": Param(0.8, _number, "persistence")}, reference="trec_eval rbp"),
         Family("ndcg_rel", "nDCG averaged over relevant documents",
                "trec_eval ndcg_rel", "none", {"gains": _GAINS}, reference="trec_eval ndcg_rel"),
-        Family("Rndcg", "nDCG at rank R", "nDCG@R, linear gain (trec_eval Rndcg)", "none",
-               {"gains": _GAINS}, reference="trec_eval Rndcg"),
+        Family("Rndcg", "nDCG averaged over the ends of the ideal gain levels",
+               "mean of nDCG@i over the ranks i where the ideal gain drops (trec_eval Rndcg); "
+               "0 without a document relevant at level rel", "none",
+               {"gains": _GAINS, "rel": _REL}, reference="trec_eval Rndcg"),
         Family("binG", "binary G", "trec_eval binG", "none", {"rel": _REL},
                reference="trec_eval binG"),
         Family("G", "graded G", "trec_eval G", "none", {"gains": _GAINS}, reference="trec_eval G"),

@@ -1,0 +1,88 @@
+"""Differential tests: rankwise against pytrec_eval (trec_eval's C code) on random data.
+
+pytrec_eval (pytrec-eval-terrier) embeds trec_eval 9.x, which stores scores
+as 32-bit floats: the generated scores are exact in float32, so both tools
+see the same ties. Its iprec_at_recall/11pt_avg still use trec_eval 9's
+rounding of recall cutoffs (int(x * R + 0.9)) where 10.0 rounds to nearest;
+those two are compared against trec_eval 10.0's vectors in test_conformance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rankwise as rw
+from rankwise.measures.trec_names import parse_trec_list
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+TREC_MEASURES = [
+    "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "map", "Rprec", "bpref",
+    "recip_rank", "P.1,3,5,10", "recall.1,5,10,50", "ndcg", "ndcg_cut.1,3,5,10", "map_cut.3,10",
+    "success.1,5", "set_P", "set_recall", "set_F", "set_map", "set_relative_P",
+    "relative_P.5,10", "infAP", "binG", "G", "ndcg_rel", "Rndcg", "utility",
+    "Rprec_mult.0.5,1.5",
+]
+
+def random_collection(seed: int, *, ties: bool) -> tuple[dict, dict]:
+    rng = np.random.default_rng(seed)
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    n_queries = int(rng.integers(3, 12))
+    for q in range(n_queries):
+        qid = f"q{q}"
+        pool = [f"d{rng.integers(0, 10 ** rng.integers(1, 4))}x{i}" for i in range(40)]
+        kind = rng.random()
+        if kind > 0.1:  # judged query
+            judged = rng.choice(len(pool), size=int(rng.integers(1, 25)), replace=False)
+            grades = rng.choice([-1, 0, 0, 1, 1, 2, 3], size=len(judged))
+            if kind < 0.2:
+                grades = np.minimum(grades, 0)  # no relevant document
+            qrels[qid] = {pool[i]: int(g) for i, g in zip(judged, grades)}
+        if kind < 0.95:  # retrieved query
+            retrieved = rng.choice(len(pool), size=int(rng.integers(1, 40)), replace=False)
+            if ties:
+                scores = rng.integers(0, 6, size=len(retrieved)) / 4.0
+            else:
+                scores = rng.permutation(len(retrieved)) * 0.125 - 1.0
+            run[qid] = {pool[i]: float(np.float32(s)) for i, s in zip(retrieved, scores)}
+    if not any(q in run for q in qrels):
+        run[next(iter(qrels))] = {"dx": 1.0}
+    return qrels, run
+
+
+def pytrec_values(qrels: dict, run: dict, rel: int) -> dict[str, dict[str, float]]:
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(TREC_MEASURES), relevance_level=rel)
+    return evaluator.evaluate(run)
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("ties", [True, False])
+def test_same_per_query_values_as_pytrec_eval(seed: int, ties: bool) -> None:
+    qrels, run = random_collection(seed, ties=ties)
+    rel = 1 if seed % 3 else 2
+    expected = pytrec_values(qrels, run, rel)
+    entries = parse_trec_list(TREC_MEASURES)
+    measures = {}
+    for entry in entries:
+        measure = entry.measure
+        if "rel" in measure.family.params:
+            measure = measure.replace(rel=float(rel))
+        measures[entry.label] = measure
+    results = rw.evaluate(qrels, run, list(dict.fromkeys(measures.values())))
+    assert sorted(results.query_ids) == sorted(expected)
+    for label, measure in measures.items():
+        values = results[measure]
+        for index, query in enumerate(results.query_ids):
+            want = expected[query][label]
+            assert values[index] == pytest.approx(want, abs=1e-9), (label, query, seed)
+
+
+def test_a_constant_scorer_is_ranked_by_docno_descending() -> None:
+    qrels = {"q": {"a": 1, "b": 0, "c": 0}}
+    run = {"q": {"a": 1.0, "b": 1.0, "c": 1.0}}
+    results = rw.evaluate(qrels, run, ["mrr", "P@1"])
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)
+    assert results["mrr"][0] == pytest.approx(expected["q"]["recip_rank"]) == pytest.approx(1 / 3)
+    assert results["P@1"][0] == 0.0
