@@ -110,7 +110,7 @@ class Qrels:
             row = int(np.flatnonzero(~finite)[0])
             line = _line(row, line_numbers, locate)
             raise InputFormatError(
-                f"relevance grade must be a finite number, got {grade_array[row]!r}",
+                f"relevance grade must be a finite number, got '{float(grade_array[row])}'",
                 source or "<judgments>",
                 line,
             )

@@ -128,7 +128,7 @@ class Run:
             line = _line(row, line_numbers, locate)
             where = (source, line) if source is not None else (None, None)
             raise InputFormatError(
-                f"score must be a finite number, got {score_array[row]!r}"
+                f"score must be a finite number, got '{float(score_array[row])}'"
                 + ("" if source is not None else f" (row {row + 1})"),
                 *where,
             )

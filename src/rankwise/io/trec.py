@@ -261,8 +261,11 @@ def open_lines(path: str) -> Iterator[bytes]:
         yield from bytes(opened.data).split(b"\n")
 
 
-def _first_run_id(data: bytes | mmap.mmap) -> str:
-    for raw in bytes(data[: 1 << 16]).split(b"\n"):
+def _last_run_id(data: bytes | mmap.mmap) -> str:
+    """The run id of the last data line (the one trec_eval prints)."""
+    size = len(data)
+    tail = bytes(data[max(0, size - (1 << 16)):size])
+    for raw in reversed(tail.split(b"\n")):
         fields = raw.split()
         if len(fields) >= 6 and not fields[0].startswith(b"#"):
             return fields[5].decode("utf-8", errors="replace")
@@ -277,7 +280,8 @@ def read_trec_run(source: PathLike | bytes, *, name: str | None = None, keep_ran
     source : path, ``"-"`` for standard input, or bytes
         The file; ``.gz``, ``.bz2`` and ``.xz`` files are decompressed.
     name : str, optional
-        The run's name; by default the run id of its first line.
+        The run's name; by default the run id of its last line (as trec_eval
+        prints it).
     keep_rank : bool, default False
         Keep the rank column (needed for ``ties="rank"``).
 
@@ -302,7 +306,7 @@ def read_trec_run(source: PathLike | bytes, *, name: str | None = None, keep_ran
     wanted = ("qid", "docno", "rank", "score") if keep_rank else ("qid", "docno", "score")
     with open_bytes(source) as opened:
         table, line_numbers = _parse(opened.data, opened.display, _RUN, wanted, opened.path)
-        run_name = name if name is not None else _first_run_id(opened.data)
+        run_name = name if name is not None else _last_run_id(opened.data)
         locate = _line_locator(opened.data, opened.display) if line_numbers is None else None
     return Run.from_arrow(
         table["qid"],

@@ -260,6 +260,8 @@ def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
     high = np.where(present, level_gains[None, :], -np.inf).max(axis=1)
     if len(explicit):
         low, high = np.minimum(low, explicit.min()), np.maximum(high, explicit.max())
+    low = np.where(np.isfinite(low), low, 0.0)
+    high = np.where(np.isfinite(high), high, 0.0)
     rescale = (low < 0) | (high > 1)
     q = d.hit_query
     scaled = np.where(rescale[q], safe_divide(gains - low[q], (high - low)[q]), gains)

@@ -15,6 +15,8 @@ def format_value(value: Any) -> str:
     if isinstance(value, float):
         return repr(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     if isinstance(value, tuple):
+        if value and all(isinstance(item, tuple) for item in value):
+            return ";".join("=".join(format_value(part) for part in item) for item in value)
         return ";".join(format_value(item) for item in value)
     return str(value)
 

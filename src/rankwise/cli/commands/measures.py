@@ -1,0 +1,188 @@
+"""``rankwise measures``: the measure catalog, and trec_eval's names."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rankwise.measures.catalog import Family
+
+__all__ = ["add_parser", "describe_family", "list_families", "list_trec_names", "run"]
+
+_TREC_NOTE = """\
+trec_eval's names work too, in 'rankwise eval' and the Python API, and they keep
+trec_eval's semantics: 'ndcg_cut.10' is ndcg@10(gain=linear) (trec_eval's nDCG
+uses the grade itself as gain), 'P.5,10' is P@5 and P@10, 'official' and
+'all_trec' are trec_eval's sets. 'rankwise measures --trec' lists them all;
+'rankwise trec-eval' prints them with trec_eval's labels (P_5, ndcg_cut_10)."""
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register the ``measures`` command."""
+    from rankwise.cli.app import add_common_options
+
+    parser = commands.add_parser(
+        "measures",
+        help="list the measures, their parameters and definitions",
+        description="List every measure family: its name and aliases, whether it takes a "
+                    "cutoff (@k), its parameters with their defaults, and a one-line definition.",
+    )
+    parser.add_argument("names", metavar="NAME", nargs="*",
+                        help="show these families in full (formula, reference)")
+    parser.add_argument("--trec", action="store_true",
+                        help="list trec_eval's measure names and what they mean in rankwise")
+    add_common_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def _signature(family: Family) -> str:
+    if family.cutoff == "required":
+        return f"{family.name}@k"
+    if family.cutoff == "optional":
+        return f"{family.name}[@k]"
+    return family.name
+
+
+def _default_text(value: Any) -> str:
+    from rankwise.measures.spec import format_value
+
+    if value == ():
+        return "none"
+    return format_value(value)
+
+
+def list_families() -> str:
+    """The catalog as text: each family, its parameters and defaults, a one-line definition.
+
+    Returns
+    -------
+    str
+    """
+    from rankwise.measures import FAMILIES
+
+    lines = ["Measures (name[@k]: cutoff optional, name@k: cutoff required)", ""]
+    width = max(len(_signature(f)) for f in FAMILIES.values())
+    for family in FAMILIES.values():
+        lines.append(f"{_signature(family):<{width}}  {family.summary}")
+        indent = " " * (width + 2)
+        if family.aliases:
+            lines.append(f"{indent}aliases: {', '.join(family.aliases)}")
+        if family.params:
+            params = ", ".join(
+                f"{key}={_default_text(param.default)}" for key, param in family.params.items()
+            )
+            lines.append(f"{indent}parameters (defaults): {params}")
+    lines += [
+        "",
+        "Syntax: NAME[@K][(KEY=VALUE,...)], for example ndcg@10, P@5(rel=2),",
+        "ndcg@10(gain=linear), mrr@10, recall@1000. Names are case-insensitive.",
+        "'rankwise measures NAME' shows the formula and reference of a family.",
+        "",
+        _TREC_NOTE,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def describe_family(name: str) -> str:
+    """One family in full: definition, formula, parameters, aggregate, reference.
+
+    Parameters
+    ----------
+    name : str
+        A family name or alias (``ndcg``, ``recip_rank``), or a measure (``ndcg@10``).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    UnknownMeasureError
+        When no family has that name (the message suggests the nearest).
+    """
+    from rankwise.measures import parse
+    from rankwise.measures.catalog import lookup
+
+    family = lookup(name.strip())
+    if family is None:
+        family = lookup(name.split("@")[0].split("(")[0].strip())
+    if family is None:
+        parse(name)  # raises UnknownMeasureError with a suggestion
+        raise AssertionError("unreachable")  # pragma: no cover
+    aggregate = {"mean": "arithmetic mean over queries", "gmean": "geometric mean over queries",
+                 "sum": "sum over queries", "none": "none (text per query)"}[family.aggregate]
+    lines = [f"{_signature(family)}: {family.summary}", f"  definition: {family.formula}"]
+    if family.aliases:
+        lines.append(f"  aliases: {', '.join(family.aliases)}")
+    lines.append(f"  cutoff: {family.cutoff}")
+    for key, param in family.params.items():
+        lines.append(f"  parameter {key} (default {_default_text(param.default)}): {param.doc}")
+    lines.append(f"  aggregate: {aggregate}")
+    if family.reference:
+        lines.append(f"  reference: {family.reference}")
+    return "\n".join(lines) + "\n"
+
+
+def list_trec_names() -> str:
+    """trec_eval's names, each with the rankwise measures it stands for.
+
+    Returns
+    -------
+    str
+    """
+    from rankwise.measures.trec_names import NICKNAMES, TREC_MEASURES, parse_trec
+
+    rows = []
+    for name in TREC_MEASURES:
+        entries = parse_trec(name)
+        measures = [e.measure for e in entries]
+        if measures == [None]:
+            meaning = "the run's id (the last line's 6th field)"
+        elif len(measures) > 1 and all(m is not None and m.cutoff for m in measures):
+            first = measures[0]
+            assert first is not None
+            generic = str(first).replace(f"@{first.cutoff}", "@k", 1)
+            cutoffs = ",".join(str(m.cutoff) for m in measures if m is not None)
+            meaning = f"{generic}, default k = {cutoffs}"
+        else:
+            meaning = ", ".join(str(m) for m in measures)
+        rows.append((name, meaning))
+    width = max(len(name) for name, _ in rows)
+    lines = [f"{'trec_eval name':<{width}}  rankwise measure", ""]
+    lines += [f"{name:<{width}}  {meaning}" for name, meaning in rows]
+    lines += ["", "Nicknames:"]
+    for nickname, members in NICKNAMES.items():
+        lines.append(f"  {nickname}: {' '.join(members)}")
+    lines += [
+        "",
+        "Parameters: name.params, e.g. P.5,10 (cutoffs), iprec_at_recall.0.1,0.5 (levels),",
+        "Rprec_mult.0.5,2 (multiples of R), utility.2,-1,0,0, 11pt_avg.0.25,0.5,",
+        "ndcg.1=3,2=9 (gain per grade), rbp.p=0.95, relstring.20, set_F.0.5.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``rankwise measures``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments (``names``, ``trec``).
+
+    Returns
+    -------
+    int
+        0.
+    """
+    if args.trec:
+        text = list_trec_names()
+    elif args.names:
+        text = "\n".join(describe_family(name) for name in args.names)
+    else:
+        text = list_families()
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,155 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
+from rankwise.measures import FAMILIES, Measure, parse, parse_many
+from rankwise.measures.trec_names import NICKNAMES, TREC_MEASURES, is_trec_syntax, parse_trec, parse_trec_list
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("ndcg@10", "ndcg@10"),
+        ("NDCG@10", "ndcg@10"),
+        ("nDCG@10(gain=linear)", "ndcg@10(gain=linear)"),
+        ("ndcg@10(gain=exp)", "ndcg@10"),
+        ("ndcg@10(gain=exponential)", "ndcg@10"),
+        ("map", "map"),
+        ("AP", "map"),
+        ("map(rel=2)", "map(rel=2)"),
+        ("map@100", "map@100"),
+        ("P@5(rel=2)", "P@5(rel=2)"),
+        ("p@5", "P@5"),
+        ("precision@5", "P@5"),
+        ("recall@1000", "recall@1000"),
+        ("R@100", "recall@100"),
+        ("mrr", "mrr"),
+        ("MRR@10", "mrr@10"),
+        ("recip_rank", "mrr"),
+        ("Rprec", "Rprec"),
+        ("R-prec", "Rprec"),
+        ("bpref", "bpref"),
+        ("hit@10", "hit@10"),
+        ("success@10", "hit@10"),
+        ("infAP", "infAP"),
+        ("judged@10", "judged@10"),
+        ("gm_map", "gm_map"),
+        ("set_F(beta=2)", "set_F(beta=2)"),
+        ("num_rel_ret", "num_rel_ret"),
+        ("ndcg(k=10)", "ndcg@10"),
+        ("ndcg @ 10 ( gain = linear )", "ndcg@10(gain=linear)"),
+        ("dcg@5(gains=2=9;1=3)", "dcg@5(gains=1=3;2=9)"),
+    ],
+)
+def test_canonical_names(text: str, canonical: str) -> None:
+    measure = parse(text)
+    assert str(measure) == canonical
+    assert parse(str(measure)) == measure
+
+
+def test_gain_maps_round_trip() -> None:
+    measure = parse("ndcg@5(gains=2=9;1=3)")
+    assert measure.param("gains") == ((1.0, 3.0), (2.0, 9.0))
+    assert parse(str(measure)) == measure
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ndgc@10", "did you mean 'ndcg@10'?"),
+        ("recal@100", "did you mean 'recall@100'?"),
+        ("zzz", "unknown measure 'zzz'"),
+    ],
+)
+def test_unknown_measures_suggest(text: str, message: str) -> None:
+    with pytest.raises(UnknownMeasureError, match=message.replace("(", r"\(").replace("?", r"\?")):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ndcg@10(k=5)", "two cutoffs"),
+        ("ndcg@0", "positive integer"),
+        ("ndcg@x", "positive integer"),
+        ("ndcg@-1", "positive integer"),
+        ("P", "needs a cutoff"),
+        ("bpref@10", "takes no cutoff"),
+        ("ndcg@10(foo=1)", "no parameter 'foo'"),
+        ("ndcg@10(gain=cubic)", "expected 'exp' or 'linear'"),
+        ("map(rel=2,rel=3)", "given twice"),
+        ("map(rel)", "key=value"),
+        ("map(rel=x)", "expected a number"),
+        ("@10", "cannot parse"),
+    ],
+)
+def test_syntax_errors_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(MeasureSyntaxError, match=message):
+        parse(text)
+
+
+def test_parse_many_mixes_languages_and_drops_duplicates() -> None:
+    measures = parse_many(["ndcg@10", "map", "P.5,10", "P@5", "ndcg_cut.10"])
+    assert [str(m) for m in measures] == ["ndcg@10", "map", "P@5", "P@10", "ndcg@10(gain=linear)"]
+    assert [str(m) for m in parse_many("ndcg@10(gain=linear), map")] == [
+        "ndcg@10(gain=linear)", "map"]
+
+
+def test_trec_eval_ndcg_keeps_linear_gain() -> None:
+    (entry,) = parse_trec("ndcg")
+    assert str(entry.measure) == "ndcg(gain=linear)"
+    assert [e.label for e in parse_trec("ndcg_cut.10,20,23.4")] == [
+        "ndcg_cut_10", "ndcg_cut_20", "ndcg_cut_23"]
+
+
+def test_trec_eval_labels() -> None:
+    labels = [e.label for e in parse_trec_list(
+        ["P.5,7,3", "iprec_at_recall..10,.20", "utility.2,-1,0,0", "Rprec_mult.0.5",
+         "11pt_avg..25,.5", "ndcg.1=3,2=9"])]
+    assert labels == ["iprec_at_recall_0.10", "iprec_at_recall_0.20", "P_3", "P_5", "P_7",
+                      "Rprec_mult_0.50", "utility_2,-1,0,0", "11pt_avg_.25,.5", "ndcg_1=3,2=9"]
+
+
+def test_trec_eval_first_parameters_win_and_nicknames_expand() -> None:
+    entries = parse_trec_list(["P.5", "P.10", "official"])
+    assert [e.label for e in entries if e.label.startswith("P_")] == ["P_5"]
+    assert len(parse_trec_list(["all_trec"])) > 90
+    assert set(NICKNAMES["official"]) <= set(TREC_MEASURES)
+
+
+def test_trec_syntax_detection() -> None:
+    assert is_trec_syntax("ndcg_cut.10")
+    assert is_trec_syntax("all_trec")
+    assert is_trec_syntax("P")
+    assert not is_trec_syntax("ndcg@10")
+    assert not is_trec_syntax("map")
+    assert not is_trec_syntax("ndcg")
+
+
+def test_unknown_trec_measure_suggests() -> None:
+    with pytest.raises(UnknownMeasureError, match="ndcg_cut"):
+        parse_trec("ndcg_cutt.10")
+
+
+def test_every_family_is_documented_and_computable() -> None:
+    from rankwise.kernels import KERNELS
+
+    for name, family in FAMILIES.items():
+        assert family.summary and family.formula and family.reference, name
+        assert name in KERNELS, name
+
+
+names = st.sampled_from(sorted(n for n, f in FAMILIES.items() if f.cutoff != "required"))
+
+
+@given(names, st.one_of(st.none(), st.integers(1, 10_000)))
+def test_canonical_string_round_trips(name: str, cutoff: int | None) -> None:
+    family = FAMILIES[name]
+    if family.cutoff == "none":
+        cutoff = None
+    measure = Measure(name, cutoff)
+    assert parse(str(measure)) == measure
+    assert parse(str(measure).upper() if name.islower() else str(measure)) == measure
