@@ -2,7 +2,7 @@
 
 from rankwise._version import __version__
 from rankwise.data import Qrels, Run
-from rankwise.evaluate import evaluate
+from rankwise.evaluation import evaluate
 from rankwise.exceptions import (
     InputFormatError,
     InvalidParameterError,

@@ -159,4 +159,5 @@ class Results(Mapping[str, np.ndarray]):
 
     def __eq__(self, other: Any) -> bool:
         return self is other
+
     __hash__ = object.__hash__

@@ -11,15 +11,21 @@ from pathlib import Path
 import pytest
 
 import rankwise as rw
-from rankwise.evaluate import evaluate_objects
+from rankwise.evaluation import evaluate_objects
 from rankwise.measures.trec_names import parse_trec_list
 
 DATA = Path(__file__).parents[1] / "data" / "trec_eval"
 
 META_PARAMS = [
-    "iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000",
-    "Rprec_mult.5.0,0.2,0.35", "utility.2,-1,0,0", "11pt_avg..25,.5,.75",
-    "ndcg.1=3,2=9,4=4.5", "ndcg_cut.10,20,23.4", "success.2,5,20",
+    "iprec_at_recall..10,.20,.25,.75,.50",
+    "P.5,7,3",
+    "recall.20,2000",
+    "Rprec_mult.5.0,0.2,0.35",
+    "utility.2,-1,0,0",
+    "11pt_avg..25,.5,.75",
+    "ndcg.1=3,2=9,4=4.5",
+    "ndcg_cut.10,20,23.4",
+    "success.2,5,20",
 ]
 
 CASES = {
@@ -28,7 +34,12 @@ CASES = {
     "out.test.a": (["all_trec"], "qrels.test", "results.test", {}),
     "out.test.aq": (["all_trec"], "qrels.test", "results.test", {}),
     "out.test.aqc": (["all_trec"], "qrels.test", "results.trunc", {"missing": "zero"}),
-    "out.test.aqcM": (["all_trec"], "qrels.test", "results.trunc", {"missing": "zero", "depth": 100}),
+    "out.test.aqcM": (
+        ["all_trec"],
+        "qrels.test",
+        "results.trunc",
+        {"missing": "zero", "depth": 100},
+    ),
     "out.test.aql": (["all_trec", "relstring.20"], "qrels.rel_level", "results.test", {"rel": 2.0}),
     "out.test.meas_params": (META_PARAMS, "qrels.test", "results.test", {}),
     "out.comment.test": ([], "qrels.comment.test", "results.comment.test", {}),
@@ -68,9 +79,11 @@ def test_every_value_matches_trec_eval(case: str) -> None:
             assert run.name == value
             continue
         measure = measure_of[label]
-        got = results.mean[str(measure)] if query == "all" else results[measure][
-            results.query_ids.index(query)
-        ]
+        got = (
+            results.mean[str(measure)]
+            if query == "all"
+            else results[measure][results.query_ids.index(query)]
+        )
         if measure.family.text_valued:
             assert f"'{got}'" == value, (label, query)
         elif measure.family.integer:

@@ -25,8 +25,24 @@ def dcg(gains: list[float]) -> float:
 
 
 def test_hand_computed_values() -> None:
-    r = rw.evaluate(QRELS, RUN, ["ndcg@5", "ndcg@5(gain=linear)", "dcg@3", "P@5", "P@10",
-                                 "recall@5", "map", "mrr", "mrr@2", "Rprec", "hit@1", "num_rel"])
+    r = rw.evaluate(
+        QRELS,
+        RUN,
+        [
+            "ndcg@5",
+            "ndcg@5(gain=linear)",
+            "dcg@3",
+            "P@5",
+            "P@10",
+            "recall@5",
+            "map",
+            "mrr",
+            "mrr@2",
+            "Rprec",
+            "hit@1",
+            "num_rel",
+        ],
+    )
     assert r.query_ids == ["q1", "q2", "q3"]
     exp = [2**g - 1 for g in (3, 2, 3, 0, 1)]
     ideal = [2**g - 1 for g in (3, 3, 2, 2, 1)]
@@ -77,8 +93,11 @@ def test_global_rel_applies_where_not_set() -> None:
 
 
 def test_negative_grades_are_judged_never_relevant() -> None:
-    r = rw.evaluate({"q": {"a": -1, "b": 1}}, {"q": {"a": 2.0, "b": 1.0}},
-                    ["mrr", "ndcg", "judged@2", "num_rel"])
+    r = rw.evaluate(
+        {"q": {"a": -1, "b": 1}},
+        {"q": {"a": 2.0, "b": 1.0}},
+        ["mrr", "ndcg", "judged@2", "num_rel"],
+    )
     assert r["mrr"][0] == 0.5
     assert r["ndcg"][0] == pytest.approx(1 / math.log2(3))
     assert r["judged@2"][0] == 1.0
@@ -99,8 +118,12 @@ def test_forms_give_the_same_values(tmp_path: Path) -> None:
     run_df = pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"])
     assert rw.evaluate(qrels_df, run_df, measures).to_dict() == base
     assert rw.evaluate(pl.from_pandas(qrels_df), pl.from_pandas(run_df), measures).to_dict() == base
-    assert rw.evaluate(pa.Table.from_pandas(qrels_df), pa.Table.from_pandas(run_df),
-                       measures).to_dict() == base
+    assert (
+        rw.evaluate(
+            pa.Table.from_pandas(qrels_df), pa.Table.from_pandas(run_df), measures
+        ).to_dict()
+        == base
+    )
     pq.write_table(pa.Table.from_pandas(run_df), tmp_path / "run.parquet")
     qrels_df.to_csv(tmp_path / "qrels.csv", index=False)
     run_df.to_json(tmp_path / "run.jsonl", orient="records", lines=True)
@@ -116,10 +139,12 @@ def test_forms_give_the_same_values(tmp_path: Path) -> None:
 
 def test_one_table_form_for_learning_to_rank() -> None:
     pd = pytest.importorskip("pandas")
-    frame = pd.DataFrame({"qid": [1, 1, 1, 2, 2], "label": [3, 0, 1, 0, 2],
-                          "pred": [0.2, 0.9, 0.5, 0.3, 0.1]})
-    r = rw.evaluate(frame, measures=["ndcg@3(gain=linear)"], query="qid", label="label",
-                    score="pred")
+    frame = pd.DataFrame(
+        {"qid": [1, 1, 1, 2, 2], "label": [3, 0, 1, 0, 2], "pred": [0.2, 0.9, 0.5, 0.3, 0.1]}
+    )
+    r = rw.evaluate(
+        frame, measures=["ndcg@3(gain=linear)"], query="qid", label="label", score="pred"
+    )
     from sklearn.metrics import ndcg_score
 
     expected_q1 = ndcg_score([[3, 0, 1]], [[0.2, 0.9, 0.5]], k=3)

@@ -6,7 +6,13 @@ from hypothesis import strategies as st
 
 from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
 from rankwise.measures import FAMILIES, Measure, parse, parse_many
-from rankwise.measures.trec_names import NICKNAMES, TREC_MEASURES, is_trec_syntax, parse_trec, parse_trec_list
+from rankwise.measures.trec_names import (
+    NICKNAMES,
+    TREC_MEASURES,
+    is_trec_syntax,
+    parse_trec,
+    parse_trec_list,
+)
 
 
 @pytest.mark.parametrize(
@@ -95,22 +101,46 @@ def test_parse_many_mixes_languages_and_drops_duplicates() -> None:
     measures = parse_many(["ndcg@10", "map", "P.5,10", "P@5", "ndcg_cut.10"])
     assert [str(m) for m in measures] == ["ndcg@10", "map", "P@5", "P@10", "ndcg@10(gain=linear)"]
     assert [str(m) for m in parse_many("ndcg@10(gain=linear), map")] == [
-        "ndcg@10(gain=linear)", "map"]
+        "ndcg@10(gain=linear)",
+        "map",
+    ]
 
 
 def test_trec_eval_ndcg_keeps_linear_gain() -> None:
     (entry,) = parse_trec("ndcg")
     assert str(entry.measure) == "ndcg(gain=linear)"
     assert [e.label for e in parse_trec("ndcg_cut.10,20,23.4")] == [
-        "ndcg_cut_10", "ndcg_cut_20", "ndcg_cut_23"]
+        "ndcg_cut_10",
+        "ndcg_cut_20",
+        "ndcg_cut_23",
+    ]
 
 
 def test_trec_eval_labels() -> None:
-    labels = [e.label for e in parse_trec_list(
-        ["P.5,7,3", "iprec_at_recall..10,.20", "utility.2,-1,0,0", "Rprec_mult.0.5",
-         "11pt_avg..25,.5", "ndcg.1=3,2=9"])]
-    assert labels == ["iprec_at_recall_0.10", "iprec_at_recall_0.20", "P_3", "P_5", "P_7",
-                      "Rprec_mult_0.50", "utility_2,-1,0,0", "11pt_avg_.25,.5", "ndcg_1=3,2=9"]
+    labels = [
+        e.label
+        for e in parse_trec_list(
+            [
+                "P.5,7,3",
+                "iprec_at_recall..10,.20",
+                "utility.2,-1,0,0",
+                "Rprec_mult.0.5",
+                "11pt_avg..25,.5",
+                "ndcg.1=3,2=9",
+            ]
+        )
+    ]
+    assert labels == [
+        "iprec_at_recall_0.10",
+        "iprec_at_recall_0.20",
+        "P_3",
+        "P_5",
+        "P_7",
+        "Rprec_mult_0.50",
+        "utility_2,-1,0,0",
+        "11pt_avg_.25,.5",
+        "ndcg_1=3,2=9",
+    ]
 
 
 def test_trec_eval_first_parameters_win_and_nicknames_expand() -> None:

@@ -8,10 +8,34 @@ from hypothesis import strategies as st
 
 import rankwise as rw
 
-BOUNDED = ["ndcg@5", "ndcg", "ndcg@3(gain=linear)", "map", "map@5", "mrr", "mrr@3", "P@3",
-           "recall@5", "Rprec", "bpref", "hit@2", "infAP", "judged@3", "set_P", "set_recall",
-           "set_F", "relative_P@3", "iprec_at_recall(recall=0.5)", "11pt_avg", "binG", "G",
-           "ndcg_rel", "Rndcg", "rbp", "unj@3"]
+BOUNDED = [
+    "ndcg@5",
+    "ndcg",
+    "ndcg@3(gain=linear)",
+    "map",
+    "map@5",
+    "mrr",
+    "mrr@3",
+    "P@3",
+    "recall@5",
+    "Rprec",
+    "bpref",
+    "hit@2",
+    "infAP",
+    "judged@3",
+    "set_P",
+    "set_recall",
+    "set_F",
+    "relative_P@3",
+    "iprec_at_recall(recall=0.5)",
+    "11pt_avg",
+    "binG",
+    "G",
+    "ndcg_rel",
+    "Rndcg",
+    "rbp",
+    "unj@3",
+]
 
 
 @st.composite
@@ -22,9 +46,11 @@ def collections(draw, ties: bool = True):
     for q in range(n_queries):
         docs = [f"d{i}" for i in range(draw(st.integers(1, 8)))]
         qrels[f"q{q}"] = {d: draw(st.integers(-1, 3)) for d in docs if draw(st.booleans())} or {
-            docs[0]: 1}
-        retrieved = draw(st.lists(st.sampled_from([*docs, "u1", "u2", "u3"]), unique=True,
-                                  min_size=1))
+            docs[0]: 1
+        }
+        retrieved = draw(
+            st.lists(st.sampled_from([*docs, "u1", "u2", "u3"]), unique=True, min_size=1)
+        )
         if ties:
             scores = [draw(st.integers(0, 3)) / 2 for _ in retrieved]
         else:
@@ -72,8 +98,9 @@ def test_line_order_does_not_matter(data, random) -> None:
 @given(collections(ties=False), st.randoms(use_true_random=False))
 def test_renaming_documents_changes_nothing_without_ties(data, random) -> None:
     qrels, run = data
-    names = sorted({d for docs in run.values() for d in docs} | {d for docs in qrels.values()
-                                                                 for d in docs})
+    names = sorted(
+        {d for docs in run.values() for d in docs} | {d for docs in qrels.values() for d in docs}
+    )
     renamed = dict(zip(names, random.sample([f"x{i}" for i in range(len(names))], len(names))))
     qrels2 = {q: {renamed[d]: g for d, g in docs.items()} for q, docs in qrels.items()}
     run2 = {q: {renamed[d]: s for d, s in docs.items()} for q, docs in run.items()}
@@ -92,10 +119,20 @@ def test_dict_frame_and_file_forms_agree(data) -> None:
     qrels, run = data
     qrows = [(q, d, g) for q, docs in qrels.items() for d, g in docs.items()]
     rrows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
-    qt = pa.table({"query_id": [r[0] for r in qrows], "doc_id": [r[1] for r in qrows],
-                   "relevance": [r[2] for r in qrows]})
-    rt = pa.table({"query_id": [r[0] for r in rrows], "doc_id": [r[1] for r in rrows],
-                   "score": [r[2] for r in rrows]})
+    qt = pa.table(
+        {
+            "query_id": [r[0] for r in qrows],
+            "doc_id": [r[1] for r in qrows],
+            "relevance": [r[2] for r in qrows],
+        }
+    )
+    rt = pa.table(
+        {
+            "query_id": [r[0] for r in rrows],
+            "doc_id": [r[1] for r in rrows],
+            "score": [r[2] for r in rrows],
+        }
+    )
     trec_q = "".join(f"{q} 0 {d} {g}\n" for q, d, g in qrows).encode()
     trec_r = "".join(f"{q} Q0 {d} 0 {s!r} r\n" for q, d, s in rrows).encode()
     a = rw.evaluate(qrels, run, BOUNDED).to_dict()

@@ -18,12 +18,35 @@ from rankwise.measures.trec_names import parse_trec_list
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
 TREC_MEASURES = [
-    "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "map", "Rprec", "bpref",
-    "recip_rank", "P.1,3,5,10", "recall.1,5,10,50", "ndcg", "ndcg_cut.1,3,5,10", "map_cut.3,10",
-    "success.1,5", "set_P", "set_recall", "set_F", "set_map", "set_relative_P",
-    "relative_P.5,10", "infAP", "binG", "G", "ndcg_rel", "Rndcg", "utility",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "num_nonrel_judged_ret",
+    "map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "P.1,3,5,10",
+    "recall.1,5,10,50",
+    "ndcg",
+    "ndcg_cut.1,3,5,10",
+    "map_cut.3,10",
+    "success.1,5",
+    "set_P",
+    "set_recall",
+    "set_F",
+    "set_map",
+    "set_relative_P",
+    "relative_P.5,10",
+    "infAP",
+    "binG",
+    "G",
+    "ndcg_rel",
+    "Rndcg",
+    "utility",
     "Rprec_mult.0.5,1.5",
 ]
+
 
 def random_collection(seed: int, *, ties: bool) -> tuple[dict, dict]:
     rng = np.random.default_rng(seed)

@@ -55,7 +55,11 @@ def test_compressed_files(tmp_path: Path, opener, suffix: str) -> None:
 @pytest.mark.parametrize(
     ("content", "message", "line"),
     [
-        (b"q Q0 d 1 2.0 r\nq Q0 e 2\n", "expected 6 fields (qid iter docno rank score runid), got 4", 2),
+        (
+            b"q Q0 d 1 2.0 r\nq Q0 e 2\n",
+            "expected 6 fields (qid iter docno rank score runid), got 4",
+            2,
+        ),
         (b"q Q0 d 1 2.0 r\nq Q0 e 2 abc r\n", "score must be a number, got 'abc'", 2),
         (b"q Q0 d 1 nan r\n", "score must be a finite number, got 'nan'", 1),
         (b"q Q0 d 1 2.0 r\nq Q0 e 2 inf r\n", "score must be a finite number", 2),
@@ -111,6 +115,8 @@ def test_missing_file_and_directory(tmp_path: Path) -> None:
 
 
 def test_scores_are_exact_doubles(tmp_path: Path) -> None:
-    run = rw.read_trec_run(write(tmp_path, "r", b"q Q0 a 1 1.00000000000000001 r\nq Q0 b 1 1.0000001 r\n"))
+    run = rw.read_trec_run(
+        write(tmp_path, "r", b"q Q0 a 1 1.00000000000000001 r\nq Q0 b 1 1.0000001 r\n")
+    )
     assert run.scores.dtype == np.float64
     assert run.scores[1] > run.scores[0] == 1.0

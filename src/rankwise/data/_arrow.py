@@ -27,7 +27,11 @@ def as_string_chunks(values: object, what: str) -> pa.ChunkedArray:
     if pa.types.is_large_string(values.type) or pa.types.is_string_view(values.type):
         values = values.cast(pa.string())
     elif not pa.types.is_string(values.type):
-        if pa.types.is_integer(values.type) or pa.types.is_binary(values.type) or (pa.types.is_null(values.type) and len(values) == 0):
+        if (
+            pa.types.is_integer(values.type)
+            or pa.types.is_binary(values.type)
+            or (pa.types.is_null(values.type) and len(values) == 0)
+        ):
             values = values.cast(pa.string())
         else:
             from rankwise.exceptions import InputFormatError
@@ -72,9 +76,15 @@ _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], 
 def _chunk_words(chunk: pa.Array) -> tuple[list[np.ndarray], np.ndarray]:
     """The bytes of each string of *chunk* as little-endian 8-byte words, zero padded."""
     count = len(chunk)
-    offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=count + 1, offset=chunk.offset * 4)
+    offsets = np.frombuffer(
+        chunk.buffers()[1], dtype=np.int32, count=count + 1, offset=chunk.offset * 4
+    )
     data_buffer = chunk.buffers()[2]
-    raw = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
+    raw = (
+        np.frombuffer(data_buffer, dtype=np.uint8)
+        if data_buffer is not None
+        else np.zeros(0, np.uint8)
+    )
     raw = np.concatenate((raw[: offsets[-1]], np.zeros(8, dtype=np.uint8)))
     starts = offsets[:-1].astype(np.int64)
     lengths = (offsets[1:] - offsets[:-1]).astype(np.int64)

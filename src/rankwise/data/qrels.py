@@ -43,8 +43,16 @@ class Qrels:
     {'q1': {'d1': 2, 'd2': 0}, 'q2': {'d3': 1}}
     """
 
-    __slots__ = ("_doc_codes", "_doc_ids", "_grades", "_line_numbers", "_locate", "_query_codes",
-                 "_query_ids", "_source")
+    __slots__ = (
+        "_doc_codes",
+        "_doc_ids",
+        "_grades",
+        "_line_numbers",
+        "_locate",
+        "_query_codes",
+        "_query_ids",
+        "_source",
+    )
 
     def __init__(
         self,
@@ -98,7 +106,9 @@ class Qrels:
             try:
                 grade_array = np.array(grades, dtype=np.float64)
             except (TypeError, ValueError) as error:
-                raise InputFormatError(f"relevance grades must be numbers: {error}", source) from None
+                raise InputFormatError(
+                    f"relevance grades must be numbers: {error}", source
+                ) from None
         if not (len(queries) == len(docs) == len(grade_array)):
             raise InputFormatError(
                 "query ids, document ids and grades differ in length: "
@@ -116,8 +126,16 @@ class Qrels:
             )
         query_codes, query_names = intern(queries)
         doc_codes, doc_names = intern(docs)
-        qrels = cls(query_codes, query_names, doc_codes, doc_names, grade_array,
-                    source=source, line_numbers=line_numbers, locate=locate)
+        qrels = cls(
+            query_codes,
+            query_names,
+            doc_codes,
+            doc_names,
+            grade_array,
+            source=source,
+            line_numbers=line_numbers,
+            locate=locate,
+        )
         qrels._check_duplicates()
         return qrels
 
@@ -126,7 +144,8 @@ class Qrels:
         """Build judgments from ``{query_id: {doc_id: grade}}`` (pytrec_eval's and ranx's form)."""
         if not isinstance(judgments, dict):
             raise InputFormatError(
-                f"a qrels dict must map query ids to {{doc_id: grade}}, got {type(judgments).__name__}"
+                "a qrels dict must map query ids to {doc_id: grade}, "
+                f"got {type(judgments).__name__}"
             )
         queries: list[str] = []
         docs: list[str] = []
@@ -186,8 +205,9 @@ class Qrels:
         """Return ``{query_id: {doc_id: grade}}`` (integral grades as ints)."""
         out: dict[str, dict[str, int | float]] = {}
         integral = bool(np.all(self._grades == np.round(self._grades)))
-        for q, d, g in zip(self._query_codes.tolist(), self._doc_codes.tolist(),
-                           self._grades.tolist()):
+        for q, d, g in zip(
+            self._query_codes.tolist(), self._doc_codes.tolist(), self._grades.tolist()
+        ):
             out.setdefault(self._query_ids[q], {})[self._doc_ids[d]] = int(g) if integral else g
         return out
 
@@ -195,11 +215,15 @@ class Qrels:
         """Return the judgments as an Arrow table ``query_id, doc_id, relevance``."""
         import pyarrow as pa
 
-        return pa.table({
-            "query_id": pa.array(self._query_ids, pa.string()).take(pa.array(self._query_codes)),
-            "doc_id": pa.array(self._doc_ids, pa.string()).take(pa.array(self._doc_codes)),
-            "relevance": self._grades,
-        })
+        return pa.table(
+            {
+                "query_id": pa.array(self._query_ids, pa.string()).take(
+                    pa.array(self._query_codes)
+                ),
+                "doc_id": pa.array(self._doc_ids, pa.string()).take(pa.array(self._doc_codes)),
+                "relevance": self._grades,
+            }
+        )
 
     def _check_duplicates(self) -> None:
         if len(self) < 2:

@@ -167,7 +167,9 @@ class Run:
             queries.extend([str(query)] * len(ranking))
             docs.extend(str(doc) for doc in ranking)
             scores.extend(ranking.values())
-        return cls.from_arrow(queries, docs, scores, name=name, source="<dict>", check_duplicates=False)
+        return cls.from_arrow(
+            queries, docs, scores, name=name, source="<dict>", check_duplicates=False
+        )
 
     # access -----------------------------------------------------------------------
     @property
@@ -205,8 +207,9 @@ class Run:
         try:
             return numbers_to_numpy(self._ranks.cast(pa.float64()))
         except (pa.ArrowInvalid, ValueError) as error:
-            raise InputFormatError(f"rank column must be numeric for ties='rank': {error}",
-                                   self._source) from None
+            raise InputFormatError(
+                f"rank column must be numeric for ties='rank': {error}", self._source
+            ) from None
 
     @property
     def source(self) -> str | None:
@@ -225,9 +228,17 @@ class Run:
 
     def with_name(self, name: str) -> Run:
         """Return the same run under another name."""
-        return Run(self._query_codes, self._query_ids, self._doc_ids, self._scores,
-                   ranks=self._ranks, name=name, source=self._source,
-                   line_numbers=self._line_numbers, locate=self._locate)
+        return Run(
+            self._query_codes,
+            self._query_ids,
+            self._doc_ids,
+            self._scores,
+            ranks=self._ranks,
+            name=name,
+            source=self._source,
+            line_numbers=self._line_numbers,
+            locate=self._locate,
+        )
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """Return ``{query_id: {doc_id: score}}``."""
@@ -242,8 +253,9 @@ class Run:
         import pyarrow as pa
 
         queries = pa.array(self._query_ids, pa.string()).take(pa.array(self._query_codes))
-        return pa.table({"query_id": queries, "doc_id": self._doc_ids.combine_chunks(),
-                         "score": self._scores})
+        return pa.table(
+            {"query_id": queries, "doc_id": self._doc_ids.combine_chunks(), "score": self._scores}
+        )
 
     # validation -------------------------------------------------------------------
     def _check_duplicates(self) -> None:
@@ -251,7 +263,7 @@ class Run:
         n = len(self)
         if n < 2:
             return
-        keys, exact = string_keys(self._doc_ids)
+        keys, _ = string_keys(self._doc_ids)
         codes = self._query_codes
         boundaries = np.flatnonzero(codes[1:] != codes[:-1]) + 1
         sizes = np.diff(np.concatenate(([0], boundaries, [n])))
@@ -293,4 +305,3 @@ class Run:
             self._source,
             self.line_of(second),
         )
-

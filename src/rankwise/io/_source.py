@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import os
 import sys
@@ -96,8 +97,6 @@ def open_bytes(source: PathLike | bytes) -> Iterator[OpenedSource]:
         try:
             yield OpenedSource(mapped, path, path)
         finally:
-            try:
+            # still referenced by a reader thread: the GC closes it then
+            with contextlib.suppress(BufferError):
                 mapped.close()
-            except BufferError:  # still referenced by a reader thread: the GC closes it
-                pass
-

@@ -39,6 +39,7 @@ def read_qrels(path: str | os.PathLike[str], *, fmt: str | None = None, **column
     Parameters
     ----------
     path : path or ``"-"``
+        The file; ``"-"`` reads standard input.
     fmt : {"trec", "parquet", "csv", "tsv", "jsonl"}, optional
         Overrides the format implied by the extension (TREC text otherwise).
     **columns
@@ -54,14 +55,16 @@ def read_qrels(path: str | os.PathLike[str], *, fmt: str | None = None, **column
         table,
         query=_pick(names, columns.get("query"), _QUERY_NAMES, "query"),
         doc=_pick(names, columns.get("doc"), _DOC_NAMES, "document"),
-        relevance=_pick(names, columns.get("relevance"), ("relevance", "label", "grade", "rel"),
-                        "relevance"),
+        relevance=_pick(
+            names, columns.get("relevance"), ("relevance", "label", "grade", "rel"), "relevance"
+        ),
         source=text,
     )
 
 
-def read_run(path: str | os.PathLike[str], *, fmt: str | None = None, name: str | None = None,
-             **columns: str) -> Run:
+def read_run(
+    path: str | os.PathLike[str], *, fmt: str | None = None, name: str | None = None, **columns: str
+) -> Run:
     """Read a run from a TREC run file or a Parquet / CSV / TSV / JSONL table."""
     text = os.fspath(path)
     kind = fmt or table_format(text) or "trec"
@@ -147,10 +150,7 @@ def split_one_table(
             raise InputFormatError(
                 f"{role} column {column!r} not found; columns are {table.column_names}"
             )
-    if doc is not None:
-        docs = table[doc]
-    else:
-        docs = pa.array(np.arange(table.num_rows).astype(str))
+    docs = table[doc] if doc is not None else pa.array(np.arange(table.num_rows).astype(str))
     qrels = Qrels.from_arrow(table[query], docs, table[label], source="<table>")
     run = Run.from_arrow(table[query], docs, table[score], name="run", source="<table>")
     return qrels, run

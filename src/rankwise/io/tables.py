@@ -20,7 +20,7 @@ RUN_COLUMNS = ("query_id", "doc_id", "score")
 
 
 def to_arrow_table(frame: Any) -> pa.Table:
-    """Convert a pandas, polars or Arrow table to an Arrow table (without copying where possible)."""
+    """Convert a pandas, polars or Arrow table to an Arrow table (zero-copy where possible)."""
     import pyarrow as pa
 
     if isinstance(frame, pa.Table):
@@ -49,7 +49,11 @@ def _column(table: pa.Table, name: str, role: str, where: str) -> pa.ChunkedArra
 
 
 def qrels_from_table(
-    frame: Any, *, query: str = "query_id", doc: str = "doc_id", relevance: str = "relevance",
+    frame: Any,
+    *,
+    query: str = "query_id",
+    doc: str = "doc_id",
+    relevance: str = "relevance",
     source: str | None = None,
 ) -> Qrels:
     """Judgments from a table with query, document and relevance columns."""
@@ -66,8 +70,13 @@ def qrels_from_table(
 
 
 def run_from_table(
-    frame: Any, *, query: str = "query_id", doc: str = "doc_id", score: str = "score",
-    name: str = "run", source: str | None = None,
+    frame: Any,
+    *,
+    query: str = "query_id",
+    doc: str = "doc_id",
+    score: str = "score",
+    name: str = "run",
+    source: str | None = None,
 ) -> Run:
     """A run from a table with query, document and score columns."""
     from rankwise.data import Run
@@ -102,21 +111,38 @@ def read_table(path: str, fmt: str | None = None) -> pa.Table:
             import pyarrow.csv as pacsv
 
             delimiter = "\t" if kind == "tsv" else ","
-            return pacsv.read_csv(path, parse_options=pacsv.ParseOptions(delimiter=delimiter),
-                                  convert_options=pacsv.ConvertOptions(
-                                      column_types={"query_id": pa.string(), "doc_id": pa.string(),
-                                                    "qid": pa.string(), "docno": pa.string()}))
+            return pacsv.read_csv(
+                path,
+                parse_options=pacsv.ParseOptions(delimiter=delimiter),
+                convert_options=pacsv.ConvertOptions(
+                    column_types={
+                        "query_id": pa.string(),
+                        "doc_id": pa.string(),
+                        "qid": pa.string(),
+                        "docno": pa.string(),
+                    }
+                ),
+            )
         if kind == "jsonl":
             import pyarrow.json as pajson
 
             return pajson.read_json(path)
     except (pa.ArrowInvalid, OSError) as error:
         raise InputFormatError(f"cannot read {kind} file: {error}", path) from None
-    raise InputFormatError(f"unknown table format {kind!r}; expected parquet, csv, tsv or jsonl", path)
+    raise InputFormatError(
+        f"unknown table format {kind!r}; expected parquet, csv, tsv or jsonl", path
+    )
 
 
-_SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv",
-             ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
+_SUFFIXES = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+}
 
 
 def table_format(path: str) -> str | None:

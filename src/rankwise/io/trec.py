@@ -50,7 +50,9 @@ _RUN = _Layout(
     ("qid", "docno", "rank", "score", "runid"),
     {"score": "score", "rank": "rank"},
 )
-_QRELS = _Layout("qrels", ("qid", "iter", "docno", "grade"), ("qid", "docno", "grade"), {"grade": "grade"})
+_QRELS = _Layout(
+    "qrels", ("qid", "iter", "docno", "grade"), ("qid", "docno", "grade"), {"grade": "grade"}
+)
 
 _BLOCK_SIZE = 1 << 22
 _WHITESPACE_RUN = re.compile(rb"[ \t\r\f\v]+")
@@ -59,8 +61,10 @@ _SKIPPED_LINE = re.compile(rb"(?m)^(?:#[^\n]*)?\n")
 
 
 def _first_line_with_byte(data: bytes | mmap.mmap, position: int) -> int:
-    return data.count(b"\n", 0, position) + 1 if isinstance(data, bytes) else (
-        bytes(data[:position]).count(b"\n") + 1
+    return (
+        data.count(b"\n", 0, position) + 1
+        if isinstance(data, bytes)
+        else (bytes(data[:position]).count(b"\n") + 1)
     )
 
 
@@ -168,7 +172,9 @@ def _diagnose(data: bytes | mmap.mmap, display: str, layout: _Layout, error: Exc
     raise InputFormatError(f"cannot parse TREC {layout.kind} file: {error}", display)
 
 
-def _read_csv(buffer: pa.Buffer | pa.NativeFile, separator: bytes, layout: _Layout, wanted: tuple[str, ...]) -> pa.Table:
+def _read_csv(
+    buffer: pa.Buffer | pa.NativeFile, separator: bytes, layout: _Layout, wanted: tuple[str, ...]
+) -> pa.Table:
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
@@ -240,8 +246,7 @@ def _line_locator(data: bytes | mmap.mmap, display: str) -> Callable[[int], int]
     source: bytes | str = bytes(data) if display.startswith("<") else display
 
     def locate(row: int) -> int:
-        lines = (source.split(b"\n") if isinstance(source, bytes)
-                 else open_lines(source))
+        lines = source.split(b"\n") if isinstance(source, bytes) else open_lines(source)
         seen = -1
         for number, raw in enumerate(lines, start=1):
             stripped = raw.strip()
@@ -264,7 +269,7 @@ def open_lines(path: str) -> Iterator[bytes]:
 def _last_run_id(data: bytes | mmap.mmap) -> str:
     """The run id of the last data line (the one trec_eval prints)."""
     size = len(data)
-    tail = bytes(data[max(0, size - (1 << 16)):size])
+    tail = bytes(data[max(0, size - (1 << 16)) : size])
     for raw in reversed(tail.split(b"\n")):
         fields = raw.split()
         if len(fields) >= 6 and not fields[0].startswith(b"#"):
@@ -272,8 +277,10 @@ def _last_run_id(data: bytes | mmap.mmap) -> str:
     return ""
 
 
-def read_trec_run(source: PathLike | bytes, *, name: str | None = None, keep_rank: bool = False) -> Run:
-    """Read a TREC run file: ``qid iter docno rank score runid`` per line.
+def read_trec_run(
+    source: PathLike | bytes, *, name: str | None = None, keep_rank: bool = False
+) -> Run:
+    r"""Read a TREC run file: ``qid iter docno rank score runid`` per line.
 
     Parameters
     ----------
@@ -321,7 +328,7 @@ def read_trec_run(source: PathLike | bytes, *, name: str | None = None, keep_ran
 
 
 def read_trec_qrels(source: PathLike | bytes) -> Qrels:
-    """Read a TREC qrels file: ``qid iter docno grade`` per line.
+    r"""Read a TREC qrels file: ``qid iter docno grade`` per line.
 
     Parameters
     ----------
@@ -347,7 +354,9 @@ def read_trec_qrels(source: PathLike | bytes) -> Qrels:
     from rankwise.data.qrels import Qrels
 
     with open_bytes(source) as opened:
-        table, line_numbers = _parse(opened.data, opened.display, _QRELS, _QRELS.wanted, opened.path)
+        table, line_numbers = _parse(
+            opened.data, opened.display, _QRELS, _QRELS.wanted, opened.path
+        )
         locate = _line_locator(opened.data, opened.display) if line_numbers is None else None
     return Qrels.from_arrow(
         table["qid"],

@@ -22,7 +22,9 @@ def rank_within_query(query: np.ndarray) -> np.ndarray:
     return np.arange(1, n + 1) - np.repeat(starts, lengths)
 
 
-def first_per_query(query: np.ndarray, values: np.ndarray, n_queries: int, fill: float) -> np.ndarray:
+def first_per_query(
+    query: np.ndarray, values: np.ndarray, n_queries: int, fill: float
+) -> np.ndarray:
     """The first value of each query (input sorted by query); *fill* where a query has none."""
     out = np.full(n_queries, fill, dtype=np.float64)
     if len(query):

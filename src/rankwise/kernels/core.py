@@ -99,7 +99,9 @@ def dcg_values(ctx: Context, m: Measure, cutoff: int | None) -> np.ndarray:
     keep = gains != 0
     if cutoff is not None:
         keep &= d.hit_rank <= cutoff
-    return per_query_sum(d.hit_query[keep], gains[keep] * _discount(d.hit_rank[keep]), ctx.n_queries)
+    return per_query_sum(
+        d.hit_query[keep], gains[keep] * _discount(d.hit_rank[keep]), ctx.n_queries
+    )
 
 
 def ideal_dcg_values(ctx: Context, m: Measure, cutoff: np.ndarray | int | None) -> np.ndarray:

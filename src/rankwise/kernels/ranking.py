@@ -124,8 +124,9 @@ def _order_rows(codes: np.ndarray, scores: np.ndarray) -> _Ordering:
     if order is not None:
         position = np.empty(n, dtype=np.int64)
         position[order] = np.arange(n)
-    return _Ordering(order, position, scores, starts.astype(np.int64),
-                     codes[starts].astype(np.int64))
+    return _Ordering(
+        order, position, scores, starts.astype(np.int64), codes[starts].astype(np.int64)
+    )
 
 
 def _tie_offsets(
@@ -168,8 +169,12 @@ def _tie_offsets(
     source = members if ordering.order is None else ordering.order[members]
     if rows_of is not None:
         source = rows_of[source]
-    table = pa.table({"group": pa.array(np.repeat(np.arange(len(groups)), lengths)),
-                      "doc": doc_ids.take(pa.array(source))})
+    table = pa.table(
+        {
+            "group": pa.array(np.repeat(np.arange(len(groups)), lengths)),
+            "doc": doc_ids.take(pa.array(source)),
+        }
+    )
     ordered = pc.sort_indices(table, sort_keys=[("group", "ascending"), ("doc", "descending")])
     place = np.empty(len(members), dtype=np.int64)
     place[ordered.to_numpy()] = local
@@ -212,7 +217,10 @@ def rank_judgments(
 
     Parameters
     ----------
-    qrels, run : Qrels, Run
+    qrels : Qrels
+        The judgments.
+    run : Run
+        The scored results.
     depth : int, optional
         Keep only the first *depth* documents of each query (trec_eval ``-M``).
     missing : {"skip", "zero"}
@@ -309,5 +317,7 @@ def _index_to_numpy(codes: pa.ChunkedArray | pa.Array) -> np.ndarray:
     import pyarrow as pa
 
     chunks = codes.chunks if isinstance(codes, pa.ChunkedArray) else [codes]
-    parts = [chunk.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64) for chunk in chunks]
+    parts = [
+        chunk.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64) for chunk in chunks
+    ]
     return np.concatenate(parts) if parts else np.zeros(0, np.int64)

@@ -39,7 +39,7 @@ def _counts_above(ctx: Context, indicator: np.ndarray) -> np.ndarray:
 
 
 def bpref(ctx: Context, m: Measure) -> np.ndarray:
-    """bpref = (1/R) sum over relevant retrieved r of 1 - min(n_r, R) / min(N, R).
+    """Bpref = (1/R) sum over relevant retrieved r of 1 - min(n_r, R) / min(N, R).
 
     n_r counts judged non-relevant documents (grade in [0, rel)) ranked above r;
     N counts them in the judgments.
@@ -59,7 +59,7 @@ def bpref(ctx: Context, m: Measure) -> np.ndarray:
 
 
 def inferred_ap(ctx: Context, m: Measure) -> np.ndarray:
-    """infAP (Yilmaz & Aslam 2006), as trec_eval computes it.
+    """InfAP (Yilmaz & Aslam 2006), as trec_eval computes it.
 
     For a relevant document at 0-based position j with r relevant, n judged
     non-relevant and u unjudged-in-pool (negative grade) documents above:
@@ -83,7 +83,7 @@ def inferred_ap(ctx: Context, m: Measure) -> np.ndarray:
 
 
 def utility(ctx: Context, m: Measure) -> np.ndarray:
-    """a * rel_ret + b * nonrel_ret + c * rel_not_ret + d * nonrel_not_ret.
+    """A * rel_ret + b * nonrel_ret + c * rel_not_ret + d * nonrel_not_ret.
 
     The collection size is unknown, so the last term uses 0 documents in the
     collection, as trec_eval does without ``-N``.
@@ -221,15 +221,21 @@ def r_ndcg(ctx: Context, m: Measure) -> np.ndarray:
     return np.where(ctx.view(m.param("rel")).num_rel > 0, value, 0.0)
 
 
-def _dcg_at(hit_query: np.ndarray, hit_rank: np.ndarray, weighted: np.ndarray,
-            query: np.ndarray, k: np.ndarray, n: int) -> np.ndarray:
+def _dcg_at(
+    hit_query: np.ndarray,
+    hit_rank: np.ndarray,
+    weighted: np.ndarray,
+    query: np.ndarray,
+    k: np.ndarray,
+    n: int,
+) -> np.ndarray:
     """Per (query, k) pair: the sum of *weighted* over the hits of that query with rank <= k."""
     cumulative = segment_cumsum(hit_query, weighted)
     starts = np.searchsorted(hit_query, np.arange(n))
     ends = np.searchsorted(hit_query, np.arange(n), side="right")
     # hits are sorted by (query, rank): the number of hits of q with rank <= k
-    key_hits = hit_query.astype(np.float64) * (2.0 ** 32) + hit_rank
-    key = query.astype(np.float64) * (2.0 ** 32) + k
+    key_hits = hit_query.astype(np.float64) * (2.0**32) + hit_rank
+    key = query.astype(np.float64) * (2.0**32) + k
     through = np.searchsorted(key_hits, key, side="right")
     has = through > starts[query]
     out = np.zeros(len(query))
@@ -255,7 +261,9 @@ def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
     levels = np.arange(0.0, max(float(top_grade.max()) if n else 0.0, 0.0) + 1.0)
     level_gains = gain_of(levels, m)
     present = levels[None, :] <= np.floor(top_grade)[:, None]
-    explicit = np.array([gain for _, gain in m.param("gains")] if "gains" in m.family.params else [])
+    explicit = np.array(
+        [gain for _, gain in m.param("gains")] if "gains" in m.family.params else []
+    )
     low = np.where(present, level_gains[None, :], np.inf).min(axis=1)
     high = np.where(present, level_gains[None, :], -np.inf).max(axis=1)
     if len(explicit):
@@ -276,10 +284,12 @@ def rbp_residual(ctx: Context, m: Measure) -> np.ndarray:
     p = float(m.param("p"))
     n = d.num_ret.astype(np.float64)
     judged = d.hit_grade >= 0
-    all_weight = (1.0 - p ** n) / (1.0 - p) if p != 1.0 else n
-    judged_weight = per_query_sum(d.hit_query[judged], p ** (d.hit_rank[judged] - 1.0), ctx.n_queries)
+    all_weight = (1.0 - p**n) / (1.0 - p) if p != 1.0 else n
+    judged_weight = per_query_sum(
+        d.hit_query[judged], p ** (d.hit_rank[judged] - 1.0), ctx.n_queries
+    )
     unjudged = n - per_query_sum(d.hit_query[judged], None, ctx.n_queries)
-    value = p ** n + (1.0 - p) * (all_weight - judged_weight)
+    value = p**n + (1.0 - p) * (all_weight - judged_weight)
     return np.where(unjudged > 0, value, 0.0)
 
 
@@ -294,14 +304,20 @@ def unjudged_at(ctx: Context, m: Measure) -> np.ndarray:
 
 
 def relevance_string(ctx: Context, m: Measure) -> np.ndarray:
-    """One character per rank of the top k: the grade (``>`` above 9), ``-`` unjudged, ``.`` negative."""
+    """One character per rank of the top k.
+
+    The grade (``>`` above 9), ``-`` for an unjudged document, ``.`` for a
+    negative grade (trec_eval's relstring).
+    """
     d = ctx.data
     k = int(m.cutoff or 10)
     length = np.minimum(d.num_ret, k)
     chars = np.full((ctx.n_queries, max(k, 1)), ord("-"), dtype=np.uint8)
     top = d.hit_rank <= k
     grades = d.hit_grade[top]
-    code = np.where(grades > 9, ord(">"), np.where(grades >= 0, ord("0") + np.clip(grades, 0, 9), ord(".")))
+    code = np.where(
+        grades > 9, ord(">"), np.where(grades >= 0, ord("0") + np.clip(grades, 0, 9), ord("."))
+    )
     chars[d.hit_query[top], d.hit_rank[top] - 1] = code.astype(np.uint8)
     chars[np.arange(max(k, 1))[None, :] >= length[:, None]] = 0
     return np.ascontiguousarray(chars).view(f"S{max(k, 1)}")[:, 0].astype(str).astype(object)

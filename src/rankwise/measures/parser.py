@@ -66,9 +66,7 @@ def _split_params(text: str, body: str) -> dict[str, str]:
                 f"parameters of {text.strip()!r} must be key=value, got {item.strip()!r}"
             )
         if key in params:
-            raise MeasureSyntaxError(
-                f"parameter {key!r} is given twice in {text.strip()!r}"
-            )
+            raise MeasureSyntaxError(f"parameter {key!r} is given twice in {text.strip()!r}")
         params[key] = value.strip()
     return params
 
@@ -116,7 +114,7 @@ def parse(text: str | Measure) -> Measure:
         )
     name = match["name"]
     family = lookup(name)
-    rest = text.strip()[len(name):].strip() if text.strip().startswith(name) else ""
+    rest = text.strip()[len(name) :].strip() if text.strip().startswith(name) else ""
     if family is None:
         raise _unknown(text, name, rest)
     raw_params = _split_params(text, match["params"]) if match["params"] is not None else {}

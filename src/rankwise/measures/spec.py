@@ -47,7 +47,9 @@ class Measure:
         if self.cutoff is not None:
             text += f"@{self.cutoff}"
         if self.params:
-            text += "(" + ",".join(f"{key}={format_value(value)}" for key, value in self.params) + ")"
+            text += (
+                "(" + ",".join(f"{key}={format_value(value)}" for key, value in self.params) + ")"
+            )
         return text
 
     def __repr__(self) -> str:

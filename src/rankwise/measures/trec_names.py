@@ -19,7 +19,14 @@ from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
 from rankwise.measures.catalog import normalise_params
 from rankwise.measures.spec import Measure
 
-__all__ = ["NICKNAMES", "TREC_MEASURES", "TrecEntry", "is_trec_syntax", "parse_trec", "parse_trec_list"]
+__all__ = [
+    "NICKNAMES",
+    "TREC_MEASURES",
+    "TrecEntry",
+    "is_trec_syntax",
+    "parse_trec",
+    "parse_trec_list",
+]
 
 
 @dataclass(frozen=True)
@@ -86,9 +93,12 @@ def _m(name: str, cutoff: int | None = None, **params: object) -> Measure:
     return Measure(name, cutoff, normalise_params(name, dict(params)))
 
 
-def _plain(rankwise: str, **params: object) -> Callable[[str | None], list[tuple[str, Measure | None]]]:
+def _plain(
+    rankwise: str, **params: object
+) -> Callable[[str | None], list[tuple[str, Measure | None]]]:
     def build(text: str | None, label: str = "") -> list[tuple[str, Measure | None]]:
         return [(label, _m(rankwise, **params))]
+
     return build
 
 
@@ -101,18 +111,21 @@ def _family_table() -> dict[str, _TrecFamily]:
     def scalar(name: str, rankwise: str, integer: bool = False, **params: object) -> None:
         def build(text: str | None) -> list[tuple[str, Measure | None]]:
             return [(name, _m(rankwise, **params))]
+
         table[name] = _TrecFamily(name, build, integer)
 
     def cutoffs(name: str, rankwise: str, default: list[int], **params: object) -> None:
         def build(text: str | None) -> list[tuple[str, Measure | None]]:
             values = _long_cutoffs(name, text) if text is not None else default
             return [(f"{name}_{k}", _m(rankwise, k, **params)) for k in values]
+
         table[name] = _TrecFamily(name, build)
 
     def levels(name: str, rankwise: str, key: str, default: list[float]) -> None:
         def build(text: str | None) -> list[tuple[str, Measure | None]]:
             values = _double_cutoffs(name, text) if text is not None else default
             return [(f"{name}_{x:3.2f}", _m(rankwise, **{key: x})) for x in values]
+
         table[name] = _TrecFamily(name, build)
 
     def labelled(name: str, make: Callable[[str], Measure], default: Measure) -> None:
@@ -120,6 +133,7 @@ def _family_table() -> dict[str, _TrecFamily]:
             if text is None:
                 return [(name, default)]
             return [(f"{name}_{text}", make(text))]
+
         table[name] = _TrecFamily(name, build)
 
     table["runid"] = _TrecFamily("runid", lambda text: [("runid", None)], text=True)
@@ -137,23 +151,28 @@ def _family_table() -> dict[str, _TrecFamily]:
         if text is None:
             return [("relstring", _m("relstring", 10))]
         return [(f"relstring_{text}", _m("relstring", int(_atof(text.split(",")[0]))))]
+
     table["relstring"] = _TrecFamily("relstring", relstring, text=True)
     cutoffs("recall", "recall", _DEFAULT_CUTOFFS)
     scalar("infAP", "infAP")
     scalar("gm_bpref", "gm_bpref")
     levels("Rprec_mult", "Rprec", "mult", [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0])
-    labelled("utility",
-             lambda text: _m("utility", coefficients=_four(text)),
-             _m("utility"))
-    labelled("11pt_avg",
-             lambda text: _m("11pt_avg", levels=tuple(sorted(_atof(x) for x in text.split(",")))),
-             _m("11pt_avg"))
+    labelled("utility", lambda text: _m("utility", coefficients=_four(text)), _m("utility"))
+    labelled(
+        "11pt_avg",
+        lambda text: _m("11pt_avg", levels=tuple(sorted(_atof(x) for x in text.split(",")))),
+        _m("11pt_avg"),
+    )
     scalar("binG", "binG")
     scalar("G", "G")
-    labelled("ndcg", lambda text: _m("ndcg", gain="linear", gains=_gain_pairs("ndcg", text)),
-             _m("ndcg", gain="linear"))
-    labelled("ndcg_rel", lambda text: _m("ndcg_rel", gains=_gain_pairs("ndcg_rel", text)),
-             _m("ndcg_rel"))
+    labelled(
+        "ndcg",
+        lambda text: _m("ndcg", gain="linear", gains=_gain_pairs("ndcg", text)),
+        _m("ndcg", gain="linear"),
+    )
+    labelled(
+        "ndcg_rel", lambda text: _m("ndcg_rel", gains=_gain_pairs("ndcg_rel", text)), _m("ndcg_rel")
+    )
     labelled("Rndcg", lambda text: _m("Rndcg", gains=_gain_pairs("Rndcg", text)), _m("Rndcg"))
     cutoffs("ndcg_cut", "ndcg", _DEFAULT_CUTOFFS, gain="linear")
     cutoffs("map_cut", "map", _DEFAULT_CUTOFFS)
@@ -167,8 +186,11 @@ def _family_table() -> dict[str, _TrecFamily]:
     scalar("num_nonrel_judged_ret", "num_nonrel_judged_ret", integer=True)
     # trec_eval's default persistence is 0.9 (rankwise's, like ir_measures', is 0.8)
     labelled("rbp", lambda text: _m("rbp", p=_pairs("rbp", text).get("p", 0.9)), _m("rbp", p=0.9))
-    labelled("rbp_resid", lambda text: _m("rbp_resid", p=_pairs("rbp_resid", text).get("p", 0.9)),
-             _m("rbp_resid", p=0.9))
+    labelled(
+        "rbp_resid",
+        lambda text: _m("rbp_resid", p=_pairs("rbp_resid", text).get("p", 0.9)),
+        _m("rbp_resid", p=0.9),
+    )
     cutoffs("unj", "unj", [5, 10, 20])
     return table
 
@@ -193,11 +215,34 @@ TREC_MEASURES: dict[str, _TrecFamily] = _family_table()
 _ORDER = {name: position for position, name in enumerate(TREC_MEASURES)}
 
 NICKNAMES: dict[str, list[str]] = {
-    "official": ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
-                 "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
+    "official": [
+        "runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "gm_map",
+        "Rprec",
+        "bpref",
+        "recip_rank",
+        "iprec_at_recall",
+        "P",
+    ],
     "all_trec": list(TREC_MEASURES),
-    "set": ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
-            "set_recall", "set_relative_P", "set_map", "set_F"],
+    "set": [
+        "runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "utility",
+        "set_P",
+        "set_recall",
+        "set_relative_P",
+        "set_map",
+        "set_F",
+    ],
 }
 
 

@@ -70,7 +70,7 @@ def data_file(name: str) -> Iterator[Path]:
 def _trec_section(fmt: str) -> str:
     from rankwise.cli.commands.eval import build_table
     from rankwise.cli.formats import render
-    from rankwise.evaluate import evaluate_objects, parse_measures
+    from rankwise.evaluation import evaluate_objects, parse_measures
     from rankwise.io import read_qrels, read_run
 
     with data_file("qrels.test") as qrels_path, data_file("results.test") as run_path:
@@ -97,7 +97,7 @@ def _tutorial_section(fmt: str) -> str:
     import pyarrow as pa
 
     from rankwise.cli.formats import Table, render
-    from rankwise.evaluate import evaluate
+    from rankwise.evaluation import evaluate
 
     grades = TUTORIAL["y_true"]
     docs = [f"d{i + 1}" for i in range(len(grades))]

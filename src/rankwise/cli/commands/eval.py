@@ -262,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
     RankwiseError
         Bad input or measure (reported as one line by the caller).
     """
-    from rankwise.evaluate import evaluate_objects, parse_measures
+    from rankwise.evaluation import evaluate_objects, parse_measures
     from rankwise.exceptions import InvalidParameterError
     from rankwise.io import read_qrels, read_run
 

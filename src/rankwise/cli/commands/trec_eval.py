@@ -284,7 +284,7 @@ def exit_code(error: BaseException) -> int:
 
 def _entries(options: TrecOptions) -> list[TrecEntry]:
     """The entries to print, with ``-l`` applied to the measures that take a level."""
-    from rankwise.evaluate import parse_measures
+    from rankwise.evaluation import parse_measures
     from rankwise.measures.trec_names import parse_trec_list
 
     entries = parse_trec_list(options.measures or ["official"])
@@ -313,7 +313,7 @@ def _check_num_docs(options: TrecOptions, entries: list[TrecEntry]) -> None:
 
 
 def _evaluate(options: TrecOptions) -> int:
-    from rankwise.evaluate import evaluate_objects
+    from rankwise.evaluation import evaluate_objects
     from rankwise.io import read_qrels, read_run
     from rankwise.cli.progress import Progress
     from rankwise.cli.trec_printer import format_trec

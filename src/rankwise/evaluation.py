@@ -77,7 +77,7 @@ def evaluate(
     >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}, "q2": {"d5": 1.0, "d4": 0.5}}
     >>> results = rw.evaluate(qrels, run, ["ndcg@10", "map", "mrr", "P@2"])
     >>> {name: round(value, 4) for name, value in results.mean.items()}
-    {'ndcg@10': 0.7891, 'map': 0.6667, 'mrr': 0.75, 'P@2': 0.5}
+    {'ndcg@10': 0.7974, 'map': 0.6667, 'mrr': 0.75, 'P@2': 0.5}
     >>> results["map"]
     array([0.83333333, 0.5       ])
     """
@@ -96,8 +96,9 @@ def evaluate(
             )
         qrels_obj, run_obj = as_qrels(qrels), as_run(run)
     parsed = parse_measures(measures, rel)
-    return evaluate_objects(qrels_obj, run_obj, parsed, depth=depth, missing=missing,
-                            judged_only=judged_only)
+    return evaluate_objects(
+        qrels_obj, run_obj, parsed, depth=depth, missing=missing, judged_only=judged_only
+    )
 
 
 def parse_measures(
@@ -145,7 +146,8 @@ def evaluate_objects(
         query_ids=data.query_ids,
         values=values,
         run_name=run.name,
-        missing_queries=int((~data.in_run).sum()) if missing == "zero" else
-        len(set(qrels.query_ids) - set(run.query_ids)),
+        missing_queries=int((~data.in_run).sum())
+        if missing == "zero"
+        else len(set(qrels.query_ids) - set(run.query_ids)),
         unjudged_queries=unjudged_queries,
     )
