@@ -310,8 +310,8 @@ def rankwise_env() -> dict[str, str]:
 def describe_failure(res: dict[str, Any]) -> str:
     if res.get("timed_out"):
         return "timed out"
-    tail = (res.get("stderr") or res.get("stdout") or "").strip().splitlines()[-3:]
-    return f"exit code {res['returncode']}: " + " | ".join(tail)
+    lines = (res.get("stderr") or res.get("stdout") or "").strip().splitlines()
+    return f"exit code {res['returncode']}: " + (lines[-1].strip() if lines else "no output")
 
 
 def plan(args: argparse.Namespace, qrels: str, run: str) -> list[dict[str, Any]]:
@@ -566,6 +566,7 @@ def report(rows: list[dict[str, Any]], checks: list[dict[str, Any]],
                   f"{row['peak_rss_max_mib']:12.1f}  {runs}")
         else:
             why = row.get("skip") or row.get("error") or "no result"
+            why = why if len(why) <= 110 else why[:107] + "..."
             print(f"{row['label']:42s} {'-':>4s} {'-':>9s} {'-':>12s}  {why}")
         if "eval_best_s" in row:
             print(f"{'    import rankwise':42s} {'':4s} {row['import_best_s']:9.3f}")

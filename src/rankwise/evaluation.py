@@ -11,7 +11,7 @@ from rankwise.data import Qrels, Run
 from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
 from rankwise.io.coerce import as_qrels, as_run, split_one_table
 from rankwise.measures import Measure, parse_many
-from rankwise.results import Results
+from rankwise.results import Results, TieReport, aggregate
 
 __all__ = ["evaluate"]
 
@@ -25,6 +25,7 @@ def evaluate(
     depth: int | None = None,
     missing: str = "skip",
     judged_only: bool = False,
+    ties: str = "trec",
     query: str | None = None,
     label: str | None = None,
     score: str | None = None,
@@ -56,6 +57,12 @@ def evaluate(
         an empty ranking, 0 for most measures (trec_eval ``-c``).
     judged_only : bool
         Drop unjudged documents before ranking (trec_eval ``-J``).
+    ties : {"trec", "average", "rank", "worst", "best"}
+        Order of documents with equal scores: docno descending (trec_eval's
+        rule, the default); ``"average"``: the exact expected value over all
+        orders of each tie group; ``"rank"``: the run's rank column decides;
+        ``"worst"`` / ``"best"``: relevant documents last / first, the bounds
+        of any tie-breaking. ``Results.ties`` reports how much ties matter.
     query, label, score, doc : str, optional
         Column names for the one-table form (learning-to-rank data).
 
@@ -94,10 +101,16 @@ def evaluate(
             raise InvalidParameterError(
                 "run is required (or pass one table with query=, label= and score=)"
             )
-        qrels_obj, run_obj = as_qrels(qrels), as_run(run)
+        qrels_obj, run_obj = as_qrels(qrels), as_run(run, keep_rank=ties == "rank")
     parsed = parse_measures(measures, rel)
     return evaluate_objects(
-        qrels_obj, run_obj, parsed, depth=depth, missing=missing, judged_only=judged_only
+        qrels_obj,
+        run_obj,
+        parsed,
+        depth=depth,
+        missing=missing,
+        judged_only=judged_only,
+        ties=ties,
     )
 
 
@@ -129,25 +142,80 @@ def evaluate_objects(
     depth: int | None = None,
     missing: str = "skip",
     judged_only: bool = False,
+    ties: str = "trec",
 ) -> Results:
     """Evaluate already-built objects with already-parsed measures."""
-    from rankwise.kernels import KERNELS, Context, rank_judgments
+    from rankwise.kernels import Context, rank_all_ties
+    from rankwise.kernels.ranking import TIE_POLICIES
 
-    for measure in measures:
-        if measure.name not in KERNELS:
-            raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented yet")
-    data = rank_judgments(qrels, run, depth=depth, missing=missing, judged_only=judged_only)
+    if ties not in TIE_POLICIES:
+        raise InvalidParameterError(
+            f"ties must be one of {', '.join(map(repr, TIE_POLICIES))}, got {ties!r}"
+        )
+    kernels = {m: kernel_for(m, ties, depth) for m in measures}
+    ranking = rank_all_ties(
+        qrels, run, depth=depth, missing=missing, judged_only=judged_only, by_rank=ties == "rank"
+    )
+    data = ranking.view(ties)
     context = Context(data)
-    values: dict[Measure, np.ndarray] = {}
-    for measure in measures:
-        values[measure] = KERNELS[measure.name](context, measure)
-    unjudged_queries = len(set(run.query_ids) - set(qrels.query_ids))
+    values = {measure: kernels[measure](context, measure) for measure in measures}
+    report = tie_report(ranking, measures, ties)
     return Results(
         query_ids=data.query_ids,
         values=values,
         run_name=run.name,
-        missing_queries=int((~data.in_run).sum())
-        if missing == "zero"
-        else len(set(qrels.query_ids) - set(run.query_ids)),
-        unjudged_queries=unjudged_queries,
+        missing_queries=len(set(qrels.query_ids) - set(run.query_ids)),
+        unjudged_queries=len(set(run.query_ids) - set(qrels.query_ids)),
+        ties=report,
+    )
+
+
+def kernel_for(measure: Measure, ties: str, depth: int | None) -> Any:
+    """The kernel computing *measure* under tie policy *ties*."""
+    from rankwise.kernels import KERNELS
+    from rankwise.kernels.tie_average import average_kernel
+
+    if measure.name not in KERNELS:
+        raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented")
+    if ties == "average":
+        return average_kernel(measure.name, KERNELS[measure.name], depth)
+    return KERNELS[measure.name]
+
+
+def tie_report(ranking: Any, measures: list[Measure], ties: str) -> TieReport:
+    """How much ties decide the result: affected queries and best/worst bounds per measure."""
+    from rankwise.kernels import KERNELS, Context
+
+    data = ranking.view("trec")
+    if not ranking.has_ties:
+        return TieReport(ties, 0, 0, {})
+    tied = data.tie_size > 1
+    cutoffs = {m.cutoff for m in measures if m.cutoff is not None}
+    if ranking.depth is not None:
+        cutoffs.add(ranking.depth)
+    straddle = np.zeros(len(tied), dtype=bool)
+    for k in cutoffs:
+        straddle |= tied & (data.tie_above < k) & (data.tie_above + data.tie_size > k)
+    rel = next((m.param("rel") for m in measures if "rel" in m.family.params), 1.0)
+    relevant = data.hit_grade >= rel
+    group = data.hit_query.astype(np.int64) * (1 << 32) + data.tie_above
+    groups, inverse = np.unique(group[tied], return_inverse=True)
+    rel_count = np.bincount(inverse, weights=relevant[tied], minlength=len(groups))
+    size = np.zeros(len(groups))
+    size[inverse] = data.tie_size[tied]
+    mixed_groups = (rel_count > 0) & (rel_count < size)
+    mixed_queries = np.unique((groups[mixed_groups] >> 32))
+    bounds: dict[str, tuple[float, float]] = {}
+    worst, best = Context(ranking.view("worst")), Context(ranking.view("best"))
+    for measure in measures:
+        if measure.family.text_valued:
+            continue
+        low = aggregate(measure, KERNELS[measure.name](worst, measure))
+        high = aggregate(measure, KERNELS[measure.name](best, measure))
+        bounds[str(measure)] = (low, high)
+    return TieReport(
+        ties,
+        int(len(np.unique(data.hit_query[straddle]))),
+        int(len(mixed_queries)),
+        bounds,
     )

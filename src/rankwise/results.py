@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -13,7 +14,7 @@ from rankwise.measures.spec import Measure
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["MIN_GEOMETRIC_VALUE", "Results", "aggregate"]
+__all__ = ["MIN_GEOMETRIC_VALUE", "Results", "TieReport", "aggregate"]
 
 MIN_GEOMETRIC_VALUE = 1e-5
 """Values below this are raised to it before a geometric mean (trec_eval's MIN_GEO_MEAN)."""
@@ -38,6 +39,43 @@ def aggregate(measure: Measure, values: np.ndarray) -> float:
     return float(values.sum() / len(values))
 
 
+@dataclass(frozen=True)
+class TieReport:
+    """How much tied scores could change the result.
+
+    Attributes
+    ----------
+    policy : str
+        The tie policy used for the values.
+    queries_straddling_cutoff : int
+        Queries with a tie group holding a judged document that straddles a
+        cutoff of the measures (or the depth cut).
+    queries_mixed : int
+        Queries with a tie group holding a relevant document and at least one
+        document that is not relevant.
+    bounds : dict
+        Per measure, the mean under ``ties="worst"`` and ``ties="best"``
+        (empty when no judged document is tied).
+    """
+
+    policy: str
+    queries_straddling_cutoff: int
+    queries_mixed: int
+    bounds: dict[str, tuple[float, float]]
+
+    def spread(self, measure: str) -> float:
+        """best - worst mean of *measure* (0 without ties)."""
+        low, high = self.bounds.get(measure, (0.0, 0.0))
+        return high - low
+
+    def changed_digits(self, digits: int = 4) -> list[str]:
+        """Measures whose worst and best means differ when printed with *digits* decimals."""
+        return [
+            name for name, (low, high) in self.bounds.items()
+            if f"{low:.{digits}f}" != f"{high:.{digits}f}"
+        ]
+
+
 class Results(Mapping[str, np.ndarray]):
     """Per-query values of each measure, and their means.
 
@@ -55,6 +93,12 @@ class Results(Mapping[str, np.ndarray]):
         for ``gm_*``; sum for ``num_*``).
     run_name : str
         Name of the evaluated run.
+    ties : TieReport
+        Queries whose tie groups matter, and best/worst bounds per measure.
+    missing_queries : int
+        Judged queries the run does not hold.
+    unjudged_queries : int
+        Queries of the run the judgments do not hold (ignored).
     """
 
     def __init__(
@@ -65,6 +109,7 @@ class Results(Mapping[str, np.ndarray]):
         run_name: str = "run",
         missing_queries: int = 0,
         unjudged_queries: int = 0,
+        ties: TieReport | None = None,
     ) -> None:
         self.query_ids = list(query_ids)
         self.measures = list(values)
@@ -75,6 +120,7 @@ class Results(Mapping[str, np.ndarray]):
         self.run_name = run_name
         self.missing_queries = missing_queries
         self.unjudged_queries = unjudged_queries
+        self.ties = ties if ties is not None else TieReport("trec", 0, 0, {})
         self.mean = {str(m): aggregate(m, v) for m, v in values.items()}
 
     # mapping protocol ----------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 
 from rankwise.cli import main
 
+
 @dataclass
 class Outcome:
     status: int

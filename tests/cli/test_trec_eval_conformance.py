@@ -33,7 +33,9 @@ CASES = {
         "out.test.aql",
         ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "qrels.rel_level", "results.test"],
     ),
-    "out.test.meas_params": ("out.test.meas_params", ["-q", *META_PARAMS, "qrels.test", "results.test"]),
+    "out.test.meas_params": (
+        "out.test.meas_params", ["-q", *META_PARAMS, "qrels.test", "results.test"]
+    ),
     "out.comment.test": ("out.comment.test", ["qrels.comment.test", "results.comment.test"]),
 }
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 import sys
 import tempfile
 
@@ -12,8 +14,10 @@ __all__ = ["write_output"]
 def write_output(text: str, path: str | None) -> None:
     """Write *text* to *path*, or to standard output when *path* is None or ``"-"``.
 
-    A file is written to a temporary file in the same folder and renamed
-    over *path* once complete, so a failure never leaves a partial file.
+    A regular file is written to a temporary file in the same folder and
+    renamed over *path* once complete, so a failure never leaves a partial
+    file (nor spoils an existing one). A path that exists and is not a regular
+    file (``/dev/stdout``, a named pipe, a device) is written to directly.
 
     Parameters
     ----------
@@ -35,9 +39,16 @@ def write_output(text: str, path: str | None) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise IsADirectoryError(f"{path}: is a directory, expected a file name for -o")
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder
-    )
+    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+        with open(path, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        return
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder
+        )
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, path) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
@@ -47,10 +58,8 @@ def write_output(text: str, path: str | None) -> None:
         os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
-        except FileNotFoundError:
-            pass
         raise
 
 

@@ -143,8 +143,8 @@ def _write_delimited(table: Table, delimiter: str) -> str:
         return buffer.getvalue()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(table.header)
-    for row in table.rows:
-        writer.writerow([_exact(v, k) for v, k in zip(row, table.kinds)])
+    for cells in table.rows:
+        writer.writerow([_exact(v, k) for v, k in zip(cells, table.kinds)])
     return buffer.getvalue()
 
 

@@ -1,4 +1,4 @@
-"""A cheap progress line on standard error while a slow file loads.
+r"""A cheap progress line on standard error while a slow file loads.
 
 Nothing is shown unless standard error is a terminal, and nothing before a
 second has passed: small files never flash a message. The line is redrawn
@@ -50,7 +50,9 @@ class Progress:
         Where to draw; standard error by default.
     """
 
-    def __init__(self, verb: str, path: str, *, enabled: bool, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, verb: str, path: str, *, enabled: bool, stream: TextIO | None = None
+    ) -> None:
         self._stream = stream if stream is not None else sys.stderr
         self._enabled = enabled and _is_terminal(self._stream)
         self._label = f"rankwise: {verb} {path}{_size_text(path) if path != '-' else ''}"

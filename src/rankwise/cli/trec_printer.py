@@ -1,4 +1,4 @@
-"""trec_eval's output, byte for byte: ``label<pad to 22>\\tqid\\tvalue``.
+r"""trec_eval's output, byte for byte: ``label<pad to 22>\\tqid\\tvalue``.
 
 trec_eval prints each value with C's ``printf``:
 

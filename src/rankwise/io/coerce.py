@@ -63,13 +63,18 @@ def read_qrels(path: str | os.PathLike[str], *, fmt: str | None = None, **column
 
 
 def read_run(
-    path: str | os.PathLike[str], *, fmt: str | None = None, name: str | None = None, **columns: str
+    path: str | os.PathLike[str],
+    *,
+    fmt: str | None = None,
+    name: str | None = None,
+    keep_rank: bool = False,
+    **columns: str,
 ) -> Run:
     """Read a run from a TREC run file or a Parquet / CSV / TSV / JSONL table."""
     text = os.fspath(path)
     kind = fmt or table_format(text) or "trec"
     if kind == "trec":
-        return read_trec_run(text, name=name)
+        return read_trec_run(text, name=name, keep_rank=keep_rank)
     table = read_table(text, kind)
     names = table.column_names
     return run_from_table(
@@ -106,12 +111,12 @@ def as_qrels(obj: Any) -> Qrels:
     )
 
 
-def as_run(obj: Any, *, name: str | None = None) -> Run:
+def as_run(obj: Any, *, name: str | None = None, keep_rank: bool = False) -> Run:
     """A run from a :class:`Run`, a path, a frame or a dict."""
     if isinstance(obj, Run):
         return obj if name is None else obj.with_name(name)
     if isinstance(obj, (str, os.PathLike)):
-        return read_run(obj, name=name)
+        return read_run(obj, name=name, keep_rank=keep_rank)
     if isinstance(obj, dict):
         return Run.from_dict(obj, name=name or "run")
     try:

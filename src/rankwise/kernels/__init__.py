@@ -12,7 +12,7 @@ import numpy as np
 
 from rankwise.kernels import core, trec
 from rankwise.kernels.context import Context
-from rankwise.kernels.ranking import RankedJudgments, rank_judgments
+from rankwise.kernels.ranking import RankedJudgments, rank_all_ties, rank_judgments
 from rankwise.measures.spec import Measure
 
 Kernel = Callable[[Context, Measure], np.ndarray]
@@ -44,4 +44,4 @@ KERNELS: dict[str, Kernel] = {
     **trec.KERNELS,
 }
 
-__all__ = ["KERNELS", "Context", "RankedJudgments", "rank_judgments"]
+__all__ = ["KERNELS", "Context", "RankedJudgments", "rank_all_ties", "rank_judgments"]

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from rankwise.data import Qrels, Run
 
-__all__ = ["RankedJudgments", "rank_judgments"]
+__all__ = ["TIE_POLICIES", "RankedJudgments", "TiedRanking", "rank_all_ties", "rank_judgments"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,10 @@ class RankedJudgments:
     judged_offsets: np.ndarray
     judged_grades: np.ndarray
     in_run: np.ndarray
+    tie_above: np.ndarray | None = None
+    tie_size: np.ndarray | None = None
+    depth: int | None = None
+    ties: str = "trec"
 
     @property
     def n_queries(self) -> int:
@@ -129,14 +133,15 @@ def _order_rows(codes: np.ndarray, scores: np.ndarray) -> _Ordering:
     )
 
 
-def _tie_offsets(
+def _tie_groups(
     ordering: _Ordering, positions: np.ndarray, doc_ids: pa.ChunkedArray, rows_of: np.ndarray | None
-) -> np.ndarray:
-    """Rank correction of each target position from trec_eval's tie rule.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Tie groups of the target positions, and trec_eval's order inside them.
 
     Inside a group of equal scores, documents come by docno descending
-    (byte order). Returns, per target, its offset from the sorted position:
-    (first position of its group + its place by docno) - position.
+    (byte order). Returns, per target: its offset from the sorted position
+    ((first position of its group + its place by docno) - position), the
+    first position of its group and the group's size.
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -144,8 +149,10 @@ def _tie_offsets(
     scores = ordering.scores
     n = len(scores)
     correction = np.zeros(len(positions), dtype=np.int64)
+    first = positions.copy()
+    size = np.ones(len(positions), dtype=np.int64)
     if len(positions) == 0 or n < 2:
-        return correction
+        return correction, first, size
     block_start = ordering.starts[np.searchsorted(ordering.starts, positions, side="right") - 1]
     ends = np.append(ordering.starts[1:], n)
     block_end = ends[np.searchsorted(ordering.starts, positions, side="right") - 1]
@@ -155,7 +162,7 @@ def _tie_offsets(
         (positions + 1 < block_end) & (scores[after] == scores[positions])
     )
     if not tied.any():
-        return correction
+        return correction, first, size
     boundaries = np.union1d(np.flatnonzero(scores[1:] != scores[:-1]) + 1, ordering.starts)
     targets = positions[tied]
     slot = np.searchsorted(boundaries, targets, side="right") - 1
@@ -180,7 +187,9 @@ def _tie_offsets(
     place[ordered.to_numpy()] = local
     member_of_target = offsets[group_index] + (targets - group_start[group_index])
     correction[tied] = group_start[group_index] + place[member_of_target] - targets
-    return correction
+    first[tied] = group_start[group_index]
+    size[tied] = lengths[group_index]
+    return correction, first, size
 
 
 def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -205,6 +214,9 @@ def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.n
     return candidates[found], key_order[place[found]]
 
 
+TIE_POLICIES = ("trec", "average", "rank", "worst", "best")
+
+
 def rank_judgments(
     qrels: Qrels,
     run: Run,
@@ -212,8 +224,11 @@ def rank_judgments(
     depth: int | None = None,
     missing: str = "skip",
     judged_only: bool = False,
+    ties: str = "trec",
 ) -> RankedJudgments:
     """Join *run* with *qrels* and rank the judged documents of every query.
+
+    Equivalent to ``rank_all_ties(...).view(ties)``.
 
     Parameters
     ----------
@@ -229,10 +244,34 @@ def rank_judgments(
     judged_only : bool
         Drop unjudged documents, and those with a negative grade, before
         ranking (trec_eval ``-J``).
+    ties : {"trec", "average", "rank", "worst", "best"}
+        How documents with equal scores are ordered: docno descending
+        (trec_eval), every order with equal probability (expected values),
+        by the run's rank column, relevant documents last, or first.
 
     Returns
     -------
     RankedJudgments
+    """
+    return rank_all_ties(
+        qrels, run, depth=depth, missing=missing, judged_only=judged_only, by_rank=ties == "rank"
+    ).view(ties)
+
+
+def rank_all_ties(
+    qrels: Qrels,
+    run: Run,
+    *,
+    depth: int | None = None,
+    missing: str = "skip",
+    judged_only: bool = False,
+    by_rank: bool = False,
+) -> TiedRanking:
+    """Rank the judged documents and describe the tie groups they sit in.
+
+    Any tie policy can then be applied with :meth:`TiedRanking.view`
+    without ranking the run again. With *by_rank*, the run's rank column
+    orders the documents instead of the scores.
     """
     if missing not in ("skip", "zero"):
         raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
@@ -272,19 +311,22 @@ def rank_judgments(
         rows_of: np.ndarray | None = judged_rows[usable]
         judged_qrels_row = judged_qrels_row[usable]
         codes = run.query_codes[rows_of]
-        scores = run.scores[rows_of]
         targets = np.arange(len(rows_of))
     else:
         rows_of = None
         codes = run.query_codes
-        scores = run.scores
         targets = judged_rows
+    scores = _order_values(run, by_rank)
+    if rows_of is not None:
+        scores = scores[rows_of]
 
     ordering = _order_rows(codes, scores)
     positions = targets if ordering.position is None else ordering.position[targets]
-    positions = positions + _tie_offsets(ordering, positions, run.doc_ids, rows_of)
+    correction, group_first, group_size = _tie_groups(ordering, positions, run.doc_ids, rows_of)
+    positions = positions + correction
     block = np.searchsorted(ordering.starts, positions, side="right") - 1
     rank = positions - ordering.starts[block] + 1
+    above = group_first - ordering.starts[block]
     sizes = np.diff(np.append(ordering.starts, len(codes)))
 
     block_eval = eval_of_qrels[np.maximum(run_to_qrels[ordering.block_codes], 0)]
@@ -298,19 +340,109 @@ def rank_judgments(
     kept = hit_query >= 0
     if depth is not None:
         num_ret = np.minimum(num_ret, depth)
-        kept &= rank <= depth
-    hit_query, rank, judged_qrels_row = hit_query[kept], rank[kept], judged_qrels_row[kept]
-    sort = np.lexsort((rank, hit_query))
-    return RankedJudgments(
+        kept &= above < depth  # a superset: each view cuts at the depth itself
+    judged_qrels_row = judged_qrels_row[kept]
+    return TiedRanking(
         query_ids=query_ids,
         num_ret=num_ret,
-        hit_query=hit_query[sort],
-        hit_rank=rank[sort].astype(np.int64),
-        hit_grade=qrels.grades[judged_qrels_row[sort]],
+        hit_query=hit_query[kept],
+        hit_rank=rank[kept].astype(np.int64),
+        hit_grade=qrels.grades[judged_qrels_row],
+        tie_above=above[kept].astype(np.int64),
+        tie_size=group_size[kept].astype(np.int64),
         judged_offsets=judged_offsets,
         judged_grades=judged_grade_all[by_query],
         in_run=in_run,
+        depth=depth,
     )
+
+
+def _order_values(run: Run, by_rank: bool) -> np.ndarray:
+    """What orders a query's documents, higher first: the score, or minus the rank."""
+    if not by_rank:
+        return run.scores
+    ranks = run.ranks
+    if ranks is None:
+        raise InvalidParameterError(
+            "ties='rank' needs the run's rank column: read the run with "
+            "rankwise.read_run(path, keep_rank=True) or pass the file's path"
+        )
+    return -ranks
+
+
+@dataclass(frozen=True)
+class TiedRanking:
+    """Judged documents with their trec_eval rank and their tie group.
+
+    ``tie_above`` is the number of documents of the query ranked strictly
+    above the hit's tie group and ``tie_size`` the size of the group (1 when
+    the score is not tied). Hits deeper than the depth cut may be included
+    when their tie group straddles it; :meth:`view` applies the cut.
+    """
+
+    query_ids: list[str]
+    num_ret: np.ndarray
+    hit_query: np.ndarray
+    hit_rank: np.ndarray
+    hit_grade: np.ndarray
+    tie_above: np.ndarray
+    tie_size: np.ndarray
+    judged_offsets: np.ndarray
+    judged_grades: np.ndarray
+    in_run: np.ndarray
+    depth: int | None
+
+    def view(self, ties: str) -> RankedJudgments:
+        """The judgments ranked under tie policy *ties*."""
+        if ties not in TIE_POLICIES:
+            raise InvalidParameterError(
+                f"ties must be one of {', '.join(map(repr, TIE_POLICIES))}, got {ties!r}"
+            )
+        rank = self.hit_rank
+        if ties in ("best", "worst"):
+            rank = self._bound_ranks(best=ties == "best")
+        keep = np.ones(len(rank), dtype=bool)
+        if self.depth is not None and ties != "average":
+            keep = rank <= self.depth
+        order = np.lexsort((rank[keep], self.hit_query[keep]))
+        return RankedJudgments(
+            query_ids=self.query_ids,
+            num_ret=self.num_ret,
+            hit_query=self.hit_query[keep][order],
+            hit_rank=rank[keep][order],
+            hit_grade=self.hit_grade[keep][order],
+            judged_offsets=self.judged_offsets,
+            judged_grades=self.judged_grades,
+            in_run=self.in_run,
+            tie_above=self.tie_above[keep][order],
+            tie_size=self.tie_size[keep][order],
+            depth=self.depth,
+            ties=ties,
+        )
+
+    def _bound_ranks(self, *, best: bool) -> np.ndarray:
+        """Ranks with the judged documents of each tie group first by grade (best) or last."""
+        grade_key = -self.hit_grade if best else self.hit_grade
+        order = np.lexsort((self.hit_rank, grade_key, self.tie_above, self.hit_query))
+        group = np.concatenate(
+            ([True], (np.diff(self.hit_query[order]) != 0) | (np.diff(self.tie_above[order]) != 0))
+        ) if len(order) else np.zeros(0, dtype=bool)
+        group_id = np.cumsum(group) - 1
+        starts = np.flatnonzero(group)
+        index = np.arange(len(order)) - starts[group_id]
+        rank = np.empty(len(order), dtype=np.int64)
+        if best:
+            rank[order] = self.tie_above[order] + 1 + index
+        else:
+            judged_in_group = np.diff(np.append(starts, len(order)))[group_id]
+            unjudged = self.tie_size[order] - judged_in_group
+            rank[order] = self.tie_above[order] + unjudged + 1 + index
+        return rank
+
+    @property
+    def has_ties(self) -> bool:
+        """Whether any judged document shares its score with another document."""
+        return bool((self.tie_size > 1).any())
 
 
 def _index_to_numpy(codes: pa.ChunkedArray | pa.Array) -> np.ndarray:

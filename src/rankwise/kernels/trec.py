@@ -244,15 +244,14 @@ def _dcg_at(
     return out
 
 
-def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
-    """RBP = (1 - p) sum_i gain_i p^(i-1) (Moffat & Zobel 2008).
+def rbp_gains(ctx: Context, m: Measure) -> np.ndarray:
+    """Per hit, the gain RBP uses: trec_eval's per-query rescaling to [0, 1].
 
-    As in trec_eval, the gains of a query are its grade levels 0..max (or
-    the ``gains`` given); when one lies outside [0, 1], all are rescaled to
-    (g - min) / (max - min), per query.
+    The gains of a query are its grade levels 0..max (or the ``gains``
+    given); when one lies outside [0, 1], all are rescaled to
+    (g - min) / (max - min).
     """
     d = ctx.data
-    p = float(m.param("p"))
     gains = np.where(d.hit_grade >= 0, gain_of(d.hit_grade, m), 0.0)
     n = ctx.n_queries
     sizes = np.diff(d.judged_offsets)
@@ -261,9 +260,7 @@ def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
     levels = np.arange(0.0, max(float(top_grade.max()) if n else 0.0, 0.0) + 1.0)
     level_gains = gain_of(levels, m)
     present = levels[None, :] <= np.floor(top_grade)[:, None]
-    explicit = np.array(
-        [gain for _, gain in m.param("gains")] if "gains" in m.family.params else []
-    )
+    explicit = np.array([gain for _, gain in m.param("gains")] if "gains" in m.family.params else [])
     low = np.where(present, level_gains[None, :], np.inf).min(axis=1)
     high = np.where(present, level_gains[None, :], -np.inf).max(axis=1)
     if len(explicit):
@@ -273,9 +270,15 @@ def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
     rescale = (low < 0) | (high > 1)
     q = d.hit_query
     scaled = np.where(rescale[q], safe_divide(gains - low[q], (high - low)[q]), gains)
-    scaled = np.where(d.hit_grade >= 0, scaled, 0.0)
+    return np.where(d.hit_grade >= 0, scaled, 0.0)
+
+
+def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
+    """RBP = (1 - p) sum_i gain_i p^(i-1) (Moffat & Zobel 2008), gains as :func:`rbp_gains`."""
+    d = ctx.data
+    p = float(m.param("p"))
     weight = p ** (d.hit_rank - 1.0)
-    return (1.0 - p) * per_query_sum(q, scaled * weight, n)
+    return (1.0 - p) * per_query_sum(d.hit_query, rbp_gains(ctx, m) * weight, ctx.n_queries)
 
 
 def rbp_residual(ctx: Context, m: Measure) -> np.ndarray:

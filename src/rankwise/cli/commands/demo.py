@@ -16,22 +16,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["TREC_MEASURES", "TUTORIAL", "add_parser", "data_file", "run"]
+__all__ = ["TREC_MEASURES", "TUTORIAL_GRADES", "TUTORIAL_SCORES", "add_parser", "data_file", "run"]
 
 TREC_MEASURES = ("ndcg@10", "map", "mrr", "P@10", "recall@1000")
 """Measures shown for the TREC run."""
 
-TUTORIAL = {
-    "y_true": [3, 0, 2, 1, 3, 0, 2, 1, 0, 3],
+TUTORIAL_GRADES: list[int] = [3, 0, 2, 1, 3, 0, 2, 1, 0, 3]
+"""The tutorial's example: grades of the ten documents of one query (``y_true``)."""
+
+TUTORIAL_SCORES: dict[str, list[float]] = {
     "model A": [0.95, 0.1, 0.7, 0.4, 0.9, 0.05, 0.6, 0.3, 0.2, 0.85],
     "model B": [0.8, 0.2, 0.9, 0.6, 0.4, 0.1, 0.7, 0.5, 0.05, 0.3],
 }
-"""The tutorial's example: grades of ten documents of one query, and two models' scores."""
+"""The scores two models give those documents."""
 
 _CUTOFFS = (3, 5, 10)
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction) -> None:
     """Register the ``demo`` command."""
     from rankwise.cli.app import add_common_options
 
@@ -63,7 +65,7 @@ def data_file(name: str) -> Iterator[Path]:
     """
     from importlib.resources import as_file, files
 
-    with as_file(files("rankwise").joinpath("demo_data", name)) as path:
+    with as_file(files("rankwise").joinpath("demo_data").joinpath(name)) as path:
         yield Path(path)
 
 
@@ -99,7 +101,7 @@ def _tutorial_section(fmt: str) -> str:
     from rankwise.cli.formats import Table, render
     from rankwise.evaluation import evaluate
 
-    grades = TUTORIAL["y_true"]
+    grades = TUTORIAL_GRADES
     docs = [f"d{i + 1}" for i in range(len(grades))]
     measures = [f"ndcg@{k}{gain}" for k in _CUTOFFS for gain in ("", "(gain=linear)")]
     means = {}
@@ -108,7 +110,7 @@ def _tutorial_section(fmt: str) -> str:
             "query": ["q1"] * len(grades),
             "doc": docs,
             "label": grades,
-            "score": TUTORIAL[model],
+            "score": TUTORIAL_SCORES[model],
         })
         results = evaluate(frame, measures=measures, query="query", label="label",
                            score="score", doc="doc")

@@ -86,7 +86,7 @@ def _digits(text: str) -> int:
     return value
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction) -> None:
     """Register the ``eval`` command."""
     from rankwise.cli.app import add_common_options
 
@@ -166,7 +166,10 @@ def _warn_coverage(name: str, results: Results, missing: str) -> None:
         )
     if results.missing_queries:
         count = results.missing_queries
-        what = "scored 0" if missing == "zero" else "left out of the means; --missing zero scores them 0"
+        what = (
+            "scored 0" if missing == "zero"
+            else "left out of the means; --missing zero scores them 0"
+        )
         parts.append(
             f"{count} judged quer{'y is' if count == 1 else 'ies are'} not in the run ({what})"
         )

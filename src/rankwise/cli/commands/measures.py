@@ -19,7 +19,7 @@ uses the grade itself as gain), 'P.5,10' is P@5 and P@10, 'official' and
 'rankwise trec-eval' prints them with trec_eval's labels (P_5, ndcg_cut_10)."""
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction) -> None:
     """Register the ``measures`` command."""
     from rankwise.cli.app import add_common_options
 
@@ -67,6 +67,7 @@ def list_families() -> str:
     for family in FAMILIES.values():
         lines.append(f"{_signature(family):<{width}}  {family.summary}")
         indent = " " * (width + 2)
+        lines.append(f"{indent}= {family.formula}")
         if family.aliases:
             lines.append(f"{indent}aliases: {', '.join(family.aliases)}")
         if family.params:

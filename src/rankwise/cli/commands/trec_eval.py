@@ -313,10 +313,10 @@ def _check_num_docs(options: TrecOptions, entries: list[TrecEntry]) -> None:
 
 
 def _evaluate(options: TrecOptions) -> int:
-    from rankwise.evaluation import evaluate_objects
-    from rankwise.io import read_qrels, read_run
     from rankwise.cli.progress import Progress
     from rankwise.cli.trec_printer import format_trec
+    from rankwise.evaluation import evaluate_objects
+    from rankwise.io import read_qrels, read_run
 
     entries = _entries(options)
     _check_num_docs(options, entries)
@@ -401,7 +401,7 @@ def main(argv: Sequence[str], *, debug: bool = False, quiet: bool = False) -> in
     )
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction) -> None:
     """Register ``trec-eval`` (for the command list; its arguments are parsed by :func:`main`)."""
     parser = commands.add_parser(
         "trec-eval",

@@ -1,0 +1,208 @@
+"""``rankwise eval``: golden outputs for each format, options, warnings, files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import rankwise as rw
+
+GOLDEN = Path(__file__).parent / "golden"
+FORMATS = ["table", "tsv", "csv", "json", "jsonl", "markdown", "latex"]
+MEASURES = ["-m", "ndcg@3", "map", "mrr", "P@2", "num_ret"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("layout", ["means", "per_query"])
+def test_golden_output(fmt: str, layout: str, cli) -> None:
+    extra = ["--per-query"] if layout == "per_query" else []
+    outcome = cli(["eval", "qrels.txt", "a.run", "b.run", *MEASURES, *extra, "-f", fmt],
+                  cwd=GOLDEN)
+    assert outcome.status == 0, outcome.err
+    assert outcome.err == ""
+    assert outcome.text == (GOLDEN / f"{layout}.{fmt}").read_text()
+
+
+def test_json_values_are_exact(cli) -> None:
+    outcome = cli(["eval", "qrels.txt", "a.run", *MEASURES, "-f", "json"], cwd=GOLDEN)
+    record = json.loads(outcome.out)[0]
+    expected = rw.evaluate(GOLDEN / "qrels.txt", GOLDEN / "a.run", MEASURES[1:]).mean
+    assert {k: v for k, v in record.items() if k != "run"} == expected
+
+
+def test_output_file_and_format_from_its_extension(cli, tmp_path: Path) -> None:
+    target = tmp_path / "out.csv"
+    outcome = cli(["eval", "qrels.txt", "a.run", "b.run", *MEASURES, "-o", target], cwd=GOLDEN)
+    assert (outcome.status, outcome.out, outcome.err) == (0, b"", "")
+    assert target.read_text() == (GOLDEN / "means.csv").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_explicit_format_wins_over_the_extension(cli, tmp_path: Path) -> None:
+    target = tmp_path / "out.csv"
+    cli(["eval", "qrels.txt", "a.run", "b.run", *MEASURES, "-o", target, "-f", "tsv"], cwd=GOLDEN)
+    assert target.read_text() == (GOLDEN / "means.tsv").read_text()
+
+
+def test_output_to_a_directory_fails_cleanly(cli, tmp_path: Path) -> None:
+    outcome = cli(["eval", "qrels.txt", "a.run", *MEASURES, "-o", tmp_path], cwd=GOLDEN)
+    assert outcome.status == 1
+    assert outcome.err == (
+        f"rankwise: error: {tmp_path}: is a directory, expected a file name for -o\n"
+    )
+
+
+def test_output_to_a_missing_folder_fails_cleanly(cli, tmp_path: Path) -> None:
+    target = tmp_path / "no" / "out.csv"
+    outcome = cli(["eval", "qrels.txt", "a.run", *MEASURES, "-o", target], cwd=GOLDEN)
+    assert outcome.status == 1
+    assert outcome.err.startswith("rankwise: error: ")
+    assert "no such file or directory" in outcome.err
+    assert len(outcome.err.splitlines()) == 1
+
+
+def test_run_from_standard_input(cli) -> None:
+    outcome = cli(["eval", "qrels.txt", "-", "b.run", *MEASURES],
+                  cwd=GOLDEN, stdin=(GOLDEN / "a.run").read_bytes())
+    assert outcome.status == 0, outcome.err
+    assert outcome.text == (GOLDEN / "means.table").read_text()
+
+
+def test_qrels_from_standard_input(cli) -> None:
+    outcome = cli(["eval", "-", "a.run", "b.run", *MEASURES],
+                  cwd=GOLDEN, stdin=(GOLDEN / "qrels.txt").read_bytes())
+    assert outcome.text == (GOLDEN / "means.table").read_text()
+
+
+def test_compressed_and_table_inputs(cli, tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (tmp_path / "a.run.gz").write_bytes(gzip.compress((GOLDEN / "a.run").read_bytes()))
+    pq.write_table(pa.table({"query_id": ["q1", "q1", "q2"], "doc_id": ["d3", "d1", "d4"],
+                             "score": [3.0, 2.0, 1.0]}), tmp_path / "b.parquet")
+    (tmp_path / "qrels.tsv").write_text(
+        "query_id\tdoc_id\trelevance\n"
+        + "".join(f"{q}\t{d}\t{g}\n" for q, _, d, g in
+                  (line.split() for line in (GOLDEN / "qrels.txt").read_text().splitlines()))
+    )
+    outcome = cli(["eval", "qrels.tsv", "a.run.gz", "b.parquet", *MEASURES, "-f", "csv"],
+                  cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    want = (GOLDEN / "means.csv").read_text().replace("\nB,", "\nb.parquet,")
+    assert outcome.text == want
+
+
+def test_format_overrides(cli, tmp_path: Path) -> None:
+    (tmp_path / "run.data").write_text("query_id,doc_id,score\nq1,d3,3\nq1,d1,2\nq2,d4,1\n")
+    (tmp_path / "judgments.data").write_bytes((GOLDEN / "qrels.txt").read_bytes())
+    outcome = cli(["eval", "judgments.data", "run.data", "-m", "map", "--run-format", "csv",
+                   "--qrels-format", "trec", "-f", "tsv"], cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    assert outcome.text == "run\tmap\nrun.data\t1.0\n"
+
+
+def test_options_are_passed_to_the_api(cli) -> None:
+    for options, api in [
+        (["--depth", "1"], {"depth": 1}),
+        (["--rel", "2"], {"rel": 2}),
+        (["--judged-only"], {"judged_only": True}),
+        (["--missing", "zero"], {"missing": "zero"}),
+    ]:
+        outcome = cli(["eval", "qrels.txt", "a.run", "-m", "map", "P@2", "num_ret",
+                       "-f", "json", *options], cwd=GOLDEN)
+        assert outcome.status == 0, outcome.err
+        got = json.loads(outcome.out)[0]
+        want = rw.evaluate(GOLDEN / "qrels.txt", GOLDEN / "a.run", ["map", "P@2", "num_ret"],
+                           **api).mean
+        assert {k: v for k, v in got.items() if k != "run"} == want, options
+
+
+def test_default_measures(cli) -> None:
+    outcome = cli(["eval", "qrels.txt", "a.run", "-f", "csv"], cwd=GOLDEN)
+    assert outcome.text.splitlines()[0] == "run,ndcg@10,map,mrr,P@10,recall@1000"
+
+
+def test_measures_by_commas_repeats_and_trec_names(cli) -> None:
+    outcome = cli(["eval", "qrels.txt", "a.run", "-m", "ndcg@3,map", "-m", "P.2,1",
+                   "ndcg_cut.3", "NDCG@3(gain=exp)", "-f", "csv"], cwd=GOLDEN)
+    assert outcome.status == 0, outcome.err
+    assert outcome.text.splitlines()[0] == "run,ndcg@3,map,P@1,P@2,ndcg@3(gain=linear)"
+
+
+def test_same_run_ids_fall_back_to_file_names(cli, tmp_path: Path) -> None:
+    (tmp_path / "copy.run").write_bytes((GOLDEN / "a.run").read_bytes())
+    outcome = cli(["eval", "qrels.txt", "a.run", tmp_path / "copy.run", "-m", "map", "-f", "csv"],
+                  cwd=GOLDEN)
+    copy = tmp_path / "copy.run"
+    assert outcome.text == f"run,map\na.run,{2 / 3!r}\n{copy},{2 / 3!r}\n"
+
+
+def test_coverage_warnings_once_per_run_with_counts(cli, tmp_path: Path) -> None:
+    (tmp_path / "q").write_text("q1 0 d1 1\nq2 0 d1 1\nq3 0 d1 1\n")
+    (tmp_path / "r").write_text("q1 Q0 d1 1 1 r\nq8 Q0 d1 1 1 r\nq9 Q0 d1 1 1 r\nq9 Q0 d2 2 0 r\n")
+    outcome = cli(["eval", "q", "r", "-m", "map"], cwd=tmp_path)
+    assert outcome.status == 0
+    assert outcome.err == (
+        "rankwise: warning: run 'r': 2 queries of the run have no judgments (ignored); "
+        "2 judged queries are not in the run (left out of the means; --missing zero scores "
+        "them 0)\n"
+    )
+    outcome = cli(["eval", "q", "r", "-m", "map", "--missing", "zero", "-f", "csv"], cwd=tmp_path)
+    assert outcome.err.endswith("2 judged queries are not in the run (scored 0)\n")
+    assert outcome.text == f"run,map\nr,{1 / 3!r}\n"
+    outcome = cli(["eval", "q", "r", "-m", "map", "--quiet"], cwd=tmp_path)
+    assert outcome.err == ""
+
+
+def test_no_query_in_common_is_an_error(cli, tmp_path: Path) -> None:
+    (tmp_path / "q").write_text("q1 0 d1 1\n")
+    (tmp_path / "r").write_text("x1 Q0 d1 1 1 r\n")
+    outcome = cli(["eval", "q", "r", "-m", "map"], cwd=tmp_path)
+    assert outcome.status == 1
+    assert outcome.err == (
+        "rankwise: error: run 'r' and the judgments have no query in common "
+        "(run: 1 queries, e.g. ['x1']; judgments: 1 queries, e.g. ['q1'])\n"
+    )
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["eval", "qrels.txt"], "the following arguments are required: RUN"),
+    (["eval", "qrels.txt", "a.run", "--depth", "0"],
+     "argument --depth: expected a positive integer"),
+    (["eval", "qrels.txt", "a.run", "--rel", "high"],
+     "argument --rel: expected a number, got 'high'"),
+    (["eval", "qrels.txt", "a.run", "-f", "xml"], "argument -f/--format: invalid choice: 'xml'"),
+    (["eval", "qrels.txt", "a.run", "--bogus"], "unrecognized arguments: --bogus"),
+    (["nonsense"], "invalid choice: 'nonsense'"),
+])
+def test_command_line_errors_exit_with_2(arguments: list[str], message: str, cli) -> None:
+    outcome = cli(arguments, cwd=GOLDEN)
+    assert outcome.status == 2
+    assert message in outcome.err.splitlines()[-1]
+    assert outcome.out == b""
+
+
+def test_no_command_prints_the_help(cli) -> None:
+    outcome = cli([])
+    assert outcome.status == 2
+    assert "COMMAND" in outcome.err
+
+
+def test_version(cli) -> None:
+    outcome = cli(["--version"])
+    assert (outcome.status, outcome.text) == (0, f"rankwise {rw.__version__}\n")
+
+
+def test_text_valued_measure_in_per_query_output(cli) -> None:
+    outcome = cli(["eval", "qrels.txt", "a.run", "-m", "relstring@3", "--per-query", "-f", "csv"],
+                  cwd=GOLDEN)
+    assert outcome.status == 0, outcome.err
+    assert outcome.text == "run,query,relstring@3\nA,q1,201\nA,q2,01\nA,all,\n"

@@ -1,0 +1,60 @@
+"""``rankwise --help`` and ``rankwise eval --help`` import no heavy module."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).parents[2] / "src"
+HEAVY = ("pyarrow", "pandas", "scipy", "polars", "matplotlib", "pyspark", "sklearn")
+
+PROBE = """
+import sys
+from rankwise.cli import main
+try:
+    status = main(sys.argv[1:])
+finally:
+    sys.stdout.flush()
+heavy = sorted(m for m in {heavy!r} if m in sys.modules)
+sys.stderr.write("HEAVY=" + ",".join(heavy) + "\\n")
+"""
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--help"], ["eval", "--help"], ["trec-eval", "--help"], ["demo", "--help"],
+    ["measures", "--help"], ["--version"], ["measures"],
+])
+def test_help_imports_nothing_heavy(arguments: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *arguments],
+        capture_output=True, text=True, check=False, env={"PYTHONPATH": str(SRC)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout
+    assert done.stderr.strip().splitlines()[-1] == "HEAVY="
+
+
+def test_python_dash_m_help_import_time() -> None:
+    """The -X importtime log of ``python -m rankwise --help`` lists no heavy module."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "rankwise", "--help"],
+        capture_output=True, text=True, check=False, env={"PYTHONPATH": str(SRC)},
+    )
+    assert done.returncode == 0
+    assert "usage: rankwise" in done.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "rankwise.cli.app" in imported
+    assert not {name for name in imported if name.split(".")[0] in HEAVY}
+
+
+def test_python_dash_m_works_like_the_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "rankwise", "measures", "--trec"],
+        capture_output=True, text=True, check=False, env={"PYTHONPATH": str(SRC)},
+    )
+    assert done.returncode == 0
+    assert done.stdout.startswith("trec_eval name")
