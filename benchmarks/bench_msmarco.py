@@ -182,7 +182,7 @@ def run_child(cmd: list[str], env: dict[str, str], timeout: float) -> dict[str, 
 def tagged_result(stdout: str) -> dict[str, Any] | None:
     for line in reversed(stdout.splitlines()):
         if line.startswith(RESULT_TAG):
-            return json.loads(line[len(RESULT_TAG):])
+            return json.loads(line[len(RESULT_TAG) :])
     return None
 
 
@@ -222,8 +222,9 @@ def parse_cli_output(stdout: str, wanted: list[str]) -> dict[str, float]:
             for key in ("mean", "means"):
                 if isinstance(data.get(key), dict):
                     data = data[key]
-            found = {k: float(v) for k, v in data.items()
-                     if k in wanted and isinstance(v, (int, float))}
+            found = {
+                k: float(v) for k, v in data.items() if k in wanted and isinstance(v, (int, float))
+            }
             if found:
                 return found
     lines = [line.replace("|", " ").replace(",", " ").split() for line in text.splitlines()]
@@ -239,10 +240,10 @@ def parse_cli_output(stdout: str, wanted: list[str]) -> dict[str, float]:
         names = [p for p in parts if p in wanted]
         if len(names) < 2:
             continue
-        for below in lines[i + 1:]:  # first row below the header with enough numbers
+        for below in lines[i + 1 :]:  # first row below the header with enough numbers
             values = [v for v in (_float(p) for p in below) if v is not None]
             if len(values) >= len(names):
-                return dict(zip(names, values[-len(names):], strict=True))
+                return dict(zip(names, values[-len(names) :], strict=True))
     return means
 
 
@@ -266,8 +267,10 @@ def ensure_data(args: argparse.Namespace) -> tuple[str, str]:
         return qrels, run
     generator = args.generator
     if not os.path.isfile(generator):
-        sys.exit(f"data missing in {data_dir} and generator not found: {generator}\n"
-                 "(pass --generator PATH, set RANKWISE_BENCH_GEN, or give --qrels/--run)")
+        sys.exit(
+            f"data missing in {data_dir} and generator not found: {generator}\n"
+            "(pass --generator PATH, set RANKWISE_BENCH_GEN, or give --qrels/--run)"
+        )
     os.makedirs(data_dir, exist_ok=True)
     ignore = os.path.join(data_dir, ".gitignore")
     if not os.path.exists(ignore):
@@ -275,8 +278,9 @@ def ensure_data(args: argparse.Namespace) -> tuple[str, str]:
             f.write("# generated benchmark data: never commit\n*\n")
     print(f"generating data into {data_dir} with {generator} ...", flush=True)
     start = time.perf_counter()
-    subprocess.run([sys.executable, generator, "--outdir", data_dir, "--prefix", PREFIX],
-                   check=True)
+    subprocess.run(
+        [sys.executable, generator, "--outdir", data_dir, "--prefix", PREFIX], check=True
+    )
     print(f"generated in {time.perf_counter() - start:.1f} s", flush=True)
     return qrels, run
 
@@ -323,8 +327,10 @@ def plan(args: argparse.Namespace, qrels: str, run: str) -> list[dict[str, Any]]
         exe = find_trec_eval(args.trec_eval)
         row: dict[str, Any] = {"tool": "trec_eval", "label": "trec_eval (C reference)"}
         if exe is None:
-            row["skip"] = ("not found: pass --trec-eval PATH or set TREC_EVAL "
-                           f"(given: {args.trec_eval or os.environ.get('TREC_EVAL')})")
+            row["skip"] = (
+                "not found: pass --trec-eval PATH or set TREC_EVAL "
+                f"(given: {args.trec_eval or os.environ.get('TREC_EVAL')})"
+            )
         else:
             cmd = [exe]
             for m in TREC_EVAL_MEASURES:
@@ -334,30 +340,71 @@ def plan(args: argparse.Namespace, qrels: str, run: str) -> list[dict[str, Any]]
             row["note"] = exe
         rows.append(row)
     if "pytrec_eval" in want:
-        rows.append({"tool": "pytrec_eval", "label": "pytrec_eval",
-                     "cmd": [py, "-c", PYTREC_EVAL_CODE, qrels, run]})
+        rows.append(
+            {
+                "tool": "pytrec_eval",
+                "label": "pytrec_eval",
+                "cmd": [py, "-c", PYTREC_EVAL_CODE, qrels, run],
+            }
+        )
     if "ranx" in want:
         # numba caches ranx's compiled kernels (cache=True); a fresh NUMBA_CACHE_DIR gives the
         # first run a user ever makes (compiles), the same dir afterwards every later run.
-        rows.append({"tool": "ranx", "label": "ranx (cold numba cache)", "numba": "cold",
-                     "cmd": [py, "-c", RANX_CODE, qrels, run]})
-        rows.append({"tool": "ranx", "label": "ranx (warm numba cache)", "numba": "warm",
-                     "cmd": [py, "-c", RANX_CODE, qrels, run]})
+        rows.append(
+            {
+                "tool": "ranx",
+                "label": "ranx (cold numba cache)",
+                "numba": "cold",
+                "cmd": [py, "-c", RANX_CODE, qrels, run],
+            }
+        )
+        rows.append(
+            {
+                "tool": "ranx",
+                "label": "ranx (warm numba cache)",
+                "numba": "warm",
+                "cmd": [py, "-c", RANX_CODE, qrels, run],
+            }
+        )
     if "rankwise" in want:
-        rows.append({"tool": "rankwise", "label": "rankwise rw.evaluate(paths)",
-                     "cmd": [py, "-c", RANKWISE_CODE, qrels, run], "env": "rankwise"})
+        rows.append(
+            {
+                "tool": "rankwise",
+                "label": "rankwise rw.evaluate(paths)",
+                "cmd": [py, "-c", RANKWISE_CODE, qrels, run],
+                "env": "rankwise",
+            }
+        )
     if "rankwise-eval" in want:
-        rows.append({"tool": "rankwise-eval", "label": "rankwise load + eval (1 process)",
-                     "cmd": [py, "-c", RANKWISE_EVAL_CODE, qrels, run, json.dumps(RW_MEASURES),
-                             json.dumps(RW_EXTRA_MEASURES), str(args.inner_repeat)],
-                     "env": "rankwise"})
+        rows.append(
+            {
+                "tool": "rankwise-eval",
+                "label": "rankwise load + eval (1 process)",
+                "cmd": [
+                    py,
+                    "-c",
+                    RANKWISE_EVAL_CODE,
+                    qrels,
+                    run,
+                    json.dumps(RW_MEASURES),
+                    json.dumps(RW_EXTRA_MEASURES),
+                    str(args.inner_repeat),
+                ],
+                "env": "rankwise",
+            }
+        )
     if "rankwise-cli" in want:
-        row = {"tool": "rankwise-cli", "label": "rankwise CLI (python -m rankwise eval)",
-               "cmd": [py, "-m", "rankwise", "eval", qrels, run, "-m", *RW_MEASURES],
-               "env": "rankwise", "parse": "cli"}
+        row = {
+            "tool": "rankwise-cli",
+            "label": "rankwise CLI (python -m rankwise eval)",
+            "cmd": [py, "-m", "rankwise", "eval", qrels, run, "-m", *RW_MEASURES],
+            "env": "rankwise",
+            "parse": "cli",
+        }
         pkg = os.path.join(SRC, "rankwise")
-        if not (os.path.exists(os.path.join(pkg, "cli.py"))
-                or os.path.isdir(os.path.join(pkg, "cli"))):
+        if not (
+            os.path.exists(os.path.join(pkg, "cli.py")) or os.path.isdir(os.path.join(pkg, "cli"))
+        ):
             row["skip"] = "not available (no rankwise.cli in src/rankwise yet)"
         elif not os.path.exists(os.path.join(pkg, "__main__.py")):
             row["skip"] = "not available (no rankwise/__main__.py: python -m rankwise fails)"
@@ -420,11 +467,16 @@ def execute(row: dict[str, Any], repeat: int, timeout: float, scratch: str) -> N
         extra = ""
         if "eval_best_s" in payload:
             n = len(payload["eval_times_s"])
-            extra = (f"  [load {payload['load_s']:.3f} s, first eval "
-                     f"{payload['warmup_eval_s']:.3f} s, eval best of {n}"
-                     f" {payload['eval_best_s']:.3f} s]")
-        print(f"  {row['label']}: run {i + 1}/{repeat}: {res['wall_s']:.3f} s, "
-              f"{res['peak_rss_mib']:.0f} MB{extra}", flush=True)
+            extra = (
+                f"  [load {payload['load_s']:.3f} s, first eval "
+                f"{payload['warmup_eval_s']:.3f} s, eval best of {n}"
+                f" {payload['eval_best_s']:.3f} s]"
+            )
+        print(
+            f"  {row['label']}: run {i + 1}/{repeat}: {res['wall_s']:.3f} s, "
+            f"{res['peak_rss_mib']:.0f} MB{extra}",
+            flush=True,
+        )
 
 
 def summarise(row: dict[str, Any]) -> None:
@@ -452,41 +504,96 @@ def summarise(row: dict[str, Any]) -> None:
 
 # cross-check rows: (label, required to agree?, {row label prefix: measure key})
 CROSS = [
-    ("map", True, {"trec_eval": "map", "pytrec_eval": "map", "ranx (warm": "map",
-                   "ranx (cold": "map", "rankwise rw": "map", "rankwise load": "map",
-                   "rankwise CLI": "map"}),
-    ("P@10", True, {"trec_eval": "P_10", "pytrec_eval": "P_10", "ranx (warm": "precision@10",
-                    "ranx (cold": "precision@10", "rankwise rw": "P@10",
-                    "rankwise load": "P@10", "rankwise CLI": "P@10"}),
-    ("recall@1000", True, {"trec_eval": "recall_1000", "pytrec_eval": "recall_1000",
-                           "ranx (warm": "recall@1000", "ranx (cold": "recall@1000",
-                           "rankwise rw": "recall@1000", "rankwise load": "recall@1000",
-                           "rankwise CLI": "recall@1000"}),
-    ("ndcg@10 linear gain", False, {"trec_eval": "ndcg_cut_10", "pytrec_eval": "ndcg_cut_10",
-                                    "ranx (warm": "ndcg@10", "ranx (cold": "ndcg@10",
-                                    "rankwise load": "extra:ndcg@10(gain=linear)"}),
-    ("ndcg@10 exp gain", False, {"rankwise rw": "ndcg@10", "rankwise load": "ndcg@10",
-                                 "rankwise CLI": "ndcg@10"}),
-    ("mrr@10", False, {"ranx (warm": "mrr@10", "ranx (cold": "mrr@10",
-                       "rankwise rw": "mrr@10", "rankwise load": "mrr@10",
-                       "rankwise CLI": "mrr@10"}),
-    ("RR, no cutoff", False, {"trec_eval": "recip_rank", "pytrec_eval": "recip_rank",
-                              "rankwise load": "extra:mrr"}),
+    (
+        "map",
+        True,
+        {
+            "trec_eval": "map",
+            "pytrec_eval": "map",
+            "ranx (warm": "map",
+            "ranx (cold": "map",
+            "rankwise rw": "map",
+            "rankwise load": "map",
+            "rankwise CLI": "map",
+        },
+    ),
+    (
+        "P@10",
+        True,
+        {
+            "trec_eval": "P_10",
+            "pytrec_eval": "P_10",
+            "ranx (warm": "precision@10",
+            "ranx (cold": "precision@10",
+            "rankwise rw": "P@10",
+            "rankwise load": "P@10",
+            "rankwise CLI": "P@10",
+        },
+    ),
+    (
+        "recall@1000",
+        True,
+        {
+            "trec_eval": "recall_1000",
+            "pytrec_eval": "recall_1000",
+            "ranx (warm": "recall@1000",
+            "ranx (cold": "recall@1000",
+            "rankwise rw": "recall@1000",
+            "rankwise load": "recall@1000",
+            "rankwise CLI": "recall@1000",
+        },
+    ),
+    (
+        "ndcg@10 linear gain",
+        False,
+        {
+            "trec_eval": "ndcg_cut_10",
+            "pytrec_eval": "ndcg_cut_10",
+            "ranx (warm": "ndcg@10",
+            "ranx (cold": "ndcg@10",
+            "rankwise load": "extra:ndcg@10(gain=linear)",
+        },
+    ),
+    (
+        "ndcg@10 exp gain",
+        False,
+        {"rankwise rw": "ndcg@10", "rankwise load": "ndcg@10", "rankwise CLI": "ndcg@10"},
+    ),
+    (
+        "mrr@10",
+        False,
+        {
+            "ranx (warm": "mrr@10",
+            "ranx (cold": "mrr@10",
+            "rankwise rw": "mrr@10",
+            "rankwise load": "mrr@10",
+            "rankwise CLI": "mrr@10",
+        },
+    ),
+    (
+        "RR, no cutoff",
+        False,
+        {"trec_eval": "recip_rank", "pytrec_eval": "recip_rank", "rankwise load": "extra:mrr"},
+    ),
 ]
 TOLERANCE = 5e-5  # "agree to 4 decimals" (trec_eval itself prints only 4)
 ROUNDED = {"trec_eval", "rw-cli"}  # tools whose output has 4 decimals only
 
 
 def short(label: str) -> str:
-    return {"trec_eval (C reference)": "trec_eval", "ranx (cold numba cache)": "ranx-cold",
-            "ranx (warm numba cache)": "ranx-warm", "rankwise rw.evaluate(paths)": "rankwise",
-            "rankwise load + eval (1 process)": "rw-eval",
-            "rankwise CLI (python -m rankwise eval)": "rw-cli"}.get(label, label)
+    return {
+        "trec_eval (C reference)": "trec_eval",
+        "ranx (cold numba cache)": "ranx-cold",
+        "ranx (warm numba cache)": "ranx-warm",
+        "rankwise rw.evaluate(paths)": "rankwise",
+        "rankwise load + eval (1 process)": "rw-eval",
+        "rankwise CLI (python -m rankwise eval)": "rw-cli",
+    }.get(label, label)
 
 
 def lookup(row: dict[str, Any], key: str) -> float | None:
     if key.startswith("extra:"):
-        value = (row.get("extra_means") or {}).get(key[len("extra:"):])
+        value = (row.get("extra_means") or {}).get(key[len("extra:") :])
     else:
         value = (row.get("means") or {}).get(key)
     return None if value is None else float(value)
@@ -505,13 +612,19 @@ def cross_check(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if not values:
             continue
         spread = max(values.values()) - min(values.values())
-        status = "n/a" if len(values) < 2 else ("OK" if spread <= TOLERANCE + 1e-12 else
-                                                 "MISMATCH")
+        status = "n/a" if len(values) < 2 else ("OK" if spread <= TOLERANCE + 1e-12 else "MISMATCH")
         full = [v for n, v in values.items() if n not in ROUNDED]
         full_spread = max(full) - min(full) if len(full) >= 2 else None
-        checks.append({"measure": label, "required": required, "values": values,
-                       "max_abs_diff": spread, "max_abs_diff_full_precision": full_spread,
-                       "status": status})
+        checks.append(
+            {
+                "measure": label,
+                "required": required,
+                "values": values,
+                "max_abs_diff": spread,
+                "max_abs_diff_full_precision": full_spread,
+                "status": status,
+            }
+        )
     return checks
 
 
@@ -520,24 +633,36 @@ def ratio_lines(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
 
     def add(name: str, value: float | None, target: str, ok: bool | None, unit: str = "x") -> None:
-        out.append({"name": name, "value": value, "unit": unit, "target": target,
-                    "met": ok})
+        out.append({"name": name, "value": value, "unit": unit, "target": target, "met": ok})
 
     rw = by.get("rankwise")
     cli = by.get("rw-cli")
-    for peer, target in (("trec_eval", 10.0), ("ranx-warm", 25.0), ("ranx-cold", 25.0),
-                         ("pytrec_eval", None)):
+    for peer, target in (
+        ("trec_eval", 10.0),
+        ("ranx-warm", 25.0),
+        ("ranx-cold", 25.0),
+        ("pytrec_eval", None),
+    ):
         if peer in by and rw:
             r = by[peer]["wall_best_s"] / rw["wall_best_s"]
-            add(f"{peer} time / rankwise time (end to end)", r,
-                f">= {target:g}x" if target else "", None if target is None else r >= target)
+            add(
+                f"{peer} time / rankwise time (end to end)",
+                r,
+                f">= {target:g}x" if target else "",
+                None if target is None else r >= target,
+            )
     if "trec_eval" in by and cli:
         r = by["trec_eval"]["wall_best_s"] / cli["wall_best_s"]
         add("trec_eval time / rankwise CLI time", r, ">= 10x", r >= 10)
     ev = by.get("rw-eval")
     if ev:
-        add("rankwise evaluation alone (loaded data, best)", ev["eval_best_s"], "< 0.5 s",
-            ev["eval_best_s"] < 0.5, " s")
+        add(
+            "rankwise evaluation alone (loaded data, best)",
+            ev["eval_best_s"],
+            "< 0.5 s",
+            ev["eval_best_s"] < 0.5,
+            " s",
+        )
         add("rankwise load alone (read_qrels + read_run)", ev["load_best_s"], "", None, " s")
     te = by.get("trec_eval")
     if te:
@@ -552,8 +677,9 @@ def fmt(value: float | None, digits: int = 6) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def report(rows: list[dict[str, Any]], checks: list[dict[str, Any]],
-           ratios: list[dict[str, Any]]) -> None:
+def report(
+    rows: list[dict[str, Any]], checks: list[dict[str, Any]], ratios: list[dict[str, Any]]
+) -> None:
     print()
     print("=" * 100)
     print("TIME AND MEMORY (wall time of the whole process, best run; peak RSS, max over runs)")
@@ -562,8 +688,10 @@ def report(rows: list[dict[str, Any]], checks: list[dict[str, Any]],
     for row in rows:
         if "wall_best_s" in row:
             runs = " ".join(f"{w:.2f}" for w in row["wall_all_s"])
-            print(f"{row['label']:42s} {len(row['runs']):4d} {row['wall_best_s']:9.3f} "
-                  f"{row['peak_rss_max_mib']:12.1f}  {runs}")
+            print(
+                f"{row['label']:42s} {len(row['runs']):4d} {row['wall_best_s']:9.3f} "
+                f"{row['peak_rss_max_mib']:12.1f}  {runs}"
+            )
         else:
             why = row.get("skip") or row.get("error") or "no result"
             why = why if len(why) <= 110 else why[:107] + "..."
@@ -573,14 +701,18 @@ def report(rows: list[dict[str, Any]], checks: list[dict[str, Any]],
             print(f"{'    read_qrels':42s} {'':4s} {row['read_qrels_best_s']:9.3f}")
             print(f"{'    read_run':42s} {'':4s} {row['read_run_best_s']:9.3f}")
             print(f"{'    first evaluate (warm-up)':42s} {'':4s} {row['warmup_eval_best_s']:9.3f}")
-            print(f"{'    evaluate, best of N after warm-up':42s} {'':4s} "
-                  f"{row['eval_best_s']:9.3f}")
+            print(
+                f"{'    evaluate, best of N after warm-up':42s} {'':4s} {row['eval_best_s']:9.3f}"
+            )
     print()
     print("RATIOS")
     for r in ratios:
         mark = "" if r["met"] is None else ("  met" if r["met"] else "  MISSED")
-        value = "-" if r["value"] is None else (
-            f"{r['value']:.2f}x" if r["unit"] == "x" else f"{r['value']:.3f} s")
+        value = (
+            "-"
+            if r["value"] is None
+            else (f"{r['value']:.2f}x" if r["unit"] == "x" else f"{r['value']:.3f} s")
+        )
         target = f"(target {r['target']})" if r["target"] else ""
         print(f"  {r['name']:52s} {value:>10s} {target:18s}{mark}")
     print()
@@ -591,11 +723,15 @@ def report(rows: list[dict[str, Any]], checks: list[dict[str, Any]],
         for n in c["values"]:
             if n not in names:
                 names.append(n)
-    print(f"  {'measure':20s} " + " ".join(f"{n:>11s}" for n in names)
-          + f" {'max|diff|':>10s} {'full-prec':>10s}  status")
+    print(
+        f"  {'measure':20s} "
+        + " ".join(f"{n:>11s}" for n in names)
+        + f" {'max|diff|':>10s} {'full-prec':>10s}  status"
+    )
     for c in checks:
-        cells = " ".join(f"{fmt(c['values'].get(n)):>11s}" if n in c["values"] else f"{'-':>11s}"
-                         for n in names)
+        cells = " ".join(
+            f"{fmt(c['values'].get(n)):>11s}" if n in c["values"] else f"{'-':>11s}" for n in names
+        )
         status = c["status"] + ("" if c["required"] or c["status"] == "n/a" else " (info)")
         full = c["max_abs_diff_full_precision"]
         full_text = "-" if full is None else f"{full:.2e}"
@@ -623,39 +759,67 @@ def environment_info(qrels: str, run: str) -> dict[str, Any]:
         with contextlib.suppress(metadata.PackageNotFoundError):
             versions[dist] = metadata.version(dist)
     try:
-        commit = subprocess.run(["git", "-C", REPO, "rev-parse", "HEAD"], capture_output=True,
-                                text=True, check=False).stdout.strip()
-        dirty = bool(subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--", "src"],
-                                    capture_output=True, text=True,
-                                    check=False).stdout.strip())
+        commit = subprocess.run(
+            ["git", "-C", REPO, "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        dirty = bool(
+            subprocess.run(
+                ["git", "-C", REPO, "status", "--porcelain", "--", "src"],
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout.strip()
+        )
     except OSError:
         commit, dirty = "", False
     return {
-        "python": sys.version.split()[0], "platform": platform.platform(),
-        "cpus": os.cpu_count(), "loadavg_at_start": list(os.getloadavg()),
-        "versions": versions, "git_commit": commit, "src_modified": dirty,
-        "qrels": qrels, "run": run,
-        "qrels_bytes": os.path.getsize(qrels), "run_bytes": os.path.getsize(run),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "loadavg_at_start": list(os.getloadavg()),
+        "versions": versions,
+        "git_commit": commit,
+        "src_modified": dirty,
+        "qrels": qrels,
+        "run": run,
+        "qrels_bytes": os.path.getsize(qrels),
+        "run_bytes": os.path.getsize(run),
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data-dir", default=DEFAULT_DATA_DIR,
-                    help="where the generated data lives / is generated (default benchmarks/.data)")
-    ap.add_argument("--generator", default=os.environ.get("RANKWISE_BENCH_GEN", DEFAULT_GENERATOR),
-                    help="gen_msmarco_like.py (default $RANKWISE_BENCH_GEN or %(default)s)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--data-dir",
+        default=DEFAULT_DATA_DIR,
+        help="where the generated data lives / is generated (default benchmarks/.data)",
+    )
+    ap.add_argument(
+        "--generator",
+        default=os.environ.get("RANKWISE_BENCH_GEN", DEFAULT_GENERATOR),
+        help="gen_msmarco_like.py (default $RANKWISE_BENCH_GEN or %(default)s)",
+    )
     ap.add_argument("--qrels", help="use this qrels file instead of the generated one")
     ap.add_argument("--run", help="use this run file instead of the generated one")
     ap.add_argument("--trec-eval", help="trec_eval executable (default $TREC_EVAL, then PATH)")
     ap.add_argument("--python", default=sys.executable, help="interpreter for the Python tools")
-    ap.add_argument("--repeat", type=int, default=None,
-                    help="best of N runs for every tool (default: 1 for peers, 3 for rankwise)")
-    ap.add_argument("--inner-repeat", type=int, default=5,
-                    help="timed rw.evaluate calls on loaded data, after one warm-up (default 5)")
-    ap.add_argument("--only", default=",".join(TOOLS),
-                    help="comma-separated subset of: " + ", ".join(TOOLS))
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=None,
+        help="best of N runs for every tool (default: 1 for peers, 3 for rankwise)",
+    )
+    ap.add_argument(
+        "--inner-repeat",
+        type=int,
+        default=5,
+        help="timed rw.evaluate calls on loaded data, after one warm-up (default 5)",
+    )
+    ap.add_argument(
+        "--only", default=",".join(TOOLS), help="comma-separated subset of: " + ", ".join(TOOLS)
+    )
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per run (default 1800)")
     ap.add_argument("--json", dest="json_out", help="save all figures to this JSON file")
     args = ap.parse_args(argv)
@@ -672,8 +836,10 @@ def main(argv: list[str] | None = None) -> int:
     qrels, run = ensure_data(args)
     info = environment_info(qrels, run)
     print(f"data: {run} ({info['run_bytes'] / 1e6:.0f} MB), {qrels}")
-    print(f"python {info['python']}, {info['cpus']} CPUs, load average at start "
-          + " ".join(f"{x:.2f}" for x in info["loadavg_at_start"]))
+    print(
+        f"python {info['python']}, {info['cpus']} CPUs, load average at start "
+        + " ".join(f"{x:.2f}" for x in info["loadavg_at_start"])
+    )
     prime_page_cache(qrels, run)
 
     rows = plan(args, qrels, run)
@@ -688,10 +854,21 @@ def main(argv: list[str] | None = None) -> int:
     ratios = ratio_lines(rows)
     report(rows, checks, ratios)
     if args.json_out:
-        saved = {"environment": info, "measures": RW_MEASURES, "rows": [
-            {k: v for k, v in row.items() if k not in ("cmd",)} | {
-                "command": [c if len(c) < 200 else "<inline program>" for c in row.get("cmd", [])]}
-            for row in rows], "cross_check": checks, "ratios": ratios}
+        saved = {
+            "environment": info,
+            "measures": RW_MEASURES,
+            "rows": [
+                {k: v for k, v in row.items() if k not in ("cmd",)}
+                | {
+                    "command": [
+                        c if len(c) < 200 else "<inline program>" for c in row.get("cmd", [])
+                    ]
+                }
+                for row in rows
+            ],
+            "cross_check": checks,
+            "ratios": ratios,
+        }
         with open(args.json_out, "w") as f:
             json.dump(saved, f, indent=2)
         print(f"\nsaved {args.json_out}")

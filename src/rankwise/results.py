@@ -64,14 +64,15 @@ class TieReport:
     bounds: dict[str, tuple[float, float]]
 
     def spread(self, measure: str) -> float:
-        """best - worst mean of *measure* (0 without ties)."""
+        """The best minus the worst mean of *measure* (0 without ties)."""
         low, high = self.bounds.get(measure, (0.0, 0.0))
         return high - low
 
     def changed_digits(self, digits: int = 4) -> list[str]:
         """Measures whose worst and best means differ when printed with *digits* decimals."""
         return [
-            name for name, (low, high) in self.bounds.items()
+            name
+            for name, (low, high) in self.bounds.items()
             if f"{low:.{digits}f}" != f"{high:.{digits}f}"
         ]
 
@@ -139,7 +140,7 @@ class Results(Mapping[str, np.ndarray]):
             raise KeyError(f"measure {key!r} was not evaluated; evaluated: {known}")
         return measure
 
-    def __getitem__(self, key: str | Measure) -> np.ndarray:  # type: ignore[override]
+    def __getitem__(self, key: str | Measure) -> np.ndarray:
         return self._values[self._measure(key)]
 
     def __iter__(self) -> Iterator[str]:

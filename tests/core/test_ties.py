@@ -12,9 +12,30 @@ from hypothesis import strategies as st
 import rankwise as rw
 from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
 
-AVERAGE = ["ndcg", "ndcg@3", "ndcg@2(gain=linear)", "dcg@3", "P@1", "P@3", "recall@2",
-           "relative_P@2", "hit@1", "hit@2", "mrr", "mrr@2", "map", "map@3", "Rprec",
-           "Rprec(mult=0.5)", "judged@2", "unj@3", "rbp", "num_rel_ret", "set_P", "utility"]
+AVERAGE = [
+    "ndcg",
+    "ndcg@3",
+    "ndcg@2(gain=linear)",
+    "dcg@3",
+    "P@1",
+    "P@3",
+    "recall@2",
+    "relative_P@2",
+    "hit@1",
+    "hit@2",
+    "mrr",
+    "mrr@2",
+    "map",
+    "map@3",
+    "Rprec",
+    "Rprec(mult=0.5)",
+    "judged@2",
+    "unj@3",
+    "rbp",
+    "num_rel_ret",
+    "set_P",
+    "utility",
+]
 
 
 def orderings(run: dict[str, dict[str, float]]):
@@ -40,8 +61,9 @@ def small_collections(draw):
     for q in range(draw(st.integers(1, 2))):
         docs = [f"d{i}" for i in range(draw(st.integers(1, 6)))]
         qrels[f"q{q}"] = {d: draw(st.integers(-1, 3)) for d in docs}
-        retrieved = draw(st.lists(st.sampled_from([*docs, "u1", "u2"]), unique=True, min_size=1,
-                                  max_size=6))
+        retrieved = draw(
+            st.lists(st.sampled_from([*docs, "u1", "u2"]), unique=True, min_size=1, max_size=6)
+        )
         run[f"q{q}"] = {d: float(draw(st.integers(0, 2))) for d in retrieved}
     return qrels, run
 
@@ -137,7 +159,9 @@ def test_sklearn_tie_averaging_still_matches() -> None:
     qrels = {"q": {f"d{i}": g for i, g in enumerate(y_true[0])}}
     run = {"q": {f"d{i}": s for i, s in enumerate(y_score[0])}}
     got = rw.evaluate(qrels, run, ["ndcg@4(gain=linear)"], ties="average")
-    assert got["ndcg@4(gain=linear)"][0] == pytest.approx(ndcg_score(y_true, y_score, k=4), abs=1e-12)
+    assert got["ndcg@4(gain=linear)"][0] == pytest.approx(
+        ndcg_score(y_true, y_score, k=4), abs=1e-12
+    )
 
 
 def test_rank_policy_uses_the_rank_column(tmp_path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,7 +13,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 
-def as_string_chunks(values: object, what: str) -> pa.ChunkedArray:
+def as_string_chunks(values: Any, what: str) -> pa.ChunkedArray:
     """Return *values* as a chunked Arrow array of strings (numbers are cast to text)."""
     import pyarrow as pa
     import pyarrow.compute as pc

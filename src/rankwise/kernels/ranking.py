@@ -47,9 +47,13 @@ class RankedJudgments:
         All judgments of each query (CSR): the grades of query ``q`` are
         ``judged_grades[judged_offsets[q]:judged_offsets[q + 1]]``, sorted
         descending.
-    tie_above, tie_size : ndarrays or None
-        Per hit, documents with a strictly higher score and the size of its
-        tie group (itself included); for tie-aware policies.
+    tie_above, tie_size : ndarrays
+        Per hit, documents ranked strictly above its tie group and the size of
+        the group (1 when its score is not tied).
+    depth : int or None
+        The depth cut; with ``ties="average"`` it acts as a cutoff.
+    ties : str
+        The tie policy the ranks follow.
     """
 
     query_ids: list[str]
@@ -60,8 +64,8 @@ class RankedJudgments:
     judged_offsets: np.ndarray
     judged_grades: np.ndarray
     in_run: np.ndarray
-    tie_above: np.ndarray | None = None
-    tie_size: np.ndarray | None = None
+    tie_above: np.ndarray
+    tie_size: np.ndarray
     depth: int | None = None
     ties: str = "trec"
 
@@ -308,10 +312,11 @@ def rank_all_ties(
     judged_rows, judged_qrels_row = _find_judged(qrels, run, run_to_qrels)
     if judged_only:
         usable = qrels.grades[judged_qrels_row] >= 0
-        rows_of: np.ndarray | None = judged_rows[usable]
+        kept_rows = judged_rows[usable]
+        rows_of: np.ndarray | None = kept_rows
         judged_qrels_row = judged_qrels_row[usable]
-        codes = run.query_codes[rows_of]
-        targets = np.arange(len(rows_of))
+        codes = run.query_codes[kept_rows]
+        targets = np.arange(len(kept_rows))
     else:
         rows_of = None
         codes = run.query_codes
@@ -424,9 +429,16 @@ class TiedRanking:
         """Ranks with the judged documents of each tie group first by grade (best) or last."""
         grade_key = -self.hit_grade if best else self.hit_grade
         order = np.lexsort((self.hit_rank, grade_key, self.tie_above, self.hit_query))
-        group = np.concatenate(
-            ([True], (np.diff(self.hit_query[order]) != 0) | (np.diff(self.tie_above[order]) != 0))
-        ) if len(order) else np.zeros(0, dtype=bool)
+        group = (
+            np.concatenate(
+                (
+                    [True],
+                    (np.diff(self.hit_query[order]) != 0) | (np.diff(self.tie_above[order]) != 0),
+                )
+            )
+            if len(order)
+            else np.zeros(0, dtype=bool)
+        )
         group_id = np.cumsum(group) - 1
         starts = np.flatnonzero(group)
         index = np.arange(len(order)) - starts[group_id]

@@ -31,6 +31,12 @@ def _cut(ctx: Context, cutoff: int | float | None) -> float:
     return float(min(limits)) if limits else np.inf
 
 
+def _k(m: Measure) -> int:
+    if m.cutoff is None:  # the catalog requires a cutoff for these families
+        raise ValueError(f"{m} needs a cutoff")
+    return m.cutoff
+
+
 def _groups(ctx: Context) -> tuple[np.ndarray, np.ndarray]:
     d = ctx.data
     return d.tie_above.astype(np.float64), d.tie_size.astype(np.float64)
@@ -44,26 +50,29 @@ def _prob_in_top(ctx: Context, k: np.ndarray | float) -> np.ndarray:
 
 def _relevant_in_top(ctx: Context, m: Measure, k: np.ndarray | float) -> np.ndarray:
     view = ctx.view(m.param("rel"))
-    return per_query_sum(ctx.data.hit_query[view.is_rel], _prob_in_top(ctx, k)[view.is_rel],
-                         ctx.n_queries)
+    return per_query_sum(
+        ctx.data.hit_query[view.is_rel], _prob_in_top(ctx, k)[view.is_rel], ctx.n_queries
+    )
 
 
 def precision(ctx: Context, m: Measure) -> np.ndarray:
     """E[P@k] = sum over relevant hits of P(rank <= k) / k."""
-    return _relevant_in_top(ctx, m, _cut(ctx, m.cutoff)) / m.cutoff
+    return _relevant_in_top(ctx, m, _cut(ctx, m.cutoff)) / _k(m)
 
 
 def recall(ctx: Context, m: Measure) -> np.ndarray:
     """E[recall@k]."""
-    return safe_divide(_relevant_in_top(ctx, m, _cut(ctx, m.cutoff)),
-                       ctx.view(m.param("rel")).num_rel)
+    return safe_divide(
+        _relevant_in_top(ctx, m, _cut(ctx, m.cutoff)), ctx.view(m.param("rel")).num_rel
+    )
 
 
 def relative_precision(ctx: Context, m: Measure) -> np.ndarray:
     """E[relative_P@k]."""
     view = ctx.view(m.param("rel"))
-    return safe_divide(_relevant_in_top(ctx, m, _cut(ctx, m.cutoff)),
-                       np.minimum(view.num_rel, m.cutoff))
+    return safe_divide(
+        _relevant_in_top(ctx, m, _cut(ctx, m.cutoff)), np.minimum(view.num_rel, _k(m))
+    )
 
 
 def r_precision(ctx: Context, m: Measure) -> np.ndarray:
@@ -79,7 +88,7 @@ def r_precision(ctx: Context, m: Measure) -> np.ndarray:
 def judged(ctx: Context, m: Measure) -> np.ndarray:
     """E[judged@k]."""
     top = _prob_in_top(ctx, _cut(ctx, m.cutoff))
-    return per_query_sum(ctx.data.hit_query, top, ctx.n_queries) / m.cutoff
+    return per_query_sum(ctx.data.hit_query, top, ctx.n_queries) / _k(m)
 
 
 def unjudged(ctx: Context, m: Measure) -> np.ndarray:
@@ -88,7 +97,7 @@ def unjudged(ctx: Context, m: Measure) -> np.ndarray:
     top = _prob_in_top(ctx, _cut(ctx, m.cutoff))
     usable = d.hit_grade >= 0
     judged_top = per_query_sum(d.hit_query[usable], top[usable], ctx.n_queries)
-    return (np.minimum(d.num_ret, m.cutoff) - judged_top) / m.cutoff
+    return (np.minimum(d.num_ret, _k(m)) - judged_top) / _k(m)
 
 
 def _discount_table(limit: int) -> np.ndarray:
@@ -120,8 +129,9 @@ def dcg(ctx: Context, m: Measure) -> np.ndarray:
 def ndcg(ctx: Context, m: Measure) -> np.ndarray:
     """E[nDCG@k] = E[DCG@k] / IDCG@k (the ideal ranking does not depend on ties)."""
     # the depth cuts the ranking, not the ideal one
-    return safe_divide(expected_dcg(ctx, m, _cut(ctx, m.cutoff)),
-                       ideal_dcg_values(ctx, m, m.cutoff))
+    return safe_divide(
+        expected_dcg(ctx, m, _cut(ctx, m.cutoff)), ideal_dcg_values(ctx, m, m.cutoff)
+    )
 
 
 def _relevant_groups(ctx: Context, rel: float) -> tuple[np.ndarray, ...]:
@@ -141,7 +151,13 @@ def _relevant_groups(ctx: Context, rel: float) -> tuple[np.ndarray, ...]:
     count = np.diff(np.append(starts, len(query))).astype(np.float64)
     group_query = query[starts]
     before = segment_cumsum(group_query, count) - count
-    return group_query, above[starts].astype(np.float64), size[starts].astype(np.float64), count, before
+    return (
+        group_query,
+        above[starts].astype(np.float64),
+        size[starts].astype(np.float64),
+        count,
+        before,
+    )
 
 
 def _harmonic(limit: int) -> np.ndarray:
@@ -211,8 +227,11 @@ def hit(ctx: Context, m: Measure) -> np.ndarray:
     i = np.arange(len(owner)) - np.repeat(np.cumsum(count) - count, count.astype(np.int64))
     factor = np.maximum(size[owner] - slots[owner] - i, 0.0) / (size[owner] - i)
     log_none = per_query_sum(owner, np.log(np.maximum(factor, 1e-300)), len(query))
-    none = np.where(per_query_sum(owner, (factor == 0).astype(np.float64), len(query)) > 0,
-                    0.0, np.exp(log_none))
+    none = np.where(
+        per_query_sum(owner, (factor == 0).astype(np.float64), len(query)) > 0,
+        0.0,
+        np.exp(log_none),
+    )
     miss = np.ones(ctx.n_queries)
     np.multiply.at(miss, query, none)
     return 1.0 - miss

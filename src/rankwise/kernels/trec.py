@@ -260,7 +260,9 @@ def rbp_gains(ctx: Context, m: Measure) -> np.ndarray:
     levels = np.arange(0.0, max(float(top_grade.max()) if n else 0.0, 0.0) + 1.0)
     level_gains = gain_of(levels, m)
     present = levels[None, :] <= np.floor(top_grade)[:, None]
-    explicit = np.array([gain for _, gain in m.param("gains")] if "gains" in m.family.params else [])
+    explicit = np.array(
+        [gain for _, gain in m.param("gains")] if "gains" in m.family.params else []
+    )
     low = np.where(present, level_gains[None, :], np.inf).min(axis=1)
     high = np.where(present, level_gains[None, :], -np.inf).max(axis=1)
     if len(explicit):

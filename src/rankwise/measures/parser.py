@@ -194,7 +194,7 @@ def parse_many(measures: str | Measure | Iterable[str | Measure]) -> list[Measur
     out: list[Measure] = []
     for item in measures:
         if isinstance(item, str) and is_trec_syntax(item):
-            parsed = [entry.measure for entry in parse_trec(item)]
+            parsed = [entry.measure for entry in parse_trec(item) if entry.measure is not None]
         else:
             parsed = [parse(item)]
         for measure in parsed:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
 from rankwise.measures.catalog import normalise_params
@@ -89,17 +90,8 @@ class _TrecFamily:
     text: bool = False
 
 
-def _m(name: str, cutoff: int | None = None, **params: object) -> Measure:
+def _m(name: str, cutoff: int | None = None, **params: Any) -> Measure:
     return Measure(name, cutoff, normalise_params(name, dict(params)))
-
-
-def _plain(
-    rankwise: str, **params: object
-) -> Callable[[str | None], list[tuple[str, Measure | None]]]:
-    def build(text: str | None, label: str = "") -> list[tuple[str, Measure | None]]:
-        return [(label, _m(rankwise, **params))]
-
-    return build
 
 
 _DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
@@ -108,13 +100,13 @@ _DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
 def _family_table() -> dict[str, _TrecFamily]:
     table: dict[str, _TrecFamily] = {}
 
-    def scalar(name: str, rankwise: str, integer: bool = False, **params: object) -> None:
+    def scalar(name: str, rankwise: str, integer: bool = False, **params: Any) -> None:
         def build(text: str | None) -> list[tuple[str, Measure | None]]:
             return [(name, _m(rankwise, **params))]
 
         table[name] = _TrecFamily(name, build, integer)
 
-    def cutoffs(name: str, rankwise: str, default: list[int], **params: object) -> None:
+    def cutoffs(name: str, rankwise: str, default: list[int], **params: Any) -> None:
         def build(text: str | None) -> list[tuple[str, Measure | None]]:
             values = _long_cutoffs(name, text) if text is not None else default
             return [(f"{name}_{k}", _m(rankwise, k, **params)) for k in values]
@@ -124,7 +116,7 @@ def _family_table() -> dict[str, _TrecFamily]:
     def levels(name: str, rankwise: str, key: str, default: list[float]) -> None:
         def build(text: str | None) -> list[tuple[str, Measure | None]]:
             values = _double_cutoffs(name, text) if text is not None else default
-            return [(f"{name}_{x:3.2f}", _m(rankwise, **{key: x})) for x in values]
+            return [(f"{name}_{x:3.2f}", _m(rankwise, None, **{key: x})) for x in values]
 
         table[name] = _TrecFamily(name, build)
 

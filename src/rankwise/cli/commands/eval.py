@@ -272,6 +272,11 @@ def run(args: argparse.Namespace) -> int:
     fmt = _output_format(args.format, args.output)
     measures = parse_measures(_measure_texts(args.measures), args.rel)
     measures = [m for m in measures if m is not None]
+    if not measures:
+        raise InvalidParameterError(
+            "no measure to compute ('runid' is trec_eval's run name, not a measure); "
+            "give one with -m, for example -m ndcg@10"
+        )
     stdin_uses = [args.qrels, *args.runs].count("-")
     if stdin_uses > 1:
         raise InvalidParameterError(

@@ -1,0 +1,34 @@
+"""The public namespace and the cost of importing it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import rankwise
+
+
+def test_exports_are_listed_and_exist() -> None:
+    for name in rankwise.__all__:
+        assert hasattr(rankwise, name), name
+    for name in ("evaluate", "Qrels", "Run", "Results", "Measure", "parse", "read_qrels",
+                 "read_run", "RankwiseError", "InputFormatError", "UnknownMeasureError"):
+        assert name in rankwise.__all__, name
+
+
+def test_import_loads_no_heavy_dependency() -> None:
+    code = (
+        "import sys, rankwise, rankwise.metrics\n"
+        "heavy = [m for m in ('pyarrow', 'pandas', 'polars', 'scipy', 'matplotlib', 'pyspark',"
+        " 'sklearn') if m in sys.modules]\n"
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_errors_share_one_base_class() -> None:
+    from rankwise import exceptions
+
+    for name in exceptions.__all__:
+        assert issubclass(getattr(exceptions, name), rankwise.RankwiseError)
