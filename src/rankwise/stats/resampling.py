@@ -27,7 +27,7 @@ __all__ = [
     "sign_flip_sums",
 ]
 
-DEFAULT_CHUNK_SIZE = 2**21
+DEFAULT_CHUNK_SIZE = 2**22
 """Elements (resamples x queries) of the resample matrix processed at once."""
 
 _TIE_TOLERANCE = 1e-10
@@ -35,6 +35,9 @@ _TIE_TOLERANCE = 1e-10
 
 _LUT_BUDGET = 2**27
 """Bytes allowed for the sign-flip lookup tables of the columns processed together."""
+
+_SHORT_INDEX_MAX_N = 2**16
+"""Up to this many queries a bootstrap index uses 32 random bits, beyond it 64."""
 
 _PATTERN_BITS = np.unpackbits(
     np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
@@ -277,6 +280,24 @@ def randomization_test(
 # ----------------------------------------------------------------------------
 
 
+def _bootstrap_indices(seed: np.random.SeedSequence, n: int, start: int, rows: int) -> np.ndarray:
+    """Indices drawn for resamples ``start .. start + rows``, plus ``n`` times the row number."""
+    generator = np.random.PCG64(seed)
+    if n <= _SHORT_INDEX_MAX_N:  # one 32-bit half of a draw per index
+        generator.advance((start * n) // 2)
+        skip = (start * n) % 2
+        raw = generator.random_raw((rows * n + skip + 1) // 2).view("<u4")[skip : skip + rows * n]
+        index = (raw.astype(np.uint64) * np.uint64(n)) >> np.uint64(32)
+    else:  # one 64-bit draw per index, multiply-high in two halves
+        generator.advance(start * n)
+        raw = generator.random_raw(rows * n)
+        high, low = raw >> np.uint64(32), raw & np.uint64(0xFFFFFFFF)
+        index = (high * np.uint64(n) + ((low * np.uint64(n)) >> np.uint64(32))) >> np.uint64(32)
+    index = index.view(np.int64).reshape(rows, n)
+    index += (np.arange(rows, dtype=np.int64) * n)[:, None]
+    return index
+
+
 def bootstrap_sums(
     values: np.ndarray,
     n_resamples: int,
@@ -285,11 +306,14 @@ def bootstrap_sums(
 ) -> np.ndarray:
     r"""Column sums of *values* over bootstrap resamples of its rows.
 
-    Resample *r* draws *n* rows with replacement,
-    :math:`i_{rk} = \lfloor n u_{rk} \rfloor` with :math:`u_{rk}` the
-    uniform doubles of a PCG64 stream (one draw each, so a chunk starts at
-    a known position of the stream); the sums are ``counts @ values`` with
-    the matrix of how often each row was drawn.
+    Resample *r* draws *n* rows with replacement. Index *k* of the resample
+    matrix (row-major) is :math:`\lfloor n u_k / 2^{32} \rfloor` with
+    :math:`u_k` the *k*-th 32-bit half of a PCG64 stream (Lemire's
+    multiply-shift; the probability of each row is within :math:`n/2^{32}`
+    relative of :math:`1/n`), or, beyond 65,536 rows, the same with whole
+    64-bit draws. The sums are ``counts @ values`` with the matrix of how
+    often each row was drawn. A chunk starts at a known position of the
+    stream, so the sums do not depend on *chunk_size*.
 
     Parameters
     ----------
@@ -316,11 +340,7 @@ def bootstrap_sums(
     out = np.empty((n_resamples, values.shape[1]))
     for start, stop in _chunks(n_resamples, n, chunk_size):
         rows = stop - start
-        generator = np.random.PCG64(seed)
-        generator.advance(start * n)
-        uniform = np.random.Generator(generator).random((rows, n))
-        index = np.minimum((uniform * n).astype(np.intp), n - 1)
-        index += (np.arange(rows, dtype=np.intp) * n)[:, None]
+        index = _bootstrap_indices(seed, n, start, rows)
         counts = np.bincount(index.ravel(), minlength=rows * n).reshape(rows, n)
         out[start:stop] = counts.astype(np.float64) @ values
     return out
