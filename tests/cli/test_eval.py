@@ -160,6 +160,8 @@ def test_coverage_warnings_once_per_run_with_counts(cli, tmp_path: Path) -> None
     assert outcome.text == f"run,map\nr,{1 / 3!r}\n"
     outcome = cli(["eval", "q", "r", "-m", "map", "--quiet"], cwd=tmp_path)
     assert outcome.err == ""
+    outcome = cli(["--quiet", "eval", "q", "r", "-m", "map"], cwd=tmp_path)
+    assert (outcome.status, outcome.err) == (0, "")
 
 
 def test_no_query_in_common_is_an_error(cli, tmp_path: Path) -> None:

@@ -190,9 +190,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # trec_eval has its own (getopt) command line: hand it over untouched.
         from rankwise.cli.commands import trec_eval
 
-        flags = {"--debug", "--quiet"}
-        if set(before) <= flags:
+        if set(before) <= {"--debug", "--quiet"}:
             return trec_eval.main(rest, debug="--debug" in before, quiet="--quiet" in before)
+    flags = {"--debug", "--quiet"}
+    if command is not None and before and set(before) <= flags:
+        # ``rankwise --quiet eval ...``: the messages options belong to every command
+        args = [command, *before, *rest]
     parser = build_parser()
     try:
         namespace = parser.parse_args(args)

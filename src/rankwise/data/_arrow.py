@@ -73,8 +73,22 @@ def numbers_to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
 _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
-def _chunk_words(chunk: pa.Array) -> tuple[list[np.ndarray], np.ndarray]:
-    """The bytes of each string of *chunk* as little-endian 8-byte words, zero padded."""
+def _words_at(raw: np.ndarray, starts: np.ndarray, available: np.ndarray) -> np.ndarray:
+    """The 8 bytes at each start as a little-endian word, bytes past *available* zeroed."""
+    size = len(raw)
+    if size < 8:
+        padded = np.zeros(8, dtype=np.uint8)
+        padded[:size] = raw
+        raw, size = padded, 8
+    windows = np.ndarray(shape=(size - 7,), dtype="<u8", buffer=raw, strides=(1,))
+    clamped = np.minimum(starts, size - 8)
+    words = windows[clamped]
+    words >>= (starts - clamped).astype(np.uint64) * np.uint64(8)
+    words &= _LOW_BYTES[np.clip(available, 0, 8)]
+    return words
+
+
+def _chunk_keys(chunk: pa.Array) -> tuple[np.ndarray, bool]:
     count = len(chunk)
     offsets = np.frombuffer(
         chunk.buffers()[1], dtype=np.int32, count=count + 1, offset=chunk.offset * 4
@@ -85,44 +99,36 @@ def _chunk_words(chunk: pa.Array) -> tuple[list[np.ndarray], np.ndarray]:
         if data_buffer is not None
         else np.zeros(0, np.uint8)
     )
-    raw = np.concatenate((raw[: offsets[-1]], np.zeros(8, dtype=np.uint8)))
     starts = offsets[:-1].astype(np.int64)
     lengths = (offsets[1:] - offsets[:-1]).astype(np.int64)
-    windows = np.ndarray(shape=(len(raw) - 7,), dtype="<u8", buffer=raw, strides=(1,))
-    words = []
-    width = int(lengths.max()) if count else 0
-    for word in range(max(1, -(-width // 8))):
-        positions = np.minimum(starts + 8 * word, len(raw) - 8)
-        remaining = np.clip(lengths - 8 * word, 0, 8)
-        words.append(windows[positions] & _LOW_BYTES[remaining])
-    return words, lengths
+    key = _words_at(raw, starts, lengths)
+    if count == 0 or int(lengths.max()) <= 8:
+        return key, True
+    # longer strings: mix the first, middle and last 8 bytes and the length
+    long = lengths > 8
+    middle = _words_at(raw, starts + lengths // 2 - 4, np.full(count, 8))
+    last = _words_at(raw, np.maximum(starts + lengths - 8, 0), np.minimum(lengths, 8))
+    mixed = (key * _MIX) ^ (middle * _GOLDEN) ^ (last * _MIX) ^ (lengths.astype(np.uint64) << 56)
+    mixed ^= mixed >> np.uint64(29)
+    return np.where(long, mixed, key), False
 
 
 def string_keys(values: pa.ChunkedArray) -> tuple[np.ndarray, bool]:
     """A 64-bit key per string, and whether the keys are exact (one-to-one).
 
     Strings of at most 8 bytes map to their zero-padded bytes: the key is
-    exact. Longer strings get a hash of their bytes; equal keys must then be
-    confirmed on the strings.
+    exact. Longer strings get a hash of their first, middle and last 8
+    bytes and their length; equal keys must then be confirmed on the strings.
     """
-    parts = []
+    out = np.empty(len(values), dtype=np.uint64)
     exact = True
+    at = 0
     for chunk in values.chunks:
-        if len(chunk) == 0:
-            continue
-        words, lengths = _chunk_words(chunk)
-        if len(words) == 1:
-            parts.append(words[0])
-            continue
-        exact = False
-        key = lengths.astype(np.uint64) * _GOLDEN
-        for word in words:
-            key = (key ^ word) * _MIX
-            key ^= key >> np.uint64(31)
-        parts.append(key)
-    if not parts:
-        return np.zeros(0, dtype=np.uint64), True
-    return (parts[0] if len(parts) == 1 else np.concatenate(parts)), exact
+        keys, chunk_exact = _chunk_keys(chunk)
+        out[at : at + len(chunk)] = keys
+        at += len(chunk)
+        exact &= chunk_exact
+    return out, exact
 
 
 def string_order_keys(values: pa.Array) -> np.ndarray | None:
@@ -132,7 +138,7 @@ def string_order_keys(values: pa.Array) -> np.ndarray | None:
     chunk = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
     if len(chunk) == 0:
         return np.zeros(0, dtype=np.uint64)
-    words, _ = _chunk_words(chunk)
-    if len(words) != 1:
+    keys, exact = _chunk_keys(chunk)
+    if not exact:
         return None
-    return words[0].byteswap()
+    return keys.byteswap()

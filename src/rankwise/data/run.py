@@ -281,24 +281,32 @@ class Run:
         self._report_duplicate(combined)
 
     def _report_duplicate(self, combined: np.ndarray) -> None:
-        order = np.argsort(combined, kind="stable")
-        same = np.flatnonzero(combined[order][1:] == combined[order][:-1])
-        docs = self._doc_ids
-        first_bad: tuple[int, int] | None = None
-        for position in same.tolist():
-            a, b = int(order[position]), int(order[position + 1])
-            if self._query_codes[a] != self._query_codes[b]:
-                continue
-            if docs[a].as_py() != docs[b].as_py():
-                continue
-            pair = (min(a, b), max(a, b))
-            if first_bad is None or pair[1] < first_bad[1]:
-                first_bad = pair
-        if first_bad is None:
+        """Confirm duplicate candidates (equal keys) exactly, and report the first one."""
+        import pyarrow as pa
+
+        ordered = np.sort(combined)
+        repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
+        rows = np.flatnonzero(np.isin(combined, repeated))
+        table = pa.table({
+            "query": pa.array(self._query_codes[rows]),
+            "doc": self._doc_ids.take(pa.array(rows)),
+            "row": pa.array(rows),
+        })
+        groups = table.group_by(["query", "doc"]).aggregate(
+            [("row", "min"), ("row", "count"), ("row", "list")]
+        )
+        counts = groups["row_count"].to_numpy()
+        if not (counts > 1).any():
             return
-        first, second = first_bad
-        query = self._query_ids[int(self._query_codes[second])]
+        candidates = [
+            sorted(group)
+            for group, count in zip(groups["row_list"].to_pylist(), counts.tolist())
+            if count > 1
+        ]
+        first, second = min(((g[0], g[1]) for g in candidates), key=lambda pair: pair[1])
+        docs = self._doc_ids
         doc = docs[second].as_py()
+        query = self._query_ids[int(self._query_codes[second])]
         raise DuplicateEntryError(
             f"document {doc!r} appears twice for query {query!r} "
             f"(first at line {self.line_of(first)}); a run lists each document once per query",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import mmap
 import os
 import sys
 from collections.abc import Iterator
@@ -19,11 +17,64 @@ PathLike = Union[str, "os.PathLike[str]"]
 _COMPRESSION_BY_SUFFIX = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".lzma": "xz"}
 
 
+class FileView:
+    """Read-only, bytes-like access to a file without holding it in memory.
+
+    Supports ``len``, slicing, ``find`` (scanned in chunks) and ``bytes()``:
+    what the TREC reader needs to check a file before pyarrow streams it.
+    """
+
+    _CHUNK = 1 << 24
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.size = os.path.getsize(path)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, part: slice) -> bytes:
+        start, stop, _ = part.indices(self.size)
+        with open(self.path, "rb") as handle:
+            handle.seek(start)
+            return handle.read(max(0, stop - start))
+
+    def __bytes__(self) -> bytes:
+        with open(self.path, "rb") as handle:
+            return handle.read()
+
+    def find_any(self, needles: tuple[bytes, ...]) -> dict[bytes, int]:
+        """Offset of the first occurrence of each single byte in *needles* (-1 if absent)."""
+        found = dict.fromkeys(needles, -1)
+        buffer = bytearray(self._CHUNK)
+        offset = 0
+        with open(self.path, "rb") as handle:
+            while True:
+                count = handle.readinto(buffer)
+                if not count:
+                    break
+                view = memoryview(buffer)[:count]
+                chunk = view.obj if count == self._CHUNK else bytes(view)
+                for needle in needles:
+                    if found[needle] == -1:
+                        at = chunk.find(needle)
+                        if at != -1:
+                            found[needle] = offset + at
+                offset += count
+                if all(value != -1 for value in found.values()):
+                    break
+        return found
+
+    def find(self, needle: bytes) -> int:
+        """Offset of the first occurrence of a single byte (-1 if absent)."""
+        return self.find_any((needle,))[needle]
+
+
 @dataclass(frozen=True)
 class OpenedSource:
     """The bytes of an input and the name to use in error messages."""
 
-    data: bytes | mmap.mmap
+    data: bytes | FileView
     display: str
     path: str | None = None
 
@@ -72,8 +123,9 @@ def check_readable_path(path: str) -> None:
 def open_bytes(source: PathLike | bytes) -> Iterator[OpenedSource]:
     """Give the whole content of *source* as a bytes-like object.
 
-    Plain files are memory-mapped (no copy); compressed files and standard
-    input (``"-"``) are read into memory.
+    Plain files are given as a :class:`FileView` (read in chunks, never held
+    whole: pyarrow streams them); compressed files and standard input
+    (``"-"``) are read into memory.
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
         yield OpenedSource(bytes(source), "<bytes>")
@@ -88,15 +140,5 @@ def open_bytes(source: PathLike | bytes) -> Iterator[OpenedSource]:
         with open(path, "rb") as handle:
             yield OpenedSource(_decompress(handle.read(), kind, path), path)
         return
-    with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size == 0:
-            yield OpenedSource(b"", path)
-            return
-        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        try:
-            yield OpenedSource(mapped, path, path)
-        finally:
-            # still referenced by a reader thread: the GC closes it then
-            with contextlib.suppress(BufferError):
-                mapped.close()
+    view = FileView(path)
+    yield OpenedSource(view if len(view) else b"", path, path)

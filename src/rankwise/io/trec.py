@@ -12,7 +12,6 @@ regular expressions (C speed), then parsed the same way.
 
 from __future__ import annotations
 
-import mmap
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rankwise.exceptions import InputFormatError
-from rankwise.io._source import PathLike, open_bytes
+from rankwise.io._source import FileView, PathLike, open_bytes
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -60,7 +59,7 @@ _EDGE_SPACE = re.compile(rb"(?m)^ | $")
 _SKIPPED_LINE = re.compile(rb"(?m)^(?:#[^\n]*)?\n")
 
 
-def _first_line_with_byte(data: bytes | mmap.mmap, position: int) -> int:
+def _first_line_with_byte(data: bytes | FileView, position: int) -> int:
     return (
         data.count(b"\n", 0, position) + 1
         if isinstance(data, bytes)
@@ -68,12 +67,24 @@ def _first_line_with_byte(data: bytes | mmap.mmap, position: int) -> int:
     )
 
 
-def _check_text(data: bytes | mmap.mmap, display: str, layout: _Layout) -> None:
+_SCANNED = (b"\x00", b"\t", b" ")
+
+
+def _scan(data: bytes | FileView) -> dict[bytes, int]:
+    """First offset of a NUL byte, a tab and a space (-1 when absent), in one pass."""
+    if isinstance(data, FileView):
+        return data.find_any(_SCANNED)
+    return {needle: data.find(needle) for needle in _SCANNED}
+
+
+def _check_text(
+    data: bytes | FileView, display: str, layout: _Layout, scan: dict[bytes, int]
+) -> None:
     if len(data) == 0 or (not bytes(data[:65536]).strip() and not bytes(data).strip()):
         raise InputFormatError(
             f"file is empty: expected TREC {layout.kind} lines ({layout.description})", display
         )
-    nul = data.find(b"\x00")
+    nul = scan[b"\x00"]
     if nul != -1:
         line = _first_line_with_byte(data, nul)
         raise InputFormatError(
@@ -83,7 +94,7 @@ def _check_text(data: bytes | mmap.mmap, display: str, layout: _Layout) -> None:
         )
 
 
-def _is_clean(data: bytes | mmap.mmap) -> bytes | None:
+def _is_clean(data: bytes | FileView, scan: dict[bytes, int]) -> bytes | None:
     """Return the single separator of a clean file, or None when it needs normalising.
 
     Only single-byte searches over the whole file (memchr speed); comment lines
@@ -94,12 +105,12 @@ def _is_clean(data: bytes | mmap.mmap) -> bytes | None:
     if head[:1] == b"#" or b"\n#" in head:
         return None
     separator, other = (b"\t", b" ") if b"\t" in head else (b" ", b"\t")
-    if data.find(other) != -1:
+    if scan[other] != -1:
         return None
     return separator
 
 
-def _normalise(data: bytes | mmap.mmap, layout: _Layout) -> tuple[bytes, np.ndarray | None]:
+def _normalise(data: bytes | FileView, layout: _Layout) -> tuple[bytes, np.ndarray | None]:
     """Collapse whitespace, drop comment and blank lines, cut fields past the last one.
 
     Returns the normalised text and, when lines were dropped, the 1-based line
@@ -128,7 +139,7 @@ def _line_of_row(row: int, line_numbers: np.ndarray | None) -> int:
     return int(line_numbers[row]) if line_numbers is not None else row + 1
 
 
-def _diagnose(data: bytes | mmap.mmap, display: str, layout: _Layout, error: Exception) -> None:
+def _diagnose(data: bytes | FileView, display: str, layout: _Layout, error: Exception) -> None:
     """Find the first offending line of a file pyarrow refused, and raise a precise error."""
     lines = bytes(data).split(b"\n")
     score_index = layout.names.index("score") if "score" in layout.names else None
@@ -198,7 +209,7 @@ def _read_csv(
 
 
 def _parse(
-    data: bytes | mmap.mmap,
+    data: bytes | FileView,
     display: str,
     layout: _Layout,
     wanted: tuple[str, ...],
@@ -207,11 +218,12 @@ def _parse(
     """Parse TREC text into a table of the *wanted* columns and the kept lines' numbers."""
     import pyarrow as pa
 
-    _check_text(data, display, layout)
-    separator = _is_clean(data)
+    scan = _scan(data)
+    _check_text(data, display, layout, scan)
+    separator = _is_clean(data, scan)
     if separator is not None:
         try:
-            source = pa.memory_map(path) if path is not None else pa.py_buffer(data)
+            source = pa.OSFile(path) if path is not None else pa.py_buffer(data)
             table = _read_csv(source, separator, layout, wanted)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass  # extra text after the last field, odd spacing: normalise below
@@ -237,7 +249,7 @@ def _has_comment_rows(table: pa.Table) -> bool:
     return bool(pc.any(pc.starts_with(table["qid"], "#")).as_py())
 
 
-def _line_locator(data: bytes | mmap.mmap, display: str) -> Callable[[int], int]:
+def _line_locator(data: bytes | FileView, display: str) -> Callable[[int], int]:
     """A function from a row number to its line, for error messages only.
 
     It scans the file again, skipping blank and comment lines; it is only
@@ -266,7 +278,7 @@ def open_lines(path: str) -> Iterator[bytes]:
         yield from bytes(opened.data).split(b"\n")
 
 
-def _last_run_id(data: bytes | mmap.mmap) -> str:
+def _last_run_id(data: bytes | FileView) -> str:
     """The run id of the last data line (the one trec_eval prints)."""
     size = len(data)
     tail = bytes(data[max(0, size - (1 << 16)) : size])

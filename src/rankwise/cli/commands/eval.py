@@ -142,9 +142,9 @@ def _output_format(fmt: str | None, output: str | None) -> str:
     return "table"
 
 
-def _run_names(paths: Sequence[str], runs: Sequence[Run]) -> list[str]:
-    """The run ids, or the file names where two runs share an id."""
-    names = [run.name or os.path.basename(path) for path, run in zip(paths, runs)]
+def _run_names(paths: Sequence[str], run_ids: Sequence[str]) -> list[str]:
+    """The run ids, or the file paths where two runs share an id."""
+    names = [run_id or os.path.basename(path) for path, run_id in zip(paths, run_ids)]
     if len(set(names)) == len(names):
         return names
     names = list(paths)
@@ -283,26 +283,26 @@ def run(args: argparse.Namespace) -> int:
             f"'-' (standard input) is given {stdin_uses} times; only one file can come from it"
         )
     qrels: Qrels = _read(read_qrels, args.qrels, args.qrels_format, args.quiet)  # type: ignore[assignment]
-    runs: list[Run] = [
-        _read(read_run, path, args.run_format, args.quiet)  # type: ignore[misc]
-        for path in args.runs
-    ]
-    names = _run_names(args.runs, runs)
     all_results = []
-    for name, one_run in zip(names, runs):
+    for path in args.runs:
+        # one run in memory at a time: only its results are kept
+        one_run: Run = _read(read_run, path, args.run_format, args.quiet)  # type: ignore[assignment]
         results = evaluate_objects(
             qrels, one_run, measures,
             depth=args.depth, missing=args.missing, judged_only=args.judged_only,
         )
         if results.n_queries == 0:
             raise InvalidParameterError(
-                f"run {name!r} and the judgments have no query in common "
+                f"run {one_run.name or path!r} and the judgments have no query in common "
                 f"(run: {len(one_run.query_ids)} queries, e.g. {one_run.query_ids[:3]}; "
                 f"judgments: {len(qrels.query_ids)} queries, e.g. {qrels.query_ids[:3]})"
             )
-        if not args.quiet:
-            _warn_coverage(name, results, args.missing)
         all_results.append(results)
+        del one_run
+    names = _run_names(args.runs, [results.run_name for results in all_results])
+    if not args.quiet:
+        for name, results in zip(names, all_results):
+            _warn_coverage(name, results, args.missing)
     from rankwise.cli._output import write_output
     from rankwise.cli.formats import render
 

@@ -30,9 +30,9 @@ def column(name: str) -> Column:
     >>> column("ndcg@10")  # doctest: +SKIP
     Column<'ndcg@10'>
     """
-    from pyspark.sql import functions as F
+    from pyspark.sql import functions as sf
 
-    return F.col("`" + name.replace("`", "``") + "`")
+    return sf.col("`" + name.replace("`", "``") + "`")
 
 
 def _field(frame: DataFrame, name: str, role: str, parameter: str, what: str) -> Any:

@@ -1,0 +1,845 @@
+"""``compare``: paired significance tests between systems evaluated on the same queries."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
+from rankwise.measures import Measure
+from rankwise.results import Results
+from rankwise.stats import (
+    CORRECTIONS,
+    TEST_LABELS,
+    TESTS,
+    adjust_pvalues,
+    cohens_dz,
+    resolve_correction,
+    resolve_test,
+    stream,
+    wins_ties_losses,
+)
+from rankwise.stats.intervals import check_confidence, quantile_bounds, t_interval
+from rankwise.stats.registry import RESAMPLING_TESTS
+from rankwise.stats.resampling import DEFAULT_CHUNK_SIZE, bootstrap_sums, check_resamples
+from rankwise.stats.seeding import normalise_seed
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Comparison", "ComparisonRow", "compare", "compare_results"]
+
+_INTERVALS = {"t": "t", "student": "t", "bootstrap": "bootstrap", "percentile": "bootstrap"}
+_FAMILIES = ("measure", "all")
+
+
+# ----------------------------------------------------------------------------
+# results
+# ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ComparisonRow:
+    """One measure and one system of a :class:`Comparison`.
+
+    A row with ``baseline=None`` describes the baseline itself (its mean and
+    interval only). Otherwise the row compares *system* with *baseline* (in
+    all-pairs mode: the system listed earlier) on the queries evaluated for
+    both, ``n_queries`` of them.
+
+    Attributes
+    ----------
+    measure, system : str
+        Canonical measure name and system name.
+    baseline : str or None
+        The system compared against.
+    n_queries : int
+        Queries compared (evaluated for both systems).
+    n_dropped : int
+        Queries evaluated for only one of the two, left out of the comparison.
+    mean, ci_low, ci_high : float
+        Mean of *system* over the compared queries and its confidence interval.
+    baseline_mean : float
+        Mean of *baseline* over the same queries.
+    delta, delta_ci_low, delta_ci_high : float
+        Mean paired difference (system - baseline) and its confidence interval.
+    p_value, p_adjusted : float
+        Two-sided p-value of the test and after the correction.
+    significant : bool or None
+        ``p_adjusted <= alpha``.
+    effect_size : float
+        Paired Cohen's d: mean difference / standard deviation of the differences.
+    wins, ties, losses : int or None
+        Queries where *system* scores higher than, equal to, lower than *baseline*.
+    method : str
+        How the p-value was obtained (``"exact"``, ``"monte carlo"``,
+        ``"normal approximation"``, ``"t distribution"``, ``"all differences zero"``).
+    """
+
+    measure: str
+    system: str
+    baseline: str | None
+    n_queries: int
+    n_dropped: int
+    mean: float
+    ci_low: float
+    ci_high: float
+    baseline_mean: float = math.nan
+    delta: float = math.nan
+    delta_ci_low: float = math.nan
+    delta_ci_high: float = math.nan
+    p_value: float = math.nan
+    p_adjusted: float = math.nan
+    significant: bool | None = None
+    effect_size: float = math.nan
+    wins: int | None = None
+    ties: int | None = None
+    losses: int | None = None
+    method: str = ""
+
+
+_INT_COLUMNS = ("wins", "ties", "losses")
+
+
+class Comparison:
+    """Paired comparisons of systems, per measure: means, intervals, tests, effects.
+
+    Built by :func:`compare`. Iterating gives the :class:`ComparisonRow`
+    objects, ordered by measure, then by system (baseline first).
+
+    Attributes
+    ----------
+    rows : tuple of ComparisonRow
+    measures : tuple of str
+        Canonical measure names, in the order asked for.
+    systems : tuple of str
+        System names, in the order given.
+    baseline : str or None
+        The baseline; None when all pairs were compared.
+    test, correction : str
+        Canonical names (see :data:`rankwise.stats.TESTS`, :data:`rankwise.stats.CORRECTIONS`).
+    family : {"measure", "all"}
+        The family of hypotheses a correction is applied over.
+    alpha, confidence : float
+        Significance level and confidence level (``1 - alpha``) of the intervals.
+    ci : {"t", "bootstrap"}
+        How the confidence intervals were computed.
+    n_resamples : int
+    seed : int
+        The seed that reproduces the result (drawn at random when None was given).
+    notes : tuple of str
+        What a reader should know: dropped queries, all-zero differences, ...
+    """
+
+    def __init__(
+        self,
+        rows: Iterable[ComparisonRow],
+        *,
+        measures: Sequence[str],
+        systems: Sequence[str],
+        baseline: str | None,
+        test: str,
+        correction: str,
+        family: str,
+        alpha: float,
+        ci: str,
+        n_resamples: int,
+        seed: int,
+        notes: Iterable[str] = (),
+    ) -> None:
+        self.rows = tuple(rows)
+        self.measures = tuple(measures)
+        self.systems = tuple(systems)
+        self.baseline = baseline
+        self.test = test
+        self.correction = correction
+        self.family = family
+        self.alpha = alpha
+        self.confidence = 1 - alpha
+        self.ci = ci
+        self.n_resamples = n_resamples
+        self.seed = seed
+        self.notes = tuple(notes)
+
+    def __iter__(self) -> Any:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def row(self, measure: str | Measure, system: str, baseline: str | None = None) -> ComparisonRow:
+        """The row of *measure* and *system* (against *baseline* in all-pairs mode).
+
+        Raises
+        ------
+        KeyError
+            No such row; the message lists what exists.
+        """
+        name = str(measure) if isinstance(measure, Measure) else measure
+        if name not in self.measures:
+            from rankwise.measures import parse
+
+            name = str(parse(name))
+        found = [
+            row for row in self.rows
+            if row.measure == name and row.system == system
+            and (baseline is None or row.baseline == baseline)
+        ]
+        if len(found) > 1:
+            found = [row for row in found if row.baseline is not None]
+        if len(found) == 1:
+            return found[0]
+        pairs = sorted((r.system, r.baseline or "") for r in self.rows if r.measure == name)
+        reason = "several rows match; give baseline=" if found else "no such row"
+        raise KeyError(
+            f"{reason} for measure {name!r}, system {system!r}"
+            + (f" against {baseline!r}" if baseline else "")
+            + f"; rows (system, against): {pairs}"
+        )
+
+    @property
+    def n_comparisons(self) -> int:
+        """Number of hypotheses tested (rows against a baseline)."""
+        return sum(row.baseline is not None for row in self.rows)
+
+    @property
+    def legend(self) -> str:
+        """One sentence saying which test, correction, level and intervals were used."""
+        test = TEST_LABELS[self.test]
+        if self.test == "randomization":
+            test += (f" ({self.n_resamples:,} random sign flips, exact enumeration when "
+                     f"2^k <= {self.n_resamples:,}; seed {self.seed})")
+        elif self.test == "bootstrap":
+            test += f" ({self.n_resamples:,} resamples, seed {self.seed})"
+        if self.correction == "none":
+            correction = "no correction for multiple comparisons"
+        else:
+            scope = "per measure, over the systems compared" if self.family == "measure" else (
+                "over all systems and measures")
+            correction = f"{CORRECTIONS[self.correction]} correction {scope}"
+        interval = (
+            "Student t" if self.ci == "t"
+            else f"bootstrap percentile ({self.n_resamples:,} resamples)"
+        )
+        against = f"against {self.baseline!r}" if self.baseline is not None else "all pairs"
+        return (
+            f"* significant at alpha = {self.alpha:g} (p_adjusted <= alpha): two-sided {test}, "
+            f"{against}, {correction}; {self.confidence:.0%} {interval} confidence intervals"
+        )
+
+    # conversions ---------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Return the settings, the rows (as dicts) and the notes.
+
+        Examples
+        --------
+        >>> import rankwise as rw
+        >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+        >>> runs = {"x": {"q1": {"a": 1.0}, "q2": {"z": 1.0}, "q3": {"c": 1.0}},
+        ...         "y": {"q1": {"z": 1.0}, "q2": {"z": 1.0}, "q3": {"c": 1.0}}}
+        >>> from rankwise.compare import compare
+    >>> result = compare(qrels, runs, "P@1", baseline="y", seed=0).to_dict()
+        >>> result["rows"][1]["delta"], result["rows"][1]["p_value"]
+        (0.3333333333333333, 1.0)
+        """
+        return {
+            "measures": list(self.measures),
+            "systems": list(self.systems),
+            "baseline": self.baseline,
+            "test": self.test,
+            "correction": self.correction,
+            "family": self.family,
+            "alpha": self.alpha,
+            "confidence": self.confidence,
+            "ci": self.ci,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "legend": self.legend,
+            "rows": [asdict(row) for row in self.rows],
+            "notes": list(self.notes),
+        }
+
+    def to_pandas(self) -> pd.DataFrame:
+        """Return one row per measure and system (columns as in :class:`ComparisonRow`).
+
+        ``wins``, ``ties`` and ``losses`` are nullable integers and
+        ``significant`` a nullable boolean (missing on the baseline's rows).
+        """
+        try:
+            import pandas as pd
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            from rankwise.exceptions import MissingDependencyError
+
+            raise MissingDependencyError(
+                "Comparison.to_pandas needs pandas: pip install 'rankwise[pandas]'"
+            ) from error
+        records = [asdict(row) for row in self.rows]
+        columns = list(ComparisonRow.__dataclass_fields__)
+        frame = pd.DataFrame.from_records(records, columns=columns)
+        for name in _INT_COLUMNS:
+            frame[name] = frame[name].astype("Int64")
+        frame["significant"] = frame["significant"].astype("boolean")
+        frame["n_queries"] = frame["n_queries"].astype("int64")
+        frame["n_dropped"] = frame["n_dropped"].astype("int64")
+        return frame
+
+    def __repr__(self) -> str:
+        header = ["measure", "system", "vs", "n", "mean", f"{self.confidence:.0%} CI",
+                  "delta", "p", "p_adj", "", "d_z", "W/T/L"]
+        lines = []
+        for row in self.rows:
+            compared = row.baseline is not None
+            lines.append([
+                row.measure,
+                row.system,
+                row.baseline or "",
+                str(row.n_queries),
+                f"{row.mean:.4f}",
+                f"[{row.ci_low:.4f}, {row.ci_high:.4f}]",
+                f"{row.delta:+.4f}" if compared else "",
+                _format_p(row.p_value) if compared else "",
+                _format_p(row.p_adjusted) if compared else "",
+                "*" if row.significant else "",
+                f"{row.effect_size:+.3f}" if compared else "",
+                f"{row.wins}/{row.ties}/{row.losses}" if compared else "",
+            ])
+        if self.baseline is not None:  # the "vs" column says nothing new
+            header.pop(2)
+            for line in lines:
+                line.pop(2)
+        widths = [max([len(h)] + [len(line[i]) for line in lines]) for i, h in enumerate(header)]
+        text_columns = {0, 1} if self.baseline is not None else {0, 1, 2}
+
+        def render(cells: list[str]) -> str:
+            return "  ".join(
+                cell.ljust(w) if i in text_columns else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(cells, widths))
+            ).rstrip()
+
+        out = [
+            f"Comparison({len(self.systems)} systems, {len(self.measures)} measures, "
+            f"test={self.test!r}, correction={self.correction!r}, alpha={self.alpha:g})",
+            render(header),
+        ]
+        out.extend(render(line) for line in lines)
+        out.append(self.legend)
+        out.extend(f"note: {note}" for note in self.notes)
+        return "\n".join(out)
+
+
+def _format_p(p: float) -> str:
+    if math.isnan(p):
+        return "nan"
+    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
+# ----------------------------------------------------------------------------
+# the public functions
+# ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Options:
+    baseline: str | None
+    test: str
+    correction: str
+    family: str
+    alpha: float
+    ci: str
+    n_resamples: int
+    seed: int
+    chunk_size: int
+
+
+def _options(
+    baseline: Any, test: Any, correction: Any, family: Any, alpha: Any, ci: Any,
+    n_resamples: Any, seed: Any, chunk_size: Any,
+) -> _Options:
+    if baseline is not None and not isinstance(baseline, str):
+        raise InvalidParameterError(
+            f"baseline must be a system name (str) or None, got {baseline!r}"
+        )
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)):
+        raise InvalidParameterError(f"alpha must be a number between 0 and 1, got {alpha!r}")
+    alpha = float(alpha)
+    if not 0 < alpha < 1:
+        raise InvalidParameterError(f"alpha must be between 0 and 1 (exclusive), got {alpha}")
+    check_confidence(1 - alpha)
+    interval = _INTERVALS.get(ci.lower() if isinstance(ci, str) else ci)
+    if interval is None:
+        raise InvalidParameterError(f"ci must be 't' or 'bootstrap', got {ci!r}")
+    if family not in _FAMILIES:
+        raise InvalidParameterError(
+            f"family must be 'measure' (correct over the systems of each measure) or 'all' "
+            f"(over all systems and measures), got {family!r}"
+        )
+    n_resamples, chunk_size = check_resamples(n_resamples, chunk_size)
+    return _Options(
+        baseline=baseline,
+        test=resolve_test(test),
+        correction=resolve_correction(correction),
+        family=family,
+        alpha=alpha,
+        ci=interval,
+        n_resamples=n_resamples,
+        seed=normalise_seed(seed),
+        chunk_size=chunk_size,
+    )
+
+
+def compare(
+    qrels: Any,
+    runs: Mapping[str, Any] | Sequence[Any],
+    measures: str | Measure | Iterable[str | Measure],
+    *,
+    baseline: str | None = None,
+    test: str = "randomization",
+    correction: str | None = "holm",
+    alpha: float = 0.05,
+    n_resamples: int = 10_000,
+    seed: int | None = None,
+    missing: str = "skip",
+    ci: str = "t",
+    family: str = "measure",
+    rel: float | None = None,
+    depth: int | None = None,
+    judged_only: bool = False,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+) -> Comparison:
+    r"""Compare systems with paired significance tests, per measure.
+
+    Each run is loaded and evaluated once against the same judgments; each
+    pair of systems is then compared on the queries evaluated for both.
+
+    Parameters
+    ----------
+    qrels : Qrels, path, frame or dict
+        The judgments (any form :func:`rankwise.evaluate` accepts).
+    runs : dict or list
+        ``{name: run}`` (runs as objects, paths, frames, dicts, or already
+        computed :class:`~rankwise.Results`), or a list of runs named by
+        their :attr:`Run.name` (the run id of a TREC file) or, for paths,
+        their file name. Names must be distinct; at least two runs.
+    measures : str, Measure or list of them
+        Measures aggregated by an arithmetic mean (``ndcg@10``, ``map``,
+        ``P@10``, ...). ``gm_map``, ``gm_bpref`` and the ``num_*`` counts are
+        refused: a paired test of means says nothing about them.
+    baseline : str, optional
+        Compare every other system with this one. Without it, every pair
+        (the later system in *runs* against the earlier one).
+    test : {"randomization", "t-test", "wilcoxon", "bootstrap", "sign"}
+        The two-sided paired test (aliases: ``permutation``, ``t``, ...):
+        see :mod:`rankwise.stats`.
+    correction : {"holm", "bonferroni", "benjamini-hochberg", "bh", "fdr_bh", "none"}
+        Multiple-comparison correction of the p-values.
+    alpha : float
+        Significance level: a difference is significant when its corrected
+        p-value is at most *alpha*. Intervals have confidence ``1 - alpha``.
+    n_resamples : int
+        Resamples of the randomization and bootstrap tests and of bootstrap
+        intervals. The randomization test enumerates all :math:`2^k` sign
+        flips instead when :math:`2^k \le` *n_resamples* (*k* non-zero differences).
+    seed : int, optional
+        Makes resampling reproducible: each pair's random stream depends only
+        on the seed and the two system names, never on the order of *runs*,
+        the other systems or the chunk size. None draws a seed, reported as
+        :attr:`Comparison.seed`.
+    missing : {"skip", "zero"}
+        A judged query a run did not retrieve is left out of that run's
+        evaluation (then out of its comparisons: pairs are compared on the
+        queries evaluated for both, and :attr:`ComparisonRow.n_dropped` says
+        how many were left out), or scores 0 (``"zero"``: every judged query
+        is compared).
+    ci : {"t", "bootstrap"}
+        Confidence intervals of means and of mean differences: Student t
+        (default), or bootstrap percentile with *n_resamples* resamples.
+    family : {"measure", "all"}
+        The correction is applied per measure over the systems compared
+        (default), or over all systems and measures at once.
+    rel, depth, judged_only
+        As in :func:`rankwise.evaluate`.
+    chunk_size : int
+        Elements of a resample matrix processed at once (bounds memory; does
+        not change any value).
+
+    Returns
+    -------
+    Comparison
+
+    Raises
+    ------
+    InvalidParameterError
+        A bad option, an unknown baseline, fewer than two runs, duplicate names.
+    UnsupportedMeasureError
+        A measure that is not aggregated by an arithmetic mean.
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> qrels = {f"q{i}": {"good": 1} for i in range(8)}
+    >>> bm25 = {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(8)}
+    >>> dense = {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(6)}
+    >>> dense.update({f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(6, 8)})
+    >>> from rankwise.compare import compare
+    >>> result = compare(qrels, {"bm25": bm25, "dense": dense}, ["mrr", "P@1"],
+    ...                  baseline="bm25", seed=0)
+    >>> row = result.row("P@1", "dense")
+    >>> row.delta, row.p_value, row.method, (row.wins, row.ties, row.losses)
+    (0.75, 0.03125, 'exact', (6, 2, 0))
+    >>> result.to_pandas()[["measure", "system", "mean", "p_value", "p_adjusted"]]
+      measure system    mean  p_value  p_adjusted
+    0     mrr   bm25  0.5000      NaN         NaN
+    1     mrr  dense  0.8750  0.03125     0.03125
+    2     P@1   bm25  0.0000      NaN         NaN
+    3     P@1  dense  0.7500  0.03125     0.03125
+    """
+    from rankwise.evaluate import evaluate_objects, parse_measures
+    from rankwise.io import as_qrels, as_run
+
+    options = _options(baseline, test, correction, family, alpha, ci, n_resamples, seed,
+                       chunk_size)
+    if missing not in ("skip", "zero"):
+        raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
+    named = _named_runs(runs)
+    _check_baseline(options.baseline, list(named))
+    parsed = parse_measures(measures, rel)
+    _check_comparable(parsed)
+    qrels_obj = as_qrels(qrels)
+    evaluated: dict[str, Results] = {}
+    for name, run in named.items():
+        if isinstance(run, Results):
+            evaluated[name] = run
+        else:
+            evaluated[name] = evaluate_objects(
+                qrels_obj, as_run(run, name=name), parsed,
+                depth=depth, missing=missing, judged_only=judged_only,
+            )
+    return _compare(evaluated, parsed, options)
+
+
+def compare_results(
+    results: Mapping[str, Results] | Sequence[Results],
+    measures: str | Measure | Iterable[str | Measure] | None = None,
+    *,
+    baseline: str | None = None,
+    test: str = "randomization",
+    correction: str | None = "holm",
+    alpha: float = 0.05,
+    n_resamples: int = 10_000,
+    seed: int | None = None,
+    ci: str = "t",
+    family: str = "measure",
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+) -> Comparison:
+    """Compare already evaluated systems: :func:`compare` without the evaluation.
+
+    Parameters
+    ----------
+    results : dict or list of Results
+        ``{name: Results}``, or a list named by :attr:`Results.run_name`.
+    measures : str, Measure or list, optional
+        Default: the measures of the first Results (all must hold them).
+    baseline, test, correction, alpha, n_resamples, seed, ci, family, chunk_size
+        As in :func:`compare`.
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    >>> x = rw.evaluate(qrels, {"q1": {"a": 1.0}, "q2": {"b": 1.0}}, "P@1")
+    >>> y = rw.evaluate(qrels, {"q1": {"z": 1.0}, "q2": {"b": 1.0}}, "P@1")
+    >>> compare_results({"x": x, "y": y}, baseline="y").row("P@1", "x").delta
+    0.5
+    """
+    from rankwise.measures import parse_many
+
+    options = _options(baseline, test, correction, family, alpha, ci, n_resamples, seed,
+                       chunk_size)
+    named = _named_runs(results)
+    for name, value in named.items():
+        if not isinstance(value, Results):
+            raise InvalidParameterError(
+                f"results[{name!r}] must be a Results (from rankwise.evaluate), "
+                f"got {type(value).__name__}"
+            )
+    _check_baseline(options.baseline, list(named))
+    first = next(iter(named.values()))
+    parsed = list(first.measures) if measures is None else parse_many(measures)
+    _check_comparable(parsed)
+    return _compare(named, parsed, options)
+
+
+# ----------------------------------------------------------------------------
+# validation
+# ----------------------------------------------------------------------------
+
+
+def _run_name(run: Any, position: int) -> str:
+    from rankwise.data import Run
+
+    if isinstance(run, Run):
+        return run.name
+    if isinstance(run, Results):
+        return run.run_name
+    if isinstance(run, (str, os.PathLike)):
+        return os.path.basename(os.fspath(run))
+    raise InvalidParameterError(
+        f"runs[{position}] is a {type(run).__name__}, which has no name; "
+        "pass a dict {name: run} instead of a list"
+    )
+
+
+def _named_runs(runs: Any) -> dict[str, Any]:
+    if isinstance(runs, Mapping):
+        named: dict[str, Any] = {}
+        for name, run in runs.items():
+            if not isinstance(name, str) or not name:
+                raise InvalidParameterError(
+                    f"run names must be non-empty strings, got {name!r} ({type(name).__name__})"
+                )
+            named[name] = run
+    elif isinstance(runs, (list, tuple)):
+        named = {}
+        first_position: dict[str, int] = {}
+        for position, run in enumerate(runs):
+            name = _run_name(run, position)
+            if name in named:
+                raise InvalidParameterError(
+                    f"runs[{first_position[name]}] and runs[{position}] are both named "
+                    f"{name!r}; pass a dict {{name: run}} to name them"
+                )
+            named[name] = run
+            first_position[name] = position
+    else:
+        raise InvalidParameterError(
+            "runs must be a dict {name: run} or a list of runs, "
+            f"got {type(runs).__name__}"
+        )
+    if len(named) < 2:
+        raise InvalidParameterError(f"compare needs at least two runs, got {len(named)}")
+    return named
+
+
+def _check_baseline(baseline: str | None, names: list[str]) -> None:
+    if baseline is not None and baseline not in names:
+        import difflib
+
+        near = difflib.get_close_matches(baseline, names, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise InvalidParameterError(
+            f"baseline {baseline!r} is not one of the runs {names}{hint}"
+        )
+
+
+def _check_comparable(measures: list[Measure]) -> None:
+    if not measures:
+        raise InvalidParameterError("measures is empty; give at least one, e.g. 'ndcg@10'")
+    kinds = {"gmean": "a geometric mean", "sum": "a sum over queries", "none": "nothing"}
+    bad = [m for m in measures if m.family.aggregate != "mean" or m.family.text_valued]
+    if bad:
+        details = ", ".join(f"{str(m)!r} ({kinds.get(m.family.aggregate, 'text')})"
+                            for m in bad)
+        raise UnsupportedMeasureError(
+            "compare tests differences of arithmetic means of per-query values; these "
+            f"measures are aggregated otherwise: {details}. Leave them out (compare 'map' "
+            "rather than 'gm_map')"
+        )
+
+
+# ----------------------------------------------------------------------------
+# the computation
+# ----------------------------------------------------------------------------
+
+
+def _matrix(results: Results, measures: list[Measure], name: str) -> np.ndarray:
+    columns = []
+    for measure in measures:
+        try:
+            columns.append(results[measure])
+        except KeyError:
+            raise InvalidParameterError(
+                f"measure {str(measure)!r} was not evaluated for {name!r}; "
+                f"its Results hold {list(results)}"
+            ) from None
+    return np.column_stack(columns) if columns else np.empty((results.n_queries, 0))
+
+
+def _intervals(
+    values: np.ndarray, options: _Options, names: list[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Intervals for the mean of each column (bootstrap: the same resamples for all)."""
+    columns = values.shape[1]
+    if values.shape[0] == 0:
+        return np.full(columns, np.nan), np.full(columns, np.nan)
+    if options.ci == "t":
+        low, high = t_interval(values, 1 - options.alpha)
+        return np.asarray(low), np.asarray(high)
+    sums = bootstrap_sums(values, options.n_resamples, stream(options.seed, "bootstrap", names),
+                          options.chunk_size)
+    return quantile_bounds(sums / values.shape[0], 1 - options.alpha)
+
+
+def _compare(results: dict[str, Results], measures: list[Measure], options: _Options) -> Comparison:
+    names = list(results)
+    measure_names = [str(m) for m in measures]
+    data = {}
+    for name, result in results.items():
+        data[name] = (np.asarray(result.query_ids, dtype=str), _matrix(result, measures, name))
+    if options.baseline is not None:
+        pairs = [(options.baseline, name) for name in names if name != options.baseline]
+    else:
+        pairs = [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
+
+    notes: list[str] = []
+    by_measure: dict[int, list[ComparisonRow]] = {j: [] for j in range(len(measures))}
+    if options.baseline is not None:
+        ids, values = data[options.baseline]
+        low, high = _intervals(values, options, [options.baseline])
+        means = values.mean(axis=0) if len(ids) else np.full(len(measures), np.nan)
+        for j, measure in enumerate(measure_names):
+            by_measure[j].append(ComparisonRow(
+                measure, options.baseline, None, len(ids), 0,
+                float(means[j]), float(low[j]), float(high[j]),
+            ))
+    for reference, system in pairs:
+        rows = _compare_pair(data[reference], data[system], reference, system,
+                             measure_names, options, notes)
+        for j, row in enumerate(rows):
+            by_measure[j].append(row)
+    rows = _correct(by_measure, options)
+    return Comparison(
+        rows,
+        measures=measure_names,
+        systems=names,
+        baseline=options.baseline,
+        test=options.test,
+        correction=options.correction,
+        family=options.family,
+        alpha=options.alpha,
+        ci=options.ci,
+        n_resamples=options.n_resamples,
+        seed=options.seed,
+        notes=notes,
+    )
+
+
+def _compare_pair(
+    reference_data: tuple[np.ndarray, np.ndarray],
+    system_data: tuple[np.ndarray, np.ndarray],
+    reference: str,
+    system: str,
+    measures: list[str],
+    options: _Options,
+    notes: list[str],
+) -> list[ComparisonRow]:
+    reference_ids, reference_values = reference_data
+    system_ids, system_values = system_data
+    _, in_system, in_reference = np.intersect1d(
+        system_ids, reference_ids, assume_unique=True, return_indices=True
+    )
+    x = system_values[in_system]
+    y = reference_values[in_reference]
+    n = len(in_system)
+    dropped = len(system_ids) + len(reference_ids) - 2 * n
+    label = f"{system} vs {reference}"
+    if dropped:
+        notes.append(
+            f"{label}: compared on the {n} queries evaluated for both; {dropped} evaluated "
+            "for only one were left out (missing='zero' scores a judged query a run "
+            "missed as 0 and keeps it)"
+        )
+    columns = len(measures)
+    if n == 0:
+        notes.append(f"{label}: no query was evaluated for both; nothing to compare")
+        return [
+            ComparisonRow(measure, system, reference, 0, dropped, math.nan, math.nan, math.nan,
+                          method="no queries")
+            for measure in measures
+        ]
+    d = x - y
+    keyword: dict[str, Any] = {}
+    if options.test in RESAMPLING_TESTS:
+        keyword = {
+            "n_resamples": options.n_resamples,
+            "seed": stream(options.seed, options.test, [reference, system]),
+            "chunk_size": options.chunk_size,
+        }
+    outcome = TESTS[options.test](d, **keyword)
+    p_values = np.asarray(outcome.p_value, dtype=np.float64)
+    methods = list(outcome.method)
+    if n < 2 and options.test in ("t-test", "bootstrap"):
+        notes.append(f"{label}: the {options.test} needs at least 2 queries; p is NaN")
+    for j in np.flatnonzero(np.asarray(outcome.n) == 0):
+        notes.append(f"{measures[j]}: {label}: all {n} differences are zero; p = 1")
+    if options.ci == "t":
+        mean_low, mean_high = (np.asarray(v) for v in t_interval(x, 1 - options.alpha))
+        delta_low, delta_high = (np.asarray(v) for v in t_interval(d, 1 - options.alpha))
+    else:
+        sums = bootstrap_sums(np.hstack([x, d]), options.n_resamples,
+                              stream(options.seed, "bootstrap", [reference, system]),
+                              options.chunk_size)
+        low, high = quantile_bounds(sums / n, 1 - options.alpha)
+        mean_low, mean_high = low[:columns], high[:columns]
+        delta_low, delta_high = low[columns:], high[columns:]
+    effect = np.asarray(cohens_dz(d))
+    wins, ties, losses = wins_ties_losses(d)
+    x_mean, y_mean, delta = x.mean(axis=0), y.mean(axis=0), d.mean(axis=0)
+    return [
+        ComparisonRow(
+            measure=measure,
+            system=system,
+            baseline=reference,
+            n_queries=n,
+            n_dropped=dropped,
+            mean=float(x_mean[j]),
+            ci_low=float(mean_low[j]),
+            ci_high=float(mean_high[j]),
+            baseline_mean=float(y_mean[j]),
+            delta=float(delta[j]),
+            delta_ci_low=float(delta_low[j]),
+            delta_ci_high=float(delta_high[j]),
+            p_value=float(p_values[j]),
+            effect_size=float(effect[j]),
+            wins=int(wins[j]),
+            ties=int(ties[j]),
+            losses=int(losses[j]),
+            method=methods[j],
+        )
+        for j, measure in enumerate(measures)
+    ]
+
+
+def _correct(by_measure: dict[int, list[ComparisonRow]], options: _Options) -> list[ComparisonRow]:
+    """Fill ``p_adjusted`` and ``significant`` over each family of hypotheses."""
+    from dataclasses import replace
+
+    families: list[list[tuple[int, int]]]
+    positions = [(j, i) for j, rows in by_measure.items() for i, row in enumerate(rows)
+                 if row.baseline is not None]
+    if options.family == "all":
+        families = [positions]
+    else:
+        families = [[(j, i) for (j, i) in positions if j == measure] for measure in by_measure]
+    adjusted: dict[tuple[int, int], float] = {}
+    for members in families:
+        p = np.array([by_measure[j][i].p_value for j, i in members], dtype=np.float64)
+        for key, value in zip(members, adjust_pvalues(p, options.correction)):
+            adjusted[key] = float(value)
+    out = []
+    for j, rows in by_measure.items():
+        for i, row in enumerate(rows):
+            if (j, i) in adjusted:
+                value = adjusted[(j, i)]
+                row = replace(row, p_adjusted=value,
+                              significant=bool(not math.isnan(value) and value <= options.alpha))
+            out.append(row)
+    return out

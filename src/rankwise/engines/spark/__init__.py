@@ -1,0 +1,30 @@
+"""The Spark engine: the same measures, on DataFrames that outgrow one machine.
+
+pyspark is imported only inside the functions that need it; importing this
+package does not import pyspark.
+
+Modules: ``engine`` (:func:`evaluate`, the choice of strategy), ``ranks``
+(Spark SQL computes the ranks of judged documents, the driver the
+measures), ``partitions`` (the numpy engine on the executors through
+``mapInArrow``), ``_assemble`` (driver-side input of the kernels),
+``results`` (:class:`SparkResults`), ``paths`` (files for the command line),
+``_session`` (pyspark and Java checks, sessions).
+"""
+
+from rankwise.engines.spark._session import find_java, get_session, require_pyspark
+from rankwise.engines.spark.engine import RANKS_MAX_JUDGMENTS, STRATEGIES, evaluate
+from rankwise.engines.spark.paths import evaluate_paths, read_qrels, read_run
+from rankwise.engines.spark.results import SparkResults
+
+__all__ = [
+    "RANKS_MAX_JUDGMENTS",
+    "STRATEGIES",
+    "SparkResults",
+    "evaluate",
+    "evaluate_paths",
+    "find_java",
+    "get_session",
+    "read_qrels",
+    "read_run",
+    "require_pyspark",
+]

@@ -1,0 +1,223 @@
+"""The ``partitions`` strategy: the numpy engine itself, on the executors.
+
+Run rows and judgments are put in one stream (a union tagged by side),
+shuffled by query and sorted by query within each partition, so that every
+query's rows are contiguous. ``mapInArrow`` hands each partition to Python
+as Arrow batches; rows are accumulated into chunks of about ``chunk_rows``
+and every chunk's complete queries are evaluated by
+:func:`rankwise.kernels.rank_judgments` and the kernels, exactly as the
+numpy engine does. The last query of a chunk may continue in the next
+batch: it is carried over. Output: one row per evaluated query.
+
+This strategy needs rankwise (with numpy and pyarrow) on the executors, and
+shuffles the whole run; it is the one that scales when the judgments are as
+large as the run (learning-to-rank logs where every row is labelled).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from pyspark.sql import DataFrame
+
+__all__ = ["ERROR_COLUMN", "evaluate_chunk", "evaluate_partition", "per_query_frame"]
+
+ERROR_COLUMN = "__rankwise_error"
+_RUN, _QRELS = 0, 1
+
+
+def _output_schema(query: str, names: list[str], text: list[bool]) -> Any:
+    from pyspark.sql.types import DoubleType, StringType, StructField, StructType
+
+    fields = [StructField(query, StringType(), False)]
+    fields += [
+        StructField(name, StringType() if is_text else DoubleType(), True)
+        for name, is_text in zip(names, text)
+    ]
+    fields.append(StructField(ERROR_COLUMN, StringType(), True))
+    return StructType(fields)
+
+
+def _arrow_schema(query: str, names: list[str], text: list[bool]) -> pa.Schema:
+    import pyarrow as pa
+
+    fields = [pa.field(query, pa.string(), nullable=False)]
+    fields += [
+        pa.field(name, pa.string() if is_text else pa.float64())
+        for name, is_text in zip(names, text)
+    ]
+    fields.append(pa.field(ERROR_COLUMN, pa.string()))
+    return pa.schema(fields)
+
+
+def _error_batch(schema: pa.Schema, message: str) -> pa.RecordBatch:
+    import pyarrow as pa
+
+    columns = [pa.array([""], pa.string())]
+    columns += [pa.nulls(1, field.type) for field in list(schema)[1:-1]]
+    columns.append(pa.array([message], pa.string()))
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def _check_scores(table: pa.Table) -> str | None:
+    """A message for the first run row whose score is null, NaN or infinite."""
+    scores = table["s"].to_numpy(zero_copy_only=False).astype(np.float64)
+    bad = ~np.isfinite(scores)
+    if not bad.any():
+        return None
+    row = int(np.flatnonzero(bad)[0])
+    return (
+        f"InputFormatError: run_df: score {table['s'][row].as_py()!r} of document "
+        f"{table['d'][row].as_py()!r} for query {table['q'][row].as_py()!r} is not a finite "
+        "number; scores must not be null, NaN or infinite"
+    )
+
+
+def evaluate_chunk(
+    table: pa.Table,
+    measures: list[Any],
+    schema: pa.Schema,
+    *,
+    depth: int | None,
+    missing: str,
+    judged_only: bool,
+) -> pa.RecordBatch:
+    """Evaluate the complete queries in *table* (columns ``q, d, s, g, side``)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from rankwise.data import Qrels, Run
+    from rankwise.exceptions import RankwiseError
+    from rankwise.kernels import KERNELS, Context, rank_judgments
+
+    is_run = pc.equal(table["side"], _RUN)
+    run_rows = table.filter(is_run)
+    qrels_rows = table.filter(pc.invert(is_run))
+    problem = _check_scores(run_rows)
+    if problem is not None:
+        return _error_batch(schema, problem)
+    try:
+        qrels = Qrels.from_arrow(
+            qrels_rows["q"], qrels_rows["d"], qrels_rows["g"], source="qrels_df"
+        )
+        run = Run.from_arrow(run_rows["q"], run_rows["d"], run_rows["s"], source="run_df")
+        data = rank_judgments(qrels, run, depth=depth, missing=missing, judged_only=judged_only)
+        context = Context(data)
+        columns = [pa.array(data.query_ids, pa.string())]
+        for measure, field in zip(measures, list(schema)[1:-1]):
+            values = KERNELS[measure.name](context, measure)
+            columns.append(
+                pa.array(values.tolist() if values.dtype == object else values, field.type)
+            )
+    except RankwiseError as error:
+        return _error_batch(schema, f"{type(error).__name__}: {error}")
+    columns.append(pa.nulls(len(data.query_ids), pa.string()))
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def evaluate_partition(
+    batches: Iterator[pa.RecordBatch],
+    *,
+    measures: list[str],
+    query: str,
+    text: list[bool],
+    depth: int | None,
+    missing: str,
+    judged_only: bool,
+    chunk_rows: int,
+) -> Iterator[pa.RecordBatch]:
+    """``mapInArrow`` body: batches sorted by query in, one row per query out.
+
+    Batches are accumulated until they hold at least *chunk_rows* rows; then
+    all queries but the last are evaluated, and the last one's rows are
+    carried into the next chunk (it may continue in the next batch).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from rankwise.measures import parse
+
+    parsed = [parse(name) for name in measures]
+    schema = _arrow_schema(query, measures, text)
+    options = {"depth": depth, "missing": missing, "judged_only": judged_only}
+    pending: list[pa.RecordBatch] = []
+    rows = 0
+    for batch in batches:
+        if batch.num_rows == 0:
+            continue
+        pending.append(batch)
+        rows += batch.num_rows
+        if rows < chunk_rows:
+            continue
+        table = pa.Table.from_batches(pending)
+        last_query = table["q"][-1]
+        cut = pc.index(table["q"], last_query).as_py()
+        if cut > 0:
+            yield evaluate_chunk(table.slice(0, cut), parsed, schema, **options)
+            table = table.slice(cut)
+        pending = table.to_batches()
+        rows = table.num_rows
+    if rows:
+        yield evaluate_chunk(pa.Table.from_batches(pending), parsed, schema, **options)
+
+
+def per_query_frame(
+    run: DataFrame,
+    qrels: DataFrame,
+    measures: list[Any],
+    *,
+    query: str,
+    depth: int | None,
+    missing: str,
+    judged_only: bool,
+    num_partitions: int | None,
+    chunk_rows: int,
+) -> DataFrame:
+    """The (lazy) DataFrame of per-query values, with an error column.
+
+    Rows whose error column is not null report bad input found by an executor.
+    """
+    import functools
+    import warnings
+
+    from pyspark.sql import functions as sf
+
+    names = [str(measure) for measure in measures]
+    text = [measure.family.text_valued for measure in measures]
+    both = run.select(
+        "q",
+        "d",
+        "s",
+        sf.lit(None).cast("double").alias("g"),
+        sf.lit(_RUN).cast("byte").alias("side"),
+    ).unionByName(
+        qrels.select(
+            "q",
+            "d",
+            sf.lit(None).cast("double").alias("s"),
+            "g",
+            sf.lit(_QRELS).cast("byte").alias("side"),
+        )
+    )
+    shuffled = both.repartition(num_partitions, "q") if num_partitions else both.repartition("q")
+    body = functools.partial(
+        evaluate_partition,
+        measures=names,
+        query=query,
+        text=text,
+        depth=depth,
+        missing=missing,
+        judged_only=judged_only,
+        chunk_rows=chunk_rows,
+    )
+    with warnings.catch_warnings():
+        # pyspark warns about pandas versions even though mapInArrow never uses pandas
+        warnings.filterwarnings("ignore", message=".*pandas.*", category=FutureWarning)
+        return shuffled.sortWithinPartitions("q").mapInArrow(
+            body, _output_schema(query, names, text)
+        )

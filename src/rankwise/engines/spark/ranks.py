@@ -1,0 +1,256 @@
+"""The ``ranks`` strategy: Spark SQL finds the ranks of judged documents only.
+
+Most measures need, per query, the number of documents retrieved and the
+rank and grade of each judged document retrieved. The rank of a judged
+document is 1 + the number of documents of its query that sort before it
+(a higher score, or an equal score and a greater document id in byte
+order). Two scans of the run compute all of that, each a map-side join with
+a small broadcast table followed by a partial aggregation, so the run itself
+is never shuffled nor sorted, and no Python runs on the executors:
+
+1. run LEFT JOIN broadcast(judgments) ON (query, doc), grouped by judged
+   query: the row count, the checks (non-finite scores, null ids) and the
+   list of judged documents retrieved with their scores and grades;
+2. run JOIN broadcast(those hits) ON query AND (the run row sorts before the
+   hit), grouped by hit: how many documents precede each hit.
+
+The driver then holds O(judgments) data and runs the numpy kernels on it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rankwise.engines.spark._assemble import judged_only_ranks, ranked_judgments
+from rankwise.engines.spark._frames import create_frame, to_arrow
+from rankwise.exceptions import DuplicateEntryError, InputFormatError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from pyspark.sql import Column, DataFrame
+
+    from rankwise.data import Qrels
+    from rankwise.kernels import RankedJudgments
+
+__all__ = ["RunSummary", "collect_judgments", "rank_hits", "ranked_by_counts"]
+
+
+def _finite(name: str) -> Column:
+    from pyspark.sql import functions as sf
+
+    value = sf.col(name)
+    return value.isNotNull() & ~sf.isnan(value) & (sf.abs(value) != sf.lit(float("inf")))
+
+
+def collect_judgments(qrels: DataFrame) -> Qrels:
+    """Collect the projected judgments (``q, d, g``) and check them like the numpy engine."""
+    from rankwise.data import Qrels
+
+    table = to_arrow(qrels)
+    return Qrels.from_arrow(table["q"], table["d"], table["g"], source="qrels_df")
+
+
+class RunSummary:
+    """What the first scan of the run found.
+
+    Attributes
+    ----------
+    queries : Arrow string array
+        The judged queries present in the run.
+    counts : ndarray of int64
+        Rows of each of them.
+    unjudged_queries : int
+        Queries of the run that have no judgments (ignored).
+    hit_query, hit_doc : Arrow string arrays
+    hit_score, hit_grade : ndarrays of float64
+        One entry per judged document retrieved.
+    """
+
+    def __init__(self, table: pa.Table) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        judged = pc.is_valid(table["key"])
+        summary = table.filter(judged)
+        self.queries: pa.Array = summary["key"].combine_chunks()
+        self.counts = summary["n"].to_numpy().astype(np.int64)
+        unjudged = table.filter(pc.invert(judged))
+        self.unjudged_queries = int(pc.sum(unjudged["queries"]).as_py() or 0)
+        hits = summary["hits"].combine_chunks()
+        flat = pc.list_flatten(hits)
+        parent = pc.list_parent_indices(hits)
+        self.hit_query: pa.Array = self.queries.take(parent)
+        if len(flat):
+            self.hit_doc: pa.Array = flat.field("d")
+            self.hit_score = flat.field("s").to_numpy(zero_copy_only=False).astype(np.float64)
+            self.hit_grade = flat.field("g").to_numpy(zero_copy_only=False).astype(np.float64)
+        else:
+            self.hit_doc = pa.array([], pa.string())
+            self.hit_score = np.zeros(0)
+            self.hit_grade = np.zeros(0)
+        self.bad_scores = int(pc.sum(table["bad"]).as_py() or 0)
+        self.null_docs = int(pc.sum(table["null_docs"]).as_py() or 0)
+        self.null_queries = int(pc.sum(table["null_queries"]).as_py() or 0)
+
+
+def summarize_run(run: DataFrame, qrels: DataFrame) -> RunSummary:
+    """First scan: per judged query its row count and judged hits; checks of the run."""
+    from pyspark.sql import functions as sf
+
+    judged_queries = qrels.select("q").distinct().withColumn("_judged", sf.lit(True))
+    joined = run.join(sf.broadcast(judged_queries), "q", "left").join(
+        sf.broadcast(qrels), ["q", "d"], "left"
+    )
+    summary = joined.groupBy(sf.when(sf.col("_judged"), sf.col("q")).alias("key")).agg(
+        sf.count(sf.lit(1)).alias("n"),
+        sf.sum(sf.when(_finite("s"), 0).otherwise(1)).alias("bad"),
+        sf.sum(sf.when(sf.col("d").isNull(), 1).otherwise(0)).alias("null_docs"),
+        sf.sum(sf.when(sf.col("q").isNull(), 1).otherwise(0)).alias("null_queries"),
+        sf.countDistinct("q").alias("queries"),
+        sf.collect_list(sf.when(sf.col("g").isNotNull(), sf.struct("d", "s", "g"))).alias("hits"),
+    )
+    return RunSummary(to_arrow(summary))
+
+
+def check_run(run: DataFrame, summary: RunSummary) -> None:
+    """Raise on what the first scan found wrong, naming an offending row.
+
+    Raises
+    ------
+    InputFormatError
+        A null query or document id, or a score that is null, NaN or infinite.
+    DuplicateEntryError
+        A judged document listed twice for one query.
+    """
+    from pyspark.sql import functions as sf
+
+    if summary.null_queries:
+        raise InputFormatError(f"run_df: {summary.null_queries} rows have a null query id")
+    if summary.null_docs:
+        example = run.filter(sf.col("d").isNull()).select("q").first()
+        raise InputFormatError(
+            f"run_df: {summary.null_docs} rows have a null document id"
+            f" (for example in query {example[0]!r})"
+        )
+    if summary.bad_scores:
+        row = run.filter(~_finite("s")).first()
+        raise InputFormatError(
+            f"run_df: {summary.bad_scores} scores are not finite numbers, for example "
+            f"{row[2]!r} for document {row[1]!r} of query {row[0]!r}; "
+            "scores must not be null, NaN or infinite"
+        )
+    _check_duplicate_hits(summary)
+
+
+def _check_duplicate_hits(summary: RunSummary) -> None:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if len(summary.hit_doc) < 2:
+        return
+    pairs = pa.table({"q": summary.hit_query, "d": summary.hit_doc})
+    counted = pairs.group_by(["q", "d"]).aggregate([([], "count_all")])
+    twice = counted.filter(pc.greater(counted["count_all"], 1))
+    if twice.num_rows:
+        raise DuplicateEntryError(
+            f"document {twice['d'][0].as_py()!r} appears twice for query "
+            f"{twice['q'][0].as_py()!r}; a run lists each document once per query",
+            "run_df",
+        )
+
+
+def rank_hits(run: DataFrame, summary: RunSummary) -> np.ndarray:
+    """Second scan: the 1-based rank of each hit of *summary* in its query."""
+    import pyarrow as pa
+    from pyspark.sql import functions as sf
+    from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
+
+    n_hits = len(summary.hit_doc)
+    if n_hits == 0:
+        return np.zeros(0, dtype=np.int64)
+    spark = run.sparkSession
+    hits_table = pa.table(
+        {
+            "hq": summary.hit_query,
+            "hd": summary.hit_doc,
+            "hs": summary.hit_score,
+            "hid": np.arange(n_hits, dtype=np.int64),
+        }
+    )
+    schema = StructType(
+        [
+            StructField("hq", StringType(), False),
+            StructField("hd", StringType(), False),
+            StructField("hs", DoubleType(), False),
+            StructField("hid", LongType(), False),
+        ]
+    )
+    hits = create_frame(spark, hits_table, schema)
+    before = (sf.col("q") == sf.col("hq")) & (
+        (sf.col("s") > sf.col("hs"))
+        | ((sf.col("s") == sf.col("hs")) & (sf.col("d") > sf.col("hd")))
+    )
+    preceding = run.join(sf.broadcast(hits), before, "inner").groupBy("hid").count()
+    counted = to_arrow(preceding)
+    rank = np.ones(n_hits, dtype=np.int64)
+    rank[counted["hid"].to_numpy()] += counted["count"].to_numpy().astype(np.int64)
+    return rank
+
+
+def ranked_by_counts(
+    run: DataFrame,
+    qrels_frame: DataFrame,
+    qrels: Qrels,
+    *,
+    depth: int | None,
+    missing: str,
+    judged_only: bool,
+) -> tuple[RankedJudgments, dict[str, Any]]:
+    """Run both scans and assemble the kernels' input on the driver.
+
+    Returns the :class:`RankedJudgments` and counts for the caller's
+    messages (``unjudged_queries``, ``missing_queries``).
+    """
+    import pyarrow as pa
+
+    summary = summarize_run(run, qrels_frame)
+    check_run(run, summary)
+    codes = _query_codes(summary)
+    if judged_only:
+        kept, rank = judged_only_ranks(codes, summary.hit_doc, summary.hit_score, summary.hit_grade)
+        counts = np.bincount(codes[kept], minlength=len(summary.queries)).astype(np.int64)
+        hit_query = summary.hit_query.filter(pa.array(kept))
+        hit_grade = summary.hit_grade[kept]
+    else:
+        rank = rank_hits(run, summary)
+        counts = summary.counts
+        hit_query, hit_grade = summary.hit_query, summary.hit_grade
+    data = ranked_judgments(
+        qrels,
+        summary.queries,
+        counts,
+        hit_query,
+        rank,
+        hit_grade,
+        depth=depth,
+        missing=missing,
+    )
+    present = len(summary.queries)
+    info = {
+        "unjudged_queries": summary.unjudged_queries,
+        "missing_queries": len(qrels.query_ids) - present,
+    }
+    return data, info
+
+
+def _query_codes(summary: RunSummary) -> np.ndarray:
+    """Index into ``summary.queries`` of each hit's query."""
+    import pyarrow.compute as pc
+
+    return (
+        pc.index_in(summary.hit_query, value_set=summary.queries)
+        .to_numpy(zero_copy_only=False)
+        .astype(np.int64)
+    )

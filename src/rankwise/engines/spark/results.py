@@ -1,0 +1,104 @@
+"""``SparkResults``: per-query values as a Spark DataFrame, means as a dict."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column, DataFrame
+
+    from rankwise.measures import Measure
+    from rankwise.results import Results
+
+__all__ = ["SparkResults"]
+
+
+class SparkResults:
+    """The outcome of :func:`rankwise.spark.evaluate`.
+
+    Attributes
+    ----------
+    per_query : pyspark.sql.DataFrame
+        One row per evaluated query: the query id column (named as the
+        ``query=`` argument, ``query_id`` by default, string) and one column
+        per measure, named by the measure's canonical name (``ndcg@10``,
+        ``ndcg@10(gain=linear)``, ``P@5``); float64, string for ``relstring``.
+        Rows come in no particular order. Names with ``@``, ``.`` or
+        parentheses need backquotes in SQL and in ``sf.col``:
+        ``sf.col("`ndcg@10`")``, or use :meth:`column`.
+    mean : dict
+        Canonical name -> aggregate over queries, as ``Results.mean``
+        (arithmetic mean; geometric for ``gm_*``; sum for ``num_*``).
+    measures : list of Measure
+        The measures, in the order asked for.
+    strategy : str
+        ``"ranks"`` or ``"partitions"``: how it was computed.
+    unjudged_queries, missing_queries : int or None
+        Queries of the run without judgments (ignored), judged queries
+        absent from the run; None where the strategy does not count them.
+    """
+
+    def __init__(
+        self,
+        per_query: DataFrame,
+        mean: dict[str, float],
+        measures: list[Measure],
+        *,
+        strategy: str,
+        query: str,
+        local: Results | None = None,
+        unjudged_queries: int | None = None,
+        missing_queries: int | None = None,
+        cached: DataFrame | None = None,
+    ) -> None:
+        self.per_query = per_query
+        self.mean = mean
+        self.measures = list(measures)
+        self.strategy = strategy
+        self.query = query
+        self.unjudged_queries = unjudged_queries
+        self.missing_queries = missing_queries
+        self._local = local
+        self._cached = cached
+
+    @staticmethod
+    def column(name: str) -> Column:
+        """The column of measure *name* in :attr:`per_query`, quoted as needed."""
+        from rankwise.engines.spark._frames import column
+
+        return column(name)
+
+    def to_results(self) -> Results:
+        """The same values as a :class:`rankwise.Results` (collects :attr:`per_query`).
+
+        Use it for the statistics and reports of the numpy side; it brings
+        one row per query to the driver.
+        """
+        if self._local is not None:
+            return self._local
+        from rankwise.engines.spark._frames import column, to_arrow
+        from rankwise.results import Results
+
+        table = to_arrow(self.per_query.orderBy(column(self.query)))
+        values: dict[Any, np.ndarray] = {}
+        for measure in self.measures:
+            values[measure] = table[str(measure)].to_numpy(zero_copy_only=False)
+        self._local = Results(table[self.query].to_pylist(), values)
+        return self._local
+
+    def unpersist(self) -> None:
+        """Release the cached per-query values (the ``partitions`` strategy caches them)."""
+        if self._cached is not None:
+            self._cached.unpersist()
+
+    def __repr__(self) -> str:
+        width = max([len(str(m)) for m in self.measures] + [7])
+        lines = [f"SparkResults(strategy={self.strategy!r})"]
+        for measure in self.measures:
+            name = str(measure)
+            value = self.mean[name]
+            text = f"{int(value)}" if measure.family.integer and value == value else f"{value:.4f}"
+            lines.append(f"  {name:<{width}}  {text}")
+        return "\n".join(lines)

@@ -1,0 +1,81 @@
+"""Names of the paired tests, their aliases and how a legend describes them."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+
+from rankwise.exceptions import InvalidParameterError
+from rankwise.stats._arrays import PairedTestResult
+from rankwise.stats.parametric import paired_t_test
+from rankwise.stats.rank_tests import sign_test, wilcoxon_test
+from rankwise.stats.resampling import bootstrap_test, randomization_test
+
+__all__ = ["RESAMPLING_TESTS", "TESTS", "TEST_LABELS", "resolve_test"]
+
+TESTS: dict[str, Callable[..., PairedTestResult]] = {
+    "randomization": randomization_test,
+    "t-test": paired_t_test,
+    "wilcoxon": wilcoxon_test,
+    "bootstrap": bootstrap_test,
+    "sign": sign_test,
+}
+"""Canonical test name -> function of the paired values ``(a, b)``."""
+
+TEST_LABELS: dict[str, str] = {
+    "randomization": "Fisher's randomization test",
+    "t-test": "paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "bootstrap": "paired bootstrap test",
+    "sign": "sign test",
+}
+"""How a legend names each test."""
+
+RESAMPLING_TESTS = frozenset({"randomization", "bootstrap"})
+"""Tests that take ``n_resamples``, ``seed`` and ``chunk_size``."""
+
+_ALIASES = {
+    "randomization": "randomization",
+    "randomisation": "randomization",
+    "permutation": "randomization",
+    "fisher": "randomization",
+    "t-test": "t-test",
+    "t": "t-test",
+    "ttest": "t-test",
+    "paired-t": "t-test",
+    "student": "t-test",
+    "wilcoxon": "wilcoxon",
+    "signed-rank": "wilcoxon",
+    "bootstrap": "bootstrap",
+    "sign": "sign",
+    "sign-test": "sign",
+}
+
+
+def resolve_test(name: str) -> str:
+    """Return the canonical name of a paired test.
+
+    Accepted: ``randomization`` (``permutation``, ``fisher``), ``t-test``
+    (``t``, ``ttest``), ``wilcoxon`` (``signed-rank``), ``bootstrap``,
+    ``sign``; case and ``_`` / ``-`` do not matter.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown name; the message suggests the nearest.
+
+    Examples
+    --------
+    >>> resolve_test("Permutation"), resolve_test("t_test")
+    ('randomization', 't-test')
+    """
+    if not isinstance(name, str):
+        raise InvalidParameterError(f"test must be a string, got {name!r} ({type(name).__name__})")
+    key = name.strip().lower().replace("_", "-")
+    if key in _ALIASES:
+        return _ALIASES[key]
+    near = difflib.get_close_matches(key, list(_ALIASES), n=1)
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    raise InvalidParameterError(
+        f"unknown test {name!r}{hint}; known: {', '.join(TESTS)}"
+    )
