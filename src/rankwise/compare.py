@@ -172,7 +172,9 @@ class Comparison:
     def __len__(self) -> int:
         return len(self.rows)
 
-    def row(self, measure: str | Measure, system: str, baseline: str | None = None) -> ComparisonRow:
+    def row(
+        self, measure: str | Measure, system: str, baseline: str | None = None
+    ) -> ComparisonRow:
         """The row of *measure* and *system* (against *baseline* in all-pairs mode).
 
         Raises
@@ -238,12 +240,11 @@ class Comparison:
 
         Examples
         --------
-        >>> import rankwise as rw
         >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
         >>> runs = {"x": {"q1": {"a": 1.0}, "q2": {"z": 1.0}, "q3": {"c": 1.0}},
         ...         "y": {"q1": {"z": 1.0}, "q2": {"z": 1.0}, "q3": {"c": 1.0}}}
         >>> from rankwise.compare import compare
-    >>> result = compare(qrels, runs, "P@1", baseline="y", seed=0).to_dict()
+        >>> result = compare(qrels, runs, "P@1", baseline="y", seed=0).to_dict()
         >>> result["rows"][1]["delta"], result["rows"][1]["p_value"]
         (0.3333333333333333, 1.0)
         """
@@ -480,7 +481,6 @@ def compare(
 
     Examples
     --------
-    >>> import rankwise as rw
     >>> qrels = {f"q{i}": {"good": 1} for i in range(8)}
     >>> bm25 = {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(8)}
     >>> dense = {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(6)}
@@ -492,13 +492,13 @@ def compare(
     >>> row.delta, row.p_value, row.method, (row.wins, row.ties, row.losses)
     (0.75, 0.03125, 'exact', (6, 2, 0))
     >>> result.to_pandas()[["measure", "system", "mean", "p_value", "p_adjusted"]]
-      measure system    mean  p_value  p_adjusted
-    0     mrr   bm25  0.5000      NaN         NaN
-    1     mrr  dense  0.8750  0.03125     0.03125
-    2     P@1   bm25  0.0000      NaN         NaN
-    3     P@1  dense  0.7500  0.03125     0.03125
+      measure system   mean  p_value  p_adjusted
+    0     mrr   bm25  0.500      NaN         NaN
+    1     mrr  dense  0.875  0.03125     0.03125
+    2     P@1   bm25  0.000      NaN         NaN
+    3     P@1  dense  0.750  0.03125     0.03125
     """
-    from rankwise.evaluate import evaluate_objects, parse_measures
+    from rankwise.evaluation import evaluate_objects, parse_measures
     from rankwise.io import as_qrels, as_run
 
     options = _options(baseline, test, correction, family, alpha, ci, n_resamples, seed,

@@ -83,7 +83,7 @@ def test_depth_and_judged_only() -> None:
     judged = rw.evaluate(qrels, run, ["P@2", "num_ret"], judged_only=True)
     assert judged["P@2"][0] == 1.0 and judged["num_ret"][0] == 2
     with pytest.raises(InvalidParameterError, match="depth"):
-        rw.evaluate(qrels, run, ["map"], depth=0)
+        rw.evaluate(qrels, run, ["map"], depth=-1)
 
 
 def test_global_rel_applies_where_not_set() -> None:

@@ -205,7 +205,9 @@ def interpolated_precision(ctx: Context, rel: float, levels: np.ndarray) -> np.n
 
     For a level x, let c = lround(x * R) relevant documents. The value is the
     highest precision at any relevant hit from the c-th on (all of them when
-    c = 0), and 0 when fewer than c relevant documents were retrieved.
+    c = 0), and 0 when fewer than c relevant documents were retrieved. A
+    query that was retrieved but ranks no document (``depth=0``, or
+    ``judged_only`` with nothing judged) gets NaN where c = 0, as trec_eval.
     """
     view = ctx.view(rel)
     n = ctx.n_queries
@@ -218,12 +220,16 @@ def interpolated_precision(ctx: Context, rel: float, levels: np.ndarray) -> np.n
     starts = np.searchsorted(query, np.arange(n))
     out = np.zeros((n, len(levels)), dtype=np.float64)
     found = view.num_rel_ret
+    # an empty ranking of a retrieved query has an undefined precision (0 / 0):
+    # trec_eval reports NaN at the levels that need no relevant document
+    empty = (ctx.data.num_ret == 0) & ctx.data.in_run
     for j, level in enumerate(np.asarray(levels, dtype=np.float64)):
         needed = round_half_away(level * view.num_rel)
         ok = (needed <= found) & (found > 0)
         position = starts + np.maximum(needed, 1).astype(np.int64) - 1
         queries = np.flatnonzero(ok)
         out[queries, j] = best_from_here[position[queries]]
+        out[empty & (needed == 0), j] = np.nan
     return out
 
 

@@ -280,9 +280,11 @@ def rank_all_ties(
     if missing not in ("skip", "zero"):
         raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
     if depth is not None and (
-        isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1
+        isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0
     ):
-        raise InvalidParameterError(f"depth must be a positive integer or None, got {depth!r}")
+        raise InvalidParameterError(
+            f"depth must be a non-negative integer (0: empty rankings) or None, got {depth!r}"
+        )
 
     qrels_names = qrels.query_ids
     run_names = run.query_ids
@@ -341,7 +343,7 @@ def rank_all_ties(
     in_run = np.zeros(n_eval, dtype=bool)
     evaluated_blocks = block_eval >= 0
     num_ret[block_eval[evaluated_blocks]] = sizes[evaluated_blocks]
-    in_run[block_eval[evaluated_blocks]] = True
+    in_run[:] = present[evaluated]  # in the run, even when -J leaves nothing to rank
     kept = hit_query >= 0
     if depth is not None:
         num_ret = np.minimum(num_ret, depth)

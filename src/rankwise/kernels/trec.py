@@ -315,7 +315,7 @@ def relevance_string(ctx: Context, m: Measure) -> np.ndarray:
     negative grade (trec_eval's relstring).
     """
     d = ctx.data
-    k = int(m.cutoff or 10)
+    k = 10 if m.cutoff is None else int(m.cutoff)
     length = np.minimum(d.num_ret, k)
     chars = np.full((ctx.n_queries, max(k, 1)), ord("-"), dtype=np.uint8)
     top = d.hit_rank <= k

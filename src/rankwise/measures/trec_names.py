@@ -142,7 +142,8 @@ def _family_table() -> dict[str, _TrecFamily]:
     def relstring(text: str | None) -> list[tuple[str, Measure | None]]:
         if text is None:
             return [("relstring", _m("relstring", 10))]
-        return [(f"relstring_{text}", _m("relstring", int(_atof(text.split(",")[0]))))]
+        length = max(int(_atof(text.split(",")[0])), 0)
+        return [(f"relstring_{text}", _m("relstring", length))]
 
     table["relstring"] = _TrecFamily("relstring", relstring, text=True)
     cutoffs("recall", "recall", _DEFAULT_CUTOFFS)
@@ -156,7 +157,12 @@ def _family_table() -> dict[str, _TrecFamily]:
         _m("11pt_avg"),
     )
     scalar("binG", "binG")
-    scalar("G", "G")
+    labelled("G", lambda text: _m("G", gains=_gain_pairs("G", text)), _m("G"))
+    labelled(
+        "dcg",
+        lambda text: _m("dcg", gain="linear", gains=_gain_pairs("dcg", text)),
+        _m("dcg", gain="linear"),
+    )
     labelled(
         "ndcg",
         lambda text: _m("ndcg", gain="linear", gains=_gain_pairs("ndcg", text)),
@@ -174,7 +180,8 @@ def _family_table() -> dict[str, _TrecFamily]:
     scalar("set_relative_P", "set_relative_P")
     scalar("set_recall", "set_recall")
     scalar("set_map", "set_map")
-    labelled("set_F", lambda text: _m("set_F", beta=_atof(text.split(",")[0])), _m("set_F"))
+    # trec_eval's set_F.x computes (x + 1) P R / (x P + R): x is beta squared
+    labelled("set_F", lambda text: _m("set_F", beta=_atof(text.split(",")[0]) ** 0.5), _m("set_F"))
     scalar("num_nonrel_judged_ret", "num_nonrel_judged_ret", integer=True)
     # trec_eval's default persistence is 0.9 (rankwise's, like ir_measures', is 0.8)
     labelled("rbp", lambda text: _m("rbp", p=_pairs("rbp", text).get("p", 0.9)), _m("rbp", p=0.9))
@@ -189,8 +196,12 @@ def _family_table() -> dict[str, _TrecFamily]:
 
 def _four(text: str) -> tuple[float, ...]:
     values = [_atof(item) for item in text.split(",")]
-    values += [0.0] * (4 - len(values))
-    return tuple(values[:4])
+    if len(values) != 4:
+        raise MeasureSyntaxError(
+            f"trec_eval measure utility.{text}: expected four coefficients a,b,c,d, "
+            f"got {len(values)}"
+        )
+    return tuple(values)
 
 
 def _gain_pairs(name: str, text: str) -> tuple[tuple[float, float], ...]:
@@ -221,7 +232,45 @@ NICKNAMES: dict[str, list[str]] = {
         "iprec_at_recall",
         "P",
     ],
-    "all_trec": list(TREC_MEASURES),
+    "all_trec": [
+        "runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "gm_map",
+        "Rprec",
+        "bpref",
+        "recip_rank",
+        "iprec_at_recall",
+        "P",
+        "relstring",
+        "recall",
+        "unj",
+        "rbp",
+        "rbp_resid",
+        "infAP",
+        "gm_bpref",
+        "utility",
+        "11pt_avg",
+        "ndcg",
+        "relative_P",
+        "Rprec_mult",
+        "success",
+        "map_cut",
+        "ndcg_cut",
+        "ndcg_rel",
+        "Rndcg",
+        "binG",
+        "G",
+        "set_P",
+        "set_recall",
+        "set_relative_P",
+        "set_map",
+        "set_F",
+        "num_nonrel_judged_ret",
+    ],
     "set": [
         "runid",
         "num_q",

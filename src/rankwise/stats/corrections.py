@@ -87,6 +87,7 @@ def adjust_pvalues(p_values: Any, method: str | None = "holm") -> np.ndarray:
     p_values : array_like
         One family of p-values (1-D).
     method : {"holm", "bonferroni", "benjamini-hochberg", "bh", "fdr_bh", "none"}
+        The correction; None means ``"none"``.
 
     Returns
     -------

@@ -57,7 +57,7 @@ def t_interval(values: Any, confidence: float = 0.95) -> tuple[Any, Any]:
     --------
     >>> low, high = t_interval([0.2, 0.4, 0.6, 0.8])
     >>> round(low, 4), round(high, 4)
-    (0.0892, 0.9108)
+    (0.0891, 0.9109)
     """
     confidence = check_confidence(confidence)
     x, flat = _columns(values)
@@ -95,7 +95,9 @@ def percentile_interval(
     confidence : float
         Confidence level, e.g. 0.95.
     n_resamples : int
+        Number of bootstrap resamples.
     seed : int or numpy.random.SeedSequence, optional
+        Fixes the resamples; None draws fresh entropy.
     chunk_size : int
         Elements processed at once; does not change the result.
 

@@ -147,7 +147,7 @@ def wilcoxon_test(a: Any, b: Any = None) -> PairedTestResult:
 
 
 def sign_test(a: Any, b: Any = None) -> PairedTestResult:
-    r"""Two-sided sign test: are positive and negative differences equally likely?
+    r"""Two-sided sign test: are positive and negative differences equally likely.
 
     Ties (zero differences) are dropped. With :math:`k^+` positive and
     :math:`k^-` negative differences, :math:`N = k^+ + k^-` and

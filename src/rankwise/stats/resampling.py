@@ -320,7 +320,9 @@ def bootstrap_sums(
     values : numpy.ndarray
         Shape ``(n, c)``: rows are queries.
     n_resamples : int
+        Number of resamples.
     seed : int or numpy.random.SeedSequence, optional
+        Fixes the resamples; None draws fresh entropy.
     chunk_size : int
         Elements (resamples x queries) processed at once.
 

@@ -1,16 +1,15 @@
-"""On the driver: from per-query counts and ranked hits to :class:`RankedJudgments`.
+"""On the driver: from per-query counts and ranked hits to the kernels' input.
 
-Spark computes, per judged query present in the run, the number of rows, and
-per judged document retrieved, its rank; this module turns those into the
-same :class:`~rankwise.kernels.RankedJudgments` that
-:func:`~rankwise.kernels.rank_judgments` builds from whole objects, so the
-numpy kernels compute the measures unchanged.
+Spark computes, per judged query present in the run, the number of rows,
+and per judged document retrieved, its rank and its tie group; this module
+turns those into the same :class:`~rankwise.kernels.ranking.TiedRanking`
+that :func:`~rankwise.kernels.rank_all_ties` builds from whole objects, so
+the numpy kernels (and every tie policy) compute the measures unchanged.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,9 +17,9 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from rankwise.data import Qrels
-    from rankwise.kernels import RankedJudgments
+    from rankwise.kernels.ranking import TiedRanking
 
-__all__ = ["judged_only_ranks", "ranked_judgments"]
+__all__ = ["judged_only_ranks", "tied_ranking"]
 
 
 def _index_of(values: pa.Array, names: list[str]) -> np.ndarray:
@@ -45,8 +44,8 @@ def _byte_order(names: list[str]) -> np.ndarray:
 
 def judged_only_ranks(
     query: np.ndarray, doc: pa.Array, score: np.ndarray, grade: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Ranks when only judged documents count (trec_eval ``-J``).
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Ranks and tie groups when only judged documents count (trec_eval ``-J``).
 
     Parameters
     ----------
@@ -66,15 +65,18 @@ def judged_only_ranks(
     rank : ndarray of int64
         Their 1-based ranks among the kept hits of their query: score
         descending, ties by document id descending in byte order.
+    above, size : ndarrays of int64
+        Kept hits of the query with a higher score, and with the same score
+        (itself included).
 
     Examples
     --------
     >>> import pyarrow as pa
-    >>> kept, rank = judged_only_ranks(
-    ...     np.array([0, 0, 0]), pa.array(["a", "b", "c"]),
-    ...     np.array([1.0, 1.0, 2.0]), np.array([1.0, -1.0, 0.0]))
-    >>> kept.tolist(), rank.tolist()
-    ([True, False, True], [2, 1])
+    >>> kept, rank, above, size = judged_only_ranks(
+    ...     np.array([0, 0, 0, 0]), pa.array(["a", "b", "c", "d"]),
+    ...     np.array([1.0, 1.0, 2.0, 1.0]), np.array([1.0, -1.0, 0.0, 2.0]))
+    >>> kept.tolist(), rank.tolist(), above.tolist(), size.tolist()
+    ([True, False, True, True], [3, 1, 2], [1, 0, 1], [2, 1, 2])
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -92,25 +94,32 @@ def judged_only_ranks(
         table, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]
     ).to_numpy()
     sorted_query = query[rows][order]
+    sorted_score = score[rows][order]
     n = len(order)
-    starts = np.flatnonzero(np.concatenate(([True], sorted_query[1:] != sorted_query[:-1])))
-    position = np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n))) + 1
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = position
-    return kept, rank
+    new_query = np.concatenate(([True], sorted_query[1:] != sorted_query[:-1]))
+    new_group = new_query | np.concatenate(([True], sorted_score[1:] != sorted_score[:-1]))
+    query_start = np.flatnonzero(new_query)
+    group_start = np.flatnonzero(new_group)
+    position = np.arange(n)
+    first_of_query = query_start[np.cumsum(new_query) - 1] if n else position
+    group_id = np.cumsum(new_group) - 1
+    group_sizes = np.diff(np.append(group_start, n))
+    rank, above, size = (np.empty(n, dtype=np.int64) for _ in range(3))
+    rank[order] = position - first_of_query + 1
+    above[order] = group_start[group_id] - first_of_query if n else position
+    size[order] = group_sizes[group_id] if n else position
+    return kept, rank, above, size
 
 
-def ranked_judgments(
+def tied_ranking(
     qrels: Qrels,
     run_queries: pa.Array,
     run_counts: np.ndarray,
-    hit_queries: pa.Array,
-    hit_ranks: np.ndarray,
-    hit_grades: np.ndarray,
+    hits: dict[str, Any],
     *,
     depth: int | None,
     missing: str,
-) -> RankedJudgments:
+) -> TiedRanking:
     """Build the kernels' input from what Spark computed.
 
     Parameters
@@ -120,18 +129,21 @@ def ranked_judgments(
     run_queries, run_counts : Arrow string array, ndarray of int64
         The judged queries found in the run, and the number of documents
         ranked for each (before the depth cut; 0 allowed).
-    hit_queries, hit_ranks, hit_grades : Arrow string array, ndarrays
-        One entry per judged document retrieved: its query, 1-based rank
-        and grade, in any order.
+    hits : dict
+        One entry per judged document retrieved, in any order: ``query``
+        (Arrow strings), ``rank`` (1-based), ``grade``, ``above`` (documents
+        of the query with a higher score) and ``size`` (documents with the
+        same score, itself included).
     depth : int or None
-        Keep ranks <= depth; ``num_ret = min(count, depth)``.
+        ``num_ret = min(count, depth)``; hits whose tie group starts below
+        the depth are dropped (each tie policy's view cuts at the depth).
     missing : {"skip", "zero"}
         Whether judged queries absent from the run are evaluated.
 
     Returns
     -------
-    RankedJudgments
-        Equal to what :func:`rankwise.kernels.rank_judgments` returns on the
+    TiedRanking
+        Equal to what :func:`rankwise.kernels.rank_all_ties` returns on the
         whole data.
 
     Examples
@@ -139,20 +151,22 @@ def ranked_judgments(
     >>> import pyarrow as pa
     >>> from rankwise.data import Qrels
     >>> qrels = Qrels.from_dict({"q2": {"a": 1}, "q1": {"b": 2, "c": 0}})
-    >>> data = ranked_judgments(qrels, pa.array(["q1"]), np.array([5]),
-    ...     pa.array(["q1", "q1"]), np.array([4, 2]), np.array([0.0, 2.0]),
-    ...     depth=None, missing="zero")
+    >>> hits = {"query": pa.array(["q1", "q1"]), "rank": np.array([4, 2]),
+    ...         "grade": np.array([0.0, 2.0]), "above": np.array([3, 1]),
+    ...         "size": np.array([1, 1])}
+    >>> data = tied_ranking(qrels, pa.array(["q1"]), np.array([5]), hits,
+    ...                     depth=None, missing="zero").view("trec")
     >>> data.query_ids, data.num_ret.tolist(), data.hit_rank.tolist()
     (['q1', 'q2'], [5, 0], [2, 4])
     """
-    from rankwise.kernels import RankedJudgments
+    from rankwise.kernels.ranking import TiedRanking
 
     names = qrels.query_ids
     counts = np.zeros(len(names), dtype=np.int64)
-    present = np.zeros(len(names), dtype=bool)
     where = _index_of(run_queries, names)
     found = where >= 0
     counts[where[found]] = np.asarray(run_counts, dtype=np.int64)[found]
+    present = np.zeros(len(names), dtype=bool)
     present[where[found]] = True
 
     evaluated = np.arange(len(names)) if missing == "zero" else np.flatnonzero(present)
@@ -170,28 +184,25 @@ def ranked_judgments(
         ([0], np.cumsum(np.bincount(judged_query, minlength=n_eval)))
     ).astype(np.int64)
 
-    hit_query = _index_of(hit_queries, names)
+    hit_query = _index_of(hits["query"], names)
     hit_query = np.where(hit_query >= 0, eval_of[np.maximum(hit_query, 0)], -1)
-    rank = np.asarray(hit_ranks, dtype=np.int64)
-    grade = np.asarray(hit_grades, dtype=np.float64)
+    above = np.asarray(hits["above"], dtype=np.int64)
     num_ret = counts[evaluated]
     in_run = num_ret > 0
     kept = hit_query >= 0
     if depth is not None:
         num_ret = np.minimum(num_ret, depth)
-        kept &= rank <= depth
-    hit_query, rank, grade = hit_query[kept], rank[kept], grade[kept]
-    order = np.lexsort((rank, hit_query))
-    fields = {field.name for field in dataclasses.fields(RankedJudgments)}
-    extra = {"depth": depth} if "depth" in fields else {}
-    return RankedJudgments(
+        kept &= above < depth
+    return TiedRanking(
         query_ids=[names[i] for i in evaluated],
         num_ret=num_ret,
-        hit_query=hit_query[order],
-        hit_rank=rank[order],
-        hit_grade=grade[order],
+        hit_query=hit_query[kept],
+        hit_rank=np.asarray(hits["rank"], dtype=np.int64)[kept],
+        hit_grade=np.asarray(hits["grade"], dtype=np.float64)[kept],
+        tie_above=above[kept],
+        tie_size=np.asarray(hits["size"], dtype=np.int64)[kept],
         judged_offsets=judged_offsets,
         judged_grades=judged_grade[by_query],
         in_run=in_run,
-        **extra,
+        depth=depth,
     )

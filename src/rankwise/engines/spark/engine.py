@@ -37,6 +37,7 @@ def evaluate(
     depth: int | None = None,
     missing: str = "skip",
     judged_only: bool = False,
+    ties: str = "trec",
     strategy: str = "auto",
     num_partitions: int | None = None,
     chunk_rows: int = 500_000,
@@ -74,6 +75,10 @@ def evaluate(
     judged_only : bool
         Drop unjudged documents, and those judged below zero, before ranking
         (trec_eval ``-J``).
+    ties : {"trec", "average", "worst", "best"}
+        How documents with equal scores are ordered, as in
+        :func:`rankwise.evaluate` (``"rank"``, which needs the run's rank
+        column, is not supported here).
     strategy : {"auto", "ranks", "partitions"}
         ``"ranks"``: Spark SQL computes only the ranks of judged documents
         (two map-side scans of the run, the judgments broadcast) and the
@@ -118,6 +123,7 @@ def evaluate(
 
     parsed = _parse(measures, rel)
     _check_options(depth, missing, judged_only, strategy, num_partitions, chunk_rows)
+    _check_ties(ties)
     if not isinstance(query, str) or not query:
         raise InvalidParameterError(f"query must be a column name, got {query!r}")
     run = project_run(run_df, query=query, doc=doc, score=score)
@@ -125,9 +131,9 @@ def evaluate(
     if strategy == "auto":
         strategy = "ranks" if qrels.count() <= RANKS_MAX_JUDGMENTS else "partitions"
     if strategy == "ranks":
-        return _evaluate_ranks(run, qrels, parsed, query, depth, missing, judged_only)
+        return _evaluate_ranks(run, qrels, parsed, query, depth, missing, judged_only, ties)
     return _evaluate_partitions(
-        run, qrels, parsed, query, depth, missing, judged_only, num_partitions, chunk_rows
+        run, qrels, parsed, query, depth, missing, judged_only, ties, num_partitions, chunk_rows
     )
 
 
@@ -166,6 +172,19 @@ def _check_options(
         raise InvalidParameterError(f"chunk_rows must be a positive integer, got {chunk_rows!r}")
 
 
+def _check_ties(ties: Any) -> None:
+    from rankwise.kernels.ranking import TIE_POLICIES
+
+    supported = [policy for policy in TIE_POLICIES if policy != "rank"]
+    if ties == "rank":
+        raise InvalidParameterError(
+            "ties='rank' (the run's rank column) is not supported by the Spark engine; "
+            f"use one of {supported}, or rankwise.evaluate on a local copy"
+        )
+    if ties not in supported:
+        raise InvalidParameterError(f"ties must be one of {supported}, got {ties!r}")
+
+
 def _result_schema(query: str, measures: list[Measure]) -> Any:
     from pyspark.sql.types import DoubleType, StringType, StructField, StructType
 
@@ -185,34 +204,38 @@ def _evaluate_ranks(
     depth: int | None,
     missing: str,
     judged_only: bool,
+    ties: str,
 ) -> SparkResults:
     import pyarrow as pa
 
     from rankwise.engines.spark._frames import create_frame
     from rankwise.engines.spark.ranks import collect_judgments, ranked_by_counts
     from rankwise.engines.spark.results import SparkResults
-    from rankwise.kernels import KERNELS, Context
+    from rankwise.evaluation import kernel_for, tie_report
+    from rankwise.kernels import Context
     from rankwise.results import Results
 
+    kernels = {m: kernel_for(m, ties, depth) for m in measures}
     qrels = collect_judgments(qrels_frame)
-    data, info = ranked_by_counts(
+    ranking, summary = ranked_by_counts(
         run, qrels_frame, qrels, depth=depth, missing=missing, judged_only=judged_only
     )
+    data = ranking.view(ties)
     context = Context(data)
-    values = {m: KERNELS[m.name](context, m) for m in measures}
-    missing_queries = int((~data.in_run).sum()) if missing == "zero" else info["missing_queries"]
+    values = {m: kernels[m](context, m) for m in measures}
+    missing_queries = len(qrels.query_ids) - len(summary.queries)
     local = Results(
         data.query_ids,
         values,
         missing_queries=missing_queries,
-        unjudged_queries=info["unjudged_queries"],
+        unjudged_queries=summary.unjudged_queries,
+        ties=tie_report(ranking, measures, ties),
     )
     columns: dict[str, Any] = {query: pa.array(data.query_ids, pa.string())}
     for m in measures:
         array = values[m]
         columns[str(m)] = array.tolist() if array.dtype == object else array
-    table = pa.table(columns)
-    per_query = create_frame(run.sparkSession, table, _result_schema(query, measures))
+    per_query = create_frame(run.sparkSession, pa.table(columns), _result_schema(query, measures))
     return SparkResults(
         per_query,
         dict(local.mean),
@@ -220,7 +243,7 @@ def _evaluate_ranks(
         strategy="ranks",
         query=query,
         local=local,
-        unjudged_queries=info["unjudged_queries"],
+        unjudged_queries=summary.unjudged_queries,
         missing_queries=missing_queries,
     )
 
@@ -233,6 +256,7 @@ def _evaluate_partitions(
     depth: int | None,
     missing: str,
     judged_only: bool,
+    ties: str,
     num_partitions: int | None,
     chunk_rows: int,
 ) -> SparkResults:
@@ -257,6 +281,7 @@ def _evaluate_partitions(
             depth=depth,
             missing=missing,
             judged_only=judged_only,
+            ties=ties,
             num_partitions=num_partitions,
             chunk_rows=chunk_rows,
         ).persist(StorageLevel.MEMORY_AND_DISK)

@@ -5,7 +5,7 @@ shuffled by query and sorted by query within each partition, so that every
 query's rows are contiguous. ``mapInArrow`` hands each partition to Python
 as Arrow batches; rows are accumulated into chunks of about ``chunk_rows``
 and every chunk's complete queries are evaluated by
-:func:`rankwise.kernels.rank_judgments` and the kernels, exactly as the
+:func:`rankwise.kernels.rank_all_ties` and the kernels, exactly as the
 numpy engine does. The last query of a chunk may continue in the next
 batch: it is carried over. Output: one row per evaluated query.
 
@@ -86,14 +86,16 @@ def evaluate_chunk(
     depth: int | None,
     missing: str,
     judged_only: bool,
+    ties: str,
 ) -> pa.RecordBatch:
     """Evaluate the complete queries in *table* (columns ``q, d, s, g, side``)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     from rankwise.data import Qrels, Run
+    from rankwise.evaluation import kernel_for
     from rankwise.exceptions import RankwiseError
-    from rankwise.kernels import KERNELS, Context, rank_judgments
+    from rankwise.kernels import Context, rank_all_ties
 
     is_run = pc.equal(table["side"], _RUN)
     run_rows = table.filter(is_run)
@@ -106,11 +108,13 @@ def evaluate_chunk(
             qrels_rows["q"], qrels_rows["d"], qrels_rows["g"], source="qrels_df"
         )
         run = Run.from_arrow(run_rows["q"], run_rows["d"], run_rows["s"], source="run_df")
-        data = rank_judgments(qrels, run, depth=depth, missing=missing, judged_only=judged_only)
+        data = rank_all_ties(
+            qrels, run, depth=depth, missing=missing, judged_only=judged_only
+        ).view(ties)
         context = Context(data)
         columns = [pa.array(data.query_ids, pa.string())]
         for measure, field in zip(measures, list(schema)[1:-1]):
-            values = KERNELS[measure.name](context, measure)
+            values = kernel_for(measure, ties, depth)(context, measure)
             columns.append(
                 pa.array(values.tolist() if values.dtype == object else values, field.type)
             )
@@ -129,6 +133,7 @@ def evaluate_partition(
     depth: int | None,
     missing: str,
     judged_only: bool,
+    ties: str,
     chunk_rows: int,
 ) -> Iterator[pa.RecordBatch]:
     """``mapInArrow`` body: batches sorted by query in, one row per query out.
@@ -144,7 +149,7 @@ def evaluate_partition(
 
     parsed = [parse(name) for name in measures]
     schema = _arrow_schema(query, measures, text)
-    options = {"depth": depth, "missing": missing, "judged_only": judged_only}
+    options = {"depth": depth, "missing": missing, "judged_only": judged_only, "ties": ties}
     pending: list[pa.RecordBatch] = []
     rows = 0
     for batch in batches:
@@ -175,6 +180,7 @@ def per_query_frame(
     depth: int | None,
     missing: str,
     judged_only: bool,
+    ties: str,
     num_partitions: int | None,
     chunk_rows: int,
 ) -> DataFrame:
@@ -213,6 +219,7 @@ def per_query_frame(
         depth=depth,
         missing=missing,
         judged_only=judged_only,
+        ties=ties,
         chunk_rows=chunk_rows,
     )
     with warnings.catch_warnings():

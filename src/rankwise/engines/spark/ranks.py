@@ -11,19 +11,21 @@ is never shuffled nor sorted, and no Python runs on the executors:
 1. run LEFT JOIN broadcast(judgments) ON (query, doc), grouped by judged
    query: the row count, the checks (non-finite scores, null ids) and the
    list of judged documents retrieved with their scores and grades;
-2. run JOIN broadcast(those hits) ON query AND (the run row sorts before the
-   hit), grouped by hit: how many documents precede each hit.
+2. run JOIN broadcast(those hits) ON query AND (run score >= hit score),
+   grouped by hit: how many documents score higher, how many tie (the tie
+   group, for every tie policy) and how many of those have a greater
+   document id (trec_eval's order inside the group).
 
 The driver then holds O(judgments) data and runs the numpy kernels on it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rankwise.engines.spark._assemble import judged_only_ranks, ranked_judgments
+from rankwise.engines.spark._assemble import judged_only_ranks, tied_ranking
 from rankwise.engines.spark._frames import create_frame, to_arrow
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
@@ -32,9 +34,16 @@ if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame
 
     from rankwise.data import Qrels
-    from rankwise.kernels import RankedJudgments
+    from rankwise.kernels.ranking import TiedRanking
 
-__all__ = ["RunSummary", "collect_judgments", "rank_hits", "ranked_by_counts"]
+__all__ = [
+    "RunSummary",
+    "check_run",
+    "collect_judgments",
+    "rank_hits",
+    "ranked_by_counts",
+    "summarize_run",
+]
 
 
 def _finite(name: str) -> Column:
@@ -161,16 +170,26 @@ def _check_duplicate_hits(summary: RunSummary) -> None:
         )
 
 
-def rank_hits(run: DataFrame, summary: RunSummary) -> np.ndarray:
-    """Second scan: the 1-based rank of each hit of *summary* in its query."""
+def rank_hits(run: DataFrame, summary: RunSummary) -> dict[str, np.ndarray]:
+    """Second scan: the rank and the tie group of each hit of *summary* in its query.
+
+    Every run row with a score >= the hit's is joined to it; per hit, the
+    rows with a higher score, the rows with the same score (itself included)
+    and those among them with a greater document id are counted.
+
+    Returns
+    -------
+    dict
+        ``rank`` (1-based), ``above`` and ``size``, one entry per hit.
+    """
     import pyarrow as pa
     from pyspark.sql import functions as sf
     from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
 
     n_hits = len(summary.hit_doc)
+    empty = np.zeros(0, dtype=np.int64)
     if n_hits == 0:
-        return np.zeros(0, dtype=np.int64)
-    spark = run.sparkSession
+        return {"rank": empty, "above": empty, "size": empty}
     hits_table = pa.table(
         {
             "hq": summary.hit_query,
@@ -187,16 +206,27 @@ def rank_hits(run: DataFrame, summary: RunSummary) -> np.ndarray:
             StructField("hid", LongType(), False),
         ]
     )
-    hits = create_frame(spark, hits_table, schema)
-    before = (sf.col("q") == sf.col("hq")) & (
-        (sf.col("s") > sf.col("hs"))
-        | ((sf.col("s") == sf.col("hs")) & (sf.col("d") > sf.col("hd")))
+    hits = create_frame(run.sparkSession, hits_table, schema)
+    not_below = (sf.col("q") == sf.col("hq")) & (sf.col("s") >= sf.col("hs"))
+    tied = sf.col("s") == sf.col("hs")
+    counts = (
+        run.join(sf.broadcast(hits), not_below, "inner")
+        .groupBy("hid")
+        .agg(
+            sf.count(sf.when(~tied, 1)).alias("above"),
+            sf.count(sf.when(tied, 1)).alias("size"),
+            sf.count(sf.when(tied & (sf.col("d") > sf.col("hd")), 1)).alias("first"),
+        )
     )
-    preceding = run.join(sf.broadcast(hits), before, "inner").groupBy("hid").count()
-    counted = to_arrow(preceding)
-    rank = np.ones(n_hits, dtype=np.int64)
-    rank[counted["hid"].to_numpy()] += counted["count"].to_numpy().astype(np.int64)
-    return rank
+    table = to_arrow(counts)
+    hid = table["hid"].to_numpy()
+    above = np.zeros(n_hits, dtype=np.int64)
+    size = np.ones(n_hits, dtype=np.int64)
+    first = np.zeros(n_hits, dtype=np.int64)
+    above[hid] = table["above"].to_numpy()
+    size[hid] = table["size"].to_numpy()
+    first[hid] = table["first"].to_numpy()
+    return {"rank": above + first + 1, "above": above, "size": size}
 
 
 def ranked_by_counts(
@@ -207,42 +237,34 @@ def ranked_by_counts(
     depth: int | None,
     missing: str,
     judged_only: bool,
-) -> tuple[RankedJudgments, dict[str, Any]]:
+) -> tuple[TiedRanking, RunSummary]:
     """Run both scans and assemble the kernels' input on the driver.
 
-    Returns the :class:`RankedJudgments` and counts for the caller's
-    messages (``unjudged_queries``, ``missing_queries``).
+    Returns the :class:`~rankwise.kernels.ranking.TiedRanking` and the
+    summary of the run (for counts in messages).
     """
     import pyarrow as pa
 
     summary = summarize_run(run, qrels_frame)
     check_run(run, summary)
-    codes = _query_codes(summary)
     if judged_only:
-        kept, rank = judged_only_ranks(codes, summary.hit_doc, summary.hit_score, summary.hit_grade)
+        codes = _query_codes(summary)
+        kept, rank, above, size = judged_only_ranks(
+            codes, summary.hit_doc, summary.hit_score, summary.hit_grade
+        )
         counts = np.bincount(codes[kept], minlength=len(summary.queries)).astype(np.int64)
-        hit_query = summary.hit_query.filter(pa.array(kept))
-        hit_grade = summary.hit_grade[kept]
+        hits = {
+            "query": summary.hit_query.filter(pa.array(kept)),
+            "grade": summary.hit_grade[kept],
+            "rank": rank,
+            "above": above,
+            "size": size,
+        }
     else:
-        rank = rank_hits(run, summary)
         counts = summary.counts
-        hit_query, hit_grade = summary.hit_query, summary.hit_grade
-    data = ranked_judgments(
-        qrels,
-        summary.queries,
-        counts,
-        hit_query,
-        rank,
-        hit_grade,
-        depth=depth,
-        missing=missing,
-    )
-    present = len(summary.queries)
-    info = {
-        "unjudged_queries": summary.unjudged_queries,
-        "missing_queries": len(qrels.query_ids) - present,
-    }
-    return data, info
+        hits = {"query": summary.hit_query, "grade": summary.hit_grade, **rank_hits(run, summary)}
+    ranking = tied_ranking(qrels, summary.queries, counts, hits, depth=depth, missing=missing)
+    return ranking, summary
 
 
 def _query_codes(summary: RunSummary) -> np.ndarray:
