@@ -208,3 +208,21 @@ def test_text_valued_measure_in_per_query_output(cli) -> None:
                   cwd=GOLDEN)
     assert outcome.status == 0, outcome.err
     assert outcome.text == "run,query,relstring@3\nA,q1,201\nA,q2,01\nA,all,\n"
+
+
+def test_tie_warning_and_average(tmp_path, capsys) -> None:
+    from rankwise.cli import main
+
+    (tmp_path / "q").write_text("q 0 zz 1\n")
+    lines = [f"q Q0 d{i} 1 0.0 r\n" for i in range(9)] + ["q Q0 zz 1 0.0 r\n"]
+    (tmp_path / "r").write_text("".join(lines))
+    assert main(["eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "mrr@10", "-f", "tsv"]) == 0
+    captured = capsys.readouterr()
+    assert "tied scores decide mrr@10 0.1000..1.0000" in captured.err
+    assert "--ties average" in captured.err
+    assert float(captured.out.splitlines()[1].split("\t")[1]) == 1.0
+    assert main(["eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "mrr@10", "-f", "tsv",
+                 "--ties", "average"]) == 0
+    captured = capsys.readouterr()
+    assert "tied scores" not in captured.err
+    assert float(captured.out.splitlines()[1].split("\t")[1]) == pytest.approx(0.29289682539)

@@ -244,10 +244,7 @@ def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
     p = float(m.param("p"))
     above, size = _groups(ctx)
     last = np.maximum(np.minimum(above + size, _cut(ctx, None)), above)
-    if p == 1.0:
-        weight = (last - above) / size
-    else:
-        weight = (p**above - p**last) / (1.0 - p) / size
+    weight = (last - above) / size if p == 1.0 else (p**above - p**last) / (1.0 - p) / size
     return (1.0 - p) * per_query_sum(ctx.data.hit_query, rbp_gains(ctx, m) * weight, ctx.n_queries)
 
 

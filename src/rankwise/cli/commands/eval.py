@@ -121,6 +121,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     options.add_argument("--missing", choices=("skip", "zero"), default="skip",
                          help="a judged query absent from a run: left out of its means "
                               "(skip, default) or scored as an empty ranking (zero, trec_eval -c)")
+    options.add_argument(
+        "--ties", choices=("trec", "average", "rank", "worst", "best"), default="trec",
+        help="order of tied scores: docno descending (trec, default), the expected value over "
+             "all orders (average), the run's rank column (rank), relevant last/first "
+             "(worst/best)",
+    )
     options.add_argument("--judged-only", action="store_true",
                          help="drop unjudged documents before evaluating (trec_eval -J)")
     inputs = parser.add_argument_group("inputs")
@@ -175,6 +181,24 @@ def _warn_coverage(name: str, results: Results, missing: str) -> None:
         )
     if parts:
         sys.stderr.write(f"rankwise: warning: run {name!r}: {'; '.join(parts)}\n")
+
+
+def _warn_ties(name: str, results: Results, digits: int) -> None:
+    """One line when tie-breaking could change a printed mean."""
+    report = results.ties
+    changed = report.changed_digits(digits)
+    if not changed or report.policy == "average":
+        return
+    shown = ", ".join(
+        f"{m} {report.bounds[m][0]:.{digits}f}..{report.bounds[m][1]:.{digits}f}"
+        for m in changed[:3]
+    )
+    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+    sys.stderr.write(
+        f"rankwise: warning: run {name!r}: tied scores decide {shown}{more} "
+        f"({report.queries_mixed} queries with ties among relevant and non-relevant "
+        "documents); --ties average gives the expected value\n"
+    )
 
 
 def _kind(measure: Measure) -> str:
@@ -286,10 +310,13 @@ def run(args: argparse.Namespace) -> int:
     all_results = []
     for path in args.runs:
         # one run in memory at a time: only its results are kept
-        one_run: Run = _read(read_run, path, args.run_format, args.quiet)  # type: ignore[assignment]
+        one_run: Run = _read(  # type: ignore[assignment]
+            read_run, path, args.run_format, args.quiet, keep_rank=args.ties == "rank"
+        )
         results = evaluate_objects(
             qrels, one_run, measures,
             depth=args.depth, missing=args.missing, judged_only=args.judged_only,
+            ties=args.ties,
         )
         if results.n_queries == 0:
             raise InvalidParameterError(
@@ -303,6 +330,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for name, results in zip(names, all_results):
             _warn_coverage(name, results, args.missing)
+            _warn_ties(name, results, args.digits)
     from rankwise.cli._output import write_output
     from rankwise.cli.formats import render
 

@@ -188,7 +188,7 @@ def tied_ranking(
     hit_query = np.where(hit_query >= 0, eval_of[np.maximum(hit_query, 0)], -1)
     above = np.asarray(hits["above"], dtype=np.int64)
     num_ret = counts[evaluated]
-    in_run = num_ret > 0
+    in_run = present[evaluated]  # in the run, even when -J leaves nothing to rank
     kept = hit_query >= 0
     if depth is not None:
         num_ret = np.minimum(num_ret, depth)
