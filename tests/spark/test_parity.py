@@ -110,7 +110,7 @@ def test_ranks_strategy_matches_numpy(data, options):
     qrels, run, qrels_df, run_df = data
     measures = _parseable(MEASURES)
     if options.get("ties") == "average":
-        measures = [m for m in measures if _average_supported(m)]
+        measures = [m for m in measures if _average_supported(m, options.get("depth"))]
     expected = rw.evaluate(qrels, run, measures, **options)
     got = evaluate(run_df, qrels_df, measures, strategy="ranks", **options)
     assert got.strategy == "ranks"
@@ -154,11 +154,11 @@ def test_partitions_strategy_matches_numpy(data, options):
     got.unpersist()
 
 
-def _average_supported(name: str) -> bool:
+def _average_supported(name: str, depth: int | None) -> bool:
     from rankwise.evaluation import kernel_for
 
     try:
-        kernel_for(parse(name), "average", None)
+        kernel_for(parse(name), "average", depth)
     except rw.RankwiseError:
         return False
     return True

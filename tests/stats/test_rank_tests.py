@@ -46,7 +46,7 @@ def test_continuous_differences(n: int) -> None:
 def test_ties_and_zeros(n: int) -> None:
     rng = np.random.default_rng(100 + n)
     methods = set()
-    for _ in range(3 if 10 <= n <= 13 else 20):  # scipy enumerates 2^n flips slowly
+    for _ in range(1 if n == 13 else 20):  # scipy enumerates 2^13 flips slowly
         d = rng.integers(-3, 4, size=n) / 4  # many ties, many zeros
         methods.add(check_against_scipy(d))
     assert methods <= {"exact", "normal approximation", "all differences zero"}
