@@ -2,6 +2,9 @@
 
 Usage: python benchmarks/bench_ties.py [--data-dir DIR] [--repeat N]
 
+For a tie-heavy variant, generate the data with scores rounded to one decimal:
+``python ../shared/bench/gen_msmarco_like.py --outdir /tmp/bench-ties --score-decimals 1``.
+
 Target (issue 7): ties="average" costs at most 1.5x the default policy.
 Evaluation alone, on loaded data, best of N.
 """

@@ -15,6 +15,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.spark)
+            # pyspark 4 warns about pandas 3 on every DataFrame conversion; rankwise uses Arrow
+            item.add_marker(
+                pytest.mark.filterwarnings(
+                    "ignore:PySpark does not yet fully support pandas:FutureWarning"
+                )
+            )
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ MEASURES = [
     "hit@1", "hit@5", "bpref", "gm_bpref", "judged@10", "set_P", "set_recall",
     "set_F", "set_map", "set_relative_P", "relative_P@5", "iprec_at_recall",
     "11pt_avg", "infAP", "utility", "binG", "G", "ndcg_rel", "Rndcg", "rbp", "rbp_resid",
-    "unj", "relstring@8", "num_q", "num_ret", "num_rel", "num_rel_ret",
+    "unj@10", "relstring@8", "num_q", "num_ret", "num_rel", "num_rel_ret",
     "num_nonrel_judged_ret",
 ]  # fmt: skip
 

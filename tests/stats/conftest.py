@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -33,6 +35,12 @@ def make_collection(
         runs[name] = Run.from_arrow(qq, position.astype(str), rng.random(len(qq)) + boost,
                                     name=name)
     return qrels, runs
+
+
+@pytest.fixture
+def make() -> Callable[..., tuple[Qrels, dict[str, Run]]]:
+    """The collection builder, for tests that need other sizes or systems."""
+    return make_collection
 
 
 @pytest.fixture

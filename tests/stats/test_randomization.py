@@ -150,7 +150,7 @@ def test_enumerated_patterns_cover_every_sign_vector() -> None:
 def test_the_first_bits_of_the_stream_are_stable() -> None:
     # pins PCG64 + SeedSequence usage: same seed, same patterns on every platform
     flips = _random_flip_bytes(np.random.SeedSequence(0), 16)(0, 2)
-    assert flips.tolist() == [[0xD1, 0x8E], [0x54, 0x1E]]
+    assert flips.tolist() == [[0x5F, 0x82], [0x21, 0xD7]]
 
 
 def test_bad_parameters() -> None:

@@ -88,8 +88,10 @@ def test_average_ranks_equal_scipy_rankdata() -> None:
     assert sorted(sizes.tolist()) == sorted(np.unique(x, return_counts=True)[1].tolist())
 
 
-@pytest.mark.parametrize("positive,negative,zeros", [(0, 0, 5), (1, 0, 0), (4, 1, 3), (5, 5, 0),
-                                                      (30, 12, 7), (700, 650, 50), (3, 9, 1)])
+@pytest.mark.parametrize(
+    "positive,negative,zeros",
+    [(0, 0, 5), (1, 0, 0), (4, 1, 3), (5, 5, 0), (30, 12, 7), (700, 650, 50), (3, 9, 1)],
+)
 def test_sign_test_equals_binomtest(positive: int, negative: int, zeros: int) -> None:
     d = np.r_[np.full(positive, 0.1), np.full(negative, -0.2), np.zeros(zeros)]
     np.random.default_rng(0).shuffle(d)
@@ -106,4 +108,5 @@ def test_sign_test_equals_binomtest(positive: int, negative: int, zeros: int) ->
 
 def test_sign_test_hand_computed() -> None:
     # 4 of 5 positive: 2 * P(X <= 1) = 2 * 6/32
-    assert sign_test([0.9, 0.8, 0.7, 0.6, 0.5, 0.5], [0.1, 0.2, 0.3, 0.4, 0.6, 0.5]).p_value == 0.375
+    a, b = [0.9, 0.8, 0.7, 0.6, 0.5, 0.5], [0.1, 0.2, 0.3, 0.4, 0.6, 0.5]
+    assert sign_test(a, b).p_value == 0.375

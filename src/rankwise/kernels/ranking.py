@@ -167,7 +167,11 @@ def _tie_groups(
     )
     if not tied.any():
         return correction, first, size
-    boundaries = np.union1d(np.flatnonzero(scores[1:] != scores[:-1]) + 1, ordering.starts)
+    starts_group = np.empty(n, dtype=bool)
+    starts_group[0] = True
+    np.not_equal(scores[1:], scores[:-1], out=starts_group[1:])
+    starts_group[ordering.starts] = True
+    boundaries = np.flatnonzero(starts_group)
     targets = positions[tied]
     slot = np.searchsorted(boundaries, targets, side="right") - 1
     groups, group_index = np.unique(slot, return_inverse=True)

@@ -249,6 +249,7 @@ def randomization_test(
     (0.25, 0.25, 'exact')
     """
     n_resamples, chunk_size = check_resamples(n_resamples, chunk_size)
+    seed = as_seed_sequence(seed)
     d, flat = as_differences(a, b)
     n, columns = d.shape
     nonzero = np.count_nonzero(d, axis=0)
@@ -267,7 +268,7 @@ def randomization_test(
         else:
             sampled.append(j)
     if sampled:
-        flips = _random_flip_bytes(as_seed_sequence(seed), n)
+        flips = _random_flip_bytes(seed, n)
         counts = _count_extreme(d[:, sampled], flips, n_resamples, chunk_size)
         p[sampled] = (counts + 1) / (n_resamples + 1)
         for j in sampled:
@@ -395,6 +396,7 @@ def bootstrap_test(
     (2.1381, 'monte carlo')
     """
     n_resamples, chunk_size = check_resamples(n_resamples, chunk_size)
+    seed = as_seed_sequence(seed)
     d, flat = as_differences(a, b)
     n, columns = d.shape
     nonzero = np.count_nonzero(d, axis=0)

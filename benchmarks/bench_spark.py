@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""Benchmark the Spark engine against the numpy engine on the 7M-row MS MARCO-like data.
+
+The synthetic MS MARCO passage dev-like run (6,980 queries x 1,000 passages)
+and its qrels (``gen_msmarco_like.py``) are converted once to Parquet under a
+cache folder (``~/.cache/rankwise/bench-spark`` by default; not in the
+repository). In ONE process the script then times, each ``--repeat`` times:
+
+- ``numpy``: ``pyarrow.parquet.read_table`` of both files + ``rankwise.evaluate``;
+- ``spark ranks``: ``rankwise.spark.evaluate(..., strategy="ranks")`` on
+  ``spark.read.parquet`` (Spark SQL ranks of the judged documents, kernels on
+  the driver), with a breakdown of its steps;
+- ``spark partitions``: ``strategy="partitions"`` (shuffle by query, sort
+  within partitions, ``mapInArrow`` running the numpy engine per chunk);
+- ``spark window``: the ranks computed by ``row_number()`` over a window
+  partitioned by query (a full shuffle and sort of the run), the rest as
+  ``ranks``: the plan the ``ranks`` strategy was measured against;
+- ``spark applyInPandas`` (once, ``--pandas-udf``): one Python call per query.
+
+Every Spark variant's means are checked against the numpy engine's
+(relative 1e-12). Spark runs in ``--master`` (default ``local[2]``); the
+session start is timed separately and excluded. Ratios are Spark / numpy.
+
+Run from the repository root::
+
+    PYTHONPATH=src python benchmarks/bench_spark.py --repeat 3 --pandas-udf
+
+This is a benchmark, not a test: nothing here is meant to be imported by pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "src"))
+
+import numpy as np  # noqa: E402
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+import rankwise as rw  # noqa: E402
+
+MEASURES = ["ndcg@10", "map", "mrr@10", "P@10", "recall@1000"]
+DEFAULT_DATA = "/tmp/bench-data"
+DEFAULT_GENERATOR = "/work/shared/bench/gen_msmarco_like.py"
+PREFIX = "msmarco_like"
+
+warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
+
+
+def ensure_text(data_dir: str, generator: str) -> tuple[str, str]:
+    qrels = os.path.join(data_dir, f"{PREFIX}.qrels")
+    run = os.path.join(data_dir, f"{PREFIX}.run")
+    if not (os.path.exists(qrels) and os.path.exists(run)):
+        os.makedirs(data_dir, exist_ok=True)
+        subprocess.run(
+            [sys.executable, generator, "--outdir", data_dir, "--prefix", PREFIX], check=True
+        )
+    return qrels, run
+
+
+def ensure_parquet(qrels_text: str, run_text: str, cache: str, files: int) -> tuple[str, str]:
+    """Parquet copies of the TREC files: the run split into *files* files, grouped by query."""
+    qrels_path = os.path.join(cache, "qrels.parquet")
+    run_dir = os.path.join(cache, f"run-{files}.parquet")
+    if os.path.exists(qrels_path) and os.path.exists(os.path.join(run_dir, "_DONE")):
+        return qrels_path, run_dir
+    os.makedirs(run_dir, exist_ok=True)
+    qrels = rw.read_trec_qrels(qrels_text).to_arrow()
+    pq.write_table(qrels, qrels_path)
+    run = rw.read_trec_run(run_text).to_arrow()
+    step = -(-run.num_rows // files)
+    for i in range(files):
+        part = run.slice(i * step, step)
+        pq.write_table(part, os.path.join(run_dir, f"part-{i:05d}.parquet"), row_group_size=500_000)
+    open(os.path.join(run_dir, "_DONE"), "w").close()
+    return qrels_path, run_dir
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[list[float], Any]:
+    times, out = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return times, out
+
+
+def check_means(name: str, got: dict[str, float], want: dict[str, float]) -> bool:
+    ok = all(abs(got[m] - want[m]) <= 1e-12 * max(1.0, abs(want[m])) for m in want)
+    if not ok:
+        print(f"  MISMATCH {name}: {got} != {want}", flush=True)
+    return ok
+
+
+# ---------------------------------------------------------------------------
+# the alternative plans, measured against the strategies rankwise ships
+# ---------------------------------------------------------------------------
+
+
+def window_evaluate(run_df: Any, qrels_df: Any, measures: list[str]) -> dict[str, float]:
+    """Ranks by row_number() over (partition by query order by score desc, doc desc)."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as sf
+
+    from rankwise.engines.spark._assemble import tied_ranking
+    from rankwise.engines.spark._frames import project_qrels, project_run, to_arrow
+    from rankwise.engines.spark.ranks import collect_judgments
+    from rankwise.evaluation import parse_measures
+    from rankwise.kernels import KERNELS, Context
+
+    run = project_run(run_df, query="query_id", doc="doc_id", score="score")
+    qrels_frame = project_qrels(qrels_df, query="query_id", doc="doc_id", label="relevance")
+    qrels = collect_judgments(qrels_frame)
+    judged = sf.broadcast(qrels_frame.select("q").distinct())
+    by_query = Window.partitionBy("q")
+    ordered = by_query.orderBy(sf.col("s").desc(), sf.col("d").desc())
+    by_score = by_query.orderBy(sf.col("s").desc())
+    ranked = (
+        run.join(judged, "q", "left_semi")
+        .withColumn("rank", sf.row_number().over(ordered))
+        .withColumn("above", sf.rank().over(by_score) - 1)
+        .withColumn("size", sf.count(sf.lit(1)).over(Window.partitionBy("q", "s")))
+        .withColumn("n", sf.count(sf.lit(1)).over(by_query))
+    )
+    hits = to_arrow(
+        ranked.join(sf.broadcast(qrels_frame), ["q", "d"]).select(
+            "q", "rank", "above", "size", "n", "g"
+        )
+    )
+    counts = to_arrow(run.join(judged, "q", "left_semi").groupBy("q").count())
+    ranking = tied_ranking(
+        qrels,
+        counts["q"].combine_chunks(),
+        counts["count"].to_numpy(),
+        {
+            "query": hits["q"].combine_chunks(),
+            "rank": hits["rank"].to_numpy(),
+            "grade": hits["g"].to_numpy(),
+            "above": hits["above"].to_numpy(),
+            "size": hits["size"].to_numpy(),
+        },
+        depth=None,
+        missing="skip",
+    )
+    context = Context(ranking.view("trec"))
+    parsed = parse_measures(measures, None)
+    return {str(m): float(np.mean(KERNELS[m.name](context, m))) for m in parsed}
+
+
+def pandas_udf_evaluate(run_df: Any, qrels_df: Any, measures: list[str]) -> dict[str, float]:
+    """One Python call per query: groupBy(query).applyInPandas(numpy engine on the group)."""
+    from pyspark.sql import functions as sf
+
+    names = [str(m) for m in rw.evaluation.parse_measures(measures, None)]
+    schema = "q string, " + ", ".join(f"`{n}` double" for n in names)
+
+    def one_query(frame: Any) -> Any:
+        import pandas as pd
+
+        run_rows = frame[frame["side"] == 0]
+        qrels_rows = frame[frame["side"] == 1]
+        if len(qrels_rows) == 0 or len(run_rows) == 0:
+            return pd.DataFrame({"q": [], **{n: [] for n in names}})
+        qrels = rw.Qrels.from_arrow(
+            pa.array(qrels_rows["q"]), pa.array(qrels_rows["d"]), qrels_rows["g"].to_numpy()
+        )
+        run = rw.Run.from_arrow(
+            pa.array(run_rows["q"]), pa.array(run_rows["d"]), run_rows["s"].to_numpy()
+        )
+        result = rw.evaluate(qrels, run, names)
+        return pd.DataFrame({"q": result.query_ids, **{n: result[n] for n in names}})
+
+    both = run_df.select(
+        sf.col("query_id").alias("q"),
+        sf.col("doc_id").alias("d"),
+        sf.col("score").alias("s"),
+        sf.lit(None).cast("double").alias("g"),
+        sf.lit(0).alias("side"),
+    ).unionByName(
+        qrels_df.select(
+            sf.col("query_id").alias("q"),
+            sf.col("doc_id").alias("d"),
+            sf.lit(None).cast("double").alias("s"),
+            sf.col("relevance").cast("double").alias("g"),
+            sf.lit(1).alias("side"),
+        )
+    )
+    per_query = both.groupBy("q").applyInPandas(one_query, schema)
+    row = per_query.agg(*[sf.avg(sf.col(f"`{n}`")).alias(n) for n in names]).first()
+    return {n: float(row[n]) for n in names}
+
+
+def ranks_breakdown(spark: Any, qrels_path: str, run_path: str) -> dict[str, float]:
+    """Seconds spent in each step of the ``ranks`` strategy."""
+    from rankwise.engines.spark._frames import project_qrels, project_run
+    from rankwise.engines.spark.ranks import (
+        check_run,
+        collect_judgments,
+        rank_hits,
+        summarize_run,
+    )
+
+    steps: dict[str, float] = {}
+    start = time.perf_counter()
+    run = project_run(spark.read.parquet(run_path), query="query_id", doc="doc_id", score="score")
+    qrels_frame = project_qrels(
+        spark.read.parquet(qrels_path), query="query_id", doc="doc_id", label="relevance"
+    )
+    qrels_frame.count()
+    steps["count judgments (auto)"] = time.perf_counter() - start
+    start = time.perf_counter()
+    collect_judgments(qrels_frame)
+    steps["collect judgments"] = time.perf_counter() - start
+    start = time.perf_counter()
+    summary = summarize_run(run, qrels_frame)
+    check_run(run, summary)
+    steps["scan 1: counts + judged hits"] = time.perf_counter() - start
+    start = time.perf_counter()
+    rank_hits(run, summary)
+    steps["scan 2: ranks of hits"] = time.perf_counter() - start
+    return steps
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--data-dir", default=DEFAULT_DATA, help="TREC files (generated when missing)")
+    ap.add_argument("--generator", default=DEFAULT_GENERATOR)
+    ap.add_argument(
+        "--cache-dir",
+        default=os.path.join(os.path.expanduser("~"), ".cache", "rankwise", "bench-spark"),
+        help="where the Parquet copies are written (not committed)",
+    )
+    ap.add_argument("--files", type=int, default=4, help="Parquet files of the run")
+    ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--driver-memory", default="4g")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument(
+        "--variants",
+        default="ranks,partitions,window",
+        help="comma-separated: ranks, partitions, window",
+    )
+    ap.add_argument("--pandas-udf", action="store_true", help="also time applyInPandas, once")
+    ap.add_argument("--json", help="write the figures to this file")
+    args = ap.parse_args()
+
+    qrels_text, run_text = ensure_text(args.data_dir, args.generator)
+    qrels_path, run_path = ensure_parquet(qrels_text, run_text, args.cache_dir, args.files)
+    rows_in_run = sum(
+        pq.ParquetFile(os.path.join(run_path, f)).metadata.num_rows
+        for f in os.listdir(run_path)
+        if f.endswith(".parquet")
+    )
+    print(f"data: {run_path} ({rows_in_run:,} rows), {qrels_path}", flush=True)
+
+    def numpy_engine() -> dict[str, float]:
+        qrels = pq.read_table(qrels_path)
+        run = pq.read_table(run_path)
+        return dict(rw.evaluate(qrels, run, MEASURES).mean)
+
+    numpy_engine()  # warm the page cache and imports
+    numpy_times, reference = timed(numpy_engine, args.repeat)
+    print(
+        f"numpy engine (read Parquet + evaluate): {min(numpy_times):.2f} s  {reference}", flush=True
+    )
+
+    from pyspark.sql import SparkSession
+
+    from rankwise.spark import evaluate
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    start = time.perf_counter()
+    spark = (
+        SparkSession.builder.master(args.master)
+        .appName("rankwise-bench")
+        .config("spark.driver.memory", args.driver_memory)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "8")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    startup = time.perf_counter() - start
+    print(f"spark session start: {startup:.1f} s (excluded)", flush=True)
+
+    def frames() -> tuple[Any, Any]:
+        return spark.read.parquet(run_path), spark.read.parquet(qrels_path)
+
+    variants: dict[str, Callable[[], dict[str, float]]] = {
+        "ranks": lambda: evaluate(*frames(), MEASURES, strategy="ranks").mean,
+        "partitions": lambda: _partitions(evaluate, frames),
+        "window": lambda: window_evaluate(*frames(), MEASURES),
+    }
+    rows: list[dict[str, Any]] = [
+        {"variant": "numpy", "times": numpy_times, "ok": True},
+    ]
+    for name in [v.strip() for v in args.variants.split(",") if v.strip()]:
+        variants[name]()  # warm-up: JIT, Python workers, file listing
+        times, means = timed(variants[name], args.repeat)
+        ok = check_means(name, means, reference)
+        rows.append({"variant": f"spark {name}", "times": times, "ok": ok})
+        print(
+            f"spark {name}: {min(times):.2f} s  (all: {', '.join(f'{t:.2f}' for t in times)})",
+            flush=True,
+        )
+    if args.pandas_udf:
+        times, means = timed(lambda: pandas_udf_evaluate(*frames(), MEASURES), 1)
+        ok = check_means("applyInPandas", means, reference)
+        rows.append({"variant": "spark applyInPandas", "times": times, "ok": ok})
+        print(f"spark applyInPandas: {times[0]:.2f} s", flush=True)
+    breakdown = ranks_breakdown(spark, qrels_path, run_path)
+
+    base = min(numpy_times)
+    print()
+    print(
+        f"{args.master}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"pyspark {spark.version}, rankwise {rw.__version__}; measures {', '.join(MEASURES)}"
+    )
+    print(f"{'variant':<22} {'best s':>8} {'median s':>9} {'x numpy':>8}  means")
+    for row in rows:
+        best, median = min(row["times"]), statistics.median(row["times"])
+        print(
+            f"{row['variant']:<22} {best:>8.2f} {median:>9.2f} {best / base:>8.1f}  "
+            f"{'equal' if row['ok'] else 'DIFFER'}"
+        )
+    print("ranks strategy, step by step (one run, after warm-up):")
+    for step, seconds in breakdown.items():
+        print(f"  {step:<32} {seconds:6.2f} s")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(
+                {
+                    "rows": rows,
+                    "startup": startup,
+                    "breakdown": breakdown,
+                    "master": args.master,
+                    "pyspark": spark.version,
+                },
+                out,
+                indent=1,
+            )
+    spark.stop()
+
+
+def _partitions(evaluate: Any, frames: Callable[[], tuple[Any, Any]]) -> dict[str, float]:
+    results = evaluate(*frames(), MEASURES, strategy="partitions")
+    results.unpersist()
+    return results.mean
+
+
+if __name__ == "__main__":
+    main()
