@@ -63,11 +63,11 @@ def numbers_to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """Return a numeric Arrow column as one float64 numpy array (without pandas)."""
     import pyarrow as pa
 
-    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
-    parts = [np.asarray(chunk.to_numpy(zero_copy_only=False), dtype=np.float64) for chunk in chunks]
-    if not parts:
-        return np.zeros(0, dtype=np.float64)
-    return parts[0].copy() if len(parts) == 1 else np.concatenate(parts)
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks() if values.num_chunks else pa.array([], pa.float64())
+    if not pa.types.is_floating(values.type) or values.type != pa.float64():
+        values = values.cast(pa.float64())
+    return np.asarray(values.to_numpy(zero_copy_only=False), dtype=np.float64)
 
 
 _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)

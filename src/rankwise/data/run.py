@@ -16,6 +16,19 @@ if TYPE_CHECKING:
 __all__ = ["Run"]
 
 
+def _encoded_queries(values: Any) -> tuple[np.ndarray, list[str]] | None:
+    """Codes and names of an already dictionary-encoded query column (first-appearance order)."""
+    import pyarrow as pa
+
+    if isinstance(values, pa.ChunkedArray) and values.num_chunks == 1:
+        values = values.chunk(0)
+    if not isinstance(values, pa.DictionaryArray) or values.null_count:
+        return None
+    if not pa.types.is_string(values.type.value_type):
+        return None
+    return values.indices.to_numpy().astype(np.int32, copy=False), values.dictionary.to_pylist()
+
+
 def _line(row: int, line_numbers: np.ndarray | None, locate: Callable[[int], int] | None) -> int:
     if line_numbers is not None:
         return int(line_numbers[row])
@@ -105,7 +118,8 @@ class Run:
         """
         import pyarrow as pa
 
-        queries = as_string_chunks(query_ids, "query id")
+        encoded = _encoded_queries(query_ids)
+        queries = None if encoded is not None else as_string_chunks(query_ids, "query id")
         docs = as_string_chunks(doc_ids, "document id")
         if isinstance(scores, (pa.Array, pa.ChunkedArray)):
             if scores.null_count:
@@ -116,10 +130,11 @@ class Run:
                 score_array = np.array(scores, dtype=np.float64)
             except (TypeError, ValueError) as error:
                 raise InputFormatError(f"scores must be numbers: {error}", source) from None
-        if not (len(queries) == len(docs) == len(score_array)):
+        n_queries = len(encoded[0]) if encoded is not None else len(queries)  # type: ignore[arg-type]
+        if not (n_queries == len(docs) == len(score_array)):
             raise InputFormatError(
                 "query ids, document ids and scores differ in length: "
-                f"[{len(queries)}, {len(docs)}, {len(score_array)}]",
+                f"[{n_queries}, {len(docs)}, {len(score_array)}]",
                 source,
             )
         finite = np.isfinite(score_array)
@@ -132,7 +147,7 @@ class Run:
                 + ("" if source is not None else f" (row {row + 1})"),
                 *where,
             )
-        codes, names = intern(queries)
+        codes, names = encoded if encoded is not None else intern(queries)  # type: ignore[arg-type]
         run = cls(
             codes,
             names,
@@ -287,11 +302,13 @@ class Run:
         ordered = np.sort(combined)
         repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
         rows = np.flatnonzero(np.isin(combined, repeated))
-        table = pa.table({
-            "query": pa.array(self._query_codes[rows]),
-            "doc": self._doc_ids.take(pa.array(rows)),
-            "row": pa.array(rows),
-        })
+        table = pa.table(
+            {
+                "query": pa.array(self._query_codes[rows]),
+                "doc": self._doc_ids.take(pa.array(rows)),
+                "row": pa.array(rows),
+            }
+        )
         groups = table.group_by(["query", "doc"]).aggregate(
             [("row", "min"), ("row", "count"), ("row", "list")]
         )

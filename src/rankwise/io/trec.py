@@ -228,6 +228,7 @@ def _parse(
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass  # extra text after the last field, odd spacing: normalise below
         else:
+            table = _encode_queries(table)
             if not _has_comment_rows(table):
                 return table, None
     text, line_numbers = _normalise(data, layout)
@@ -243,10 +244,19 @@ def _parse(
         raise  # _diagnose always raises; this keeps type checkers content
 
 
-def _has_comment_rows(table: pa.Table) -> bool:
+def _encode_queries(table: pa.Table) -> pa.Table:
+    """Intern the query ids once (first-appearance order); the Run reuses the codes."""
     import pyarrow.compute as pc
 
-    return bool(pc.any(pc.starts_with(table["qid"], "#")).as_py())
+    encoded = pc.dictionary_encode(table["qid"]).combine_chunks()
+    return table.set_column(table.schema.get_field_index("qid"), "qid", encoded)
+
+
+def _has_comment_rows(table: pa.Table) -> bool:
+    """Whether a comment line slipped through as data (a query id starting with ``#``)."""
+    column = table["qid"]
+    dictionary = column.chunk(0).dictionary if column.num_chunks else []
+    return any(str(name).startswith("#") for name in dictionary.to_pylist())
 
 
 def _line_locator(data: bytes | FileView, display: str) -> Callable[[int], int]:

@@ -13,7 +13,7 @@ from typing import Any
 from rankwise.exceptions import MissingDependencyError
 
 __all__ = ["COLORS", "GAIN_COLOR", "LOSS_COLOR", "STYLE", "color_of", "new_axes",
-           "new_figure", "require_matplotlib"]
+           "new_figure", "require_matplotlib", "styled"]
 
 COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
           "#000000")
@@ -40,7 +40,6 @@ STYLE: dict[str, Any] = {
     "legend.fontsize": 8.5,
     "xtick.labelsize": 8.0,
     "ytick.labelsize": 8.0,
-    "svg.fonttype": "none",
 }
 """matplotlib settings of the figures of the HTML report and of ``rankwise plot``."""
 
@@ -70,6 +69,12 @@ def require_matplotlib(feature: str = "plotting") -> ModuleType:
             f"{feature} needs matplotlib, which is not installed: pip install 'rankwise[plot]'"
         ) from error
     return matplotlib
+
+
+def styled() -> Any:
+    """A context manager applying :data:`STYLE` (for figures made and saved inside it)."""
+    matplotlib = require_matplotlib("plotting")
+    return matplotlib.rc_context(STYLE)
 
 
 def color_of(index: int) -> str:

@@ -1,0 +1,154 @@
+"""What a report was made from: files with sizes and hashes, measure definitions, versions."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from rankwise.measures import Measure
+
+__all__ = [
+    "FileRecord",
+    "MeasureRecord",
+    "describe_file",
+    "describe_input",
+    "describe_measures",
+    "environment",
+    "now",
+]
+
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """An input of the report.
+
+    Attributes
+    ----------
+    role : str
+        ``"judgments"`` or ``"run"``.
+    system : str or None
+        The system name of a run.
+    path : str
+        The path as given, or a description of an in-memory object.
+    size : int or None
+        Bytes (None for an object that is not a file).
+    sha256 : str or None
+        Hex digest of the file's bytes.
+    """
+
+    role: str
+    system: str | None
+    path: str
+    size: int | None
+    sha256: str | None
+
+
+def describe_file(path: str | os.PathLike[str], role: str, system: str | None = None) -> FileRecord:
+    """Size and SHA-256 of a file (read in chunks of 1 MiB).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(delete=False) as handle:
+    ...     _ = handle.write(b"abc")
+    >>> record = describe_file(handle.name, "run", "bm25")
+    >>> record.size, record.sha256[:16]
+    (3, 'ba7816bf8f01cfea')
+    """
+    text = os.fspath(path)
+    digest = hashlib.sha256()
+    with open(text, "rb") as stream:
+        for chunk in iter(lambda: stream.read(_CHUNK), b""):
+            digest.update(chunk)
+    return FileRecord(role, system, text, os.path.getsize(text), digest.hexdigest())
+
+
+def describe_input(obj: Any, role: str, system: str | None = None) -> FileRecord:
+    """A :class:`FileRecord` of a path, or of an object read from a file, or of anything else."""
+    if isinstance(obj, (str, os.PathLike)) and os.path.isfile(obj):
+        return describe_file(obj, role, system)
+    source = getattr(obj, "source", None)
+    if isinstance(source, str) and os.path.isfile(source):
+        return describe_file(source, role, system)
+    return FileRecord(role, system, f"<{type(obj).__name__} in memory>", None, None)
+
+
+@dataclass(frozen=True)
+class MeasureRecord:
+    """The definition of one measure of the report, from :data:`rankwise.measures.FAMILIES`."""
+
+    name: str
+    summary: str
+    formula: str
+    parameters: str
+    reference: str
+
+
+def describe_measures(measures: Iterable[Measure]) -> list[MeasureRecord]:
+    """The definition of each measure: summary, formula, parameters (set or default), reference.
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> record = describe_measures([parse("P@5(rel=2)")])[0]
+    >>> record.name, record.summary, record.parameters
+    ('P@5(rel=2)', 'precision at k', 'rel=2')
+    """
+    from rankwise.measures.spec import format_value
+
+    records = []
+    for measure in measures:
+        family = measure.family
+        parts = []
+        for key, param in family.params.items():
+            value = measure.param(key)
+            if value == param.default and value in ((), None, ""):
+                continue
+            default = "" if key in dict(measure.params) else " (default)"
+            parts.append(f"{key}={format_value(value)}{default}")
+        records.append(MeasureRecord(
+            name=str(measure),
+            summary=family.summary,
+            formula=family.formula,
+            parameters=", ".join(parts),
+            reference=family.reference,
+        ))
+    return records
+
+
+def _version(module: str) -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version(module)
+    except Exception:  # any failure means: not installed or unknown
+        return None
+
+
+def environment() -> dict[str, str]:
+    """Versions of rankwise, Python and the libraries that computed and drew the report."""
+    from rankwise._version import __version__
+
+    found = {
+        "rankwise": __version__,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(terse=True),
+    }
+    for name in ("numpy", "pyarrow", "scipy", "matplotlib"):
+        value = _version(name)
+        if value is not None:
+            found[name] = value
+    return found
+
+
+def now() -> datetime:
+    """The current time in the local time zone (what the report says it was made at)."""
+    return datetime.now(timezone.utc).astimezone()
