@@ -147,7 +147,7 @@ class Run:
                 + ("" if source is not None else f" (row {row + 1})"),
                 *where,
             )
-        codes, names = encoded if encoded is not None else intern(queries)  # type: ignore[arg-type]
+        codes, names = encoded if encoded is not None else intern(queries)
         run = cls(
             codes,
             names,

@@ -53,8 +53,7 @@ class FileView:
                 count = handle.readinto(buffer)
                 if not count:
                     break
-                view = memoryview(buffer)[:count]
-                chunk = view.obj if count == self._CHUNK else bytes(view)
+                chunk = buffer if count == self._CHUNK else bytes(buffer[:count])
                 for needle in needles:
                     if found[needle] == -1:
                         at = chunk.find(needle)

@@ -255,8 +255,9 @@ def _encode_queries(table: pa.Table) -> pa.Table:
 def _has_comment_rows(table: pa.Table) -> bool:
     """Whether a comment line slipped through as data (a query id starting with ``#``)."""
     column = table["qid"]
-    dictionary = column.chunk(0).dictionary if column.num_chunks else []
-    return any(str(name).startswith("#") for name in dictionary.to_pylist())
+    if not column.num_chunks:
+        return False
+    return any(str(name).startswith("#") for name in column.chunk(0).dictionary.to_pylist())
 
 
 def _line_locator(data: bytes | FileView, display: str) -> Callable[[int], int]:
