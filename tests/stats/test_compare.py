@@ -282,3 +282,27 @@ def test_measures_not_aggregated_by_a_mean_are_refused(collection, measure: str,
     qrels, runs = collection
     with pytest.raises(UnsupportedMeasureError, match=rf"'{measure}' \({kind}\)"):
         compare(qrels, runs, ["map", measure])
+
+
+def test_same_p_values_whatever_the_blas_thread_count() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np\n"
+        "from rankwise.stats import bootstrap_test, randomization_test\n"
+        "rng = np.random.default_rng(0)\n"
+        "d = np.round(rng.normal(0.01, 0.2, size=(3000, 3)), 2)\n"
+        "r = randomization_test(d, n_resamples=2000, seed=1).p_value\n"
+        "b = bootstrap_test(d, n_resamples=2000, seed=1).p_value\n"
+        "print(repr(r.tolist() + b.tolist()))\n"
+    )
+    outputs = set()
+    for threads in ("1", "2"):
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=threads, OMP_NUM_THREADS=threads,
+                   MKL_NUM_THREADS=threads)
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, check=True)
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
