@@ -302,27 +302,44 @@ def main() -> None:
         return spark.read.parquet(run_path), spark.read.parquet(qrels_path)
 
     variants: dict[str, Callable[[], dict[str, float]]] = {
-        "ranks": lambda: evaluate(*frames(), MEASURES, strategy="ranks").mean,
-        "partitions": lambda: _partitions(evaluate, frames),
-        "window": lambda: window_evaluate(*frames(), MEASURES),
+        "numpy": numpy_engine,
+        "spark ranks": lambda: evaluate(*frames(), MEASURES, strategy="ranks").mean,
+        "spark partitions": lambda: _partitions(evaluate, frames),
+        "spark window": lambda: window_evaluate(*frames(), MEASURES),
     }
-    rows: list[dict[str, Any]] = [
-        {"variant": "numpy", "times": numpy_times, "ok": True},
-    ]
-    for name in [v.strip() for v in args.variants.split(",") if v.strip()]:
+    chosen = ["numpy"] + [f"spark {v.strip()}" for v in args.variants.split(",") if v.strip()]
+    for name in chosen[1:]:
         variants[name]()  # warm-up: JIT, Python workers, file listing
-        times, means = timed(variants[name], args.repeat)
-        ok = check_means(name, means, reference)
-        rows.append({"variant": f"spark {name}", "times": times, "ok": ok})
+    # round-robin, so that the load of a shared machine hits every variant alike
+    times: dict[str, list[float]] = {name: [] for name in chosen}
+    ok = {name: True for name in chosen}
+    for round_ in range(args.repeat):
+        for name in chosen:
+            seconds, means = timed(variants[name], 1)
+            times[name] += seconds
+            ok[name] &= check_means(name, means, reference)
+            print(f"round {round_ + 1}: {name:<18} {seconds[0]:6.2f} s", flush=True)
+    rows: list[dict[str, Any]] = [
+        {"variant": name, "times": times[name], "ok": ok[name]} for name in chosen
+    ]
+    numpy_times = times["numpy"]
+    if args.pandas_udf:
+        seconds, means = timed(lambda: pandas_udf_evaluate(*frames(), MEASURES), 1)
+        numpy_seconds, _ = timed(numpy_engine, 1)
+        ok_udf = check_means("applyInPandas", means, reference)
+        rows.append(
+            {
+                "variant": "spark applyInPandas",
+                "times": seconds,
+                "ok": ok_udf,
+                "numpy_alongside": numpy_seconds[0],
+            }
+        )
         print(
-            f"spark {name}: {min(times):.2f} s  (all: {', '.join(f'{t:.2f}' for t in times)})",
+            f"spark applyInPandas: {seconds[0]:.2f} s (numpy right after: "
+            f"{numpy_seconds[0]:.2f} s)",
             flush=True,
         )
-    if args.pandas_udf:
-        times, means = timed(lambda: pandas_udf_evaluate(*frames(), MEASURES), 1)
-        ok = check_means("applyInPandas", means, reference)
-        rows.append({"variant": "spark applyInPandas", "times": times, "ok": ok})
-        print(f"spark applyInPandas: {times[0]:.2f} s", flush=True)
     breakdown = ranks_breakdown(spark, qrels_path, run_path)
 
     base = min(numpy_times)

@@ -211,7 +211,12 @@ class Comparison:
 
     @property
     def legend(self) -> str:
-        """One sentence saying which test, correction, level and intervals were used."""
+        """One sentence saying which test, correction, level and intervals were used.
+
+        It starts with "significant at alpha = ..."; put your marker in front
+        (the repr uses ``*``). For the randomization and bootstrap tests it
+        gives the seed, so a published table can be reproduced.
+        """
         test = TEST_LABELS[self.test]
         if self.test == "randomization":
             test += (f" ({self.n_resamples:,} random sign flips, exact enumeration when "
@@ -230,9 +235,26 @@ class Comparison:
         )
         against = f"against {self.baseline!r}" if self.baseline is not None else "all pairs"
         return (
-            f"* significant at alpha = {self.alpha:g} (p_adjusted <= alpha): two-sided {test}, "
+            f"significant at alpha = {self.alpha:g} (p_adjusted <= alpha): two-sided {test}, "
             f"{against}, {correction}; {self.confidence:.0%} {interval} confidence intervals"
         )
+
+    def plot(
+        self, measures: str | Measure | Iterable[str | Measure] | None = None, *,
+        ax: Any = None, **kwargs: Any,
+    ) -> Any:
+        """Draw the differences from the baseline with their intervals (needs matplotlib).
+
+        Calls :func:`rankwise.report.plot_comparison`; returns its
+        ``ComparisonDisplay`` (``figure_``, ``ax_``).
+
+        Examples
+        --------
+        >>> comparison.plot("ndcg@10").figure_.savefig("ndcg.svg")  # doctest: +SKIP
+        """
+        from rankwise.report.plots import plot_comparison
+
+        return plot_comparison(self, measures, ax=ax, **kwargs)
 
     # conversions ---------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -323,12 +345,13 @@ class Comparison:
             ).rstrip()
 
         out = [
-            f"Comparison({len(self.systems)} systems, {len(self.measures)} measures, "
+            f"Comparison({len(self.systems)} systems, {len(self.measures)} "
+            f"measure{'s' if len(self.measures) != 1 else ''}, "
             f"test={self.test!r}, correction={self.correction!r}, alpha={self.alpha:g})",
             render(header),
         ]
         out.extend(render(line) for line in lines)
-        out.append(self.legend)
+        out.append(f"* {self.legend}")
         out.extend(f"note: {note}" for note in self.notes)
         return "\n".join(out)
 
@@ -371,7 +394,7 @@ def _options(
     if not 0 < alpha < 1:
         raise InvalidParameterError(f"alpha must be between 0 and 1 (exclusive), got {alpha}")
     check_confidence(1 - alpha)
-    interval = _INTERVALS.get(ci.lower() if isinstance(ci, str) else ci)
+    interval = _INTERVALS.get(ci.lower()) if isinstance(ci, str) else None
     if interval is None:
         raise InvalidParameterError(f"ci must be 't' or 'bootstrap', got {ci!r}")
     if family not in _FAMILIES:
@@ -423,7 +446,8 @@ def compare(
         The judgments (any form :func:`rankwise.evaluate` accepts).
     runs : dict or list
         ``{name: run}`` (runs as objects, paths, frames, dicts, or already
-        computed :class:`~rankwise.Results`), or a list of runs named by
+        computed :class:`~rankwise.Results`, used as they are: *missing*,
+        *rel*, *depth* and *judged_only* do not apply to them), or a list of runs named by
         their :attr:`Run.name` (the run id of a TREC file) or, for paths,
         their file name. Names must be distinct; at least two runs.
     measures : str, Measure or list of them

@@ -306,3 +306,11 @@ def test_same_p_values_whatever_the_blas_thread_count() -> None:
                               text=True, check=True)
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+def test_plot_delegates_to_the_report_layer(collection) -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    qrels, runs = collection
+    display = compare(qrels, runs, ["map"], baseline="bm25", seed=0).plot()
+    assert display.figure_ is not None and display.ax_ is not None

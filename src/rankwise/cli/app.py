@@ -80,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rankwise {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     evaluate.add_parser(commands)
+    from rankwise.cli.commands import report as report_command
+    report_command.add_parser(commands)
+    from rankwise.cli.commands import plot as plot_command
+    plot_command.add_parser(commands)
     trec_eval.add_parser(commands)
     demo.add_parser(commands)
     measures.add_parser(commands)

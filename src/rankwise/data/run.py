@@ -107,8 +107,12 @@ class Run:
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
         check_duplicates: bool = True,
+        copy_scores: bool = True,
     ) -> Run:
         """Build a run from three columns (Arrow arrays, numpy arrays or sequences).
+
+        ``copy_scores=False`` lets the run take ownership of a float64 numpy
+        array of scores instead of copying it (for readers).
 
         Raises
         ------
@@ -127,7 +131,11 @@ class Run:
             score_array = numbers_to_numpy(scores)
         else:
             try:
-                score_array = np.array(scores, dtype=np.float64)
+                score_array = (
+                    np.array(scores, dtype=np.float64)
+                    if copy_scores
+                    else np.asarray(scores, dtype=np.float64)
+                )
             except (TypeError, ValueError) as error:
                 raise InputFormatError(f"scores must be numbers: {error}", source) from None
         n_queries = len(encoded[0]) if encoded is not None else len(queries)  # type: ignore[arg-type]
@@ -286,13 +294,18 @@ class Run:
         if grouped and (sizes == sizes[0]).all():
             # The common case: one block of equal length per query. Sort within
             # blocks; no query code has to be mixed into the keys.
-            rows = np.sort(keys.reshape(len(sizes), int(sizes[0])), axis=1)
+            rows = keys.reshape(len(sizes), int(sizes[0]))
+            rows.sort(axis=1)  # in place: the keys are ours
             if not (rows[:, 1:] == rows[:, :-1]).any():
                 return
-        combined = codes.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15) + keys
+            keys, _ = string_keys(self._doc_ids)  # unsorted again, for the report
+        combined = codes.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        combined += keys
+        del keys
         ordered = np.sort(combined)
         if not (ordered[1:] == ordered[:-1]).any():
             return
+        del ordered
         self._report_duplicate(combined)
 
     def _report_duplicate(self, combined: np.ndarray) -> None:

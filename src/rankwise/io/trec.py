@@ -229,6 +229,7 @@ def _parse(
             pass  # extra text after the last field, odd spacing: normalise below
         else:
             table = _encode_queries(table)
+            _release_unused_memory()
             if not _has_comment_rows(table):
                 return table, None
     text, line_numbers = _normalise(data, layout)
@@ -242,6 +243,28 @@ def _parse(
     except (pa.ArrowInvalid, pa.ArrowTypeError) as error:
         _diagnose(data, display, layout, error)
         raise  # _diagnose always raises; this keeps type checkers content
+
+
+def _copy_chunks(chunks: list[pa.Array]) -> np.ndarray:
+    """Concatenate numeric chunks into one float64 array, releasing each chunk once copied."""
+    out = np.empty(sum(len(chunk) for chunk in chunks), dtype=np.float64)
+    at = 0
+    for index in range(len(chunks)):
+        chunk = chunks[index]
+        out[at : at + len(chunk)] = chunk.to_numpy(zero_copy_only=False)
+        at += len(chunk)
+        chunks[index] = None  # type: ignore[call-overload]
+        del chunk
+    return out
+
+
+def _release_unused_memory() -> None:
+    """Give the memory the CSV reader freed back to the system (lower peak memory)."""
+    import pyarrow as pa
+
+    pool = pa.default_memory_pool()
+    if hasattr(pool, "release_unused"):
+        pool.release_unused()
 
 
 def _encode_queries(table: pa.Table) -> pa.Table:
@@ -338,15 +361,22 @@ def read_trec_run(
         table, line_numbers = _parse(opened.data, opened.display, _RUN, wanted, opened.path)
         run_name = name if name is not None else _last_run_id(opened.data)
         locate = _line_locator(opened.data, opened.display) if line_numbers is None else None
+    queries, docs = table["qid"], table["docno"]
+    ranks = table["rank"] if keep_rank else None
+    score_chunks = list(table["score"].chunks)
+    del table  # the score chunks are now only in the list, freed as they are copied
+    scores = _copy_chunks(score_chunks)
+    _release_unused_memory()
     return Run.from_arrow(
-        table["qid"],
-        table["docno"],
-        table["score"],
-        ranks=table["rank"] if keep_rank else None,
+        queries,
+        docs,
+        scores,
+        ranks=ranks,
         name=run_name,
         source=opened.display,
         line_numbers=line_numbers,
         locate=locate,
+        copy_scores=False,
     )
 
 

@@ -58,11 +58,12 @@ details { border: 1px solid var(--line); border-radius: 8px; margin: 8px 0; back
 details > summary { cursor: pointer; padding: 8px 12px; font-weight: 600; }
 details[open] > summary { border-bottom: 1px solid var(--line); }
 details > .body { padding: 6px 12px 10px; }
-.changes { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr));
-  gap: 6px 26px; }
+.changes { display: grid; grid-template-columns: minmax(0, 1fr); gap: 4px; }
 .changes h4 { margin: 10px 0 2px; font-size: 13.5px; }
-.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
-.pair table { width: 100%; font-size: 12.5px; }
+.pair { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px 28px; }
+.pair > table { width: 100%; font-size: 12.5px; }
+.pair th, .pair td { padding: 4px 8px; }
+.pair thead th { white-space: normal; overflow-wrap: anywhere; }
 .pair caption { text-align: left; font-weight: 600; padding: 2px 0; }
 .pair caption.gain { color: var(--up); } .pair caption.loss { color: var(--down); }
 td.qid { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
@@ -76,8 +77,7 @@ dl.kv dt { color: var(--muted); } dl.kv dd { margin: 0; }
 ul.notes { margin: 6px 0; padding-left: 20px; color: var(--ink); }
 p.empty { color: var(--muted); font-style: italic; }
 footer { color: var(--muted); font-size: 12px; text-align: center; padding: 6px 0 26px; }
-@media (max-width: 700px) { .pair { grid-template-columns: 1fr; }
-  .changes { grid-template-columns: 1fr; } }
+@media (max-width: 700px) { .pair { grid-template-columns: minmax(0, 1fr); } }
 @media print { nav.toc { display: none; } body { background: #fff; }
   section.card { box-shadow: none; break-inside: avoid-page; } }
 """

@@ -27,7 +27,8 @@ from rankwise.results import Results
 if TYPE_CHECKING:
     from rankwise.compare import Comparison
 
-__all__ = ["CURVE_FAMILIES", "Report", "build_report", "evaluate_runs"]
+__all__ = ["CURVE_FAMILIES", "Report", "build_report", "curve_templates", "evaluate_runs",
+           "resolve_baseline"]
 
 CURVE_FAMILIES = ("ndcg", "P", "recall")
 """The measures drawn as curves over k in a report."""
@@ -142,6 +143,8 @@ def evaluate_runs(
     depth: int | None = None,
     missing: str = "skip",
     judged_only: bool = False,
+    qrels_format: str | None = None,
+    run_format: str | None = None,
     reading: Reading | None = None,
 ) -> tuple[dict[str, Results], list[FileRecord], list[str]]:
     """Evaluate each run, one in memory at a time, and describe the inputs.
@@ -149,13 +152,18 @@ def evaluate_runs(
     Parameters
     ----------
     qrels : Qrels, path, frame or dict
+        The judgments.
     runs : dict ``{name: run}`` or list of runs
         Runs as paths, :class:`~rankwise.Run` objects, frames or dicts, or
         already computed :class:`~rankwise.Results`. A list is named by the
         run ids (TREC files), else the file names, else the paths.
     measures : list of Measure
+        Already parsed (:func:`rankwise.evaluation.parse_measures`).
     depth, missing, judged_only
         As in :func:`rankwise.evaluate`.
+    qrels_format, run_format : str, optional
+        The format of files given by path (``"trec"``, ``"parquet"``, ...;
+        default: from the extension), as in :func:`rankwise.read_run`.
     reading : callable, optional
         ``reading(path)`` returns a context manager entered while a file is
         read (the command line shows progress with it).
@@ -169,7 +177,7 @@ def evaluate_runs(
         Coverage warnings: queries without judgments, judged queries not in a run.
     """
     from rankwise.evaluation import evaluate_objects
-    from rankwise.io import as_qrels, as_run
+    from rankwise.io import as_qrels, as_run, read_qrels, read_run
 
     def read(label: str) -> AbstractContextManager[Any]:
         return reading(label) if reading is not None else contextlib.nullcontext()
@@ -187,7 +195,10 @@ def evaluate_runs(
         )
     if not objects:
         raise InvalidParameterError("runs is empty; give at least one run")
-    with read(_label(qrels, 0) if isinstance(qrels, (str, os.PathLike)) else "judgments"):
+    if isinstance(qrels, (str, os.PathLike)):
+        with read(os.fspath(qrels)):
+            qrels_obj = read_qrels(qrels, fmt=qrels_format)
+    else:
         qrels_obj = as_qrels(qrels)
     files = [describe_input(qrels, "judgments")]
     evaluated: list[Results] = []
@@ -200,7 +211,10 @@ def evaluate_runs(
             evaluated.append(obj)
             files.append(describe_input(obj, "run"))
             continue
-        with read(label):
+        if isinstance(obj, (str, os.PathLike)):
+            with read(label):
+                run = read_run(obj, fmt=run_format, name=name)
+        else:
             run = as_run(obj, name=name)
         results = evaluate_objects(qrels_obj, run, list(measures), depth=depth,
                                    missing=missing, judged_only=judged_only)
@@ -232,7 +246,14 @@ def evaluate_runs(
     return out, files, notes
 
 
-def _resolve_baseline(baseline: str | None, names: list[str], files: list[FileRecord]) -> str:
+def resolve_baseline(baseline: str | None, names: list[str], files: list[FileRecord]) -> str:
+    """The system named *baseline* (a name, or the path or file name of a run); default the first.
+
+    Raises
+    ------
+    InvalidParameterError
+        No such run (the message suggests the nearest name).
+    """
     if baseline is None:
         return names[0]
     if baseline in names:
@@ -245,9 +266,17 @@ def _resolve_baseline(baseline: str | None, names: list[str], files: list[FileRe
     raise InvalidParameterError(f"baseline {baseline!r} is not one of the runs {names}{hint}")
 
 
-def _curve_templates(
+def curve_templates(
     families: Iterable[str | Measure], measures: list[Measure], rel: float | None
 ) -> list[Measure]:
+    """The curves to draw: each family with the parameters of a measure of it in *measures*.
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> [str(t) for t in curve_templates(["ndcg", "P"], [parse("ndcg@10(gain=linear)")], 2)]
+    ['ndcg(gain=linear)', 'P(rel=2)']
+    """
     templates: list[Measure] = []
     for family in families:
         template = curve_template(family)
@@ -280,6 +309,8 @@ def build_report(
     rel: float | None = None,
     depth: int | None = None,
     judged_only: bool = False,
+    qrels_format: str | None = None,
+    run_format: str | None = None,
     curves: Iterable[str | Measure] = CURVE_FAMILIES,
     max_k: int = 100,
     top: int = 10,
@@ -305,6 +336,8 @@ def build_report(
         The paired tests, as in :func:`rankwise.compare.compare`.
     missing, rel, depth, judged_only
         As in :func:`rankwise.evaluate`.
+    qrels_format, run_format : str, optional
+        The format of files given by path (default: from the extension).
     curves : iterable of str or Measure
         Families drawn over k = 1 .. *max_k* (default ndcg, P, recall; they
         take the parameters of a measure of the same family in *measures*).
@@ -313,6 +346,7 @@ def build_report(
     top : int
         Queries listed per system among those that gained and lost most.
     title : str, optional
+        The heading of the page (default: the system names).
     created : datetime, optional
         The date printed (default: now).
     reading : callable, optional
@@ -356,7 +390,7 @@ def build_report(
         raise InvalidParameterError(
             "no numeric measure to report; give one with measures=, e.g. 'ndcg@10'"
         )
-    templates = _curve_templates(curves, numeric, rel)
+    templates = curve_templates(curves, numeric, rel)
     wanted = list(numeric)
     for template in templates:
         for measure in curve_measures(template, max_k):
@@ -364,11 +398,11 @@ def build_report(
                 wanted.append(measure)
     results, files, coverage = evaluate_runs(
         qrels, runs, wanted, depth=depth, missing=missing, judged_only=judged_only,
-        reading=reading,
+        qrels_format=qrels_format, run_format=run_format, reading=reading,
     )
     notes.extend(coverage)
     names = list(results)
-    chosen = _resolve_baseline(baseline, names, files) if len(names) > 1 else None
+    chosen = resolve_baseline(baseline, names, files) if len(names) > 1 else None
     if chosen is not None:  # the baseline first: it leads every table
         results = {chosen: results[chosen], **{n: r for n, r in results.items() if n != chosen}}
     comparison = None

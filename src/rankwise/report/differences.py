@@ -15,8 +15,27 @@ from rankwise.results import Results
 
 __all__ = ["DifferencesDisplay"]
 
-MAX_BARS = 150
-"""Up to this many queries, one bar per query; beyond, the sorted differences as a filled area."""
+MAX_BARS = 60
+"""Up to this many queries, one bar per query; beyond, the area the sorted bars fill."""
+
+MAX_POINTS = 250
+"""Up to this many queries the area is exact (a step per query); beyond, it is sampled."""
+
+
+def _area(ax: Any, x: np.ndarray, y: np.ndarray, mask: np.ndarray, color: str,
+          label: str) -> Any:
+    """One polygon between the sorted values selected by *mask* and zero (a contiguous run)."""
+    index = np.flatnonzero(mask)
+    if len(index) == 0:
+        return None
+    first, last = index[0], index[-1]
+    # extend to the neighbouring samples, where the curve crosses zero
+    xs = x[max(first - 1, 0):last + 2]
+    ys = np.clip(y[max(first - 1, 0):last + 2], *((None, 0) if y[first] < 0 else (0, None)))
+    polygon = ax.fill(np.concatenate([[xs[0]], xs, [xs[-1]]]),
+                      np.concatenate([[0.0], ys, [0.0]]),
+                      color=color, linewidth=0, label=label)
+    return polygon[0]
 
 
 class DifferencesDisplay:
@@ -24,10 +43,12 @@ class DifferencesDisplay:
 
     Each query is a bar, from the largest loss (left, red) to the largest
     gain (right, green); the queries with no change sit on the zero line.
-    With more than :data:`MAX_BARS` queries the bars are drawn as the filled
-    area they form, from a few hundred samples of the sorted differences
-    (exact at the first and last query and at the edges of the ties), so
-    the figure stays small whatever the number of queries.
+    With more than :data:`MAX_BARS` queries the bars touch and are drawn as
+    the area they fill (two polygons, not one shape per query); beyond
+    :data:`MAX_POINTS` queries that area is drawn from a few hundred samples
+    of the sorted differences (exact at the first and last query and at the
+    edges of the ties), so the figure stays small whatever the number of
+    queries.
 
     Parameters
     ----------
@@ -88,6 +109,7 @@ class DifferencesDisplay:
         baseline : str, optional
             Default: the first system.
         ax : matplotlib Axes, optional
+            Where to draw; a new figure by default.
         **kwargs
             Passed to :meth:`plot`.
 
@@ -116,7 +138,7 @@ class DifferencesDisplay:
                    baseline=baseline).plot(ax=ax, **kwargs)
 
     def plot(
-        self, ax: Any = None, *, max_bars: int = MAX_BARS, max_points: int = 600,
+        self, ax: Any = None, *, max_bars: int = MAX_BARS, max_points: int = MAX_POINTS,
         annotate: bool = True, labels: bool = True,
     ) -> DifferencesDisplay:
         """Draw the sorted differences.
@@ -126,9 +148,10 @@ class DifferencesDisplay:
         ax : matplotlib Axes, optional
             Where to draw; a new figure by default.
         max_bars : int
-            Up to this many queries, one bar each; beyond, a filled area.
+            Up to this many queries, one bar each; beyond, the area they fill.
         max_points : int
-            Samples of the filled area.
+            Up to this many queries the area has a step per query; beyond,
+            it is drawn from this many samples of the sorted differences.
         annotate : bool
             Write the counts of queries better, tied and worse on the plot.
         labels : bool
@@ -145,19 +168,22 @@ class DifferencesDisplay:
         self.wins_ = int((d > 0).sum())
         self.ties_ = int((d == 0).sum())
         self.losses_ = int((d < 0).sum())
+        ordered = np.sort(d)
         if n <= max_bars:
-            ordered = np.sort(d)
             colors = [GAIN_COLOR if v > 0 else LOSS_COLOR for v in ordered]
-            bars = ax.bar(np.arange(1, n + 1), ordered, width=0.9 if n < 40 else 1.0,
-                          color=colors, linewidth=0)
+            bars = ax.bar(np.arange(1, n + 1), ordered, width=0.8, color=colors, linewidth=0)
             self.artists_ = [bars]
         else:
-            positions, values = sorted_profile(d, max_points)
-            gains = ax.fill_between(positions, values, 0, where=values >= 0, interpolate=True,
-                                    color=GAIN_COLOR, linewidth=0, label="better")
-            losses = ax.fill_between(positions, values, 0, where=values <= 0, interpolate=True,
-                                     color=LOSS_COLOR, linewidth=0, label="worse")
-            self.artists_ = [gains, losses]
+            if n <= max_points:  # every query is a step: the bars, drawn as one outline
+                positions = np.repeat(np.arange(1, n + 1, dtype=np.float64), 2)
+                positions += np.tile([-0.5, 0.5], n)
+                values = np.repeat(ordered, 2)
+            else:
+                positions, values = sorted_profile(ordered, max_points)
+            self.artists_ = [
+                _area(ax, positions, values, values < 0, LOSS_COLOR, "worse"),
+                _area(ax, positions, values, values > 0, GAIN_COLOR, "better"),
+            ]
         ax.axhline(0, color="#555555", linewidth=0.8)
         if n:
             mean = float(d.mean())

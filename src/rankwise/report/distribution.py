@@ -22,8 +22,9 @@ class DistributionDisplay:
     """How the per-query values of one measure are spread, for each system.
 
     ``kind="hist"`` draws grouped bars: the share of queries in each bin,
-    one bar per system, with each system's mean as a dashed line (a mean
-    says nothing of how many queries fail completely; the bar at 0 does).
+    one bar per system, with each system's mean as a triangle on the top
+    edge (a mean says nothing of how many queries fail completely; the bar
+    at 0 does).
     ``kind="box"`` draws one box per system (quartiles, whiskers at the 5th
     and 95th percentiles, a diamond at the mean).
 
@@ -71,9 +72,11 @@ class DistributionDisplay:
         Parameters
         ----------
         results : Results, list of Results, or dict ``{name: Results}``
+            One or more systems.
         measure : str or Measure, optional
             Default: the first measure of the first results.
         ax : matplotlib Axes, optional
+            Where to draw; a new figure by default.
         **kwargs
             Passed to :meth:`plot` (``kind="box"`` for box plots).
 
@@ -87,7 +90,9 @@ class DistributionDisplay:
         values = {name: item[measure] for name, item in named.items()}
         return cls(values=values, measure=str(measure)).plot(ax=ax, **kwargs)
 
-    def plot(self, ax: Any = None, *, kind: str = "hist", legend: bool = True) -> DistributionDisplay:
+    def plot(
+        self, ax: Any = None, *, kind: str = "hist", legend: bool = True
+    ) -> DistributionDisplay:
         """Draw the distribution.
 
         Parameters
@@ -115,7 +120,7 @@ class DistributionDisplay:
             self._hist(ax, finite, legend)
         else:
             self._box(ax, finite, legend)
-        ax.set_title(self.measure)
+        ax.set_title(self.measure, pad=12 if kind == "hist" else 6)  # room for the mean marks
         self.ax_ = ax
         self.figure_ = figure
         return self
@@ -137,8 +142,10 @@ class DistributionDisplay:
                 centres + offset, share, width=bar_width, color=color, linewidth=0,
                 label=f"{name} (mean {mean:.3f})",
             )
-            if np.isfinite(mean):
-                ax.axvline(mean, color=color, linestyle="--", linewidth=1.1)
+            if np.isfinite(mean):  # a triangle on the top edge: the mean, not hiding bars
+                ax.plot([mean], [1.0], marker="v", markersize=7.5, color=color,
+                        markeredgecolor="white", markeredgewidth=0.6, linestyle="none",
+                        transform=ax.get_xaxis_transform(), clip_on=False, zorder=4)
         unit = edges[0] == -0.05 and edges[-1] == 1.05 and len(edges) == 12
         if unit:
             ticks = np.round(np.linspace(0, 1, 11), 1)

@@ -31,6 +31,7 @@ def figure_to_svg(figure: Any, *, salt: str) -> tuple[str, float]:
     Parameters
     ----------
     figure : matplotlib.figure.Figure
+        The figure to convert.
     salt : str
         A string unique to the figure within the page.
 
@@ -85,7 +86,9 @@ def save_figure(figure: Any, path: str | os.PathLike[str], *, dpi: float = 150) 
     Parameters
     ----------
     figure : matplotlib.figure.Figure
+        The figure to write.
     path : str or path-like
+        The file; its suffix gives the format.
     dpi : float
         Resolution of PNG files.
     """

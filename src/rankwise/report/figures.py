@@ -28,10 +28,15 @@ if TYPE_CHECKING:
 __all__ = ["comparison_figure", "curves_figure", "differences_figure", "distribution_figure"]
 
 
-def _system_legend(figure: Any, names: Sequence[str]) -> None:
+def _system_legend(figure: Any, names: Sequence[str], *, lines: bool = False) -> None:
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    handles = [Patch(color=color_of(i), label=name) for i, name in enumerate(names)]
+    handles = [
+        Line2D([], [], color=color_of(i), linewidth=1.8, label=name) if lines
+        else Patch(color=color_of(i), label=name)
+        for i, name in enumerate(names)
+    ]
     figure.legend(handles=handles, loc="outside upper center", ncols=min(len(names), 6),
                   frameon=False)
 
@@ -64,7 +69,7 @@ def curves_figure(results: Mapping[str, Results], measures: Sequence[str | Measu
         CurvesDisplay.from_results(results, measure, ax=ax, legend=False)
     for ax in axes[len(measures):]:
         ax.set_visible(False)
-    _system_legend(figure, list(results))
+    _system_legend(figure, list(results), lines=True)
     return figure
 
 
@@ -114,7 +119,7 @@ def differences_figure(
     if not measures:
         raise InvalidParameterError("measures is empty; give e.g. ['ndcg@10']")
     rows, columns = len(measures), len(others)
-    figure = new_figure(max(3.0 * columns, 4.5), 2.25 * rows + 0.2)
+    figure = new_figure(min(max(4.2 * columns, 8.0), 13.0), 2.1 * rows + 0.2)
     axes = figure.subplots(rows, columns, squeeze=False, sharey="row")
     for r, measure in enumerate(measures):
         top = 0.0

@@ -96,6 +96,7 @@ class ComparisonDisplay:
         measures : str, Measure or list, optional
             Which measures (default: all of the comparison).
         ax : matplotlib Axes, optional
+            Where to draw; a new figure by default.
         **kwargs
             Passed to :meth:`plot`.
 
@@ -186,14 +187,15 @@ class ComparisonDisplay:
         level = f"{self.confidence:.0%}"
         ax.set_xlabel(f"mean difference from the baseline ({level} confidence interval)")
         only = next(iter(baselines)) if len(baselines) == 1 else None
-        ax.set_title(f"difference from {only}" if only else "paired differences")
+        ax.set_title(f"difference from {only}" if only else "paired differences", loc="left")
         handles = [
             Line2D([], [], marker="o", linestyle="none", color="#444444",
                    label=f"significant (p_adj ≤ {self.alpha:g})"),
             Line2D([], [], marker="o", linestyle="none", color="#444444",
                    markerfacecolor="white", label="not significant"),
         ]
-        ax.legend(handles=handles, loc="lower right", fontsize=7.5)
+        ax.legend(handles=handles, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncols=2,
+                  fontsize=7.5, borderaxespad=0.3)
         self.ax_ = ax
         self.figure_ = figure
         return self

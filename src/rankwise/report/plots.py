@@ -120,6 +120,7 @@ def plot_comparison(
     measures : str, Measure or list, optional
         Default: every measure of the comparison.
     ax : matplotlib Axes, optional
+        Where to draw; a new figure by default.
     **kwargs
         Passed to :meth:`ComparisonDisplay.plot`.
 
@@ -136,7 +137,7 @@ def plot_comparison(
     >>> dense = {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(8)}
     >>> comparison = compare(qrels, {"bm25": bm25, "dense": dense}, "mrr", baseline="bm25",
     ...                      seed=0)
-    >>> plot_comparison(comparison).ax_.get_title()
+    >>> plot_comparison(comparison).ax_.get_title(loc="left")
     'difference from bm25'
     """
     return ComparisonDisplay.from_comparison(comparison, measures, ax=ax, **kwargs)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -29,7 +28,9 @@ __all__ = [
 ]
 
 
-def named_results(results: Results | Mapping[str, Results] | Sequence[Results]) -> dict[str, Results]:
+def named_results(
+    results: Results | Mapping[str, Results] | Sequence[Results],
+) -> dict[str, Results]:
     """``{system name: Results}`` from one Results, a list (named by run) or a mapping.
 
     Examples
@@ -155,6 +156,7 @@ def cutoff_curve(results: Results, template: Measure) -> tuple[np.ndarray, np.nd
     Parameters
     ----------
     results : Results
+        Holding the measure at one or more cutoffs.
     template : Measure
         From :func:`curve_template`.
 
@@ -338,7 +340,3 @@ def histogram_edges(arrays: Sequence[np.ndarray], bins: int = 10) -> np.ndarray:
         return np.array([low - 0.5, low + 0.5])
     return np.histogram_bin_edges(values, bins=bins)
 
-
-def _finite(values: Any) -> np.ndarray:
-    array = np.asarray(values, dtype=np.float64)
-    return array[np.isfinite(array)]

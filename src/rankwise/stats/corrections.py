@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 import numpy as np
@@ -53,6 +52,8 @@ def resolve_correction(name: str | None) -> str:
     key = name.strip().lower().replace("_", "-")
     if key in _ALIASES:
         return _ALIASES[key]
+    import difflib
+
     near = difflib.get_close_matches(key, list(_ALIASES), n=1)
     hint = f" (did you mean {near[0]!r}?)" if near else ""
     raise InvalidParameterError(

@@ -21,7 +21,7 @@ def cohens_dz(a: Any, b: Any = None) -> Any:
     (:math:`t = d_z \sqrt n`). 0 when every difference is zero,
     :math:`\pm\infty` when all differences are equal and non-zero, NaN for
     fewer than two pairs. Reference: Cohen, *Statistical Power Analysis for
-    the Behavioral Sciences*, 2nd ed., 1988, section 2.3.5; Sakai, SIGIR 2014.
+    the Behavioral Sciences*, 2nd ed., 1988, chapter 2; Sakai, SIGIR Forum 2014.
 
     Parameters
     ----------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 
 from rankwise.exceptions import InvalidParameterError
@@ -74,6 +73,8 @@ def resolve_test(name: str) -> str:
     key = name.strip().lower().replace("_", "-")
     if key in _ALIASES:
         return _ALIASES[key]
+    import difflib
+
     near = difflib.get_close_matches(key, list(_ALIASES), n=1)
     hint = f" (did you mean {near[0]!r}?)" if near else ""
     raise InvalidParameterError(

@@ -368,7 +368,7 @@ def bootstrap_test(
     .. math:: p = \frac{\#\{b : |t^*_b| \ge |t|\} + 1}{B + 1}
 
     (Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993,
-    algorithm 16.2; Sakai, SIGIR 2006 for IR). A resample with
+    chapter 16, the one-sample test; Sakai, SIGIR 2006 for IR). A resample with
     :math:`s^* = 0` and :math:`\bar w^* = 0` has :math:`t^* = 0`. All-zero
     differences give ``p = 1``; fewer than two pairs NaN.
 

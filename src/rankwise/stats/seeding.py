@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import numbers
 from collections.abc import Iterable
 from typing import Any
@@ -66,6 +65,8 @@ def stream(seed: int, purpose: str, names: Iterable[str]) -> np.random.SeedSeque
     >>> (a.generate_state(2) == b.generate_state(2)).all()
     np.True_
     """
+    import hashlib
+
     text = "\x1f".join(["rankwise.compare", purpose, *sorted(names)])
     digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
     key = tuple(int(word) for word in np.frombuffer(digest, dtype="<u4"))

@@ -15,7 +15,14 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql import Column, DataFrame, SparkSession
 
-__all__ = ["column", "create_frame", "project_qrels", "project_run", "to_arrow"]
+__all__ = [
+    "column",
+    "create_frame",
+    "project_one_table",
+    "project_qrels",
+    "project_run",
+    "to_arrow",
+]
 
 _ID_TYPES = ("StringType", "VarcharType", "CharType")
 _INTEGER_TYPES = ("ByteType", "ShortType", "IntegerType", "LongType")
@@ -96,6 +103,18 @@ def project_qrels(frame: Any, *, query: str, doc: str, label: str) -> DataFrame:
     return frame.select(
         _ids(frame, query, "query", "query", what).alias("q"),
         _ids(frame, doc, "document", "doc", what).alias("d"),
+        column(label).cast("double").alias("g"),
+    )
+
+
+def project_one_table(frame: Any, *, query: str, doc: str, score: str, label: str) -> DataFrame:
+    """Return one learning-to-rank table as columns ``q, d, s, g`` (checked as above)."""
+    project_run(frame, query=query, doc=doc, score=score)  # checks names and types
+    project_qrels(frame, query=query, doc=doc, label=label)
+    return frame.select(
+        column(query).cast("string").alias("q"),
+        column(doc).cast("string").alias("d"),
+        column(score).cast("double").alias("s"),
         column(label).cast("double").alias("g"),
     )
 

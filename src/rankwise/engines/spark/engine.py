@@ -119,7 +119,7 @@ def evaluate(
     >>> results.per_query.show()  # doctest: +SKIP
     """
     require_pyspark()
-    from rankwise.engines.spark._frames import project_qrels, project_run
+    from rankwise.engines.spark._frames import project_one_table, project_qrels, project_run
 
     parsed = _parse(measures, rel)
     _check_options(depth, missing, judged_only, strategy, num_partitions, chunk_rows)
@@ -132,6 +132,9 @@ def evaluate(
         strategy = "ranks" if qrels.count() <= RANKS_MAX_JUDGMENTS else "partitions"
     if strategy == "ranks":
         return _evaluate_ranks(run, qrels, parsed, query, depth, missing, judged_only, ties)
+    if qrels_df is run_df:  # one learning-to-rank table: shuffle it once
+        run = project_one_table(run_df, query=query, doc=doc, score=score, label=label)
+        qrels = None
     return _evaluate_partitions(
         run, qrels, parsed, query, depth, missing, judged_only, ties, num_partitions, chunk_rows
     )
@@ -250,7 +253,7 @@ def _evaluate_ranks(
 
 def _evaluate_partitions(
     run: DataFrame,
-    qrels: DataFrame,
+    qrels: DataFrame | None,
     measures: list[Measure],
     query: str,
     depth: int | None,

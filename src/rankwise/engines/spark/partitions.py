@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["ERROR_COLUMN", "evaluate_chunk", "evaluate_partition", "per_query_frame"]
 
 ERROR_COLUMN = "__rankwise_error"
-_RUN, _QRELS = 0, 1
+_RUN, _QRELS, _BOTH = 0, 1, 2  # the side of a row: run, judgments, or both (one table)
 
 
 def _output_schema(query: str, names: list[str], text: list[bool]) -> Any:
@@ -97,9 +97,8 @@ def evaluate_chunk(
     from rankwise.exceptions import RankwiseError
     from rankwise.kernels import Context, rank_all_ties
 
-    is_run = pc.equal(table["side"], _RUN)
-    run_rows = table.filter(is_run)
-    qrels_rows = table.filter(pc.invert(is_run))
+    run_rows = table.filter(pc.not_equal(table["side"], _QRELS))
+    qrels_rows = table.filter(pc.not_equal(table["side"], _RUN))
     problem = _check_scores(run_rows)
     if problem is not None:
         return _error_batch(schema, problem)
@@ -173,7 +172,7 @@ def evaluate_partition(
 
 def per_query_frame(
     run: DataFrame,
-    qrels: DataFrame,
+    qrels: DataFrame | None,
     measures: list[Any],
     *,
     query: str,
@@ -187,6 +186,8 @@ def per_query_frame(
     """The (lazy) DataFrame of per-query values, with an error column.
 
     Rows whose error column is not null report bad input found by an executor.
+    With *qrels* None, *run* holds both a score ``s`` and a grade ``g`` on
+    every row (one learning-to-rank table): it is shuffled once, not twice.
     """
     import functools
     import warnings
@@ -195,21 +196,24 @@ def per_query_frame(
 
     names = [str(measure) for measure in measures]
     text = [measure.family.text_valued for measure in measures]
-    both = run.select(
-        "q",
-        "d",
-        "s",
-        sf.lit(None).cast("double").alias("g"),
-        sf.lit(_RUN).cast("byte").alias("side"),
-    ).unionByName(
-        qrels.select(
+    if qrels is None:
+        both = run.select("q", "d", "s", "g", sf.lit(_BOTH).cast("byte").alias("side"))
+    else:
+        both = run.select(
             "q",
             "d",
-            sf.lit(None).cast("double").alias("s"),
-            "g",
-            sf.lit(_QRELS).cast("byte").alias("side"),
+            "s",
+            sf.lit(None).cast("double").alias("g"),
+            sf.lit(_RUN).cast("byte").alias("side"),
+        ).unionByName(
+            qrels.select(
+                "q",
+                "d",
+                sf.lit(None).cast("double").alias("s"),
+                "g",
+                sf.lit(_QRELS).cast("byte").alias("side"),
+            )
         )
-    )
     shuffled = both.repartition(num_partitions, "q") if num_partitions else both.repartition("q")
     body = functools.partial(
         evaluate_partition,

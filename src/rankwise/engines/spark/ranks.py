@@ -4,14 +4,16 @@ Most measures need, per query, the number of documents retrieved and the
 rank and grade of each judged document retrieved. The rank of a judged
 document is 1 + the number of documents of its query that sort before it
 (a higher score, or an equal score and a greater document id in byte
-order). Two scans of the run compute all of that, each a map-side join with
-a small broadcast table followed by a partial aggregation, so the run itself
-is never shuffled nor sorted, and no Python runs on the executors:
+order). Three scans of the run compute all of that, each a partial
+aggregation or a map-side join with a small broadcast table: the run's rows
+are never shuffled nor sorted (only per-partition partial counts move), and
+no Python runs on the executors:
 
-1. run LEFT JOIN broadcast(judgments) ON (query, doc), grouped by judged
-   query: the row count, the checks (non-finite scores, null ids) and the
-   list of judged documents retrieved with their scores and grades;
-2. run JOIN broadcast(those hits) ON query AND (run score >= hit score),
+1. run grouped by query, then by judged query: the row counts and the
+   checks (non-finite scores, null ids);
+2. run JOIN broadcast(judgments) ON (query, doc): the judged documents
+   retrieved, with their scores and grades (collected: O(judgments));
+3. run JOIN broadcast(those hits) ON query AND (run score >= hit score),
    grouped by hit: how many documents score higher, how many tie (the tie
    group, for every tie policy) and how many of those have a greater
    document id (trec_eval's order inside the group).
@@ -62,7 +64,7 @@ def collect_judgments(qrels: DataFrame) -> Qrels:
 
 
 class RunSummary:
-    """What the first scan of the run found.
+    """What the first two scans of the run found.
 
     Attributes
     ----------
@@ -73,54 +75,61 @@ class RunSummary:
     unjudged_queries : int
         Queries of the run that have no judgments (ignored).
     hit_query, hit_doc : Arrow string arrays
+        Query and document of each judged document retrieved.
     hit_score, hit_grade : ndarrays of float64
-        One entry per judged document retrieved.
+        Its score and grade.
+    bad_scores, null_docs, null_queries : int
+        Rows of the run with a score that is not a finite number, with a null
+        document id, with a null query id.
     """
 
-    def __init__(self, table: pa.Table) -> None:
-        import pyarrow as pa
+    def __init__(self, counts: pa.Table, hits: pa.Table) -> None:
         import pyarrow.compute as pc
 
-        judged = pc.is_valid(table["key"])
-        summary = table.filter(judged)
+        judged = pc.is_valid(counts["key"])
+        summary = counts.filter(judged)
         self.queries: pa.Array = summary["key"].combine_chunks()
         self.counts = summary["n"].to_numpy().astype(np.int64)
-        unjudged = table.filter(pc.invert(judged))
+        unjudged = counts.filter(pc.invert(judged))
         self.unjudged_queries = int(pc.sum(unjudged["queries"]).as_py() or 0)
-        hits = summary["hits"].combine_chunks()
-        flat = pc.list_flatten(hits)
-        parent = pc.list_parent_indices(hits)
-        self.hit_query: pa.Array = self.queries.take(parent)
-        if len(flat):
-            self.hit_doc: pa.Array = flat.field("d")
-            self.hit_score = flat.field("s").to_numpy(zero_copy_only=False).astype(np.float64)
-            self.hit_grade = flat.field("g").to_numpy(zero_copy_only=False).astype(np.float64)
-        else:
-            self.hit_doc = pa.array([], pa.string())
-            self.hit_score = np.zeros(0)
-            self.hit_grade = np.zeros(0)
-        self.bad_scores = int(pc.sum(table["bad"]).as_py() or 0)
-        self.null_docs = int(pc.sum(table["null_docs"]).as_py() or 0)
-        self.null_queries = int(pc.sum(table["null_queries"]).as_py() or 0)
+        self.bad_scores = int(pc.sum(counts["bad"]).as_py() or 0)
+        self.null_docs = int(pc.sum(counts["null_docs"]).as_py() or 0)
+        self.null_queries = int(pc.sum(counts["null_queries"]).as_py() or 0)
+        self.hit_query: pa.Array = hits["q"].combine_chunks()
+        self.hit_doc: pa.Array = hits["d"].combine_chunks()
+        self.hit_score = hits["s"].to_numpy().astype(np.float64)
+        self.hit_grade = hits["g"].to_numpy().astype(np.float64)
 
 
 def summarize_run(run: DataFrame, qrels: DataFrame) -> RunSummary:
-    """First scan: per judged query its row count and judged hits; checks of the run."""
+    """Scans 1 and 2: per judged query its row count, the checks; the judged hits.
+
+    The counts are a two-level aggregation (by query, then by judged query
+    or "unjudged"): only per-partition partial counts are shuffled. The hits
+    are a map-side join with the broadcast judgments.
+    """
     from pyspark.sql import functions as sf
 
-    judged_queries = qrels.select("q").distinct().withColumn("_judged", sf.lit(True))
-    joined = run.join(sf.broadcast(judged_queries), "q", "left").join(
-        sf.broadcast(qrels), ["q", "d"], "left"
-    )
-    summary = joined.groupBy(sf.when(sf.col("_judged"), sf.col("q")).alias("key")).agg(
+    per_query = run.groupBy("q").agg(
         sf.count(sf.lit(1)).alias("n"),
         sf.sum(sf.when(_finite("s"), 0).otherwise(1)).alias("bad"),
         sf.sum(sf.when(sf.col("d").isNull(), 1).otherwise(0)).alias("null_docs"),
-        sf.sum(sf.when(sf.col("q").isNull(), 1).otherwise(0)).alias("null_queries"),
-        sf.countDistinct("q").alias("queries"),
-        sf.collect_list(sf.when(sf.col("g").isNotNull(), sf.struct("d", "s", "g"))).alias("hits"),
     )
-    return RunSummary(to_arrow(summary))
+    judged_queries = qrels.select("q").distinct().withColumn("_judged", sf.lit(True))
+    counts = (
+        per_query.join(sf.broadcast(judged_queries), "q", "left")
+        .groupBy(sf.when(sf.col("_judged"), sf.col("q")).alias("key"))
+        .agg(
+            sf.sum("n").alias("n"),
+            sf.sum("bad").alias("bad"),
+            sf.sum("null_docs").alias("null_docs"),
+            sf.sum(sf.when(sf.col("q").isNull(), sf.col("n")).otherwise(0)).alias("null_queries"),
+            sf.count(sf.col("q")).alias("queries"),
+        )
+    )
+    counted = to_arrow(counts)
+    hits = run.join(sf.broadcast(qrels), ["q", "d"], "inner").select("q", "d", "s", "g")
+    return RunSummary(counted, to_arrow(hits))
 
 
 def check_run(run: DataFrame, summary: RunSummary) -> None:
@@ -171,7 +180,7 @@ def _check_duplicate_hits(summary: RunSummary) -> None:
 
 
 def rank_hits(run: DataFrame, summary: RunSummary) -> dict[str, np.ndarray]:
-    """Second scan: the rank and the tie group of each hit of *summary* in its query.
+    """Third scan: the rank and the tie group of each hit of *summary* in its query.
 
     Every run row with a score >= the hit's is joined to it; per hit, the
     rows with a higher score, the rows with the same score (itself included)

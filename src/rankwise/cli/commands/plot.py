@@ -1,0 +1,130 @@
+"""``rankwise plot``: one figure (PNG, SVG or PDF) of curves, distributions or differences."""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["KINDS", "add_parser", "run"]
+
+KINDS = ("curves", "distribution", "differences")
+"""What ``--kind`` draws."""
+
+_DESCRIPTION = """\
+Evaluate each RUN against the judgments QRELS and draw one figure:
+
+  curves        the mean of each measure at every cutoff k = 1..K, one line
+                per system (-m gives families: ndcg P recall map mrr ...)
+  distribution  the per-query values of each measure, per system
+  differences   per-query differences against the baseline, sorted; one
+                row per measure, one column per system
+
+The format follows the suffix of -o: .png, .svg or .pdf. Needs matplotlib
+(pip install 'rankwise[plot]')."""
+
+_EPILOG = """\
+examples:
+  rankwise plot qrels.txt bm25.run dense.run -o curves.png
+  rankwise plot qrels.txt bm25.run dense.run --kind curves -m ndcg 'P(rel=2)' -o p.svg
+  rankwise plot qrels.txt bm25.run dense.run --kind differences -m ndcg@10 map -o d.pdf
+
+exit status: 0 success, 1 bad input, measure or missing dependency, 2 malformed
+  command line."""
+
+_DEFAULTS = {"curves": ("ndcg", "P", "recall"), "distribution": ("ndcg@10", "map", "mrr"),
+             "differences": ("ndcg@10", "map", "mrr")}
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Register the ``plot`` command."""
+    from rankwise.cli.app import add_common_options
+    from rankwise.cli.commands.report import add_evaluation_options, positive_int
+
+    parser = commands.add_parser(
+        "plot",
+        help="draw metric@k curves, distributions or per-query differences to a file",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("qrels", metavar="QRELS", help="the relevance judgments")
+    parser.add_argument("runs", metavar="RUN", nargs="+", help="one or more runs")
+    parser.add_argument("-m", "--measure", dest="measures", metavar="MEASURE", nargs="+",
+                        action="extend",
+                        help="measures to draw (default: ndcg P recall for curves; "
+                             "ndcg@10 map mrr otherwise)")
+    parser.add_argument("-o", "--output", metavar="FILE", required=True,
+                        help="the figure: FILE.png, FILE.svg or FILE.pdf")
+    parser.add_argument("--kind", choices=KINDS, default="curves",
+                        help="what to draw (default: curves)")
+    figure = parser.add_argument_group("figure")
+    figure.add_argument("--baseline", metavar="NAME",
+                        help="differences: the run the others are compared with (name or "
+                             "file; default: the first run)")
+    figure.add_argument("--max-k", type=positive_int, default=100, metavar="K",
+                        help="curves: the largest cutoff (default 100)")
+    figure.add_argument("--style", choices=("hist", "box"), default="hist",
+                        help="distribution: histogram bars (default) or box plots")
+    figure.add_argument("--dpi", type=positive_int, default=150, metavar="N",
+                        help="resolution of PNG files (default 150)")
+    add_evaluation_options(parser)
+    add_common_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``rankwise plot`` with parsed arguments.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        From the parser :func:`add_parser` registers.
+
+    Returns
+    -------
+    int
+        0 on success.
+    """
+    from rankwise.cli.commands.report import check_no_stdin, measure_texts
+    from rankwise.cli.progress import Progress
+    from rankwise.evaluation import parse_measures
+    from rankwise.exceptions import InvalidParameterError
+    from rankwise.report import evaluate_runs
+    from rankwise.report._mpl import require_matplotlib, styled
+    from rankwise.report.build import curve_templates, resolve_baseline
+    from rankwise.report.export import file_format, save_figure
+    from rankwise.report.summaries import curve_measures
+
+    check_no_stdin([args.qrels, *args.runs], "plot")
+    file_format(args.output)  # a bad suffix fails before any work
+    require_matplotlib("rankwise plot")
+    texts = measure_texts(args.measures, _DEFAULTS[args.kind])
+    if args.kind == "curves":
+        templates = curve_templates(texts, [], args.rel)
+        measures = [m for t in templates for m in curve_measures(t, args.max_k)]
+    else:
+        measures = [m for m in parse_measures(texts, args.rel) if not m.family.text_valued]
+        if not measures:
+            raise InvalidParameterError("no numeric measure to draw; give one with -m")
+    results, files, _ = evaluate_runs(
+        args.qrels, list(args.runs), measures, depth=args.depth, missing=args.missing,
+        judged_only=args.judged_only, qrels_format=args.qrels_format,
+        run_format=args.run_format,
+        reading=lambda path: Progress("reading", path, enabled=not args.quiet),
+    )
+    from rankwise.report import figures
+
+    with styled():
+        if args.kind == "curves":
+            figure = figures.curves_figure(results, templates)
+        elif args.kind == "distribution":
+            figure = figures.distribution_figure(results, [str(m) for m in measures],
+                                                 kind=args.style)
+        else:
+            if len(results) < 2:
+                raise InvalidParameterError(
+                    "--kind differences needs two runs or more (a baseline and a system)"
+                )
+            baseline = resolve_baseline(args.baseline, list(results), files)
+            figure = figures.differences_figure(results, [str(m) for m in measures], baseline)
+        save_figure(figure, args.output, dpi=args.dpi)
+    return 0

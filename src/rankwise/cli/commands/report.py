@@ -1,0 +1,209 @@
+"""``rankwise report``: one self-contained HTML page comparing runs: tables, curves, plots."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+__all__ = ["add_evaluation_options", "add_parser", "check_no_stdin", "measure_texts",
+           "positive_int", "run"]
+
+_DESCRIPTION = """\
+Evaluate each RUN against the judgments QRELS, compare them with paired
+significance tests, and write ONE self-contained HTML file (styles and
+figures inline, no script, nothing loaded from the network) with:
+
+  - the comparison table, with significance markers against the baseline
+  - metric@k curves (ndcg@k, P@k, recall@k for k = 1..100) per system
+  - per-query differences against the baseline, as sorted bars
+  - the distribution of per-query values per system
+  - the queries that gained and lost most
+  - what was evaluated: files with sizes and SHA-256, measure definitions,
+    options, the rankwise version and the date
+
+Needs matplotlib (pip install 'rankwise[plot]') and, to compare two runs or
+more, scipy (pip install 'rankwise[stats]')."""
+
+_EPILOG = """\
+examples:
+  rankwise report qrels.txt bm25.run dense.run -m ndcg@10 map mrr@10 -o report.html
+  rankwise report qrels.txt a.run b.run c.run --baseline b -m ndcg@10 --seed 0 -o ab.html
+
+The runs are named by their run ids (the last column of TREC files), else by
+their file names; --baseline takes a name or a file (default: the first run).
+
+exit status: 0 success, 1 bad input, measure or missing dependency (one line
+  on stderr says what and where), 2 malformed command line."""
+
+
+def positive_int(text: str) -> int:
+    """Read an integer >= 1 (an argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
+    return value
+
+
+def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``rankwise eval`` that change the numbers, and the input formats."""
+    from rankwise.cli.commands.eval import INPUT_FORMATS
+
+    options = parser.add_argument_group("evaluation")
+    options.add_argument("--rel", type=_number, metavar="GRADE",
+                         help="minimum grade that is relevant (default 1)")
+    options.add_argument("--depth", type=positive_int, metavar="K",
+                         help="evaluate only the first K documents of each query (trec_eval -M)")
+    options.add_argument("--missing", choices=("skip", "zero"), default="skip",
+                         help="a judged query absent from a run: left out (skip, default) or "
+                              "scored as an empty ranking (zero, trec_eval -c)")
+    options.add_argument("--judged-only", action="store_true",
+                         help="drop unjudged documents before evaluating (trec_eval -J)")
+    inputs = parser.add_argument_group("inputs")
+    inputs.add_argument("--qrels-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
+                        help=f"format of QRELS: {', '.join(INPUT_FORMATS)} (default: from its "
+                             "extension, else trec)")
+    inputs.add_argument("--run-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
+                        help="format of every RUN (same choices)")
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Register the ``report`` command."""
+    from rankwise.cli.app import add_common_options
+
+    parser = commands.add_parser(
+        "report",
+        help="a self-contained HTML report comparing runs: table, curves, per-query plots",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("qrels", metavar="QRELS", help="the relevance judgments")
+    parser.add_argument("runs", metavar="RUN", nargs="+", help="one or more runs")
+    parser.add_argument("-m", "--measure", dest="measures", metavar="MEASURE", nargs="+",
+                        action="extend",
+                        help="measures of the table and the per-query plots (repeatable; "
+                             "default: ndcg@10 map mrr P@10 recall@1000)")
+    parser.add_argument("-o", "--output", metavar="FILE.html", required=True,
+                        help="the HTML file to write (atomically)")
+    parser.add_argument("--baseline", metavar="NAME",
+                        help="the run the others are compared with: its name or its file "
+                             "(default: the first run)")
+    page = parser.add_argument_group("page")
+    page.add_argument("--title", metavar="TEXT", help="heading of the page")
+    page.add_argument("--max-k", type=positive_int, default=100, metavar="K",
+                      help="largest cutoff of the metric@k curves (default 100)")
+    page.add_argument("--top", type=positive_int, default=10, metavar="N",
+                      help="queries listed among those that gained and lost most (default 10)")
+    tests = parser.add_argument_group("significance tests")
+    tests.add_argument("--test", default="randomization", metavar="TEST",
+                       help="paired test: randomization (default), t-test, wilcoxon, "
+                            "bootstrap, sign")
+    tests.add_argument("--correction", default="holm", metavar="METHOD",
+                       help="multiple comparisons: holm (default), bonferroni, "
+                            "benjamini-hochberg, none")
+    tests.add_argument("--alpha", type=_probability, default=0.05, metavar="A",
+                       help="significance level (default 0.05)")
+    tests.add_argument("--n-resamples", type=positive_int, default=10_000, metavar="N",
+                       help="resamples of the randomization and bootstrap tests (default 10000)")
+    tests.add_argument("--seed", type=_seed, default=None, metavar="N",
+                       help="seed of the resampling (default: drawn, and shown in the report)")
+    add_evaluation_options(parser)
+    add_common_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def check_no_stdin(paths: list[str], command: str) -> None:
+    """Refuse ``-`` (standard input): the files are hashed and read by path."""
+    from rankwise.exceptions import InvalidParameterError
+
+    if "-" in paths:
+        raise InvalidParameterError(
+            f"rankwise {command} reads its files by path (it records their size and "
+            "SHA-256); '-' (standard input) is not supported: save the data to a file first"
+        )
+
+
+def measure_texts(arguments: list[str] | None, default: tuple[str, ...]) -> list[str]:
+    """The -m values split on their top-level commas, or *default*."""
+    from rankwise.measures.parser import split_measure_list
+
+    return [item for argument in (arguments or default) for item in split_measure_list(argument)]
+
+
+def _size_text(size: int) -> str:
+    if size < 1000:
+        return f"{size} B"
+    if size < 1_000_000:
+        return f"{size / 1000:.1f} kB"
+    return f"{size / 1_000_000:.1f} MB"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``rankwise report`` with parsed arguments.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        From the parser :func:`add_parser` registers.
+
+    Returns
+    -------
+    int
+        0 on success.
+    """
+    from rankwise.cli.commands.eval import DEFAULT_MEASURES
+    from rankwise.cli.progress import Progress
+    from rankwise.report import build_report
+    from rankwise.report._mpl import require_matplotlib
+
+    check_no_stdin([args.qrels, *args.runs], "report")
+    require_matplotlib("rankwise report")  # before minutes of evaluation, not after
+    report = build_report(
+        args.qrels, list(args.runs), measure_texts(args.measures, DEFAULT_MEASURES),
+        baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+        n_resamples=args.n_resamples, seed=args.seed, missing=args.missing, rel=args.rel,
+        depth=args.depth, judged_only=args.judged_only, qrels_format=args.qrels_format,
+        run_format=args.run_format, max_k=args.max_k, top=args.top, title=args.title,
+        reading=lambda path: Progress("reading", path, enabled=not args.quiet),
+    )
+    report.save(args.output)
+    if not args.quiet:
+        for note in report.notes:
+            sys.stderr.write(f"rankwise: note: {note}\n")
+        size = os.path.getsize(args.output)
+        sys.stderr.write(
+            f"rankwise: wrote {args.output} ({_size_text(size)}): {len(report.systems)} "
+            f"system{'s' if len(report.systems) != 1 else ''}, {report.n_queries:,} queries\n"
+        )
+    return 0

@@ -1,0 +1,384 @@
+"""``render_html``: a :class:`~rankwise.report.build.Report` as one self-contained HTML page.
+
+Everything is inline: the style sheet, the figures (as SVG elements) and no
+script at all. A Content-Security-Policy forbids the page any request, so
+it opens offline and cannot leak anything when opened.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from rankwise.report.assets import CSS
+from rankwise.report.forest import format_p
+from rankwise.report.summaries import paired_values, top_changes
+
+if TYPE_CHECKING:
+    from rankwise.compare import ComparisonRow
+    from rankwise.report.build import Report
+
+__all__ = ["SECTIONS", "render_html"]
+
+SECTIONS = {
+    "summary": "Comparison",
+    "curves": "Metric@k curves",
+    "differences": "Per-query differences",
+    "distributions": "Distributions",
+    "queries": "Queries that changed most",
+    "provenance": "What was evaluated",
+}
+"""Section ids of the page and their headings, in order."""
+
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def _e(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def _num(value: float, digits: int = 4) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return f"{value:.{digits}f}"
+
+
+def _signed(value: float, digits: int = 4) -> str:
+    if value is None or math.isnan(value):
+        return "–"
+    return f"{value:+.{digits}f}".replace("-", "−")
+
+
+def _size(size: int | None) -> str:
+    if size is None:
+        return "–"
+    amount = float(size)
+    for unit in ("B", "kB", "MB", "GB"):
+        if amount < 1000 or unit == "GB":
+            return f"{size:,} B" if unit == "B" else f"{amount:.1f} {unit} ({size:,} B)"
+        amount /= 1000
+    return f"{size:,} B"  # pragma: no cover
+
+
+def _section(key: str, lead: str, body: str) -> str:
+    return (f'<section id="{key}" class="card"><h2>{_e(SECTIONS[key])}</h2>'
+            f'<p class="lead">{lead}</p>{body}</section>')
+
+
+def _figure(figure: Any, key: str, caption: str) -> str:
+    from rankwise.report.export import figure_to_svg
+
+    svg, width = figure_to_svg(figure, salt=f"rankwise-{key}")
+    style = f' style="max-width:{width:.0f}px"' if width else ""
+    return (f'<figure class="plot" id="plot-{key}" data-plot="{key}"{style}>{svg}'
+            f"<figcaption>{caption}</figcaption></figure>")
+
+
+# ----------------------------------------------------------------------------
+# sections
+# ----------------------------------------------------------------------------
+
+
+def _header(report: Report) -> str:
+    baseline = (f" · baseline <b>{_e(report.baseline)}</b>" if report.baseline else "")
+    when = report.created.strftime("%Y-%m-%d %H:%M %Z").strip()
+    systems = len(report.systems)
+    return (
+        f'<header class="top"><div class="wrap"><h1>{_e(report.title)}</h1>'
+        f'<p class="meta"><b>{systems}</b> system{"s" if systems != 1 else ""} · '
+        f"<b>{report.n_queries:,}</b> queries · <b>{len(report.measures)}</b> "
+        f"measure{'s' if len(report.measures) != 1 else ''}{baseline} · made {_e(when)} "
+        f"with rankwise {_e(report.versions.get('rankwise', ''))}</p></div></header>"
+    )
+
+
+def _nav() -> str:
+    links = "".join(f'<a href="#{key}">{_e(title)}</a>' for key, title in SECTIONS.items())
+    return f'<nav class="toc"><div class="wrap">{links}</div></nav>'
+
+
+def _marker(row: ComparisonRow | None) -> str:
+    if row is None or not row.significant:
+        return ""
+    up = row.delta > 0
+    title = (f"{'better' if up else 'worse'} than {row.baseline}: Δ {_signed(row.delta)}, "
+             f"p_adj {format_p(row.p_adjusted)}")
+    return (f'<span class="sig {"up" if up else "down"}" title="{_e(title)}">'
+            f'{"▲" if up else "▼"}</span>')
+
+
+def _summary_table(report: Report) -> str:
+    comparison = report.comparison
+    rows: dict[tuple[str, str], ComparisonRow] = {}
+    if comparison is not None:
+        rows = {(r.measure, r.system): r for r in comparison.rows if r.baseline is not None}
+    names = [str(m) for m in report.measures]
+    best: dict[str, float] = {}
+    for name in names:
+        means = [report.results[s].mean[name] for s in report.systems]
+        finite = [v for v in means if not math.isnan(v)]
+        if finite and len(report.systems) > 1 and min(finite) < max(finite):
+            best[name] = max(finite)
+    head = "".join(f'<th class="num">{_e(n)}</th>' for n in names)
+    body = []
+    for system in report.systems:
+        results = report.results[system]
+        tag = ' <span class="tag">baseline</span>' if system == report.baseline else ""
+        cells = [f'<th scope="row">{_e(system)}{tag}</th>',
+                 f'<td class="num">{results.n_queries:,}</td>']
+        for name in names:
+            value = results.mean[name]
+            row = rows.get((name, system))
+            delta = f'<span class="d">{_signed(row.delta)}</span>' if row is not None else ""
+            css = "num best" if best.get(name) == value else "num"
+            cells.append(f'<td class="{css}"><span class="v">{_num(value)}</span>'
+                         f"{_marker(row)}{delta}</td>")
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return (f'<div class="scroll"><table class="summary" id="summary-table"><thead><tr>'
+            f'<th>system</th><th class="num">queries</th>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>")
+
+
+def _detail_table(report: Report) -> str:
+    comparison = report.comparison
+    if comparison is None:
+        return ""
+    level = f"{comparison.confidence:.0%}"
+    head = ("<tr><th>measure</th><th>system</th><th class='num'>n</th>"
+            f"<th class='num'>mean</th><th class='num'>{level} CI</th>"
+            f"<th class='num'>Δ</th><th class='num'>{level} CI of Δ</th>"
+            "<th class='num'>p</th><th class='num'>p_adj</th><th></th>"
+            "<th class='num'>d<sub>z</sub></th><th class='num'>better / tied / worse</th></tr>")
+    body = []
+    for row in comparison.rows:
+        compared = row.baseline is not None
+        sign = "" if not compared or math.isnan(row.delta) else (
+            "pos" if row.delta > 0 else "neg" if row.delta < 0 else "")
+        body.append(
+            f"<tr><td>{_e(row.measure)}</td><td>{_e(row.system)}"
+            f"{'' if compared else ' <span class=tag>baseline</span>'}</td>"
+            f'<td class="num">{row.n_queries:,}</td><td class="num">{_num(row.mean)}</td>'
+            f'<td class="num">[{_num(row.ci_low)}, {_num(row.ci_high)}]</td>'
+            + (f'<td class="num {sign}">{_signed(row.delta)}</td>'
+               f'<td class="num">[{_signed(row.delta_ci_low)}, {_signed(row.delta_ci_high)}]</td>'
+               f'<td class="num">{format_p(row.p_value)}</td>'
+               f'<td class="num">{format_p(row.p_adjusted)}</td><td>{_marker(row)}</td>'
+               f'<td class="num">{_signed(row.effect_size, 3)}</td>'
+               f'<td class="num">{row.wins:,} / {row.ties:,} / {row.losses:,}</td>'
+               if compared else '<td colspan="7"></td>')
+            + "</tr>"
+        )
+    return (f'<details id="comparison-details"><summary>All numbers: intervals, p-values, '
+            f'effect sizes</summary><div class="body scroll"><table class="details">'
+            f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div></details>")
+
+
+def _summary(report: Report) -> str:
+    from rankwise.report.figures import comparison_figure
+
+    parts = [_summary_table(report)]
+    comparison = report.comparison
+    if comparison is not None:
+        parts.append(
+            f'<p class="legend">Mean over queries; the small figure under each mean is the '
+            f"difference from the baseline. <span class='sig up'>▲</span> / "
+            f"<span class='sig down'>▼</span>: significantly better / worse than "
+            f"{_e(report.baseline)}. Bold: the best mean. {_e(comparison.legend)}.</p>"
+        )
+        parts.append(_figure(
+            comparison_figure(comparison), "comparison",
+            f"Mean difference from {_e(report.baseline)} with its "
+            f"{comparison.confidence:.0%} confidence interval; a filled dot is significant.",
+        ))
+        parts.append(_detail_table(report))
+    elif len(report.systems) == 1:
+        parts.append('<p class="empty">One system: no comparison. Give two or more runs to '
+                     "test their differences.</p>")
+    lead = ("Each system's mean of each measure, and whether it differs significantly from "
+            "the baseline (paired tests on the same queries, corrected for multiple "
+            "comparisons).")
+    return _section("summary", lead, "".join(parts))
+
+
+def _curves(report: Report) -> str:
+    from rankwise.exceptions import InvalidParameterError
+    from rankwise.report.figures import curves_figure
+    from rankwise.report.summaries import curve_label
+
+    labels = ", ".join(curve_label(t) for t in report.curves)
+    lead = (f"The mean of {_e(labels)} at every cutoff k from 1 to {report.max_k}, one line "
+            "per system: which system wins at which depth. The k axis is logarithmic, so "
+            "the top of the ranking gets the room it deserves.")
+    if not report.curves:
+        return _section("curves", lead, '<p class="empty">No curve was asked for.</p>')
+    try:
+        figure = curves_figure(report.results, report.curves)
+    except InvalidParameterError as error:
+        return _section("curves", lead, f'<p class="empty">{_e(error)}</p>')
+    return _section("curves", lead, _figure(
+        figure, "curves", f"Mean {_e(labels)} for k = 1 … {report.max_k}."))
+
+
+def _differences(report: Report) -> str:
+    from rankwise.report.figures import differences_figure
+
+    lead = ("For each query, the system's value minus the baseline's, sorted from the largest "
+            "loss (red, left) to the largest gain (green, right); queries with no change lie "
+            "on the zero line and the dashed line is the mean difference. A system that wins "
+            "on average can still lose badly on some queries: this shows how many and by "
+            "how much.")
+    if report.baseline is None:
+        return _section("differences", lead,
+                        '<p class="empty">One system: nothing to compare with.</p>')
+    figure = differences_figure(report.results, [str(m) for m in report.measures],
+                                report.baseline)
+    from rankwise.report.differences import MAX_BARS, MAX_POINTS
+
+    most = max(r.n_queries for r in report.results.values())
+    how = ""
+    if most > MAX_POINTS:
+        how = (f" With more than {MAX_POINTS} queries the area the bars fill is drawn from "
+               f"{MAX_POINTS} samples of the sorted differences.")
+    elif most > MAX_BARS:
+        how = " The bars touch: each step of the area is one query."
+    return _section("differences", lead, _figure(
+        figure, "differences",
+        f"Per-query differences against {_e(report.baseline)}; one row per measure, one "
+        f"column per system.{how}"))
+
+
+def _distributions(report: Report) -> str:
+    from rankwise.report.figures import distribution_figure
+
+    lead = ("How the per-query values of each measure are spread: the share of queries in "
+            "each bin, one bar per system; the triangles on the top edge mark each system's "
+            "mean. The bar at 0 counts the queries where a system found nothing relevant.")
+    figure = distribution_figure(report.results, [str(m) for m in report.measures])
+    return _section("distributions", lead, _figure(
+        figure, "distributions", "Share of queries per bin of width 0.1 (centred on 0, 0.1, "
+        "…, 1 for measures between 0 and 1)."))
+
+
+def _change_table(kind: str, title: str, changes: Sequence[Any], system: str,
+                  baseline: str) -> str:
+    if not changes:
+        rows = f'<tr><td colspan="4" class="empty">no query {kind}</td></tr>'
+    else:
+        rows = "".join(
+            f'<tr><td class="qid" title="{_e(c.query_id)}">{_e(c.query_id)}</td>'
+            f'<td class="num">{_num(c.baseline)}</td>'
+            f'<td class="num">{_num(c.value)}</td>'
+            f'<td class="num {"pos" if c.delta > 0 else "neg"}">{_signed(c.delta)}</td></tr>'
+            for c in changes
+        )
+    css = "gain" if kind == "gained" else "loss"
+    return (f'<table class="changes-{css}"><caption class="{css}">{_e(title)}</caption>'
+            f"<thead><tr><th>query</th><th class='num' title='{_e(baseline)}'>{_e(baseline)}</th>"
+            f"<th class='num' title='{_e(system)}'>{_e(system)}</th><th class='num'>Δ</th></tr>"
+            "</thead>"
+            f"<tbody>{rows}</tbody></table>")
+
+
+def _queries(report: Report) -> str:
+    lead = (f"Per measure and system, the {report.top} queries that gained most and the "
+            f"{report.top} that lost most against the baseline: where to look first when "
+            "reading the rankings.")
+    if report.baseline is None:
+        return _section("queries", lead,
+                        '<p class="empty">One system: nothing to compare with.</p>')
+    baseline = report.results[report.baseline]
+    others = [s for s in report.systems if s != report.baseline]
+    blocks = []
+    for index, measure in enumerate(report.measures):
+        name = str(measure)
+        systems = []
+        for system in others:
+            ids, base, values = paired_values(baseline, report.results[system], measure)
+            gains, losses = top_changes(ids, base, values, report.top)
+            systems.append(
+                f"<div><h4>{_e(system)} vs {_e(report.baseline)}</h4><div class='pair'>"
+                + _change_table("gained", "gained most", gains, system, report.baseline)
+                + _change_table("lost", "lost most", losses, system, report.baseline)
+                + "</div></div>"
+            )
+        opened = " open" if index == 0 else ""
+        blocks.append(f'<details class="measure"{opened}><summary>{_e(name)}</summary>'
+                      f'<div class="body changes">{"".join(systems)}</div></details>')
+    return _section("queries", lead, "".join(blocks))
+
+
+def _provenance(report: Report) -> str:
+    files = "".join(
+        f"<tr><td>{_e(f.role)}</td><td>{_e(f.system or '')}</td><td class='mono'>{_e(f.path)}"
+        f'</td><td class="num">{_size(f.size)}</td><td class="hash">{_e(f.sha256 or "–")}</td>'
+        "</tr>"
+        for f in report.files
+    )
+    measures = "".join(
+        f"<tr><td><code>{_e(d.name)}</code></td><td>{_e(d.summary)}</td>"
+        f"<td class='mono'>{_e(d.formula)}</td><td class='mono'>{_e(d.parameters or '–')}</td>"
+        f"<td>{_e(d.reference or '–')}</td></tr>"
+        for d in report.definitions
+    )
+    settings = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in report.settings.items())
+    versions = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in report.versions.items())
+    when = report.created.isoformat(timespec="seconds")
+    notes = ("<h3>Notes</h3><ul class='notes' id='notes'>"
+             + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul>"
+             if report.notes else "")
+    body = (
+        "<h3>Files</h3><div class='scroll'><table id='files'><thead><tr><th>role</th>"
+        "<th>system</th><th>path</th><th class='num'>size</th><th>SHA-256</th></tr></thead>"
+        f"<tbody>{files}</tbody></table></div>"
+        "<h3>Measures</h3><div class='scroll'><table id='measures'><thead><tr><th>measure</th>"
+        "<th>definition</th><th>formula</th><th>parameters</th><th>reference</th></tr>"
+        f"</thead><tbody>{measures}</tbody></table></div>"
+        f"<h3>Settings</h3><dl class='kv' id='settings'>{settings}</dl>"
+        f"<h3>Software</h3><dl class='kv' id='versions'>{versions}"
+        f"<dt>date</dt><dd><time datetime='{_e(when)}'>{_e(when)}</time></dd></dl>"
+        f"{notes}"
+    )
+    lead = ("The inputs, with their sizes and SHA-256 hashes, the definition of every measure, "
+            "the options and the software: enough to reproduce every number on this page.")
+    return _section("provenance", lead, body)
+
+
+def render_html(report: Report) -> str:
+    """The report as one self-contained HTML page.
+
+    Parameters
+    ----------
+    report : Report
+        From :func:`rankwise.report.build_report`.
+
+    Returns
+    -------
+    str
+        The page: no external resource, no script.
+
+    Raises
+    ------
+    MissingDependencyError
+        matplotlib is not installed (``pip install 'rankwise[plot]'``).
+    """
+    from rankwise.report._mpl import require_matplotlib, styled
+
+    require_matplotlib("the HTML report")
+    with styled():
+        sections = [_summary(report), _curves(report), _differences(report),
+                    _distributions(report), _queries(report), _provenance(report)]
+    version = _e(report.versions.get("rankwise", ""))
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
+        f'<meta name="generator" content="rankwise {version}">'
+        f"<title>{_e(report.title)}</title>"
+        '<link rel="icon" href="data:,">'
+        f"<style>{CSS}</style></head><body>"
+        f"{_header(report)}{_nav()}<main class=\"wrap\">{''.join(sections)}</main>"
+        f"<footer>Made by rankwise {version}. This page is self-contained: it loads nothing "
+        "from the network.</footer></body></html>\n"
+    )

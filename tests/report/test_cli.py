@@ -1,0 +1,158 @@
+"""``rankwise report`` and ``rankwise plot``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rankwise.cli import main
+
+SRC = Path(__file__).parents[2] / "src"
+HEAVY = ("pyarrow", "pandas", "scipy", "polars", "matplotlib", "pyspark", "sklearn")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    status = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.fixture
+def files(trec_files: dict[str, Path]) -> list[Path]:
+    return [trec_files["qrels"], trec_files["standard"], trec_files["noisy"]]
+
+
+def test_report_command(capsys: pytest.CaptureFixture[str], files: list[Path],
+                        tmp_path: Path, mpl: object) -> None:
+    target = tmp_path / "report.html"
+    status, out, err = run(capsys, "report", *files, "-m", "ndcg@10", "map,P@10",
+                           "--baseline", "noisy", "--seed", "3", "--max-k", "20",
+                           "--title", "My runs", "-o", target)
+    assert status == 0, err
+    assert out == ""
+    assert f"wrote {target}" in err and "2 systems, 3 queries" in err
+    html = target.read_text()
+    assert "<title>My runs</title>" in html
+    assert 'noisy <span class="tag">baseline</span>' in html
+    assert ">seed</dt><dd>3</dd>" in html and "k = 1 .. 20" in html
+
+
+def test_report_quiet(capsys: pytest.CaptureFixture[str], files: list[Path],
+                      tmp_path: Path, mpl: object) -> None:
+    status, out, err = run(capsys, "report", *files, "-m", "P@10", "--max-k", "5",
+                           "--quiet", "-o", tmp_path / "r.html")
+    assert (status, out, err) == (0, "", "")
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--baseline", "nosy"], "baseline 'nosy' is not one of the runs ['STANDARD', 'noisy']; "
+                             "did you mean 'noisy'?"),
+    (["-m", "ndgc@10"], "unknown measure 'ndgc@10'; did you mean 'ndcg@10'?"),
+])
+def test_report_errors(capsys: pytest.CaptureFixture[str], files: list[Path], tmp_path: Path,
+                       arguments: list[str], message: str, mpl: object) -> None:
+    target = tmp_path / "r.html"
+    status, _, err = run(capsys, "report", *files, *arguments, "-o", target)
+    assert status == 1
+    assert err == f"rankwise: error: {message}\n"
+    assert not target.exists()
+
+
+def test_report_refuses_stdin(capsys: pytest.CaptureFixture[str], files: list[Path],
+                              tmp_path: Path) -> None:
+    status, _, err = run(capsys, "report", files[0], "-", "-o", tmp_path / "r.html")
+    assert status == 1 and "'-' (standard input) is not supported" in err
+
+
+def test_report_needs_output(capsys: pytest.CaptureFixture[str], files: list[Path]) -> None:
+    status, _, err = run(capsys, "report", *files)
+    assert status == 2 and "-o/--output" in err
+
+
+@pytest.mark.parametrize(("kind", "suffix", "magic"), [
+    ("curves", ".png", b"\x89PNG"), ("distribution", ".svg", b"<?xml"),
+    ("differences", ".pdf", b"%PDF"),
+])
+def test_plot_command(capsys: pytest.CaptureFixture[str], files: list[Path], tmp_path: Path,
+                      kind: str, suffix: str, magic: bytes, mpl: object) -> None:
+    target = tmp_path / f"figure{suffix}"
+    status, out, err = run(capsys, "plot", *files, "--kind", kind, "--max-k", "10",
+                           "-o", target)
+    assert (status, out, err) == (0, "", "")
+    assert target.read_bytes().startswith(magic)
+
+
+def test_plot_curves_of_chosen_families(capsys: pytest.CaptureFixture[str], files: list[Path],
+                                        tmp_path: Path, mpl: object) -> None:
+    target = tmp_path / "c.svg"
+    status, _, err = run(capsys, "plot", *files, "-m", "ndcg@10(gain=linear)", "P(rel=2)",
+                         "--max-k", "10", "-o", target)
+    assert status == 0, err
+    svg = target.read_text()
+    assert "ndcg@k(gain=linear)" in svg and "P@k(rel=2)" in svg
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["-o", "figure.gif"], "cannot tell the figure format of 'figure.gif': expected a file "
+                           "name ending in .png, .svg, .pdf, got '.gif'"),
+    (["--kind", "curves", "-m", "bpref", "-o", "x.png"], "'bpref' takes no cutoff"),
+])
+def test_plot_errors(capsys: pytest.CaptureFixture[str], files: list[Path], tmp_path: Path,
+                     arguments: list[str], message: str, mpl: object,
+                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(capsys, "plot", *files, *arguments)
+    assert status == 1
+    assert err.startswith(f"rankwise: error: {message}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plot_differences_needs_two_runs(capsys: pytest.CaptureFixture[str], files: list[Path],
+                                         tmp_path: Path, mpl: object) -> None:
+    status, _, err = run(capsys, "plot", files[0], files[1], "--kind", "differences",
+                         "-o", tmp_path / "d.png")
+    assert status == 1 and "needs two runs or more" in err
+
+
+def test_missing_matplotlib(capsys: pytest.CaptureFixture[str], files: list[Path],
+                            tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    for command, target in (("report", "r.html"), ("plot", "p.png")):
+        status, _, err = run(capsys, command, *files, "-o", tmp_path / target)
+        assert status == 1
+        assert err == (f"rankwise: error: rankwise {command} needs matplotlib, which is not "
+                       "installed: pip install 'rankwise[plot]'\n")
+
+
+PROBE = """
+import sys
+from rankwise.cli import main
+try:
+    status = main(sys.argv[1:])
+finally:
+    sys.stdout.flush()
+heavy = sorted(m for m in {heavy!r} if m in sys.modules)
+sys.stderr.write("HEAVY=" + ",".join(heavy) + "\\n")
+"""
+
+
+@pytest.mark.parametrize("arguments", [["--help"], ["report", "--help"], ["plot", "--help"]])
+def test_help_imports_nothing_heavy(arguments: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *arguments],
+        capture_output=True, text=True, check=False, env={"PYTHONPATH": str(SRC)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "HEAVY="
+    assert "report" in done.stdout and "plot" in done.stdout
+
+
+def test_importing_the_package_does_not_import_matplotlib() -> None:
+    code = ("import sys, rankwise, rankwise.report; "
+            "print(sorted(m for m in ('matplotlib', 'scipy') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env={"PYTHONPATH": str(SRC)})
+    assert done.stdout.strip() == "[]"

@@ -1,0 +1,282 @@
+"""Image tests of the displays and figures: they render, with labelled axes and legends."""
+
+from __future__ import annotations
+
+import io
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+import rankwise as rw
+from rankwise.compare import compare_results
+from rankwise.exceptions import InvalidParameterError, MissingDependencyError
+from rankwise.report import (
+    ComparisonDisplay,
+    CurvesDisplay,
+    DifferencesDisplay,
+    DistributionDisplay,
+    comparison_figure,
+    curves_figure,
+    differences_figure,
+    distribution_figure,
+    figure_to_svg,
+    plot_comparison,
+    plot_results,
+    save_figure,
+)
+from rankwise.report._mpl import require_matplotlib, styled
+
+pytestmark = pytest.mark.usefixtures("mpl")
+
+CURVES = [f"{family}@{k}" for family in ("ndcg", "P", "recall") for k in range(1, 31)]
+
+
+@pytest.fixture(scope="module")
+def evaluated(synthetic: Any) -> dict[str, rw.Results]:
+    qrels, runs = synthetic(80, 3, depth=30, seed=3)
+    measures = ["ndcg@10", "map", "mrr", *CURVES]
+    return {name: rw.evaluate(qrels, run, measures) for name, run in runs.items()}
+
+
+def rendered(figure: Any) -> np.ndarray:
+    """The figure as RGBA pixels (through a PNG, as a user would save it)."""
+    import matplotlib.image
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=60)
+    assert buffer.getvalue()[:8] == b"\x89PNG\r\n\x1a\n"
+    buffer.seek(0)
+    return matplotlib.image.imread(buffer)
+
+
+def assert_drew_something(figure: Any) -> None:
+    pixels = rendered(figure)
+    assert pixels.shape[0] > 100 and pixels.shape[1] > 100
+    assert pixels[..., :3].std() > 0.05  # not a blank canvas
+    colours = np.unique((pixels[..., :3] * 15).round().reshape(-1, 3), axis=0)
+    assert len(colours) > 5
+
+
+def legend_texts(ax: Any) -> list[str]:
+    legend = ax.get_legend()
+    assert legend is not None
+    return [text.get_text() for text in legend.get_texts()]
+
+
+# ----------------------------------------------------------------------------
+# the displays
+# ----------------------------------------------------------------------------
+
+
+def test_curves_display(evaluated: dict[str, rw.Results]) -> None:
+    display = CurvesDisplay.from_results(evaluated, "ndcg")
+    assert display.ax_.get_xlabel().startswith("cutoff k")
+    assert display.ax_.get_ylabel() == "ndcg@k" == display.ax_.get_title()
+    assert legend_texts(display.ax_) == list(evaluated)
+    assert display.ax_.get_xscale() == "log"  # k goes beyond 20
+    line = display.lines_["sys1"]
+    assert line.get_xdata().tolist() == list(range(1, 31))
+    expected = [evaluated["sys1"].mean[f"ndcg@{k}"] for k in range(1, 31)]
+    np.testing.assert_allclose(line.get_ydata(), expected)
+    assert display.figure_ is display.ax_.figure
+    assert_drew_something(display.figure_)
+
+
+def test_curves_display_on_given_axes(evaluated: dict[str, rw.Results]) -> None:
+    import matplotlib.pyplot as plt
+
+    figure, ax = plt.subplots()
+    display = CurvesDisplay.from_results(evaluated["sys0"], "P@10", ax=ax, xscale="linear")
+    assert display.ax_ is ax and display.figure_ is figure
+    assert ax.get_xscale() == "linear" and ax.get_ylabel() == "P@k"
+    with pytest.raises(InvalidParameterError, match="xscale must be"):
+        display.plot(xscale="logarithmic")
+
+
+def test_curves_need_cutoffs(evaluated: dict[str, rw.Results]) -> None:
+    with pytest.raises(InvalidParameterError, match=r"no cutoff of map@k; evaluate them"):
+        CurvesDisplay.from_results(evaluated, "map")
+    with pytest.raises(InvalidParameterError, match="takes no cutoff"):
+        CurvesDisplay.from_results(evaluated, "bpref")
+
+
+@pytest.mark.parametrize("kind", ["hist", "box"])
+def test_distribution_display(evaluated: dict[str, rw.Results], kind: str) -> None:
+    display = DistributionDisplay.from_results(evaluated, "ndcg@10", kind=kind)
+    assert display.ax_.get_title() == "ndcg@10" == display.ax_.get_xlabel()
+    assert display.means_ == pytest.approx(
+        {name: r.mean["ndcg@10"] for name, r in evaluated.items()})
+    if kind == "hist":
+        assert display.ax_.get_ylabel() == "% of queries"
+        for name, bars in display.artists_.items():
+            assert sum(bar.get_height() for bar in bars) == pytest.approx(100.0), name
+        texts = legend_texts(display.ax_)
+        assert [t.split(" (")[0] for t in texts] == list(evaluated)
+    else:
+        labels = [t.get_text() for t in display.ax_.get_yticklabels()]
+        assert labels == list(evaluated)
+        assert legend_texts(display.ax_) == ["mean"]
+    assert_drew_something(display.figure_)
+
+
+def test_distribution_of_unbounded_values(evaluated: dict[str, rw.Results]) -> None:
+    display = DistributionDisplay(values={"a": np.array([3.0, 8.0, 20.0, np.nan])},
+                                  measure="num_rel").plot()
+    assert sum(bar.get_height() for bar in display.artists_["a"]) == pytest.approx(100.0)
+    with pytest.raises(InvalidParameterError, match="kind must be"):
+        display.plot(kind="violin")
+
+
+def test_differences_display_bars(evaluated: dict[str, rw.Results]) -> None:
+    few = {name: r for name, r in evaluated.items()}
+    display = DifferencesDisplay.from_results(few, "map", system="sys2", max_bars=100)
+    d = evaluated["sys2"]["map"] - evaluated["sys0"]["map"]
+    assert (display.wins_, display.ties_, display.losses_) == (
+        int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum()))
+    assert display.ax_.get_title() == "sys2 − sys0"
+    assert display.ax_.get_ylabel() == "Δ map" and "sorted" in display.ax_.get_xlabel()
+    heights = [bar.get_height() for bar in display.artists_[0]]
+    assert heights == sorted(d.tolist())  # one bar per query, sorted
+    low, high = display.ax_.get_ylim()
+    assert low == pytest.approx(-high)  # symmetric: gains and losses on one scale
+    assert_drew_something(display.figure_)
+
+
+def test_differences_display_areas_stay_small() -> None:
+    rng = np.random.default_rng(0)
+    for n in (200, 100_000):
+        d = np.round(rng.normal(0.02, 0.2, n), 2)
+        display = DifferencesDisplay(differences=d, measure="ndcg@10", system="a",
+                                     baseline="b").plot(max_points=250)
+        polygons = [a for a in display.artists_ if a is not None]
+        assert len(polygons) == 2
+        vertices = sum(len(p.get_xy()) for p in polygons)
+        assert vertices <= 2 * 2 * 250 + 20  # bounded, whatever the number of queries
+        assert display.wins_ + display.ties_ + display.losses_ == n
+        assert_drew_something(display.figure_)
+
+
+def test_differences_need_two_systems(evaluated: dict[str, rw.Results]) -> None:
+    with pytest.raises(InvalidParameterError, match="need two systems"):
+        DifferencesDisplay.from_results({"sys0": evaluated["sys0"]})
+    with pytest.raises(InvalidParameterError, match="baseline 'nope'"):
+        DifferencesDisplay.from_results(evaluated, baseline="nope")
+
+
+def test_comparison_display(evaluated: dict[str, rw.Results]) -> None:
+    comparison = compare_results(evaluated, ["ndcg@10", "map"], baseline="sys0", seed=0)
+    display = ComparisonDisplay.from_comparison(comparison)
+    assert display.labels_ == ["ndcg@10 · sys1", "ndcg@10 · sys2", "map · sys1", "map · sys2"]
+    assert "confidence interval" in display.ax_.get_xlabel()
+    assert display.ax_.get_title(loc="left") == "difference from sys0"
+    assert legend_texts(display.ax_) == ["significant (p_adj ≤ 0.05)", "not significant"]
+    dots = [line for line in display.ax_.get_lines() if line.get_marker() == "o"]
+    rows = [row for row in comparison.rows if row.baseline is not None]
+    for dot, row in zip(dots, rows):
+        filled = dot.get_markerfacecolor() != "white"
+        assert filled == bool(row.significant)
+        assert dot.get_xdata()[0] == pytest.approx(row.delta)
+    one = ComparisonDisplay.from_comparison(comparison, "map")
+    assert one.labels_ == ["sys1", "sys2"]
+    with pytest.raises(InvalidParameterError, match="not in the comparison"):
+        ComparisonDisplay.from_comparison(comparison, "mrr")
+    assert_drew_something(display.figure_)
+
+
+# ----------------------------------------------------------------------------
+# what Results.plot and Comparison.plot call
+# ----------------------------------------------------------------------------
+
+
+def test_plot_results(evaluated: dict[str, rw.Results]) -> None:
+    results = evaluated["sys1"]
+    assert isinstance(plot_results(results), DistributionDisplay)
+    assert plot_results(results).ax_.get_title() == "ndcg@10"  # the first measure
+    curves = plot_results(results, "curves")
+    assert isinstance(curves, CurvesDisplay) and curves.ax_.get_ylabel() == "ndcg@k"
+    assert plot_results(results, "curves", "recall").ax_.get_ylabel() == "recall@k"
+    box = plot_results(results, measure="mrr", style="box")
+    assert box.ax_.get_xlabel() == "mrr"
+    with pytest.raises(InvalidParameterError, match="kind must be one of"):
+        plot_results(results, "pie")
+    plain = rw.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["map", "P@5"])
+    with pytest.raises(InvalidParameterError, match="several cutoffs"):
+        plot_results(plain, "curves")
+
+
+def test_plot_comparison(evaluated: dict[str, rw.Results]) -> None:
+    comparison = compare_results(evaluated, ["mrr"], baseline="sys0", seed=0)
+    display = plot_comparison(comparison)
+    assert isinstance(display, ComparisonDisplay) and display.labels_ == ["sys1", "sys2"]
+
+
+# ----------------------------------------------------------------------------
+# figures of several panels, and their export
+# ----------------------------------------------------------------------------
+
+
+def test_panel_figures(evaluated: dict[str, rw.Results]) -> None:
+    comparison = compare_results(evaluated, ["ndcg@10", "map"], baseline="sys0", seed=0)
+    with styled():
+        figures = {
+            "curves": curves_figure(evaluated, ["ndcg", "P", "recall"]),
+            "distribution": distribution_figure(evaluated, ["ndcg@10", "map", "mrr", "map"]),
+            "differences": differences_figure(evaluated, ["ndcg@10", "map"], "sys0"),
+            "comparison": comparison_figure(comparison),
+        }
+    visible = {key: [ax for ax in f.axes if ax.get_visible()] for key, f in figures.items()}
+    assert [len(v) for v in visible.values()] == [3, 4, 4, 1]
+    for key in ("curves", "distribution"):  # one legend of the systems for all panels
+        (legend,) = figures[key].legends
+        assert [t.get_text() for t in legend.get_texts()] == list(evaluated)
+    for key, axes in visible.items():
+        for ax in axes:
+            assert ax.get_title() or ax.get_title(loc="left"), key
+            assert ax.get_xlabel() or key == "differences", key
+        assert_drew_something(figures[key])
+    rows = np.array(figures["differences"].axes).reshape(2, 2)
+    assert rows[0][0].get_ylabel() == "Δ ndcg@10" and rows[1][0].get_ylabel() == "Δ map"
+    assert rows[0][0].get_ylim() == rows[0][1].get_ylim()  # a row shares its scale
+
+
+def test_figure_to_svg(evaluated: dict[str, rw.Results]) -> None:
+    with styled():
+        figure = curves_figure(evaluated, ["ndcg"])
+    svg, width = figure_to_svg(figure, salt="x")
+    again, _ = figure_to_svg(figure, salt="x")
+    assert svg == again  # reproducible
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert "<?xml" not in svg and "<metadata" not in svg and "DOCTYPE" not in svg
+    assert 'width="' not in svg.split(">", 1)[0]  # scales with the page
+    assert "<text" in svg and "ndcg@k" in svg  # text stays text
+    assert width == pytest.approx(3.9 * 96, rel=0.01)
+
+
+@pytest.mark.parametrize(("suffix", "magic"), [
+    (".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF"), (".PNG", b"\x89PNG")])
+def test_save_figure(tmp_path: Any, evaluated: dict[str, rw.Results], suffix: str,
+                     magic: bytes) -> None:
+    with styled():
+        figure = distribution_figure(evaluated, ["map"])
+    target = tmp_path / f"figure{suffix}"
+    save_figure(figure, target)
+    assert target.read_bytes().startswith(magic)
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_save_figure_refuses_unknown_formats(tmp_path: Any) -> None:
+    with pytest.raises(InvalidParameterError, match=r"\.png, \.svg, \.pdf, got '\.gif'"):
+        save_figure(None, tmp_path / "figure.gif")
+
+
+def test_missing_matplotlib_says_how_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                evaluated: dict[str, rw.Results]) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    with pytest.raises(MissingDependencyError, match=r"pip install 'rankwise\[plot\]'"):
+        require_matplotlib()
+    with pytest.raises(MissingDependencyError, match="needs matplotlib"):
+        plot_results(evaluated["sys0"])
+    with pytest.raises(ImportError):  # MissingDependencyError is an ImportError too
+        CurvesDisplay.from_results(evaluated, "ndcg")

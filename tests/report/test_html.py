@@ -1,0 +1,164 @@
+"""The HTML page: every section, no external URL, provenance, escaping."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from html import unescape
+from datetime import datetime, timezone
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rankwise._version import __version__
+from rankwise.measures import FAMILIES
+from rankwise.report import build_report
+from rankwise.report.html import SECTIONS
+
+pytestmark = pytest.mark.usefixtures("mpl")
+
+WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+MEASURES = ["ndcg@10", "map", "P@10"]
+
+
+class Page(HTMLParser):
+    """Every start tag with its attributes, and the text."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.text: list[str] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, {k: v or "" for k, v in attrs}))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+    def find(self, tag: str, **attrs: str) -> list[dict[str, str]]:
+        return [a for t, a in self.tags
+                if t == tag and all(a.get(k.rstrip("_")) == v for k, v in attrs.items())]
+
+
+@pytest.fixture(scope="module")
+def three(trec_files: dict[str, Path]) -> tuple[Any, str]:
+    pytest.importorskip("matplotlib")
+    runs = [trec_files["standard"], trec_files["noisy"], trec_files["shuffled"]]
+    report = build_report(trec_files["qrels"], runs, MEASURES, seed=0, created=WHEN)
+    return report, report.to_html()
+
+
+def test_every_section_is_there_in_order(three: tuple[Any, str]) -> None:
+    _, html = three
+    page = Page(html)
+    ids = [a["id"] for t, a in page.tags if t == "section"]
+    assert ids == list(SECTIONS)
+    for key, heading in SECTIONS.items():
+        assert f'<section id="{key}" class="card"><h2>{heading}</h2>' in html
+        assert f'href="#{key}"' in html  # the navigation links to it
+    plots = {a["data-plot"] for a in page.find("figure") if "data-plot" in a}
+    assert plots == {"comparison", "curves", "differences", "distributions"}
+    assert html.count("<svg") == 4
+
+
+def test_no_external_resource(three: tuple[Any, str]) -> None:
+    _, html = three
+    page = Page(html)
+    for tag, attrs in page.tags:
+        for name in ("src", "href", "xlink:href", "action", "data", "poster", "srcset"):
+            value = attrs.get(name, "")
+            assert not re.match(r"\s*(https?:)?//", value, re.IGNORECASE), (tag, name, value)
+    assert not page.find("script")
+    assert not page.find("img")
+    assert not page.find("link", rel="stylesheet")
+    assert not page.find("iframe")
+    assert not re.search(r"url\(\s*['\"]?(https?:)?//", html, re.IGNORECASE)
+    assert not re.search(r"@import", html)
+    policy = page.find("meta", **{"http-equiv": "Content-Security-Policy"})
+    assert policy and policy[0]["content"].startswith("default-src 'none'")
+
+
+def test_comparison_table_and_markers(trec_files: dict[str, Path], synthetic: Any) -> None:
+    qrels, runs = synthetic(120, 3, depth=30)
+    report = build_report(qrels, runs, ["ndcg@10", "P@10"], seed=0, created=WHEN, max_k=20)
+    html = report.to_html()
+    table = html[html.index('id="summary-table"'):html.index("</table>", html.index(
+        'id="summary-table"'))]
+    assert table.count("<tr>") == 1 + 3
+    assert 'sys0 <span class="tag">baseline</span>' in table
+    # sys1 and sys2 are much better than sys0: significant on both measures
+    assert table.count('class="sig up"') == 4
+    assert 'class="sig down"' not in table
+    assert "p_adj" in table  # the marker's tooltip
+    assert report.comparison.legend in unescape(html)
+    assert 'id="comparison-details"' in html
+
+
+def test_top_changes_are_listed(three: tuple[Any, str]) -> None:
+    report, html = three
+    page = Page(html)
+    assert len(page.find("details", class_="measure")) == len(MEASURES)
+    gains = len([1 for t, a in page.tags if t == "table" and a.get("class") == "changes-gain"])
+    assert gains == len(MEASURES) * 2  # per measure, each system against the baseline
+    baseline = report.results[report.baseline]
+    noisy = report.results["noisy"]
+    best = max(zip(noisy["ndcg@10"] - baseline["ndcg@10"], noisy.query_ids))
+    assert f'title="{best[1]}">{best[1]}</td>' in html
+
+
+def test_provenance(three: tuple[Any, str], trec_files: dict[str, Path]) -> None:
+    _, html = three
+    for key in ("qrels", "standard", "noisy", "shuffled"):
+        data = trec_files[key].read_bytes()
+        assert hashlib.sha256(data).hexdigest() in html
+        assert f"({len(data):,} B)" in html
+        assert str(trec_files[key]) in html
+    for name in ("ndcg", "map", "P", "recall"):
+        assert FAMILIES[name].summary in html
+    assert "ndcg@k, k = 1..100" in html and "recall@k, k = 1..100" in html
+    assert f"rankwise {__version__}" in html
+    assert "2026-01-02T03:04:05+00:00" in html
+    assert "randomization" in html and "holm" in html
+    assert ">seed</dt><dd>0</dd>" in html
+
+
+def test_one_system_has_every_section(trec_files: dict[str, Path]) -> None:
+    pytest.importorskip("matplotlib")
+    report = build_report(trec_files["qrels"], [trec_files["standard"]], MEASURES,
+                          created=WHEN)
+    html = report.to_html()
+    page = Page(html)
+    assert [a["id"] for t, a in page.tags if t == "section"] == list(SECTIONS)
+    assert report.comparison is None and report.baseline is None
+    assert html.count("<svg") == 2  # curves and distributions
+    assert html.count("One system") == 3
+
+
+def test_names_are_escaped(synthetic: Any) -> None:
+    qrels, runs = synthetic(20, 2, depth=10)
+    evil = '<script>alert("x")</script>'
+    named = {evil: runs["sys0"], "b&b": runs["sys1"]}
+    report = build_report(qrels, named, ["ndcg@10"], seed=0, max_k=5, title="<i>t</i>")
+    html = report.to_html()
+    assert "<script>" not in html and "<i>t</i>" not in html
+    assert "&lt;script&gt;" in html and "b&amp;b" in html
+
+
+def test_report_size_stays_small_for_many_queries(synthetic: Any) -> None:
+    qrels, runs = synthetic(1500, 3, depth=40)
+    html = build_report(qrels, runs, ["ndcg@10"], seed=0, max_k=40).to_html()
+    # the sorted differences are sampled: the page does not grow with the queries
+    assert len(html.encode()) < 600_000
+
+
+def test_save_writes_utf8(tmp_path: Path, synthetic: Any) -> None:
+    qrels, runs = synthetic(20, 2, depth=10)
+    report = build_report(qrels, runs, ["ndcg@10"], seed=0, max_k=5)
+    target = tmp_path / "r.html"
+    report.save(target)
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and "Δ" in text
+    assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary file left
