@@ -41,7 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))
 
 import rankwise as rw  # noqa: E402
-from rankwise.compare import compare, compare_results  # noqa: E402
+from rankwise.comparison import compare, compare_results  # noqa: E402
 from rankwise.data import Qrels, Run  # noqa: E402
 from rankwise.measures import parse  # noqa: E402
 from rankwise.results import Results  # noqa: E402

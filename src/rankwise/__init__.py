@@ -1,6 +1,7 @@
 """rankwise: exact, fast evaluation of rankings."""
 
 from rankwise._version import __version__
+from rankwise.comparison import Comparison, compare
 from rankwise.data import Qrels, Run
 from rankwise.evaluation import evaluate
 from rankwise.exceptions import (
@@ -15,6 +16,7 @@ from rankwise.measures import Measure, parse
 from rankwise.results import Results
 
 __all__ = [
+    "Comparison",
     "InputFormatError",
     "InvalidParameterError",
     "Measure",
@@ -25,6 +27,7 @@ __all__ = [
     "Run",
     "UnknownMeasureError",
     "__version__",
+    "compare",
     "evaluate",
     "parse",
     "read_qrels",

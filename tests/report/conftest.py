@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -123,7 +124,7 @@ class DevTools:
             "--host-resolver-rules=MAP * ~NOTFOUND",  # no name resolves: no network at all
             "--remote-debugging-pipe", f"--user-data-dir={user_data_dir}", "about:blank",
         ]
-        self.stderr = tempfile.TemporaryFile()
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
 
         def wire() -> None:  # in the child before exec: the pipes become fds 3 and 4
             import fcntl
@@ -226,10 +227,8 @@ class DevTools:
         return f"exit status {self.process.poll()}; " + "\n".join(useful[-20:])
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError, TimeoutError, OSError):
             self.send("Browser.close")
-        except (RuntimeError, TimeoutError, OSError):
-            pass
         try:
             self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import rankwise as rw
-from rankwise.compare import compare_results
+from rankwise.comparison import compare_results
 from rankwise.exceptions import InvalidParameterError, MissingDependencyError
 from rankwise.report import (
     ComparisonDisplay,

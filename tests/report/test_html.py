@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from html import unescape
 from datetime import datetime, timezone
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any

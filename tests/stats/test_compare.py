@@ -9,7 +9,7 @@ import pytest
 import scipy.stats
 
 import rankwise as rw
-from rankwise.compare import Comparison, compare, compare_results
+from rankwise.comparison import Comparison, compare, compare_results
 from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
 from rankwise.stats import adjust_pvalues, randomization_test, stream
 

@@ -14,8 +14,7 @@ def test_compare_page_examples_run() -> None:
     page = Path(__file__).resolve().parents[2] / "docs" / "compare.md"
     if not page.exists():
         pytest.skip("docs/compare.md not present (installed package)")
-    if not callable(getattr(rankwise, "compare", None)):
-        pytest.skip("rankwise.compare is not exported yet (src/rankwise/__init__.py)")
+    assert callable(rankwise.compare)
     result = doctest.testfile(
         str(page), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
     )

@@ -84,7 +84,7 @@ def test_public_names_exist() -> None:
 
 
 def test_importing_rankwise_and_stats_does_not_import_scipy() -> None:
-    code = ("import sys, rankwise, rankwise.stats, rankwise.compare; "
+    code = ("import sys, rankwise, rankwise.stats, rankwise.comparison; "
             "print('scipy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -25,7 +25,7 @@ from rankwise.report.summaries import curve_label, curve_measures, curve_templat
 from rankwise.results import Results
 
 if TYPE_CHECKING:
-    from rankwise.compare import Comparison
+    from rankwise.comparison import Comparison
 
 __all__ = ["CURVE_FAMILIES", "Report", "build_report", "curve_templates", "evaluate_runs",
            "resolve_baseline"]
@@ -333,7 +333,7 @@ def build_report(
         The run the others are compared with (its name, or its path);
         default: the first.
     test, correction, alpha, n_resamples, seed, ci
-        The paired tests, as in :func:`rankwise.compare.compare`.
+        The paired tests, as in :func:`rankwise.comparison.compare`.
     missing, rel, depth, judged_only
         As in :func:`rankwise.evaluate`.
     qrels_format, run_format : str, optional
@@ -412,7 +412,7 @@ def build_report(
         notes.append("not tested for significance (not aggregated by an arithmetic mean): "
                      + ", ".join(str(m) for m in untested))
     if chosen is not None and testable:
-        from rankwise.compare import compare_results
+        from rankwise.comparison import compare_results
 
         comparison = compare_results(
             results, testable, baseline=chosen, test=test, correction=correction,

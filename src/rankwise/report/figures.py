@@ -23,7 +23,7 @@ from rankwise.report.forest import ComparisonDisplay
 from rankwise.results import Results
 
 if TYPE_CHECKING:
-    from rankwise.compare import Comparison
+    from rankwise.comparison import Comparison
 
 __all__ = ["comparison_figure", "curves_figure", "differences_figure", "distribution_figure"]
 

@@ -11,7 +11,7 @@ from rankwise.measures import Measure
 from rankwise.report._mpl import color_of, new_axes
 
 if TYPE_CHECKING:
-    from rankwise.compare import Comparison, ComparisonRow
+    from rankwise.comparison import Comparison, ComparisonRow
 
 __all__ = ["ComparisonDisplay", "format_p"]
 
@@ -58,7 +58,7 @@ class ComparisonDisplay:
 
     Examples
     --------
-    >>> from rankwise.compare import compare
+    >>> from rankwise.comparison import compare
     >>> qrels = {f"q{i}": {"good": 1} for i in range(8)}
     >>> bm25 = {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(8)}
     >>> dense = {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(8)}
@@ -87,12 +87,12 @@ class ComparisonDisplay:
         ax: Any = None,
         **kwargs: Any,
     ) -> ComparisonDisplay:
-        """Draw the differences of a :class:`~rankwise.compare.Comparison`.
+        """Draw the differences of a :class:`~rankwise.comparison.Comparison`.
 
         Parameters
         ----------
         comparison : Comparison
-            From :func:`rankwise.compare.compare`.
+            From :func:`rankwise.comparison.compare`.
         measures : str, Measure or list, optional
             Which measures (default: all of the comparison).
         ax : matplotlib Axes, optional

@@ -17,7 +17,7 @@ from rankwise.report.forest import format_p
 from rankwise.report.summaries import paired_values, top_changes
 
 if TYPE_CHECKING:
-    from rankwise.compare import ComparisonRow
+    from rankwise.comparison import ComparisonRow
     from rankwise.report.build import Report
 
 __all__ = ["SECTIONS", "render_html"]

@@ -15,7 +15,7 @@ from rankwise.report.summaries import named_results
 from rankwise.results import Results
 
 if TYPE_CHECKING:
-    from rankwise.compare import Comparison
+    from rankwise.comparison import Comparison
 
 __all__ = ["RESULTS_KINDS", "plot_comparison", "plot_results"]
 
@@ -116,7 +116,7 @@ def plot_comparison(
     Parameters
     ----------
     comparison : Comparison
-        From :func:`rankwise.compare.compare`.
+        From :func:`rankwise.comparison.compare`.
     measures : str, Measure or list, optional
         Default: every measure of the comparison.
     ax : matplotlib Axes, optional
@@ -131,7 +131,7 @@ def plot_comparison(
 
     Examples
     --------
-    >>> from rankwise.compare import compare
+    >>> from rankwise.comparison import compare
     >>> qrels = {f"q{i}": {"good": 1} for i in range(8)}
     >>> bm25 = {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(8)}
     >>> dense = {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(8)}

@@ -253,7 +253,7 @@ def sorted_profile(differences: np.ndarray, max_points: int = 600) -> tuple[np.n
     >>> sorted_profile(np.array([0.5, -0.25, 0.0]))
     (array([1., 2., 3.]), array([-0.25,  0.  ,  0.5 ]))
     >>> positions, values = sorted_profile(np.linspace(-1, 1, 10_000), max_points=50)
-    >>> len(values) <= 54, positions[0], positions[-1]
+    >>> len(values) <= 54, float(positions[0]), float(positions[-1])
     (True, 1.0, 10000.0)
     """
     values = np.sort(differences[np.isfinite(differences)])

@@ -265,7 +265,7 @@ class Comparison:
         >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
         >>> runs = {"x": {"q1": {"a": 1.0}, "q2": {"z": 1.0}, "q3": {"c": 1.0}},
         ...         "y": {"q1": {"z": 1.0}, "q2": {"z": 1.0}, "q3": {"c": 1.0}}}
-        >>> from rankwise.compare import compare
+        >>> from rankwise.comparison import compare
         >>> result = compare(qrels, runs, "P@1", baseline="y", seed=0).to_dict()
         >>> result["rows"][1]["delta"], result["rows"][1]["p_value"]
         (0.3333333333333333, 1.0)
@@ -509,7 +509,7 @@ def compare(
     >>> bm25 = {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(8)}
     >>> dense = {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(6)}
     >>> dense.update({f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(6, 8)})
-    >>> from rankwise.compare import compare
+    >>> from rankwise.comparison import compare
     >>> result = compare(qrels, {"bm25": bm25, "dense": dense}, ["mrr", "P@1"],
     ...                  baseline="bm25", seed=0)
     >>> row = result.row("P@1", "dense")

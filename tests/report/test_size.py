@@ -1,0 +1,32 @@
+"""7,000 queries x 5 systems: the report stays under 5 MB and light to render."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from rankwise.report import build_report
+
+LIMIT = 5_000_000
+
+
+@pytest.mark.slow
+def test_report_of_7000_queries_and_5_systems(synthetic: Any, mpl: Any, tmp_path: Any) -> None:
+    qrels, runs = synthetic(7000, 5, depth=100)
+    report = build_report(qrels, runs, ["ndcg@10", "map", "mrr@10", "P@10", "recall@100"],
+                          seed=0, n_resamples=2000)
+    target = tmp_path / "report.html"
+    report.save(target)
+    html = target.read_text(encoding="utf-8")
+    size = target.stat().st_size
+    assert size < LIMIT
+    assert report.n_queries == 7000 and len(report.systems) == 5
+    # few elements: the per-query plots are aggregated, not one shape per query
+    elements = len(re.findall(r"<[a-zA-Z]", html))
+    assert elements < 40_000, elements
+    differences = html[html.index('id="plot-differences"'):]
+    differences = differences[:differences.index("</figure>")]
+    assert len(differences) < 1_500_000
+    assert differences.count("<path") < 2_000  # 5 measures x 4 systems panels
