@@ -1,9 +1,16 @@
-"""rankwise: exact, fast evaluation of rankings."""
+"""rankwise: exact, fast evaluation of rankings.
+
+The public names are loaded on first use (PEP 562), so ``import rankwise``
+and ``rankwise --help`` stay fast: numpy and pyarrow are imported only when
+something is computed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from rankwise._version import __version__
-from rankwise.comparison import Comparison, compare
-from rankwise.data import Qrels, Run
-from rankwise.evaluation import evaluate
 from rankwise.exceptions import (
     InputFormatError,
     InvalidParameterError,
@@ -11,9 +18,29 @@ from rankwise.exceptions import (
     RankwiseError,
     UnknownMeasureError,
 )
-from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
-from rankwise.measures import Measure, parse
-from rankwise.results import Results
+
+if TYPE_CHECKING:
+    from rankwise.comparison import Comparison, compare
+    from rankwise.data import Qrels, Run
+    from rankwise.evaluation import evaluate
+    from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
+    from rankwise.measures import Measure, parse
+    from rankwise.results import Results
+
+_LAZY = {
+    "Comparison": "rankwise.comparison",
+    "compare": "rankwise.comparison",
+    "Qrels": "rankwise.data",
+    "Run": "rankwise.data",
+    "evaluate": "rankwise.evaluation",
+    "read_qrels": "rankwise.io",
+    "read_run": "rankwise.io",
+    "read_trec_qrels": "rankwise.io",
+    "read_trec_run": "rankwise.io",
+    "Measure": "rankwise.measures",
+    "parse": "rankwise.measures",
+    "Results": "rankwise.results",
+}
 
 __all__ = [
     "Comparison",
@@ -35,3 +62,16 @@ __all__ = [
     "read_trec_qrels",
     "read_trec_run",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rankwise' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

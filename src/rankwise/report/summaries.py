@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -42,8 +43,9 @@ def named_results(
     """
     if isinstance(results, Results):
         return {results.run_name: results}
-    if isinstance(results, Mapping):
-        named = dict(results)
+    named: dict[str, Results]
+    if isinstance(results, Mapping):  # (a Results is a Mapping too: handled above)
+        named = dict(cast("Mapping[str, Results]", results))
     elif isinstance(results, (list, tuple)):
         named = {}
         for position, item in enumerate(results):
