@@ -204,7 +204,7 @@ def tie_report(ranking: Any, measures: list[Measure], ties: str) -> TieReport:
     size = np.zeros(len(groups))
     size[inverse] = data.tie_size[tied]
     mixed_groups = (rel_count > 0) & (rel_count < size)
-    mixed_queries = np.unique((groups[mixed_groups] >> 32))
+    mixed_queries = np.unique(groups[mixed_groups] >> 32)
     bounds: dict[str, tuple[float, float]] = {}
     worst, best = Context(ranking.view("worst")), Context(ranking.view("best"))
     for measure in measures:
@@ -215,7 +215,7 @@ def tie_report(ranking: Any, measures: list[Measure], ties: str) -> TieReport:
         bounds[str(measure)] = (low, high)
     return TieReport(
         ties,
-        int(len(np.unique(data.hit_query[straddle]))),
-        int(len(mixed_queries)),
+        len(np.unique(data.hit_query[straddle])),
+        len(mixed_queries),
         bounds,
     )

@@ -216,7 +216,8 @@ def test_tie_warning_and_average(tmp_path, capsys) -> None:
     (tmp_path / "q").write_text("q 0 zz 1\n")
     lines = [f"q Q0 d{i} 1 0.0 r\n" for i in range(9)] + ["q Q0 zz 1 0.0 r\n"]
     (tmp_path / "r").write_text("".join(lines))
-    assert main(["eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "mrr@10", "-f", "tsv"]) == 0
+    args = ["eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "mrr@10", "-f", "tsv"]
+    assert main(args) == 0
     captured = capsys.readouterr()
     assert "tied scores decide mrr@10 0.1000..1.0000" in captured.err
     assert "--ties average" in captured.err

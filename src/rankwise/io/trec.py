@@ -253,7 +253,7 @@ def _copy_chunks(chunks: list[pa.Array]) -> np.ndarray:
         chunk = chunks[index]
         out[at : at + len(chunk)] = chunk.to_numpy(zero_copy_only=False)
         at += len(chunk)
-        chunks[index] = None  
+        chunks[index] = None
         del chunk
     return out
 
