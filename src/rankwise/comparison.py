@@ -433,6 +433,7 @@ def compare(
     rel: float | None = None,
     depth: int | None = None,
     judged_only: bool = False,
+    ties: str = "trec",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
 ) -> Comparison:
     r"""Compare systems with paired significance tests, per measure.
@@ -486,8 +487,9 @@ def compare(
     family : {"measure", "all"}
         The correction is applied per measure over the systems compared
         (default), or over all systems and measures at once.
-    rel, depth, judged_only
-        As in :func:`rankwise.evaluate`.
+    rel, depth, judged_only, ties
+        As in :func:`rankwise.evaluate` (``ties="average"`` compares the
+        expected values over tied orderings).
     chunk_size : int
         Elements of a resample matrix processed at once (bounds memory; does
         not change any value).
@@ -540,8 +542,8 @@ def compare(
             evaluated[name] = run
         else:
             evaluated[name] = evaluate_objects(
-                qrels_obj, as_run(run, name=name), parsed,
-                depth=depth, missing=missing, judged_only=judged_only,
+                qrels_obj, as_run(run, name=name, keep_rank=ties == "rank"), parsed,
+                depth=depth, missing=missing, judged_only=judged_only, ties=ties,
             )
     return _compare(evaluated, parsed, options)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rankwise.compare import Comparison
+from rankwise.comparison import Comparison
 from rankwise.results import Results
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "report.md"

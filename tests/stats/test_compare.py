@@ -314,3 +314,14 @@ def test_plot_delegates_to_the_report_layer(collection) -> None:
     qrels, runs = collection
     display = compare(qrels, runs, ["map"], baseline="bm25", seed=0).plot()
     assert display.figure_ is not None and display.ax_ is not None
+
+
+def test_ties_policy_reaches_the_evaluation() -> None:
+    qrels = {f"q{i}": {"good": 1} for i in range(6)}
+    tied = {f"q{i}": {"good": 1.0, "bad": 1.0} for i in range(6)}  # trec order: good first
+    better = {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(6)}
+    trec = compare(qrels, {"tied": tied, "better": better}, ["mrr"], baseline="tied", seed=1)
+    average = compare(qrels, {"tied": tied, "better": better}, ["mrr"], baseline="tied", seed=1,
+                      ties="average")
+    assert trec.row("mrr", "better").delta == 0.0
+    assert average.row("mrr", "better").delta == pytest.approx(0.25)
