@@ -103,7 +103,7 @@ def evaluate(
             )
         qrels_obj, run_obj = as_qrels(qrels), as_run(run, keep_rank=ties == "rank")
     parsed = parse_measures(measures, rel)
-    return evaluate_objects(
+    results = evaluate_objects(
         qrels_obj,
         run_obj,
         parsed,
@@ -112,6 +112,27 @@ def evaluate(
         judged_only=judged_only,
         ties=ties,
     )
+    _warn_coverage(results, missing)
+    return results
+
+
+def _warn_coverage(results: Results, missing: str) -> None:
+    """Say once that queries were ignored or left out (Python shows a warning once)."""
+    import warnings
+
+    from rankwise.exceptions import RankwiseWarning
+
+    parts = []
+    if results.unjudged_queries:
+        parts.append(f"{results.unjudged_queries} queries of the run have no judgments (ignored)")
+    if results.missing_queries and missing == "skip":
+        parts.append(
+            f"{results.missing_queries} judged queries are not in the run (left out; "
+            "missing='zero' scores them as empty rankings)"
+        )
+    if parts:
+        warnings.warn(f"run {results.run_name!r}: " + "; ".join(parts), RankwiseWarning,
+                      stacklevel=3)
 
 
 def parse_measures(

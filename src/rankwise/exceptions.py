@@ -14,6 +14,7 @@ __all__ = [
     "MeasureSyntaxError",
     "MissingDependencyError",
     "RankwiseError",
+    "RankwiseWarning",
     "UnknownMeasureError",
     "UnsupportedMeasureError",
 ]
@@ -68,3 +69,7 @@ class InputFormatError(RankwiseError, ValueError):
 
 class DuplicateEntryError(InputFormatError):
     """The same document appears twice for one query."""
+
+
+class RankwiseWarning(UserWarning):
+    """Something the user should know that is not an error (ignored queries, ...)."""

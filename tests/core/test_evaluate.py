@@ -177,3 +177,12 @@ def test_nan_scores_are_rejected() -> None:
 def test_large_cutoffs_and_empty_rankings() -> None:
     r = rw.evaluate({"q": {"a": 1}}, {"q": {"b": 1.0}}, ["ndcg@100000", "P@100000", "mrr"])
     assert np.all(r["ndcg@100000"] == 0) and r["mrr"][0] == 0.0
+
+
+def test_ignored_and_missing_queries_are_said_once() -> None:
+    from rankwise.exceptions import RankwiseWarning
+
+    with pytest.warns(RankwiseWarning, match="1 queries of the run have no judgments"):
+        rw.evaluate(QRELS, RUN, ["map"])
+    with pytest.warns(RankwiseWarning, match="2 judged queries are not in the run"):
+        rw.evaluate({"a": {"x": 1}, "b": {"x": 1}, "c": {"x": 1}}, {"a": {"x": 1.0}}, ["map"])
