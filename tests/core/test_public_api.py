@@ -31,4 +31,7 @@ def test_errors_share_one_base_class() -> None:
     from rankwise import exceptions
 
     for name in exceptions.__all__:
+        if name == "RankwiseWarning":
+            assert issubclass(exceptions.RankwiseWarning, UserWarning)
+            continue
         assert issubclass(getattr(exceptions, name), rankwise.RankwiseError)
