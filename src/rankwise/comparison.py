@@ -239,23 +239,6 @@ class Comparison:
             f"{against}, {correction}; {self.confidence:.0%} {interval} confidence intervals"
         )
 
-    def plot(
-        self, measures: str | Measure | Iterable[str | Measure] | None = None, *,
-        ax: Any = None, **kwargs: Any,
-    ) -> Any:
-        """Draw the differences from the baseline with their intervals (needs matplotlib).
-
-        Calls :func:`rankwise.report.plot_comparison`; returns its
-        ``ComparisonDisplay`` (``figure_``, ``ax_``).
-
-        Examples
-        --------
-        >>> comparison.plot("ndcg@10").figure_.savefig("ndcg.svg")  # doctest: +SKIP
-        """
-        from rankwise.report.plots import plot_comparison
-
-        return plot_comparison(self, measures, ax=ax, **kwargs)
-
     # conversions ---------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """Return the settings, the rows (as dicts) and the notes.
@@ -310,6 +293,37 @@ class Comparison:
         frame["n_queries"] = frame["n_queries"].astype("int64")
         frame["n_dropped"] = frame["n_dropped"].astype("int64")
         return frame
+
+    def plot(
+        self,
+        measures: str | Measure | Iterable[str | Measure] | None = None,
+        *,
+        ax: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Plot each system's mean difference from the baseline with its confidence interval.
+
+        Filled dots are significant after the correction; the corrected p-value is
+        written on the right. A thin wrapper of :func:`rankwise.report.plot_comparison`
+        (needs matplotlib: ``pip install 'rankwise[plot]'``).
+
+        Parameters
+        ----------
+        measures : str, Measure or list, optional
+            Default: every measure of the comparison.
+        ax : matplotlib Axes, optional
+            Where to draw; a new figure by default.
+        **kwargs
+            Passed to :meth:`rankwise.report.ComparisonDisplay.plot`.
+
+        Returns
+        -------
+        ComparisonDisplay
+            Holding ``figure_``, ``ax_`` and ``labels_``.
+        """
+        from rankwise.report import plot_comparison
+
+        return plot_comparison(self, measures, ax=ax, **kwargs)
 
     def __repr__(self) -> str:
         header = ["measure", "system", "vs", "n", "mean", f"{self.confidence:.0%} CI",

@@ -186,6 +186,40 @@ class Results(Mapping[str, np.ndarray]):
         )
         return frame
 
+    def plot(
+        self,
+        kind: str = "distribution",
+        measure: str | Measure | None = None,
+        *,
+        ax: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Plot the results: the distribution of per-query values, or a measure over k.
+
+        A thin wrapper of :func:`rankwise.report.plot_results` (needs matplotlib:
+        ``pip install 'rankwise[plot]'``).
+
+        Parameters
+        ----------
+        kind : {"distribution", "curves"}
+            Per-query values of *measure* (``style="box"`` for box plots), or the
+            mean of a family (``"ndcg"``, ``"P"``) at each cutoff evaluated.
+        measure : str or Measure, optional
+            Default: the first measure (for curves, the first evaluated at several cutoffs).
+        ax : matplotlib Axes, optional
+            Where to draw; a new figure by default.
+        **kwargs
+            Passed to the display's ``plot``.
+
+        Returns
+        -------
+        DistributionDisplay or CurvesDisplay
+            Holding ``figure_`` and ``ax_``.
+        """
+        from rankwise.report import plot_results
+
+        return plot_results(self, kind, measure, ax=ax, **kwargs)
+
     def __repr__(self) -> str:
         width = max([len(name) for name in self._by_name] + [7])
         lines = [f"Results({self.run_name!r}, {self.n_queries} queries)"]

@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     -------
     argparse.ArgumentParser
     """
-    from rankwise.cli.commands import demo, measures, trec_eval
+    from rankwise.cli.commands import compare, demo, measures, trec_eval
     from rankwise.cli.commands import eval as evaluate
 
     parser = _Parser(
@@ -80,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rankwise {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     evaluate.add_parser(commands)
+    compare.add_parser(commands)
     from rankwise.cli.commands import report as report_command
     report_command.add_parser(commands)
     from rankwise.cli.commands import plot as plot_command

@@ -236,13 +236,15 @@ def evaluate_runs(
     ]
     out = dict(zip(names, evaluated))
     for name, results in out.items():
-        if results.unjudged_queries:
-            notes.append(f"{name}: {results.unjudged_queries} queries of the run have no "
-                         "judgments (ignored)")
-        if results.missing_queries:
+        count = results.unjudged_queries
+        if count:
+            notes.append(f"{name}: {count} quer{'y' if count == 1 else 'ies'} of the run "
+                         f"{'has' if count == 1 else 'have'} no judgments (ignored)")
+        count = results.missing_queries
+        if count:
             what = "scored 0" if missing == "zero" else "left out of its means"
-            notes.append(f"{name}: {results.missing_queries} judged queries are not in the "
-                         f"run ({what})")
+            notes.append(f"{name}: {count} judged quer{'y is' if count == 1 else 'ies are'} "
+                         f"not in the run ({what})")
     return out, files, notes
 
 

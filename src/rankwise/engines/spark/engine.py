@@ -146,7 +146,9 @@ def _parse(measures: Any, rel: float | None) -> list[Measure]:
 
     if measures is None:
         raise InvalidParameterError("measures is required, for example ['ndcg@10', 'map']")
-    parsed = parse_measures(measures, rel)
+    parsed = [m for m in parse_measures(measures, rel) if m is not None]  # None: trec's runid
+    if not parsed:
+        raise InvalidParameterError(f"no measure to compute in {measures!r}")
     for measure in parsed:
         if measure.name not in KERNELS:
             raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented yet")

@@ -70,14 +70,19 @@ class SparkResults:
 
         return column(name)
 
-    def to_results(self) -> Results:
+    def to_results(self, run_name: str | None = None) -> Results:
         """The same values as a :class:`rankwise.Results` (collects :attr:`per_query`).
 
         Use it for the statistics and reports of the numpy side; it brings
-        one row per query to the driver.
+        one row per query to the driver. *run_name* sets ``Results.run_name``.
         """
-        if self._local is not None:
-            return self._local
+        if self._local is None:
+            self._local = self._collect()
+        if run_name is not None:
+            self._local.run_name = run_name
+        return self._local
+
+    def _collect(self) -> Results:
         from rankwise.engines.spark._frames import column, to_arrow
         from rankwise.results import Results
 
@@ -85,8 +90,12 @@ class SparkResults:
         values: dict[Any, np.ndarray] = {}
         for measure in self.measures:
             values[measure] = table[str(measure)].to_numpy(zero_copy_only=False)
-        self._local = Results(table[self.query].to_pylist(), values)
-        return self._local
+        return Results(
+            table[self.query].to_pylist(),
+            values,
+            unjudged_queries=self.unjudged_queries or 0,
+            missing_queries=self.missing_queries or 0,
+        )
 
     def unpersist(self) -> None:
         """Release the cached per-query values (the ``partitions`` strategy caches them)."""

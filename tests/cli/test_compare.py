@@ -1,0 +1,347 @@
+"""``rankwise compare``: golden tables, the API's numbers, options, notes, errors, files."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rankwise.comparison import compare
+
+GOLDEN = Path(__file__).parent / "golden" / "compare"
+TREC = Path(__file__).parents[1] / "data" / "trec_eval"
+SRC = Path(__file__).parents[2] / "src"
+
+RUNS = ["qrels.txt", "bm25.run", "dense.run", "hybrid.run"]
+COMMON = ["--names", "bm25", "dense", "hybrid", "-m", "mrr", "ndcg@10", "P@1", "--seed", "42"]
+
+
+def _golden_cases() -> list[tuple[str, str]]:
+    return sorted(
+        (path.stem, path.suffix[1:]) for path in GOLDEN.iterdir()
+        if path.stem in ("baseline", "pairs", "baseline_long")
+    )
+
+
+def _arguments(layout: str, fmt: str) -> list[str]:
+    extra = {"baseline": ["--baseline", "bm25"], "pairs": [],
+             "baseline_long": ["--baseline", "bm25", "--long"]}[layout]
+    return ["compare", *RUNS, *COMMON, *extra, "-f", fmt]
+
+
+@pytest.mark.parametrize("layout, fmt", _golden_cases())
+def test_golden_output(layout: str, fmt: str, cli) -> None:
+    outcome = cli(_arguments(layout, fmt), cwd=GOLDEN)
+    assert outcome.status == 0, outcome.err
+    assert outcome.err == ""
+    assert outcome.text == (GOLDEN / f"{layout}.{fmt}").read_text(encoding="utf-8")
+
+
+def test_the_golden_set_covers_every_format() -> None:
+    cases = set(_golden_cases())
+    for fmt in ("table", "markdown", "latex", "tsv", "csv", "json", "jsonl"):
+        assert ("baseline", fmt) in cases
+    for fmt in ("table", "markdown", "latex", "tsv", "json"):
+        assert ("pairs", fmt) in cases
+
+
+def test_wide_table_marks_significant_cells_and_their_direction(cli) -> None:
+    outcome = cli(["compare", *RUNS, *COMMON, "--baseline", "dense"], cwd=GOLDEN)
+    assert outcome.status == 0, outcome.err
+    lines = outcome.text.splitlines()
+    assert lines[2].split() == ["dense", "0.6903", "0.7675", "0.5000"]  # baseline first
+    assert lines[3].split() == ["bm25", "0.4209", "†▼", "0.5596", "†▼", "0.1667"]
+    assert lines[4].split() == ["hybrid", "0.6389", "0.7295", "0.4167"]
+    assert lines[-2].startswith("† significant at alpha = 0.05 (p_adjusted <= alpha)")
+    assert "against 'dense'" in lines[-2] and "seed 42" in lines[-2]
+    assert lines[-1] == "▲ higher, ▼ lower than dense"
+
+
+def test_the_cells_are_the_api_s_numbers(cli) -> None:
+    outcome = cli(["compare", *RUNS, *COMMON, "--baseline", "bm25", "--digits", "6"],
+                  cwd=GOLDEN)
+    runs = {name: GOLDEN / f"{name}.run" for name in ("bm25", "dense", "hybrid")}
+    result = compare(GOLDEN / "qrels.txt", runs, ["mrr", "ndcg@10", "P@1"],
+                     baseline="bm25", seed=42)
+    rows = {line.split()[0]: line.split()[1:] for line in outcome.text.splitlines()[2:5]}
+    for system, cells in rows.items():
+        numbers = [cell for cell in cells if cell[0].isdigit()]
+        for measure, cell in zip(result.measures, numbers):
+            assert cell == f"{result.row(measure, system).mean:.6f}"
+
+
+def test_marker_option_and_latex_markers(cli) -> None:
+    outcome = cli(["compare", *RUNS, *COMMON, "--baseline", "bm25", "--marker", "*"],
+                  cwd=GOLDEN)
+    assert "0.6903 *▲" in outcome.text
+    assert outcome.text.splitlines()[-2].startswith("* significant at alpha")
+    outcome = cli(["compare", *RUNS, *COMMON, "--baseline", "bm25", "--marker", "*",
+                   "-f", "markdown"], cwd=GOLDEN)
+    assert "\n\\* significant at alpha" in outcome.text  # not a list item
+    outcome = cli(["compare", *RUNS, *COMMON, "--baseline", "bm25", "--marker", "‡",
+                   "-f", "latex"], cwd=GOLDEN)
+    assert "0.6903$^{\\ddagger\\blacktriangle}$" in outcome.text
+    assert "% $^{\\ddagger}$ significant at alpha" in outcome.text
+
+
+def test_json_is_the_comparison_s_dict(cli) -> None:
+    outcome = cli(["compare", *RUNS, *COMMON, "--baseline", "bm25", "-f", "json"], cwd=GOLDEN)
+    runs = {name: GOLDEN / f"{name}.run" for name in ("bm25", "dense", "hybrid")}
+    want = compare(GOLDEN / "qrels.txt", runs, ["mrr", "ndcg@10", "P@1"],
+                   baseline="bm25", seed=42).to_dict()
+    got = json.loads(outcome.out)
+    assert got.keys() == want.keys()
+    for row, expected in zip(got["rows"], want["rows"]):
+        assert row == {k: None if isinstance(v, float) and math.isnan(v) else v
+                       for k, v in expected.items()}
+    assert {k: v for k, v in got.items() if k != "rows"} == {
+        k: v for k, v in want.items() if k != "rows"}
+
+
+# --------------------------------------------------------------------------
+# trec_eval's test collection, with two perturbed copies of its run
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def trec_runs(tmp_path: Path) -> Path:
+    """STANDARD, a copy with query 301 ranked backwards, a copy without query 303."""
+    lines = (TREC / "results.test").read_text().splitlines()
+    (tmp_path / "standard.run").write_text("\n".join(lines) + "\n")
+    backwards = []
+    for line in lines:
+        qid, it, doc, rank, score, _ = line.split()
+        if qid == "301":
+            score = repr(-float(score))
+        backwards.append(" ".join([qid, it, doc, rank, score, "BACK"]))
+    (tmp_path / "backwards.run").write_text("\n".join(backwards) + "\n")
+    partial = [line.replace("STANDARD", "PARTIAL") for line in lines
+               if not line.startswith("303")]
+    (tmp_path / "partial.run").write_text("\n".join(partial) + "\n")
+    (tmp_path / "qrels.test").write_bytes((TREC / "qrels.test").read_bytes())
+    return tmp_path
+
+
+TREC_ARGS = ["qrels.test", "standard.run", "backwards.run", "partial.run"]
+
+
+@pytest.mark.parametrize("options, api", [
+    ([], {}),
+    (["--baseline", "standard.run"], {"baseline": "standard.run"}),
+    (["--test", "t-test", "--correction", "bonferroni"],
+     {"test": "t-test", "correction": "bonferroni"}),
+    (["--test", "wilcoxon", "--correction", "none", "--family", "all"],
+     {"test": "wilcoxon", "correction": "none", "family": "all"}),
+    (["--test", "bootstrap", "--n-resamples", "500", "--ci", "bootstrap", "--alpha", "0.1"],
+     {"test": "bootstrap", "n_resamples": 500, "ci": "bootstrap", "alpha": 0.1}),
+    (["--test", "sign", "--correction", "bh"], {"test": "sign", "correction": "bh"}),
+    (["-c"], {"missing": "zero"}),
+    (["--missing", "zero"], {"missing": "zero"}),
+    (["-M", "20", "-J", "--rel", "1"], {"depth": 20, "judged_only": True, "rel": 1}),
+])
+def test_options_are_passed_to_the_api(options: list[str], api: dict, cli,
+                                       trec_runs: Path) -> None:
+    outcome = cli(["compare", *TREC_ARGS, "-m", "map", "P@10", "ndcg@10", "--seed", "7",
+                   "-f", "json", "--quiet", *options], cwd=trec_runs)
+    assert outcome.status == 0, outcome.err
+    runs = {name: trec_runs / name for name in TREC_ARGS[1:]}
+    want = compare(trec_runs / "qrels.test", runs, ["map", "P@10", "ndcg@10"], seed=7,
+                   **api).to_dict()
+    assert json.dumps(json.loads(outcome.out), sort_keys=True) == json.dumps(
+        json.loads(json.dumps(want).replace("NaN", "null")), sort_keys=True)
+
+
+def test_notes_go_to_standard_error(cli, trec_runs: Path) -> None:
+    outcome = cli(["compare", *TREC_ARGS, "-m", "map", "--seed", "1"], cwd=trec_runs)
+    assert outcome.status == 0
+    notes = outcome.err.splitlines()
+    assert notes == [
+        "rankwise: note: partial.run vs standard.run: compared on the 2 queries evaluated "
+        "for both; 1 evaluated for only one were left out (missing='zero' scores a judged "
+        "query a run missed as 0 and keeps it)",
+        "rankwise: note: map: partial.run vs standard.run: all 2 differences are zero; p = 1",
+        "rankwise: note: partial.run vs backwards.run: compared on the 2 queries evaluated "
+        "for both; 1 evaluated for only one were left out (missing='zero' scores a judged "
+        "query a run missed as 0 and keeps it)",
+    ]
+    # the table shows each run's mean over the most queries it was compared on
+    lines = outcome.text.splitlines()
+    assert [line.split()[:2] for line in lines[2:5]] == [
+        ["standard.run", "(a)"], ["backwards.run", "(b)"], ["partial.run", "(c)"]]
+    quiet = cli(["compare", *TREC_ARGS, "-m", "map", "--seed", "1", "--quiet"], cwd=trec_runs)
+    assert (quiet.status, quiet.err, quiet.out) == (0, "", outcome.out)
+    zero = cli(["compare", *TREC_ARGS, "-m", "map", "--seed", "1", "-c"], cwd=trec_runs)
+    assert (zero.status, zero.err) == (0, "")
+
+
+def test_aliases_of_tests_and_corrections(cli, trec_runs: Path) -> None:
+    for test, correction in [("permutation", "BH"), ("t", "holm-bonferroni"),
+                             ("signed-rank", "fdr")]:
+        outcome = cli(["compare", *TREC_ARGS, "-m", "map", "--test", test,
+                       "--correction", correction, "--quiet", "-f", "json"], cwd=trec_runs)
+        assert outcome.status == 0, outcome.err
+    assert json.loads(outcome.out)["test"] == "wilcoxon"
+    assert json.loads(outcome.out)["correction"] == "benjamini-hochberg"
+
+
+def test_default_measures_and_names(cli, trec_runs: Path) -> None:
+    outcome = cli(["compare", *TREC_ARGS, "--quiet", "--seed", "0"], cwd=trec_runs)
+    assert outcome.status == 0, outcome.err
+    header = outcome.text.splitlines()[0].split()
+    assert header == ["system", "ndcg@10", "map", "mrr", "P@10", "recall@1000"]
+
+
+def test_same_file_names_fall_back_to_paths(cli, trec_runs: Path) -> None:
+    (trec_runs / "other").mkdir()
+    (trec_runs / "other" / "standard.run").write_bytes((trec_runs / "backwards.run").read_bytes())
+    outcome = cli(["compare", "qrels.test", "standard.run", "other/standard.run",
+                   "standard.run", "-m", "map", "-f", "json", "--seed", "0"], cwd=trec_runs)
+    assert outcome.status == 0, outcome.err
+    assert json.loads(outcome.out)["systems"] == [
+        "standard.run", "other/standard.run", "standard.run#2"]
+
+
+def test_run_from_standard_input(cli) -> None:
+    outcome = cli(["compare", "qrels.txt", "bm25.run", "-", "--names", "bm25", "dense",
+                   "-m", "mrr", "--seed", "42", "--baseline", "bm25"],
+                  cwd=GOLDEN, stdin=(GOLDEN / "dense.run").read_bytes())
+    assert outcome.status == 0, outcome.err
+    assert "dense   0.6903 †▲" in outcome.text
+    outcome = cli(["compare", "qrels.txt", "bm25.run", "-", "-m", "mrr", "-f", "json"],
+                  cwd=GOLDEN, stdin=(GOLDEN / "dense.run").read_bytes())
+    assert json.loads(outcome.out)["systems"] == ["bm25.run", "stdin"]
+
+
+def test_baseline_by_its_file(cli) -> None:
+    outcome = cli(["compare", *RUNS, *COMMON, "--baseline", "bm25.run", "-f", "json"],
+                  cwd=GOLDEN)
+    assert outcome.status == 0, outcome.err
+    assert json.loads(outcome.out)["baseline"] == "bm25"
+
+
+def test_output_file_and_format_from_its_extension(cli, tmp_path: Path) -> None:
+    for name, golden in [("out.tex", "baseline.latex"), ("out.csv", "baseline.csv"),
+                         ("out.md", "baseline.markdown")]:
+        target = tmp_path / name
+        outcome = cli(["compare", *RUNS, *COMMON, "--baseline", "bm25", "-o", target],
+                      cwd=GOLDEN)
+        assert (outcome.status, outcome.out, outcome.err) == (0, b"", "")
+        assert target.read_text(encoding="utf-8") == (GOLDEN / golden).read_text(
+            encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv", "out.md", "out.tex"]
+
+
+def test_output_to_a_directory_fails_cleanly(cli, tmp_path: Path) -> None:
+    outcome = cli(["compare", *RUNS, *COMMON, "-o", tmp_path], cwd=GOLDEN)
+    assert outcome.status == 1
+    assert outcome.err == (
+        f"rankwise: error: {tmp_path}: is a directory, expected a file name for -o\n"
+    )
+
+
+# --------------------------------------------------------------------------
+# errors
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--baseline", "bm52"],
+     "baseline 'bm52' is not one of the runs ['bm25', 'dense', 'hybrid']; "
+     "did you mean 'bm25'?"),
+    (["--test", "randomisaton"],
+     "unknown test 'randomisaton' (did you mean 'randomisation'?); known: randomization, "
+     "t-test, wilcoxon, bootstrap, sign"),
+    (["--correction", "holmes"], "unknown correction 'holmes' (did you mean 'holm'?)"),
+    (["-m", "ndgc@10"], "unknown measure 'ndgc@10'; did you mean 'ndcg@10'?"),
+    (["-m", "gm_map"], "compare tests differences of arithmetic means"),
+])
+def test_bad_values_exit_with_1(arguments: list[str], message: str, cli) -> None:
+    outcome = cli(["compare", *RUNS, *COMMON, *arguments], cwd=GOLDEN)
+    assert outcome.status == 1
+    assert outcome.out == b""
+    assert outcome.err.startswith("rankwise: error: ")
+    assert message in outcome.err
+    assert len(outcome.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("names, message", [
+    (["a", "b", "a"], "--names gives 'a' twice; each run needs its own name"),
+    (["a", "b"], "--names gives 2 names for 3 runs; give one per RUN, in order"),
+])
+def test_bad_names_exit_with_1(names: list[str], message: str, cli) -> None:
+    outcome = cli(["compare", *RUNS, "-m", "mrr", "--names", *names], cwd=GOLDEN)
+    assert (outcome.status, outcome.err) == (1, f"rankwise: error: {message}\n")
+
+
+def test_other_bad_inputs_exit_with_1(cli, tmp_path: Path) -> None:
+    outcome = cli(["compare", "qrels.txt", "-", "-", "-m", "mrr"], cwd=GOLDEN, stdin=b"")
+    assert outcome.status == 1
+    assert "'-' (standard input) is given 2 times" in outcome.err
+    outcome = cli(["compare", "qrels.txt", "bm25.run", "nothing.run", "-m", "mrr"], cwd=GOLDEN)
+    assert outcome.status == 1
+    assert outcome.err.startswith("rankwise: error: nothing.run")
+    (tmp_path / "elsewhere.run").write_text("x1 Q0 d1 1 1 r\n")
+    outcome = cli(["compare", GOLDEN / "qrels.txt", GOLDEN / "bm25.run",
+                   tmp_path / "elsewhere.run", "-m", "mrr"])
+    assert outcome.status == 1
+    assert outcome.err.startswith(
+        "rankwise: error: run 'elsewhere.run' and the judgments have no query in common")
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["compare", "qrels.txt", "bm25.run"], "the following arguments are required: RUN_B"),
+    (["compare", "qrels.txt"], "the following arguments are required: RUN_A, RUN_B"),
+    (["compare", *RUNS, "--alpha", "1.5"],
+     "argument --alpha: expected a number between 0 and 1, got '1.5'"),
+    (["compare", *RUNS, "--n-resamples", "0"],
+     "argument --n-resamples: expected a positive integer, got '0'"),
+    (["compare", *RUNS, "--seed", "-3"],
+     "argument --seed: expected a non-negative integer, got '-3'"),
+    (["compare", *RUNS, "--family", "pairs"], "argument --family: invalid choice: 'pairs'"),
+    (["compare", *RUNS, "-f", "xml"], "argument -f/--format: invalid choice: 'xml'"),
+    (["compare", *RUNS, "--ties", "average"], "unrecognized arguments: --ties average"),
+])
+def test_command_line_errors_exit_with_2(arguments: list[str], message: str, cli) -> None:
+    outcome = cli(arguments, cwd=GOLDEN)
+    assert outcome.status == 2
+    assert message in outcome.err.splitlines()[-1]
+    assert outcome.out == b""
+
+
+HEAVY = ("pyarrow", "pandas", "scipy", "polars", "matplotlib", "pyspark", "sklearn")
+PROBE = """
+import sys
+from rankwise.cli import main
+try:
+    status = main(sys.argv[1:])
+finally:
+    sys.stdout.flush()
+heavy = sorted(m for m in {heavy!r} if m in sys.modules)
+sys.stderr.write("HEAVY=" + ",".join(heavy) + "\\n")
+"""
+
+
+def test_help_imports_nothing_heavy() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY), "compare", "--help"],
+        capture_output=True, text=True, check=False, env={"PYTHONPATH": str(SRC)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "RUN_A RUN_B [RUN ...]" in done.stdout
+    assert done.stderr.strip().splitlines()[-1] == "HEAVY="
+
+
+def test_the_examples_of_docs_cli_md_are_the_golden_outputs() -> None:
+    page = Path(__file__).parents[2] / "docs" / "cli.md"
+    if not page.exists():
+        pytest.skip("docs/cli.md not present (installed package)")
+    section = page.read_text(encoding="utf-8").split("## `rankwise compare`", 1)[1]
+    blocks = [block.split("```", 1)[0] for block in section.split("```\n$ rankwise compare")[1:]]
+    assert len(blocks) == 2
+    for block, golden in zip(blocks, ["baseline.table", "pairs.table"]):
+        shown = block.split("\n", 2)[2]  # after the command's two lines
+        assert shown == (GOLDEN / golden).read_text(encoding="utf-8")
