@@ -303,7 +303,7 @@ def test_other_bad_inputs_exit_with_1(cli, tmp_path: Path) -> None:
      "argument --seed: expected a non-negative integer, got '-3'"),
     (["compare", *RUNS, "--family", "pairs"], "argument --family: invalid choice: 'pairs'"),
     (["compare", *RUNS, "-f", "xml"], "argument -f/--format: invalid choice: 'xml'"),
-    (["compare", *RUNS, "--ties", "average"], "unrecognized arguments: --ties average"),
+    (["compare", *RUNS, "--ties", "random"], "invalid choice: 'random'"),
 ])
 def test_command_line_errors_exit_with_2(arguments: list[str], message: str, cli) -> None:
     outcome = cli(arguments, cwd=GOLDEN)
@@ -345,3 +345,21 @@ def test_the_examples_of_docs_cli_md_are_the_golden_outputs() -> None:
     for block, golden in zip(blocks, ["baseline.table", "pairs.table"]):
         shown = block.split("\n", 2)[2]  # after the command's two lines
         assert shown == (GOLDEN / golden).read_text(encoding="utf-8")
+
+
+def test_ties_option_reaches_the_comparison(tmp_path, capsys) -> None:
+    from rankwise.cli import main
+
+    (tmp_path / "q").write_text("".join(f"q{i} 0 good 1\n" for i in range(6)))
+    (tmp_path / "tied").write_text(
+        "".join(f"q{i} Q0 good 1 1.0 t\nq{i} Q0 bad 2 1.0 t\n" for i in range(6)))
+    (tmp_path / "better").write_text(
+        "".join(f"q{i} Q0 good 1 2.0 b\nq{i} Q0 bad 2 1.0 b\n" for i in range(6)))
+    args = ["compare", str(tmp_path / "q"), str(tmp_path / "tied"), str(tmp_path / "better"),
+            "-m", "mrr", "--baseline", "tied", "--long", "-f", "csv", "--seed", "1", "--quiet"]
+    assert main(args) == 0
+    trec = capsys.readouterr().out
+    assert main([*args, "--ties", "average"]) == 0
+    average = capsys.readouterr().out
+    assert trec != average
+    assert ",0.25," in average

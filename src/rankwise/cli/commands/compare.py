@@ -159,6 +159,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                          help="evaluate only the first K documents of each query (trec_eval -M)")
     options.add_argument("-J", "--judged-only", action="store_true",
                          help="drop unjudged documents before evaluating (trec_eval -J)")
+    options.add_argument(
+        "--ties", choices=("trec", "average", "rank", "worst", "best"), default="trec",
+        help="order of tied scores, as in 'rankwise eval' (average: expected values)",
+    )
     output = parser.add_argument_group("output")
     output.add_argument("--long", action="store_true",
                         help="one row per measure and run with every statistic (always for "
@@ -570,7 +574,9 @@ def run(args: argparse.Namespace) -> int:
     judged = set(qrels.query_ids)
     runs: dict[str, Run] = {}
     for path, name in zip(paths, names):
-        one_run: Run = _read(read_run, path, args.run_format, args.quiet, name=name)  # type: ignore[assignment]
+        one_run: Run = _read(  # type: ignore[assignment]
+            read_run, path, args.run_format, args.quiet, name=name, keep_rank=args.ties == "rank"
+        )
         if args.missing == "skip" and judged.isdisjoint(one_run.query_ids):
             raise InvalidParameterError(
                 f"run {name!r} and the judgments have no query in common "
@@ -585,7 +591,7 @@ def run(args: argparse.Namespace) -> int:
             baseline=baseline, test=args.test, correction=args.correction,
             alpha=args.alpha, n_resamples=args.n_resamples, seed=args.seed,
             missing=args.missing, ci=args.ci, family=args.family,
-            rel=args.rel, depth=args.depth, judged_only=args.judged_only,
+            rel=args.rel, depth=args.depth, judged_only=args.judged_only, ties=args.ties,
         )
     del runs
     if not args.quiet:
