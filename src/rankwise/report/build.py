@@ -146,6 +146,7 @@ def evaluate_runs(
     qrels_format: str | None = None,
     run_format: str | None = None,
     reading: Reading | None = None,
+    ties: str = "trec",
 ) -> tuple[dict[str, Results], list[FileRecord], list[str]]:
     """Evaluate each run, one in memory at a time, and describe the inputs.
 
@@ -159,7 +160,7 @@ def evaluate_runs(
         run ids (TREC files), else the file names, else the paths.
     measures : list of Measure
         Already parsed (:func:`rankwise.evaluation.parse_measures`).
-    depth, missing, judged_only
+    depth, missing, judged_only, ties
         As in :func:`rankwise.evaluate`.
     qrels_format, run_format : str, optional
         The format of files given by path (``"trec"``, ``"parquet"``, ...;
@@ -213,11 +214,11 @@ def evaluate_runs(
             continue
         if isinstance(obj, (str, os.PathLike)):
             with read(label):
-                run = read_run(obj, fmt=run_format, name=name)
+                run = read_run(obj, fmt=run_format, name=name, keep_rank=ties == "rank")
         else:
-            run = as_run(obj, name=name)
+            run = as_run(obj, name=name, keep_rank=ties == "rank")
         results = evaluate_objects(qrels_obj, run, list(measures), depth=depth,
-                                   missing=missing, judged_only=judged_only)
+                                   missing=missing, judged_only=judged_only, ties=ties)
         if results.n_queries == 0:
             raise InvalidParameterError(
                 f"run {run.name or label!r} and the judgments have no query in common "
@@ -313,6 +314,7 @@ def build_report(
     judged_only: bool = False,
     qrels_format: str | None = None,
     run_format: str | None = None,
+    ties: str = "trec",
     curves: Iterable[str | Measure] = CURVE_FAMILIES,
     max_k: int = 100,
     top: int = 10,
@@ -336,7 +338,7 @@ def build_report(
         default: the first.
     test, correction, alpha, n_resamples, seed, ci
         The paired tests, as in :func:`rankwise.comparison.compare`.
-    missing, rel, depth, judged_only
+    missing, rel, depth, judged_only, ties
         As in :func:`rankwise.evaluate`.
     qrels_format, run_format : str, optional
         The format of files given by path (default: from the extension).
@@ -400,7 +402,7 @@ def build_report(
                 wanted.append(measure)
     results, files, coverage = evaluate_runs(
         qrels, runs, wanted, depth=depth, missing=missing, judged_only=judged_only,
-        qrels_format=qrels_format, run_format=run_format, reading=reading,
+        qrels_format=qrels_format, run_format=run_format, reading=reading, ties=ties,
     )
     notes.extend(coverage)
     names = list(results)
@@ -428,7 +430,13 @@ def build_report(
         "relevance level": "grade >= 1" if rel is None else f"grade >= {float(rel):g}",
         "depth": "all retrieved documents" if depth is None else f"first {depth} documents",
         "judged only": "yes (unjudged documents dropped)" if judged_only else "no",
-        "ties": "score descending, then document id descending (trec_eval)",
+        "ties": {
+            "trec": "score descending, then document id descending (trec_eval)",
+            "average": "expected value over all orders of tied documents",
+            "rank": "the runs' rank column",
+            "worst": "relevant documents last among tied ones (a lower bound)",
+            "best": "relevant documents first among tied ones (an upper bound)",
+        }.get(ties, ties),
         "curves": f"k = 1 .. {max_k}",
     }
     if comparison is not None:

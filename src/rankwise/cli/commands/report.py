@@ -87,6 +87,10 @@ def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
     options.add_argument("--missing", choices=("skip", "zero"), default="skip",
                          help="a judged query absent from a run: left out (skip, default) or "
                               "scored as an empty ranking (zero, trec_eval -c)")
+    options.add_argument(
+        "--ties", choices=("trec", "average", "rank", "worst", "best"), default="trec",
+        help="order of tied scores, as in 'rankwise eval' (average: expected values)",
+    )
     options.add_argument("--judged-only", action="store_true",
                          help="drop unjudged documents before evaluating (trec_eval -J)")
     inputs = parser.add_argument_group("inputs")
@@ -193,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
         args.qrels, list(args.runs), measure_texts(args.measures, DEFAULT_MEASURES),
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         n_resamples=args.n_resamples, seed=args.seed, missing=args.missing, rel=args.rel,
-        depth=args.depth, judged_only=args.judged_only, qrels_format=args.qrels_format,
+        depth=args.depth, judged_only=args.judged_only, ties=args.ties,
+        qrels_format=args.qrels_format,
         run_format=args.run_format, max_k=args.max_k, top=args.top, title=args.title,
         reading=lambda path: Progress("reading", path, enabled=not args.quiet),
     )
