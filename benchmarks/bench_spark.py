@@ -227,10 +227,10 @@ def ranks_breakdown(spark: Any, qrels_path: str, run_path: str) -> dict[str, flo
     start = time.perf_counter()
     summary = summarize_run(run, qrels_frame)
     check_run(run, summary)
-    steps["scan 1: counts + judged hits"] = time.perf_counter() - start
+    steps["scans 1+2: counts, judged hits"] = time.perf_counter() - start
     start = time.perf_counter()
     rank_hits(run, summary)
-    steps["scan 2: ranks of hits"] = time.perf_counter() - start
+    steps["scan 3: ranks of hits"] = time.perf_counter() - start
     return steps
 
 

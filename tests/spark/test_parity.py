@@ -151,6 +151,10 @@ def test_partitions_strategy_matches_numpy(data, options):
     )
     assert got.strategy == "partitions"
     assert_same(got, expected)
+    assert (got.unjudged_queries, got.missing_queries) == (
+        expected.unjudged_queries,
+        expected.missing_queries,
+    )
     got.unpersist()
 
 

@@ -47,16 +47,58 @@ def as_string_chunks(values: Any, what: str) -> pa.ChunkedArray:
     return values
 
 
-def intern(values: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
+def array_to_numpy(array: pa.Array, dtype: Any) -> np.ndarray:
+    """A primitive Arrow array without nulls as a numpy view of its buffer.
+
+    pyarrow's own ``to_numpy`` imports pandas (half a second) the first time;
+    reading the buffer directly does not.
+    """
+    import pyarrow as pa
+
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks() if array.num_chunks else pa.array([], array.type)
+    dtype = np.dtype(dtype)
+    if array.null_count:
+        raise ValueError("array_to_numpy needs an array without nulls")
+    if pa.types.is_boolean(array.type):
+        bits = np.frombuffer(array.buffers()[1], dtype=np.uint8)
+        return np.unpackbits(bits, bitorder="little")[
+            array.offset : array.offset + len(array)
+        ].astype(bool)
+    if len(array) == 0:
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(
+        array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize
+    )
+
+
+def numpy_to_array(values: np.ndarray) -> pa.Array:
+    """A numpy array of int32, int64 or float64 as an Arrow array (no copy, no pandas)."""
+    import pyarrow as pa
+
+    kinds = {
+        np.dtype(np.int32): pa.int32(),
+        np.dtype(np.int64): pa.int64(),
+        np.dtype(np.float64): pa.float64(),
+    }
+    values = np.ascontiguousarray(values)
+    if values.dtype not in kinds:
+        values = values.astype(np.int64)
+    return pa.Array.from_buffers(kinds[values.dtype], len(values), [None, pa.py_buffer(values)])
+
+
+def intern(values: pa.ChunkedArray, *, with_dictionary: bool = False) -> Any:
     """Encode strings as int32 codes in order of first appearance.
 
-    Returns the codes and the list of distinct strings.
+    Returns the codes and the list of distinct strings (and, with
+    *with_dictionary*, the distinct strings as an Arrow array).
     """
     import pyarrow.compute as pc
 
     encoded = pc.dictionary_encode(values).combine_chunks()
-    codes = encoded.indices.to_numpy().astype(np.int32, copy=False)
-    return codes, encoded.dictionary.to_pylist()
+    codes = array_to_numpy(encoded.indices, np.int32)
+    names = encoded.dictionary.to_pylist()
+    return (codes, names, encoded.dictionary) if with_dictionary else (codes, names)
 
 
 def numbers_to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
@@ -65,9 +107,11 @@ def numbers_to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
 
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks() if values.num_chunks else pa.array([], pa.float64())
-    if not pa.types.is_floating(values.type) or values.type != pa.float64():
+    if values.type != pa.float64():
         values = values.cast(pa.float64())
-    return np.asarray(values.to_numpy(zero_copy_only=False), dtype=np.float64)
+    if values.null_count:
+        raise ValueError("a numeric column has missing values")
+    return array_to_numpy(values, np.float64)
 
 
 _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)

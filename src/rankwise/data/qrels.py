@@ -44,6 +44,7 @@ class Qrels:
     """
 
     __slots__ = (
+        "_doc_array",
         "_doc_codes",
         "_doc_ids",
         "_grades",
@@ -70,6 +71,7 @@ class Qrels:
         self._query_ids = query_ids
         self._doc_codes = _readonly(doc_codes)
         self._doc_ids = doc_ids
+        self._doc_array: pa.Array | None = None
         self._grades = _readonly(grades)
         self._source = source
         self._line_numbers = line_numbers
@@ -125,7 +127,7 @@ class Qrels:
                 line,
             )
         query_codes, query_names = intern(queries)
-        doc_codes, doc_names = intern(docs)
+        doc_codes, doc_names, doc_array = intern(docs, with_dictionary=True)
         qrels = cls(
             query_codes,
             query_names,
@@ -136,6 +138,7 @@ class Qrels:
             line_numbers=line_numbers,
             locate=locate,
         )
+        qrels._doc_array = doc_array
         qrels._check_duplicates()
         return qrels
 
@@ -175,6 +178,15 @@ class Qrels:
     def doc_ids(self) -> list[str]:
         """Distinct judged document ids, in order of first appearance."""
         return list(self._doc_ids)
+
+    @property
+    def doc_array(self) -> pa.Array:
+        """The distinct judged document ids as an Arrow string array (built once)."""
+        import pyarrow as pa
+
+        if self._doc_array is None:
+            self._doc_array = pa.array(self._doc_ids, pa.string())
+        return self._doc_array
 
     @property
     def doc_codes(self) -> np.ndarray:

@@ -26,7 +26,9 @@ def _encoded_queries(values: Any) -> tuple[np.ndarray, list[str]] | None:
         return None
     if not pa.types.is_string(values.type.value_type):
         return None
-    return values.indices.to_numpy().astype(np.int32, copy=False), values.dictionary.to_pylist()
+    from rankwise.data._arrow import array_to_numpy
+
+    return array_to_numpy(values.indices, np.int32), values.dictionary.to_pylist()
 
 
 def _line(row: int, line_numbers: np.ndarray | None, locate: Callable[[int], int] | None) -> int:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rankwise.exceptions import InputFormatError
+from rankwise.data._arrow import array_to_numpy
 from rankwise.io._source import FileView, PathLike, open_bytes
 
 if TYPE_CHECKING:
@@ -251,7 +252,7 @@ def _copy_chunks(chunks: list[pa.Array]) -> np.ndarray:
     at = 0
     for index in range(len(chunks)):
         chunk = chunks[index]
-        out[at : at + len(chunk)] = chunk.to_numpy(zero_copy_only=False)
+        out[at : at + len(chunk)] = array_to_numpy(chunk, np.float64)
         at += len(chunk)
         chunks[index] = None
         del chunk

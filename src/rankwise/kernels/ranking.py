@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rankwise.data._arrow import array_to_numpy, numpy_to_array
 from rankwise.exceptions import InvalidParameterError
 
 if TYPE_CHECKING:
@@ -186,13 +187,13 @@ def _tie_groups(
         source = rows_of[source]
     table = pa.table(
         {
-            "group": pa.array(np.repeat(np.arange(len(groups)), lengths)),
-            "doc": doc_ids.take(pa.array(source)),
+            "group": numpy_to_array(np.repeat(np.arange(len(groups)), lengths)),
+            "doc": doc_ids.take(numpy_to_array(source.astype(np.int64))),
         }
     )
     ordered = pc.sort_indices(table, sort_keys=[("group", "ascending"), ("doc", "descending")])
     place = np.empty(len(members), dtype=np.int64)
-    place[ordered.to_numpy()] = local
+    place[array_to_numpy(ordered, np.uint64).astype(np.int64)] = local
     member_of_target = offsets[group_index] + (targets - group_start[group_index])
     correction[tied] = group_start[group_index] + place[member_of_target] - targets
     first[tied] = group_start[group_index]
@@ -205,9 +206,7 @@ def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.n
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    doc_code = _index_to_numpy(
-        pc.index_in(run.doc_ids, value_set=pa.array(qrels.doc_ids, pa.string()))
-    )
+    doc_code = _index_to_numpy(pc.index_in(run.doc_ids, value_set=qrels.doc_array))
     candidates = np.flatnonzero(doc_code >= 0)
     qrels_query = run_to_qrels[run.query_codes[candidates]]
     usable = qrels_query >= 0
@@ -464,10 +463,22 @@ class TiedRanking:
 
 
 def _index_to_numpy(codes: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """int32 codes with nulls as an int64 array with -1 (without pyarrow's to_numpy)."""
     import pyarrow as pa
 
     chunks = codes.chunks if isinstance(codes, pa.ChunkedArray) else [codes]
-    parts = [
-        chunk.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64) for chunk in chunks
-    ]
-    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    out = np.empty(sum(len(chunk) for chunk in chunks), dtype=np.int64)
+    at = 0
+    for chunk in chunks:
+        n = len(chunk)
+        if n:
+            values = np.frombuffer(
+                chunk.buffers()[1], dtype=np.int32, count=n, offset=chunk.offset * 4
+            )
+            out[at : at + n] = values
+            if chunk.null_count:
+                bits = np.frombuffer(chunk.buffers()[0], dtype=np.uint8)
+                valid = np.unpackbits(bits, bitorder="little")[chunk.offset : chunk.offset + n]
+                out[at : at + n][valid == 0] = -1
+        at += n
+    return out

@@ -131,13 +131,34 @@ def evaluate(
     if strategy == "auto":
         strategy = "ranks" if qrels.count() <= RANKS_MAX_JUDGMENTS else "partitions"
     if strategy == "ranks":
-        return _evaluate_ranks(run, qrels, parsed, query, depth, missing, judged_only, ties)
-    if qrels_df is run_df:  # one learning-to-rank table: shuffle it once
-        run = project_one_table(run_df, query=query, doc=doc, score=score, label=label)
-        qrels = None
-    return _evaluate_partitions(
-        run, qrels, parsed, query, depth, missing, judged_only, ties, num_partitions, chunk_rows
-    )
+        results = _evaluate_ranks(run, qrels, parsed, query, depth, missing, judged_only, ties)
+    else:
+        if qrels_df is run_df:  # one learning-to-rank table: shuffle it once
+            run = project_one_table(run_df, query=query, doc=doc, score=score, label=label)
+            qrels = None
+        results = _evaluate_partitions(
+            run, qrels, parsed, query, depth, missing, judged_only, ties, num_partitions, chunk_rows
+        )
+    _warn_coverage(results, missing)
+    return results
+
+
+def _warn_coverage(results: SparkResults, missing: str) -> None:
+    """Say once that queries were ignored or left out, as :func:`rankwise.evaluate` does."""
+    import warnings
+
+    from rankwise.exceptions import RankwiseWarning
+
+    parts = []
+    if results.unjudged_queries:
+        parts.append(f"{results.unjudged_queries} queries of the run have no judgments (ignored)")
+    if results.missing_queries and missing == "skip":
+        parts.append(
+            f"{results.missing_queries} judged queries are not in the run (left out; "
+            "missing='zero' scores them as empty rankings)"
+        )
+    if parts:
+        warnings.warn("run_df: " + "; ".join(parts), RankwiseWarning, stacklevel=3)
 
 
 def _parse(measures: Any, rel: float | None) -> list[Measure]:
@@ -269,7 +290,12 @@ def _evaluate_partitions(
     from pyspark.sql import functions as sf
 
     from rankwise.engines.spark._frames import column
-    from rankwise.engines.spark.partitions import ERROR_COLUMN, per_query_frame
+    from rankwise.engines.spark.partitions import (
+        ERROR_COLUMN,
+        MISSING_COLUMN,
+        UNJUDGED_COLUMN,
+        per_query_frame,
+    )
     from rankwise.engines.spark.results import SparkResults
     from rankwise.results import MIN_GEOMETRIC_VALUE
 
@@ -290,15 +316,21 @@ def _evaluate_partitions(
             num_partitions=num_partitions,
             chunk_rows=chunk_rows,
         ).persist(StorageLevel.MEMORY_AND_DISK)
-        aggregates = [sf.first(column(ERROR_COLUMN), ignorenulls=True).alias("error")]
+        aggregates = [
+            sf.first(column(ERROR_COLUMN), ignorenulls=True).alias("error"),
+            sf.sum(column(UNJUDGED_COLUMN)).alias("unjudged"),
+            sf.sum(column(MISSING_COLUMN)).alias("missing"),
+        ]
         for i, m in enumerate(measures):
             value = column(str(m))
             kind = m.family.aggregate
             if kind == "sum":
                 aggregates.append(sf.sum(value).alias(f"m{i}"))
             elif kind == "gmean":
+                # greatest() skips nulls: keep the null of the special rows null
                 floor = sf.greatest(value, sf.lit(MIN_GEOMETRIC_VALUE))
-                aggregates.append(sf.exp(sf.avg(sf.log(floor))).alias(f"m{i}"))
+                log = sf.when(value.isNotNull(), sf.log(floor))
+                aggregates.append(sf.exp(sf.avg(log)).alias(f"m{i}"))
             elif kind == "none":
                 aggregates.append(sf.lit(None).cast("double").alias(f"m{i}"))
             else:
@@ -318,8 +350,19 @@ def _evaluate_partitions(
         if value is None:
             value = 0.0 if m.family.aggregate == "sum" else math.nan
         mean[str(m)] = float(value)
-    per_query = frame.filter(column(ERROR_COLUMN).isNull()).drop(ERROR_COLUMN)
-    return SparkResults(per_query, mean, measures, strategy="partitions", query=query, cached=frame)
+    per_query = frame.filter(column(ERROR_COLUMN).isNull() & column(UNJUDGED_COLUMN).isNull()).drop(
+        ERROR_COLUMN, UNJUDGED_COLUMN, MISSING_COLUMN
+    )
+    return SparkResults(
+        per_query,
+        mean,
+        measures,
+        strategy="partitions",
+        query=query,
+        cached=frame,
+        unjudged_queries=int(row["unjudged"] or 0),
+        missing_queries=int(row["missing"] or 0),
+    )
 
 
 def _raise_executor_error(message: str) -> None:

@@ -25,14 +25,26 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql import DataFrame
 
-__all__ = ["ERROR_COLUMN", "evaluate_chunk", "evaluate_partition", "per_query_frame"]
+__all__ = [
+    "ERROR_COLUMN",
+    "MISSING_COLUMN",
+    "UNJUDGED_COLUMN",
+    "evaluate_chunk",
+    "evaluate_partition",
+    "per_query_frame",
+]
 
+# Besides one row per query, a chunk may emit one row with an error message,
+# or one row counting the queries it ignored (run only) and left out
+# (judgments only); those rows have null measure values.
 ERROR_COLUMN = "__rankwise_error"
+UNJUDGED_COLUMN = "__rankwise_unjudged"
+MISSING_COLUMN = "__rankwise_missing"
 _RUN, _QRELS, _BOTH = 0, 1, 2  # the side of a row: run, judgments, or both (one table)
 
 
 def _output_schema(query: str, names: list[str], text: list[bool]) -> Any:
-    from pyspark.sql.types import DoubleType, StringType, StructField, StructType
+    from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
 
     fields = [StructField(query, StringType(), False)]
     fields += [
@@ -40,6 +52,8 @@ def _output_schema(query: str, names: list[str], text: list[bool]) -> Any:
         for name, is_text in zip(names, text)
     ]
     fields.append(StructField(ERROR_COLUMN, StringType(), True))
+    fields.append(StructField(UNJUDGED_COLUMN, LongType(), True))
+    fields.append(StructField(MISSING_COLUMN, LongType(), True))
     return StructType(fields)
 
 
@@ -52,15 +66,22 @@ def _arrow_schema(query: str, names: list[str], text: list[bool]) -> pa.Schema:
         for name, is_text in zip(names, text)
     ]
     fields.append(pa.field(ERROR_COLUMN, pa.string()))
+    fields.append(pa.field(UNJUDGED_COLUMN, pa.int64()))
+    fields.append(pa.field(MISSING_COLUMN, pa.int64()))
     return pa.schema(fields)
 
 
-def _error_batch(schema: pa.Schema, message: str) -> pa.RecordBatch:
+def _special_batch(
+    schema: pa.Schema, error: str | None = None, counts: tuple[int, int] | None = None
+) -> pa.RecordBatch:
+    """One row with an error message, or with the counts of ignored and left-out queries."""
     import pyarrow as pa
 
     columns = [pa.array([""], pa.string())]
-    columns += [pa.nulls(1, field.type) for field in list(schema)[1:-1]]
-    columns.append(pa.array([message], pa.string()))
+    columns += [pa.nulls(1, field.type) for field in list(schema)[1:-3]]
+    columns.append(pa.array([error], pa.string()))
+    columns.append(pa.array([None if counts is None else counts[0]], pa.int64()))
+    columns.append(pa.array([None if counts is None else counts[1]], pa.int64()))
     return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 
@@ -87,7 +108,7 @@ def evaluate_chunk(
     missing: str,
     judged_only: bool,
     ties: str,
-) -> pa.RecordBatch:
+) -> list[pa.RecordBatch]:
     """Evaluate the complete queries in *table* (columns ``q, d, s, g, side``)."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -101,7 +122,7 @@ def evaluate_chunk(
     qrels_rows = table.filter(pc.not_equal(table["side"], _RUN))
     problem = _check_scores(run_rows)
     if problem is not None:
-        return _error_batch(schema, problem)
+        return [_special_batch(schema, error=problem)]
     try:
         qrels = Qrels.from_arrow(
             qrels_rows["q"], qrels_rows["d"], qrels_rows["g"], source="qrels_df"
@@ -112,15 +133,21 @@ def evaluate_chunk(
         ).view(ties)
         context = Context(data)
         columns = [pa.array(data.query_ids, pa.string())]
-        for measure, field in zip(measures, list(schema)[1:-1]):
+        for measure, field in zip(measures, list(schema)[1:-3]):
             values = kernel_for(measure, ties, depth)(context, measure)
             columns.append(
                 pa.array(values.tolist() if values.dtype == object else values, field.type)
             )
     except RankwiseError as error:
-        return _error_batch(schema, f"{type(error).__name__}: {error}")
-    columns.append(pa.nulls(len(data.query_ids), pa.string()))
-    return pa.RecordBatch.from_arrays(columns, schema=schema)
+        return [_special_batch(schema, error=f"{type(error).__name__}: {error}")]
+    n = len(data.query_ids)
+    columns += [pa.nulls(n, pa.string()), pa.nulls(n, pa.int64()), pa.nulls(n, pa.int64())]
+    batches = [pa.RecordBatch.from_arrays(columns, schema=schema)]
+    run_queries, judged_queries = set(run.query_ids), set(qrels.query_ids)
+    counts = (len(run_queries - judged_queries), len(judged_queries - run_queries))
+    if any(counts):
+        batches.append(_special_batch(schema, counts=counts))
+    return batches
 
 
 def evaluate_partition(
@@ -162,12 +189,12 @@ def evaluate_partition(
         last_query = table["q"][-1]
         cut = pc.index(table["q"], last_query).as_py()
         if cut > 0:
-            yield evaluate_chunk(table.slice(0, cut), parsed, schema, **options)
+            yield from evaluate_chunk(table.slice(0, cut), parsed, schema, **options)
             table = table.slice(cut)
         pending = table.to_batches()
         rows = table.num_rows
     if rows:
-        yield evaluate_chunk(pa.Table.from_batches(pending), parsed, schema, **options)
+        yield from evaluate_chunk(pa.Table.from_batches(pending), parsed, schema, **options)
 
 
 def per_query_frame(
