@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rankwise.exceptions import InputFormatError
 from rankwise.data._arrow import array_to_numpy
+from rankwise.exceptions import InputFormatError
 from rankwise.io._source import FileView, PathLike, open_bytes
 
 if TYPE_CHECKING:

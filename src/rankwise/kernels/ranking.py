@@ -203,7 +203,6 @@ def _tie_groups(
 
 def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows of the run that are judged, and the matching row of the judgments."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     doc_code = _index_to_numpy(pc.index_in(run.doc_ids, value_set=qrels.doc_array))
