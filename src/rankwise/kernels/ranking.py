@@ -205,16 +205,16 @@ def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.n
     """Rows of the run that are judged, and the matching row of the judgments."""
     import pyarrow.compute as pc
 
-    doc_code = _index_to_numpy(pc.index_in(run.doc_ids, value_set=qrels.doc_array))
-    candidates = np.flatnonzero(doc_code >= 0)
+    candidates, candidate_doc = _matches(pc.index_in(run.doc_ids, value_set=qrels.doc_array))
     qrels_query = run_to_qrels[run.query_codes[candidates]]
     usable = qrels_query >= 0
     candidates, qrels_query = candidates[usable], qrels_query[usable]
+    candidate_doc = candidate_doc[usable]
     n_docs = max(1, len(qrels.doc_ids))
     qrels_keys = qrels.query_codes.astype(np.int64) * n_docs + qrels.doc_codes
     key_order = np.argsort(qrels_keys)
     sorted_keys = qrels_keys[key_order]
-    wanted = qrels_query * n_docs + doc_code[candidates]
+    wanted = qrels_query * n_docs + candidate_doc
     place = np.minimum(np.searchsorted(sorted_keys, wanted), max(len(sorted_keys) - 1, 0))
     found = sorted_keys[place] == wanted if len(sorted_keys) else np.zeros(0, dtype=bool)
     return candidates[found], key_order[place[found]]
@@ -461,23 +461,31 @@ class TiedRanking:
         return bool((self.tie_size > 1).any())
 
 
-def _index_to_numpy(codes: pa.ChunkedArray | pa.Array) -> np.ndarray:
-    """int32 codes with nulls as an int64 array with -1 (without pyarrow's to_numpy)."""
+def _matches(codes: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Rows where an ``index_in`` result is not null, and the code found there.
+
+    Reads the validity bitmap and the int32 values directly: no full-size
+    int64 array, and no pyarrow ``to_numpy`` (which imports pandas).
+    """
     import pyarrow as pa
 
     chunks = codes.chunks if isinstance(codes, pa.ChunkedArray) else [codes]
-    out = np.empty(sum(len(chunk) for chunk in chunks), dtype=np.int64)
+    rows, found = [], []
     at = 0
     for chunk in chunks:
         n = len(chunk)
-        if n:
-            values = np.frombuffer(
-                chunk.buffers()[1], dtype=np.int32, count=n, offset=chunk.offset * 4
-            )
-            out[at : at + n] = values
+        if n and chunk.null_count < n:
+            values = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=n,
+                                   offset=chunk.offset * 4)
             if chunk.null_count:
                 bits = np.frombuffer(chunk.buffers()[0], dtype=np.uint8)
                 valid = np.unpackbits(bits, bitorder="little")[chunk.offset : chunk.offset + n]
-                out[at : at + n][valid == 0] = -1
+                local = np.flatnonzero(valid)
+            else:
+                local = np.arange(n)
+            rows.append(local + at)
+            found.append(values[local].astype(np.int64))
         at += n
-    return out
+    if not rows:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(rows), np.concatenate(found)

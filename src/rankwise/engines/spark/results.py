@@ -37,7 +37,7 @@ class SparkResults:
         ``"ranks"`` or ``"partitions"``: how it was computed.
     unjudged_queries, missing_queries : int or None
         Queries of the run without judgments (ignored), judged queries
-        absent from the run; None where the strategy does not count them.
+        absent from the run.
     """
 
     def __init__(
