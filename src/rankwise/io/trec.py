@@ -268,11 +268,74 @@ def _release_unused_memory() -> None:
         pool.release_unused()
 
 
-def _encode_queries(table: pa.Table) -> pa.Table:
-    """Intern the query ids once (first-appearance order); the Run reuses the codes."""
+def _change_points(column: pa.ChunkedArray) -> np.ndarray:
+    """Rows whose value differs from the previous row's (row 0 included)."""
     import pyarrow.compute as pc
 
-    encoded = pc.dictionary_encode(table["qid"]).combine_chunks()
+    points = [np.zeros(1, dtype=np.int64)] if len(column) else []
+    at = 0
+    previous = None
+    for chunk in column.chunks:
+        n = len(chunk)
+        if n == 0:
+            continue
+        if previous is not None and at > 0 and chunk[0].as_py() != previous:
+            points.append(np.array([at], dtype=np.int64))
+        if n > 1:
+            differs = array_to_numpy(pc.not_equal(chunk.slice(1), chunk.slice(0, n - 1)), bool)
+            points.append(np.flatnonzero(differs).astype(np.int64) + at + 1)
+        previous = chunk[n - 1].as_py()
+        at += n
+    return np.concatenate(points) if points else np.zeros(0, dtype=np.int64)
+
+
+def _take_rows(column: pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """Rows (sorted) of a chunked column, taken chunk by chunk (no concatenation of the column)."""
+    import pyarrow as pa
+
+    from rankwise.data._arrow import numpy_to_array
+
+    ends = np.cumsum([len(chunk) for chunk in column.chunks])
+    which = np.searchsorted(ends, rows, side="right")
+    parts = []
+    for index in np.unique(which).tolist():
+        local = rows[which == index] - (ends[index - 1] if index else 0)
+        parts.append(column.chunk(index).take(numpy_to_array(local.astype(np.int64))))
+    return pa.concat_arrays(parts) if parts else pa.array([], column.type)
+
+
+def _encode_queries(table: pa.Table) -> pa.Table:
+    """Intern the query ids once (first-appearance order); the Run reuses the codes.
+
+    Runs list each query's documents together, so the ids change only at
+    block boundaries: comparing neighbours and naming the few blocks is much
+    cheaper than hashing every row. Files that interleave queries fall back
+    to hashing.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from rankwise.data._arrow import numpy_to_array
+
+    column = table["qid"]
+    n = len(column)
+    starts = _change_points(column)
+    if len(starts) > max(4096, n // 8):
+        encoded = pc.dictionary_encode(column).combine_chunks()
+    else:
+        names = _take_rows(column, starts).to_pylist()
+        code_of: dict[str, int] = {}
+        first_rows = []
+        block_codes = np.empty(len(starts), dtype=np.int32)
+        for block, name in enumerate(names):
+            code = code_of.get(name)
+            if code is None:
+                code = code_of[name] = len(code_of)
+                first_rows.append(int(starts[block]))
+            block_codes[block] = code
+        codes = np.repeat(block_codes, np.diff(np.append(starts, n)))
+        dictionary = _take_rows(column, np.array(first_rows, dtype=np.int64))
+        encoded = pa.DictionaryArray.from_arrays(numpy_to_array(codes), dictionary)
     return table.set_column(table.schema.get_field_index("qid"), "qid", encoded)
 
 

@@ -132,8 +132,8 @@ def to_arrow(frame: DataFrame) -> pa.Table:
     import pyarrow as pa
 
     if hasattr(frame, "toArrow"):
-        return frame.toArrow()
-    batches = frame._collect_as_arrow()  # pyspark 3.x
+        return frame.toArrow()  # pyspark >= 4
+    batches = frame._collect_as_arrow()  # type: ignore[operator]  # pyspark 3.x
     if batches:
         return pa.Table.from_batches(batches)
     from pyspark.sql.pandas.types import to_arrow_schema

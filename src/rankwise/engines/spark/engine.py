@@ -133,11 +133,12 @@ def evaluate(
     if strategy == "ranks":
         results = _evaluate_ranks(run, qrels, parsed, query, depth, missing, judged_only, ties)
     else:
+        both: DataFrame | None = qrels
         if qrels_df is run_df:  # one learning-to-rank table: shuffle it once
             run = project_one_table(run_df, query=query, doc=doc, score=score, label=label)
-            qrels = None
+            both = None
         results = _evaluate_partitions(
-            run, qrels, parsed, query, depth, missing, judged_only, ties, num_partitions, chunk_rows
+            run, both, parsed, query, depth, missing, judged_only, ties, num_partitions, chunk_rows
         )
     _warn_coverage(results, missing)
     return results
@@ -180,7 +181,9 @@ def _check_options(
     depth: Any, missing: Any, judged_only: Any, strategy: Any, partitions: Any, chunk_rows: Any
 ) -> None:
     def positive(value: Any) -> bool:
-        return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1
+        return bool(
+            isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1
+        )
 
     if missing not in ("skip", "zero"):
         raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
@@ -335,7 +338,7 @@ def _evaluate_partitions(
                 aggregates.append(sf.lit(None).cast("double").alias(f"m{i}"))
             else:
                 aggregates.append(sf.avg(value).alias(f"m{i}"))
-        row = frame.agg(*aggregates).first()
+        row = frame.agg(*aggregates).collect()[0]
     finally:
         if before is None:
             spark.conf.unset(key)
@@ -346,10 +349,10 @@ def _evaluate_partitions(
         _raise_executor_error(row["error"])
     mean: dict[str, float] = {}
     for i, m in enumerate(measures):
-        value = row[f"m{i}"]
-        if value is None:
-            value = 0.0 if m.family.aggregate == "sum" else math.nan
-        mean[str(m)] = float(value)
+        got = row[f"m{i}"]
+        if got is None:
+            got = 0.0 if m.family.aggregate == "sum" else math.nan
+        mean[str(m)] = float(got)
     per_query = frame.filter(column(ERROR_COLUMN).isNull() & column(UNJUDGED_COLUMN).isNull()).drop(
         ERROR_COLUMN, UNJUDGED_COLUMN, MISSING_COLUMN
     )

@@ -175,7 +175,12 @@ def evaluate_partition(
 
     parsed = [parse(name) for name in measures]
     schema = _arrow_schema(query, measures, text)
-    options = {"depth": depth, "missing": missing, "judged_only": judged_only, "ties": ties}
+
+    def evaluate(table: pa.Table) -> list[pa.RecordBatch]:
+        return evaluate_chunk(
+            table, parsed, schema, depth=depth, missing=missing, judged_only=judged_only, ties=ties
+        )
+
     pending: list[pa.RecordBatch] = []
     rows = 0
     for batch in batches:
@@ -189,12 +194,12 @@ def evaluate_partition(
         last_query = table["q"][-1]
         cut = pc.index(table["q"], last_query).as_py()
         if cut > 0:
-            yield from evaluate_chunk(table.slice(0, cut), parsed, schema, **options)
+            yield from evaluate(table.slice(0, cut))
             table = table.slice(cut)
         pending = table.to_batches()
         rows = table.num_rows
     if rows:
-        yield from evaluate_chunk(pa.Table.from_batches(pending), parsed, schema, **options)
+        yield from evaluate(pa.Table.from_batches(pending))
 
 
 def per_query_frame(

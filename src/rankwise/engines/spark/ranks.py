@@ -147,16 +147,18 @@ def check_run(run: DataFrame, summary: RunSummary) -> None:
     if summary.null_queries:
         raise InputFormatError(f"run_df: {summary.null_queries} rows have a null query id")
     if summary.null_docs:
-        example = run.filter(sf.col("d").isNull()).select("q").first()
-        raise InputFormatError(
-            f"run_df: {summary.null_docs} rows have a null document id"
-            f" (for example in query {example[0]!r})"
-        )
+        example = run.filter(sf.col("d").isNull()).select("q").limit(1).collect()
+        where = f" (for example in query {example[0][0]!r})" if example else ""
+        raise InputFormatError(f"run_df: {summary.null_docs} rows have a null document id{where}")
     if summary.bad_scores:
-        row = run.filter(~_finite("s")).first()
+        rows = run.filter(~_finite("s")).limit(1).collect()
+        shown = (
+            f", for example {rows[0][2]!r} for document {rows[0][1]!r} of query {rows[0][0]!r}"
+            if rows
+            else ""
+        )
         raise InputFormatError(
-            f"run_df: {summary.bad_scores} scores are not finite numbers, for example "
-            f"{row[2]!r} for document {row[1]!r} of query {row[0]!r}; "
+            f"run_df: {summary.bad_scores} scores are not finite numbers{shown}; "
             "scores must not be null, NaN or infinite"
         )
     _check_duplicate_hits(summary)
