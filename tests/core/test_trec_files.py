@@ -120,3 +120,15 @@ def test_scores_are_exact_doubles(tmp_path: Path) -> None:
     )
     assert run.scores.dtype == np.float64
     assert run.scores[1] > run.scores[0] == 1.0
+
+
+def test_queries_split_over_several_blocks(tmp_path: Path) -> None:
+    lines = ["q1 Q0 a 1 3 r\n", "q2 Q0 a 1 3 r\n", "q1 Q0 b 2 2 r\n", "q2 Q0 b 2 1 r\n"] * 1
+    lines += [f"q{i % 7} Q0 d{i} 1 {i} r\n" for i in range(5000)]  # interleaved: hashed
+    run = rw.read_trec_run(write(tmp_path, "r", "".join(lines).encode()))
+    assert run.query_ids[:2] == ["q1", "q2"]
+    assert run.to_dict()["q1"]["b"] == 2.0 and run.to_dict()["q2"]["b"] == 1.0
+    blocky = [f"q{b % 3} Q0 d{b}-{i} 1 {i} r\n" for b in range(9) for i in range(50)]
+    run = rw.read_trec_run(write(tmp_path, "s", "".join(blocky).encode()))
+    assert run.query_ids == ["q0", "q1", "q2"]
+    assert sorted(len(v) for v in run.to_dict().values()) == [150, 150, 150]
