@@ -166,28 +166,55 @@ def evaluate_objects(
     ties: str = "trec",
 ) -> Results:
     """Evaluate already-built objects with already-parsed measures."""
-    from rankwise.kernels import Context, rank_all_ties
+    from rankwise.kernels import rank_all_ties
     from rankwise.kernels.ranking import TIE_POLICIES
 
     if ties not in TIE_POLICIES:
         raise InvalidParameterError(
             f"ties must be one of {', '.join(map(repr, TIE_POLICIES))}, got {ties!r}"
         )
-    kernels = {m: kernel_for(m, ties, depth) for m in measures}
+    for measure in measures:
+        kernel_for(measure, ties, depth)  # unknown or unsupported measures fail before ranking
     ranking = rank_all_ties(
         qrels, run, depth=depth, missing=missing, judged_only=judged_only, by_rank=ties == "rank"
     )
-    data = ranking.view(ties)
-    context = Context(data)
-    values = {measure: kernels[measure](context, measure) for measure in measures}
-    report = tie_report(ranking, measures, ties)
-    return Results(
-        query_ids=data.query_ids,
-        values=values,
+    return evaluate_ranking(
+        ranking,
+        measures,
+        ties=ties,
         run_name=run.name,
         missing_queries=len(set(qrels.query_ids) - set(run.query_ids)),
         unjudged_queries=len(set(run.query_ids) - set(qrels.query_ids)),
-        ties=report,
+    )
+
+
+def evaluate_ranking(
+    ranking: Any,
+    measures: list[Measure],
+    *,
+    ties: str = "trec",
+    run_name: str = "run",
+    missing_queries: int = 0,
+    unjudged_queries: int = 0,
+) -> Results:
+    """Compute *measures* from a :class:`~rankwise.kernels.ranking.TiedRanking`.
+
+    The one place where kernels meet a ranking: the numpy engine and the
+    Spark engine both end here, so their numbers agree by construction.
+    """
+    from rankwise.kernels import Context
+
+    kernels = {m: kernel_for(m, ties, ranking.depth) for m in measures}
+    data = ranking.view(ties)
+    context = Context(data)
+    values = {measure: kernels[measure](context, measure) for measure in measures}
+    return Results(
+        query_ids=data.query_ids,
+        values=values,
+        run_name=run_name,
+        missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
+        ties=tie_report(ranking, measures, ties),
     )
 
 

@@ -122,6 +122,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                          help="a judged query absent from a run: left out of its means "
                               "(skip, default) or scored as an empty ranking (zero, trec_eval -c)")
     options.add_argument(
+        "--engine", choices=("numpy", "spark"), default="numpy",
+        help="where to compute: this process (numpy, default) or Spark (Parquet or TREC "
+             "paths, local, s3a:// or hdfs://; needs pip install 'rankwise[spark]')",
+    )
+    options.add_argument(
+        "--spark-master", metavar="MASTER", default=None,
+        help="Spark master for --engine spark, e.g. local[2] or yarn (default: Spark's own)",
+    )
+    options.add_argument(
         "--ties", choices=("trec", "average", "rank", "worst", "best"), default="trec",
         help="order of tied scores: docno descending (trec, default), the expected value over "
              "all orders (average), the run's rank column (rank), relevant last/first "
@@ -263,6 +272,60 @@ def _read(reader: object, path: str, fmt: str | None, quiet: bool, **kwargs: obj
         return reader(path, fmt=fmt, **kwargs)  # type: ignore[operator]
 
 
+def _spark_format(fmt: str | None, what: str) -> str:
+    from rankwise.exceptions import InvalidParameterError
+
+    if fmt in (None, "trec", "parquet"):
+        return fmt or "auto"
+    raise InvalidParameterError(
+        f"--engine spark reads TREC text or Parquet, not {fmt} ({what}); convert it to Parquet"
+    )
+
+
+def _local_run_id(path: str) -> str:
+    """The run id of a local TREC run file (its last line), as the numpy engine names runs."""
+    from rankwise.io._source import FileView
+    from rankwise.io.tables import table_format
+    from rankwise.io.trec import _last_run_id
+
+    if table_format(path) is not None or not os.path.isfile(path) or path.endswith(".parquet"):
+        return ""
+    return _last_run_id(FileView(path))
+
+
+def _run_on_spark(args: argparse.Namespace, measures: list[Measure], fmt: str) -> int:
+    """``rankwise eval --engine spark``: the same table, computed by Spark."""
+    from rankwise.cli._output import write_output
+    from rankwise.cli.formats import render
+    from rankwise.exceptions import InvalidParameterError
+
+    if "-" in [args.qrels, *args.runs]:
+        raise InvalidParameterError("--engine spark reads paths; '-' (standard input) is not one")
+    if args.ties == "rank":
+        raise InvalidParameterError("--engine spark does not support --ties rank")
+    from rankwise.spark import evaluate, get_session, read_qrels, read_run
+
+    spark = get_session(args.spark_master)
+    qrels = read_qrels(spark, args.qrels, fmt=_spark_format(args.qrels_format, args.qrels))
+    qrels = qrels.cache()
+    all_results = []
+    for path in args.runs:
+        run = read_run(spark, path, fmt=_spark_format(args.run_format, path))
+        computed = evaluate(
+            run, qrels, measures, depth=args.depth, missing=args.missing,
+            judged_only=args.judged_only, ties=args.ties,
+        )
+        all_results.append(computed.to_results(run_name=""))
+    names = _run_names(args.runs, [_local_run_id(path) for path in args.runs])
+    if not args.quiet:
+        for name, results in zip(names, all_results):
+            _warn_coverage(name, results, args.missing)
+            _warn_ties(name, results, args.digits)
+    table = build_table(names, all_results, measures, per_query=args.per_query)
+    write_output(render(table, fmt, digits=args.digits), args.output)
+    return 0
+
+
 def _measure_texts(arguments: Sequence[str] | None) -> list[str]:
     from rankwise.measures.parser import split_measure_list
 
@@ -301,6 +364,8 @@ def run(args: argparse.Namespace) -> int:
             "no measure to compute ('runid' is trec_eval's run name, not a measure); "
             "give one with -m, for example -m ndcg@10"
         )
+    if args.engine == "spark":
+        return _run_on_spark(args, measures, fmt)
     stdin_uses = [args.qrels, *args.runs].count("-")
     if stdin_uses > 1:
         raise InvalidParameterError(

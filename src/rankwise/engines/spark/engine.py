@@ -240,29 +240,25 @@ def _evaluate_ranks(
     from rankwise.engines.spark._frames import create_frame
     from rankwise.engines.spark.ranks import collect_judgments, ranked_by_counts
     from rankwise.engines.spark.results import SparkResults
-    from rankwise.evaluation import kernel_for, tie_report
-    from rankwise.kernels import Context
-    from rankwise.results import Results
+    from rankwise.evaluation import evaluate_ranking, kernel_for
 
-    kernels = {m: kernel_for(m, ties, depth) for m in measures}
+    for m in measures:
+        kernel_for(m, ties, depth)  # unsupported measures fail before Spark does any work
     qrels = collect_judgments(qrels_frame)
     ranking, summary = ranked_by_counts(
         run, qrels_frame, qrels, depth=depth, missing=missing, judged_only=judged_only
     )
-    data = ranking.view(ties)
-    context = Context(data)
-    values = {m: kernels[m](context, m) for m in measures}
-    missing_queries = len(qrels.query_ids) - len(summary.queries)
-    local = Results(
-        data.query_ids,
-        values,
-        missing_queries=missing_queries,
+    local = evaluate_ranking(
+        ranking,
+        measures,
+        ties=ties,
+        run_name="",
+        missing_queries=len(qrels.query_ids) - len(summary.queries),
         unjudged_queries=summary.unjudged_queries,
-        ties=tie_report(ranking, measures, ties),
     )
-    columns: dict[str, Any] = {query: pa.array(data.query_ids, pa.string())}
+    columns: dict[str, Any] = {query: pa.array(local.query_ids, pa.string())}
     for m in measures:
-        array = values[m]
+        array = local[m]
         columns[str(m)] = array.tolist() if array.dtype == object else array
     per_query = create_frame(run.sparkSession, pa.table(columns), _result_schema(query, measures))
     return SparkResults(
@@ -273,7 +269,7 @@ def _evaluate_ranks(
         query=query,
         local=local,
         unjudged_queries=summary.unjudged_queries,
-        missing_queries=missing_queries,
+        missing_queries=local.missing_queries,
     )
 
 
