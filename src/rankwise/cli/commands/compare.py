@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from rankwise.cli.commands.eval import (
     DEFAULT_MEASURES,
-    INPUT_FORMATS,
     _digits,
     _non_negative_int,
-    _number,
     _output_format,
 )
 from rankwise.cli.formats import FORMATS
+from rankwise.cli.options import add_evaluation_options, add_input_options, probability, seed
 
 if TYPE_CHECKING:
     from rankwise.cli.formats import Table
@@ -82,26 +81,6 @@ examples:
 exit status: 0 success, 1 bad input, measure or option value (one line on
   stderr says what and where), 2 malformed command line."""
 
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
-
-
 def add_parser(commands: argparse._SubParsersAction) -> None:
     """Register the ``compare`` command."""
     from rankwise.cli.app import add_common_options
@@ -134,35 +113,22 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     stats.add_argument("--family", choices=("measure", "all"), default="measure",
                        help="correct over the runs of each measure (default) or over all "
                             "runs and measures")
-    stats.add_argument("--alpha", type=_probability, default=0.05, metavar="ALPHA",
+    stats.add_argument("--alpha", type=probability, default=0.05, metavar="ALPHA",
                        help="significance level; intervals have confidence 1 - ALPHA "
                             "(default 0.05)")
     stats.add_argument("--n-resamples", type=_non_negative_int, default=10_000, metavar="N",
                        help="resamples of the randomization and bootstrap tests and intervals "
                             "(default 10000)")
-    stats.add_argument("--seed", type=_seed, default=None, metavar="INT",
+    stats.add_argument("--seed", type=seed, default=None, metavar="INT",
                        help="seed of the resampling (default: drawn, and shown in the legend)")
     stats.add_argument("--ci", choices=("t", "bootstrap"), default="t",
                        help="confidence intervals: Student t (default) or bootstrap percentile")
-    options = parser.add_argument_group("evaluation")
+    options = add_evaluation_options(parser, trec_flags=True)
     options.add_argument("-c", "--missing-zero", dest="missing", action="store_const",
                          const="zero", default="skip",
                          help="a judged query absent from a run scores 0 (trec_eval -c); by "
                               "default it is left out, and pairs are compared on the queries "
                               "of both")
-    options.add_argument("--missing", dest="missing", choices=("skip", "zero"), default="skip",
-                         help="the same as 'rankwise eval --missing': skip (default) or zero (-c)")
-    options.add_argument("--rel", type=_number, metavar="GRADE",
-                         help="minimum grade that is relevant (default 1), for the measures "
-                              "that take 'rel' and do not set it")
-    options.add_argument("-M", "--depth", type=_non_negative_int, metavar="K",
-                         help="evaluate only the first K documents of each query (trec_eval -M)")
-    options.add_argument("-J", "--judged-only", action="store_true",
-                         help="drop unjudged documents before evaluating (trec_eval -J)")
-    options.add_argument(
-        "--ties", choices=("trec", "average", "rank", "worst", "best"), default="trec",
-        help="order of tied scores, as in 'rankwise eval' (average: expected values)",
-    )
     output = parser.add_argument_group("output")
     output.add_argument("--long", action="store_true",
                         help="one row per measure and run with every statistic (always for "
@@ -177,12 +143,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                              "in latex, math: \\dagger)")
     output.add_argument("-o", "--output", metavar="FILE",
                         help="write to FILE (atomically: nothing is left on failure)")
-    inputs = parser.add_argument_group("inputs")
-    inputs.add_argument("--qrels-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
-                        help=f"format of QRELS: {', '.join(INPUT_FORMATS)} (default: from its "
-                             "extension, else trec)")
-    inputs.add_argument("--run-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
-                        help="format of every RUN (same choices)")
+    add_input_options(parser)
     add_common_options(parser)
     parser.set_defaults(handler=run)
 

@@ -9,6 +9,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rankwise.cli.formats import FORMATS
+from rankwise.cli.options import (
+    INPUT_FORMATS,
+    add_evaluation_options,
+    add_input_options,
+    digits,
+    number,
+    positive_int,
+)
 
 if TYPE_CHECKING:
     from rankwise.cli.formats import Table
@@ -21,7 +29,7 @@ __all__ = ["DEFAULT_MEASURES", "INPUT_FORMATS", "add_parser", "build_table", "ru
 DEFAULT_MEASURES = ("ndcg@10", "map", "mrr", "P@10", "recall@1000")
 """Measures used when ``-m`` is not given."""
 
-INPUT_FORMATS = ("trec", "parquet", "csv", "tsv", "jsonl")
+
 
 _FORMAT_BY_SUFFIX = {
     ".txt": "table",
@@ -59,31 +67,9 @@ exit status: 0 success, 1 bad input or measure (one line on stderr says what
   and where), 2 malformed command line."""
 
 
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _number(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-
-
-def _digits(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 17:
-        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 17, got {text!r}")
-    return value
+_non_negative_int = positive_int  # the names other commands import
+_number = number
+_digits = digits
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -112,15 +98,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help="write to FILE (atomically: nothing is left on failure)")
     output.add_argument("--digits", type=_digits, default=4, metavar="N",
                         help="decimals in the table, markdown and latex formats (default 4)")
-    options = parser.add_argument_group("evaluation")
-    options.add_argument("--rel", type=_number, metavar="GRADE",
-                         help="minimum grade that is relevant (default 1), for the measures "
-                              "that take 'rel' and do not set it")
-    options.add_argument("--depth", type=_non_negative_int, metavar="K",
-                         help="evaluate only the first K documents of each query (trec_eval -M)")
-    options.add_argument("--missing", choices=("skip", "zero"), default="skip",
-                         help="a judged query absent from a run: left out of its means "
-                              "(skip, default) or scored as an empty ranking (zero, trec_eval -c)")
+    options = add_evaluation_options(parser)
     options.add_argument(
         "--engine", choices=("numpy", "spark"), default="numpy",
         help="where to compute: this process (numpy, default) or Spark (Parquet or TREC "
@@ -130,20 +108,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--spark-master", metavar="MASTER", default=None,
         help="Spark master for --engine spark, e.g. local[2] or yarn (default: Spark's own)",
     )
-    options.add_argument(
-        "--ties", choices=("trec", "average", "rank", "worst", "best"), default="trec",
-        help="order of tied scores: docno descending (trec, default), the expected value over "
-             "all orders (average), the run's rank column (rank), relevant last/first "
-             "(worst/best)",
-    )
-    options.add_argument("--judged-only", action="store_true",
-                         help="drop unjudged documents before evaluating (trec_eval -J)")
-    inputs = parser.add_argument_group("inputs")
-    inputs.add_argument("--qrels-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
-                        help=f"format of QRELS: {', '.join(INPUT_FORMATS)} (default: from its "
-                             "extension, else trec)")
-    inputs.add_argument("--run-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
-                        help="format of every RUN (same choices)")
+    add_input_options(parser)
     add_common_options(parser)
     parser.set_defaults(handler=run)
 

@@ -37,7 +37,8 @@ _DEFAULTS = {"curves": ("ndcg", "P", "recall"), "distribution": ("ndcg@10", "map
 def add_parser(commands: argparse._SubParsersAction) -> None:
     """Register the ``plot`` command."""
     from rankwise.cli.app import add_common_options
-    from rankwise.cli.commands.report import add_evaluation_options, positive_int
+    from rankwise.cli.commands.report import add_evaluation_options
+    from rankwise.cli.options import positive_int
 
     parser = commands.add_parser(
         "plot",

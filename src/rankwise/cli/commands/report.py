@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from rankwise.cli.options import positive_int, probability, seed
+
 __all__ = ["add_evaluation_options", "add_parser", "check_no_stdin", "measure_texts",
            "positive_int", "run"]
 
@@ -37,68 +39,12 @@ exit status: 0 success, 1 bad input, measure or missing dependency (one line
   on stderr says what and where), 2 malformed command line."""
 
 
-def positive_int(text: str) -> int:
-    """Read an integer >= 1 (an argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
-
-
-def _number(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-
-
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
-    return value
-
-
 def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``rankwise eval`` that change the numbers, and the input formats."""
-    from rankwise.cli.commands.eval import INPUT_FORMATS
+    from rankwise.cli import options
 
-    options = parser.add_argument_group("evaluation")
-    options.add_argument("--rel", type=_number, metavar="GRADE",
-                         help="minimum grade that is relevant (default 1)")
-    options.add_argument("--depth", type=positive_int, metavar="K",
-                         help="evaluate only the first K documents of each query (trec_eval -M)")
-    options.add_argument("--missing", choices=("skip", "zero"), default="skip",
-                         help="a judged query absent from a run: left out (skip, default) or "
-                              "scored as an empty ranking (zero, trec_eval -c)")
-    options.add_argument(
-        "--ties", choices=("trec", "average", "rank", "worst", "best"), default="trec",
-        help="order of tied scores, as in 'rankwise eval' (average: expected values)",
-    )
-    options.add_argument("--judged-only", action="store_true",
-                         help="drop unjudged documents before evaluating (trec_eval -J)")
-    inputs = parser.add_argument_group("inputs")
-    inputs.add_argument("--qrels-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
-                        help=f"format of QRELS: {', '.join(INPUT_FORMATS)} (default: from its "
-                             "extension, else trec)")
-    inputs.add_argument("--run-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
-                        help="format of every RUN (same choices)")
+    options.add_evaluation_options(parser)
+    options.add_input_options(parser)
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -136,11 +82,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     tests.add_argument("--correction", default="holm", metavar="METHOD",
                        help="multiple comparisons: holm (default), bonferroni, "
                             "benjamini-hochberg, none")
-    tests.add_argument("--alpha", type=_probability, default=0.05, metavar="A",
+    tests.add_argument("--alpha", type=probability, default=0.05, metavar="A",
                        help="significance level (default 0.05)")
     tests.add_argument("--n-resamples", type=positive_int, default=10_000, metavar="N",
                        help="resamples of the randomization and bootstrap tests (default 10000)")
-    tests.add_argument("--seed", type=_seed, default=None, metavar="N",
+    tests.add_argument("--seed", type=seed, default=None, metavar="N",
                        help="seed of the resampling (default: drawn, and shown in the report)")
     add_evaluation_options(parser)
     add_common_options(parser)
