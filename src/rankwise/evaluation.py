@@ -112,27 +112,36 @@ def evaluate(
         judged_only=judged_only,
         ties=ties,
     )
-    _warn_coverage(results, missing)
+    warn_coverage(results.unjudged_queries, results.missing_queries, missing, results.run_name)
     return results
 
 
-def _warn_coverage(results: Results, missing: str) -> None:
-    """Say once that queries were ignored or left out (Python shows a warning once)."""
+def warn_coverage(
+    unjudged_queries: int, missing_queries: int, missing: str, run_name: str, stacklevel: int = 3
+) -> None:
+    """Say once that queries were ignored or left out (Python shows a warning once).
+
+    Used by :func:`evaluate` and by the Spark engine, so both say the same.
+    """
     import warnings
 
     from rankwise.exceptions import RankwiseWarning
 
+    def queries(count: int, singular: str, plural: str) -> str:
+        return f"{count} quer{'y' if count == 1 else 'ies'} " + (singular if count == 1 else plural)
+
     parts = []
-    if results.unjudged_queries:
-        parts.append(f"{results.unjudged_queries} queries of the run have no judgments (ignored)")
-    if results.missing_queries and missing == "skip":
+    if unjudged_queries:
+        parts.append(queries(unjudged_queries, "of the run has", "of the run have")
+                     + " no judgments (ignored)")
+    if missing_queries and missing == "skip":
         parts.append(
-            f"{results.missing_queries} judged queries are not in the run (left out; "
-            "missing='zero' scores them as empty rankings)"
+            queries(missing_queries, "of the judgments is", "of the judgments are")
+            + " not in the run (left out; missing='zero' scores them as empty rankings)"
         )
     if parts:
-        warnings.warn(f"run {results.run_name!r}: " + "; ".join(parts), RankwiseWarning,
-                      stacklevel=3)
+        warnings.warn(f"run {run_name!r}: " + "; ".join(parts), RankwiseWarning,
+                      stacklevel=stacklevel)
 
 
 def parse_measures(

@@ -8,23 +8,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.data._arrow import as_string_chunks, intern, numbers_to_numpy
+from rankwise.data._rows import line_of_row, readonly
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = ["Qrels"]
-
-
-def _line(row: int, line_numbers: np.ndarray | None, locate: Callable[[int], int] | None) -> int:
-    if line_numbers is not None:
-        return int(line_numbers[row])
-    return locate(row) if locate is not None else row + 1
-
-
-def _readonly(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
 
 
 class Qrels:
@@ -67,12 +57,12 @@ class Qrels:
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
     ) -> None:
-        self._query_codes = _readonly(query_codes)
+        self._query_codes = readonly(query_codes)
         self._query_ids = query_ids
-        self._doc_codes = _readonly(doc_codes)
+        self._doc_codes = readonly(doc_codes)
         self._doc_ids = doc_ids
         self._doc_array: pa.Array | None = None
-        self._grades = _readonly(grades)
+        self._grades = readonly(grades)
         self._source = source
         self._line_numbers = line_numbers
         self._locate = locate
@@ -120,7 +110,7 @@ class Qrels:
         finite = np.isfinite(grade_array)
         if not finite.all():
             row = int(np.flatnonzero(~finite)[0])
-            line = _line(row, line_numbers, locate)
+            line = line_of_row(row, line_numbers, locate)
             raise InputFormatError(
                 f"relevance grade must be a finite number, got '{float(grade_array[row])}'",
                 source or "<judgments>",
@@ -205,7 +195,7 @@ class Qrels:
 
     def line_of(self, row: int) -> int:
         """Return the 1-based line (or row) number of *row* in the source."""
-        return _line(row, self._line_numbers, self._locate)
+        return line_of_row(row, self._line_numbers, self._locate)
 
     def __len__(self) -> int:
         return len(self._grades)

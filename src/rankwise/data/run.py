@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.data._arrow import as_string_chunks, intern, numbers_to_numpy, string_keys
+from rankwise.data._rows import line_of_row, readonly
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
 if TYPE_CHECKING:
@@ -29,17 +30,6 @@ def _encoded_queries(values: Any) -> tuple[np.ndarray, list[str]] | None:
     from rankwise.data._arrow import array_to_numpy
 
     return array_to_numpy(values.indices, np.int32), values.dictionary.to_pylist()
-
-
-def _line(row: int, line_numbers: np.ndarray | None, locate: Callable[[int], int] | None) -> int:
-    if line_numbers is not None:
-        return int(line_numbers[row])
-    return locate(row) if locate is not None else row + 1
-
-
-def _readonly(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
 
 
 class Run:
@@ -85,10 +75,10 @@ class Run:
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
     ) -> None:
-        self._query_codes = _readonly(query_codes)
+        self._query_codes = readonly(query_codes)
         self._query_ids = query_ids
         self._doc_ids = doc_ids
-        self._scores = _readonly(scores)
+        self._scores = readonly(scores)
         self._ranks = ranks
         self._name = name
         self._source = source
@@ -150,7 +140,7 @@ class Run:
         finite = np.isfinite(score_array)
         if not finite.all():
             row = int(np.flatnonzero(~finite)[0])
-            line = _line(row, line_numbers, locate)
+            line = line_of_row(row, line_numbers, locate)
             where = (source, line) if source is not None else (None, None)
             raise InputFormatError(
                 f"score must be a finite number, got '{float(score_array[row])}'"
@@ -243,7 +233,7 @@ class Run:
 
     def line_of(self, row: int) -> int:
         """Return the 1-based line (or row) number of *row* in the source."""
-        return _line(row, self._line_numbers, self._locate)
+        return line_of_row(row, self._line_numbers, self._locate)
 
     def __len__(self) -> int:
         return len(self._scores)

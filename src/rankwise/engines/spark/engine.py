@@ -140,26 +140,10 @@ def evaluate(
         results = _evaluate_partitions(
             run, both, parsed, query, depth, missing, judged_only, ties, num_partitions, chunk_rows
         )
-    _warn_coverage(results, missing)
+    from rankwise.evaluation import warn_coverage
+
+    warn_coverage(results.unjudged_queries, results.missing_queries, missing, "run_df", 2)
     return results
-
-
-def _warn_coverage(results: SparkResults, missing: str) -> None:
-    """Say once that queries were ignored or left out, as :func:`rankwise.evaluate` does."""
-    import warnings
-
-    from rankwise.exceptions import RankwiseWarning
-
-    parts = []
-    if results.unjudged_queries:
-        parts.append(f"{results.unjudged_queries} queries of the run have no judgments (ignored)")
-    if results.missing_queries and missing == "skip":
-        parts.append(
-            f"{results.missing_queries} judged queries are not in the run (left out; "
-            "missing='zero' scores them as empty rankings)"
-        )
-    if parts:
-        warnings.warn("run_df: " + "; ".join(parts), RankwiseWarning, stacklevel=3)
 
 
 def _parse(measures: Any, rel: float | None) -> list[Measure]:
