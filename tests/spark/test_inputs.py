@@ -72,7 +72,8 @@ def test_results_object_columns_and_means(small):
     qrels_df, run_df = small
     measures = [*MEASURES, "ndcg@10(gain=linear)", "Rprec(mult=0.5)"]
     expected = rw.evaluate(QRELS, RUN, measures)
-    with pytest.warns(RankwiseWarning, match=r"1 query of the run has .*1 query of the judgments is"):
+    said = r"1 query of the run has .*1 query of the judgments is"
+    with pytest.warns(RankwiseWarning, match=said):
         got = evaluate(run_df, qrels_df, measures)
     assert got.strategy == "ranks"  # few judgments: auto picks ranks
     assert got.per_query.columns == ["query_id", *[str(m) for m in expected.measures]]
@@ -166,7 +167,8 @@ def test_to_results_from_partitions(small):
     from rankwise.spark import evaluate
 
     qrels_df, run_df = small
-    with pytest.warns(RankwiseWarning, match=r"1 query of the run has .*1 query of the judgments is"):
+    said = r"1 query of the run has .*1 query of the judgments is"
+    with pytest.warns(RankwiseWarning, match=said):
         got = evaluate(run_df, qrels_df, [*MEASURES, "relstring@3"], strategy="partitions")
     local = got.to_results(run_name="bm25")
     assert (local.run_name, local.unjudged_queries, local.missing_queries) == ("bm25", 1, 1)
