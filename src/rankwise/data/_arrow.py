@@ -87,6 +87,42 @@ def numpy_to_array(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(kinds[values.dtype], len(values), [None, pa.py_buffer(values)])
 
 
+def strings_to_array(values: list[str]) -> pa.Array:
+    """A list of str as an Arrow string array, built from buffers.
+
+    ``pa.array`` on a Python list imports pandas (half a second) the first
+    time; encoding the strings and laying out the offsets does not.
+    """
+    import pyarrow as pa
+
+    encoded = [value.encode("utf-8") for value in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(value) for value in encoded], out=offsets[1:])
+    if offsets[-1] > np.iinfo(np.int32).max:
+        return pa.array(values, pa.large_string()).cast(pa.string())
+    data = pa.py_buffer(b"".join(encoded))
+    return pa.Array.from_buffers(
+        pa.string(), len(encoded), [None, pa.py_buffer(offsets.astype(np.int32)), data]
+    )
+
+
+def take_rows(column: pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """Rows (sorted) of a chunked column, taken chunk by chunk.
+
+    ``ChunkedArray.take`` concatenates the whole column first; taking from
+    each chunk only what it holds does not.
+    """
+    import pyarrow as pa
+
+    ends = np.cumsum([len(chunk) for chunk in column.chunks])
+    which = np.searchsorted(ends, rows, side="right")
+    parts = []
+    for index in np.unique(which).tolist():
+        local = rows[which == index] - (ends[index - 1] if index else 0)
+        parts.append(column.chunk(index).take(numpy_to_array(local.astype(np.int64))))
+    return pa.concat_arrays(parts) if parts else pa.array([], column.type)
+
+
 def intern(values: pa.ChunkedArray, *, with_dictionary: bool = False) -> Any:
     """Encode strings as int32 codes in order of first appearance.
 

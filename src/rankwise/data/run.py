@@ -273,6 +273,40 @@ class Run:
         )
 
     # validation -------------------------------------------------------------------
+    def check_duplicates(self, rows: np.ndarray | None = None) -> None:
+        """Raise :class:`DuplicateEntryError` when a document appears twice for one query.
+
+        Parameters
+        ----------
+        rows : ndarray of int, optional
+            Look only among these rows (a reader that has checked the others
+            passes the rest); by default all rows.
+
+        Examples
+        --------
+        >>> run = Run.from_arrow(["q1", "q1"], ["d1", "d1"], [2.0, 1.0], check_duplicates=False)
+        >>> run.check_duplicates()
+        Traceback (most recent call last):
+        ...
+        rankwise.exceptions.DuplicateEntryError: document 'd1' appears twice for query 'q1' \
+(first at line 1); a run lists each document once per query
+        """
+        if rows is None:
+            self._check_duplicates()
+            return
+        if len(rows) < 2:
+            return
+        import pyarrow as pa
+
+        from rankwise.data._arrow import take_rows
+
+        rows = np.sort(np.asarray(rows, dtype=np.int64))
+        keys, _ = string_keys(pa.chunked_array([take_rows(self._doc_ids, rows)]))
+        keys += self._query_codes[rows].astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        keys.sort()
+        if (keys[1:] == keys[:-1]).any():  # a candidate: the full check confirms and reports
+            self._check_duplicates()
+
     def _check_duplicates(self) -> None:
         """Raise :class:`DuplicateEntryError` when a document appears twice for one query."""
         n = len(self)

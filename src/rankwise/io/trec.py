@@ -5,13 +5,17 @@ ignored (the rank is kept for ``ties="rank"``); text after the run id is
 ignored. Blank lines and lines whose first non-blank character is ``#`` are
 skipped. Ids are strings: ``"1"`` and ``"01"`` are different queries.
 
-Clean files (one kind of separator, no comment lines) are parsed directly by
-pyarrow's multi-threaded CSV reader. Other files are first normalised with
-regular expressions (C speed), then parsed the same way.
+Files are read by the C reader (:mod:`rankwise.io._fast`) when it is built
+and the file has the common shape; it declines anything unusual. Then clean
+files (one kind of separator, no comment lines) are parsed by pyarrow's
+multi-threaded CSV reader, and other files are first normalised with regular
+expressions (C speed), then parsed the same way. Every path gives the same
+values; the general one gives the precise error messages.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,9 +23,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rankwise.data._arrow import array_to_numpy
+from rankwise.data._arrow import array_to_numpy, take_rows
 from rankwise.exceptions import InputFormatError
-from rankwise.io._source import FileView, PathLike, open_bytes
+from rankwise.io._fast import FastColumns, parse_columns
+from rankwise.io._source import FileView, OpenedSource, PathLike, open_bytes
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -55,6 +60,8 @@ _QRELS = _Layout(
 )
 
 _BLOCK_SIZE = 1 << 22
+_LOG = logging.getLogger("rankwise.io")
+_EXACT_INTEGERS = 1 << 53
 _WHITESPACE_RUN = re.compile(rb"[ \t\r\f\v]+")
 _EDGE_SPACE = re.compile(rb"(?m)^ | $")
 _SKIPPED_LINE = re.compile(rb"(?m)^(?:#[^\n]*)?\n")
@@ -289,21 +296,6 @@ def _change_points(column: pa.ChunkedArray) -> np.ndarray:
     return np.concatenate(points) if points else np.zeros(0, dtype=np.int64)
 
 
-def _take_rows(column: pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
-    """Rows (sorted) of a chunked column, taken chunk by chunk (no concatenation of the column)."""
-    import pyarrow as pa
-
-    from rankwise.data._arrow import numpy_to_array
-
-    ends = np.cumsum([len(chunk) for chunk in column.chunks])
-    which = np.searchsorted(ends, rows, side="right")
-    parts = []
-    for index in np.unique(which).tolist():
-        local = rows[which == index] - (ends[index - 1] if index else 0)
-        parts.append(column.chunk(index).take(numpy_to_array(local.astype(np.int64))))
-    return pa.concat_arrays(parts) if parts else pa.array([], column.type)
-
-
 def _encode_queries(table: pa.Table) -> pa.Table:
     """Intern the query ids once (first-appearance order); the Run reuses the codes.
 
@@ -323,7 +315,7 @@ def _encode_queries(table: pa.Table) -> pa.Table:
     if len(starts) > max(4096, n // 8):
         encoded = pc.dictionary_encode(column).combine_chunks()
     else:
-        names = _take_rows(column, starts).to_pylist()
+        names = take_rows(column, starts).to_pylist()
         code_of: dict[str, int] = {}
         first_rows = []
         block_codes = np.empty(len(starts), dtype=np.int32)
@@ -334,7 +326,7 @@ def _encode_queries(table: pa.Table) -> pa.Table:
                 first_rows.append(int(starts[block]))
             block_codes[block] = code
         codes = np.repeat(block_codes, np.diff(np.append(starts, n)))
-        dictionary = _take_rows(column, np.array(first_rows, dtype=np.int64))
+        dictionary = take_rows(column, np.array(first_rows, dtype=np.int64))
         encoded = pa.DictionaryArray.from_arrays(numpy_to_array(codes), dictionary)
     return table.set_column(table.schema.get_field_index("qid"), "qid", encoded)
 
@@ -387,6 +379,28 @@ def _last_run_id(data: bytes | FileView) -> str:
     return ""
 
 
+def _read_fast(opened: OpenedSource, kind: str, keep_rank: bool = False) -> FastColumns | None:
+    """The file's columns from the C reader, or None when the general reader must read it."""
+    columns = parse_columns(opened, kind, keep_rank=keep_rank)
+    if isinstance(columns, str):
+        _LOG.debug("%s: general TREC reader (%s)", opened.display, columns)
+        return None
+    if kind == "qrels" and len(columns.values) and np.abs(columns.values).max() > _EXACT_INTEGERS:
+        _LOG.debug("%s: general TREC reader (grades beyond 2**53)", opened.display)
+        return None
+    return columns
+
+
+def _query_column(columns: FastColumns) -> pa.DictionaryArray:
+    import pyarrow as pa
+
+    from rankwise.data._arrow import numpy_to_array, strings_to_array
+
+    return pa.DictionaryArray.from_arrays(
+        numpy_to_array(columns.query_codes), strings_to_array(columns.query_ids)
+    )
+
+
 def read_trec_run(
     source: PathLike | bytes, *, name: str | None = None, keep_rank: bool = False
 ) -> Run:
@@ -422,6 +436,21 @@ def read_trec_run(
 
     wanted = ("qid", "docno", "rank", "score") if keep_rank else ("qid", "docno", "score")
     with open_bytes(source) as opened:
+        fast = _read_fast(opened, "run", keep_rank)
+        if fast is not None:
+            run = Run.from_arrow(
+                _query_column(fast),
+                fast.doc_ids,
+                fast.values,
+                ranks=fast.ranks,
+                name=name if name is not None else _last_run_id(opened.data),
+                source=opened.display,
+                locate=_line_locator(opened.data, opened.display),
+                check_duplicates=False,
+                copy_scores=False,
+            )
+            run.check_duplicates(fast.unchecked_rows)
+            return run
         table, line_numbers = _parse(opened.data, opened.display, _RUN, wanted, opened.path)
         run_name = name if name is not None else _last_run_id(opened.data)
         locate = _line_locator(opened.data, opened.display) if line_numbers is None else None
@@ -471,6 +500,15 @@ def read_trec_qrels(source: PathLike | bytes) -> Qrels:
     from rankwise.data.qrels import Qrels
 
     with open_bytes(source) as opened:
+        fast = _read_fast(opened, "qrels")
+        if fast is not None:
+            return Qrels.from_arrow(
+                _query_column(fast),
+                fast.doc_ids,
+                fast.values,
+                source=opened.display,
+                locate=_line_locator(opened.data, opened.display),
+            )
         table, line_numbers = _parse(
             opened.data, opened.display, _QRELS, _QRELS.wanted, opened.path
         )

@@ -203,9 +203,9 @@ def _tie_groups(
 
 def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows of the run that are judged, and the matching row of the judgments."""
-    import pyarrow.compute as pc
+    from rankwise.kernels._join import find_strings
 
-    candidates, candidate_doc = _matches(pc.index_in(run.doc_ids, value_set=qrels.doc_array))
+    candidates, candidate_doc = find_strings(run.doc_ids, qrels.doc_array)
     qrels_query = run_to_qrels[run.query_codes[candidates]]
     usable = qrels_query >= 0
     candidates, qrels_query = candidates[usable], qrels_query[usable]
@@ -459,33 +459,3 @@ class TiedRanking:
     def has_ties(self) -> bool:
         """Whether any judged document shares its score with another document."""
         return bool((self.tie_size > 1).any())
-
-
-def _matches(codes: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """Rows where an ``index_in`` result is not null, and the code found there.
-
-    Reads the validity bitmap and the int32 values directly: no full-size
-    int64 array, and no pyarrow ``to_numpy`` (which imports pandas).
-    """
-    import pyarrow as pa
-
-    chunks = codes.chunks if isinstance(codes, pa.ChunkedArray) else [codes]
-    rows, found = [], []
-    at = 0
-    for chunk in chunks:
-        n = len(chunk)
-        if n and chunk.null_count < n:
-            values = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=n,
-                                   offset=chunk.offset * 4)
-            if chunk.null_count:
-                bits = np.frombuffer(chunk.buffers()[0], dtype=np.uint8)
-                valid = np.unpackbits(bits, bitorder="little")[chunk.offset : chunk.offset + n]
-                local = np.flatnonzero(valid)
-            else:
-                local = np.arange(n)
-            rows.append(local + at)
-            found.append(values[local].astype(np.int64))
-        at += n
-    if not rows:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return np.concatenate(rows), np.concatenate(found)

@@ -1,0 +1,27 @@
+"""Build script for the optional C modules; all metadata lives in pyproject.toml.
+
+``rankwise.io._ctrec`` (the TREC reader) and ``rankwise.kernels._cjoin`` (the
+join of the run with the judgments) make rankwise several times faster. Both
+are optional: without a C compiler the install still succeeds, and rankwise
+computes the same results through pyarrow.
+"""
+
+from setuptools import Extension, setup
+
+NATIVE = "src/rankwise/_native"
+
+setup(
+    ext_modules=[
+        Extension(
+            name,
+            sources=[source],
+            include_dirs=[NATIVE],
+            depends=[f"{NATIVE}/rankwise_strings.h"],
+            optional=True,
+        )
+        for name, source in (
+            ("rankwise.io._ctrec", "src/rankwise/io/_ctrec.c"),
+            ("rankwise.kernels._cjoin", "src/rankwise/kernels/_cjoin.c"),
+        )
+    ]
+)

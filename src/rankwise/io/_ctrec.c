@@ -1,0 +1,1239 @@
+/*
+ * rankwise.io._ctrec: a fast reader for the common shape of TREC text files.
+ *
+ * One call parses the lines that start inside a byte range of a buffer (an
+ * mmap of the file, or bytes), with the GIL released, so Python threads can
+ * parse several ranges at once. It produces columns ready for Arrow and numpy:
+ * query codes (interned per range), document ids (Arrow string offsets and
+ * data), scores (float64) or grades (int64), and optionally the rank column.
+ * For runs it also checks, per block of consecutive lines of one query, that
+ * no document is listed twice.
+ *
+ * It accepts only input whose meaning is certain: fields separated by spaces
+ * and tabs, LF or CRLF line ends, comment lines ('#' first) and blank lines,
+ * UTF-8 ids, numbers in the decimal grammar pyarrow accepts. On anything else
+ * (a control byte, a lone CR, a bad field count, a number it does not parse,
+ * a non-finite score, a duplicate, invalid UTF-8) it declines: it returns a
+ * string saying why, and the caller reads the file with the general reader,
+ * which gives the precise error message. Declining is always safe.
+ *
+ * Numbers: a decimal with at most 19 significant digits, a mantissa up to
+ * 2^53 and a power of ten within 1e+-22 is converted with one IEEE operation
+ * (exact operands, so correctly rounded); every other number goes to strtod
+ * (correctly rounded in glibc, musl and the MSVC runtime), so the result
+ * always equals the correctly rounded value pyarrow computes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+#include "rankwise_strings.h"
+
+#define LAYOUT_RUN 0
+#define LAYOUT_QRELS 1
+#define MAX_FIELDS 6
+
+/* ------------------------------------------------------------------------ */
+/* Block: a malloc'd memory block handed to Python through the buffer protocol */
+
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    Py_ssize_t size;
+} BlockObject;
+
+static char empty_block[8];
+
+static void
+block_dealloc(BlockObject *self)
+{
+    free(self->data);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+block_getbuffer(BlockObject *self, Py_buffer *view, int flags)
+{
+    void *data = self->data != NULL ? (void *)self->data : (void *)empty_block;
+    return PyBuffer_FillInfo(view, (PyObject *)self, data, self->size, 0, flags);
+}
+
+static Py_ssize_t
+block_length(BlockObject *self)
+{
+    return self->size;
+}
+
+static PyBufferProcs block_as_buffer = {.bf_getbuffer = (getbufferproc)block_getbuffer};
+static PySequenceMethods block_as_sequence = {.sq_length = (lenfunc)block_length};
+
+static PyTypeObject BlockType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rankwise.io._ctrec.Block",
+    .tp_basicsize = sizeof(BlockObject),
+    .tp_dealloc = (destructor)block_dealloc,
+    .tp_as_buffer = &block_as_buffer,
+    .tp_as_sequence = &block_as_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Memory owned by rankwise's TREC reader, exposed as a writable buffer.",
+};
+
+/* ------------------------------------------------------------------------ */
+/* Growable byte vectors (used without the GIL: plain malloc/realloc)        */
+
+typedef struct {
+    char *data;
+    size_t size;
+    size_t cap;
+} Vec;
+
+/* Ask for transparent huge pages on a large block: far fewer page faults when it is filled. */
+static void
+advise_huge_pages(char *data, size_t size)
+{
+#if defined(MADV_HUGEPAGE)
+    const size_t huge = (size_t)2 << 20;
+    if (size < 2 * huge) {
+        return;
+    }
+    uintptr_t start = ((uintptr_t)data + huge - 1) & ~(uintptr_t)(huge - 1);
+    uintptr_t stop = ((uintptr_t)data + size) & ~(uintptr_t)(huge - 1);
+    if (stop > start) {
+        madvise((void *)start, stop - start, MADV_HUGEPAGE);
+    }
+#else
+    (void)data;
+    (void)size;
+#endif
+}
+
+static int
+vec_grow(Vec *v, size_t need)
+{
+    size_t cap = v->cap ? v->cap : 256;
+    while (cap < need) {
+        cap += cap / 2 + 256;
+    }
+    char *grown = realloc(v->data, cap);
+    if (grown == NULL) {
+        return -1;
+    }
+    v->data = grown;
+    v->cap = cap;
+    advise_huge_pages(grown, cap);
+    return 0;
+}
+
+static inline int
+vec_reserve(Vec *v, size_t extra)
+{
+    size_t need = v->size + extra;
+    return LIKELY(need <= v->cap) ? 0 : vec_grow(v, need);
+}
+
+static inline int
+vec_push_i32(Vec *v, int32_t value)
+{
+    if (UNLIKELY(vec_reserve(v, sizeof value) < 0)) {
+        return -1;
+    }
+    memcpy(v->data + v->size, &value, sizeof value);
+    v->size += sizeof value;
+    return 0;
+}
+
+static inline int
+vec_push_8(Vec *v, const void *value)
+{
+    if (UNLIKELY(vec_reserve(v, 8) < 0)) {
+        return -1;
+    }
+    memcpy(v->data + v->size, value, 8);
+    v->size += 8;
+    return 0;
+}
+
+static int
+vec_append(Vec *v, const void *src, size_t n)
+{
+    if (vec_reserve(v, n) < 0) {
+        return -1;
+    }
+    if (n) {
+        memcpy(v->data + v->size, src, n);
+    }
+    v->size += n;
+    return 0;
+}
+
+static void
+vec_free(Vec *v)
+{
+    free(v->data);
+    v->data = NULL;
+    v->size = v->cap = 0;
+}
+
+/* Hand the vector's memory to a new Block (the vector is left empty). */
+static PyObject *
+vec_to_block(Vec *v)
+{
+    BlockObject *block = PyObject_New(BlockObject, &BlockType);
+    if (block == NULL) {
+        return NULL;
+    }
+    block->data = v->data;
+    block->size = (Py_ssize_t)v->size;
+    v->data = NULL;
+    v->size = v->cap = 0;
+    return (PyObject *)block;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Byte classes, hashing, UTF-8, numbers                                     */
+
+enum { C_DATA = 0, C_BLANK = 1, C_LF = 2, C_CR = 3, C_CONTROL = 4, C_HIGH = 5 };
+
+static unsigned char byte_class[256];
+
+static void
+init_byte_class(void)
+{
+    for (int c = 0; c < 256; c++) {
+        byte_class[c] = c >= 0x80 ? C_HIGH : (c < 0x20 ? C_CONTROL : C_DATA);
+    }
+    byte_class[' '] = C_BLANK;
+    byte_class['\t'] = C_BLANK;
+    byte_class['\n'] = C_LF;
+    byte_class['\r'] = C_CR;
+}
+
+/* The end of the token that starts at p: the first byte <= 0x20 (blank, line end, control)
+   or n. Sets *high when the token holds a byte >= 0x80. */
+static inline size_t
+token_end(const unsigned char *buf, size_t p, size_t n, int *high)
+{
+#ifdef WORDS_LITTLE_ENDIAN
+    while (p + 8 <= n) {
+        uint64_t w;
+        memcpy(&w, buf + p, 8);
+        /* a byte < 0x21 sets its top bit here; the lowest such byte is exact */
+        uint64_t stop = (w - ONES * 0x21) & ~w & HIGHS;
+        if (stop) {
+            unsigned k = LOWEST_SET_BYTE(stop);
+            if (k && (w & HIGHS & (((uint64_t)1 << (8 * k)) - 1))) {
+                *high = 1;
+            }
+            return p + k;
+        }
+        if (w & HIGHS) {
+            *high = 1;
+        }
+        p += 8;
+    }
+#endif
+    while (p < n && buf[p] > 0x20) {
+        if (buf[p] & 0x80) {
+            *high = 1;
+        }
+        p++;
+    }
+    return p;
+}
+
+/* Strict UTF-8 (no overlong forms, no surrogates, at most U+10FFFF), as Arrow checks it. */
+static int
+valid_utf8(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+        }
+        else if (c >= 0xC2 && c <= 0xDF) {
+            if (i + 1 >= n || (s[i + 1] & 0xC0) != 0x80) {
+                return 0;
+            }
+            i += 2;
+        }
+        else if (c >= 0xE0 && c <= 0xEF) {
+            if (i + 2 >= n || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80) {
+                return 0;
+            }
+            if ((c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] > 0x9F)) {
+                return 0;
+            }
+            i += 3;
+        }
+        else if (c >= 0xF0 && c <= 0xF4) {
+            if (i + 3 >= n || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||
+                (s[i + 3] & 0xC0) != 0x80) {
+                return 0;
+            }
+            if ((c == 0xF0 && s[i + 1] < 0x90) || (c == 0xF4 && s[i + 1] > 0x8F)) {
+                return 0;
+            }
+            i += 4;
+        }
+        else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static const double powers_of_ten[23] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+#define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
+
+/*
+ * Parse a decimal number: [+-]? (digits [. digits*]? | . digits) ([eE] [+-]? digits)?
+ * Returns 1 and sets *out, or 0 when the token is not in that grammar.
+ */
+static int
+parse_double(const unsigned char *s, size_t n, double *out)
+{
+    size_t i = 0;
+    int negative = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-')) {
+        negative = s[i] == '-';
+        i++;
+    }
+    uint64_t mantissa = 0;
+    int significant = 0, any_digit = 0, truncated = 0;
+    long exponent = 0;
+    while (i < n && IS_DIGIT(s[i])) {
+        int d = s[i] - '0';
+        any_digit = 1;
+        if (mantissa == 0 && d == 0) {
+            /* leading zero */
+        }
+        else if (significant < 19) {
+            mantissa = mantissa * 10 + (uint64_t)d;
+            significant++;
+        }
+        else {
+            truncated = 1;
+            exponent++;
+        }
+        i++;
+    }
+    if (i < n && s[i] == '.') {
+        i++;
+        while (i < n && IS_DIGIT(s[i])) {
+            int d = s[i] - '0';
+            any_digit = 1;
+            if (mantissa == 0 && d == 0) {
+                exponent--;
+            }
+            else if (significant < 19) {
+                mantissa = mantissa * 10 + (uint64_t)d;
+                significant++;
+                exponent--;
+            }
+            else {
+                truncated = 1;
+            }
+            i++;
+        }
+    }
+    if (!any_digit) {
+        return 0;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        int exponent_negative = 0;
+        if (i < n && (s[i] == '+' || s[i] == '-')) {
+            exponent_negative = s[i] == '-';
+            i++;
+        }
+        if (i >= n || !IS_DIGIT(s[i])) {
+            return 0;
+        }
+        long e = 0;
+        while (i < n && IS_DIGIT(s[i])) {
+            if (e < 100000) {
+                e = e * 10 + (s[i] - '0');
+            }
+            i++;
+        }
+        exponent += exponent_negative ? -e : e;
+    }
+    if (i != n) {
+        return 0;
+    }
+    if (!truncated && mantissa <= (1ULL << 53) && exponent >= -22 && exponent <= 22) {
+        double value = (double)mantissa;
+        value = exponent >= 0 ? value * powers_of_ten[exponent] : value / powers_of_ten[-exponent];
+        *out = negative ? -value : value;
+        return 1;
+    }
+    char local[96];
+    char *text = n < sizeof(local) ? local : malloc(n + 1);
+    if (text == NULL) {
+        return 0;
+    }
+    memcpy(text, s, n);
+    text[n] = '\0';
+    char *end = NULL;
+    double value = strtod(text, &end);
+    int complete = end == text + n;
+    if (text != local) {
+        free(text);
+    }
+    if (!complete) {
+        return 0;
+    }
+    *out = value;
+    return 1;
+}
+
+/* Parse -?digits into an int64 (no overflow). Returns 1 on success. */
+static int
+parse_int64(const unsigned char *s, size_t n, int64_t *out)
+{
+    size_t i = 0;
+    int negative = 0;
+    if (i < n && s[i] == '-') {
+        negative = 1;
+        i++;
+    }
+    if (i >= n) {
+        return 0;
+    }
+    uint64_t value = 0;
+    uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (; i < n; i++) {
+        if (!IS_DIGIT(s[i])) {
+            return 0;
+        }
+        uint64_t d = (uint64_t)(s[i] - '0');
+        if (value > (limit - d) / 10) {
+            return 0;
+        }
+        value = value * 10 + d;
+    }
+    *out = negative ? (int64_t)(0 - value) : (int64_t)value;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Interning query ids within a range                                        */
+
+typedef struct {
+    Vec names;   /* the distinct ids, concatenated */
+    Vec offsets; /* uint64 start of each id in names, plus the end */
+    uint64_t *slots;  /* open addressing: code + 1, 0 = empty */
+    uint64_t *hashes; /* per code */
+    size_t cap;
+    size_t count;
+} Interner;
+
+static int
+interner_init(Interner *in)
+{
+    memset(in, 0, sizeof(*in));
+    in->cap = 64;
+    in->slots = calloc(in->cap, sizeof(uint64_t));
+    uint64_t zero = 0;
+    if (in->slots == NULL || vec_push_8(&in->offsets, &zero) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static void
+interner_free(Interner *in)
+{
+    vec_free(&in->names);
+    vec_free(&in->offsets);
+    free(in->slots);
+    free(in->hashes);
+    in->slots = NULL;
+    in->hashes = NULL;
+}
+
+static const unsigned char *
+interner_name(const Interner *in, size_t code, size_t *length)
+{
+    const uint64_t *offsets = (const uint64_t *)in->offsets.data;
+    *length = (size_t)(offsets[code + 1] - offsets[code]);
+    return (const unsigned char *)in->names.data + offsets[code];
+}
+
+static int
+interner_grow(Interner *in)
+{
+    size_t cap = in->cap * 2;
+    uint64_t *slots = calloc(cap, sizeof(uint64_t));
+    if (slots == NULL) {
+        return -1;
+    }
+    for (size_t code = 0; code < in->count; code++) {
+        size_t at = (size_t)in->hashes[code] & (cap - 1);
+        while (slots[at]) {
+            at = (at + 1) & (cap - 1);
+        }
+        slots[at] = code + 1;
+    }
+    free(in->slots);
+    in->slots = slots;
+    in->cap = cap;
+    return 0;
+}
+
+/* The code of a query id, added when new; -1 on memory failure. */
+static int64_t
+interner_code(Interner *in, const unsigned char *s, size_t n, const unsigned char *limit)
+{
+    uint64_t h = hash_token(s, n, limit);
+    size_t at = (size_t)h & (in->cap - 1);
+    while (in->slots[at]) {
+        size_t code = (size_t)(in->slots[at] - 1);
+        size_t length;
+        const unsigned char *name = interner_name(in, code, &length);
+        if (in->hashes[code] == h && length == n && memcmp(name, s, n) == 0) {
+            return (int64_t)code;
+        }
+        at = (at + 1) & (in->cap - 1);
+    }
+    size_t code = in->count;
+    uint64_t *hashes = realloc(in->hashes, (code + 1) * sizeof(uint64_t));
+    if (hashes == NULL) {
+        return -1;
+    }
+    in->hashes = hashes;
+    in->hashes[code] = h;
+    if (vec_append(&in->names, s, n) < 0) {
+        return -1;
+    }
+    uint64_t end = in->names.size;
+    if (vec_append(&in->offsets, &end, sizeof end) < 0) {
+        return -1;
+    }
+    in->slots[at] = code + 1;
+    in->count++;
+    if (in->count * 2 > in->cap && interner_grow(in) < 0) {
+        return -1;
+    }
+    return (int64_t)code;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Documents seen in the current block of one query (a duplicate check)      */
+
+typedef struct {
+    uint64_t hash;
+    uint32_t generation;
+    int32_t row;
+} Seen;
+
+typedef struct {
+    Seen *slots;
+    size_t cap;
+    size_t count;
+    uint32_t generation;
+} SeenSet;
+
+static int
+seen_init(SeenSet *set)
+{
+    set->cap = 2048;
+    set->count = 0;
+    set->generation = 1;
+    set->slots = calloc(set->cap, sizeof(Seen));
+    return set->slots == NULL ? -1 : 0;
+}
+
+static void
+seen_clear(SeenSet *set)
+{
+    set->count = 0;
+    set->generation++;
+    if (set->generation == 0) { /* wrapped: really clear */
+        memset(set->slots, 0, set->cap * sizeof(Seen));
+        set->generation = 1;
+    }
+}
+
+static int
+seen_grow(SeenSet *set)
+{
+    size_t cap = set->cap * 2;
+    Seen *slots = calloc(cap, sizeof(Seen));
+    if (slots == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < set->cap; i++) {
+        if (set->slots[i].generation == set->generation) {
+            size_t at = (size_t)set->slots[i].hash & (cap - 1);
+            while (slots[at].generation == set->generation) {
+                at = (at + 1) & (cap - 1);
+            }
+            slots[at] = set->slots[i];
+        }
+    }
+    free(set->slots);
+    set->slots = slots;
+    set->cap = cap;
+    return 0;
+}
+
+/*
+ * Record document `row` (its bytes at docs[offsets[row]..offsets[row+1]]).
+ * Returns 1 when it was already in the block, 0 when new, -1 on memory failure.
+ */
+static inline int
+seen_add(SeenSet *set, uint64_t h, int32_t row, const int32_t *offsets, const char *docs)
+{
+    size_t at = (size_t)h & (set->cap - 1);
+    const char *s = docs + offsets[row];
+    size_t n = (size_t)(offsets[row + 1] - offsets[row]);
+    while (set->slots[at].generation == set->generation) {
+        if (set->slots[at].hash == h) {
+            int32_t other = set->slots[at].row;
+            size_t length = (size_t)(offsets[other + 1] - offsets[other]);
+            if (length == n && memcmp(docs + offsets[other], s, n) == 0) {
+                return 1;
+            }
+        }
+        at = (at + 1) & (set->cap - 1);
+    }
+    set->slots[at].hash = h;
+    set->slots[at].generation = set->generation;
+    set->slots[at].row = row;
+    set->count++;
+    if (set->count * 2 > set->cap && seen_grow(set) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parsing one range                                                         */
+
+typedef struct {
+    const unsigned char *start;
+    size_t length;
+    int non_ascii;
+} Field;
+
+typedef struct {
+    /* input: the lines that start at file offsets [begin, end) */
+    size_t begin, end;
+    int layout;
+    int want_rank;
+    /* output */
+    Vec codes;        /* int32 per row: local query code */
+    Vec doc_offsets;  /* int32, rows + 1 */
+    Vec doc_data;
+    Vec values;       /* float64 scores or int64 grades */
+    Vec rank_offsets; /* int32, rows + 1 (want_rank) */
+    Vec rank_data;
+    Vec segment_rows;  /* int64: first row of each block of one query */
+    Vec segment_codes; /* int32: its query code */
+    Interner queries;
+    SeenSet seen;
+    size_t rows;
+    /* the query id of the line before (lines of one query come together) */
+    Vec last_query;
+    int64_t last_code;
+    /* outcome */
+    const char *declined; /* why the fast reader declined, or NULL */
+    size_t declined_at;   /* file offset */
+    int no_memory;
+    int io_error; /* errno of a failed read */
+} Task;
+
+static void
+task_free(Task *t)
+{
+    vec_free(&t->codes);
+    vec_free(&t->doc_offsets);
+    vec_free(&t->doc_data);
+    vec_free(&t->values);
+    vec_free(&t->rank_offsets);
+    vec_free(&t->rank_data);
+    vec_free(&t->segment_rows);
+    vec_free(&t->segment_codes);
+    vec_free(&t->last_query);
+    interner_free(&t->queries);
+    free(t->seen.slots);
+    t->seen.slots = NULL;
+}
+
+/* Stop parsing: the input needs the general reader (where: offset in the chunk). */
+#define DECLINE(why, where)              \
+    do {                                 \
+        t->declined = (why);             \
+        t->declined_at = base + (where); \
+        return n;                        \
+    } while (0)
+
+#define NO_MEMORY()       \
+    do {                  \
+        t->no_memory = 1; \
+        return n;         \
+    } while (0)
+
+/* Append a string field to (offsets, data): 0, -1 on memory failure, -2 past 2 GiB. */
+static inline int
+append_string(Vec *offsets, Vec *data, const Field *f, const unsigned char *limit)
+{
+    size_t n = f->length;
+    if (UNLIKELY(data->size + n > (size_t)INT32_MAX)) {
+        return -2;
+    }
+    if (UNLIKELY(vec_reserve(data, n + 16) < 0)) {
+        return -1;
+    }
+    char *to = data->data + data->size;
+    if (LIKELY(n <= 16 && f->start + 16 <= limit)) {
+        memcpy(to, f->start, 16); /* a fixed-size copy; the slack is overwritten later */
+    }
+    else {
+        memcpy(to, f->start, n);
+    }
+    data->size += n;
+    return vec_push_i32(offsets, (int32_t)data->size);
+}
+
+static inline int
+same_token(const unsigned char *a, const unsigned char *b, size_t n)
+{
+    if (n <= 8) {
+        for (size_t i = 0; i < n; i++) {
+            if (a[i] != b[i]) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    return memcmp(a, b, n) == 0;
+}
+
+/* Where a line ends that holds a CR: after CR LF, or at the buffer's end; 0 for a lone CR. */
+static inline size_t
+after_carriage_return(const unsigned char *buf, size_t p, size_t n)
+{
+    if (p + 1 < n && buf[p + 1] == '\n') {
+        return p + 2;
+    }
+    return p + 1 == n ? n : 0;
+}
+
+/* Allocate the outputs of a task; 0, or -1 on memory failure. */
+static int
+task_start(Task *t)
+{
+    size_t guess = (t->end - t->begin) / 24 + 16;
+    t->last_code = -1;
+    if (interner_init(&t->queries) < 0 || (t->layout == LAYOUT_RUN && seen_init(&t->seen) < 0) ||
+        vec_reserve(&t->codes, guess * 4) < 0 || vec_reserve(&t->doc_offsets, guess * 4 + 4) < 0 ||
+        vec_reserve(&t->values, guess * 8) < 0 || vec_reserve(&t->doc_data, guess * 8) < 0 ||
+        vec_push_i32(&t->doc_offsets, 0) < 0 ||
+        (t->want_rank && vec_push_i32(&t->rank_offsets, 0) < 0)) {
+        t->no_memory = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Parse the lines of buf[p:n] that start before file offset t->end; buf[0] is
+ * at file offset `base`, and buf[:n] ends with a line end or the file's end.
+ * Returns where it stopped: n, or the start of the first line past the range.
+ */
+static size_t
+parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
+{
+    const unsigned char *limit = buf + n;
+    const int run = t->layout == LAYOUT_RUN;
+    const int wanted_fields = run ? 6 : 4;
+    Field fields[MAX_FIELDS];
+
+    while (p < n && base + p < t->end) {
+        size_t line_start = p;
+        while (p < n && (buf[p] == ' ' || buf[p] == '\t')) {
+            p++;
+        }
+        if (p >= n) {
+            break;
+        }
+        unsigned char c = buf[p];
+        if (c <= 0x20) { /* a blank line, or a control byte */
+            if (c == '\n') {
+                p++;
+                continue;
+            }
+            if (c == '\r' && (p = after_carriage_return(buf, p, n)) != 0) {
+                continue;
+            }
+            DECLINE(c == '\r' ? "carriage return inside a line" : "control byte", line_start);
+        }
+        if (c == '#') {
+            const unsigned char *lf = memchr(buf + p, '\n', n - p);
+            size_t stop = lf == NULL ? n : (size_t)(lf - buf);
+            if (memchr(buf + p, '\0', stop - p) != NULL) {
+                DECLINE("NUL byte", p);
+            }
+            p = stop < n ? stop + 1 : n;
+            continue;
+        }
+        /* split the line into fields */
+        int count = 0;
+        for (;;) {
+            size_t start = p;
+            int high = 0;
+            p = token_end(buf, p, n, &high);
+            if (count < MAX_FIELDS) {
+                fields[count].start = buf + start;
+                fields[count].length = p - start;
+                fields[count].non_ascii = high;
+            }
+            count++;
+            while (p < n && (buf[p] == ' ' || buf[p] == '\t')) {
+                p++;
+            }
+            if (p >= n) {
+                break;
+            }
+            c = buf[p];
+            if (c == '\n') {
+                p++;
+                break;
+            }
+            if (c < 0x20) {
+                if (c == '\r' && (p = after_carriage_return(buf, p, n)) != 0) {
+                    break;
+                }
+                DECLINE(c == '\r' ? "carriage return inside a line" : "control byte", line_start);
+            }
+            if (run && count == wanted_fields) {
+                /* text after the run id is ignored: skip to the end of the line */
+                while (p < n && buf[p] != '\n') {
+                    if (buf[p] < 0x20 && buf[p] != '\t') {
+                        if (buf[p] == '\r' && after_carriage_return(buf, p, n) != 0) {
+                            p++;
+                            continue;
+                        }
+                        DECLINE("control byte", p);
+                    }
+                    p++;
+                }
+                if (p < n) {
+                    p++;
+                }
+                break;
+            }
+        }
+        if (run ? count < wanted_fields : count != wanted_fields) {
+            DECLINE("wrong number of fields", line_start);
+        }
+        const Field *query = &fields[0];
+        const Field *doc = &fields[2];
+        if (UNLIKELY(query->non_ascii || doc->non_ascii) &&
+            ((query->non_ascii && !valid_utf8(query->start, query->length)) ||
+             (doc->non_ascii && !valid_utf8(doc->start, doc->length)))) {
+            DECLINE("not UTF-8", line_start);
+        }
+        /* query code: usually the same as the line before */
+        int64_t code;
+        if (LIKELY(t->last_code >= 0 && query->length == t->last_query.size &&
+                   same_token(query->start, (const unsigned char *)t->last_query.data,
+                              query->length))) {
+            code = t->last_code;
+        }
+        else {
+            code = interner_code(&t->queries, query->start, query->length, limit);
+            if (code < 0) {
+                NO_MEMORY();
+            }
+            int64_t row64 = (int64_t)t->rows;
+            t->last_query.size = 0;
+            if (vec_push_8(&t->segment_rows, &row64) < 0 ||
+                vec_push_i32(&t->segment_codes, (int32_t)code) < 0 ||
+                vec_append(&t->last_query, query->start, query->length) < 0) {
+                NO_MEMORY();
+            }
+            if (run) {
+                seen_clear(&t->seen);
+            }
+            t->last_code = code;
+        }
+        if (UNLIKELY(t->rows >= (size_t)INT32_MAX - 1)) {
+            DECLINE("too many lines in one range", line_start);
+        }
+        if (vec_push_i32(&t->codes, (int32_t)code) < 0) {
+            NO_MEMORY();
+        }
+        int appended = append_string(&t->doc_offsets, &t->doc_data, doc, limit);
+        if (UNLIKELY(appended == -2)) {
+            DECLINE("document ids too long for one range", line_start);
+        }
+        if (UNLIKELY(appended < 0)) {
+            NO_MEMORY();
+        }
+        if (run) {
+            double score;
+            const Field *f = &fields[4];
+            if (UNLIKELY(!parse_double(f->start, f->length, &score))) {
+                DECLINE("score not in the decimal grammar", line_start);
+            }
+            if (UNLIKELY(!isfinite(score))) {
+                DECLINE("score not finite", line_start);
+            }
+            if (vec_push_8(&t->values, &score) < 0) {
+                NO_MEMORY();
+            }
+            if (t->want_rank) {
+                const Field *r = &fields[3];
+                if (r->non_ascii && !valid_utf8(r->start, r->length)) {
+                    DECLINE("not UTF-8", line_start);
+                }
+                appended = append_string(&t->rank_offsets, &t->rank_data, r, limit);
+                if (appended == -2) {
+                    DECLINE("ranks too long for one range", line_start);
+                }
+                if (appended < 0) {
+                    NO_MEMORY();
+                }
+            }
+            int seen = seen_add(&t->seen, hash_token(doc->start, doc->length, limit),
+                                (int32_t)t->rows, (const int32_t *)t->doc_offsets.data,
+                                t->doc_data.data);
+            if (UNLIKELY(seen < 0)) {
+                NO_MEMORY();
+            }
+            if (UNLIKELY(seen)) {
+                DECLINE("a document twice in one query", line_start);
+            }
+        }
+        else {
+            int64_t grade;
+            const Field *f = &fields[3];
+            if (!parse_int64(f->start, f->length, &grade)) {
+                DECLINE("grade not a decimal integer", line_start);
+            }
+            if (vec_push_8(&t->values, &grade) < 0) {
+                NO_MEMORY();
+            }
+        }
+        t->rows++;
+    }
+    return p;
+}
+
+static int
+starts_with_byte_order_mark(const unsigned char *buf, size_t n)
+{
+    return n >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF;
+}
+
+/* Parse the range of a buffer that holds the whole input. */
+static void
+parse_memory(Task *t, const unsigned char *buf, size_t n)
+{
+    size_t p = t->begin;
+    if (task_start(t) < 0) {
+        return;
+    }
+    if (p == 0 && starts_with_byte_order_mark(buf, n)) {
+        t->declined = "byte order mark";
+        return;
+    }
+    if (p > 0 && buf[p - 1] != '\n') { /* the line that starts before the range is not ours */
+        const unsigned char *lf = memchr(buf + p, '\n', n - p);
+        p = lf == NULL ? n : (size_t)(lf - buf) + 1;
+    }
+    parse_lines(t, buf, p, n, 0);
+}
+
+#if defined(__unix__) || defined(__APPLE__)
+#define HAS_FILE_MODE 1
+#define READ_BLOCK ((size_t)1 << 20)
+
+/* pread until `want` bytes or the end of the file; the count, or -1 (errno set). */
+static ssize_t
+read_at(int fd, unsigned char *to, size_t want, size_t offset)
+{
+    size_t got = 0;
+    while (got < want) {
+        ssize_t r = pread(fd, to + got, want - got, (off_t)(offset + got));
+        if (r < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return -1;
+        }
+        if (r == 0) {
+            break;
+        }
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
+/*
+ * Parse the range of a file, reading it block by block into one small buffer
+ * (the file's pages are copied from the page cache, never mapped: no page
+ * faults and no resident copy of the file).
+ */
+static void
+parse_file(Task *t, int fd)
+{
+    if (task_start(t) < 0) {
+        return;
+    }
+    size_t cap = 2 * READ_BLOCK;
+    unsigned char *buf = malloc(cap);
+    if (buf == NULL) {
+        t->no_memory = 1;
+        return;
+    }
+    size_t base = t->begin > 0 ? t->begin - 1 : 0; /* file offset of buf[0] */
+    size_t have = 0, p = 0;
+    int at_eof = 0, find_line_start = t->begin > 0;
+    for (;;) {
+        if (!at_eof) {
+            if (have + READ_BLOCK > cap) {
+                size_t bigger = cap * 2;
+                unsigned char *grown = realloc(buf, bigger);
+                if (grown == NULL) {
+                    t->no_memory = 1;
+                    break;
+                }
+                buf = grown;
+                cap = bigger;
+            }
+            ssize_t got = read_at(fd, buf + have, READ_BLOCK, base + have);
+            if (got < 0) {
+                t->io_error = errno ? errno : EIO;
+                break;
+            }
+            at_eof = (size_t)got < READ_BLOCK;
+            have += (size_t)got;
+        }
+        if (find_line_start) { /* the line that starts before the range is not ours */
+            const unsigned char *lf = memchr(buf + p, '\n', have - p);
+            if (lf == NULL) {
+                if (at_eof) {
+                    break;
+                }
+                base += have; /* nothing here is ours: drop it */
+                have = p = 0;
+                continue;
+            }
+            p = (size_t)(lf - buf) + 1;
+            find_line_start = 0;
+        }
+        if (base + p == 0 && starts_with_byte_order_mark(buf, have)) {
+            t->declined = "byte order mark";
+            break;
+        }
+        size_t chunk_end = have;
+        if (!at_eof) { /* complete lines only */
+            while (chunk_end > p && buf[chunk_end - 1] != '\n') {
+                chunk_end--;
+            }
+            if (chunk_end == p) { /* no line end yet: read more */
+                continue;
+            }
+        }
+        size_t stop = parse_lines(t, buf, p, chunk_end, base);
+        if (t->declined != NULL || t->no_memory || stop < chunk_end ||
+            base + chunk_end >= t->end || at_eof) {
+            break;
+        }
+        memmove(buf, buf + chunk_end, have - chunk_end);
+        base += chunk_end;
+        have -= chunk_end;
+        p = 0;
+    }
+    free(buf);
+}
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Python entry point                                                        */
+
+static PyObject *
+names_to_list(const Interner *in)
+{
+    PyObject *list = PyList_New((Py_ssize_t)in->count);
+    if (list == NULL) {
+        return NULL;
+    }
+    for (size_t code = 0; code < in->count; code++) {
+        size_t length;
+        const unsigned char *name = interner_name(in, code, &length);
+        PyObject *text = PyUnicode_DecodeUTF8((const char *)name, (Py_ssize_t)length, "strict");
+        if (text == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)code, text);
+    }
+    return list;
+}
+
+PyDoc_STRVAR(parse_doc,
+"parse(buffer, begin, end, layout, want_rank, /)\n"
+"--\n\n"
+"Parse the TREC lines that start in buffer[begin:end].\n\n"
+"layout is 0 for runs (qid iter docno rank score runid ...) and 1 for qrels\n"
+"(qid iter docno grade). Returns a tuple (rows, codes, names, segment_rows,\n"
+"segment_codes, doc_offsets, doc_data, values, rank_offsets, rank_data), the\n"
+"arrays as buffers, or a str saying why the input needs the general reader.");
+
+static PyObject *
+ctrec_parse(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *source;
+    Py_ssize_t begin, end;
+    int layout, want_rank;
+    if (!PyArg_ParseTuple(args, "Onnip:parse", &source, &begin, &end, &layout, &want_rank)) {
+        return NULL;
+    }
+    if (begin < 0 || end < begin || (layout != LAYOUT_RUN && layout != LAYOUT_QRELS)) {
+        PyErr_SetString(PyExc_ValueError, "parse: bad range or layout");
+        return NULL;
+    }
+    Task task;
+    memset(&task, 0, sizeof task);
+    task.begin = (size_t)begin;
+    task.end = (size_t)end;
+    task.layout = layout;
+    task.want_rank = want_rank && layout == LAYOUT_RUN;
+
+    if (PyLong_Check(source)) {
+#ifdef HAS_FILE_MODE
+        int fd = PyObject_AsFileDescriptor(source);
+        if (fd < 0) {
+            return NULL;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        parse_file(&task, fd);
+        Py_END_ALLOW_THREADS
+#else
+        PyErr_SetString(PyExc_ValueError, "parse: reading from a file descriptor is not supported");
+        return NULL;
+#endif
+    }
+    else {
+        Py_buffer view;
+        if (PyObject_GetBuffer(source, &view, PyBUF_SIMPLE) < 0) {
+            return NULL;
+        }
+        if (end > view.len) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "parse: range past the end of the buffer");
+            return NULL;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        parse_memory(&task, (const unsigned char *)view.buf, (size_t)view.len);
+        Py_END_ALLOW_THREADS
+        PyBuffer_Release(&view);
+    }
+    if (task.io_error) {
+        task_free(&task);
+        errno = task.io_error;
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
+    if (task.no_memory) {
+        task_free(&task);
+        return PyErr_NoMemory();
+    }
+    if (task.declined != NULL) {
+        PyObject *why = PyUnicode_FromFormat("%s (byte %zu)", task.declined, task.declined_at);
+        task_free(&task);
+        return why;
+    }
+    /* rows, codes, names, segment_rows, segment_codes, doc_offsets, doc_data, values,
+       rank_offsets, rank_data */
+    PyObject *items[10] = {NULL};
+    items[0] = PyLong_FromSize_t(task.rows);
+    items[1] = vec_to_block(&task.codes);
+    items[2] = names_to_list(&task.queries);
+    items[3] = vec_to_block(&task.segment_rows);
+    items[4] = vec_to_block(&task.segment_codes);
+    items[5] = vec_to_block(&task.doc_offsets);
+    items[6] = vec_to_block(&task.doc_data);
+    items[7] = vec_to_block(&task.values);
+    if (task.want_rank) {
+        items[8] = vec_to_block(&task.rank_offsets);
+        items[9] = vec_to_block(&task.rank_data);
+    }
+    else {
+        items[8] = Py_NewRef(Py_None);
+        items[9] = Py_NewRef(Py_None);
+    }
+    task_free(&task);
+    PyObject *result = PyTuple_New(10);
+    for (int i = 0; i < 10; i++) {
+        if (items[i] == NULL || result == NULL) {
+            for (int j = 0; j < 10; j++) {
+                Py_XDECREF(items[j]);
+            }
+            Py_XDECREF(result);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < 10; i++) {
+        PyTuple_SET_ITEM(result, i, items[i]);
+    }
+    return result;
+}
+
+static PyMethodDef ctrec_methods[] = {
+    {"parse", ctrec_parse, METH_VARARGS, parse_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef ctrec_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "rankwise.io._ctrec",
+    .m_doc = "Fast, exact parsing of clean TREC run and qrels text (see rankwise.io._fast).",
+    .m_size = -1,
+    .m_methods = ctrec_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__ctrec(void)
+{
+    init_byte_class();
+    if (PyType_Ready(&BlockType) < 0) {
+        return NULL;
+    }
+    PyObject *module = PyModule_Create(&ctrec_module);
+    if (module == NULL) {
+        return NULL;
+    }
+#ifdef HAS_FILE_MODE
+    const int file_mode = 1;
+#else
+    const int file_mode = 0;
+#endif
+    if (PyModule_AddIntConstant(module, "RUN", LAYOUT_RUN) < 0 ||
+        PyModule_AddIntConstant(module, "QRELS", LAYOUT_QRELS) < 0 ||
+        PyModule_AddIntConstant(module, "FILE_MODE", file_mode) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

@@ -1,0 +1,240 @@
+"""The fast path for TREC text: the C reader, run on several byte ranges at once.
+
+:mod:`rankwise.io._ctrec` (optional, compiled at install time) parses the
+lines that start in a byte range of a file (read block by block with
+``pread``) or of a buffer, with the GIL released; this module cuts the input
+into ranges, runs them on a few threads and joins the pieces into columns:
+global query codes, an Arrow string column of document ids, the scores or
+grades, and the rows the duplicate check still has to look at (queries whose
+lines are not in one block of one range).
+
+The C reader accepts only input whose meaning is certain and declines the
+rest (a string saying why); the caller then uses the general reader, which
+gives the same values and the precise error messages. Set the environment
+variable ``RANKWISE_PURE_READER=1`` to turn the fast path off.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from rankwise._threads import cores, run_threads
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from rankwise.io._source import OpenedSource
+
+__all__ = ["FastColumns", "available", "parse_columns"]
+
+_RANGE_BYTES = 16 << 20  # bytes per parsing task
+_MAX_THREADS = 8
+
+try:
+    from rankwise.io import _ctrec
+except ImportError:  # built without a C compiler: the general reader does everything
+    _ctrec = None
+
+
+def available() -> bool:
+    """Whether the C reader is built and not turned off by ``RANKWISE_PURE_READER``."""
+    return _ctrec is not None and os.environ.get("RANKWISE_PURE_READER", "") in ("", "0")
+
+
+@dataclass(frozen=True)
+class FastColumns:
+    """The columns of a TREC file read by the C reader.
+
+    Attributes
+    ----------
+    query_codes : ndarray of int32
+        Per row, the index of its query in *query_ids*.
+    query_ids : list of str
+        Distinct query ids in order of first appearance.
+    doc_ids : pyarrow.ChunkedArray
+        Per row, the document id.
+    values : ndarray
+        Per row, the score (float64, runs) or the grade (int64, qrels).
+    ranks : pyarrow.ChunkedArray or None
+        Per row, the rank field as text (runs read with ``keep_rank``).
+    unchecked_rows : ndarray of int64
+        Rows of the queries whose lines are split over several blocks: the C
+        reader checked each block for a repeated document, not their union.
+    """
+
+    query_codes: np.ndarray
+    query_ids: list[str]
+    doc_ids: pa.ChunkedArray
+    values: np.ndarray
+    ranks: pa.ChunkedArray | None
+    unchecked_rows: np.ndarray
+
+
+@contextmanager
+def _opened_for_reader(opened: OpenedSource, reader: Any) -> Iterator[Any]:
+    """What the C reader reads: a plain file's descriptor, else the input's bytes.
+
+    Where the reader cannot read a descriptor (no ``pread``), a plain file is
+    memory-mapped instead.
+    """
+    if opened.path is None or isinstance(opened.data, (bytes, bytearray)):
+        yield opened.data
+        return
+    with open(opened.path, "rb") as handle:
+        if reader.FILE_MODE:
+            yield handle.fileno()
+            return
+        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    try:
+        yield mapped
+    finally:
+        mapped.close()
+
+
+def _release(buffer: Any, begin: int, end: int) -> None:
+    """Drop the parsed pages of a mapped file from this process (they stay cached).
+
+    Keeps the peak memory of reading a large file to a few ranges, not the
+    whole file; pages touched again are simply mapped again.
+    """
+    if not isinstance(buffer, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
+        return
+    start = begin - begin % mmap.PAGESIZE
+    stop = end - end % mmap.PAGESIZE
+    if stop > start:
+        buffer.madvise(mmap.MADV_DONTNEED, start, stop - start)
+
+
+class _Piece(NamedTuple):
+    """What the C reader returns for one range (arrays as buffers)."""
+
+    rows: int
+    codes: Any
+    names: list[str]
+    segment_rows: Any
+    segment_codes: Any
+    doc_offsets: Any
+    doc_data: Any
+    values: Any
+    rank_offsets: Any
+    rank_data: Any
+
+
+def _parse_ranges(reader: Any, source: Any, size: int, layout: int, keep_rank: bool) -> Any:
+    """Parse *source* (a descriptor or a buffer) in ranges, on up to one thread per core.
+
+    Returns the pieces in file order, or a str when any range declined.
+    """
+    count = max(1, -(-size // _RANGE_BYTES))
+    bounds = [size * i // count for i in range(count + 1)]
+    results: list[Any] = [None] * count
+    lock = threading.Lock()
+    state: dict[str, Any] = {"next": 0, "declined": None}
+
+    def work(_: int) -> None:
+        while True:
+            with lock:
+                index = state["next"]
+                if index >= count or state["declined"] is not None:
+                    return
+                state["next"] = index + 1
+            result = reader.parse(source, bounds[index], bounds[index + 1], layout, keep_rank)
+            if isinstance(result, str):
+                with lock:
+                    state["declined"] = result
+                return
+            results[index] = _Piece(*result)
+            _release(source, bounds[index], bounds[index + 1])
+
+    run_threads(work, min(count, cores(), _MAX_THREADS))
+    return state["declined"] if state["declined"] is not None else results
+
+
+def _string_chunk(rows: int, offsets: Any, data: Any) -> pa.Array:
+    import pyarrow as pa
+
+    buffers = [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+    return pa.Array.from_buffers(pa.string(), rows, buffers)
+
+
+def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -> FastColumns | str:
+    """Read a TREC run (``kind="run"``) or qrels file with the C reader.
+
+    Returns the columns, or a str saying why the C reader declined the input
+    (the general reader must then read it).
+    """
+    import pyarrow as pa
+
+    reader = _ctrec
+    if reader is None or not available():
+        return "the C reader is not available"
+    if len(opened.data) == 0:
+        return "empty input"
+    layout = reader.RUN if kind == "run" else reader.QRELS
+    value_type = np.float64 if kind == "run" else np.int64
+    with _opened_for_reader(opened, reader) as source:
+        pieces = _parse_ranges(reader, source, len(opened.data), layout, keep_rank)
+    if isinstance(pieces, str):
+        return pieces
+    if sum(piece.rows for piece in pieces) == 0:
+        return "no data lines"
+
+    code_of: dict[str, int] = {}
+    codes, values, docs, ranks = [], [], [], []
+    segment_starts, segment_codes, range_ends = [], [], []
+    at = 0
+    for piece in pieces:
+        remap = np.array(
+            [code_of.setdefault(name, len(code_of)) for name in piece.names], dtype=np.int32
+        )
+        local = np.frombuffer(piece.codes, dtype=np.int32, count=piece.rows)
+        identity = (remap == np.arange(len(remap), dtype=np.int32)).all()
+        codes.append(local if identity else remap[local])
+        values.append(np.frombuffer(piece.values, dtype=value_type, count=piece.rows))
+        local_segments = np.frombuffer(piece.segment_codes, dtype=np.int32)
+        segment_codes.append(local_segments if identity else remap[local_segments])
+        segment_starts.append(np.frombuffer(piece.segment_rows, dtype=np.int64) + at)
+        if piece.rows:
+            docs.append(_string_chunk(piece.rows, piece.doc_offsets, piece.doc_data))
+            if keep_rank:
+                ranks.append(_string_chunk(piece.rows, piece.rank_offsets, piece.rank_data))
+        at += piece.rows
+        range_ends.append(at)
+    query_codes = np.concatenate(codes) if len(codes) > 1 else codes[0]
+    value_array = np.concatenate(values) if len(values) > 1 else values[0]
+    return FastColumns(
+        query_codes=query_codes,
+        query_ids=list(code_of),
+        doc_ids=pa.chunked_array(docs, type=pa.string()),
+        values=value_array,
+        ranks=pa.chunked_array(ranks, type=pa.string()) if keep_rank else None,
+        unchecked_rows=_rows_split_over_blocks(
+            np.concatenate(segment_starts), np.concatenate(segment_codes), range_ends, len(code_of)
+        ),
+    )
+
+
+def _rows_split_over_blocks(
+    starts: np.ndarray, codes: np.ndarray, range_ends: list[int], n_queries: int
+) -> np.ndarray:
+    """Rows of the queries that own more than one block (a block ends at a range's end)."""
+    blocks_per_query = np.bincount(codes, minlength=n_queries)
+    split = blocks_per_query[codes] > 1
+    if not split.any():
+        return np.zeros(0, dtype=np.int64)
+    # a block ends where the next one starts, or at the end of its range
+    range_of_block = np.searchsorted(np.array(range_ends), starts, side="right")
+    next_start = np.append(starts[1:], range_ends[-1])
+    ends = np.minimum(next_start, np.array(range_ends, dtype=np.int64)[range_of_block])
+    begin, stop = starts[split], ends[split]
+    lengths = stop - begin
+    offsets = np.cumsum(lengths) - lengths
+    return np.repeat(begin - offsets, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
