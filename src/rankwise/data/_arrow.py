@@ -144,7 +144,8 @@ def numbers_to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks() if values.num_chunks else pa.array([], pa.float64())
     if values.type != pa.float64():
-        values = values.cast(pa.float64())
+        # integers beyond 2**53 round to the nearest double, as numpy's conversion does
+        values = values.cast(pa.float64(), safe=False)
     if values.null_count:
         raise ValueError("a numeric column has missing values")
     return array_to_numpy(values, np.float64)

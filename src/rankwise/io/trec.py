@@ -61,7 +61,6 @@ _QRELS = _Layout(
 
 _BLOCK_SIZE = 1 << 22
 _LOG = logging.getLogger("rankwise.io")
-_EXACT_INTEGERS = 1 << 53
 _WHITESPACE_RUN = re.compile(rb"[ \t\r\f\v]+")
 _EDGE_SPACE = re.compile(rb"(?m)^ | $")
 _SKIPPED_LINE = re.compile(rb"(?m)^(?:#[^\n]*)?\n")
@@ -384,9 +383,6 @@ def _read_fast(opened: OpenedSource, kind: str, keep_rank: bool = False) -> Fast
     columns = parse_columns(opened, kind, keep_rank=keep_rank)
     if isinstance(columns, str):
         _LOG.debug("%s: general TREC reader (%s)", opened.display, columns)
-        return None
-    if kind == "qrels" and len(columns.values) and np.abs(columns.values).max() > _EXACT_INTEGERS:
-        _LOG.debug("%s: general TREC reader (grades beyond 2**53)", opened.display)
         return None
     return columns
 

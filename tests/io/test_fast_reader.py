@@ -1,0 +1,397 @@
+"""The C reader (rankwise.io._ctrec) against the general reader, on every kind of input.
+
+The C reader must give bit-identical columns where it reads a file, and
+decline (so the general reader answers, with its exact message) everywhere
+else. Every comparison here reads the same bytes both ways.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+
+import rankwise as rw
+from rankwise.exceptions import RankwiseError
+from rankwise.io import _fast
+from rankwise.io._source import open_bytes
+
+pytestmark = pytest.mark.skipif(not _fast.available(), reason="the C reader is not built")
+
+
+# ------------------------------------------------------------------------------------------
+# helpers
+
+
+def _read(kind: str, source: Path | bytes, *, pure: bool, keep_rank: bool = False) -> object:
+    """The Run/Qrels read from *source*, or ``(type, message)`` of the error."""
+    previous = os.environ.get("RANKWISE_PURE_READER")
+    os.environ["RANKWISE_PURE_READER"] = "1" if pure else "0"
+    try:
+        if kind == "run":
+            return rw.read_trec_run(source, keep_rank=keep_rank)
+        return rw.read_trec_qrels(source)
+    except RankwiseError as error:
+        return (type(error).__name__, str(error))
+    finally:
+        if previous is None:
+            del os.environ["RANKWISE_PURE_READER"]
+        else:
+            os.environ["RANKWISE_PURE_READER"] = previous
+
+
+def _summary(value: object) -> object:
+    """Everything a reader produced, in comparable form (scores as bits: -0.0 != 0.0)."""
+    if isinstance(value, tuple):
+        return value
+    if isinstance(value, rw.Run):
+        ranks = value.ranks
+        return (
+            "run",
+            value.name,
+            value.query_ids,
+            value.query_codes.tolist(),
+            value.doc_ids.to_pylist(),
+            value.scores.view(np.int64).tolist(),
+            None if ranks is None else ranks.view(np.int64).tolist(),
+            [value.line_of(row) for row in range(min(len(value), 50))],
+        )
+    assert isinstance(value, rw.Qrels)
+    return (
+        "qrels",
+        value.query_ids,
+        value.query_codes.tolist(),
+        value.doc_ids,
+        value.doc_codes.tolist(),
+        value.grades.view(np.int64).tolist(),
+        [value.line_of(row) for row in range(min(len(value), 50))],
+    )
+
+
+def assert_same(kind: str, path: Path, *, keep_rank: bool = False) -> object:
+    fast = _read(kind, path, pure=False, keep_rank=keep_rank)
+    pure = _read(kind, path, pure=True, keep_rank=keep_rank)
+    assert _summary(fast) == _summary(pure)
+    from_bytes = _read(kind, path.read_bytes(), pure=False, keep_rank=keep_rank)
+    if not isinstance(fast, tuple):  # error messages name the source; values must agree
+        assert _summary(from_bytes)[2:] == _summary(fast)[2:]
+    return fast
+
+
+def fast_outcome(content: bytes, kind: str = "run") -> object:
+    """What the C reader makes of *content*: FastColumns, or the reason it declines."""
+    with open_bytes(content) as opened:
+        return _fast.parse_columns(opened, kind)
+
+
+@pytest.fixture
+def small_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut every file into many small ranges (lines and blocks split at every place)."""
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", 37)
+
+
+# ------------------------------------------------------------------------------------------
+# the extension is built wherever a compiler is
+
+
+def test_the_extensions_are_built_where_a_compiler_is() -> None:
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no C compiler ({compiler}): rankwise runs on the general reader")
+    from rankwise.kernels import _join
+
+    assert _fast._ctrec is not None
+    assert _join._cjoin is not None
+
+
+def test_the_environment_variable_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RANKWISE_PURE_READER", "1")
+    assert not _fast.available()
+    assert fast_outcome(b"q Q0 d 1 1 r\n") == "the C reader is not available"
+
+
+# ------------------------------------------------------------------------------------------
+# clean input takes the fast path and agrees
+
+
+def test_a_clean_run_is_read_by_the_c_reader(tmp_path: Path) -> None:
+    lines = "".join(f"q{i // 7} Q0 d{i % 11} {i} {1.5 - i / 8} sys\n" for i in range(70))
+    columns = fast_outcome(lines.encode())
+    assert isinstance(columns, _fast.FastColumns)
+    assert columns.query_ids == [f"q{i}" for i in range(10)]
+    assert columns.doc_ids.to_pylist() == [f"d{i % 11}" for i in range(70)]
+    assert columns.values.tolist() == [1.5 - i / 8 for i in range(70)]
+    path = tmp_path / "run"
+    path.write_text(lines)
+    assert_same("run", path, keep_rank=True)
+
+
+def test_whitespace_comments_crlf_and_extra_text(tmp_path: Path) -> None:
+    text = (
+        b"# a comment\n"
+        b"q1 Q0 d1 1 3.0 runA\n"
+        b"\n"
+        b" \t \n"
+        b"  q1\tQ0   d2 2\t2.5 runA trailing junk\r\n"
+        b"   # indented comment\n"
+        b"q2 Q0 d1 1 1e-3 runB\r\n"
+        b"q2 Q0 d3 2 -0 runB"
+    )
+    assert isinstance(fast_outcome(text), _fast.FastColumns)
+    path = tmp_path / "run"
+    path.write_bytes(text)
+    run = assert_same("run", path)
+    assert run.to_dict() == {"q1": {"d1": 3.0, "d2": 2.5}, "q2": {"d1": 0.001, "d3": -0.0}}
+    assert run.name == "runB"
+
+
+def test_qrels(tmp_path: Path) -> None:
+    text = b"q1 0 d1 2\nq1 0 d2 -1\n\nq2 0 d1 0\r\n# c\nq10 0 d7 0003\n"
+    assert isinstance(fast_outcome(text, "qrels"), _fast.FastColumns)
+    path = tmp_path / "qrels"
+    path.write_bytes(text)
+    qrels = assert_same("qrels", path)
+    assert qrels.to_dict() == {"q1": {"d1": 2, "d2": -1}, "q2": {"d1": 0}, "q10": {"d7": 3}}
+
+
+def test_utf8_ids(tmp_path: Path) -> None:
+    text = "q\u00e9 Q0 d\u4e2d 1 1.0 r\nq\u00e9 Q0 \U0001f600 2 0.5 r\n".encode()
+    assert isinstance(fast_outcome(text), _fast.FastColumns)
+    path = tmp_path / "run"
+    path.write_bytes(text)
+    assert assert_same("run", path).to_dict() == {"q\u00e9": {"d\u4e2d": 1.0, "\U0001f600": 0.5}}
+
+
+# ------------------------------------------------------------------------------------------
+# anything unusual is declined, and the general reader answers
+
+
+@pytest.mark.parametrize(
+    ("content", "kind", "reason"),
+    [
+        (b"q Q0 d 1 1.0 r\nq Q0 e 2\n", "run", "wrong number of fields"),
+        (b"q 0 d 1 extra\n", "qrels", "wrong number of fields"),
+        (b"q 0 d\n", "qrels", "wrong number of fields"),
+        (b"q Q0 d 1 abc r\n", "run", "score not in the decimal grammar"),
+        (b"q Q0 d 1 inf r\n", "run", "score not in the decimal grammar"),
+        (b"q Q0 d 1 nan r\n", "run", "score not in the decimal grammar"),
+        (b"q Q0 d 1 1e999 r\n", "run", "score not finite"),
+        (b"q Q0 d 1 1_0 r\n", "run", "score not in the decimal grammar"),
+        (b"q 0 d 1.5\n", "qrels", "grade not a decimal integer"),
+        (b"q 0 d +1\n", "qrels", "grade not a decimal integer"),
+        (b"q 0 d 0x10\n", "qrels", "grade not a decimal integer"),
+        (b"q 0 d 99999999999999999999\n", "qrels", "grade not a decimal integer"),
+        (b"q Q0 d 1 1.0 r\nq Q0 d 2 0.5 r\n", "run", "a document twice in one query"),
+        (b"q Q0 d\xff 1 1.0 r\n", "run", "not UTF-8"),
+        (b"q\xc3 Q0 d 1 1.0 r\n", "run", "not UTF-8"),
+        (b"q Q0 d 1 1.0 r\x00\n", "run", "control byte"),
+        (b"q Q0 d\x0c 1 1.0 r\n", "run", "control byte"),
+        (b"q Q0 d 1 1.0 r\rq Q0 e 2 1.0 r\n", "run", "carriage return inside a line"),
+        (b"# comment \x00\nq Q0 d 1 1.0 r\n", "run", "NUL byte"),
+        (b"\xef\xbb\xbfq Q0 d 1 1.0 r\n", "run", "byte order mark"),
+        (b"# only a comment\n\n", "run", "no data lines"),
+        (b"", "run", "empty input"),
+    ],
+)
+def test_declines(content: bytes, kind: str, reason: str, tmp_path: Path) -> None:
+    outcome = fast_outcome(content, kind)
+    assert isinstance(outcome, str)
+    assert outcome.startswith(reason)
+    path = tmp_path / kind
+    path.write_bytes(content)
+    assert_same(kind, path)
+
+
+def test_a_lone_carriage_return_at_the_very_end_is_a_line_end(tmp_path: Path) -> None:
+    path = tmp_path / "run"
+    path.write_bytes(b"q Q0 d 1 1.0 r\r")
+    assert isinstance(fast_outcome(path.read_bytes()), _fast.FastColumns)
+    assert assert_same("run", path).to_dict() == {"q": {"d": 1.0}}
+
+
+def test_grades_beyond_exact_doubles_round_to_the_nearest(tmp_path: Path) -> None:
+    path = tmp_path / "qrels"
+    path.write_bytes(b"q 0 d 9007199254740993\n")
+    assert isinstance(fast_outcome(path.read_bytes(), "qrels"), _fast.FastColumns)
+    assert assert_same("qrels", path).grades.tolist() == [9007199254740992.0]
+
+
+# ------------------------------------------------------------------------------------------
+# ranges: lines, query blocks and duplicates split across them
+
+
+def test_many_ranges_agree(tmp_path: Path, small_ranges: None) -> None:
+    lines = "".join(f"q{i // 13} Q0 doc{i % 17} {i} {(i * 7919) % 101 / 7} r{i % 3}\n"
+                    for i in range(400))
+    path = tmp_path / "run"
+    path.write_text(lines)
+    columns = fast_outcome(lines.encode())
+    assert isinstance(columns, _fast.FastColumns)
+    assert len(columns.unchecked_rows) > 0  # blocks were split: those rows are checked again
+    assert_same("run", path, keep_rank=True)
+
+
+@pytest.mark.parametrize("gap", [1, 2, 5, 30])
+def test_a_duplicate_split_across_ranges_is_found(tmp_path: Path, small_ranges: None,
+                                                  gap: int) -> None:
+    rows = [f"q1 Q0 d{i} {i} {100 - i} r\n" for i in range(40)]
+    rows.insert(3 + gap, "q1 Q0 d3 99 0.5 r\n")  # d3 again, 'gap' lines later
+    path = tmp_path / "run"
+    path.write_text("".join(rows))
+    outcome = assert_same("run", path)
+    assert outcome[0] == "DuplicateEntryError"
+    assert "document 'd3' appears twice for query 'q1' (first at line 4)" in outcome[1]
+
+
+def test_a_query_in_two_blocks_is_checked_across_them(tmp_path: Path) -> None:
+    path = tmp_path / "run"
+    path.write_bytes(b"q1 Q0 a 1 3 r\nq2 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 a 3 1 r\n")
+    outcome = assert_same("run", path)
+    assert outcome[0] == "DuplicateEntryError"
+    assert outcome[1].endswith(":4: document 'a' appears twice for query 'q1' (first at line 1); "
+                               "a run lists each document once per query")
+
+
+def test_lines_across_read_blocks(tmp_path: Path) -> None:
+    """A file of several MiB: lines cross the C reader's 1 MiB read blocks."""
+    rng = np.random.default_rng(5)
+    scores = rng.normal(size=60_000)
+    lines = "".join(
+        f"{q} Q0 D{q}-{d}{'x' * (d % 23)} {d + 1} {s!r} run\n"
+        for (q, d), s in zip(((i // 500, i % 500) for i in range(60_000)), scores.tolist())
+    )
+    path = tmp_path / "big.run"
+    path.write_text(lines)
+    assert path.stat().st_size > 2 << 20
+    run = assert_same("run", path)
+    np.testing.assert_array_equal(run.scores, scores)
+
+
+def test_ranges_across_read_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", (1 << 20) + 12345)
+    lines = "".join(f"q{i // 1000} Q0 d{i % 1000} 1 {i / 3} r\n" for i in range(150_000))
+    path = tmp_path / "run"
+    path.write_text(lines)
+    assert path.stat().st_size > 3 * ((1 << 20) + 12345)
+    assert_same("run", path)
+
+
+# ------------------------------------------------------------------------------------------
+# numbers: exactly what a correctly rounded parser gives
+
+
+DECIMAL = st.from_regex(
+    r"[+-]?(?:[0-9]{1,25}(?:\.[0-9]{0,25})?|\.[0-9]{1,25})(?:[eE][+-]?[0-9]{1,3})?",
+    fullmatch=True,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(DECIMAL, min_size=1, max_size=20))
+def test_scores_are_correctly_rounded(tokens: list[str]) -> None:
+    values = [float(token) for token in tokens]
+    assume(all(np.isfinite(values)))
+    text = "".join(f"q Q0 d{i} 1 {token} r\n" for i, token in enumerate(tokens)).encode()
+    columns = fast_outcome(text)
+    assert isinstance(columns, _fast.FastColumns)
+    np.testing.assert_array_equal(columns.values.view(np.int64), np.array(values).view(np.int64))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=20),
+       st.sampled_from(["{!r}", "{:.6f}", "{:.17g}", "{:.3e}", "{:.0f}", "{:.20f}"]))
+def test_printed_floats_read_back(values: list[float], style: str) -> None:
+    tokens = [style.format(value) for value in values]
+    assume(all(np.isfinite([float(token) for token in tokens])))  # 1.798e+308 overflows
+    text = "".join(f"q Q0 d{i} 1 {token} r\n" for i, token in enumerate(tokens)).encode()
+    columns = fast_outcome(text)
+    assert isinstance(columns, _fast.FastColumns)
+    expected = np.array([float(token) for token in tokens])
+    np.testing.assert_array_equal(columns.values.view(np.int64), expected.view(np.int64))
+
+
+# ------------------------------------------------------------------------------------------
+# any file: the two readers agree (values, or the same error)
+
+SEPARATORS = st.sampled_from([" ", " ", " ", "\t", "  ", " \t ", "\t\t"])
+GOOD_SCORES = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
+    st.integers(-10**6, 10**6).map(str),
+    st.from_regex(r"[+-]?[0-9]{1,12}(\.[0-9]{0,12})?", fullmatch=True),
+)
+BAD_SCORES = st.one_of(
+    DECIMAL,
+    st.sampled_from(["inf", "-inf", "nan", "1e400", "1,5", ".", "-", "0x1p3", "1e", "+.5e-3"]),
+)
+
+
+@st.composite
+def run_lines(draw: st.DrawFn) -> bytes:
+    """A run file; one in four holds something odd (bad score, field count, byte, duplicate)."""
+    odd = draw(st.integers(0, 3)) == 0
+    out = []
+    for number in range(draw(st.integers(0, 25))):
+        kind = draw(st.sampled_from(["data"] * 12 + ["comment", "blank"] + ["short"] * odd))
+        if kind == "comment":
+            out.append(draw(st.sampled_from([b"#", b"# note", b"  # indented", b"#\tx y"])))
+        elif kind == "blank":
+            out.append(draw(st.sampled_from([b"", b" ", b"\t \t"])))
+        else:
+            doc = f"d{number}" if not odd else draw(st.sampled_from(["d1", "d2", f"d{number}"]))
+            fields = [
+                draw(st.sampled_from(["q1", "q2", "10", "01", "q\u00e9"])),
+                "Q0",
+                doc + draw(st.sampled_from(["", "", "-a-long-document-name", "\u00fc"])),
+                str(draw(st.integers(0, 99))),
+                draw(BAD_SCORES if odd and draw(st.booleans()) else GOOD_SCORES),
+                draw(st.sampled_from(["run", "sys\u00e9"])),
+            ]
+            fields += draw(st.lists(st.sampled_from(["x", "junk 1", "#"]), max_size=2))
+            if kind == "short":
+                fields = fields[: draw(st.integers(1, 5))]
+            line = "".join(field + draw(SEPARATORS) for field in fields[:-1]) + fields[-1]
+            lead = draw(st.sampled_from(["", "", " ", "\t"]))
+            trail = draw(st.sampled_from(["", "", " ", "\t", *["\r"] * odd]))
+            out.append((lead + line + trail).encode())
+    end = draw(st.sampled_from([b"\n", b"\n", b"\r\n"]))
+    text = end.join(out) + draw(st.sampled_from([end, b""]))
+    if odd and draw(st.booleans()):  # a byte that does not belong
+        at = draw(st.integers(0, len(text)))
+        byte = draw(st.sampled_from([b"\x00", b"\r", b"\x0b", b"\xff", b"\xc3", b"\xef\xbb\xbf"]))
+        text = text[:at] + byte + text[at:]
+    return text
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(run_lines(), st.sampled_from([37, 101, 1 << 20]), st.booleans())
+def test_any_run_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes,
+                      range_bytes: int, keep_rank: bool) -> None:
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", range_bytes)
+    path = tmp_path / "run"
+    path.write_bytes(content)
+    outcome = fast_outcome(content)
+    event("C reader" if isinstance(outcome, _fast.FastColumns) else f"declined: {outcome[:20]}")
+    assert_same("run", path, keep_rank=keep_rank)
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "3"]), SEPARATORS,
+                          st.sampled_from(["d1", "d2", "D\u00fc", "d-long-document-name"]),
+                          st.sampled_from(["0", "1", "-1", "2", "007", "1.0", "+1", "x", "-0"])),
+                max_size=12),
+       st.sampled_from([29, 1 << 20]))
+def test_any_qrels_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                        rows: list[tuple[str, str, str, str]], range_bytes: int) -> None:
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", range_bytes)
+    content = "".join(f"{q}{sep}0{sep}{d}{sep}{g}\n" for q, sep, d, g in rows).encode()
+    path = tmp_path / "qrels"
+    path.write_bytes(content)
+    assert_same("qrels", path)

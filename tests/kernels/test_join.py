@@ -1,0 +1,82 @@
+"""find_strings (the C join of run documents with judged documents) against pyarrow's index_in."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rankwise.kernels import _join
+
+pytestmark = pytest.mark.skipif(_join._cjoin is None, reason="the C join is not built")
+
+IDS = st.one_of(
+    st.sampled_from(["", "d", "d1", "d10", "d1\x00", "exactly8", "nine char", "\u00e9\u00e9"]),
+    st.text(max_size=20),
+)
+
+
+def expected(column: pa.ChunkedArray, values: pa.Array) -> tuple[list[int], list[int]]:
+    rows, codes = _join._index_in(column, values)
+    return rows.tolist(), codes.tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(IDS, max_size=30), min_size=1, max_size=5),
+    st.lists(IDS, max_size=30),
+    st.integers(0, 3),
+    st.integers(1, 3),
+)
+def test_same_matches_as_index_in(chunks: list[list[str]], values: list[str], cut: int,
+                                  rows_per_thread: int) -> None:
+    # sliced chunks and values: Arrow arrays whose offset is not 0
+    arrays = [pa.array(["pad"] * cut + chunk, pa.string()).slice(cut) for chunk in chunks]
+    column = pa.chunked_array(arrays, type=pa.string())
+    wanted = pa.array(["pad"] * cut + values, pa.string()).slice(cut)
+    _join._ROWS_PER_THREAD, saved = rows_per_thread, _join._ROWS_PER_THREAD
+    try:
+        rows, codes = _join.find_strings(column, wanted)
+    finally:
+        _join._ROWS_PER_THREAD = saved
+    assert (rows.tolist(), codes.tolist()) == expected(column, wanted)
+    assert rows.dtype == np.int64 and codes.dtype == np.int64
+
+
+def test_a_value_given_twice_matches_its_first_index() -> None:
+    rows, codes = _join.find_strings(pa.chunked_array([["b", "a", "c"]]), pa.array(["a", "b", "a"]))
+    assert (rows.tolist(), codes.tolist()) == ([0, 1], [1, 0])
+
+
+def test_many_values_and_rows_over_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_join, "_ROWS_PER_THREAD", 1000)
+    rng = np.random.default_rng(3)
+    docs = [f"doc{n}" for n in rng.integers(0, 50_000, size=20_000)]
+    column = pa.chunked_array([docs[i:i + 3000] for i in range(0, 20_000, 3000)])
+    values = pa.array([f"doc{n}" for n in range(0, 50_000, 7)])
+    rows, codes = _join.find_strings(column, values)
+    assert (rows.tolist(), codes.tolist()) == expected(column, values)
+    assert len(rows) > 2000
+
+
+def test_an_empty_column() -> None:
+    rows, codes = _join.find_strings(pa.chunked_array([], type=pa.string()), pa.array(["a"]))
+    assert rows.tolist() == codes.tolist() == []
+
+
+def test_large_strings_take_the_arrow_path() -> None:
+    column = pa.chunked_array([pa.array(["a", "b"], pa.large_string())])
+    rows, codes = _join.find_strings(column, pa.array(["b"]))
+    assert (rows.tolist(), codes.tolist()) == ([1], [0])
+
+
+def test_the_c_module_checks_its_buffers() -> None:
+    values = _join._buffers(pa.array(["a"]))
+    short = (5, values[1], values[2], 0)  # says 5 strings, holds 1
+    out = np.empty(5, np.int64), np.empty(5, np.int32)
+    with pytest.raises(ValueError, match="offsets buffer too short"):
+        _join._cjoin.find([short], values, *out)
+    with pytest.raises(ValueError, match="fewer entries than rows"):
+        _join._cjoin.find([values], values, np.empty(0, np.int64), np.empty(0, np.int32))
