@@ -169,10 +169,10 @@ def _words_at(raw: np.ndarray, starts: np.ndarray, available: np.ndarray) -> np.
     return words
 
 
-def _chunk_keys(chunk: pa.Array) -> tuple[np.ndarray, bool]:
-    count = len(chunk)
+def _chunk_keys(chunk: pa.Array, rows: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
+    """The keys of a chunk's strings (of its *rows* only, when given)."""
     offsets = np.frombuffer(
-        chunk.buffers()[1], dtype=np.int32, count=count + 1, offset=chunk.offset * 4
+        chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4
     )
     data_buffer = chunk.buffers()[2]
     raw = (
@@ -180,8 +180,13 @@ def _chunk_keys(chunk: pa.Array) -> tuple[np.ndarray, bool]:
         if data_buffer is not None
         else np.zeros(0, np.uint8)
     )
-    starts = offsets[:-1].astype(np.int64)
-    lengths = (offsets[1:] - offsets[:-1]).astype(np.int64)
+    if rows is None:
+        starts = offsets[:-1].astype(np.int64)
+        lengths = (offsets[1:] - offsets[:-1]).astype(np.int64)
+    else:
+        starts = offsets[rows].astype(np.int64)
+        lengths = offsets[rows + 1] - starts
+    count = len(starts)
     key = _words_at(raw, starts, lengths)
     if count == 0 or int(lengths.max()) <= 8:
         return key, True
@@ -210,6 +215,23 @@ def string_keys(values: pa.ChunkedArray) -> tuple[np.ndarray, bool]:
         at += len(chunk)
         exact &= chunk_exact
     return out, exact
+
+
+def string_keys_at(values: pa.ChunkedArray, rows: np.ndarray, *, with_exact: bool = False) -> Any:
+    """The :func:`string_keys` of the strings at *rows* (read in place, nothing taken).
+
+    With *with_exact*, also whether every key is exact (all at most 8 bytes).
+    """
+    out = np.empty(len(rows), dtype=np.uint64)
+    exact = True
+    ends = np.cumsum([len(chunk) for chunk in values.chunks])
+    which = np.searchsorted(ends, rows, side="right")
+    for index in np.unique(which).tolist():
+        mine = which == index
+        local = rows[mine] - (ends[index - 1] if index else 0)
+        out[mine], chunk_exact = _chunk_keys(values.chunk(index), local)
+        exact &= chunk_exact
+    return (out, exact) if with_exact else out
 
 
 def string_order_keys(values: pa.Array) -> np.ndarray | None:

@@ -129,7 +129,7 @@ class Qrels:
             locate=locate,
         )
         qrels._doc_array = doc_array
-        qrels._check_duplicates()
+        qrels.check_duplicates()
         return qrels
 
     @classmethod
@@ -172,10 +172,10 @@ class Qrels:
     @property
     def doc_array(self) -> pa.Array:
         """The distinct judged document ids as an Arrow string array (built once)."""
-        import pyarrow as pa
+        from rankwise.data._arrow import strings_to_array
 
         if self._doc_array is None:
-            self._doc_array = pa.array(self._doc_ids, pa.string())
+            self._doc_array = strings_to_array(self._doc_ids)
         return self._doc_array
 
     @property
@@ -227,7 +227,19 @@ class Qrels:
             }
         )
 
-    def _check_duplicates(self) -> None:
+    def check_duplicates(self) -> None:
+        """Raise :class:`DuplicateEntryError` when a (query, document) is judged twice.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> twice = np.zeros(2, dtype=np.int32)
+        >>> Qrels(twice, ["q1"], twice.copy(), ["d1"], np.array([1.0, 0.0])).check_duplicates()
+        Traceback (most recent call last):
+        ...
+        rankwise.exceptions.DuplicateEntryError: <judgments>:2: judgment for document 'd1' \
+of query 'q1' is given twice (first at line 1); each (query, document) is judged once
+        """
         if len(self) < 2:
             return
         keys = self._query_codes.astype(np.int64) * max(1, len(self._doc_ids)) + self._doc_codes

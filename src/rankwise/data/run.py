@@ -296,12 +296,10 @@ class Run:
             return
         if len(rows) < 2:
             return
-        import pyarrow as pa
+        from rankwise.data._arrow import string_keys_at
 
-        from rankwise.data._arrow import take_rows
-
-        rows = np.sort(np.asarray(rows, dtype=np.int64))
-        keys, _ = string_keys(pa.chunked_array([take_rows(self._doc_ids, rows)]))
+        rows = np.asarray(rows, dtype=np.int64)
+        keys = string_keys_at(self._doc_ids, rows)
         keys += self._query_codes[rows].astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
         keys.sort()
         if (keys[1:] == keys[:-1]).any():  # a candidate: the full check confirms and reports

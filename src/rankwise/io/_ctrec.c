@@ -646,7 +646,9 @@ typedef struct {
     Vec rank_data;
     Vec segment_rows;  /* int64: first row of each block of one query */
     Vec segment_codes; /* int32: its query code */
+    Vec doc_codes;     /* int32 per row (qrels: documents are interned too) */
     Interner queries;
+    Interner docs;
     SeenSet seen;
     size_t rows;
     /* the query id of the line before (lines of one query come together) */
@@ -671,7 +673,9 @@ task_free(Task *t)
     vec_free(&t->segment_rows);
     vec_free(&t->segment_codes);
     vec_free(&t->last_query);
+    vec_free(&t->doc_codes);
     interner_free(&t->queries);
+    interner_free(&t->docs);
     free(t->seen.slots);
     t->seen.slots = NULL;
 }
@@ -741,12 +745,17 @@ static int
 task_start(Task *t)
 {
     size_t guess = (t->end - t->begin) / 24 + 16;
+    const int run = t->layout == LAYOUT_RUN;
     t->last_code = -1;
-    if (interner_init(&t->queries) < 0 || (t->layout == LAYOUT_RUN && seen_init(&t->seen) < 0) ||
-        vec_reserve(&t->codes, guess * 4) < 0 || vec_reserve(&t->doc_offsets, guess * 4 + 4) < 0 ||
-        vec_reserve(&t->values, guess * 8) < 0 || vec_reserve(&t->doc_data, guess * 8) < 0 ||
-        vec_push_i32(&t->doc_offsets, 0) < 0 ||
-        (t->want_rank && vec_push_i32(&t->rank_offsets, 0) < 0)) {
+    if (interner_init(&t->queries) < 0 || vec_reserve(&t->codes, guess * 4) < 0 ||
+        vec_reserve(&t->values, guess * 8) < 0) {
+        t->no_memory = 1;
+        return -1;
+    }
+    if (run ? (seen_init(&t->seen) < 0 || vec_reserve(&t->doc_offsets, guess * 4 + 4) < 0 ||
+               vec_reserve(&t->doc_data, guess * 8) < 0 || vec_push_i32(&t->doc_offsets, 0) < 0 ||
+               (t->want_rank && vec_push_i32(&t->rank_offsets, 0) < 0))
+            : (interner_init(&t->docs) < 0 || vec_reserve(&t->doc_codes, guess * 4) < 0)) {
         t->no_memory = 1;
         return -1;
     }
@@ -881,14 +890,14 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
         if (vec_push_i32(&t->codes, (int32_t)code) < 0) {
             NO_MEMORY();
         }
-        int appended = append_string(&t->doc_offsets, &t->doc_data, doc, limit);
-        if (UNLIKELY(appended == -2)) {
-            DECLINE("document ids too long for one range", line_start);
-        }
-        if (UNLIKELY(appended < 0)) {
-            NO_MEMORY();
-        }
         if (run) {
+            int appended = append_string(&t->doc_offsets, &t->doc_data, doc, limit);
+            if (UNLIKELY(appended == -2)) {
+                DECLINE("document ids too long for one range", line_start);
+            }
+            if (UNLIKELY(appended < 0)) {
+                NO_MEMORY();
+            }
             double score;
             const Field *f = &fields[4];
             if (UNLIKELY(!parse_double(f->start, f->length, &score))) {
@@ -929,7 +938,9 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
             if (!parse_int64(f->start, f->length, &grade)) {
                 DECLINE("grade not a decimal integer", line_start);
             }
-            if (vec_push_8(&t->values, &grade) < 0) {
+            int64_t doc_code = interner_code(&t->docs, doc->start, doc->length, limit);
+            if (doc_code < 0 || vec_push_8(&t->values, &grade) < 0 ||
+                vec_push_i32(&t->doc_codes, (int32_t)doc_code) < 0) {
                 NO_MEMORY();
             }
         }
@@ -1092,13 +1103,15 @@ names_to_list(const Interner *in)
 }
 
 PyDoc_STRVAR(parse_doc,
-"parse(buffer, begin, end, layout, want_rank, /)\n"
+"parse(source, begin, end, layout, want_rank, /)\n"
 "--\n\n"
-"Parse the TREC lines that start in buffer[begin:end].\n\n"
-"layout is 0 for runs (qid iter docno rank score runid ...) and 1 for qrels\n"
-"(qid iter docno grade). Returns a tuple (rows, codes, names, segment_rows,\n"
-"segment_codes, doc_offsets, doc_data, values, rank_offsets, rank_data), the\n"
-"arrays as buffers, or a str saying why the input needs the general reader.");
+"Parse the TREC lines that start at offsets [begin, end) of source.\n\n"
+"source is a file descriptor (read with pread) or a buffer holding the whole\n"
+"input. layout is RUN (qid iter docno rank score runid ...) or QRELS (qid iter\n"
+"docno grade). Returns a tuple (rows, codes, names, segment_rows, segment_codes,\n"
+"values, doc_offsets, doc_data, rank_offsets, rank_data, doc_codes, doc_names),\n"
+"arrays as buffers and None where a layout has no such column, or a str saying\n"
+"why the input needs the general reader.");
 
 static PyObject *
 ctrec_parse(PyObject *module, PyObject *args)
@@ -1164,37 +1177,35 @@ ctrec_parse(PyObject *module, PyObject *args)
         task_free(&task);
         return why;
     }
-    /* rows, codes, names, segment_rows, segment_codes, doc_offsets, doc_data, values,
-       rank_offsets, rank_data */
-    PyObject *items[10] = {NULL};
+    /* rows, codes, names, segment_rows, segment_codes, values, then for runs doc_offsets,
+       doc_data, rank_offsets, rank_data and for qrels doc_codes, doc_names (None elsewhere) */
+    enum { N_ITEMS = 12 };
+    const int run = layout == LAYOUT_RUN;
+    PyObject *items[N_ITEMS] = {NULL};
     items[0] = PyLong_FromSize_t(task.rows);
     items[1] = vec_to_block(&task.codes);
     items[2] = names_to_list(&task.queries);
     items[3] = vec_to_block(&task.segment_rows);
     items[4] = vec_to_block(&task.segment_codes);
-    items[5] = vec_to_block(&task.doc_offsets);
-    items[6] = vec_to_block(&task.doc_data);
-    items[7] = vec_to_block(&task.values);
-    if (task.want_rank) {
-        items[8] = vec_to_block(&task.rank_offsets);
-        items[9] = vec_to_block(&task.rank_data);
-    }
-    else {
-        items[8] = Py_NewRef(Py_None);
-        items[9] = Py_NewRef(Py_None);
-    }
+    items[5] = vec_to_block(&task.values);
+    items[6] = run ? vec_to_block(&task.doc_offsets) : Py_NewRef(Py_None);
+    items[7] = run ? vec_to_block(&task.doc_data) : Py_NewRef(Py_None);
+    items[8] = task.want_rank ? vec_to_block(&task.rank_offsets) : Py_NewRef(Py_None);
+    items[9] = task.want_rank ? vec_to_block(&task.rank_data) : Py_NewRef(Py_None);
+    items[10] = run ? Py_NewRef(Py_None) : vec_to_block(&task.doc_codes);
+    items[11] = run ? Py_NewRef(Py_None) : names_to_list(&task.docs);
     task_free(&task);
-    PyObject *result = PyTuple_New(10);
-    for (int i = 0; i < 10; i++) {
+    PyObject *result = PyTuple_New(N_ITEMS);
+    for (int i = 0; i < N_ITEMS; i++) {
         if (items[i] == NULL || result == NULL) {
-            for (int j = 0; j < 10; j++) {
+            for (int j = 0; j < N_ITEMS; j++) {
                 Py_XDECREF(items[j]);
             }
             Py_XDECREF(result);
             return NULL;
         }
     }
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < N_ITEMS; i++) {
         PyTuple_SET_ITEM(result, i, items[i]);
     }
     return result;

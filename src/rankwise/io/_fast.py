@@ -59,8 +59,11 @@ class FastColumns:
         Per row, the index of its query in *query_ids*.
     query_ids : list of str
         Distinct query ids in order of first appearance.
-    doc_ids : pyarrow.ChunkedArray
-        Per row, the document id.
+    doc_ids : pyarrow.ChunkedArray or None
+        Runs: per row, the document id.
+    doc_codes, doc_names : ndarray of int32 and list of str, or None
+        Qrels: per row, the index of its document in *doc_names*, the
+        distinct document ids in order of first appearance.
     values : ndarray
         Per row, the score (float64, runs) or the grade (int64, qrels).
     ranks : pyarrow.ChunkedArray or None
@@ -72,7 +75,9 @@ class FastColumns:
 
     query_codes: np.ndarray
     query_ids: list[str]
-    doc_ids: pa.ChunkedArray
+    doc_ids: pa.ChunkedArray | None
+    doc_codes: np.ndarray | None
+    doc_names: list[str] | None
     values: np.ndarray
     ranks: pa.ChunkedArray | None
     unchecked_rows: np.ndarray
@@ -121,11 +126,13 @@ class _Piece(NamedTuple):
     names: list[str]
     segment_rows: Any
     segment_codes: Any
-    doc_offsets: Any
-    doc_data: Any
     values: Any
+    doc_offsets: Any  # runs
+    doc_data: Any
     rank_offsets: Any
     rank_data: Any
+    doc_codes: Any  # qrels
+    doc_names: list[str] | None
 
 
 def _parse_ranges(reader: Any, source: Any, size: int, layout: int, keep_rank: bool) -> Any:
@@ -187,38 +194,69 @@ def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -
     if sum(piece.rows for piece in pieces) == 0:
         return "no data lines"
 
-    code_of: dict[str, int] = {}
-    codes, values, docs, ranks = [], [], [], []
-    segment_starts, segment_codes, range_ends = [], [], []
-    at = 0
-    for piece in pieces:
-        remap = np.array(
-            [code_of.setdefault(name, len(code_of)) for name in piece.names], dtype=np.int32
+    run = kind == "run"
+    row_counts = [piece.rows for piece in pieces]
+    ends = np.cumsum(row_counts).tolist()
+    query_ids, query_codes, segment_codes = _merge_codes(
+        [(piece.names, piece.codes, piece.segment_codes) for piece in pieces], row_counts
+    )
+    segment_starts = np.concatenate(
+        [np.frombuffer(piece.segment_rows, dtype=np.int64) + (end - piece.rows)
+         for piece, end in zip(pieces, ends)]
+    )
+    values = [np.frombuffer(piece.values, dtype=value_type, count=piece.rows) for piece in pieces]
+    doc_ids = ranks = doc_codes = doc_names = None
+    if run:
+        doc_ids = pa.chunked_array(
+            [_string_chunk(p.rows, p.doc_offsets, p.doc_data) for p in pieces if p.rows],
+            type=pa.string(),
         )
-        local = np.frombuffer(piece.codes, dtype=np.int32, count=piece.rows)
-        identity = (remap == np.arange(len(remap), dtype=np.int32)).all()
-        codes.append(local if identity else remap[local])
-        values.append(np.frombuffer(piece.values, dtype=value_type, count=piece.rows))
-        local_segments = np.frombuffer(piece.segment_codes, dtype=np.int32)
-        segment_codes.append(local_segments if identity else remap[local_segments])
-        segment_starts.append(np.frombuffer(piece.segment_rows, dtype=np.int64) + at)
-        if piece.rows:
-            docs.append(_string_chunk(piece.rows, piece.doc_offsets, piece.doc_data))
-            if keep_rank:
-                ranks.append(_string_chunk(piece.rows, piece.rank_offsets, piece.rank_data))
-        at += piece.rows
-        range_ends.append(at)
-    query_codes = np.concatenate(codes) if len(codes) > 1 else codes[0]
-    value_array = np.concatenate(values) if len(values) > 1 else values[0]
+        if keep_rank:
+            ranks = pa.chunked_array(
+                [_string_chunk(p.rows, p.rank_offsets, p.rank_data) for p in pieces if p.rows],
+                type=pa.string(),
+            )
+    else:
+        doc_names, doc_codes, _ = _merge_codes(
+            [(piece.doc_names, piece.doc_codes, None) for piece in pieces], row_counts
+        )
     return FastColumns(
         query_codes=query_codes,
-        query_ids=list(code_of),
-        doc_ids=pa.chunked_array(docs, type=pa.string()),
-        values=value_array,
-        ranks=pa.chunked_array(ranks, type=pa.string()) if keep_rank else None,
+        query_ids=query_ids,
+        doc_ids=doc_ids,
+        doc_codes=doc_codes,
+        doc_names=doc_names,
+        values=np.concatenate(values) if len(values) > 1 else values[0],
+        ranks=ranks,
         unchecked_rows=_rows_split_over_blocks(
-            np.concatenate(segment_starts), np.concatenate(segment_codes), range_ends, len(code_of)
-        ),
+            segment_starts, segment_codes, ends, len(query_ids)
+        ) if run else np.zeros(0, dtype=np.int64),
+    )
+
+
+def _merge_codes(
+    parts: list[tuple[list[str], Any, Any]], row_counts: list[int]
+) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Join per-range interned ids: the distinct ids, the codes and the segment codes.
+
+    Each part is (names, codes, segment codes) of one range, its codes
+    indexing its own names; the result's codes index the names of all ranges
+    in order of first appearance.
+    """
+    code_of: dict[str, int] = {}
+    codes, segments = [], []
+    for (names, local_codes, local_segments), rows in zip(parts, row_counts):
+        remap = np.array([code_of.setdefault(name, len(code_of)) for name in names], np.int32)
+        identity = bool((remap == np.arange(len(remap), dtype=np.int32)).all())
+        local = np.frombuffer(local_codes, dtype=np.int32, count=rows)
+        codes.append(local if identity else remap[local])
+        if local_segments is not None:
+            local = np.frombuffer(local_segments, dtype=np.int32)
+            segments.append(local if identity else remap[local])
+    return (
+        list(code_of),
+        np.concatenate(codes) if len(codes) > 1 else codes[0],
+        np.concatenate(segments) if segments else np.zeros(0, dtype=np.int32),
     )
 
 

@@ -387,16 +387,6 @@ def _read_fast(opened: OpenedSource, kind: str, keep_rank: bool = False) -> Fast
     return columns
 
 
-def _query_column(columns: FastColumns) -> pa.DictionaryArray:
-    import pyarrow as pa
-
-    from rankwise.data._arrow import numpy_to_array, strings_to_array
-
-    return pa.DictionaryArray.from_arrays(
-        numpy_to_array(columns.query_codes), strings_to_array(columns.query_ids)
-    )
-
-
 def read_trec_run(
     source: PathLike | bytes, *, name: str | None = None, keep_rank: bool = False
 ) -> Run:
@@ -433,17 +423,17 @@ def read_trec_run(
     wanted = ("qid", "docno", "rank", "score") if keep_rank else ("qid", "docno", "score")
     with open_bytes(source) as opened:
         fast = _read_fast(opened, "run", keep_rank)
-        if fast is not None:
-            run = Run.from_arrow(
-                _query_column(fast),
+        if fast is not None and fast.doc_ids is not None:
+            # the C reader checked the scores (finite) and each query's block for duplicates
+            run = Run(
+                fast.query_codes,
+                fast.query_ids,
                 fast.doc_ids,
                 fast.values,
                 ranks=fast.ranks,
                 name=name if name is not None else _last_run_id(opened.data),
                 source=opened.display,
                 locate=_line_locator(opened.data, opened.display),
-                check_duplicates=False,
-                copy_scores=False,
             )
             run.check_duplicates(fast.unchecked_rows)
             return run
@@ -497,14 +487,18 @@ def read_trec_qrels(source: PathLike | bytes) -> Qrels:
 
     with open_bytes(source) as opened:
         fast = _read_fast(opened, "qrels")
-        if fast is not None:
-            return Qrels.from_arrow(
-                _query_column(fast),
-                fast.doc_ids,
-                fast.values,
+        if fast is not None and fast.doc_codes is not None and fast.doc_names is not None:
+            qrels = Qrels(
+                fast.query_codes,
+                fast.query_ids,
+                fast.doc_codes,
+                fast.doc_names,
+                fast.values.astype(np.float64),
                 source=opened.display,
                 locate=_line_locator(opened.data, opened.display),
             )
+            qrels.check_duplicates()
+            return qrels
         table, line_numbers = _parse(
             opened.data, opened.display, _QRELS, _QRELS.wanted, opened.path
         )

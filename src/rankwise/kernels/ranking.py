@@ -148,9 +148,6 @@ def _tie_groups(
     ((first position of its group + its place by docno) - position), the
     first position of its group and the group's size.
     """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     scores = ordering.scores
     n = len(scores)
     correction = np.zeros(len(positions), dtype=np.int64)
@@ -158,9 +155,9 @@ def _tie_groups(
     size = np.ones(len(positions), dtype=np.int64)
     if len(positions) == 0 or n < 2:
         return correction, first, size
-    block_start = ordering.starts[np.searchsorted(ordering.starts, positions, side="right") - 1]
-    ends = np.append(ordering.starts[1:], n)
-    block_end = ends[np.searchsorted(ordering.starts, positions, side="right") - 1]
+    block = np.searchsorted(ordering.starts, positions, side="right") - 1
+    block_start = ordering.starts[block]
+    block_end = np.append(ordering.starts[1:], n)[block]
     before = np.maximum(positions - 1, 0)
     after = np.minimum(positions + 1, n - 1)
     tied = ((positions > block_start) & (scores[before] == scores[positions])) | (
@@ -168,37 +165,75 @@ def _tie_groups(
     )
     if not tied.any():
         return correction, first, size
-    starts_group = np.empty(n, dtype=bool)
-    starts_group[0] = True
-    np.not_equal(scores[1:], scores[:-1], out=starts_group[1:])
-    starts_group[ordering.starts] = True
-    boundaries = np.flatnonzero(starts_group)
     targets = positions[tied]
-    slot = np.searchsorted(boundaries, targets, side="right") - 1
-    groups, group_index = np.unique(slot, return_inverse=True)
-    group_start = boundaries[groups]
-    group_end = np.append(boundaries, n)[groups + 1]
-    lengths = group_end - group_start
+    low, high = _equal_range(scores, targets, block_start[tied], block_end[tied])
+    groups, first_target, group_index = np.unique(low, return_index=True, return_inverse=True)
+    group_start = groups
+    lengths = high[first_target] - group_start
     offsets = np.cumsum(lengths) - lengths
     local = np.arange(int(lengths.sum())) - np.repeat(offsets, lengths)
     members = np.repeat(group_start, lengths) + local
     source = members if ordering.order is None else ordering.order[members]
     if rows_of is not None:
         source = rows_of[source]
-    table = pa.table(
-        {
-            "group": numpy_to_array(np.repeat(np.arange(len(groups)), lengths)),
-            "doc": doc_ids.take(numpy_to_array(source.astype(np.int64))),
-        }
+    ordered = _by_group_then_doc_descending(
+        np.repeat(np.arange(len(groups)), lengths), source.astype(np.int64), doc_ids
     )
-    ordered = pc.sort_indices(table, sort_keys=[("group", "ascending"), ("doc", "descending")])
     place = np.empty(len(members), dtype=np.int64)
-    place[array_to_numpy(ordered, np.uint64).astype(np.int64)] = local
+    place[ordered] = local
     member_of_target = offsets[group_index] + (targets - group_start[group_index])
     correction[tied] = group_start[group_index] + place[member_of_target] - targets
     first[tied] = group_start[group_index]
     size[tied] = lengths[group_index]
     return correction, first, size
+
+
+def _equal_range(
+    scores: np.ndarray, targets: np.ndarray, block_start: np.ndarray, block_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each target, the positions [low, high) of its block holding its score.
+
+    Scores descend within a block, so both ends are found by binary search:
+    a few vectorised steps over the targets, never a pass over all rows.
+    """
+    value = scores[targets]
+    low, high = block_start.copy(), targets.copy()  # first position whose score == value
+    while (low < high).any():
+        middle = (low + high) // 2
+        above = scores[np.minimum(middle, len(scores) - 1)] > value
+        low = np.where((low < high) & above, middle + 1, low)
+        high = np.where((low < high) & ~above, middle, high)
+    start = low
+    low, high = targets + 1, block_end.copy()  # first position whose score < value
+    while (low < high).any():
+        middle = (low + high) // 2
+        equal = scores[np.minimum(middle, len(scores) - 1)] == value
+        low = np.where((low < high) & equal, middle + 1, low)
+        high = np.where((low < high) & ~equal, middle, high)
+    return start, low
+
+
+def _by_group_then_doc_descending(
+    group: np.ndarray, rows: np.ndarray, doc_ids: pa.ChunkedArray
+) -> np.ndarray:
+    """The order of *rows* by group, then by document id descending (byte order)."""
+    from rankwise.data._arrow import string_keys_at
+
+    keys, exact = string_keys_at(doc_ids, rows, with_exact=True)
+    if exact:
+        # zero-padded bytes, big-endian: integer order is byte order, unless a docno
+        # holds a NUL byte (then two keys can be equal: confirmed below)
+        keys = keys.byteswap()
+        order = np.lexsort((~keys, group))
+        same = (group[order][1:] == group[order][:-1]) & (keys[order][1:] == keys[order][:-1])
+        if not same.any():
+            return order
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table = pa.table({"group": numpy_to_array(group), "doc": doc_ids.take(numpy_to_array(rows))})
+    ordered = pc.sort_indices(table, sort_keys=[("group", "ascending"), ("doc", "descending")])
+    return array_to_numpy(ordered, np.uint64).astype(np.int64)
 
 
 def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
