@@ -38,10 +38,18 @@ __all__ = ["FastColumns", "available", "parse_columns"]
 _RANGE_BYTES = 16 << 20  # bytes per parsing task
 _MAX_THREADS = 8
 
-try:
-    from rankwise.io import _ctrec
-except ImportError:  # built without a C compiler: the general reader does everything
-    _ctrec = None
+
+def _compiled(name: str) -> Any:
+    """The compiled module *name*, or None where it was not built (no C compiler)."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+_ctrec = _compiled("rankwise.io._ctrec")
 
 
 def available() -> bool:

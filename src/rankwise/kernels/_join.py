@@ -21,10 +21,18 @@ if TYPE_CHECKING:
 
 __all__ = ["find_strings"]
 
-try:
-    from rankwise.kernels import _cjoin
-except ImportError:  # built without a C compiler
-    _cjoin = None
+
+def _compiled(name: str) -> Any:
+    """The compiled module *name*, or None where it was not built (no C compiler)."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+_cjoin = _compiled("rankwise.kernels._cjoin")
 
 
 def _native() -> Any:

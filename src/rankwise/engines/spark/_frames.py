@@ -133,7 +133,7 @@ def to_arrow(frame: DataFrame) -> pa.Table:
 
     if hasattr(frame, "toArrow"):
         return frame.toArrow()  # pyspark >= 4
-    batches = frame._collect_as_arrow()  # type: ignore[operator]  # pyspark 3.x
+    batches = frame._collect_as_arrow()  # type: ignore[operator, unused-ignore]  # pyspark 3.x
     if batches:
         return pa.Table.from_batches(batches)
     from pyspark.sql.pandas.types import to_arrow_schema

@@ -142,7 +142,9 @@ def evaluate(
         )
     from rankwise.evaluation import warn_coverage
 
-    warn_coverage(results.unjudged_queries, results.missing_queries, missing, "run_df", 2)
+    warn_coverage(
+        results.unjudged_queries or 0, results.missing_queries or 0, missing, "run_df", 2
+    )
     return results
 
 
