@@ -395,3 +395,50 @@ def test_any_qrels_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     path = tmp_path / "qrels"
     path.write_bytes(content)
     assert_same("qrels", path)
+
+
+# ------------------------------------------------------------------------------------------
+# runs in rank order: the reader tells the engine where each query's block starts
+
+
+def _expected_blocks(run: rw.Run) -> list[int] | None:
+    codes, scores = run.query_codes, run.scores
+    starts = [0, *(np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()]
+    if len(starts) != len(run.query_ids):
+        return None
+    ends = [*starts[1:], len(codes)]
+    if any((np.diff(scores[a:b]) > 0).any() for a, b in zip(starts, ends)):
+        return None
+    return starts
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.tuples(st.sampled_from(["q1", "q2", "q3"]), st.integers(0, 5)), min_size=1,
+             max_size=40),
+    st.booleans(),
+    st.sampled_from([23, 61, 1 << 20]),
+)
+def test_rank_order_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                           rows: list[tuple[str, int]], in_order: bool, range_bytes: int) -> None:
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", range_bytes)
+    if in_order:  # group by query, scores descending (ties kept)
+        rows = sorted(rows, key=lambda row: (row[0], -row[1]))
+    lines = "".join(f"{q} Q0 d{i} {i} {score} r\n" for i, (q, score) in enumerate(rows))
+    path = tmp_path / "run"
+    path.write_text(lines)
+    fast = _read("run", path, pure=False)
+    pure = _read("run", path, pure=True)
+    assert isinstance(fast, rw.Run) and isinstance(pure, rw.Run)
+    blocks = fast.rank_order_blocks
+    assert (None if blocks is None else blocks.tolist()) == _expected_blocks(fast)
+    assert pure.rank_order_blocks is None
+    qrels = rw.Qrels.from_dict({q: {f"d{i}": i % 3 for i in range(0, len(rows), 2)}
+                                for q in ("q1", "q2", "q3")})
+    measures = ["ndcg@3", "map", "P@2", "mrr", "recall@4", "bpref"]
+    with_blocks = rw.evaluate(qrels, fast, measures)
+    without = rw.evaluate(qrels, pure, measures)
+    assert with_blocks.query_ids == without.query_ids
+    for measure in measures:
+        np.testing.assert_array_equal(with_blocks[measure], without[measure])

@@ -51,6 +51,7 @@ class Run:
     """
 
     __slots__ = (
+        "_blocks",
         "_doc_ids",
         "_line_numbers",
         "_locate",
@@ -74,6 +75,7 @@ class Run:
         source: str | None = None,
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
+        rank_order_blocks: np.ndarray | None = None,
     ) -> None:
         self._query_codes = readonly(query_codes)
         self._query_ids = query_ids
@@ -84,6 +86,7 @@ class Run:
         self._source = source
         self._line_numbers = line_numbers
         self._locate = locate
+        self._blocks = None if rank_order_blocks is None else readonly(rank_order_blocks)
 
     # construction -----------------------------------------------------------------
     @classmethod
@@ -227,6 +230,16 @@ class Run:
             ) from None
 
     @property
+    def rank_order_blocks(self) -> np.ndarray | None:
+        """The first row of each query's block, when the run is known to be in rank order.
+
+        In rank order: each query's rows together, scores never rising within
+        them (a TREC run as systems write it). Readers that saw it say so, and
+        the engine then need not check; None when not known.
+        """
+        return self._blocks
+
+    @property
     def source(self) -> str | None:
         """Where the run came from (a path), for messages."""
         return self._source
@@ -253,6 +266,7 @@ class Run:
             source=self._source,
             line_numbers=self._line_numbers,
             locate=self._locate,
+            rank_order_blocks=self._blocks,
         )
 
     def to_dict(self) -> dict[str, dict[str, float]]:

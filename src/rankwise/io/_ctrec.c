@@ -654,6 +654,8 @@ typedef struct {
     /* the query id of the line before (lines of one query come together) */
     Vec last_query;
     int64_t last_code;
+    double last_score;  /* runs: the score of the line before, in the same block */
+    int rising;         /* runs: a score above the one before it in its block */
     /* outcome */
     const char *declined; /* why the fast reader declined, or NULL */
     size_t declined_at;   /* file offset */
@@ -881,6 +883,7 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
             }
             if (run) {
                 seen_clear(&t->seen);
+                t->last_score = INFINITY;
             }
             t->last_code = code;
         }
@@ -909,6 +912,8 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
             if (vec_push_8(&t->values, &score) < 0) {
                 NO_MEMORY();
             }
+            t->rising |= score > t->last_score;
+            t->last_score = score;
             if (t->want_rank) {
                 const Field *r = &fields[3];
                 if (r->non_ascii && !valid_utf8(r->start, r->length)) {
@@ -1109,9 +1114,10 @@ PyDoc_STRVAR(parse_doc,
 "source is a file descriptor (read with pread) or a buffer holding the whole\n"
 "input. layout is RUN (qid iter docno rank score runid ...) or QRELS (qid iter\n"
 "docno grade). Returns a tuple (rows, codes, names, segment_rows, segment_codes,\n"
-"values, doc_offsets, doc_data, rank_offsets, rank_data, doc_codes, doc_names),\n"
-"arrays as buffers and None where a layout has no such column, or a str saying\n"
-"why the input needs the general reader.");
+"values, doc_offsets, doc_data, rank_offsets, rank_data, doc_codes, doc_names,\n"
+"descending), arrays as buffers and None where a layout has no such column\n"
+"(descending: runs whose scores never rise within a block of one query), or a\n"
+"str saying why the input needs the general reader.");
 
 static PyObject *
 ctrec_parse(PyObject *module, PyObject *args)
@@ -1178,8 +1184,9 @@ ctrec_parse(PyObject *module, PyObject *args)
         return why;
     }
     /* rows, codes, names, segment_rows, segment_codes, values, then for runs doc_offsets,
-       doc_data, rank_offsets, rank_data and for qrels doc_codes, doc_names (None elsewhere) */
-    enum { N_ITEMS = 12 };
+       doc_data, rank_offsets, rank_data and for qrels doc_codes, doc_names (None elsewhere),
+       then whether scores descend within each block */
+    enum { N_ITEMS = 13 };
     const int run = layout == LAYOUT_RUN;
     PyObject *items[N_ITEMS] = {NULL};
     items[0] = PyLong_FromSize_t(task.rows);
@@ -1194,6 +1201,7 @@ ctrec_parse(PyObject *module, PyObject *args)
     items[9] = task.want_rank ? vec_to_block(&task.rank_data) : Py_NewRef(Py_None);
     items[10] = run ? Py_NewRef(Py_None) : vec_to_block(&task.doc_codes);
     items[11] = run ? Py_NewRef(Py_None) : names_to_list(&task.docs);
+    items[12] = PyBool_FromLong(run && !task.rising);
     task_free(&task);
     PyObject *result = PyTuple_New(N_ITEMS);
     for (int i = 0; i < N_ITEMS; i++) {

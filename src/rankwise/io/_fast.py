@@ -79,6 +79,9 @@ class FastColumns:
     unchecked_rows : ndarray of int64
         Rows of the queries whose lines are split over several blocks: the C
         reader checked each block for a repeated document, not their union.
+    sorted_blocks : ndarray of int64 or None
+        Runs in rank order (each query's lines together, scores never rising
+        within them): the first row of each query's block. None otherwise.
     """
 
     query_codes: np.ndarray
@@ -89,6 +92,7 @@ class FastColumns:
     values: np.ndarray
     ranks: pa.ChunkedArray | None
     unchecked_rows: np.ndarray
+    sorted_blocks: np.ndarray | None
 
 
 @contextmanager
@@ -141,6 +145,7 @@ class _Piece(NamedTuple):
     rank_data: Any
     doc_codes: Any  # qrels
     doc_names: list[str] | None
+    descending: bool  # runs: scores never rise within a block
 
 
 def _parse_ranges(reader: Any, source: Any, size: int, layout: int, keep_rank: bool) -> Any:
@@ -212,7 +217,8 @@ def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -
         [np.frombuffer(piece.segment_rows, dtype=np.int64) + (end - piece.rows)
          for piece, end in zip(pieces, ends)]
     )
-    values = [np.frombuffer(piece.values, dtype=value_type, count=piece.rows) for piece in pieces]
+    parts = [np.frombuffer(piece.values, dtype=value_type, count=piece.rows) for piece in pieces]
+    values = np.concatenate(parts) if len(parts) > 1 else parts[0]
     doc_ids = ranks = doc_codes = doc_names = None
     if run:
         doc_ids = pa.chunked_array(
@@ -234,11 +240,13 @@ def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -
         doc_ids=doc_ids,
         doc_codes=doc_codes,
         doc_names=doc_names,
-        values=np.concatenate(values) if len(values) > 1 else values[0],
+        values=values,
         ranks=ranks,
         unchecked_rows=_rows_split_over_blocks(
             segment_starts, segment_codes, ends, len(query_ids)
         ) if run else np.zeros(0, dtype=np.int64),
+        sorted_blocks=_sorted_blocks(pieces, segment_starts, segment_codes, values, len(query_ids))
+        if run else None,
     )
 
 
@@ -266,6 +274,27 @@ def _merge_codes(
         np.concatenate(codes) if len(codes) > 1 else codes[0],
         np.concatenate(segments) if segments else np.zeros(0, dtype=np.int32),
     )
+
+
+def _sorted_blocks(
+    pieces: list[_Piece], starts: np.ndarray, codes: np.ndarray, scores: np.ndarray,
+    n_queries: int,
+) -> np.ndarray | None:
+    """The first row of each query's block when the run is in rank order, else None.
+
+    In rank order: one block per query (a block cut by a range boundary is
+    joined again) and scores that never rise inside a block.
+    """
+    if not all(piece.descending for piece in pieces):
+        return None
+    continued = np.flatnonzero(codes[1:] == codes[:-1]) + 1  # the same query again: cut blocks
+    if len(starts) - len(continued) != n_queries:
+        return None  # a query in two places
+    if len(continued):
+        rows = starts[continued]
+        if (scores[rows] > scores[rows - 1]).any():
+            return None
+    return np.delete(starts, continued)
 
 
 def _rows_split_over_blocks(

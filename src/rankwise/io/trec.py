@@ -434,6 +434,7 @@ def read_trec_run(
                 name=name if name is not None else _last_run_id(opened.data),
                 source=opened.display,
                 locate=_line_locator(opened.data, opened.display),
+                rank_order_blocks=fast.sorted_blocks,
             )
             run.check_duplicates(fast.unchecked_rows)
             return run

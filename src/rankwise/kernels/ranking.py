@@ -92,14 +92,20 @@ class _Ordering:
     block_codes: np.ndarray  # query code of each block
 
 
-def _order_rows(codes: np.ndarray, scores: np.ndarray) -> _Ordering:
+def _order_rows(
+    codes: np.ndarray, scores: np.ndarray, blocks: np.ndarray | None = None
+) -> _Ordering:
     """Order rows by query block, then score descending.
 
     Runs written in rank order (grouped by query, scores descending) are
     detected in one pass and not sorted; otherwise only the blocks that are
-    out of order are sorted.
+    out of order are sorted. *blocks*: the first row of each block of a run
+    its reader saw in rank order (nothing to check).
     """
     n = len(codes)
+    if blocks is not None and n:
+        starts = blocks.astype(np.int64)
+        return _Ordering(None, None, scores, starts, codes[starts].astype(np.int64))
     order: np.ndarray | None = None
     if n > 1 and (codes[1:] < codes[:-1]).any():
         order = np.argsort(codes, kind="stable")
@@ -364,7 +370,8 @@ def rank_all_ties(
     if rows_of is not None:
         scores = scores[rows_of]
 
-    ordering = _order_rows(codes, scores)
+    blocks = run.rank_order_blocks if rows_of is None and not by_rank else None
+    ordering = _order_rows(codes, scores, blocks)
     positions = targets if ordering.position is None else ordering.position[targets]
     correction, group_first, group_size = _tie_groups(ordering, positions, run.doc_ids, rows_of)
     positions = positions + correction
