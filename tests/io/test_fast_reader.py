@@ -8,8 +8,6 @@ else. Every comparison here reads the same bytes both ways.
 from __future__ import annotations
 
 import os
-import shutil
-import sysconfig
 from pathlib import Path
 
 import numpy as np
@@ -94,26 +92,6 @@ def fast_outcome(content: bytes, kind: str = "run") -> object:
 def small_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cut every file into many small ranges (lines and blocks split at every place)."""
     monkeypatch.setattr(_fast, "_RANGE_BYTES", 37)
-
-
-# ------------------------------------------------------------------------------------------
-# the extension is built wherever a compiler is
-
-
-def test_the_extensions_are_built_where_a_compiler_is() -> None:
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(compiler) is None:
-        pytest.skip(f"no C compiler ({compiler}): rankwise runs on the general reader")
-    from rankwise.kernels import _join
-
-    assert _fast._ctrec is not None
-    assert _join._cjoin is not None
-
-
-def test_the_environment_variable_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RANKWISE_PURE_READER", "1")
-    assert not _fast.available()
-    assert fast_outcome(b"q Q0 d 1 1 r\n") == "the C reader is not available"
 
 
 # ------------------------------------------------------------------------------------------

@@ -60,12 +60,13 @@ class Run:
         "_query_ids",
         "_ranks",
         "_scores",
+        "_segments",
         "_source",
     )
 
     def __init__(
         self,
-        query_codes: np.ndarray,
+        query_codes: np.ndarray | None,
         query_ids: list[str],
         doc_ids: pa.ChunkedArray,
         scores: np.ndarray,
@@ -76,8 +77,13 @@ class Run:
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
         rank_order_blocks: np.ndarray | None = None,
+        segments: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
-        self._query_codes = readonly(query_codes)
+        if query_codes is None and segments is None:
+            raise ValueError("give query_codes, or segments=(first rows, codes)")
+        # per-row codes, or runs of rows of one query (first rows, codes), expanded on demand
+        self._query_codes = None if query_codes is None else readonly(query_codes)
+        self._segments = None if segments is None else tuple(map(readonly, segments))
         self._query_ids = query_ids
         self._doc_ids = doc_ids
         self._scores = readonly(scores)
@@ -203,7 +209,25 @@ class Run:
     @property
     def query_codes(self) -> np.ndarray:
         """Per row, the index of its query in :attr:`query_ids` (read-only int32)."""
+        if self._query_codes is None:
+            starts, codes = self._segments  # type: ignore[misc]
+            lengths = np.diff(np.append(starts, len(self._scores)))
+            self._query_codes = readonly(np.repeat(codes.astype(np.int32), lengths))
         return self._query_codes
+
+    def query_codes_at(self, rows: np.ndarray) -> np.ndarray:
+        """The query codes of *rows* (without expanding a code per row when not needed).
+
+        Examples
+        --------
+        >>> run = Run.from_dict({"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 0.5}})
+        >>> run.query_codes_at(np.array([2, 0])).tolist()
+        [1, 0]
+        """
+        if self._query_codes is not None:
+            return self._query_codes[rows]
+        starts, codes = self._segments  # type: ignore[misc]
+        return codes[np.searchsorted(starts, rows, side="right") - 1].astype(np.int32)
 
     @property
     def doc_ids(self) -> pa.ChunkedArray:
@@ -267,13 +291,14 @@ class Run:
             line_numbers=self._line_numbers,
             locate=self._locate,
             rank_order_blocks=self._blocks,
+            segments=self._segments,  # type: ignore[arg-type]
         )
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """Return ``{query_id: {doc_id: score}}``."""
         out: dict[str, dict[str, float]] = {}
         docs = self._doc_ids.to_pylist()
-        for code, doc, score in zip(self._query_codes.tolist(), docs, self._scores.tolist()):
+        for code, doc, score in zip(self.query_codes.tolist(), docs, self._scores.tolist()):
             out.setdefault(self._query_ids[code], {})[doc] = score
         return out
 
@@ -281,7 +306,7 @@ class Run:
         """Return the run as an Arrow table ``query_id, doc_id, score``."""
         import pyarrow as pa
 
-        queries = pa.array(self._query_ids, pa.string()).take(pa.array(self._query_codes))
+        queries = pa.array(self._query_ids, pa.string()).take(pa.array(self.query_codes))
         return pa.table(
             {"query_id": queries, "doc_id": self._doc_ids.combine_chunks(), "score": self._scores}
         )
@@ -314,7 +339,7 @@ class Run:
 
         rows = np.asarray(rows, dtype=np.int64)
         keys = string_keys_at(self._doc_ids, rows)
-        keys += self._query_codes[rows].astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        keys += self.query_codes_at(rows).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
         keys.sort()
         if (keys[1:] == keys[:-1]).any():  # a candidate: the full check confirms and reports
             self._check_duplicates()
@@ -325,7 +350,7 @@ class Run:
         if n < 2:
             return
         keys, _ = string_keys(self._doc_ids)
-        codes = self._query_codes
+        codes = self.query_codes
         boundaries = np.flatnonzero(codes[1:] != codes[:-1]) + 1
         sizes = np.diff(np.concatenate(([0], boundaries, [n])))
         grouped = len(sizes) == len(self._query_ids)
@@ -355,7 +380,7 @@ class Run:
         rows = np.flatnonzero(np.isin(combined, repeated))
         table = pa.table(
             {
-                "query": pa.array(self._query_codes[rows]),
+                "query": pa.array(self.query_codes_at(rows)),
                 "doc": self._doc_ids.take(pa.array(rows)),
                 "row": pa.array(rows),
             }
@@ -374,7 +399,7 @@ class Run:
         first, second = min(((g[0], g[1]) for g in candidates), key=lambda pair: pair[1])
         docs = self._doc_ids
         doc = docs[second].as_py()
-        query = self._query_ids[int(self._query_codes[second])]
+        query = self._query_ids[int(self.query_codes_at(np.array([second]))[0])]
         raise DuplicateEntryError(
             f"document {doc!r} appears twice for query {query!r} "
             f"(first at line {self.line_of(first)}); a run lists each document once per query",

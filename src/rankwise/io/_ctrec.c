@@ -1,13 +1,14 @@
 /*
  * rankwise.io._ctrec: a fast reader for the common shape of TREC text files.
  *
- * One call parses the lines that start inside a byte range of a buffer (an
- * mmap of the file, or bytes), with the GIL released, so Python threads can
- * parse several ranges at once. It produces columns ready for Arrow and numpy:
- * query codes (interned per range), document ids (Arrow string offsets and
- * data), scores (float64) or grades (int64), and optionally the rank column.
- * For runs it also checks, per block of consecutive lines of one query, that
- * no document is listed twice.
+ * One call parses the lines that start inside a byte range of a file (read
+ * block by block with pread) or of a buffer, with the GIL released, so Python
+ * threads can parse several ranges at once. It produces columns ready for
+ * Arrow and numpy: the query of each block of lines (ids interned per range),
+ * document ids (Arrow string offsets and data; interned codes for qrels),
+ * scores (float64) or grades (int64), and optionally the rank column. For
+ * runs it also checks, per block of consecutive lines of one query, that no
+ * document is listed twice, and whether scores descend within each block.
  *
  * It accepts only input whose meaning is certain: fields separated by spaces
  * and tabs, LF or CRLF line ends, comment lines ('#' first) and blank lines,
@@ -638,7 +639,6 @@ typedef struct {
     int layout;
     int want_rank;
     /* output */
-    Vec codes;        /* int32 per row: local query code */
     Vec doc_offsets;  /* int32, rows + 1 */
     Vec doc_data;
     Vec values;       /* float64 scores or int64 grades */
@@ -666,7 +666,6 @@ typedef struct {
 static void
 task_free(Task *t)
 {
-    vec_free(&t->codes);
     vec_free(&t->doc_offsets);
     vec_free(&t->doc_data);
     vec_free(&t->values);
@@ -749,8 +748,7 @@ task_start(Task *t)
     size_t guess = (t->end - t->begin) / 24 + 16;
     const int run = t->layout == LAYOUT_RUN;
     t->last_code = -1;
-    if (interner_init(&t->queries) < 0 || vec_reserve(&t->codes, guess * 4) < 0 ||
-        vec_reserve(&t->values, guess * 8) < 0) {
+    if (interner_init(&t->queries) < 0 || vec_reserve(&t->values, guess * 8) < 0) {
         t->no_memory = 1;
         return -1;
     }
@@ -889,9 +887,6 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
         }
         if (UNLIKELY(t->rows >= (size_t)INT32_MAX - 1)) {
             DECLINE("too many lines in one range", line_start);
-        }
-        if (vec_push_i32(&t->codes, (int32_t)code) < 0) {
-            NO_MEMORY();
         }
         if (run) {
             int appended = append_string(&t->doc_offsets, &t->doc_data, doc, limit);
@@ -1113,7 +1108,7 @@ PyDoc_STRVAR(parse_doc,
 "Parse the TREC lines that start at offsets [begin, end) of source.\n\n"
 "source is a file descriptor (read with pread) or a buffer holding the whole\n"
 "input. layout is RUN (qid iter docno rank score runid ...) or QRELS (qid iter\n"
-"docno grade). Returns a tuple (rows, codes, names, segment_rows, segment_codes,\n"
+"docno grade). Returns a tuple (rows, names, segment_rows, segment_codes,\n"
 "values, doc_offsets, doc_data, rank_offsets, rank_data, doc_codes, doc_names,\n"
 "descending), arrays as buffers and None where a layout has no such column\n"
 "(descending: runs whose scores never rise within a block of one query), or a\n"
@@ -1183,25 +1178,24 @@ ctrec_parse(PyObject *module, PyObject *args)
         task_free(&task);
         return why;
     }
-    /* rows, codes, names, segment_rows, segment_codes, values, then for runs doc_offsets,
-       doc_data, rank_offsets, rank_data and for qrels doc_codes, doc_names (None elsewhere),
-       then whether scores descend within each block */
-    enum { N_ITEMS = 13 };
+    /* rows, names, segment_rows, segment_codes, values, then for runs doc_offsets, doc_data,
+       rank_offsets, rank_data and for qrels doc_codes, doc_names (None elsewhere), then
+       whether scores descend within each block */
+    enum { N_ITEMS = 12 };
     const int run = layout == LAYOUT_RUN;
     PyObject *items[N_ITEMS] = {NULL};
     items[0] = PyLong_FromSize_t(task.rows);
-    items[1] = vec_to_block(&task.codes);
-    items[2] = names_to_list(&task.queries);
-    items[3] = vec_to_block(&task.segment_rows);
-    items[4] = vec_to_block(&task.segment_codes);
-    items[5] = vec_to_block(&task.values);
-    items[6] = run ? vec_to_block(&task.doc_offsets) : Py_NewRef(Py_None);
-    items[7] = run ? vec_to_block(&task.doc_data) : Py_NewRef(Py_None);
-    items[8] = task.want_rank ? vec_to_block(&task.rank_offsets) : Py_NewRef(Py_None);
-    items[9] = task.want_rank ? vec_to_block(&task.rank_data) : Py_NewRef(Py_None);
-    items[10] = run ? Py_NewRef(Py_None) : vec_to_block(&task.doc_codes);
-    items[11] = run ? Py_NewRef(Py_None) : names_to_list(&task.docs);
-    items[12] = PyBool_FromLong(run && !task.rising);
+    items[1] = names_to_list(&task.queries);
+    items[2] = vec_to_block(&task.segment_rows);
+    items[3] = vec_to_block(&task.segment_codes);
+    items[4] = vec_to_block(&task.values);
+    items[5] = run ? vec_to_block(&task.doc_offsets) : Py_NewRef(Py_None);
+    items[6] = run ? vec_to_block(&task.doc_data) : Py_NewRef(Py_None);
+    items[7] = task.want_rank ? vec_to_block(&task.rank_offsets) : Py_NewRef(Py_None);
+    items[8] = task.want_rank ? vec_to_block(&task.rank_data) : Py_NewRef(Py_None);
+    items[9] = run ? Py_NewRef(Py_None) : vec_to_block(&task.doc_codes);
+    items[10] = run ? Py_NewRef(Py_None) : names_to_list(&task.docs);
+    items[11] = PyBool_FromLong(run && !task.rising);
     task_free(&task);
     PyObject *result = PyTuple_New(N_ITEMS);
     for (int i = 0; i < N_ITEMS; i++) {

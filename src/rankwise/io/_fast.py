@@ -63,8 +63,9 @@ class FastColumns:
 
     Attributes
     ----------
-    query_codes : ndarray of int32
-        Per row, the index of its query in *query_ids*.
+    segment_starts, segment_codes : ndarrays of int64 and int32
+        The rows where a block of lines of one query starts, and the index
+        of its query in *query_ids* (a query may own several blocks).
     query_ids : list of str
         Distinct query ids in order of first appearance.
     doc_ids : pyarrow.ChunkedArray or None
@@ -84,7 +85,8 @@ class FastColumns:
         within them): the first row of each query's block. None otherwise.
     """
 
-    query_codes: np.ndarray
+    segment_starts: np.ndarray
+    segment_codes: np.ndarray
     query_ids: list[str]
     doc_ids: pa.ChunkedArray | None
     doc_codes: np.ndarray | None
@@ -93,6 +95,12 @@ class FastColumns:
     ranks: pa.ChunkedArray | None
     unchecked_rows: np.ndarray
     sorted_blocks: np.ndarray | None
+
+    @property
+    def query_codes(self) -> np.ndarray:
+        """Per row, the index of its query in *query_ids* (int32)."""
+        lengths = np.diff(np.append(self.segment_starts, len(self.values)))
+        return np.repeat(self.segment_codes.astype(np.int32), lengths)
 
 
 @contextmanager
@@ -134,7 +142,6 @@ class _Piece(NamedTuple):
     """What the C reader returns for one range (arrays as buffers)."""
 
     rows: int
-    codes: Any
     names: list[str]
     segment_rows: Any
     segment_codes: Any
@@ -210,8 +217,9 @@ def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -
     run = kind == "run"
     row_counts = [piece.rows for piece in pieces]
     ends = np.cumsum(row_counts).tolist()
-    query_ids, query_codes, segment_codes = _merge_codes(
-        [(piece.names, piece.codes, piece.segment_codes) for piece in pieces], row_counts
+    query_ids, segment_codes = _merge_codes(
+        [(piece.names, piece.segment_codes) for piece in pieces],
+        [len(piece.segment_codes) // 4 for piece in pieces],
     )
     segment_starts = np.concatenate(
         [np.frombuffer(piece.segment_rows, dtype=np.int64) + (end - piece.rows)
@@ -231,11 +239,12 @@ def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -
                 type=pa.string(),
             )
     else:
-        doc_names, doc_codes, _ = _merge_codes(
-            [(piece.doc_names, piece.doc_codes, None) for piece in pieces], row_counts
+        doc_names, doc_codes = _merge_codes(
+            [(piece.doc_names, piece.doc_codes) for piece in pieces], row_counts
         )
     return FastColumns(
-        query_codes=query_codes,
+        segment_starts=segment_starts,
+        segment_codes=segment_codes,
         query_ids=query_ids,
         doc_ids=doc_ids,
         doc_codes=doc_codes,
@@ -250,30 +259,21 @@ def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -
     )
 
 
-def _merge_codes(
-    parts: list[tuple[list[str], Any, Any]], row_counts: list[int]
-) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Join per-range interned ids: the distinct ids, the codes and the segment codes.
+def _merge_codes(parts: list[tuple[list[str], Any]], counts: list[int]) -> tuple[list[str], Any]:
+    """Join per-range interned ids: the distinct ids and the codes.
 
-    Each part is (names, codes, segment codes) of one range, its codes
-    indexing its own names; the result's codes index the names of all ranges
-    in order of first appearance.
+    Each part is (names, int32 codes) of one range, its codes indexing its
+    own names; the result's codes index the names of all ranges, in order of
+    first appearance.
     """
     code_of: dict[str, int] = {}
-    codes, segments = [], []
-    for (names, local_codes, local_segments), rows in zip(parts, row_counts):
+    codes = []
+    for (names, local_codes), count in zip(parts, counts):
         remap = np.array([code_of.setdefault(name, len(code_of)) for name in names], np.int32)
+        local = np.frombuffer(local_codes, dtype=np.int32, count=count)
         identity = bool((remap == np.arange(len(remap), dtype=np.int32)).all())
-        local = np.frombuffer(local_codes, dtype=np.int32, count=rows)
         codes.append(local if identity else remap[local])
-        if local_segments is not None:
-            local = np.frombuffer(local_segments, dtype=np.int32)
-            segments.append(local if identity else remap[local])
-    return (
-        list(code_of),
-        np.concatenate(codes) if len(codes) > 1 else codes[0],
-        np.concatenate(segments) if segments else np.zeros(0, dtype=np.int32),
-    )
+    return list(code_of), np.concatenate(codes) if len(codes) > 1 else codes[0]
 
 
 def _sorted_blocks(

@@ -426,7 +426,7 @@ def read_trec_run(
         if fast is not None and fast.doc_ids is not None:
             # the C reader checked the scores (finite) and each query's block for duplicates
             run = Run(
-                fast.query_codes,
+                None,
                 fast.query_ids,
                 fast.doc_ids,
                 fast.values,
@@ -435,6 +435,7 @@ def read_trec_run(
                 source=opened.display,
                 locate=_line_locator(opened.data, opened.display),
                 rank_order_blocks=fast.sorted_blocks,
+                segments=(fast.segment_starts, fast.segment_codes),
             )
             run.check_duplicates(fast.unchecked_rows)
             return run

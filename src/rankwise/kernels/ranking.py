@@ -92,20 +92,19 @@ class _Ordering:
     block_codes: np.ndarray  # query code of each block
 
 
-def _order_rows(
-    codes: np.ndarray, scores: np.ndarray, blocks: np.ndarray | None = None
-) -> _Ordering:
+def _in_order(scores: np.ndarray, blocks: np.ndarray, block_codes: np.ndarray) -> _Ordering:
+    """The ordering of a run its reader saw in rank order: nothing to check or sort."""
+    return _Ordering(None, None, scores, blocks.astype(np.int64), block_codes.astype(np.int64))
+
+
+def _order_rows(codes: np.ndarray, scores: np.ndarray) -> _Ordering:
     """Order rows by query block, then score descending.
 
     Runs written in rank order (grouped by query, scores descending) are
     detected in one pass and not sorted; otherwise only the blocks that are
-    out of order are sorted. *blocks*: the first row of each block of a run
-    its reader saw in rank order (nothing to check).
+    out of order are sorted.
     """
     n = len(codes)
-    if blocks is not None and n:
-        starts = blocks.astype(np.int64)
-        return _Ordering(None, None, scores, starts, codes[starts].astype(np.int64))
     order: np.ndarray | None = None
     if n > 1 and (codes[1:] < codes[:-1]).any():
         order = np.argsort(codes, kind="stable")
@@ -247,7 +246,7 @@ def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.n
     from rankwise.kernels._join import find_strings
 
     candidates, candidate_doc = find_strings(run.doc_ids, qrels.doc_array)
-    qrels_query = run_to_qrels[run.query_codes[candidates]]
+    qrels_query = run_to_qrels[run.query_codes_at(candidates)]
     usable = qrels_query >= 0
     candidates, qrels_query = candidates[usable], qrels_query[usable]
     candidate_doc = candidate_doc[usable]
@@ -360,25 +359,24 @@ def rank_all_ties(
         kept_rows = judged_rows[usable]
         rows_of: np.ndarray | None = kept_rows
         judged_qrels_row = judged_qrels_row[usable]
-        codes = run.query_codes[kept_rows]
         targets = np.arange(len(kept_rows))
     else:
         rows_of = None
-        codes = run.query_codes
         targets = judged_rows
     scores = _order_values(run, by_rank)
-    if rows_of is not None:
-        scores = scores[rows_of]
-
     blocks = run.rank_order_blocks if rows_of is None and not by_rank else None
-    ordering = _order_rows(codes, scores, blocks)
+    if blocks is not None:  # in rank order already: no per-row codes needed
+        ordering = _in_order(scores, blocks, run.query_codes_at(blocks))
+    else:
+        codes = run.query_codes if rows_of is None else run.query_codes_at(rows_of)
+        ordering = _order_rows(codes, scores if rows_of is None else scores[rows_of])
     positions = targets if ordering.position is None else ordering.position[targets]
     correction, group_first, group_size = _tie_groups(ordering, positions, run.doc_ids, rows_of)
     positions = positions + correction
     block = np.searchsorted(ordering.starts, positions, side="right") - 1
     rank = positions - ordering.starts[block] + 1
     above = group_first - ordering.starts[block]
-    sizes = np.diff(np.append(ordering.starts, len(codes)))
+    sizes = np.diff(np.append(ordering.starts, len(ordering.scores)))
 
     block_eval = eval_of_qrels[np.maximum(run_to_qrels[ordering.block_codes], 0)]
     block_eval = np.where(run_to_qrels[ordering.block_codes] >= 0, block_eval, -1)

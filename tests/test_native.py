@@ -1,0 +1,30 @@
+"""The optional C modules: built wherever a C compiler is, and switchable off."""
+
+from __future__ import annotations
+
+import shutil
+import sysconfig
+
+import pytest
+
+from rankwise.io import _fast
+from rankwise.kernels import _join
+
+
+def test_the_c_modules_are_built_where_a_compiler_is() -> None:
+    """pip builds them as optional extensions: a failed build must not pass unnoticed here."""
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no C compiler ({compiler}): rankwise runs without its C modules")
+    assert _fast._ctrec is not None, "rankwise.io._ctrec was not built"
+    assert _join._cjoin is not None, "rankwise.kernels._cjoin was not built"
+
+
+def test_the_environment_variable_turns_them_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rankwise.io._source import open_bytes
+
+    monkeypatch.setenv("RANKWISE_PURE_READER", "1")
+    assert not _fast.available()
+    assert _join._native() is None
+    with open_bytes(b"q Q0 d 1 1 r\n") as opened:
+        assert _fast.parse_columns(opened, "run") == "the C reader is not available"
