@@ -231,11 +231,9 @@ token_end(const unsigned char *buf, size_t p, size_t n, int *high)
         /* a byte < 0x21 sets its top bit here; the lowest such byte is exact */
         uint64_t stop = (w - ONES * 0x21) & ~w & HIGHS;
         if (stop) {
-            unsigned k = LOWEST_SET_BYTE(stop);
-            if (k && (w & HIGHS & (((uint64_t)1 << (8 * k)) - 1))) {
-                *high = 1;
-            }
-            return p + k;
+            /* stop - 1: every bit below the first stop byte's top bit, i.e. the bytes before it */
+            *high |= (w & HIGHS & (stop - 1)) != 0;
+            return p + LOWEST_SET_BYTE(stop);
         }
         if (w & HIGHS) {
             *high = 1;
@@ -301,12 +299,90 @@ static const double powers_of_ten[23] = {
 
 #define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
 
+#ifdef WORDS_LITTLE_ENDIAN
+/* Which of the 8 bytes of w are ASCII digits: the top bit of each digit byte set. */
+static inline uint64_t
+digit_bytes(uint64_t w)
+{
+    /* a digit is 0x30..0x39: high nibble 3, and adding 6 to the low nibble does not carry */
+    uint64_t high_nibble_3 = ~((w & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL);
+    uint64_t no_carry = ~(((w & 0x0F0F0F0F0F0F0F0FULL) + 0x0606060606060606ULL) & 0x1010101010101010ULL);
+    /* per byte: all four high-nibble bits equal to 0011, and no carry out of the low nibble */
+    uint64_t nibble_ok = high_nibble_3 & (high_nibble_3 >> 1) & (high_nibble_3 >> 2) &
+                         (high_nibble_3 >> 3) & no_carry;
+    return (nibble_ok & 0x1010101010101010ULL) << 3;
+}
+
+/*
+ * The value of the run of at most 7 digits at the start of the 8 bytes w, and its length:
+ * the digits are moved to the top of the word (leading zeros below) and combined two,
+ * four, then eight at a time. Returns 8 in *count when all 8 bytes are digits.
+ */
+static inline uint64_t
+leading_digits(uint64_t w, unsigned *count)
+{
+    uint64_t stops = ~digit_bytes(w) & HIGHS;
+    unsigned k = stops ? LOWEST_SET_BYTE(stops) : 8;
+    *count = k;
+    if (k == 0 || k == 8) {
+        return 0;
+    }
+    uint64_t d = (w - ONES * '0') << (8 * (8 - k)); /* k digits in the top bytes, zeros below */
+    d = ((d * 10) + (d >> 8)) & 0x00FF00FF00FF00FFULL;         /* pairs */
+    d = ((d * 100) + (d >> 16)) & 0x0000FFFF0000FFFFULL;       /* quads */
+    return ((d * 10000) + (d >> 32)) & 0xFFFFFFFFULL;          /* eight */
+}
+#endif
+
 /*
  * Parse a decimal number: [+-]? (digits [. digits*]? | . digits) ([eE] [+-]? digits)?
  * Returns 1 and sets *out, or 0 when the token is not in that grammar.
  */
+static int parse_decimal(const unsigned char *s, size_t n, double *out);
+
+/*
+ * Scores as runs write them, "12.345678": at most 7 digits on each side of the
+ * point and no exponent, read a word at a time; everything else goes to
+ * parse_decimal. `limit` is the end of the readable buffer.
+ */
+static inline int
+parse_double(const unsigned char *s, size_t n, const unsigned char *limit, double *out)
+{
+#ifdef WORDS_LITTLE_ENDIAN
+    size_t i = (n && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+    if (LIKELY(s + n + 8 <= limit)) { /* every 8-byte load below stays in the buffer */
+        uint64_t w;
+        unsigned whole, fraction = 0;
+        memcpy(&w, s + i, 8);
+        uint64_t value = leading_digits(w, &whole);
+        size_t at = i + whole;
+        uint64_t scale = 1;
+        if (whole < 8 && at < n && s[at] == '.') {
+            memcpy(&w, s + at + 1, 8);
+            uint64_t part = leading_digits(w, &fraction);
+            if (fraction < 8) {
+                static const uint64_t tens[8] = {1, 10, 100, 1000, 10000, 100000, 1000000,
+                                                 10000000};
+                scale = tens[fraction];
+                value = value * scale + part;
+                at += 1 + fraction;
+            }
+        }
+        if (whole < 8 && fraction < 8 && at == n && whole + fraction > 0) {
+            /* at most 14 digits: exact, and a single division rounds correctly */
+            double v = (double)value / (double)scale;
+            *out = s[0] == '-' ? -v : v;
+            return 1;
+        }
+    }
+#else
+    (void)limit;
+#endif
+    return parse_decimal(s, n, out);
+}
+
 static int
-parse_double(const unsigned char *s, size_t n, double *out)
+parse_decimal(const unsigned char *s, size_t n, double *out)
 {
     size_t i = 0;
     int negative = 0;
@@ -898,7 +974,7 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
             }
             double score;
             const Field *f = &fields[4];
-            if (UNLIKELY(!parse_double(f->start, f->length, &score))) {
+            if (UNLIKELY(!parse_double(f->start, f->length, limit, &score))) {
                 DECLINE("score not in the decimal grammar", line_start);
             }
             if (UNLIKELY(!isfinite(score))) {
