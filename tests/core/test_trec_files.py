@@ -132,3 +132,19 @@ def test_queries_split_over_several_blocks(tmp_path: Path) -> None:
     run = rw.read_trec_run(write(tmp_path, "s", "".join(blocky).encode()))
     assert run.query_ids == ["q0", "q1", "q2"]
     assert sorted(len(v) for v in run.to_dict().values()) == [150, 150, 150]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_is_read_like_a_file(tmp_path: Path) -> None:
+    """``rankwise eval qrels <(zcat run.gz)`` hands rankwise a pipe: no size, no seeking."""
+    import os
+    import threading
+
+    pipe = tmp_path / "run.fifo"
+    os.mkfifo(pipe)
+    content = b"q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n"
+    writer = threading.Thread(target=lambda: pipe.write_bytes(content))
+    writer.start()
+    run = rw.read_trec_run(pipe)
+    writer.join()
+    assert run.to_dict() == {"q1": {"d1": 2.0, "d2": 1.0}}

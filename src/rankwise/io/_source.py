@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -138,6 +139,11 @@ def open_bytes(source: PathLike | bytes) -> Iterator[OpenedSource]:
     if kind is not None:
         with open(path, "rb") as handle:
             yield OpenedSource(_decompress(handle.read(), kind, path), path)
+        return
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        # a pipe or a device (``<(zcat run.gz)``): no size, no seeking; read it once
+        with open(path, "rb") as handle:
+            yield OpenedSource(handle.read(), path)
         return
     view = FileView(path)
     yield OpenedSource(view if len(view) else b"", path, path)
