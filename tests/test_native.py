@@ -23,7 +23,7 @@ def test_the_c_modules_are_built_where_a_compiler_is() -> None:
 def test_the_environment_variable_turns_them_off(monkeypatch: pytest.MonkeyPatch) -> None:
     from rankwise.io._source import open_bytes
 
-    monkeypatch.setenv("RANKWISE_PURE_READER", "1")
+    monkeypatch.setenv("RANKWISE_NO_C", "1")
     assert not _fast.available()
     assert _join._native() is None
     with open_bytes(b"q Q0 d 1 1 r\n") as opened:

@@ -29,8 +29,8 @@ pytestmark = pytest.mark.skipif(not _fast.available(), reason="the C reader is n
 
 def _read(kind: str, source: Path | bytes, *, pure: bool, keep_rank: bool = False) -> object:
     """The Run/Qrels read from *source*, or ``(type, message)`` of the error."""
-    previous = os.environ.get("RANKWISE_PURE_READER")
-    os.environ["RANKWISE_PURE_READER"] = "1" if pure else "0"
+    previous = os.environ.get("RANKWISE_NO_C")
+    os.environ["RANKWISE_NO_C"] = "1" if pure else "0"
     try:
         if kind == "run":
             return rw.read_trec_run(source, keep_rank=keep_rank)
@@ -39,9 +39,9 @@ def _read(kind: str, source: Path | bytes, *, pure: bool, keep_rank: bool = Fals
         return (type(error).__name__, str(error))
     finally:
         if previous is None:
-            del os.environ["RANKWISE_PURE_READER"]
+            del os.environ["RANKWISE_NO_C"]
         else:
-            os.environ["RANKWISE_PURE_READER"] = previous
+            os.environ["RANKWISE_NO_C"] = previous
 
 
 def _summary(value: object) -> object:

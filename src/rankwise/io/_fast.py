@@ -11,13 +11,12 @@ lines are not in one block of one range).
 The C reader accepts only input whose meaning is certain and declines the
 rest (a string saying why); the caller then uses the general reader, which
 gives the same values and the precise error messages. Set the environment
-variable ``RANKWISE_PURE_READER=1`` to turn the fast path off.
+variable ``RANKWISE_NO_C=1`` to turn the fast path off.
 """
 
 from __future__ import annotations
 
 import mmap
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from rankwise._compiled import enabled, load
 from rankwise._threads import cores, run_threads
 
 if TYPE_CHECKING:
@@ -39,22 +39,12 @@ _RANGE_BYTES = 16 << 20  # bytes per parsing task
 _MAX_THREADS = 8
 
 
-def _compiled(name: str) -> Any:
-    """The compiled module *name*, or None where it was not built (no C compiler)."""
-    import importlib
-
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-_ctrec = _compiled("rankwise.io._ctrec")
+_ctrec = load("rankwise.io._ctrec")
 
 
 def available() -> bool:
-    """Whether the C reader is built and not turned off by ``RANKWISE_PURE_READER``."""
-    return _ctrec is not None and os.environ.get("RANKWISE_PURE_READER", "") in ("", "0")
+    """Whether the C reader is built and not turned off (``RANKWISE_NO_C=1``)."""
+    return _ctrec is not None and enabled()
 
 
 @dataclass(frozen=True)

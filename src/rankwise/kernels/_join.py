@@ -9,11 +9,11 @@ answer.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._compiled import enabled, load
 from rankwise._threads import cores, run_threads
 
 if TYPE_CHECKING:
@@ -22,23 +22,11 @@ if TYPE_CHECKING:
 __all__ = ["find_strings"]
 
 
-def _compiled(name: str) -> Any:
-    """The compiled module *name*, or None where it was not built (no C compiler)."""
-    import importlib
-
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-_cjoin = _compiled("rankwise.kernels._cjoin")
+_cjoin = load("rankwise.kernels._cjoin")
 
 
 def _native() -> Any:
-    if os.environ.get("RANKWISE_PURE_READER", "") not in ("", "0"):
-        return None
-    return _cjoin
+    return _cjoin if enabled() else None
 
 
 def _buffers(array: pa.Array) -> tuple[int, Any, Any, int]:
