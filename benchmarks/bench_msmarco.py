@@ -119,7 +119,11 @@ for _ in range(repeat):
     results = rw.evaluate(qrels, run, measures)
     times.append(time.perf_counter() - t)
 extra_means = rw.evaluate(qrels, run, extra).mean if extra else {}  # untimed cross-check
+from rankwise.io import _fast
+from rankwise.kernels import _join
+c_modules = _fast.available() and _join._native() is not None
 print("@@RESULT " + json.dumps({
+    "c_modules": c_modules,
     "means": results.mean, "extra_means": extra_means, "queries": len(results.query_ids),
     "import_s": t1 - t0, "read_qrels_s": t2 - t1, "read_run_s": t3 - t2,
     "load_s": t3 - t1, "warmup_eval_s": t4 - t3, "eval_times_s": times,
@@ -506,6 +510,7 @@ def summarise(row: dict[str, Any]) -> None:
         row["import_best_s"] = min(r["import_s"] for r in runs)
         row["warmup_eval_best_s"] = min(r["warmup_eval_s"] for r in runs)
         row["extra_means"] = best.get("extra_means", {})
+        row["c_modules"] = best.get("c_modules")
 
 
 # ---------------------------------------------------------------------------
@@ -718,6 +723,8 @@ def report(
             print(
                 f"{'    evaluate, best of N after warm-up':42s} {'':4s} {row['eval_best_s']:9.3f}"
             )
+            built = {True: "yes", False: "NO (not built, or RANKWISE_NO_C set): pyarrow paths"}
+            print(f"{'    C modules used':42s} {'':4s} {built.get(row.get('c_modules'), '?')}")
     print()
     print("RATIOS")
     for r in ratios:
