@@ -148,3 +148,33 @@ def test_a_named_pipe_is_read_like_a_file(tmp_path: Path) -> None:
     run = rw.read_trec_run(pipe)
     writer.join()
     assert run.to_dict() == {"q1": {"d1": 2.0, "d2": 1.0}}
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no named pipes here")
+def test_an_error_in_a_named_pipe_names_its_lines(tmp_path: Path) -> None:
+    """The lines of a message come from what was read: a pipe cannot be read twice."""
+    import os
+    import threading
+
+    pipe = tmp_path / "run.fifo"
+    os.mkfifo(pipe)
+    content = b"# comment\nq1 Q0 d1 1 2.0 r\nq2 Q0 d1 1 2.0 r\nq1 Q0 d1 2 1.0 r\n"
+    writer = threading.Thread(target=lambda: pipe.write_bytes(content), daemon=True)
+    writer.start()
+    outcome: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            rw.read_trec_run(pipe)
+        except BaseException as error:
+            outcome.append(error)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout=30)
+    assert not reader.is_alive(), "reading the pipe again to find a line hangs"
+    assert isinstance(outcome[0], DuplicateEntryError)
+    assert str(outcome[0]) == (
+        f"{pipe}:4: document 'd1' appears twice for query 'q1' (first at line 2); "
+        "a run lists each document once per query"
+    )

@@ -4,9 +4,10 @@
 lines that start in a byte range of a file (read block by block with
 ``pread``) or of a buffer, with the GIL released; this module cuts the input
 into ranges, runs them on a few threads and joins the pieces into columns:
-global query codes, an Arrow string column of document ids, the scores or
-grades, and the rows the duplicate check still has to look at (queries whose
-lines are not in one block of one range).
+the blocks of lines of each query (first row, query), an Arrow string column
+of document ids (qrels: interned codes), the scores or grades, the rows the
+duplicate check still has to look at (queries whose lines are not in one
+block of one range), and whether the run is in rank order.
 
 The C reader accepts only input whose meaning is certain and declines the
 rest (a string saying why); the caller then uses the general reader, which

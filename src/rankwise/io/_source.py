@@ -72,11 +72,16 @@ class FileView:
 
 @dataclass(frozen=True)
 class OpenedSource:
-    """The bytes of an input and the name to use in error messages."""
+    """The bytes of an input and the name to use in error messages.
+
+    ``rereadable``: whether the input can be opened again by its name to find
+    a line for a message (not standard input, a pipe or raw bytes).
+    """
 
     data: bytes | FileView
     display: str
     path: str | None = None
+    rereadable: bool = True
 
 
 def describe(source: object) -> str:
@@ -128,11 +133,11 @@ def open_bytes(source: PathLike | bytes) -> Iterator[OpenedSource]:
     (``"-"``) are read into memory.
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
-        yield OpenedSource(bytes(source), "<bytes>")
+        yield OpenedSource(bytes(source), "<bytes>", rereadable=False)
         return
     path = os.fspath(source)
     if path == "-":
-        yield OpenedSource(sys.stdin.buffer.read(), "<stdin>")
+        yield OpenedSource(sys.stdin.buffer.read(), "<stdin>", rereadable=False)
         return
     check_readable_path(path)
     kind = compression_of(path)
@@ -143,7 +148,7 @@ def open_bytes(source: PathLike | bytes) -> Iterator[OpenedSource]:
     if not stat.S_ISREG(os.stat(path).st_mode):
         # a pipe or a device (``<(zcat run.gz)``): no size, no seeking; read it once
         with open(path, "rb") as handle:
-            yield OpenedSource(handle.read(), path)
+            yield OpenedSource(handle.read(), path, rereadable=False)
         return
     view = FileView(path)
     yield OpenedSource(view if len(view) else b"", path, path)

@@ -338,13 +338,14 @@ def _has_comment_rows(table: pa.Table) -> bool:
     return any(str(name).startswith("#") for name in column.chunk(0).dictionary.to_pylist())
 
 
-def _line_locator(data: bytes | FileView, display: str) -> Callable[[int], int]:
+def _line_locator(opened: OpenedSource) -> Callable[[int], int]:
     """A function from a row number to its line, for error messages only.
 
     It scans the file again, skipping blank and comment lines; it is only
     called when an error is reported, so the fast path pays nothing for it.
+    Input that cannot be read again (standard input, a pipe) is kept.
     """
-    source: bytes | str = bytes(data) if display.startswith("<") else display
+    source: bytes | str = bytes(opened.data) if not opened.rereadable else opened.display
 
     def locate(row: int) -> int:
         lines = source.split(b"\n") if isinstance(source, bytes) else open_lines(source)
@@ -433,7 +434,7 @@ def read_trec_run(
                 ranks=fast.ranks,
                 name=name if name is not None else _last_run_id(opened.data),
                 source=opened.display,
-                locate=_line_locator(opened.data, opened.display),
+                locate=_line_locator(opened),
                 rank_order_blocks=fast.sorted_blocks,
                 segments=(fast.segment_starts, fast.segment_codes),
             )
@@ -441,7 +442,7 @@ def read_trec_run(
             return run
         table, line_numbers = _parse(opened.data, opened.display, _RUN, wanted, opened.path)
         run_name = name if name is not None else _last_run_id(opened.data)
-        locate = _line_locator(opened.data, opened.display) if line_numbers is None else None
+        locate = _line_locator(opened) if line_numbers is None else None
     queries, docs = table["qid"], table["docno"]
     ranks = table["rank"] if keep_rank else None
     score_chunks = list(table["score"].chunks)
@@ -497,14 +498,14 @@ def read_trec_qrels(source: PathLike | bytes) -> Qrels:
                 fast.doc_names,
                 fast.values.astype(np.float64),
                 source=opened.display,
-                locate=_line_locator(opened.data, opened.display),
+                locate=_line_locator(opened),
             )
             qrels.check_duplicates()
             return qrels
         table, line_numbers = _parse(
             opened.data, opened.display, _QRELS, _QRELS.wanted, opened.path
         )
-        locate = _line_locator(opened.data, opened.display) if line_numbers is None else None
+        locate = _line_locator(opened) if line_numbers is None else None
     return Qrels.from_arrow(
         table["qid"],
         table["docno"],
