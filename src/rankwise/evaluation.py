@@ -242,6 +242,7 @@ def kernel_for(measure: Measure, ties: str, depth: int | None) -> Any:
 def tie_report(ranking: Any, measures: list[Measure], ties: str) -> TieReport:
     """How much ties decide the result: affected queries and best/worst bounds per measure."""
     from rankwise.kernels import KERNELS, Context
+    from rankwise.kernels._unique import distinct
 
     data = ranking.view("trec")
     if not ranking.has_ties:
@@ -256,12 +257,12 @@ def tie_report(ranking: Any, measures: list[Measure], ties: str) -> TieReport:
     rel = next((m.param("rel") for m in measures if "rel" in m.family.params), 1.0)
     relevant = data.hit_grade >= rel
     group = data.hit_query.astype(np.int64) * (1 << 32) + data.tie_above
-    groups, inverse = np.unique(group[tied], return_inverse=True)
+    groups, _, inverse = distinct(group[tied])
     rel_count = np.bincount(inverse, weights=relevant[tied], minlength=len(groups))
     size = np.zeros(len(groups))
     size[inverse] = data.tie_size[tied]
     mixed_groups = (rel_count > 0) & (rel_count < size)
-    mixed_queries = np.unique(groups[mixed_groups] >> 32)
+    mixed_queries = distinct(groups[mixed_groups] >> 32)[0]
     bounds: dict[str, tuple[float, float]] = {}
     worst, best = Context(ranking.view("worst")), Context(ranking.view("best"))
     for measure in measures:
@@ -272,7 +273,7 @@ def tie_report(ranking: Any, measures: list[Measure], ties: str) -> TieReport:
         bounds[str(measure)] = (low, high)
     return TieReport(
         ties,
-        len(np.unique(data.hit_query[straddle])),
+        len(distinct(data.hit_query[straddle])[0]),
         len(mixed_queries),
         bounds,
     )

@@ -20,6 +20,8 @@ def as_string_chunks(values: Any, what: str) -> pa.ChunkedArray:
 
     if isinstance(values, pa.Array):
         values = pa.chunked_array([values])
+    elif isinstance(values, list) and all(type(value) is str for value in values):
+        values = pa.chunked_array([strings_to_array(values)], type=pa.string())
     elif not isinstance(values, pa.ChunkedArray):
         values = pa.chunked_array([pa.array(values)])
     if pa.types.is_dictionary(values.type):
@@ -117,7 +119,7 @@ def take_rows(column: pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     ends = np.cumsum([len(chunk) for chunk in column.chunks])
     which = np.searchsorted(ends, rows, side="right")
     parts = []
-    for index in np.unique(which).tolist():
+    for index in np.flatnonzero(np.bincount(which)).tolist():
         local = rows[which == index] - (ends[index - 1] if index else 0)
         parts.append(column.chunk(index).take(numpy_to_array(local.astype(np.int64))))
     return pa.concat_arrays(parts) if parts else pa.array([], column.type)
@@ -226,7 +228,7 @@ def string_keys_at(values: pa.ChunkedArray, rows: np.ndarray, *, with_exact: boo
     exact = True
     ends = np.cumsum([len(chunk) for chunk in values.chunks])
     which = np.searchsorted(ends, rows, side="right")
-    for index in np.unique(which).tolist():
+    for index in np.flatnonzero(np.bincount(which)).tolist():
         mine = which == index
         local = rows[mine] - (ends[index - 1] if index else 0)
         out[mine], chunk_exact = _chunk_keys(values.chunk(index), local)

@@ -21,6 +21,7 @@ import numpy as np
 
 from rankwise.data._arrow import array_to_numpy, numpy_to_array
 from rankwise.exceptions import InvalidParameterError
+from rankwise.kernels._unique import distinct
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -119,7 +120,7 @@ def _order_rows(codes: np.ndarray, scores: np.ndarray) -> _Ordering:
         inside = rising[~np.isin(rising, starts)]
         if len(inside):
             block_of = np.searchsorted(starts, inside, side="right") - 1
-            bad = np.unique(block_of)
+            bad = distinct(block_of)[0]
             ends = np.append(starts[1:], n)
             lengths = ends[bad] - starts[bad]
             rows = np.repeat(starts[bad], lengths) + (
@@ -172,7 +173,7 @@ def _tie_groups(
         return correction, first, size
     targets = positions[tied]
     low, high = _equal_range(scores, targets, block_start[tied], block_end[tied])
-    groups, first_target, group_index = np.unique(low, return_index=True, return_inverse=True)
+    groups, first_target, group_index = distinct(low)
     group_start = groups
     lengths = high[first_target] - group_start
     offsets = np.cumsum(lengths) - lengths
