@@ -211,8 +211,23 @@ def test_many_ranges_agree(tmp_path: Path, small_ranges: None) -> None:
     path.write_text(lines)
     columns = fast_outcome(lines.encode())
     assert isinstance(columns, _fast.FastColumns)
-    assert len(columns.unchecked_rows) > 0  # blocks were split: those rows are checked again
+    assert columns.unchecked_rows is None  # a block per line or two: every row checked again
     assert_same("run", path, keep_rank=True)
+
+
+def test_blocks_split_by_ranges_are_checked_again(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", 3000)
+    lines = "".join(f"q{i // 40} Q0 doc{i % 40} {i} {100 - i % 40} r\n" for i in range(800))
+    path = tmp_path / "run"
+    path.write_text(lines)
+    columns = fast_outcome(lines.encode())
+    assert isinstance(columns, _fast.FastColumns)
+    assert columns.unchecked_rows is not None
+    assert 0 < len(columns.unchecked_rows) < 800
+    assert columns.sorted_blocks is not None
+    assert columns.sorted_blocks.tolist() == list(range(0, 800, 40))
+    assert_same("run", path)
 
 
 @pytest.mark.parametrize("gap", [1, 2, 5, 30])

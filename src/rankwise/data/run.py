@@ -330,7 +330,7 @@ class Run:
         rankwise.exceptions.DuplicateEntryError: document 'd1' appears twice for query 'q1' \
 (first at line 1); a run lists each document once per query
         """
-        if rows is None:
+        if rows is None or len(rows) * 4 > len(self):
             self._check_duplicates()
             return
         if len(rows) < 2:

@@ -68,9 +68,11 @@ class FastColumns:
         Per row, the score (float64, runs) or the grade (int64, qrels).
     ranks : pyarrow.ChunkedArray or None
         Per row, the rank field as text (runs read with ``keep_rank``).
-    unchecked_rows : ndarray of int64
+    unchecked_rows : ndarray of int64, or None
         Rows of the queries whose lines are split over several blocks: the C
         reader checked each block for a repeated document, not their union.
+        None when that is a large part of the file (queries interleave):
+        every row is to be checked.
     sorted_blocks : ndarray of int64 or None
         Runs in rank order (each query's lines together, scores never rising
         within them): the first row of each query's block. None otherwise.
@@ -84,8 +86,13 @@ class FastColumns:
     doc_names: list[str] | None
     values: np.ndarray
     ranks: pa.ChunkedArray | None
-    unchecked_rows: np.ndarray
+    unchecked_rows: np.ndarray | None
     sorted_blocks: np.ndarray | None
+
+    @property
+    def interleaved(self) -> bool:
+        """Whether the blocks are many (one per 8 rows or more): codes per row are cheaper."""
+        return len(self.segment_starts) * 8 > len(self.values)
 
     @property
     def query_codes(self) -> np.ndarray:
@@ -290,8 +297,13 @@ def _sorted_blocks(
 
 def _rows_split_over_blocks(
     starts: np.ndarray, codes: np.ndarray, range_ends: list[int], n_queries: int
-) -> np.ndarray:
-    """Rows of the queries that own more than one block (a block ends at a range's end)."""
+) -> np.ndarray | None:
+    """Rows of the queries that own more than one block (a block ends at a range's end).
+
+    None when the blocks are many (queries interleave): check every row.
+    """
+    if len(starts) * 8 > range_ends[-1]:
+        return None
     blocks_per_query = np.bincount(codes, minlength=n_queries)
     split = blocks_per_query[codes] > 1
     if not split.any():

@@ -426,8 +426,9 @@ def read_trec_run(
         fast = _read_fast(opened, "run", keep_rank)
         if fast is not None and fast.doc_ids is not None:
             # the C reader checked the scores (finite) and each query's block for duplicates
+            dense = fast.interleaved  # blocks of a line or two: a code per row is cheaper
             run = Run(
-                None,
+                fast.query_codes if dense else None,
                 fast.query_ids,
                 fast.doc_ids,
                 fast.values,
@@ -436,7 +437,7 @@ def read_trec_run(
                 source=opened.display,
                 locate=_line_locator(opened),
                 rank_order_blocks=fast.sorted_blocks,
-                segments=(fast.segment_starts, fast.segment_codes),
+                segments=None if dense else (fast.segment_starts, fast.segment_codes),
             )
             run.check_duplicates(fast.unchecked_rows)
             return run

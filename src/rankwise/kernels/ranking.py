@@ -102,22 +102,26 @@ def _order_rows(codes: np.ndarray, scores: np.ndarray) -> _Ordering:
     """Order rows by query block, then score descending.
 
     Runs written in rank order (grouped by query, scores descending) are
-    detected in one pass and not sorted; otherwise only the blocks that are
-    out of order are sorted.
+    detected in one pass and not sorted; runs grouped by query have only
+    their out-of-order blocks sorted; runs whose queries interleave are
+    sorted whole. The order among equal scores is left to
+    :func:`_tie_groups` (docno descending).
     """
     n = len(codes)
-    order: np.ndarray | None = None
-    if n > 1 and (codes[1:] < codes[:-1]).any():
-        order = np.argsort(codes, kind="stable")
-        codes = codes[order]
-        scores = scores[order]
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return _Ordering(None, None, scores, empty, empty)
+    order: np.ndarray | None = None
+    if n > 1 and (codes[1:] < codes[:-1]).any():  # queries interleave: sort everything
+        order = _by_group_then_score(codes, scores)
+        codes = codes[order]
+        scores = scores[order]
     starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
-    rising = np.flatnonzero(scores[1:] > scores[:-1]) + 1
+    rising = np.flatnonzero(scores[1:] > scores[:-1]) + 1 if order is None else []
     if len(rising):
-        inside = rising[~np.isin(rising, starts)]
+        is_start = np.zeros(n, dtype=bool)
+        is_start[starts] = True
+        inside = rising[~is_start[rising]]
         if len(inside):
             block_of = np.searchsorted(starts, inside, side="right") - 1
             bad = distinct(block_of)[0]
@@ -126,15 +130,12 @@ def _order_rows(codes: np.ndarray, scores: np.ndarray) -> _Ordering:
             rows = np.repeat(starts[bad], lengths) + (
                 np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
             )
-            by_score = np.argsort(-scores[rows], kind="stable")
             block_rows = np.repeat(np.arange(len(bad)), lengths)
-            local = by_score[np.argsort(block_rows[by_score], kind="stable")]
-            permutation = np.arange(n) if order is None else order
-            permutation = permutation.copy()
-            permutation[rows] = permutation[rows[local]]
+            local = _by_group_then_score(block_rows, scores[rows])
+            order = np.arange(n)
+            order[rows] = rows[local]
             scores = scores.copy()
             scores[rows] = scores[rows[local]]
-            order = permutation
     position = None
     if order is not None:
         position = np.empty(n, dtype=np.int64)
@@ -142,6 +143,19 @@ def _order_rows(codes: np.ndarray, scores: np.ndarray) -> _Ordering:
     return _Ordering(
         order, position, scores, starts.astype(np.int64), codes[starts].astype(np.int64)
     )
+
+
+def _by_group_then_score(groups: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """The permutation ordering rows by group ascending, then score descending.
+
+    One sort by score, then a stable sort by group: a radix sort (linear time)
+    when the groups fit in 16 bits. Equal scores come in no particular order.
+    """
+    by_score = np.argsort(-scores)
+    keys = groups[by_score]
+    if int(keys.max()) < 1 << 16 and int(keys.min()) >= 0:
+        keys = keys.astype(np.uint16)
+    return by_score[np.argsort(keys, kind="stable")]
 
 
 def _tie_groups(
