@@ -117,7 +117,9 @@ def _order_rows(codes: np.ndarray, scores: np.ndarray) -> _Ordering:
         codes = codes[order]
         scores = scores[order]
     starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
-    rising = np.flatnonzero(scores[1:] > scores[:-1]) + 1 if order is None else []
+    rising = (
+        np.flatnonzero(scores[1:] > scores[:-1]) + 1 if order is None else np.zeros(0, np.int64)
+    )
     if len(rising):
         is_start = np.zeros(n, dtype=bool)
         is_start[starts] = True
