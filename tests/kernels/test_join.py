@@ -72,8 +72,20 @@ def test_large_strings_take_the_arrow_path() -> None:
     assert (rows.tolist(), codes.tolist()) == ([1], [0])
 
 
+def test_a_string_column_and_an_arrow_column_agree() -> None:
+    from rankwise.data._strings import StringColumn
+
+    docs = ["d3", "d1", "", "d1", "a-long-document-id-9"]
+    wanted = ["d1", "a-long-document-id-9", "zz"]
+    arrow = _join.find_strings(pa.chunked_array([docs]), pa.array(wanted))
+    native = _join.find_strings(StringColumn.from_strings(docs), StringColumn.from_strings(wanted))
+    assert [a.tolist() for a in arrow] == [a.tolist() for a in native] == [[1, 3, 4], [0, 0, 1]]
+
+
 def test_the_c_module_checks_its_buffers() -> None:
-    values = _join._buffers(pa.array(["a"]))
+    from rankwise.data._strings import string_chunks
+
+    values = string_chunks(pa.chunked_array([["a"]]))[0].as_buffers()
     short = (5, values[1], values[2], 0)  # says 5 strings, holds 1
     out = np.empty(5, np.int64), np.empty(5, np.int32)
     with pytest.raises(ValueError, match="offsets buffer too short"):

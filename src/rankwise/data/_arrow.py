@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise.data._strings import StringChunk, StringsLike, string_chunks
+
 if TYPE_CHECKING:
     import pyarrow as pa
 
@@ -171,17 +173,9 @@ def _words_at(raw: np.ndarray, starts: np.ndarray, available: np.ndarray) -> np.
     return words
 
 
-def _chunk_keys(chunk: pa.Array, rows: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
+def _chunk_keys(chunk: StringChunk, rows: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
     """The keys of a chunk's strings (of its *rows* only, when given)."""
-    offsets = np.frombuffer(
-        chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4
-    )
-    data_buffer = chunk.buffers()[2]
-    raw = (
-        np.frombuffer(data_buffer, dtype=np.uint8)
-        if data_buffer is not None
-        else np.zeros(0, np.uint8)
-    )
+    offsets, raw = chunk.offsets, chunk.data
     if rows is None:
         starts = offsets[:-1].astype(np.int64)
         lengths = (offsets[1:] - offsets[:-1]).astype(np.int64)
@@ -201,7 +195,7 @@ def _chunk_keys(chunk: pa.Array, rows: np.ndarray | None = None) -> tuple[np.nda
     return np.where(long, mixed, key), False
 
 
-def string_keys(values: pa.ChunkedArray) -> tuple[np.ndarray, bool]:
+def string_keys(values: StringsLike) -> tuple[np.ndarray, bool]:
     """A 64-bit key per string, and whether the keys are exact (one-to-one).
 
     Strings of at most 8 bytes map to their zero-padded bytes: the key is
@@ -211,39 +205,27 @@ def string_keys(values: pa.ChunkedArray) -> tuple[np.ndarray, bool]:
     out = np.empty(len(values), dtype=np.uint64)
     exact = True
     at = 0
-    for chunk in values.chunks:
+    for chunk in string_chunks(values):
         keys, chunk_exact = _chunk_keys(chunk)
-        out[at : at + len(chunk)] = keys
-        at += len(chunk)
+        out[at : at + chunk.length] = keys
+        at += chunk.length
         exact &= chunk_exact
     return out, exact
 
 
-def string_keys_at(values: pa.ChunkedArray, rows: np.ndarray, *, with_exact: bool = False) -> Any:
+def string_keys_at(values: StringsLike, rows: np.ndarray, *, with_exact: bool = False) -> Any:
     """The :func:`string_keys` of the strings at *rows* (read in place, nothing taken).
 
     With *with_exact*, also whether every key is exact (all at most 8 bytes).
     """
     out = np.empty(len(rows), dtype=np.uint64)
     exact = True
-    ends = np.cumsum([len(chunk) for chunk in values.chunks])
+    chunks = string_chunks(values)
+    ends = np.cumsum([chunk.length for chunk in chunks])
     which = np.searchsorted(ends, rows, side="right")
     for index in np.flatnonzero(np.bincount(which)).tolist():
         mine = which == index
         local = rows[mine] - (ends[index - 1] if index else 0)
-        out[mine], chunk_exact = _chunk_keys(values.chunk(index), local)
+        out[mine], chunk_exact = _chunk_keys(chunks[index], local)
         exact &= chunk_exact
     return (out, exact) if with_exact else out
-
-
-def string_order_keys(values: pa.Array) -> np.ndarray | None:
-    """Keys that sort as ``strcmp`` sorts the strings, or None when a string exceeds 8 bytes."""
-    import pyarrow as pa
-
-    chunk = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-    if len(chunk) == 0:
-        return np.zeros(0, dtype=np.uint64)
-    keys, exact = _chunk_keys(chunk)
-    if not exact:
-        return None
-    return keys.byteswap()

@@ -9,6 +9,7 @@ import numpy as np
 
 from rankwise.data._arrow import as_string_chunks, intern, numbers_to_numpy
 from rankwise.data._rows import line_of_row, readonly
+from rankwise.data._strings import StringColumn
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class Qrels:
     __slots__ = (
         "_doc_array",
         "_doc_codes",
+        "_doc_column",
         "_doc_ids",
         "_grades",
         "_line_numbers",
@@ -62,6 +64,7 @@ class Qrels:
         self._doc_codes = readonly(doc_codes)
         self._doc_ids = doc_ids
         self._doc_array: pa.Array | None = None
+        self._doc_column: StringColumn | None = None
         self._grades = readonly(grades)
         self._source = source
         self._line_numbers = line_numbers
@@ -177,6 +180,13 @@ class Qrels:
         if self._doc_array is None:
             self._doc_array = strings_to_array(self._doc_ids)
         return self._doc_array
+
+    @property
+    def doc_column(self) -> StringColumn:
+        """The distinct judged document ids in Arrow's layout, without pyarrow (built once)."""
+        if self._doc_column is None:
+            self._doc_column = StringColumn.from_strings(self._doc_ids)
+        return self._doc_column
 
     @property
     def doc_codes(self) -> np.ndarray:

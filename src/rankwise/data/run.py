@@ -9,6 +9,7 @@ import numpy as np
 
 from rankwise.data._arrow import as_string_chunks, intern, numbers_to_numpy, string_keys
 from rankwise.data._rows import line_of_row, readonly
+from rankwise.data._strings import StringsLike, to_arrow
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
 if TYPE_CHECKING:
@@ -68,10 +69,10 @@ class Run:
         self,
         query_codes: np.ndarray | None,
         query_ids: list[str],
-        doc_ids: pa.ChunkedArray,
+        doc_ids: StringsLike,
         scores: np.ndarray,
         *,
-        ranks: pa.ChunkedArray | None = None,
+        ranks: StringsLike | None = None,
         name: str = "run",
         source: str | None = None,
         line_numbers: np.ndarray | None = None,
@@ -232,6 +233,15 @@ class Run:
     @property
     def doc_ids(self) -> pa.ChunkedArray:
         """Per row, the document id (Arrow strings)."""
+        return to_arrow(self._doc_ids)
+
+    @property
+    def doc_column(self) -> StringsLike:
+        """Per row, the document id as stored: Arrow, or Arrow's layout without pyarrow.
+
+        For kernels that read the string buffers themselves (see
+        :mod:`rankwise.data._strings`); :attr:`doc_ids` is the Arrow column.
+        """
         return self._doc_ids
 
     @property
@@ -247,7 +257,7 @@ class Run:
         import pyarrow as pa
 
         try:
-            return numbers_to_numpy(self._ranks.cast(pa.float64()))
+            return numbers_to_numpy(to_arrow(self._ranks).cast(pa.float64()))
         except (pa.ArrowInvalid, ValueError) as error:
             raise InputFormatError(
                 f"rank column must be numeric for ties='rank': {error}", self._source
@@ -308,7 +318,7 @@ class Run:
 
         queries = pa.array(self._query_ids, pa.string()).take(pa.array(self.query_codes))
         return pa.table(
-            {"query_id": queries, "doc_id": self._doc_ids.combine_chunks(), "score": self._scores}
+            {"query_id": queries, "doc_id": self.doc_ids.combine_chunks(), "score": self._scores}
         )
 
     # validation -------------------------------------------------------------------
@@ -381,7 +391,7 @@ class Run:
         table = pa.table(
             {
                 "query": pa.array(self.query_codes_at(rows)),
-                "doc": self._doc_ids.take(pa.array(rows)),
+                "doc": self.doc_ids.take(pa.array(rows)),
                 "row": pa.array(rows),
             }
         )
@@ -397,7 +407,7 @@ class Run:
             if count > 1
         ]
         first, second = min(((g[0], g[1]) for g in candidates), key=lambda pair: pair[1])
-        docs = self._doc_ids
+        docs = self.doc_ids
         doc = docs[second].as_py()
         query = self._query_ids[int(self.query_codes_at(np.array([second]))[0])]
         raise DuplicateEntryError(

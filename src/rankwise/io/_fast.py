@@ -28,10 +28,9 @@ import numpy as np
 
 from rankwise._compiled import enabled, load
 from rankwise._threads import cores, run_threads
+from rankwise.data._strings import StringColumn
 
 if TYPE_CHECKING:
-    import pyarrow as pa
-
     from rankwise.io._source import OpenedSource
 
 __all__ = ["FastColumns", "available", "parse_columns"]
@@ -59,14 +58,14 @@ class FastColumns:
         of its query in *query_ids* (a query may own several blocks).
     query_ids : list of str
         Distinct query ids in order of first appearance.
-    doc_ids : pyarrow.ChunkedArray or None
-        Runs: per row, the document id.
+    doc_ids : StringColumn or None
+        Runs: per row, the document id (Arrow's layout, no pyarrow needed).
     doc_codes, doc_names : ndarray of int32 and list of str, or None
         Qrels: per row, the index of its document in *doc_names*, the
         distinct document ids in order of first appearance.
     values : ndarray
         Per row, the score (float64, runs) or the grade (int64, qrels).
-    ranks : pyarrow.ChunkedArray or None
+    ranks : StringColumn or None
         Per row, the rank field as text (runs read with ``keep_rank``).
     unchecked_rows : ndarray of int64, or None
         Rows of the queries whose lines are split over several blocks: the C
@@ -81,11 +80,11 @@ class FastColumns:
     segment_starts: np.ndarray
     segment_codes: np.ndarray
     query_ids: list[str]
-    doc_ids: pa.ChunkedArray | None
+    doc_ids: StringColumn | None
     doc_codes: np.ndarray | None
     doc_names: list[str] | None
     values: np.ndarray
-    ranks: pa.ChunkedArray | None
+    ranks: StringColumn | None
     unchecked_rows: np.ndarray | None
     sorted_blocks: np.ndarray | None
 
@@ -183,21 +182,12 @@ def _parse_ranges(reader: Any, source: Any, size: int, layout: int, keep_rank: b
     return state["declined"] if state["declined"] is not None else results
 
 
-def _string_chunk(rows: int, offsets: Any, data: Any) -> pa.Array:
-    import pyarrow as pa
-
-    buffers = [None, pa.py_buffer(offsets), pa.py_buffer(data)]
-    return pa.Array.from_buffers(pa.string(), rows, buffers)
-
-
 def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -> FastColumns | str:
     """Read a TREC run (``kind="run"``) or qrels file with the C reader.
 
     Returns the columns, or a str saying why the C reader declined the input
     (the general reader must then read it).
     """
-    import pyarrow as pa
-
     reader = _ctrec
     if reader is None or not available():
         return "the C reader is not available"
@@ -227,14 +217,10 @@ def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -
     values = np.concatenate(parts) if len(parts) > 1 else parts[0]
     doc_ids = ranks = doc_codes = doc_names = None
     if run:
-        doc_ids = pa.chunked_array(
-            [_string_chunk(p.rows, p.doc_offsets, p.doc_data) for p in pieces if p.rows],
-            type=pa.string(),
-        )
+        doc_ids = StringColumn.from_buffers([(p.rows, p.doc_offsets, p.doc_data) for p in pieces])
         if keep_rank:
-            ranks = pa.chunked_array(
-                [_string_chunk(p.rows, p.rank_offsets, p.rank_data) for p in pieces if p.rows],
-                type=pa.string(),
+            ranks = StringColumn.from_buffers(
+                [(p.rows, p.rank_offsets, p.rank_data) for p in pieces]
             )
     else:
         doc_names, doc_codes = _merge_codes(

@@ -15,6 +15,7 @@ import numpy as np
 
 from rankwise._compiled import enabled, load
 from rankwise._threads import cores, run_threads
+from rankwise.data._strings import StringColumn, StringsLike, string_chunks, to_arrow
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -29,20 +30,23 @@ def _native() -> Any:
     return _cjoin if enabled() else None
 
 
-def _buffers(array: pa.Array) -> tuple[int, Any, Any, int]:
-    """An Arrow string array as (length, offsets, data, offset) for the C module."""
-    _, offsets, data = array.buffers()
-    return len(array), offsets, data if data is not None else b"", array.offset
+def _is_large(column: StringsLike) -> bool:
+    """Whether an Arrow column holds large (64-bit offset) strings."""
+    if isinstance(column, StringColumn):
+        return False
+    import pyarrow as pa
+
+    return not pa.types.is_string(column.type)
 
 
-def find_strings(column: pa.ChunkedArray, values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+def find_strings(column: StringsLike, values: StringsLike) -> tuple[np.ndarray, np.ndarray]:
     """Rows of *column* whose string is in *values*, and its index there.
 
     Parameters
     ----------
-    column : pyarrow.ChunkedArray of string, without nulls
+    column : pyarrow.ChunkedArray of string, or StringColumn; without nulls
         For example the run's document ids.
-    values : pyarrow.Array of string, without nulls
+    values : pyarrow.ChunkedArray or Array of string, or StringColumn; without nulls
         The strings looked for; a string given twice matches its first index.
 
     Returns
@@ -59,15 +63,20 @@ def find_strings(column: pa.ChunkedArray, values: pa.Array) -> tuple[np.ndarray,
     >>> rows.tolist(), codes.tolist()
     ([0, 1], [1, 0])
     """
-    import pyarrow as pa
+    if not isinstance(values, StringColumn) and not hasattr(values, "chunks"):
+        import pyarrow as pa
 
+        values = pa.chunked_array([values])
+    if len(values) == 0 or len(column) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     native = _native()
-    if native is None or not all(
-        pa.types.is_string(array.type) for array in (values, *column.chunks)
-    ):
-        return _index_in(column, values)
-    chunks = [_buffers(chunk) for chunk in column.chunks]
-    wanted = _buffers(values)
+    if native is None or _is_large(column) or _is_large(values):
+        return _index_in(to_arrow(column), to_arrow(values).combine_chunks())
+    value_chunks = string_chunks(values)
+    if len(value_chunks) != 1:  # the C module takes the values as one chunk
+        value_chunks = string_chunks(StringColumn.from_strings(to_arrow(values).to_pylist()))
+    wanted = value_chunks[0].as_buffers()
+    chunks = [chunk.as_buffers() for chunk in string_chunks(column)]
     parts = _split(chunks, _threads(len(column)))
     results: list[Any] = [None] * len(parts)
 

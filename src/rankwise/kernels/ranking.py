@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rankwise.data._arrow import array_to_numpy, numpy_to_array
+from rankwise.data._strings import StringsLike, to_arrow
 from rankwise.exceptions import InvalidParameterError
 from rankwise.kernels._unique import distinct
 
 if TYPE_CHECKING:
-    import pyarrow as pa
 
     from rankwise.data import Qrels, Run
 
@@ -161,7 +161,7 @@ def _by_group_then_score(groups: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 
 def _tie_groups(
-    ordering: _Ordering, positions: np.ndarray, doc_ids: pa.ChunkedArray, rows_of: np.ndarray | None
+    ordering: _Ordering, positions: np.ndarray, doc_ids: StringsLike, rows_of: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Tie groups of the target positions, and trec_eval's order inside them.
 
@@ -236,7 +236,7 @@ def _equal_range(
 
 
 def _by_group_then_doc_descending(
-    group: np.ndarray, rows: np.ndarray, doc_ids: pa.ChunkedArray
+    group: np.ndarray, rows: np.ndarray, doc_ids: StringsLike
 ) -> np.ndarray:
     """The order of *rows* by group, then by document id descending (byte order)."""
     from rankwise.data._arrow import string_keys_at
@@ -253,7 +253,8 @@ def _by_group_then_doc_descending(
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    table = pa.table({"group": numpy_to_array(group), "doc": doc_ids.take(numpy_to_array(rows))})
+    docs = to_arrow(doc_ids).take(numpy_to_array(rows))
+    table = pa.table({"group": numpy_to_array(group), "doc": docs})
     ordered = pc.sort_indices(table, sort_keys=[("group", "ascending"), ("doc", "descending")])
     return array_to_numpy(ordered, np.uint64).astype(np.int64)
 
@@ -262,7 +263,7 @@ def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.n
     """Rows of the run that are judged, and the matching row of the judgments."""
     from rankwise.kernels._join import find_strings
 
-    candidates, candidate_doc = find_strings(run.doc_ids, qrels.doc_array)
+    candidates, candidate_doc = find_strings(run.doc_column, qrels.doc_column)
     qrels_query = run_to_qrels[run.query_codes_at(candidates)]
     usable = qrels_query >= 0
     candidates, qrels_query = candidates[usable], qrels_query[usable]
@@ -388,7 +389,7 @@ def rank_all_ties(
         codes = run.query_codes if rows_of is None else run.query_codes_at(rows_of)
         ordering = _order_rows(codes, scores if rows_of is None else scores[rows_of])
     positions = targets if ordering.position is None else ordering.position[targets]
-    correction, group_first, group_size = _tie_groups(ordering, positions, run.doc_ids, rows_of)
+    correction, group_first, group_size = _tie_groups(ordering, positions, run.doc_column, rows_of)
     positions = positions + correction
     block = np.searchsorted(ordering.starts, positions, side="right") - 1
     rank = positions - ordering.starts[block] + 1
