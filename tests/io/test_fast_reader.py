@@ -435,3 +435,36 @@ def test_rank_order_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert with_blocks.query_ids == without.query_ids
     for measure in measures:
         np.testing.assert_array_equal(with_blocks[measure], without[measure])
+
+
+# ------------------------------------------------------------------------------------------
+# any bytes at all, any range: columns or a reason, never a crash (also run under ASan/UBSan)
+
+PIECES = st.sampled_from([
+    b"q1", b"Q0", b"d1", b"1", b"2.5", b"-1e3", b"r", b" ", b"\t", b"\n", b"\r\n", b"#",
+    b"\xc3\xa9", b"\xff", b"\x00", b"\r", b".", b"1234567.1234567", b"12345678901234567890",
+    b"x" * 30,
+])
+
+
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.binary(max_size=300), st.lists(PIECES, max_size=80).map(b"".join)),
+       st.integers(0, 400), st.integers(0, 400), st.booleans(), st.booleans(), st.booleans())
+def test_any_bytes_any_range(tmp_path: Path, data: bytes, begin: int, end: int, qrels: bool,
+                             keep_rank: bool, from_file: bool) -> None:
+    reader = _fast._ctrec
+    begin, end = sorted((min(begin, len(data)), min(end, len(data))))
+    layout = reader.QRELS if qrels else reader.RUN
+    if from_file:
+        path = tmp_path / "input"
+        path.write_bytes(data)
+        with open(path, "rb") as handle:
+            result = reader.parse(handle.fileno(), begin, end, layout, keep_rank)
+    else:
+        result = reader.parse(data, begin, end, layout, keep_rank)
+    assert isinstance(result, (str, tuple))
+    if isinstance(result, tuple):
+        rows, names = result[0], result[1]
+        assert rows <= data.count(b"\n") + 1
+        assert len(names) <= rows
