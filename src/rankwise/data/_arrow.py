@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rankwise.data._strings import StringChunk, StringsLike, string_chunks
+from rankwise.data._strings import StringChunk, StringColumn, StringsLike, string_chunks
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -99,15 +99,10 @@ def strings_to_array(values: list[str]) -> pa.Array:
     """
     import pyarrow as pa
 
-    encoded = [value.encode("utf-8") for value in values]
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-    np.cumsum([len(value) for value in encoded], out=offsets[1:])
-    if offsets[-1] > np.iinfo(np.int32).max:
+    try:
+        return StringColumn.from_strings(values).to_arrow().combine_chunks()
+    except ValueError:  # over 2 GiB in all: Arrow's own conversion, in chunks
         return pa.array(values, pa.large_string()).cast(pa.string())
-    data = pa.py_buffer(b"".join(encoded))
-    return pa.Array.from_buffers(
-        pa.string(), len(encoded), [None, pa.py_buffer(offsets.astype(np.int32)), data]
-    )
 
 
 def take_rows(column: pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
@@ -127,18 +122,17 @@ def take_rows(column: pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     return pa.concat_arrays(parts) if parts else pa.array([], column.type)
 
 
-def intern(values: pa.ChunkedArray, *, with_dictionary: bool = False) -> Any:
+def intern(values: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
     """Encode strings as int32 codes in order of first appearance.
 
-    Returns the codes and the list of distinct strings (and, with
-    *with_dictionary*, the distinct strings as an Arrow array).
+    Returns the codes and the list of distinct strings.
     """
     import pyarrow.compute as pc
 
     encoded = pc.dictionary_encode(values).combine_chunks()
     codes = array_to_numpy(encoded.indices, np.int32)
     names = encoded.dictionary.to_pylist()
-    return (codes, names, encoded.dictionary) if with_dictionary else (codes, names)
+    return codes, names
 
 
 def numbers_to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:

@@ -35,7 +35,6 @@ class Qrels:
     """
 
     __slots__ = (
-        "_doc_array",
         "_doc_codes",
         "_doc_column",
         "_doc_ids",
@@ -63,7 +62,6 @@ class Qrels:
         self._query_ids = query_ids
         self._doc_codes = readonly(doc_codes)
         self._doc_ids = doc_ids
-        self._doc_array: pa.Array | None = None
         self._doc_column: StringColumn | None = None
         self._grades = readonly(grades)
         self._source = source
@@ -120,7 +118,7 @@ class Qrels:
                 line,
             )
         query_codes, query_names = intern(queries)
-        doc_codes, doc_names, doc_array = intern(docs, with_dictionary=True)
+        doc_codes, doc_names = intern(docs)
         qrels = cls(
             query_codes,
             query_names,
@@ -131,7 +129,6 @@ class Qrels:
             line_numbers=line_numbers,
             locate=locate,
         )
-        qrels._doc_array = doc_array
         qrels.check_duplicates()
         return qrels
 
@@ -174,12 +171,8 @@ class Qrels:
 
     @property
     def doc_array(self) -> pa.Array:
-        """The distinct judged document ids as an Arrow string array (built once)."""
-        from rankwise.data._arrow import strings_to_array
-
-        if self._doc_array is None:
-            self._doc_array = strings_to_array(self._doc_ids)
-        return self._doc_array
+        """The distinct judged document ids as an Arrow string array."""
+        return self.doc_column.to_arrow().combine_chunks()
 
     @property
     def doc_column(self) -> StringColumn:
