@@ -12,24 +12,34 @@ from typing import TYPE_CHECKING, Any
 
 from rankwise._version import __version__
 from rankwise.exceptions import (
+    DuplicateEntryError,
     InputFormatError,
     InvalidParameterError,
     MeasureSyntaxError,
+    MissingDependencyError,
     RankwiseError,
+    RankwiseWarning,
     UnknownMeasureError,
+    UnsupportedMeasureError,
 )
 
 if TYPE_CHECKING:
-    from rankwise.comparison import Comparison, compare
+    from rankwise.comparison import Comparison, compare, compare_results
     from rankwise.data import Qrels, Run
-    from rankwise.evaluation import evaluate
+    from rankwise.evaluation import evaluate, evaluate_runs
     from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
     from rankwise.measures import Measure, parse
+    from rankwise.options import EvalOptions
+    from rankwise.reporting import build_report
     from rankwise.results import Results
 
 _LAZY = {
     "Comparison": "rankwise.comparison",
     "compare": "rankwise.comparison",
+    "compare_results": "rankwise.comparison",
+    "EvalOptions": "rankwise.options",
+    "evaluate_runs": "rankwise.evaluation",
+    "build_report": "rankwise.reporting",
     "Qrels": "rankwise.data",
     "Run": "rankwise.data",
     "evaluate": "rankwise.evaluation",
@@ -44,18 +54,26 @@ _LAZY = {
 
 __all__ = [
     "Comparison",
+    "DuplicateEntryError",
+    "EvalOptions",
     "InputFormatError",
     "InvalidParameterError",
     "Measure",
     "MeasureSyntaxError",
+    "MissingDependencyError",
     "Qrels",
     "RankwiseError",
+    "RankwiseWarning",
     "Results",
     "Run",
     "UnknownMeasureError",
+    "UnsupportedMeasureError",
     "__version__",
+    "build_report",
     "compare",
+    "compare_results",
     "evaluate",
+    "evaluate_runs",
     "parse",
     "read_qrels",
     "read_run",

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise.engines import Engine
 from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
 from rankwise.measures import Measure
+from rankwise.options import EvalOptions, options_from
 from rankwise.results import Results
 from rankwise.stats import (
     CORRECTIONS,
@@ -294,6 +296,43 @@ class Comparison:
         frame["n_dropped"] = frame["n_dropped"].astype("int64")
         return frame
 
+    row_type = ComparisonRow
+    """The type of the rows (its fields are the columns of the long table)."""
+
+    def to_table(
+        self,
+        fmt: str = "table",
+        *,
+        long: bool = False,
+        digits: int = 4,
+        marker: str | None = None,
+    ) -> str:
+        r"""The comparison as text: a paper's table, or one row per measure and system.
+
+        Parameters
+        ----------
+        fmt : {"table", "tsv", "csv", "json", "jsonl", "markdown", "latex"}
+            ``table``, ``markdown`` and ``latex`` give the wide table (one
+            row per system, one column per measure, significance marked) with
+            its legend, or with *long* one row per measure and system;
+            ``tsv`` and ``csv`` the long table; ``jsonl`` its rows as
+            objects; ``json`` :meth:`to_dict`.
+        long : bool
+            The long table in the ``table``, ``markdown`` and ``latex`` formats.
+        digits : int
+            Decimals of the means and p-values in the wide formats.
+        marker : str, optional
+            Marks a significant difference from the baseline (default ``†``,
+            ``\dagger`` in LaTeX).
+
+        Returns
+        -------
+        str
+        """
+        from rankwise.report.comparison_tables import render_comparison
+
+        return render_comparison(self, fmt, long=long, digits=digits, marker=marker)
+
     def plot(
         self,
         measures: str | Measure | Iterable[str | Measure] | None = None,
@@ -321,7 +360,7 @@ class Comparison:
         ComparisonDisplay
             Holding ``figure_``, ``ax_`` and ``labels_``.
         """
-        from rankwise.report import plot_comparison
+        from rankwise.report.plots import plot_comparison
 
         return plot_comparison(self, measures, ax=ax, **kwargs)
 
@@ -449,6 +488,8 @@ def compare(
     judged_only: bool = False,
     ties: str = "trec",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    options: EvalOptions | None = None,
+    engine: str | Engine = "numpy",
 ) -> Comparison:
     r"""Compare systems with paired significance tests, per measure.
 
@@ -501,12 +542,14 @@ def compare(
     family : {"measure", "all"}
         The correction is applied per measure over the systems compared
         (default), or over all systems and measures at once.
-    rel, depth, judged_only, ties
+    rel, depth, judged_only, ties, options
         As in :func:`rankwise.evaluate` (``ties="average"`` compares the
         expected values over tied orderings).
     chunk_size : int
         Elements of a resample matrix processed at once (bounds memory; does
         not change any value).
+    engine : {"numpy", "spark"} or Engine
+        Where the runs are evaluated.
 
     Returns
     -------
@@ -538,28 +581,35 @@ def compare(
     2     P@1   bm25  0.000      NaN         NaN
     3     P@1  dense  0.750  0.03125     0.03125
     """
-    from rankwise.evaluation import evaluate_objects, parse_measures
-    from rankwise.io import as_qrels, as_run
+    from rankwise.engines.core import prepare_measures
+    from rankwise.evaluation import evaluate_runs
 
-    options = _options(baseline, test, correction, family, alpha, ci, n_resamples, seed,
-                       chunk_size)
-    if missing not in ("skip", "zero"):
-        raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
-    named = _named_runs(runs)
-    _check_baseline(options.baseline, list(named))
-    parsed = parse_measures(measures, rel)
+    chosen = options_from(
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties
+    )
+    settings = _options(baseline, test, correction, family, alpha, ci, n_resamples, seed,
+                        chunk_size)
+    if not isinstance(runs, (Mapping, list, tuple)):
+        raise InvalidParameterError(
+            f"runs must be a dict {{name: run}} or a list of runs, got {type(runs).__name__}"
+        )
+    if len(runs) < 2:
+        raise InvalidParameterError(f"compare needs at least two runs, got {len(runs)}")
+    parsed = prepare_measures(measures, chosen)
     _check_comparable(parsed)
-    qrels_obj = as_qrels(qrels)
-    evaluated: dict[str, Results] = {}
-    for name, run in named.items():
-        if isinstance(run, Results):
-            evaluated[name] = run
-        else:
-            evaluated[name] = evaluate_objects(
-                qrels_obj, as_run(run, name=name, keep_rank=ties == "rank"), parsed,
-                depth=depth, missing=missing, judged_only=judged_only, ties=ties,
-            )
-    return _compare(evaluated, parsed, options)
+    if isinstance(runs, Mapping) and settings.baseline is not None:
+        _check_baseline(settings.baseline, list(runs))
+    evaluated = evaluate_runs(qrels, runs, parsed, options=chosen, engine=engine,
+                              need_common_queries=False)
+    if settings.baseline is not None:
+        from dataclasses import replace
+
+        from rankwise.evaluation import run_sources
+        from rankwise.io.naming import find_run
+
+        found = find_run(settings.baseline, list(evaluated), run_sources(runs), what="baseline")
+        settings = replace(settings, baseline=found)
+    return _compare(evaluated, parsed, settings)
 
 
 def compare_results(
@@ -671,12 +721,11 @@ def _named_runs(runs: Any) -> dict[str, Any]:
 
 def _check_baseline(baseline: str | None, names: list[str]) -> None:
     if baseline is not None and baseline not in names:
-        import difflib
+        from rankwise.suggest import did_you_mean
 
-        near = difflib.get_close_matches(baseline, names, n=1)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
         raise InvalidParameterError(
-            f"baseline {baseline!r} is not one of the runs {names}{hint}"
+            f"baseline {baseline!r} is not one of the runs {names}"
+            + did_you_mean(baseline, names)
         )
 
 

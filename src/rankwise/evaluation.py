@@ -1,19 +1,41 @@
-"""``evaluate``: judgments + run + measures -> :class:`Results`."""
+"""The front door: ``evaluate`` one run, ``evaluate_runs`` several, on any engine.
+
+Nothing is computed here: the options are checked once
+(:class:`~rankwise.options.EvalOptions`), the measures parsed
+(:func:`~rankwise.engines.core.prepare_measures`), and the engine does the
+rest. Engines never import this module.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
-import numpy as np
+from rankwise.engines import Engine, get_engine
+from rankwise.engines.core import prepare_measures, warn_coverage
+from rankwise.exceptions import InvalidParameterError
+from rankwise.measures import Measure
+from rankwise.options import EvalOptions, options_from
+from rankwise.results import Results
 
-from rankwise.data import Qrels, Run
-from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
-from rankwise.io.coerce import as_qrels, as_run, split_one_table
-from rankwise.measures import Measure, parse_many
-from rankwise.results import Results, TieReport, aggregate
+__all__ = ["evaluate", "evaluate_runs"]
 
-__all__ = ["evaluate"]
+Reading = Callable[[str], AbstractContextManager[Any]]
+
+_ONE_TABLE = ("query", "label", "score", "doc")
+
+
+def _looks_like_measures(value: Any) -> bool:
+    if isinstance(value, (str, Measure)):
+        return True
+    return (
+        isinstance(value, (list, tuple))
+        and bool(value)
+        and all(isinstance(item, (str, Measure)) for item in value)
+    )
 
 
 def evaluate(
@@ -26,6 +48,9 @@ def evaluate(
     missing: str = "skip",
     judged_only: bool = False,
     ties: str = "trec",
+    options: EvalOptions | None = None,
+    engine: str | Engine = "numpy",
+    columns: Mapping[str, str] | None = None,
     query: str | None = None,
     label: str | None = None,
     score: str | None = None,
@@ -40,29 +65,30 @@ def evaluate(
         TSV, JSONL file), a pandas / polars / Arrow table with columns
         ``query_id, doc_id, relevance``, or ``{query_id: {doc_id: grade}}``.
         With ``query=``, ``label=`` and ``score=`` it is one table holding
-        both judgments and scores (every row judged), and *run* is omitted.
+        both judgments and scores (every row judged), and *run* is omitted:
+        ``evaluate(df, ["ndcg@10"], query="qid", label="label", score="pred")``.
     run : Run, path, frame or dict
         The scored results, in the same forms (columns ``query_id, doc_id,
         score``; dicts ``{query_id: {doc_id: score}}``).
     measures : str, Measure or list of them
         For example ``["ndcg@10", "map", "mrr@10", "P@10", "recall@1000"]``;
         trec_eval's names (``ndcg_cut.10``, ``P.5,10``, ``all_trec``) work too.
-    rel : float, optional
-        Minimum grade that counts as relevant (default 1); sets ``rel`` of
-        every measure that takes it and does not set it itself.
-    depth : int, optional
-        Evaluate only the first *depth* documents of each query (trec_eval ``-M``).
-    missing : {"skip", "zero"}
-        A judged query absent from the run is left out (default) or scores as
-        an empty ranking, 0 for most measures (trec_eval ``-c``).
-    judged_only : bool
-        Drop unjudged documents before ranking (trec_eval ``-J``).
-    ties : {"trec", "average", "rank", "worst", "best"}
-        Order of documents with equal scores: docno descending (trec_eval's
-        rule, the default); ``"average"``: the exact expected value over all
-        orders of each tie group; ``"rank"``: the run's rank column decides;
-        ``"worst"`` / ``"best"``: relevant documents last / first, the bounds
-        of any tie-breaking. ``Results.ties`` reports how much ties matter.
+    rel, depth, missing, judged_only, ties
+        The options that change the numbers, see
+        :class:`~rankwise.options.EvalOptions`: relevance level, depth cut
+        (trec_eval ``-M``; 0 makes every ranking empty), judged queries absent
+        from the run skipped or scored 0 (``-c``), unjudged documents dropped
+        (``-J``), the order of tied scores (``"trec"``, ``"average"``,
+        ``"rank"``, ``"worst"``, ``"best"``). ``Results.ties`` reports how
+        much ties matter.
+    options : EvalOptions, optional
+        All of them at once (keywords given as well override it).
+    engine : {"numpy", "spark"} or Engine
+        Where to compute (default: this process). The Spark engine takes
+        Spark DataFrames or paths; see :mod:`rankwise.spark`.
+    columns : dict, optional
+        ``{role: column}`` for tables whose columns are named otherwise:
+        roles ``query_id``, ``doc_id``, ``relevance``, ``score``, ``rank``.
     query, label, score, doc : str, optional
         Column names for the one-table form (learning-to-rank data).
 
@@ -76,6 +102,8 @@ def evaluate(
         Malformed input (the message names the file and line).
     MeasureSyntaxError, UnknownMeasureError
         A measure that cannot be parsed.
+    InvalidParameterError
+        An option outside what it accepts.
 
     Examples
     --------
@@ -88,192 +116,194 @@ def evaluate(
     >>> results["map"]
     array([0.83333333, 0.5       ])
     """
-    if measures is None:
-        raise InvalidParameterError("measures is required, for example ['ndcg@10', 'map']")
-    if query is not None or label is not None or score is not None:
+    chosen = options_from(
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties
+    )
+    one_table = {key: value for key, value in zip(_ONE_TABLE, (query, label, score, doc))
+                 if value is not None}
+    if one_table:
+        if measures is None and _looks_like_measures(run):
+            run, measures = None, run  # evaluate(df, ["ndcg@10"], query=..., ...)
         if run is not None:
             raise InvalidParameterError(
                 "give either (qrels, run) or one table with query=, label= and score=, not both"
             )
-        qrels_obj, run_obj = split_one_table(qrels, query=query, label=label, score=score, doc=doc)
-    else:
-        if run is None:
-            raise InvalidParameterError(
-                "run is required (or pass one table with query=, label= and score=)"
-            )
-        qrels_obj, run_obj = as_qrels(qrels), as_run(run, keep_rank=ties == "rank")
-    parsed = parse_measures(measures, rel)
-    results = evaluate_objects(
-        qrels_obj,
-        run_obj,
-        parsed,
-        depth=depth,
-        missing=missing,
-        judged_only=judged_only,
-        ties=ties,
-    )
-    warn_coverage(results.unjudged_queries, results.missing_queries, missing, results.run_name)
+    elif run is None:
+        raise InvalidParameterError(
+            "run is required (or pass one table with query=, label= and score=)"
+        )
+    if measures is None:
+        raise InvalidParameterError("measures is required, for example ['ndcg@10', 'map']")
+    backend = get_engine(engine)
+    parsed = prepare_measures(measures, chosen)
+    backend.check(parsed, chosen)
+    if one_table:
+        from rankwise.io.coerce import split_one_table
+
+        qrels, run = split_one_table(
+            qrels, query=query, label=label, score=score, doc=doc
+        )
+    elif columns is not None:
+        from rankwise.io.coerce import as_qrels, as_run
+
+        qrels = as_qrels(qrels, columns=columns)
+        run = as_run(run, keep_rank=chosen.by_rank, columns=columns)
+    results = backend.evaluate(qrels, run, parsed, chosen)
+    warn_coverage(results, chosen.missing)
     return results
 
 
-def warn_coverage(
-    unjudged_queries: int, missing_queries: int, missing: str, run_name: str, stacklevel: int = 3
-) -> None:
-    """Say once that queries were ignored or left out (Python shows a warning once).
-
-    Used by :func:`evaluate` and by the Spark engine, so both say the same.
-    """
-    import warnings
-
-    from rankwise.exceptions import RankwiseWarning
-
-    def queries(count: int, singular: str, plural: str) -> str:
-        return f"{count} quer{'y' if count == 1 else 'ies'} " + (singular if count == 1 else plural)
-
-    parts = []
-    if unjudged_queries:
-        parts.append(queries(unjudged_queries, "of the run has", "of the run have")
-                     + " no judgments (ignored)")
-    if missing_queries and missing == "skip":
-        parts.append(
-            queries(missing_queries, "of the judgments is", "of the judgments are")
-            + " not in the run (left out; missing='zero' scores them as empty rankings)"
-        )
-    if parts:
-        warnings.warn(f"run {run_name!r}: " + "; ".join(parts), RankwiseWarning,
-                      stacklevel=stacklevel)
+def _source_of(obj: Any, position: int) -> str | None:
+    """The path a run came from (for naming and messages), when it has one."""
+    if isinstance(obj, (str, os.PathLike)):
+        return os.fspath(obj)
+    source = getattr(obj, "source", None)
+    return source if isinstance(source, str) and not source.startswith("<") else None
 
 
-def parse_measures(
-    measures: str | Measure | Iterable[str | Measure], rel: float | None
-) -> list[Measure]:
-    """Parse *measures* and apply a global relevance level to those that take one."""
-    parsed = parse_many(measures)
-    if rel is None:
-        return parsed
-    try:
-        rel = float(rel)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"rel must be a number, got {rel!r}") from None
-    out = []
-    for measure in parsed:
-        if "rel" in measure.family.params and "rel" not in dict(measure.params):
-            measure = measure.replace(rel=rel)
-        if measure not in out:
-            out.append(measure)
-    return out
-
-
-def evaluate_objects(
-    qrels: Qrels,
-    run: Run,
-    measures: list[Measure],
-    *,
-    depth: int | None = None,
-    missing: str = "skip",
-    judged_only: bool = False,
-    ties: str = "trec",
-) -> Results:
-    """Evaluate already-built objects with already-parsed measures."""
-    from rankwise.kernels import rank_all_ties
-    from rankwise.kernels.ranking import TIE_POLICIES
-
-    if ties not in TIE_POLICIES:
+def _given_runs(runs: Any) -> list[tuple[str | None, Any]]:
+    if isinstance(runs, Mapping):
+        items: list[tuple[str | None, Any]] = []
+        for name, run in runs.items():
+            if not isinstance(name, str) or not name:
+                raise InvalidParameterError(
+                    f"run names must be non-empty strings, got {name!r} ({type(name).__name__})"
+                )
+            items.append((name, run))
+    elif isinstance(runs, (list, tuple)):
+        items = [(None, run) for run in runs]
+    else:
         raise InvalidParameterError(
-            f"ties must be one of {', '.join(map(repr, TIE_POLICIES))}, got {ties!r}"
+            f"runs must be a dict {{name: run}} or a list of runs, got {type(runs).__name__}"
         )
-    for measure in measures:
-        kernel_for(measure, ties, depth)  # unknown or unsupported measures fail before ranking
-    ranking = rank_all_ties(
-        qrels, run, depth=depth, missing=missing, judged_only=judged_only, by_rank=ties == "rank"
-    )
-    return evaluate_ranking(
-        ranking,
-        measures,
-        ties=ties,
-        run_name=run.name,
-        missing_queries=len(set(qrels.query_ids) - set(run.query_ids)),
-        unjudged_queries=len(set(run.query_ids) - set(qrels.query_ids)),
-    )
+    if not items:
+        raise InvalidParameterError("runs is empty; give at least one run")
+    return items
 
 
-def evaluate_ranking(
-    ranking: Any,
-    measures: list[Measure],
+def evaluate_runs(
+    qrels: Any,
+    runs: Mapping[str, Any] | Sequence[Any],
+    measures: str | Measure | Iterable[str | Measure],
     *,
-    ties: str = "trec",
-    run_name: str = "run",
-    missing_queries: int = 0,
-    unjudged_queries: int = 0,
-) -> Results:
-    """Compute *measures* from a :class:`~rankwise.kernels.ranking.TiedRanking`.
+    options: EvalOptions | None = None,
+    engine: str | Engine = "numpy",
+    qrels_format: str | None = None,
+    run_format: str | None = None,
+    columns: Mapping[str, str] | None = None,
+    reading: Reading | None = None,
+    need_common_queries: bool = True,
+) -> dict[str, Results]:
+    """Evaluate several runs against the same judgments, one run in memory at a time.
 
-    The one place where kernels meet a ranking: the numpy engine and the
-    Spark engine both end here, so their numbers agree by construction.
+    The judgments are read once. Runs are named by the one rule of
+    :mod:`rankwise.io.naming`: the name given (a dict's keys), else the run
+    id of a TREC file, else the file's stem; repeated names are numbered
+    (``bm25``, ``bm25#2``).
+
+    Parameters
+    ----------
+    qrels : Qrels, path, frame or dict
+        The judgments.
+    runs : dict ``{name: run}`` or list of runs
+        Runs as paths, :class:`~rankwise.Run` objects, frames or dicts, or
+        already computed :class:`~rankwise.Results` (kept as they are). In a
+        list, a frame or dict has no name: pass a dict to name it.
+    measures : str, Measure or list
+        The measures (the options' ``rel`` applies to those that take it).
+    options : EvalOptions, optional
+        The options that change the numbers.
+    engine : str or Engine
+        Where to compute.
+    qrels_format, run_format : str, optional
+        The format of files given by path (default: from the extension).
+    columns : dict, optional
+        Column names of tables, as in :func:`evaluate`.
+    reading : callable, optional
+        ``reading(path)`` returns a context manager entered while a file is
+        read (the command line shows progress with it).
+    need_common_queries : bool
+        Raise when a run and the judgments have no query in common
+        (nothing could be evaluated: usually the wrong file).
+
+    Returns
+    -------
+    dict ``{name: Results}``
+        In the order given; each ``Results.run_name`` is its name.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"a": 1}}
+    >>> out = evaluate_runs(qrels, {"x": {"q1": {"a": 1.0}}, "y": {"q1": {"b": 1.0}}}, "P@1")
+    >>> {name: results.mean["P@1"] for name, results in out.items()}
+    {'x': 1.0, 'y': 0.0}
     """
-    from rankwise.kernels import Context
+    from rankwise.data import Qrels, Run
+    from rankwise.io.coerce import as_qrels, as_run, read_qrels, read_run
+    from rankwise.io.naming import unique_names
 
-    kernels = {m: kernel_for(m, ties, ranking.depth) for m in measures}
-    data = ranking.view(ties)
-    context = Context(data)
-    values = {measure: kernels[measure](context, measure) for measure in measures}
-    return Results(
-        query_ids=data.query_ids,
-        values=values,
-        run_name=run_name,
-        missing_queries=missing_queries,
-        unjudged_queries=unjudged_queries,
-        ties=tie_report(ranking, measures, ties),
-    )
+    chosen = options if options is not None else EvalOptions()
+    backend = get_engine(engine)
+    parsed = prepare_measures(measures, chosen)
+    backend.check(parsed, chosen)
+    items = _given_runs(runs)
 
+    def read(label: str) -> AbstractContextManager[Any]:
+        return reading(label) if reading is not None else contextlib.nullcontext()
 
-def kernel_for(measure: Measure, ties: str, depth: int | None) -> Any:
-    """The kernel computing *measure* under tie policy *ties*."""
-    from rankwise.kernels import KERNELS
-    from rankwise.kernels.tie_average import average_kernel
-
-    if measure.name not in KERNELS:
-        raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented")
-    if ties == "average":
-        return average_kernel(measure.name, KERNELS[measure.name], depth)
-    return KERNELS[measure.name]
-
-
-def tie_report(ranking: Any, measures: list[Measure], ties: str) -> TieReport:
-    """How much ties decide the result: affected queries and best/worst bounds per measure."""
-    from rankwise.kernels import KERNELS, Context
-    from rankwise.kernels._unique import distinct
-
-    data = ranking.view("trec")
-    if not ranking.has_ties:
-        return TieReport(ties, 0, 0, {})
-    tied = data.tie_size > 1
-    cutoffs = {m.cutoff for m in measures if m.cutoff is not None}
-    if ranking.depth is not None:
-        cutoffs.add(ranking.depth)
-    straddle = np.zeros(len(tied), dtype=bool)
-    for k in cutoffs:
-        straddle |= tied & (data.tie_above < k) & (data.tie_above + data.tie_size > k)
-    rel = next((m.param("rel") for m in measures if "rel" in m.family.params), 1.0)
-    relevant = data.hit_grade >= rel
-    group = data.hit_query.astype(np.int64) * (1 << 32) + data.tie_above
-    groups, _, inverse = distinct(group[tied])
-    rel_count = np.bincount(inverse, weights=relevant[tied], minlength=len(groups))
-    size = np.zeros(len(groups))
-    size[inverse] = data.tie_size[tied]
-    mixed_groups = (rel_count > 0) & (rel_count < size)
-    mixed_queries = distinct(groups[mixed_groups] >> 32)[0]
-    bounds: dict[str, tuple[float, float]] = {}
-    worst, best = Context(ranking.view("worst")), Context(ranking.view("best"))
-    for measure in measures:
-        if measure.family.text_valued:
+    qrels_obj: Any = qrels
+    if backend.name == "numpy":
+        if isinstance(qrels, (str, os.PathLike)):
+            with read(os.fspath(qrels)):
+                qrels_obj = read_qrels(qrels, fmt=qrels_format, columns=columns)
+        elif not isinstance(qrels, Qrels):
+            qrels_obj = as_qrels(qrels, columns=columns)
+    evaluated: list[Results] = []
+    for position, (name, obj) in enumerate(items):
+        if isinstance(obj, Results):
+            evaluated.append(obj)
             continue
-        low = aggregate(measure, KERNELS[measure.name](worst, measure))
-        high = aggregate(measure, KERNELS[measure.name](best, measure))
-        bounds[str(measure)] = (low, high)
-    return TieReport(
-        ties,
-        len(distinct(data.hit_query[straddle])[0]),
-        len(mixed_queries),
-        bounds,
-    )
+        run_obj: Any = obj
+        if backend.name == "numpy":
+            if isinstance(obj, (str, os.PathLike)):
+                with read(os.fspath(obj)):
+                    run_obj = read_run(obj, fmt=run_format, name=name,
+                                       keep_rank=chosen.by_rank, columns=columns)
+            elif not isinstance(obj, Run):
+                if name is None:
+                    raise InvalidParameterError(
+                        f"runs[{position}] is a {type(obj).__name__}, which has no name; "
+                        "pass a dict {name: run} instead of a list"
+                    )
+                run_obj = as_run(obj, name=name, keep_rank=chosen.by_rank, columns=columns)
+        results = backend.evaluate(qrels_obj, run_obj, parsed, chosen, name=name)
+        if need_common_queries and results.n_queries == 0 and results.unjudged_queries:
+            judged = getattr(qrels_obj, "query_ids", None)
+            retrieved = getattr(run_obj, "query_ids", None)
+            detail = ""
+            if judged is not None and retrieved is not None:
+                detail = (f" (run: {len(retrieved)} queries, e.g. {list(retrieved[:3])}; "
+                          f"judgments: {len(judged)} queries, e.g. {list(judged[:3])})")
+            name_of = name if name is not None else results.run_name
+            path = _source_of(obj, position)
+            label = repr(name_of) if name_of else f"runs[{position}]"
+            if path is not None and path != name_of:
+                label += f" ({path})"
+            raise InvalidParameterError(
+                f"run {label} and the judgments have no query in common{detail}"
+            )
+        evaluated.append(results)
+        del run_obj
+    names = unique_names([
+        given if given is not None else (results.run_name or "run")
+        for (given, _), results in zip(items, evaluated)
+    ])
+    for name, results in zip(names, evaluated):
+        results.run_name = name
+    return dict(zip(names, evaluated))
+
+
+def run_sources(runs: Mapping[str, Any] | Sequence[Any]) -> list[str | None]:
+    """The path of each run, where it has one (for finding a run by its path)."""
+    items = runs.values() if isinstance(runs, Mapping) else runs
+    return [_source_of(obj, position) for position, obj in enumerate(items)]

@@ -186,6 +186,39 @@ class Results(Mapping[str, np.ndarray]):
         )
         return frame
 
+    def to_table(self, fmt: str = "table", *, per_query: bool = False, digits: int = 4) -> str:
+        """The results as text: a table of means (or per-query values and means).
+
+        Parameters
+        ----------
+        fmt : {"table", "tsv", "csv", "json", "jsonl", "markdown", "latex"}
+            The format (see :mod:`rankwise.report.tables`): ``tsv``, ``csv``
+            and the JSON formats keep full precision, the others round to
+            *digits* decimals.
+        per_query : bool
+            One row per query, then the means (query ``all``).
+        digits : int
+            Decimals in the ``table``, ``markdown`` and ``latex`` formats.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import rankwise as rw
+        >>> r = rw.evaluate({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, ["P@1", "map"])
+        >>> print(r.to_table("markdown"), end="")
+        | run |    P@1 |    map |
+        | :-- | -----: | -----: |
+        | run | 1.0000 | 1.0000 |
+        """
+        from rankwise.report.result_tables import results_table
+        from rankwise.report.tables import render
+
+        table = results_table({self.run_name: self}, self.measures, per_query=per_query)
+        return render(table, fmt, digits=digits)
+
     def plot(
         self,
         kind: str = "distribution",
@@ -216,7 +249,7 @@ class Results(Mapping[str, np.ndarray]):
         DistributionDisplay or CurvesDisplay
             Holding ``figure_`` and ``ax_``.
         """
-        from rankwise.report import plot_results
+        from rankwise.report.plots import plot_results
 
         return plot_results(self, kind, measure, ax=ax, **kwargs)
 

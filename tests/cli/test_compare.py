@@ -148,7 +148,7 @@ def test_options_are_passed_to_the_api(options: list[str], api: dict, cli,
     outcome = cli(["compare", *TREC_ARGS, "-m", "map", "P@10", "ndcg@10", "--seed", "7",
                    "-f", "json", "--quiet", *options], cwd=trec_runs)
     assert outcome.status == 0, outcome.err
-    runs = {name: trec_runs / name for name in TREC_ARGS[1:]}
+    runs = [trec_runs / name for name in TREC_ARGS[1:]]  # named by run id, as the command
     want = compare(trec_runs / "qrels.test", runs, ["map", "P@10", "ndcg@10"], seed=7,
                    **api).to_dict()
     assert json.dumps(json.loads(outcome.out), sort_keys=True) == json.dumps(
@@ -160,18 +160,18 @@ def test_notes_go_to_standard_error(cli, trec_runs: Path) -> None:
     assert outcome.status == 0
     notes = outcome.err.splitlines()
     assert notes == [
-        "rankwise: note: partial.run vs standard.run: compared on the 2 queries evaluated "
+        "rankwise: note: PARTIAL vs STANDARD: compared on the 2 queries evaluated "
         "for both; 1 evaluated for only one were left out (missing='zero' scores a judged "
         "query a run missed as 0 and keeps it)",
-        "rankwise: note: map: partial.run vs standard.run: all 2 differences are zero; p = 1",
-        "rankwise: note: partial.run vs backwards.run: compared on the 2 queries evaluated "
+        "rankwise: note: map: PARTIAL vs STANDARD: all 2 differences are zero; p = 1",
+        "rankwise: note: PARTIAL vs BACK: compared on the 2 queries evaluated "
         "for both; 1 evaluated for only one were left out (missing='zero' scores a judged "
         "query a run missed as 0 and keeps it)",
     ]
     # the table shows each run's mean over the most queries it was compared on
     lines = outcome.text.splitlines()
     assert [line.split()[:2] for line in lines[2:5]] == [
-        ["standard.run", "(a)"], ["backwards.run", "(b)"], ["partial.run", "(c)"]]
+        ["STANDARD", "(a)"], ["BACK", "(b)"], ["PARTIAL", "(c)"]]
     quiet = cli(["compare", *TREC_ARGS, "-m", "map", "--seed", "1", "--quiet"], cwd=trec_runs)
     assert (quiet.status, quiet.err, quiet.out) == (0, "", outcome.out)
     zero = cli(["compare", *TREC_ARGS, "-m", "map", "--seed", "1", "-c"], cwd=trec_runs)
@@ -195,14 +195,13 @@ def test_default_measures_and_names(cli, trec_runs: Path) -> None:
     assert header == ["system", "ndcg@10", "map", "mrr", "P@10", "recall@1000"]
 
 
-def test_same_file_names_fall_back_to_paths(cli, trec_runs: Path) -> None:
+def test_repeated_names_are_numbered(cli, trec_runs: Path) -> None:
     (trec_runs / "other").mkdir()
     (trec_runs / "other" / "standard.run").write_bytes((trec_runs / "backwards.run").read_bytes())
     outcome = cli(["compare", "qrels.test", "standard.run", "other/standard.run",
                    "standard.run", "-m", "map", "-f", "json", "--seed", "0"], cwd=trec_runs)
     assert outcome.status == 0, outcome.err
-    assert json.loads(outcome.out)["systems"] == [
-        "standard.run", "other/standard.run", "standard.run#2"]
+    assert json.loads(outcome.out)["systems"] == ["STANDARD", "BACK", "STANDARD#2"]
 
 
 def test_run_from_standard_input(cli) -> None:
@@ -213,7 +212,7 @@ def test_run_from_standard_input(cli) -> None:
     assert "dense   0.6903 †▲" in outcome.text
     outcome = cli(["compare", "qrels.txt", "bm25.run", "-", "-m", "mrr", "-f", "json"],
                   cwd=GOLDEN, stdin=(GOLDEN / "dense.run").read_bytes())
-    assert json.loads(outcome.out)["systems"] == ["bm25.run", "stdin"]
+    assert json.loads(outcome.out)["systems"] == ["bm25", "dense"]  # their run ids
 
 
 def test_baseline_by_its_file(cli) -> None:
@@ -289,7 +288,8 @@ def test_other_bad_inputs_exit_with_1(cli, tmp_path: Path) -> None:
                    tmp_path / "elsewhere.run", "-m", "mrr"])
     assert outcome.status == 1
     assert outcome.err.startswith(
-        "rankwise: error: run 'elsewhere.run' and the judgments have no query in common")
+        f"rankwise: error: run 'r' ({tmp_path / 'elsewhere.run'}) and the judgments have no "
+        "query in common")
 
 
 @pytest.mark.parametrize("arguments, message", [

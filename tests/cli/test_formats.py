@@ -13,8 +13,8 @@ import pytest
 
 from rankwise.cli import progress
 from rankwise.cli._output import write_output
-from rankwise.cli.formats import FORMATS, Table, render
 from rankwise.cli.trec_printer import format_float
+from rankwise.report.tables import FORMATS, Table, render
 
 TABLE = Table(
     ["run", "map", "num_ret", "relstring@3"],
@@ -56,9 +56,10 @@ def test_tsv() -> None:
     )
 
 
-def test_tsv_refuses_a_tab_inside_a_cell() -> None:
-    with pytest.raises(ValueError, match="holds a tab"):
-        render(Table(["run"], ["text"], [["a\tb"]]), "tsv")
+def test_tsv_escapes_tabs_newlines_and_backslashes_inside_a_cell() -> None:
+    text = render(Table(["run"], ["text"], [["a\tb\nc\\d\re"]]), "tsv")
+    assert text == "run\na\\tb\\nc\\\\d\\re\n"
+    assert len(text.splitlines()) == 2
 
 
 def test_json_and_jsonl_use_null_for_nan_and_missing() -> None:

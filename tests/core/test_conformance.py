@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import rankwise as rw
-from rankwise.evaluation import evaluate_objects
 from rankwise.measures.trec_names import parse_trec_list
 
 DATA = Path(__file__).parents[1] / "data" / "trec_eval"
@@ -70,7 +69,7 @@ def test_every_value_matches_trec_eval(case: str) -> None:
             measure = measure.replace(rel=rel)
         measure_of[entry.label] = measure
     run = rw.read_run(DATA / run_file)
-    results = evaluate_objects(
+    results = rw.evaluate(
         rw.read_qrels(DATA / qrels_file), run, list(dict.fromkeys(measure_of.values())), **options
     )
     checked = 0

@@ -184,5 +184,5 @@ def test_ignored_and_missing_queries_are_said_once() -> None:
 
     with pytest.warns(RankwiseWarning, match="1 query of the run has no judgments"):
         rw.evaluate(QRELS, RUN, ["map"])
-    with pytest.warns(RankwiseWarning, match="2 queries of the judgments are not in the run"):
+    with pytest.warns(RankwiseWarning, match="2 judged queries are not in the run"):
         rw.evaluate({"a": {"x": 1}, "b": {"x": 1}, "c": {"x": 1}}, {"a": {"x": 1.0}}, ["map"])

@@ -35,3 +35,24 @@ def test_errors_share_one_base_class() -> None:
             assert issubclass(exceptions.RankwiseWarning, UserWarning)
             continue
         assert issubclass(getattr(exceptions, name), rankwise.RankwiseError)
+
+
+def test_all_is_exactly_the_public_names() -> None:
+    import types
+
+    public = {
+        name for name, value in vars(rankwise).items()
+        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+    } - {"annotations", "importlib", "TYPE_CHECKING", "Any"}
+    assert set(rankwise.__all__) == public | set(rankwise._LAZY) | {"__version__"}
+    for name in rankwise.__all__:
+        assert getattr(rankwise, name) is not None
+    assert sorted(rankwise.__all__) == rankwise.__all__
+
+
+def test_every_public_exception_is_exported() -> None:
+    from rankwise import exceptions
+
+    assert set(exceptions.__all__) <= set(rankwise.__all__)
+    for name in exceptions.__all__:
+        assert getattr(rankwise, name) is getattr(exceptions, name)

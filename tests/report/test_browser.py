@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rankwise.report import build_report
+from rankwise.reporting import build_report
 
 PLOTS = {"comparison", "curves", "differences", "distributions"}
 SECTIONS = ["summary", "curves", "differences", "distributions", "queries", "provenance"]

@@ -14,8 +14,8 @@ import pytest
 
 from rankwise._version import __version__
 from rankwise.measures import FAMILIES
-from rankwise.report import build_report
 from rankwise.report.html import SECTIONS
+from rankwise.reporting import build_report
 
 pytestmark = pytest.mark.usefixtures("mpl")
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from rankwise.report import build_report
+from rankwise.reporting import build_report
 
 LIMIT = 5_000_000
 

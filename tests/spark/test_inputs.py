@@ -72,9 +72,9 @@ def test_results_object_columns_and_means(small):
     qrels_df, run_df = small
     measures = [*MEASURES, "ndcg@10(gain=linear)", "Rprec(mult=0.5)"]
     expected = rw.evaluate(QRELS, RUN, measures)
-    said = r"1 query of the run has .*1 query of the judgments is"
+    said = r"1 query of the run has .*1 judged query is not in the run"
     with pytest.warns(RankwiseWarning, match=said):
-        got = evaluate(run_df, qrels_df, measures)
+        got = evaluate(qrels_df, run_df, measures)
     assert got.strategy == "ranks"  # few judgments: auto picks ranks
     assert got.per_query.columns == ["query_id", *[str(m) for m in expected.measures]]
     assert got.mean == pytest.approx(expected.mean, rel=1e-12)
@@ -91,20 +91,20 @@ def test_column_errors_name_the_column(small):
 
     qrels_df, run_df = small
     with pytest.raises(InputFormatError, match=r"run_df has no score column 'rank_score'.*score="):
-        evaluate(run_df, qrels_df, MEASURES, score="rank_score")
+        evaluate(qrels_df, run_df, MEASURES, score="rank_score")
     with pytest.raises(InputFormatError, match=r"qrels_df has no relevance label column 'label'"):
-        evaluate(run_df, qrels_df, MEASURES, label="label")
+        evaluate(qrels_df, run_df, MEASURES, label="label")
     text_scores = run_df.selectExpr("query_id", "doc_id", "cast(score as string) as score")
     with pytest.raises(InputFormatError, match=r"'score' must hold numbers, got Spark type string"):
-        evaluate(text_scores, qrels_df, MEASURES)
+        evaluate(qrels_df, text_scores, MEASURES)
     with pytest.raises(InputFormatError, match="must be a Spark DataFrame"):
-        evaluate(rw.Run.from_dict(RUN).to_arrow(), qrels_df, MEASURES)
+        evaluate(qrels_df, rw.Run.from_dict(RUN).to_arrow(), MEASURES)
     with pytest.raises(UnknownMeasureError, match="ndcg@10"):
-        evaluate(run_df, qrels_df, ["ndgc@10"])
+        evaluate(qrels_df, run_df, ["ndgc@10"])
     with pytest.raises(InvalidParameterError, match="missing must be"):
-        evaluate(run_df, qrels_df, MEASURES, missing="drop")
+        evaluate(qrels_df, run_df, MEASURES, missing="drop")
     with pytest.raises(InvalidParameterError, match="ties='rank'"):
-        evaluate(run_df, qrels_df, MEASURES, ties="rank")
+        evaluate(qrels_df, run_df, MEASURES, ties="rank")
 
 
 @pytest.mark.parametrize("strategy", ["ranks", "partitions"])
@@ -116,18 +116,18 @@ def test_bad_scores_and_duplicates_are_errors(spark, small, strategy):
         pa.table({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "score": [1.0, math.nan]})
     )
     with pytest.raises(InputFormatError, match=r"not a finite number|not finite numbers") as info:
-        evaluate(nan_run, qrels_df, MEASURES, strategy=strategy)
+        evaluate(qrels_df, nan_run, MEASURES, strategy=strategy)
     assert "'d2'" in str(info.value) and "'q1'" in str(info.value)
     twice = spark.createDataFrame(
         pa.table({"query_id": ["q1", "q1"], "doc_id": ["d1", "d1"], "score": [1.0, 2.0]})
     )
     with pytest.raises(DuplicateEntryError, match="'d1' appears twice for query 'q1'"):
-        evaluate(twice, qrels_df, MEASURES, strategy=strategy)
+        evaluate(qrels_df, twice, MEASURES, strategy=strategy)
     judged_twice = spark.createDataFrame(
         pa.table({"query_id": ["q1", "q1"], "doc_id": ["d1", "d1"], "relevance": [1, 2]})
     )
     with pytest.raises(DuplicateEntryError, match="given twice"):
-        evaluate(nan_run.limit(1), judged_twice, MEASURES, strategy=strategy)
+        evaluate(judged_twice, nan_run.limit(1), MEASURES, strategy=strategy)
 
 
 def test_files_parquet_and_trec_text(spark, tmp_path):
@@ -167,9 +167,9 @@ def test_to_results_from_partitions(small):
     from rankwise.spark import evaluate
 
     qrels_df, run_df = small
-    said = r"1 query of the run has .*1 query of the judgments is"
+    said = r"1 query of the run has .*1 judged query is not in the run"
     with pytest.warns(RankwiseWarning, match=said):
-        got = evaluate(run_df, qrels_df, [*MEASURES, "relstring@3"], strategy="partitions")
+        got = evaluate(qrels_df, run_df, [*MEASURES, "relstring@3"], strategy="partitions")
     local = got.to_results(run_name="bm25")
     assert (local.run_name, local.unjudged_queries, local.missing_queries) == ("bm25", 1, 1)
     expected = rw.evaluate(QRELS, RUN, [*MEASURES, "relstring@3"])

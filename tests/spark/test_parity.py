@@ -112,7 +112,7 @@ def test_ranks_strategy_matches_numpy(data, options):
     if options.get("ties") == "average":
         measures = [m for m in measures if _average_supported(m, options.get("depth"))]
     expected = rw.evaluate(qrels, run, measures, **options)
-    got = evaluate(run_df, qrels_df, measures, strategy="ranks", **options)
+    got = evaluate(qrels_df, run_df, measures, strategy="ranks", **options)
     assert got.strategy == "ranks"
     assert_same(got, expected)
     local = got.to_results()
@@ -141,8 +141,8 @@ def test_partitions_strategy_matches_numpy(data, options):
     expected = rw.evaluate(qrels, run, measures, **options)
     # tiny chunks and batches: queries span batches and must be carried over
     got = evaluate(
-        run_df,
         qrels_df,
+        run_df,
         measures,
         strategy="partitions",
         num_partitions=3,
@@ -159,7 +159,7 @@ def test_partitions_strategy_matches_numpy(data, options):
 
 
 def _average_supported(name: str, depth: int | None) -> bool:
-    from rankwise.evaluation import kernel_for
+    from rankwise.engines.core import kernel_for
 
     try:
         kernel_for(parse(name), "average", depth)

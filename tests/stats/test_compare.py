@@ -211,12 +211,15 @@ def test_runs_as_a_list_and_other_forms(tmp_path, collection) -> None:
             for query, docs in run.to_dict().items():
                 ranked = sorted(docs.items(), key=lambda item: -item[1])
                 for rank, (doc, score) in enumerate(ranked, 1):
-                    out.write(f"{query} Q0 {doc} {rank} {score!r} tag\n")
+                    out.write(f"{query} Q0 {doc} {rank} {score!r} {name}\n")
         paths.append(str(path))
+    # files are named by their run ids; the baseline may be given by its file name
     from_files = compare(qrels, paths, ["map"], baseline="dense.trec", seed=1)
-    assert from_files.systems == ("bm25.trec", "dense.trec", "hybrid.trec")
+    assert from_files.systems == ("bm25", "dense", "hybrid")
+    assert from_files.baseline == "dense"
+    assert [r.p_value for r in from_files] == [r.p_value for r in by_dict]
     for system in ("bm25", "hybrid"):
-        assert from_files.row("map", f"{system}.trec").mean == pytest.approx(
+        assert from_files.row("map", system).mean == pytest.approx(
             by_dict.row("map", system).mean, rel=1e-12)
     results = {name: rw.evaluate(qrels, run, ["map"]) for name, run in runs.items()}
     via_results = compare_results(results, baseline="dense", seed=1)
@@ -266,9 +269,9 @@ def test_option_errors(collection) -> None:
         compare(qrels, runs, ["map"], missing="drop")
     with pytest.raises(InvalidParameterError, match="at least two runs"):
         compare(qrels, {"a": runs["bm25"]}, ["map"])
-    with pytest.raises(InvalidParameterError,
-                       match=r"runs\[0\] and runs\[1\] are both named 'bm25'"):
-        compare(qrels, [runs["bm25"], runs["bm25"]], ["map"])
+    # two runs of one name are numbered, as everywhere (rankwise.io.naming)
+    assert compare(qrels, [runs["bm25"], runs["bm25"]], ["map"], seed=0).systems == (
+        "bm25", "bm25#2")
     with pytest.raises(InvalidParameterError, match=r"runs\[0\] is a dict, which has no name"):
         compare(qrels, [{"q": {"d": 1.0}}, {"q": {"d": 2.0}}], ["map"])
     with pytest.raises(InvalidParameterError, match="runs must be a dict"):

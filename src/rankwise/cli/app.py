@@ -1,33 +1,22 @@
 """The ``rankwise`` command: argument parsing, dispatch, and error reporting.
 
-The commands live in :mod:`rankwise.cli.commands`; each one parses its
-arguments, calls the public API and prints. Heavy modules (pyarrow, pandas,
-scipy) are imported inside the commands, never here, so ``rankwise --help``
-answers at once.
-
-Every error rankwise raises on purpose becomes one line on standard error,
-``rankwise: error: <what, where, expected, got>``, and a non-zero exit
-status; ``--debug`` shows the traceback as well.
+The commands live in :mod:`rankwise.cli.commands` (listed in
+:data:`COMMANDS`); each one parses its arguments, calls the public API and
+prints. Heavy modules (pyarrow, pandas, scipy) are imported inside the
+commands, never here, so ``rankwise --help`` answers at once. Errors become
+one line on standard error (:mod:`rankwise.cli.errors`).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable, Sequence
 
 from rankwise._version import __version__
+from rankwise.cli.errors import EXIT_USAGE, run_guarded
 
-__all__ = ["EXIT_ERROR", "EXIT_USAGE", "build_parser", "main", "report_error", "run_guarded"]
-
-EXIT_ERROR = 1
-"""Exit status for bad input, an unknown measure, or a file that cannot be written."""
-
-EXIT_USAGE = 2
-"""Exit status for a malformed command line (argparse's convention)."""
-
-EXIT_INTERRUPTED = 130
+__all__ = ["COMMANDS", "build_parser", "main"]
 
 _DESCRIPTION = """\
 Evaluate rankings (search, recommendation, learning to rank) against relevance
@@ -52,13 +41,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def add_common_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--quiet`` and ``--debug`` to a command's parser."""
-    group = parser.add_argument_group("messages")
-    group.add_argument("--quiet", action="store_true",
-                       help="no warnings and no progress display on standard error")
-    group.add_argument("--debug", action="store_true",
-                       help="show the full traceback of an error")
+COMMANDS: dict[str, str] = {
+    "eval": "rankwise.cli.commands.eval",
+    "compare": "rankwise.cli.commands.compare",
+    "report": "rankwise.cli.commands.report",
+    "plot": "rankwise.cli.commands.plot",
+    "trec-eval": "rankwise.cli.commands.trec_eval",
+    "demo": "rankwise.cli.commands.demo",
+    "measures": "rankwise.cli.commands.measures",
+}
+"""The commands, in the order ``rankwise --help`` lists them: name -> module.
+
+Each module has ``add_parser(commands)``, which registers the command and its
+handler; a command imports only the shared helpers of :mod:`rankwise.cli`
+and the public API, never another command or this module.
+"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,8 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     -------
     argparse.ArgumentParser
     """
-    from rankwise.cli.commands import compare, demo, measures, trec_eval
-    from rankwise.cli.commands import eval as evaluate
+    import importlib
 
     parser = _Parser(
         prog="rankwise",
@@ -79,83 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rankwise {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    evaluate.add_parser(commands)
-    compare.add_parser(commands)
-    from rankwise.cli.commands import report as report_command
-    report_command.add_parser(commands)
-    from rankwise.cli.commands import plot as plot_command
-    plot_command.add_parser(commands)
-    trec_eval.add_parser(commands)
-    demo.add_parser(commands)
-    measures.add_parser(commands)
+    for module in COMMANDS.values():
+        importlib.import_module(module).add_parser(commands)
     return parser
-
-
-def report_error(error: BaseException, *, prefix: str = "rankwise: error: ") -> None:
-    """Print *error* as one line on standard error."""
-    message = str(error) or type(error).__name__
-    message = " ".join(message.splitlines())
-    sys.stderr.write(f"{prefix}{message}\n")
-    sys.stderr.flush()
-
-
-def _os_error_text(error: OSError) -> str:
-    if error.filename is not None and error.strerror:
-        return f"{error.filename}: {error.strerror.lower()}"
-    return str(error)
-
-
-def run_guarded(
-    action: Callable[[], int],
-    *,
-    debug: bool,
-    exit_code: Callable[[BaseException], int] | None = None,
-    prefix: str = "rankwise: error: ",
-) -> int:
-    """Run *action*, turning expected errors into one line on stderr and an exit status.
-
-    Parameters
-    ----------
-    action : callable
-        Does the work and returns the exit status.
-    debug : bool
-        Print the traceback too.
-    exit_code : callable, optional
-        Maps an error to an exit status (default :data:`EXIT_ERROR`).
-    prefix : str
-        Start of the error line.
-
-    Returns
-    -------
-    int
-        The exit status.
-    """
-    from rankwise.exceptions import RankwiseError
-
-    code_of = exit_code or (lambda error: EXIT_ERROR)
-    try:
-        return action()
-    except KeyboardInterrupt:
-        sys.stderr.write("\nrankwise: interrupted\n")
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly, and keep Python from
-        # complaining again when it flushes standard output at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_ERROR
-    except (RankwiseError, OSError, MemoryError) as error:
-        if debug:
-            import traceback
-
-            traceback.print_exc()
-        if isinstance(error, OSError) and not isinstance(error, RankwiseError):
-            report_error(Exception(_os_error_text(error)), prefix=prefix)
-        elif isinstance(error, MemoryError):
-            report_error(Exception("out of memory"), prefix=prefix)
-        else:
-            report_error(error, prefix=prefix)
-        return code_of(error)
 
 
 def _split_global(args: list[str]) -> tuple[list[str], str | None, list[str]]:

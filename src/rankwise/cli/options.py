@@ -1,28 +1,72 @@
-"""Command-line options shared by the commands that evaluate runs.
+"""What the commands share: options, their reading into the library's values, helpers.
 
 ``eval``, ``compare``, ``report`` and ``plot`` take the same options for what
 changes the numbers (relevance level, depth, missing queries, judged only,
-ties) and for the input formats; they are defined once here.
+ties), for the engine and for the input formats; they are defined once here,
+and read once into an :class:`~rankwise.options.EvalOptions`
+(:func:`evaluation_options`). Commands import this module, never each other.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
+
+from rankwise.options import TIE_POLICIES
+
+if TYPE_CHECKING:
+    from rankwise.options import EvalOptions
 
 __all__ = [
+    "DEFAULT_MEASURES",
     "INPUT_FORMATS",
     "TIE_CHOICES",
+    "add_common_options",
+    "add_engine_options",
     "add_evaluation_options",
     "add_input_options",
+    "check_no_stdin",
     "digits",
+    "engine_of",
+    "evaluation_options",
+    "measure_texts",
+    "non_negative_int",
     "number",
+    "output_format",
     "positive_int",
     "probability",
+    "reading",
     "seed",
 ]
 
 INPUT_FORMATS = ("trec", "parquet", "csv", "tsv", "jsonl")
-TIE_CHOICES = ("trec", "average", "rank", "worst", "best")
+TIE_CHOICES = TIE_POLICIES
+
+DEFAULT_MEASURES = ("ndcg@10", "map", "mrr", "P@10", "recall@1000")
+"""Measures used when ``-m`` is not given."""
+
+_FORMAT_BY_SUFFIX = {
+    ".txt": "table",
+    ".tsv": "tsv",
+    ".csv": "csv",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".md": "markdown",
+    ".tex": "latex",
+}
+
+
+def add_common_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--quiet`` and ``--debug`` to a command's parser."""
+    group = parser.add_argument_group("messages")
+    group.add_argument("--quiet", action="store_true",
+                       help="no warnings and no progress display on standard error")
+    group.add_argument("--debug", action="store_true",
+                       help="show the full traceback of an error")
 
 
 def positive_int(text: str) -> int:
@@ -36,12 +80,31 @@ def positive_int(text: str) -> int:
     return value
 
 
-def number(text: str) -> float:
-    """Read a number (an argparse type)."""
+def non_negative_int(text: str) -> int:
+    """Read an integer >= 0 (an argparse type).
+
+    Numbers beyond any ranking's length are kept (a depth that long cuts nothing).
+    """
     try:
-        return float(text)
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def number(text: str) -> float:
+    """Read a finite number (an argparse type)."""
+    import math
+
+    try:
+        value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
 
 
 def digits(text: str) -> int:
@@ -89,8 +152,9 @@ def add_evaluation_options(
                          help="minimum grade that is relevant (default 1), for the measures "
                               "that take 'rel' and do not set it")
     depth = ("-M", "--depth") if trec_flags else ("--depth",)
-    options.add_argument(*depth, type=positive_int, metavar="K",
-                         help="evaluate only the first K documents of each query (trec_eval -M)")
+    options.add_argument(*depth, type=non_negative_int, metavar="K",
+                         help="evaluate only the first K documents of each query (trec_eval -M; "
+                              "0: every ranking is empty)")
     options.add_argument("--missing", dest="missing", choices=("skip", "zero"), default="skip",
                          help="a judged query absent from a run: left out of its means "
                               "(skip, default) or scored as an empty ranking (zero, trec_eval -c)")
@@ -114,3 +178,92 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                              "extension, else trec)")
     inputs.add_argument("--run-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
                         help="format of every RUN (same choices)")
+
+
+def add_engine_options(group: Any) -> None:
+    """Add ``--engine`` and ``--spark-master`` to an argument group."""
+    from rankwise.engines import engine_names
+
+    group.add_argument(
+        "--engine", choices=engine_names(), default="numpy",
+        help="where to compute: this process (numpy, default) or Spark (Parquet or TREC "
+             "paths, local, s3a:// or hdfs://; needs pip install 'rankwise[spark]')",
+    )
+    group.add_argument(
+        "--spark-master", metavar="MASTER", default=None,
+        help="Spark master for --engine spark, e.g. local[2] or yarn (default: Spark's own)",
+    )
+
+
+def evaluation_options(args: argparse.Namespace) -> EvalOptions:
+    """The :class:`~rankwise.options.EvalOptions` the parsed arguments ask for."""
+    from rankwise.options import EvalOptions
+
+    return EvalOptions(
+        rel=args.rel,
+        depth=args.depth,
+        missing=args.missing,
+        judged_only=args.judged_only,
+        ties=args.ties,
+    )
+
+
+def engine_of(args: argparse.Namespace) -> Any:
+    """The engine the parsed arguments ask for (with its master for Spark)."""
+    name = getattr(args, "engine", "numpy")
+    if name == "spark":
+        from rankwise.engines.spark import SparkEngine
+
+        check_no_stdin([args.qrels, *args.runs], "--engine spark")
+        return SparkEngine(master=args.spark_master)
+    from rankwise.engines import get_engine
+
+    return get_engine(name)
+
+
+def measure_texts(arguments: Sequence[str] | None, default: Sequence[str]) -> list[str]:
+    """The measures of ``-m`` (each argument may hold several, comma separated)."""
+    from rankwise.measures import split_measure_list
+
+    if not arguments:
+        return list(default)
+    return [item for argument in arguments for item in split_measure_list(argument)]
+
+
+def check_no_stdin(paths: Sequence[str], command: str, why: str = "") -> None:
+    """Refuse ``-`` where files are read by path (hashed, or read by another process)."""
+    from rankwise.exceptions import InvalidParameterError
+
+    if "-" in paths:
+        raise InvalidParameterError(
+            f"{command} reads its files by path{why}; '-' (standard input) is not "
+            "supported: save the data to a file first"
+        )
+
+
+def check_stdin_once(paths: Sequence[str]) -> None:
+    """Refuse ``-`` given for more than one file."""
+    from rankwise.exceptions import InvalidParameterError
+
+    uses = list(paths).count("-")
+    if uses > 1:
+        raise InvalidParameterError(
+            f"'-' (standard input) is given {uses} times; only one file can come from it"
+        )
+
+
+def output_format(fmt: str | None, output: str | None) -> str:
+    """The format asked for, else the one of the ``-o`` file's extension, else ``table``."""
+    if fmt is not None:
+        return fmt
+    if output is not None and output != "-":
+        suffix = os.path.splitext(output)[1].lower()
+        return _FORMAT_BY_SUFFIX.get(suffix, "table")
+    return "table"
+
+
+def reading(args: argparse.Namespace) -> Callable[[str], AbstractContextManager[Any]]:
+    """``reading(path)``: shows progress while a file is read, unless ``--quiet``."""
+    from rankwise.cli.progress import Progress
+
+    return lambda path: Progress("reading", path, enabled=not args.quiet)

@@ -38,3 +38,14 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     out = np.zeros(np.broadcast(numerator, denominator).shape, dtype=np.float64)
     np.divide(numerator, denominator, out=out, where=np.asarray(denominator) != 0)
     return out
+
+
+def segment_cumsum(query: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Cumulative sum of *values* within each query (entries sorted by query)."""
+    total = np.cumsum(values)
+    if len(values) == 0:
+        return total
+    starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
+    before = np.concatenate(([0.0], total))[starts]
+    lengths = np.diff(np.append(starts, len(values)))
+    return total - np.repeat(before, lengths)

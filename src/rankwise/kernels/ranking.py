@@ -23,12 +23,21 @@ from rankwise.data._arrow import array_to_numpy, numpy_to_array
 from rankwise.data._strings import StringsLike, to_arrow
 from rankwise.exceptions import InvalidParameterError
 from rankwise.kernels._unique import distinct
+from rankwise.options import TIE_POLICIES
 
 if TYPE_CHECKING:
 
     from rankwise.data import Qrels, Run
 
-__all__ = ["TIE_POLICIES", "RankedJudgments", "TiedRanking", "rank_all_ties", "rank_judgments"]
+__all__ = [
+    "TIE_POLICIES",
+    "RankedJudgments",
+    "TiedRanking",
+    "assemble_ranking",
+    "byte_order",
+    "rank_all_ties",
+    "rank_judgments",
+]
 
 
 @dataclass(frozen=True)
@@ -75,11 +84,6 @@ class RankedJudgments:
     def n_queries(self) -> int:
         """Number of evaluated queries."""
         return len(self.query_ids)
-
-
-def _byte_order(names: list[str]) -> np.ndarray:
-    keys = [name.encode("utf-8") for name in names]
-    return np.array(sorted(range(len(names)), key=keys.__getitem__), dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -278,9 +282,6 @@ def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.n
     return candidates[found], key_order[place[found]]
 
 
-TIE_POLICIES = ("trec", "average", "rank", "worst", "best")
-
-
 def rank_judgments(
     qrels: Qrels,
     run: Run,
@@ -300,18 +301,8 @@ def rank_judgments(
         The judgments.
     run : Run
         The scored results.
-    depth : int, optional
-        Keep only the first *depth* documents of each query (trec_eval ``-M``).
-    missing : {"skip", "zero"}
-        Judged queries absent from the run are left out, or evaluated as
-        empty rankings (trec_eval ``-c``).
-    judged_only : bool
-        Drop unjudged documents, and those with a negative grade, before
-        ranking (trec_eval ``-J``).
-    ties : {"trec", "average", "rank", "worst", "best"}
-        How documents with equal scores are ordered: docno descending
-        (trec_eval), every order with equal probability (expected values),
-        by the run's rank column, relevant documents last, or first.
+    depth, missing, judged_only, ties
+        As in :class:`rankwise.options.EvalOptions`.
 
     Returns
     -------
@@ -335,7 +326,9 @@ def rank_all_ties(
 
     Any tie policy can then be applied with :meth:`TiedRanking.view`
     without ranking the run again. With *by_rank*, the run's rank column
-    orders the documents instead of the scores.
+    orders the documents instead of the scores. With *judged_only* and
+    *depth*, the ranking is cut at *depth* first and unjudged documents are
+    dropped after (trec_eval's ``-J -M``, form_res_rels.c).
     """
     if missing not in ("skip", "zero"):
         raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
@@ -345,43 +338,63 @@ def rank_all_ties(
         raise InvalidParameterError(
             f"depth must be a non-negative integer (0: empty rankings) or None, got {depth!r}"
         )
-
-    qrels_names = qrels.query_ids
-    run_names = run.query_ids
-    qrels_query_index = {name: i for i, name in enumerate(qrels_names)}
-    run_to_qrels = np.array([qrels_query_index.get(name, -1) for name in run_names], dtype=np.int64)
-    present = np.zeros(len(qrels_names), dtype=bool)
-    present[run_to_qrels[run_to_qrels >= 0]] = True
-    evaluated = np.arange(len(qrels_names)) if missing == "zero" else np.flatnonzero(present)
-    names = [qrels_names[i] for i in evaluated]
-    order = _byte_order(names)
-    evaluated = evaluated[order]
-    query_ids = [names[i] for i in order]
-    eval_of_qrels = np.full(len(qrels_names), -1, dtype=np.int64)
-    eval_of_qrels[evaluated] = np.arange(len(evaluated))
-    n_eval = len(evaluated)
-
-    # judgments of the evaluated queries, CSR with grades descending
-    judged_query = eval_of_qrels[qrels.query_codes]
-    keep = judged_query >= 0
-    judged_query = judged_query[keep]
-    judged_grade_all = qrels.grades[keep]
-    by_query = np.lexsort((-judged_grade_all, judged_query))
-    judged_offsets = np.concatenate(
-        ([0], np.cumsum(np.bincount(judged_query, minlength=n_eval)))
-    ).astype(np.int64)
-
+    qrels_index = {name: i for i, name in enumerate(qrels.query_ids)}
+    run_to_qrels = np.array(
+        [qrels_index.get(name, -1) for name in run.query_ids], dtype=np.int64
+    )
     judged_rows, judged_qrels_row = _find_judged(qrels, run, run_to_qrels)
+    scores = _order_values(run, by_rank)
     if judged_only:
         usable = qrels.grades[judged_qrels_row] >= 0
+        if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
+            full = _ranks_of(run, scores, judged_rows, None, by_rank)
+            usable &= full.rank <= depth
         kept_rows = judged_rows[usable]
-        rows_of: np.ndarray | None = kept_rows
         judged_qrels_row = judged_qrels_row[usable]
-        targets = np.arange(len(kept_rows))
+        ranked = _ranks_of(run, scores, np.arange(len(kept_rows)), kept_rows, by_rank)
     else:
-        rows_of = None
-        targets = judged_rows
-    scores = _order_values(run, by_rank)
+        ranked = _ranks_of(run, scores, judged_rows, None, by_rank)
+    counts = np.full(len(qrels.query_ids), -1, dtype=np.int64)
+    block_query = run_to_qrels[ranked.block_codes]
+    in_qrels = block_query >= 0
+    counts[block_query[in_qrels]] = ranked.block_sizes[in_qrels]
+    in_run = np.zeros(len(counts), dtype=bool)
+    in_run[run_to_qrels[run_to_qrels >= 0]] = True
+    counts[in_run & (counts < 0)] = 0  # in the run, but -J left nothing of it to rank
+    return assemble_ranking(
+        qrels,
+        counts,
+        hit_query=block_query[ranked.block],
+        hit_rank=ranked.rank,
+        hit_grade=qrels.grades[judged_qrels_row],
+        tie_above=ranked.above,
+        tie_size=ranked.size,
+        depth=depth,
+        missing=missing,
+        judged_only=judged_only,
+    )
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    """Ranks of target rows within their query, and the blocks of the ordering."""
+
+    rank: np.ndarray  # 1-based rank of each target
+    above: np.ndarray  # documents of its query ranked strictly above its tie group
+    size: np.ndarray  # size of its tie group
+    block: np.ndarray  # block of each target
+    block_codes: np.ndarray  # run query code of each block
+    block_sizes: np.ndarray  # rows of each block
+
+
+def _ranks_of(
+    run: Run, scores: np.ndarray, targets: np.ndarray, rows_of: np.ndarray | None, by_rank: bool
+) -> _Ranked:
+    """Rank *targets* among the rows of their query (among *rows_of* only, when given).
+
+    *targets* index the run's rows, or with *rows_of* index into *rows_of*.
+    Ties are broken by docno descending (trec_eval's rule).
+    """
     blocks = run.rank_order_blocks if rows_of is None and not by_rank else None
     if blocks is not None:  # in rank order already: no per-row codes needed
         ordering = _in_order(scores, blocks, run.query_codes_at(blocks))
@@ -392,34 +405,126 @@ def rank_all_ties(
     correction, group_first, group_size = _tie_groups(ordering, positions, run.doc_column, rows_of)
     positions = positions + correction
     block = np.searchsorted(ordering.starts, positions, side="right") - 1
-    rank = positions - ordering.starts[block] + 1
-    above = group_first - ordering.starts[block]
-    sizes = np.diff(np.append(ordering.starts, len(ordering.scores)))
+    return _Ranked(
+        rank=(positions - ordering.starts[block] + 1).astype(np.int64),
+        above=(group_first - ordering.starts[block]).astype(np.int64),
+        size=group_size.astype(np.int64),
+        block=block,
+        block_codes=ordering.block_codes,
+        block_sizes=np.diff(np.append(ordering.starts, len(ordering.scores))),
+    )
 
-    block_eval = eval_of_qrels[np.maximum(run_to_qrels[ordering.block_codes], 0)]
-    block_eval = np.where(run_to_qrels[ordering.block_codes] >= 0, block_eval, -1)
-    hit_query = block_eval[block]
-    num_ret = np.zeros(n_eval, dtype=np.int64)
-    in_run = np.zeros(n_eval, dtype=bool)
-    evaluated_blocks = block_eval >= 0
-    num_ret[block_eval[evaluated_blocks]] = sizes[evaluated_blocks]
-    in_run[:] = present[evaluated]  # in the run, even when -J leaves nothing to rank
+
+def byte_order(names: list[str]) -> np.ndarray:
+    """The permutation sorting *names* by their UTF-8 bytes (C's strcmp, trec_eval's order).
+
+    Examples
+    --------
+    >>> byte_order(["b", "a", "\u00e9", "B"]).tolist()
+    [3, 1, 0, 2]
+    """
+    keys = [name.encode("utf-8") for name in names]
+    return np.array(sorted(range(len(names)), key=keys.__getitem__), dtype=np.int64)
+
+
+def assemble_ranking(
+    qrels: Qrels,
+    counts: np.ndarray,
+    *,
+    hit_query: np.ndarray,
+    hit_rank: np.ndarray,
+    hit_grade: np.ndarray,
+    tie_above: np.ndarray,
+    tie_size: np.ndarray,
+    depth: int | None,
+    missing: str,
+    judged_only: bool = False,
+) -> TiedRanking:
+    """The kernels' input, from ranks however an engine computed them.
+
+    Every engine ends here: which queries are evaluated, in which order,
+    the judged grades of each and the depth cut are decided once.
+
+    Parameters
+    ----------
+    qrels : Qrels
+        All judgments.
+    counts : ndarray of int64
+        Per query of *qrels* (by its code), the documents the run ranks for
+        it before the depth cut, or -1 when the run does not hold it.
+    hit_query : ndarray of int64
+        Per judged document retrieved, its query (a code of *qrels*; -1:
+        not a judged query, dropped).
+    hit_rank, hit_grade, tie_above, tie_size : ndarrays
+        Its 1-based rank, its grade, the documents of its query ranked
+        strictly above its tie group and the size of the group.
+    depth : int or None
+        ``num_ret = min(count, depth)``; hits whose tie group starts below
+        the depth are dropped (each tie policy's view cuts at the depth).
+    missing : {"skip", "zero"}
+        Whether judged queries absent from the run are evaluated.
+    judged_only : bool
+        Unjudged documents were dropped. With ``missing="zero"``, a judged
+        query absent from the run then counts as retrieved with nothing left
+        to rank, as in trec_eval ``-c -J`` (its placeholder document is
+        unjudged and dropped): its precision at recall 0 is undefined (NaN).
+
+    Returns
+    -------
+    TiedRanking
+        Queries in byte order of their ids; hits in no particular order.
+
+    Examples
+    --------
+    >>> from rankwise.data import Qrels
+    >>> qrels = Qrels.from_dict({"q2": {"a": 1}, "q1": {"b": 2, "c": 0}})
+    >>> ranking = assemble_ranking(
+    ...     qrels, np.array([-1, 5]), hit_query=np.array([1, 1]), hit_rank=np.array([4, 2]),
+    ...     hit_grade=np.array([0.0, 2.0]), tie_above=np.array([3, 1]),
+    ...     tie_size=np.array([1, 1]), depth=None, missing="zero")
+    >>> data = ranking.view("trec")
+    >>> data.query_ids, data.num_ret.tolist(), data.hit_rank.tolist()
+    (['q1', 'q2'], [5, 0], [2, 4])
+    """
+    names = qrels.query_ids
+    counts = np.asarray(counts, dtype=np.int64)
+    present = counts >= 0
+    evaluated = np.arange(len(names)) if missing == "zero" else np.flatnonzero(present)
+    evaluated = evaluated[byte_order([names[i] for i in evaluated])]
+    eval_of = np.full(len(names), -1, dtype=np.int64)
+    eval_of[evaluated] = np.arange(len(evaluated))
+    n_eval = len(evaluated)
+
+    # judgments of the evaluated queries, CSR with grades descending
+    judged_query = eval_of[qrels.query_codes]
+    keep = judged_query >= 0
+    judged_query = judged_query[keep]
+    judged_grade = qrels.grades[keep]
+    by_query = np.lexsort((-judged_grade, judged_query))
+    judged_offsets = np.concatenate(
+        ([0], np.cumsum(np.bincount(judged_query, minlength=n_eval)))
+    ).astype(np.int64)
+
+    hit_query = np.asarray(hit_query, dtype=np.int64)
+    hit_query = np.where(hit_query >= 0, eval_of[np.maximum(hit_query, 0)], -1)
+    above = np.asarray(tie_above, dtype=np.int64)
+    num_ret = np.maximum(counts[evaluated], 0)
     kept = hit_query >= 0
     if depth is not None:
         num_ret = np.minimum(num_ret, depth)
         kept &= above < depth  # a superset: each view cuts at the depth itself
-    judged_qrels_row = judged_qrels_row[kept]
     return TiedRanking(
-        query_ids=query_ids,
+        query_ids=[names[i] for i in evaluated],
         num_ret=num_ret,
         hit_query=hit_query[kept],
-        hit_rank=rank[kept].astype(np.int64),
-        hit_grade=qrels.grades[judged_qrels_row],
-        tie_above=above[kept].astype(np.int64),
-        tie_size=group_size[kept].astype(np.int64),
+        hit_rank=np.asarray(hit_rank, dtype=np.int64)[kept],
+        hit_grade=np.asarray(hit_grade, dtype=np.float64)[kept],
+        tie_above=above[kept],
+        tie_size=np.asarray(tie_size, dtype=np.int64)[kept],
         judged_offsets=judged_offsets,
-        judged_grades=judged_grade_all[by_query],
-        in_run=in_run,
+        judged_grades=judged_grade[by_query],
+        # in the run, even when -J leaves nothing to rank
+        in_run=present[evaluated] | (judged_only and missing == "zero"),
         depth=depth,
     )
 

@@ -15,10 +15,9 @@ from collections.abc import Callable
 import numpy as np
 
 from rankwise.exceptions import UnsupportedMeasureError
-from rankwise.kernels._segments import per_query_sum, safe_divide
+from rankwise.kernels._segments import per_query_sum, safe_divide, segment_cumsum
 from rankwise.kernels.context import Context
-from rankwise.kernels.core import gain_of, ideal_dcg_values
-from rankwise.kernels.trec import segment_cumsum
+from rankwise.kernels.dcg import gain_of, ideal_dcg_values
 from rankwise.measures.spec import Measure
 
 __all__ = ["AVERAGE_KERNELS", "average_kernel"]
@@ -239,7 +238,7 @@ def hit(ctx: Context, m: Measure) -> np.ndarray:
 
 def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
     """E[RBP]: each hit's weight p^(position - 1) averaged over its group's positions."""
-    from rankwise.kernels.trec import rbp_gains
+    from rankwise.kernels.rbp import rbp_gains
 
     p = float(m.param("p"))
     above, size = _groups(ctx)

@@ -1,7 +1,16 @@
 """What to compute: measure specs, the catalog and the measure language."""
 
 from rankwise.measures.catalog import FAMILIES, Family, Param
-from rankwise.measures.parser import parse, parse_many
+from rankwise.measures.lists import parse_many, split_measure_list
+from rankwise.measures.parser import parse
 from rankwise.measures.spec import Measure
 
-__all__ = ["FAMILIES", "Family", "Measure", "Param", "parse", "parse_many"]
+__all__ = [
+    "FAMILIES",
+    "Family",
+    "Measure",
+    "Param",
+    "parse",
+    "parse_many",
+    "split_measure_list",
+]

@@ -1,23 +1,22 @@
 """Parsing rankwise's measure language: ``ndcg@10``, ``P@5(rel=2)``, ``map``.
 
 Grammar: ``NAME [@ CUTOFF] [( KEY=VALUE {, KEY=VALUE} )]``. Names are
-case-insensitive and may be aliases; the cutoff is a positive integer. A
-string with a ``.`` after the name (``ndcg_cut.10``, ``P.5,10``) is read as
-trec_eval's syntax instead, see :mod:`rankwise.measures.trec_names`.
+case-insensitive and may be aliases; the cutoff is a positive integer. Lists
+of measures, where trec_eval's syntax (``ndcg_cut.10``, ``P.5,10``) is read
+too, are parsed by :mod:`rankwise.measures.lists`.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
-from rankwise.measures.catalog import FAMILIES, all_labels, lookup, normalise_params
+from rankwise.measures.catalog import all_labels, lookup, normalise_params
 from rankwise.measures.spec import Measure
+from rankwise.suggest import did_you_mean
 
-__all__ = ["parse", "parse_many", "split_measure_list"]
+__all__ = ["parse"]
 
 _SYNTAX = re.compile(
     r"^\s*(?P<name>[A-Za-z0-9_\-]+?)\s*(?:@\s*(?P<cutoff>[^()\s]*))?\s*"
@@ -25,24 +24,11 @@ _SYNTAX = re.compile(
 )
 
 
-def _suggest(name: str) -> str:
-    labels = all_labels()
-    lowered = {label.lower(): label for label in labels}
-    close = difflib.get_close_matches(name.lower(), list(lowered), n=3, cutoff=0.6)
-    return ", ".join(repr(lowered[c]) for c in close)
-
-
 def _unknown(text: str, name: str, rest: str) -> UnknownMeasureError:
-    close = difflib.get_close_matches(
-        name.lower(), [label.lower() for label in all_labels()], n=1, cutoff=0.6
-    )
-    if close:
-        suggestion = next(label for label in all_labels() if label.lower() == close[0])
-        return UnknownMeasureError(
-            f"unknown measure {text.strip()!r}; did you mean {suggestion + rest!r}?"
-        )
+    hint = did_you_mean(name, all_labels(), suffix=rest)
     return UnknownMeasureError(
-        f"unknown measure {text.strip()!r}; run 'rankwise measures' for the list"
+        f"unknown measure {text.strip()!r}"
+        + (hint or "; run 'rankwise measures' for the list")
     )
 
 
@@ -148,63 +134,3 @@ def parse(text: str | Measure) -> Measure:
     return Measure(family.name, cutoff, normalise_params(family.name, params))
 
 
-def split_measure_list(text: str) -> list[str]:
-    """Split ``"ndcg@10(gain=linear), map"`` on the commas outside parentheses.
-
-    Commas that follow a trec_eval style name with parameters (``P.5,10``) stay
-    with it.
-    """
-    items: list[str] = []
-    depth = 0
-    current = ""
-    for char in text:
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        if char == "," and depth == 0 and not _inside_trec_params(current):
-            items.append(current)
-            current = ""
-            continue
-        current += char
-    items.append(current)
-    return [item.strip() for item in items if item.strip()]
-
-
-def _inside_trec_params(current: str) -> bool:
-    head = current.strip()
-    return "." in head and "@" not in head and "(" not in head
-
-
-def parse_many(measures: str | Measure | Iterable[str | Measure]) -> list[Measure]:
-    """Parse a list of measures (or one string of comma-separated measures).
-
-    Both rankwise's language and trec_eval's names are accepted; duplicates
-    are dropped, the first position is kept.
-
-    Examples
-    --------
-    >>> [str(m) for m in parse_many(["ndcg@10", "map", "P.5,10"])]
-    ['ndcg@10', 'map', 'P@5', 'P@10']
-    """
-    from rankwise.measures.trec_names import is_trec_syntax, parse_trec
-
-    if isinstance(measures, (str, Measure)):
-        measures = [measures] if isinstance(measures, Measure) else split_measure_list(measures)
-    out: list[Measure] = []
-    for item in measures:
-        if isinstance(item, str) and is_trec_syntax(item):
-            parsed = [entry.measure for entry in parse_trec(item) if entry.measure is not None]
-        else:
-            parsed = [parse(item)]
-        for measure in parsed:
-            if measure not in out:
-                out.append(measure)
-    if not out:
-        raise MeasureSyntaxError("no measure given; for example ['ndcg@10', 'map']")
-    return out
-
-
-def family_names() -> list[str]:
-    """The canonical names of all families."""
-    return list(FAMILIES)

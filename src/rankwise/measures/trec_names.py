@@ -18,6 +18,7 @@ from typing import Any
 
 from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
 from rankwise.measures.catalog import normalise_params
+from rankwise.measures.parser import parse
 from rankwise.measures.spec import Measure
 
 __all__ = [
@@ -304,8 +305,6 @@ def is_trec_syntax(text: str) -> bool:
         return name in TREC_MEASURES
     if stripped not in TREC_MEASURES:
         return False
-    from rankwise.measures.parser import parse
-
     try:
         parse(stripped)
     except MeasureSyntaxError:
@@ -329,10 +328,9 @@ def parse_trec(text: str) -> list[TrecEntry]:
     name, dot, params = stripped.partition(".")
     family = TREC_MEASURES.get(name)
     if family is None:
-        import difflib
+        from rankwise.suggest import did_you_mean
 
-        close = difflib.get_close_matches(name, [*TREC_MEASURES, *NICKNAMES], n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(name, [*TREC_MEASURES, *NICKNAMES])
         raise UnknownMeasureError(f"unknown trec_eval measure {stripped!r}{hint}")
     built = family.build(params if dot and params != "" else None)
     return [

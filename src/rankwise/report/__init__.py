@@ -1,45 +1,53 @@
-"""Plots and the self-contained HTML report.
+"""Presentation: tables, plots and the self-contained HTML report.
+
+Nothing here evaluates: it lays out :class:`~rankwise.Results` and
+:class:`~rankwise.Comparison` objects it is given (their ``to_table`` and
+``plot`` methods call down into it). :func:`rankwise.reporting.build_report`
+evaluates and compares runs, then gathers them into a :class:`Report`.
 
 matplotlib is optional (``pip install 'rankwise[plot]'``) and imported only
 when something is drawn: importing this package does not import it.
 
-- :func:`build_report` evaluates and compares runs; :meth:`Report.save`
-  writes one HTML file that opens offline.
+- :meth:`Report.save` writes one HTML file that opens offline.
 - :func:`plot_results` and :func:`plot_comparison` (``Results.plot``,
   ``Comparison.plot``) return scikit-learn style displays holding
   ``figure_`` and ``ax_``: :class:`CurvesDisplay`, :class:`DistributionDisplay`,
   :class:`DifferencesDisplay`, :class:`ComparisonDisplay`.
 """
 
-from rankwise.report.build import CURVE_FAMILIES, Report, build_report, evaluate_runs
-from rankwise.report.curves import CurvesDisplay
-from rankwise.report.differences import DifferencesDisplay
-from rankwise.report.distribution import DistributionDisplay
-from rankwise.report.export import figure_to_svg, save_figure
-from rankwise.report.figures import (
-    comparison_figure,
-    curves_figure,
-    differences_figure,
-    distribution_figure,
-)
-from rankwise.report.forest import ComparisonDisplay
-from rankwise.report.plots import plot_comparison, plot_results
+from __future__ import annotations
 
-__all__ = [
-    "CURVE_FAMILIES",
-    "ComparisonDisplay",
-    "CurvesDisplay",
-    "DifferencesDisplay",
-    "DistributionDisplay",
-    "Report",
-    "build_report",
-    "comparison_figure",
-    "curves_figure",
-    "differences_figure",
-    "distribution_figure",
-    "evaluate_runs",
-    "figure_to_svg",
-    "plot_comparison",
-    "plot_results",
-    "save_figure",
-]
+import importlib
+from typing import Any
+
+_LAZY = {
+    "CURVE_FAMILIES": "rankwise.report.build",
+    "Report": "rankwise.report.build",
+    "CurvesDisplay": "rankwise.report.curves",
+    "DifferencesDisplay": "rankwise.report.differences",
+    "DistributionDisplay": "rankwise.report.distribution",
+    "figure_to_svg": "rankwise.report.export",
+    "save_figure": "rankwise.report.export",
+    "comparison_figure": "rankwise.report.figures",
+    "curves_figure": "rankwise.report.figures",
+    "differences_figure": "rankwise.report.figures",
+    "distribution_figure": "rankwise.report.figures",
+    "ComparisonDisplay": "rankwise.report.comparison_display",
+    "plot_comparison": "rankwise.report.plots",
+    "plot_results": "rankwise.report.plots",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rankwise.report' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rankwise.measures import Measure
 from rankwise.report._mpl import color_of, new_axes
 from rankwise.report.summaries import curve_label, curve_template, cutoff_curve, named_results
-from rankwise.results import Results
+
+if TYPE_CHECKING:
+    from rankwise.results import Results
 
 __all__ = ["CurvesDisplay"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -11,7 +11,9 @@ from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.report._mpl import GAIN_COLOR, LOSS_COLOR, new_axes
 from rankwise.report.summaries import named_results, paired_values, sorted_profile
-from rankwise.results import Results
+
+if TYPE_CHECKING:
+    from rankwise.results import Results
 
 __all__ = ["DifferencesDisplay"]
 

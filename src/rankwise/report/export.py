@@ -92,12 +92,12 @@ def save_figure(figure: Any, path: str | os.PathLike[str], *, dpi: float = 150) 
     dpi : float
         Resolution of PNG files.
     """
-    from rankwise.report._files import write_atomically
+    from rankwise._files import write_file
 
     fmt = file_format(path)
     buffer = io.BytesIO()
     figure.savefig(buffer, format=fmt, dpi=dpi, metadata=_file_metadata(fmt))
-    write_atomically(buffer.getvalue(), path)
+    write_file(buffer.getvalue(), path)
 
 
 def _file_metadata(fmt: str) -> dict[str, Any]:

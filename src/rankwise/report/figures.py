@@ -16,14 +16,14 @@ import numpy as np
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.report._mpl import color_of, new_figure
+from rankwise.report.comparison_display import ComparisonDisplay
 from rankwise.report.curves import CurvesDisplay
 from rankwise.report.differences import DifferencesDisplay
 from rankwise.report.distribution import DistributionDisplay
-from rankwise.report.forest import ComparisonDisplay
-from rankwise.results import Results
 
 if TYPE_CHECKING:
     from rankwise.comparison import Comparison
+    from rankwise.results import Results
 
 __all__ = ["comparison_figure", "curves_figure", "differences_figure", "distribution_figure"]
 

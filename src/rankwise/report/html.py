@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from rankwise.report.assets import CSS
-from rankwise.report.forest import format_p
+from rankwise.report.comparison_display import format_p
 from rankwise.report.summaries import paired_values, top_changes
 
 if TYPE_CHECKING:

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
+from rankwise.report.comparison_display import ComparisonDisplay
 from rankwise.report.curves import CurvesDisplay
 from rankwise.report.distribution import DistributionDisplay
-from rankwise.report.forest import ComparisonDisplay
 from rankwise.report.summaries import named_results
-from rankwise.results import Results
 
 if TYPE_CHECKING:
     from rankwise.comparison import Comparison
+    from rankwise.results import Results
 
 __all__ = ["RESULTS_KINDS", "plot_comparison", "plot_results"]
 

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError, MeasureSyntaxError
 from rankwise.measures import Measure, parse
-from rankwise.results import Results
+
+if TYPE_CHECKING:
+    from rankwise.results import Results
 
 __all__ = [
     "Change",
@@ -22,11 +24,21 @@ __all__ = [
     "curve_template",
     "cutoff_curve",
     "histogram_edges",
+    "is_results",
     "named_results",
     "paired_values",
     "sorted_profile",
     "top_changes",
 ]
+
+
+def is_results(obj: object) -> bool:
+    """Whether *obj* is shaped like :class:`~rankwise.Results` (values by measure, ids, means).
+
+    The report is presentation: it recognises what it is given by its shape
+    and never imports the layers that compute it.
+    """
+    return all(hasattr(obj, name) for name in ("query_ids", "measures", "mean", "run_name"))
 
 
 def named_results(
@@ -41,15 +53,16 @@ def named_results(
     >>> list(named_results(one))
     ['run']
     """
-    if isinstance(results, Results):
-        return {results.run_name: results}
+    if is_results(results):
+        one = cast("Results", results)
+        return {one.run_name: one}
     named: dict[str, Results]
     if isinstance(results, Mapping):  # (a Results is a Mapping too: handled above)
         named = dict(cast("Mapping[str, Results]", results))
     elif isinstance(results, (list, tuple)):
         named = {}
         for position, item in enumerate(results):
-            if not isinstance(item, Results):
+            if not is_results(item):
                 raise InvalidParameterError(
                     f"results[{position}] must be a Results (from rankwise.evaluate), "
                     f"got {type(item).__name__}"
@@ -67,7 +80,7 @@ def named_results(
     if not named:
         raise InvalidParameterError("results is empty; give at least one Results")
     for name, item in named.items():
-        if not isinstance(item, Results):
+        if not is_results(item):
             raise InvalidParameterError(
                 f"results[{name!r}] must be a Results (from rankwise.evaluate), "
                 f"got {type(item).__name__}"

@@ -52,10 +52,10 @@ def resolve_correction(name: str | None) -> str:
     key = name.strip().lower().replace("_", "-")
     if key in _ALIASES:
         return _ALIASES[key]
-    import difflib
+    from rankwise.suggest import closest
 
-    near = difflib.get_close_matches(key, list(_ALIASES), n=1)
-    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    near = closest(key, _ALIASES)
+    hint = f" (did you mean {near!r}?)" if near else ""
     raise InvalidParameterError(
         f"unknown correction {name!r}{hint}; known: holm, bonferroni, "
         "benjamini-hochberg (bh, fdr_bh), none"

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from rankwise.cli.options import add_common_options
+
 __all__ = ["TREC_MEASURES", "TUTORIAL_GRADES", "TUTORIAL_SCORES", "add_parser", "data_file", "run"]
 
 TREC_MEASURES = ("ndcg@10", "map", "mrr", "P@10", "recall@1000")
@@ -35,8 +37,6 @@ _CUTOFFS = (3, 5, 10)
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     """Register the ``demo`` command."""
-    from rankwise.cli.app import add_common_options
-
     parser = commands.add_parser(
         "demo",
         help="evaluate the bundled example data (a TREC run; the tutorial's two models)",
@@ -70,18 +70,14 @@ def data_file(name: str) -> Iterator[Path]:
 
 
 def _trec_section(fmt: str) -> str:
-    from rankwise.cli.commands.eval import build_table
-    from rankwise.cli.formats import render
-    from rankwise.evaluation import evaluate_objects, parse_measures
+    from rankwise.evaluation import evaluate
     from rankwise.io import read_qrels, read_run
 
     with data_file("qrels.test") as qrels_path, data_file("results.test") as run_path:
         qrels = read_qrels(qrels_path)
         run = read_run(run_path)
         shown = f"{qrels_path}", f"{run_path}"
-    measures = parse_measures(list(TREC_MEASURES), None)
-    results = evaluate_objects(qrels, run, measures)
-    table = build_table([run.name], [results], measures, per_query=True)
+    results = evaluate(qrels, run, list(TREC_MEASURES))
     header = (
         f"1. A TREC run and its judgments: trec_eval's test collection (NIST), "
         f"run {run.name!r}, {results.n_queries} topics, {len(run)} retrieved documents\n\n"
@@ -92,14 +88,14 @@ def _trec_section(fmt: str) -> str:
         "   Your own files:\n"
         "     rankwise eval QRELS RUN [RUN ...] -m ndcg@10 map mrr P@10\n"
     )
-    return header + render(table, fmt) + footer
+    return header + results.to_table(fmt, per_query=True) + footer
 
 
 def _tutorial_section(fmt: str) -> str:
     import pyarrow as pa
 
-    from rankwise.cli.formats import Table, render
     from rankwise.evaluation import evaluate
+    from rankwise.report.tables import Table, render
 
     grades = TUTORIAL_GRADES
     docs = [f"d{i + 1}" for i in range(len(grades))]

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from rankwise.cli.options import add_common_options
+
 if TYPE_CHECKING:
     from rankwise.measures.catalog import Family
 
@@ -21,8 +23,6 @@ uses the grade itself as gain), 'P.5,10' is P@5 and P@10, 'official' and
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     """Register the ``measures`` command."""
-    from rankwise.cli.app import add_common_options
-
     parser = commands.add_parser(
         "measures",
         help="list the measures, their parameters and definitions",

@@ -4,6 +4,19 @@ from __future__ import annotations
 
 import argparse
 
+from rankwise.cli.options import (
+    add_common_options,
+    add_engine_options,
+    add_evaluation_options,
+    add_input_options,
+    check_no_stdin,
+    engine_of,
+    evaluation_options,
+    measure_texts,
+    positive_int,
+    reading,
+)
+
 __all__ = ["KINDS", "add_parser", "run"]
 
 KINDS = ("curves", "distribution", "differences")
@@ -36,10 +49,6 @@ _DEFAULTS = {"curves": ("ndcg", "P", "recall"), "distribution": ("ndcg@10", "map
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     """Register the ``plot`` command."""
-    from rankwise.cli.app import add_common_options
-    from rankwise.cli.commands.report import add_evaluation_options
-    from rankwise.cli.options import positive_int
-
     parser = commands.add_parser(
         "plot",
         help="draw metric@k curves, distributions or per-query differences to a file",
@@ -67,7 +76,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help="distribution: histogram bars (default) or box plots")
     figure.add_argument("--dpi", type=positive_int, default=150, metavar="N",
                         help="resolution of PNG files (default 150)")
-    add_evaluation_options(parser)
+    add_engine_options(add_evaluation_options(parser))
+    add_input_options(parser)
     add_common_options(parser)
     parser.set_defaults(handler=run)
 
@@ -85,35 +95,32 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
-    from rankwise.cli.commands.report import check_no_stdin, measure_texts
-    from rankwise.cli.progress import Progress
-    from rankwise.evaluation import parse_measures
+    from rankwise.engines.core import prepare_measures
+    from rankwise.evaluation import evaluate_runs
     from rankwise.exceptions import InvalidParameterError
-    from rankwise.report import evaluate_runs
+    from rankwise.io.naming import find_run
+    from rankwise.report import figures
     from rankwise.report._mpl import require_matplotlib, styled
-    from rankwise.report.build import curve_templates, resolve_baseline
+    from rankwise.report.build import curve_templates
     from rankwise.report.export import file_format, save_figure
     from rankwise.report.summaries import curve_measures
 
-    check_no_stdin([args.qrels, *args.runs], "plot")
+    check_no_stdin([args.qrels, *args.runs], "rankwise plot")
     file_format(args.output)  # a bad suffix fails before any work
     require_matplotlib("rankwise plot")
+    options = evaluation_options(args)
     texts = measure_texts(args.measures, _DEFAULTS[args.kind])
     if args.kind == "curves":
-        templates = curve_templates(texts, [], args.rel)
+        templates = curve_templates(texts, [], options.rel)
         measures = [m for t in templates for m in curve_measures(t, args.max_k)]
     else:
-        measures = [m for m in parse_measures(texts, args.rel) if not m.family.text_valued]
+        measures = [m for m in prepare_measures(texts, options) if not m.family.text_valued]
         if not measures:
             raise InvalidParameterError("no numeric measure to draw; give one with -m")
-    results, files, _ = evaluate_runs(
-        args.qrels, list(args.runs), measures, depth=args.depth, missing=args.missing,
-        judged_only=args.judged_only, qrels_format=args.qrels_format,
-        run_format=args.run_format,
-        reading=lambda path: Progress("reading", path, enabled=not args.quiet),
+    results = evaluate_runs(
+        args.qrels, list(args.runs), measures, options=options, engine=engine_of(args),
+        qrels_format=args.qrels_format, run_format=args.run_format, reading=reading(args),
     )
-    from rankwise.report import figures
-
     with styled():
         if args.kind == "curves":
             figure = figures.curves_figure(results, templates)
@@ -125,7 +132,10 @@ def run(args: argparse.Namespace) -> int:
                 raise InvalidParameterError(
                     "--kind differences needs two runs or more (a baseline and a system)"
                 )
-            baseline = resolve_baseline(args.baseline, list(results), files)
+            baseline = (
+                next(iter(results)) if args.baseline is None
+                else find_run(args.baseline, list(results), args.runs, what="baseline")
+            )
             figure = figures.differences_figure(results, [str(m) for m in measures], baseline)
         save_figure(figure, args.output, dpi=args.dpi)
     return 0

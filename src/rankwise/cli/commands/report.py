@@ -6,10 +6,23 @@ import argparse
 import os
 import sys
 
-from rankwise.cli.options import positive_int, probability, seed
+from rankwise.cli.options import (
+    DEFAULT_MEASURES,
+    add_common_options,
+    add_engine_options,
+    add_evaluation_options,
+    add_input_options,
+    check_no_stdin,
+    engine_of,
+    evaluation_options,
+    measure_texts,
+    positive_int,
+    probability,
+    reading,
+    seed,
+)
 
-__all__ = ["add_evaluation_options", "add_parser", "check_no_stdin", "measure_texts",
-           "positive_int", "run"]
+__all__ = ["add_parser", "run"]
 
 _DESCRIPTION = """\
 Evaluate each RUN against the judgments QRELS, compare them with paired
@@ -39,18 +52,8 @@ exit status: 0 success, 1 bad input, measure or missing dependency (one line
   on stderr says what and where), 2 malformed command line."""
 
 
-def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
-    """Add the options of ``rankwise eval`` that change the numbers, and the input formats."""
-    from rankwise.cli import options
-
-    options.add_evaluation_options(parser)
-    options.add_input_options(parser)
-
-
 def add_parser(commands: argparse._SubParsersAction) -> None:
     """Register the ``report`` command."""
-    from rankwise.cli.app import add_common_options
-
     parser = commands.add_parser(
         "report",
         help="a self-contained HTML report comparing runs: table, curves, per-query plots",
@@ -88,27 +91,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                        help="resamples of the randomization and bootstrap tests (default 10000)")
     tests.add_argument("--seed", type=seed, default=None, metavar="N",
                        help="seed of the resampling (default: drawn, and shown in the report)")
-    add_evaluation_options(parser)
+    add_engine_options(add_evaluation_options(parser))
+    add_input_options(parser)
     add_common_options(parser)
     parser.set_defaults(handler=run)
-
-
-def check_no_stdin(paths: list[str], command: str) -> None:
-    """Refuse ``-`` (standard input): the files are hashed and read by path."""
-    from rankwise.exceptions import InvalidParameterError
-
-    if "-" in paths:
-        raise InvalidParameterError(
-            f"rankwise {command} reads its files by path (it records their size and "
-            "SHA-256); '-' (standard input) is not supported: save the data to a file first"
-        )
-
-
-def measure_texts(arguments: list[str] | None, default: tuple[str, ...]) -> list[str]:
-    """The -m values split on their top-level commas, or *default*."""
-    from rankwise.measures.parser import split_measure_list
-
-    return [item for argument in (arguments or default) for item in split_measure_list(argument)]
 
 
 def _size_text(size: int) -> str:
@@ -132,21 +118,18 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
-    from rankwise.cli.commands.eval import DEFAULT_MEASURES
-    from rankwise.cli.progress import Progress
-    from rankwise.report import build_report
     from rankwise.report._mpl import require_matplotlib
+    from rankwise.reporting import build_report
 
-    check_no_stdin([args.qrels, *args.runs], "report")
+    check_no_stdin([args.qrels, *args.runs], "rankwise report",
+                   " (it records their size and SHA-256)")
     require_matplotlib("rankwise report")  # before minutes of evaluation, not after
     report = build_report(
         args.qrels, list(args.runs), measure_texts(args.measures, DEFAULT_MEASURES),
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
-        n_resamples=args.n_resamples, seed=args.seed, missing=args.missing, rel=args.rel,
-        depth=args.depth, judged_only=args.judged_only, ties=args.ties,
-        qrels_format=args.qrels_format,
-        run_format=args.run_format, max_k=args.max_k, top=args.top, title=args.title,
-        reading=lambda path: Progress("reading", path, enabled=not args.quiet),
+        n_resamples=args.n_resamples, seed=args.seed, options=evaluation_options(args),
+        engine=engine_of(args), qrels_format=args.qrels_format, run_format=args.run_format,
+        max_k=args.max_k, top=args.top, title=args.title, reading=reading(args),
     )
     report.save(args.output)
     if not args.quiet:

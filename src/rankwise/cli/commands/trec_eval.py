@@ -284,16 +284,18 @@ def exit_code(error: BaseException) -> int:
 
 def _entries(options: TrecOptions) -> list[TrecEntry]:
     """The entries to print, with ``-l`` applied to the measures that take a level."""
-    from rankwise.evaluation import parse_measures
+    from rankwise.engines.core import prepare_measures
     from rankwise.measures.trec_names import parse_trec_list
+    from rankwise.options import EvalOptions
 
     entries = parse_trec_list(options.measures or ["official"])
     if options.level is None:
         return entries
+    level = EvalOptions(rel=options.level)
     out = []
     for entry in entries:
         if entry.measure is not None:
-            entry = replace(entry, measure=parse_measures([entry.measure], options.level)[0])
+            entry = replace(entry, measure=prepare_measures([entry.measure], level)[0])
         out.append(entry)
     return out
 
@@ -315,8 +317,9 @@ def _check_num_docs(options: TrecOptions, entries: list[TrecEntry]) -> None:
 def _evaluate(options: TrecOptions) -> int:
     from rankwise.cli.progress import Progress
     from rankwise.cli.trec_printer import format_trec
-    from rankwise.evaluation import evaluate_objects
+    from rankwise.engines.numpy import NumpyEngine
     from rankwise.io import read_qrels, read_run
+    from rankwise.options import EvalOptions
 
     entries = _entries(options)
     _check_num_docs(options, entries)
@@ -326,13 +329,15 @@ def _evaluate(options: TrecOptions) -> int:
     with Progress("reading", options.run, enabled=show):
         run = read_run(options.run, fmt="trec")
     measures = list(dict.fromkeys(e.measure for e in entries if e.measure is not None))
-    results = evaluate_objects(
+    results = NumpyEngine().evaluate(
         qrels,
         run,
         measures,
-        depth=options.depth,
-        missing="zero" if options.complete else "skip",
-        judged_only=options.judged_only,
+        EvalOptions(
+            depth=options.depth,
+            missing="zero" if options.complete else "skip",
+            judged_only=options.judged_only,
+        ),
     )
     if results.n_queries == 0:
         sys.stderr.write(
@@ -374,7 +379,7 @@ def main(argv: Sequence[str], *, debug: bool = False, quiet: bool = False) -> in
         2 (unreadable or malformed file, bad measure parameters),
         4 (a document twice in one query), 7 (no query in common).
     """
-    from rankwise.cli.app import report_error, run_guarded
+    from rankwise.cli.errors import report_error, run_guarded
 
     try:
         options = parse_command_line(argv)

@@ -12,13 +12,20 @@ measures), ``partitions`` (the numpy engine on the executors through
 """
 
 from rankwise.engines.spark._session import find_java, get_session, require_pyspark
-from rankwise.engines.spark.engine import RANKS_MAX_JUDGMENTS, STRATEGIES, evaluate
-from rankwise.engines.spark.paths import evaluate_paths, read_qrels, read_run
+from rankwise.engines.spark.engine import (
+    RANKS_MAX_JUDGMENTS,
+    STRATEGIES,
+    SparkEngine,
+    evaluate,
+    evaluate_paths,
+)
+from rankwise.engines.spark.paths import read_qrels, read_run
 from rankwise.engines.spark.results import SparkResults
 
 __all__ = [
     "RANKS_MAX_JUDGMENTS",
     "STRATEGIES",
+    "SparkEngine",
     "SparkResults",
     "evaluate",
     "evaluate_paths",

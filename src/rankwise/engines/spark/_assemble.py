@@ -31,17 +31,6 @@ def _index_of(values: pa.Array, names: list[str]) -> np.ndarray:
     return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def _byte_order(names: list[str]) -> np.ndarray:
-    """Permutation sorting *names* by their UTF-8 bytes (strcmp order)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if not names:
-        return np.zeros(0, dtype=np.int64)
-    encoded = pa.array([name.encode("utf-8") for name in names], pa.binary())
-    return pc.sort_indices(encoded).to_numpy().astype(np.int64)
-
-
 def judged_only_ranks(
     query: np.ndarray, doc: pa.Array, score: np.ndarray, grade: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -119,6 +108,7 @@ def tied_ranking(
     *,
     depth: int | None,
     missing: str,
+    judged_only: bool = False,
 ) -> TiedRanking:
     """Build the kernels' input from what Spark computed.
 
@@ -135,16 +125,17 @@ def tied_ranking(
         of the query with a higher score) and ``size`` (documents with the
         same score, itself included).
     depth : int or None
-        ``num_ret = min(count, depth)``; hits whose tie group starts below
-        the depth are dropped (each tie policy's view cuts at the depth).
+        The depth cut.
     missing : {"skip", "zero"}
         Whether judged queries absent from the run are evaluated.
+    judged_only : bool
+        Unjudged documents were dropped (trec_eval ``-J``).
 
     Returns
     -------
     TiedRanking
         Equal to what :func:`rankwise.kernels.rank_all_ties` returns on the
-        whole data.
+        whole data: both end in :func:`rankwise.kernels.ranking.assemble_ranking`.
 
     Examples
     --------
@@ -159,50 +150,22 @@ def tied_ranking(
     >>> data.query_ids, data.num_ret.tolist(), data.hit_rank.tolist()
     (['q1', 'q2'], [5, 0], [2, 4])
     """
-    from rankwise.kernels.ranking import TiedRanking
+    from rankwise.kernels.ranking import assemble_ranking
 
     names = qrels.query_ids
-    counts = np.zeros(len(names), dtype=np.int64)
+    counts = np.full(len(names), -1, dtype=np.int64)
     where = _index_of(run_queries, names)
     found = where >= 0
     counts[where[found]] = np.asarray(run_counts, dtype=np.int64)[found]
-    present = np.zeros(len(names), dtype=bool)
-    present[where[found]] = True
-
-    evaluated = np.arange(len(names)) if missing == "zero" else np.flatnonzero(present)
-    evaluated = evaluated[_byte_order([names[i] for i in evaluated])]
-    eval_of = np.full(len(names), -1, dtype=np.int64)
-    eval_of[evaluated] = np.arange(len(evaluated))
-    n_eval = len(evaluated)
-
-    judged_query = eval_of[qrels.query_codes]
-    keep = judged_query >= 0
-    judged_query = judged_query[keep]
-    judged_grade = qrels.grades[keep]
-    by_query = np.lexsort((-judged_grade, judged_query))
-    judged_offsets = np.concatenate(
-        ([0], np.cumsum(np.bincount(judged_query, minlength=n_eval)))
-    ).astype(np.int64)
-
-    hit_query = _index_of(hits["query"], names)
-    hit_query = np.where(hit_query >= 0, eval_of[np.maximum(hit_query, 0)], -1)
-    above = np.asarray(hits["above"], dtype=np.int64)
-    num_ret = counts[evaluated]
-    in_run = present[evaluated]  # in the run, even when -J leaves nothing to rank
-    kept = hit_query >= 0
-    if depth is not None:
-        num_ret = np.minimum(num_ret, depth)
-        kept &= above < depth
-    return TiedRanking(
-        query_ids=[names[i] for i in evaluated],
-        num_ret=num_ret,
-        hit_query=hit_query[kept],
-        hit_rank=np.asarray(hits["rank"], dtype=np.int64)[kept],
-        hit_grade=np.asarray(hits["grade"], dtype=np.float64)[kept],
-        tie_above=above[kept],
-        tie_size=np.asarray(hits["size"], dtype=np.int64)[kept],
-        judged_offsets=judged_offsets,
-        judged_grades=judged_grade[by_query],
-        in_run=in_run,
+    return assemble_ranking(
+        qrels,
+        counts,
+        hit_query=_index_of(hits["query"], names),
+        hit_rank=hits["rank"],
+        hit_grade=hits["grade"],
+        tie_above=hits["above"],
+        tie_size=hits["size"],
         depth=depth,
+        missing=missing,
+        judged_only=judged_only,
     )

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rankwise.engines.spark._session import require_pyspark
-from rankwise.exceptions import InputFormatError, InvalidParameterError, UnsupportedMeasureError
+from rankwise.exceptions import InputFormatError, InvalidParameterError
+from rankwise.options import EvalOptions, options_from
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
 
     from rankwise.engines.spark.results import SparkResults
     from rankwise.measures import Measure
+    from rankwise.results import Results
 
-__all__ = ["RANKS_MAX_JUDGMENTS", "STRATEGIES", "evaluate"]
+__all__ = ["RANKS_MAX_JUDGMENTS", "STRATEGIES", "SparkEngine", "evaluate", "evaluate_paths"]
 
 STRATEGIES = ("auto", "ranks", "partitions")
 RANKS_MAX_JUDGMENTS = 2_000_000
@@ -25,26 +27,27 @@ RANKS_MAX_JUDGMENTS = 2_000_000
 
 
 def evaluate(
-    run_df: DataFrame,
     qrels_df: DataFrame,
+    run_df: DataFrame,
     measures: str | Measure | Iterable[str | Measure],
     *,
     query: str = "query_id",
     doc: str = "doc_id",
     score: str = "score",
     label: str = "relevance",
-    rel: float | None = 1,
+    rel: float | None = None,
     depth: int | None = None,
     missing: str = "skip",
     judged_only: bool = False,
     ties: str = "trec",
+    options: EvalOptions | None = None,
     strategy: str = "auto",
     num_partitions: int | None = None,
     chunk_rows: int = 500_000,
 ) -> SparkResults:
     """Evaluate a run against judgments, both Spark DataFrames.
 
-    The same measure language and the same contract as
+    The same measure language, argument order and contract as
     :func:`rankwise.evaluate`: score descending, ties by document id
     descending in byte order; R counted in the judgments; relevant means
     grade >= *rel*; the queries are those of the judgments. The per-query
@@ -52,33 +55,23 @@ def evaluate(
 
     Parameters
     ----------
-    run_df : pyspark.sql.DataFrame
-        The scored results: one row per (query, document) with a score.
     qrels_df : pyspark.sql.DataFrame
         The judgments: one row per (query, document) with a relevance label.
         It may be the same DataFrame as *run_df* (learning-to-rank logs,
         where every row has both a score and a label).
+    run_df : pyspark.sql.DataFrame
+        The scored results: one row per (query, document) with a score.
+        (Before 0.2 the run came first; that order still works, with a
+        ``DeprecationWarning``, when the frames' columns tell them apart.)
     measures : str, Measure or list of them
         ``["ndcg@10", "map", "mrr@10", "P@10", "recall@1000"]``; trec_eval's
         names work too.
     query, doc, score, label : str
         Column names; ids may be strings or integers, scores and labels
         numbers (labels may be booleans).
-    rel : float, optional
-        Minimum grade that counts as relevant (default 1), for every measure
-        that does not set its own.
-    depth : int, optional
-        Evaluate only the first *depth* documents of each query (trec_eval ``-M``).
-    missing : {"skip", "zero"}
-        A judged query absent from the run is left out (default) or scores as
-        an empty ranking (trec_eval ``-c``).
-    judged_only : bool
-        Drop unjudged documents, and those judged below zero, before ranking
-        (trec_eval ``-J``).
-    ties : {"trec", "average", "worst", "best"}
-        How documents with equal scores are ordered, as in
-        :func:`rankwise.evaluate` (``"rank"``, which needs the run's rank
-        column, is not supported here).
+    rel, depth, missing, judged_only, ties, options
+        As in :func:`rankwise.evaluate` (:class:`~rankwise.options.EvalOptions`);
+        ``ties="rank"``, which needs the run's rank column, is not supported here.
     strategy : {"auto", "ranks", "partitions"}
         ``"ranks"``: Spark SQL computes only the ranks of judged documents
         (two map-side scans of the run, the judgments broadcast) and the
@@ -113,17 +106,33 @@ def evaluate(
     Examples
     --------
     >>> from rankwise.spark import evaluate  # doctest: +SKIP
-    >>> results = evaluate(run_df, qrels_df, ["ndcg@10", "map"])  # doctest: +SKIP
+    >>> results = evaluate(qrels_df, run_df, ["ndcg@10", "map"])  # doctest: +SKIP
     >>> results.mean  # doctest: +SKIP
     {'ndcg@10': 0.7891, 'map': 0.6667}
     >>> results.per_query.show()  # doctest: +SKIP
     """
     require_pyspark()
+    from rankwise.engines.core import prepare_measures, warn_coverage
     from rankwise.engines.spark._frames import project_one_table, project_qrels, project_run
 
-    parsed = _parse(measures, rel)
-    _check_options(depth, missing, judged_only, strategy, num_partitions, chunk_rows)
-    _check_ties(ties)
+    chosen = options_from(
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties
+    )
+    if _in_old_order(qrels_df, run_df, score=score, label=label):
+        import warnings
+
+        warnings.warn(
+            "rankwise.spark.evaluate(run_df, qrels_df, ...) is deprecated: pass the "
+            "judgments first, evaluate(qrels_df, run_df, ...), as rankwise.evaluate does",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        qrels_df, run_df = run_df, qrels_df
+    if measures is None:
+        raise InvalidParameterError("measures is required, for example ['ndcg@10', 'map']")
+    parsed = prepare_measures(measures, chosen)
+    SparkEngine().check(parsed, chosen)
+    _check_strategy(strategy, num_partitions, chunk_rows)
     if not isinstance(query, str) or not query:
         raise InvalidParameterError(f"query must be a column name, got {query!r}")
     run = project_run(run_df, query=query, doc=doc, score=score)
@@ -131,52 +140,118 @@ def evaluate(
     if strategy == "auto":
         strategy = "ranks" if qrels.count() <= RANKS_MAX_JUDGMENTS else "partitions"
     if strategy == "ranks":
-        results = _evaluate_ranks(run, qrels, parsed, query, depth, missing, judged_only, ties)
+        results = _evaluate_ranks(run, qrels, parsed, query, chosen)
     else:
         both: DataFrame | None = qrels
         if qrels_df is run_df:  # one learning-to-rank table: shuffle it once
             run = project_one_table(run_df, query=query, doc=doc, score=score, label=label)
             both = None
         results = _evaluate_partitions(
-            run, both, parsed, query, depth, missing, judged_only, ties, num_partitions, chunk_rows
+            run, both, parsed, query, chosen, num_partitions, chunk_rows
         )
-    from rankwise.evaluation import warn_coverage
-
-    warn_coverage(
-        results.unjudged_queries or 0, results.missing_queries or 0, missing, "run_df", 2
-    )
+    warn_coverage(results, chosen.missing, "run_df")
     return results
 
 
-def _parse(measures: Any, rel: float | None) -> list[Measure]:
-    from rankwise.evaluation import parse_measures
-    from rankwise.kernels import KERNELS
-
-    if measures is None:
-        raise InvalidParameterError("measures is required, for example ['ndcg@10', 'map']")
-    parsed = [m for m in parse_measures(measures, rel) if m is not None]  # None: trec's runid
-    if not parsed:
-        raise InvalidParameterError(f"no measure to compute in {measures!r}")
-    for measure in parsed:
-        if measure.name not in KERNELS:
-            raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented yet")
-    return parsed
+def _columns_of(frame: Any) -> list[str]:
+    try:
+        return list(frame.columns)
+    except Exception:  # not a DataFrame: the projection says what is wrong
+        return []
 
 
-def _check_options(
-    depth: Any, missing: Any, judged_only: Any, strategy: Any, partitions: Any, chunk_rows: Any
-) -> None:
+def _in_old_order(first: Any, second: Any, *, score: str, label: str) -> bool:
+    """Whether the run came first (the order before 0.2), as the columns tell."""
+    if first is second:
+        return False
+    a, b = _columns_of(first), _columns_of(second)
+    return score in a and label not in a and label in b and score not in b
+
+
+class SparkEngine:
+    """The Spark engine as an :class:`~rankwise.engines.base.Engine`.
+
+    Takes Spark DataFrames or paths (Parquet or TREC text, local,
+    ``s3a://``, ``hdfs://``) and returns :class:`~rankwise.Results`
+    (the per-query values collected to the driver). For the lazy, per-query
+    DataFrame, use :func:`rankwise.spark.evaluate`.
+    """
+
+    name = "spark"
+    install = "pyspark and Java 17 or later: pip install 'rankwise[spark]'"
+
+    def __init__(self, master: str | None = None, strategy: str = "auto") -> None:
+        self.master = master
+        self.strategy = strategy
+
+    def available(self) -> bool:
+        """Whether pyspark is installed (Java is checked when a session starts)."""
+        import importlib.util
+
+        return importlib.util.find_spec("pyspark") is not None
+
+    def check(self, measures: Sequence[Measure], options: EvalOptions) -> None:
+        """Every measure has a kernel under *options*; ``ties="rank"`` is not supported."""
+        from rankwise.engines.core import check_supported
+
+        if options.ties == "rank":
+            raise InvalidParameterError(
+                "ties='rank' (the run's rank column) is not supported by the Spark engine; "
+                "use trec, average, worst or best, or the numpy engine"
+            )
+        check_supported(measures, options)
+
+    def evaluate(
+        self,
+        qrels: Any,
+        run: Any,
+        measures: Sequence[Measure],
+        options: EvalOptions,
+        *,
+        name: str | None = None,
+    ) -> Results:
+        """Evaluate DataFrames or paths on Spark, and collect the per-query values."""
+        import os
+
+        from rankwise.engines.spark._session import get_session
+        from rankwise.engines.spark.paths import read_qrels, read_run
+
+        run_name = name
+        if isinstance(qrels, (str, os.PathLike)) or isinstance(run, (str, os.PathLike)):
+            spark = get_session(self.master)
+            if isinstance(qrels, (str, os.PathLike)):
+                qrels = read_qrels(spark, os.fspath(qrels))
+            if isinstance(run, (str, os.PathLike)):
+                path = os.fspath(run)
+                run_name = run_name or _run_name_of_path(path)
+                run = read_run(spark, path)
+        results = evaluate(qrels, run, list(measures), options=options, strategy=self.strategy)
+        return results.to_results(run_name=run_name or "run")
+
+
+def _run_name_of_path(path: str) -> str:
+    """A run file's name as the numpy engine gives it: a local TREC file's run id, else its stem."""
+    import os
+
+    from rankwise.io.coerce import file_stem
+    from rankwise.io.tables import table_format
+
+    if table_format(path) is None and os.path.isfile(path) and not path.endswith(".parquet"):
+        from rankwise.io._source import FileView
+        from rankwise.io.trec import _last_run_id
+
+        run_id = _last_run_id(FileView(path))
+        if run_id:
+            return run_id
+    return file_stem(path)
+
+
+def _check_strategy(strategy: Any, partitions: Any, chunk_rows: Any) -> None:
     def positive(value: Any) -> bool:
         return bool(
             isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1
         )
 
-    if missing not in ("skip", "zero"):
-        raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
-    if depth is not None and not positive(depth):
-        raise InvalidParameterError(f"depth must be a positive integer or None, got {depth!r}")
-    if not isinstance(judged_only, bool):
-        raise InvalidParameterError(f"judged_only must be True or False, got {judged_only!r}")
     if strategy not in STRATEGIES:
         raise InvalidParameterError(f"strategy must be one of {list(STRATEGIES)}, got {strategy!r}")
     if partitions is not None and not positive(partitions):
@@ -185,19 +260,6 @@ def _check_options(
         )
     if not positive(chunk_rows):
         raise InvalidParameterError(f"chunk_rows must be a positive integer, got {chunk_rows!r}")
-
-
-def _check_ties(ties: Any) -> None:
-    from rankwise.kernels.ranking import TIE_POLICIES
-
-    supported = [policy for policy in TIE_POLICIES if policy != "rank"]
-    if ties == "rank":
-        raise InvalidParameterError(
-            "ties='rank' (the run's rank column) is not supported by the Spark engine; "
-            f"use one of {supported}, or rankwise.evaluate on a local copy"
-        )
-    if ties not in supported:
-        raise InvalidParameterError(f"ties must be one of {supported}, got {ties!r}")
 
 
 def _result_schema(query: str, measures: list[Measure]) -> Any:
@@ -216,31 +278,33 @@ def _evaluate_ranks(
     qrels_frame: DataFrame,
     measures: list[Measure],
     query: str,
-    depth: int | None,
-    missing: str,
-    judged_only: bool,
-    ties: str,
+    options: EvalOptions,
 ) -> SparkResults:
     import pyarrow as pa
 
+    from rankwise.engines.core import Coverage, evaluate_ranking
     from rankwise.engines.spark._frames import create_frame
     from rankwise.engines.spark.ranks import collect_judgments, ranked_by_counts
     from rankwise.engines.spark.results import SparkResults
-    from rankwise.evaluation import evaluate_ranking, kernel_for
 
-    for m in measures:
-        kernel_for(m, ties, depth)  # unsupported measures fail before Spark does any work
     qrels = collect_judgments(qrels_frame)
     ranking, summary = ranked_by_counts(
-        run, qrels_frame, qrels, depth=depth, missing=missing, judged_only=judged_only
+        run,
+        qrels_frame,
+        qrels,
+        depth=options.depth,
+        missing=options.missing,
+        judged_only=options.judged_only,
     )
     local = evaluate_ranking(
         ranking,
         measures,
-        ties=ties,
+        options,
         run_name="",
-        missing_queries=len(qrels.query_ids) - len(summary.queries),
-        unjudged_queries=summary.unjudged_queries,
+        coverage=Coverage(
+            missing_queries=len(qrels.query_ids) - len(summary.queries),
+            unjudged_queries=summary.unjudged_queries,
+        ),
     )
     columns: dict[str, Any] = {query: pa.array(local.query_ids, pa.string())}
     for m in measures:
@@ -264,10 +328,7 @@ def _evaluate_partitions(
     qrels: DataFrame | None,
     measures: list[Measure],
     query: str,
-    depth: int | None,
-    missing: str,
-    judged_only: bool,
-    ties: str,
+    options: EvalOptions,
     num_partitions: int | None,
     chunk_rows: int,
 ) -> SparkResults:
@@ -294,10 +355,7 @@ def _evaluate_partitions(
             qrels,
             measures,
             query=query,
-            depth=depth,
-            missing=missing,
-            judged_only=judged_only,
-            ties=ties,
+            options=options,
             num_partitions=num_partitions,
             chunk_rows=chunk_rows,
         ).persist(StorageLevel.MEMORY_AND_DISK)
@@ -358,3 +416,46 @@ def _raise_executor_error(message: str) -> None:
     if isinstance(kind, type) and issubclass(kind, errors.RankwiseError):
         raise kind(text)
     raise InputFormatError(message)
+
+
+def evaluate_paths(
+    qrels_path: str,
+    run_path: str,
+    measures: str | Measure | Iterable[str | Measure],
+    *,
+    master: str | None = None,
+    spark_config: dict[str, str] | None = None,
+    fmt: str = "auto",
+    **options: Any,
+) -> SparkResults:
+    """Evaluate a run file against a judgments file on Spark (what the CLI calls).
+
+    Parameters
+    ----------
+    qrels_path, run_path : str
+        Parquet files or folders, or TREC text files; local, ``s3a://``,
+        ``hdfs://``: any path Spark reads.
+    measures : str, Measure or list of them
+        What to compute, as for :func:`rankwise.evaluate`.
+    master : str, optional
+        Spark master (``local[2]``, ``yarn``, ``spark://host:7077``); default:
+        the active session, or Spark's own default.
+    spark_config : dict, optional
+        Extra Spark settings for a new session.
+    fmt : {"auto", "parquet", "trec"}
+        File format of both files; ``auto`` goes by the suffix.
+    **options
+        Passed to :func:`rankwise.spark.evaluate` (``rel``, ``depth``,
+        ``missing``, ``judged_only``, ``strategy``, ...).
+
+    Returns
+    -------
+    SparkResults
+    """
+    from rankwise.engines.spark._session import get_session
+    from rankwise.engines.spark.paths import read_qrels, read_run
+
+    spark = get_session(master, config=spark_config)
+    qrels = read_qrels(spark, qrels_path, fmt=fmt)
+    run = read_run(spark, run_path, fmt=fmt)
+    return evaluate(qrels, run, measures, **options)

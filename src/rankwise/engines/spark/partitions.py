@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql import DataFrame
 
+    from rankwise.options import EvalOptions
+
 __all__ = [
     "ERROR_COLUMN",
     "MISSING_COLUMN",
@@ -104,19 +106,16 @@ def evaluate_chunk(
     measures: list[Any],
     schema: pa.Schema,
     *,
-    depth: int | None,
-    missing: str,
-    judged_only: bool,
-    ties: str,
+    options: EvalOptions,
 ) -> list[pa.RecordBatch]:
     """Evaluate the complete queries in *table* (columns ``q, d, s, g, side``)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     from rankwise.data import Qrels, Run
-    from rankwise.evaluation import kernel_for
+    from rankwise.engines.core import compute
     from rankwise.exceptions import RankwiseError
-    from rankwise.kernels import Context, rank_all_ties
+    from rankwise.kernels.ranking import rank_all_ties
 
     run_rows = table.filter(pc.not_equal(table["side"], _QRELS))
     qrels_rows = table.filter(pc.not_equal(table["side"], _RUN))
@@ -128,19 +127,23 @@ def evaluate_chunk(
             qrels_rows["q"], qrels_rows["d"], qrels_rows["g"], source="qrels_df"
         )
         run = Run.from_arrow(run_rows["q"], run_rows["d"], run_rows["s"], source="run_df")
-        data = rank_all_ties(
-            qrels, run, depth=depth, missing=missing, judged_only=judged_only
-        ).view(ties)
-        context = Context(data)
-        columns = [pa.array(data.query_ids, pa.string())]
+        ranking = rank_all_ties(
+            qrels,
+            run,
+            depth=options.depth,
+            missing=options.missing,
+            judged_only=options.judged_only,
+        )
+        values = compute(ranking, measures, options)
+        columns = [pa.array(ranking.query_ids, pa.string())]
         for measure, field in zip(measures, list(schema)[1:-3]):
-            values = kernel_for(measure, ties, depth)(context, measure)
+            array = values[measure]
             columns.append(
-                pa.array(values.tolist() if values.dtype == object else values, field.type)
+                pa.array(array.tolist() if array.dtype == object else array, field.type)
             )
     except RankwiseError as error:
         return [_special_batch(schema, error=f"{type(error).__name__}: {error}")]
-    n = len(data.query_ids)
+    n = len(ranking.query_ids)
     columns += [pa.nulls(n, pa.string()), pa.nulls(n, pa.int64()), pa.nulls(n, pa.int64())]
     batches = [pa.RecordBatch.from_arrays(columns, schema=schema)]
     run_queries, judged_queries = set(run.query_ids), set(qrels.query_ids)
@@ -156,10 +159,7 @@ def evaluate_partition(
     measures: list[str],
     query: str,
     text: list[bool],
-    depth: int | None,
-    missing: str,
-    judged_only: bool,
-    ties: str,
+    options: EvalOptions,
     chunk_rows: int,
 ) -> Iterator[pa.RecordBatch]:
     """``mapInArrow`` body: batches sorted by query in, one row per query out.
@@ -177,9 +177,7 @@ def evaluate_partition(
     schema = _arrow_schema(query, measures, text)
 
     def evaluate(table: pa.Table) -> list[pa.RecordBatch]:
-        return evaluate_chunk(
-            table, parsed, schema, depth=depth, missing=missing, judged_only=judged_only, ties=ties
-        )
+        return evaluate_chunk(table, parsed, schema, options=options)
 
     pending: list[pa.RecordBatch] = []
     rows = 0
@@ -208,10 +206,7 @@ def per_query_frame(
     measures: list[Any],
     *,
     query: str,
-    depth: int | None,
-    missing: str,
-    judged_only: bool,
-    ties: str,
+    options: EvalOptions,
     num_partitions: int | None,
     chunk_rows: int,
 ) -> DataFrame:
@@ -252,10 +247,7 @@ def per_query_frame(
         measures=names,
         query=query,
         text=text,
-        depth=depth,
-        missing=missing,
-        judged_only=judged_only,
-        ties=ties,
+        options=options,
         chunk_rows=chunk_rows,
     )
     with warnings.catch_warnings():

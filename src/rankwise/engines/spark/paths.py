@@ -7,18 +7,15 @@ matching Hadoop connector and credentials, as for any Spark job).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rankwise.exceptions import InputFormatError, InvalidParameterError
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-    from rankwise.engines.spark.results import SparkResults
-    from rankwise.measures import Measure
 
-__all__ = ["FORMATS", "evaluate_paths", "file_format", "read_qrels", "read_run"]
+__all__ = ["FORMATS", "file_format", "read_qrels", "read_run"]
 
 FORMATS = ("auto", "parquet", "trec")
 _TREC_SUFFIXES = (".run", ".qrels", ".trec", ".txt", ".test")
@@ -141,46 +138,3 @@ def read_qrels(
         column(_pick(table, doc, _DOC_NAMES, "document", path)).alias("doc_id"),
         column(_pick(table, label, _LABEL_NAMES, "relevance", path)).alias("relevance"),
     )
-
-
-def evaluate_paths(
-    qrels_path: str,
-    run_path: str,
-    measures: str | Measure | Iterable[str | Measure],
-    *,
-    master: str | None = None,
-    spark_config: dict[str, str] | None = None,
-    fmt: str = "auto",
-    **options: Any,
-) -> SparkResults:
-    """Evaluate a run file against a judgments file on Spark (what the CLI calls).
-
-    Parameters
-    ----------
-    qrels_path, run_path : str
-        Parquet files or folders, or TREC text files; local, ``s3a://``,
-        ``hdfs://``: any path Spark reads.
-    measures : str, Measure or list of them
-        What to compute, as for :func:`rankwise.evaluate`.
-    master : str, optional
-        Spark master (``local[2]``, ``yarn``, ``spark://host:7077``); default:
-        the active session, or Spark's own default.
-    spark_config : dict, optional
-        Extra Spark settings for a new session.
-    fmt : {"auto", "parquet", "trec"}
-        File format of both files; ``auto`` goes by the suffix.
-    **options
-        Passed to :func:`rankwise.spark.evaluate` (``rel``, ``depth``,
-        ``missing``, ``judged_only``, ``strategy``, ...).
-
-    Returns
-    -------
-    SparkResults
-    """
-    from rankwise.engines.spark._session import get_session
-    from rankwise.engines.spark.engine import evaluate
-
-    spark = get_session(master, config=spark_config)
-    qrels = read_qrels(spark, qrels_path, fmt=fmt)
-    run = read_run(spark, run_path, fmt=fmt)
-    return evaluate(run, qrels, measures, **options)

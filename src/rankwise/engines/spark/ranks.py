@@ -260,8 +260,11 @@ def ranked_by_counts(
     check_run(run, summary)
     if judged_only:
         codes = _query_codes(summary)
+        usable = summary.hit_grade >= 0
+        if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
+            usable &= rank_hits(run, summary)["rank"] <= depth
         kept, rank, above, size = judged_only_ranks(
-            codes, summary.hit_doc, summary.hit_score, summary.hit_grade
+            codes, summary.hit_doc, summary.hit_score, np.where(usable, summary.hit_grade, -1.0)
         )
         counts = np.bincount(codes[kept], minlength=len(summary.queries)).astype(np.int64)
         hits = {
@@ -274,7 +277,9 @@ def ranked_by_counts(
     else:
         counts = summary.counts
         hits = {"query": summary.hit_query, "grade": summary.hit_grade, **rank_hits(run, summary)}
-    ranking = tied_ranking(qrels, summary.queries, counts, hits, depth=depth, missing=missing)
+    ranking = tied_ranking(
+        qrels, summary.queries, counts, hits, depth=depth, missing=missing, judged_only=judged_only
+    )
     return ranking, summary
 
 

@@ -1,4 +1,4 @@
-"""Output formats of ``rankwise eval``: one logical table, seven renderings.
+r"""Tables as text: one logical table, seven renderings (``Results.to_table``, the CLI).
 
 A :class:`Table` is a header, the kind of each column (``"text"``,
 ``"float"`` or ``"int"``) and rows of cells (``str``, ``float``, ``int`` or
@@ -17,7 +17,9 @@ latex     a ``booktabs`` tabular, ``digits`` decimals, special chars escaped
 Full precision is Python's shortest round-trip ``repr`` of the float64, so
 reading a TSV, CSV or JSON output back gives the exact values. In the text
 formats (``tsv``, ``csv``) a NaN is written ``NaN`` and a missing value as an
-empty field.
+empty field. TSV has no quoting: a tab, newline, carriage return or backslash
+inside a cell is written as ``\t``, ``\n``, ``\r`` or ``\\`` (the
+escapes of PostgreSQL's text format and of most TSV readers).
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+from rankwise.exceptions import InvalidParameterError
+from rankwise.suggest import did_you_mean
 
 __all__ = ["FORMATS", "Table", "render"]
 
@@ -54,7 +59,7 @@ class Table:
 
     def __post_init__(self) -> None:
         if len(self.header) != len(self.kinds):
-            raise ValueError(
+            raise InvalidParameterError(
                 f"a table needs one kind per column: {len(self.header)} columns, "
                 f"{len(self.kinds)} kinds"
             )
@@ -136,16 +141,27 @@ def _write_delimited(table: Table, delimiter: str) -> str:
         rows = [list(table.header)]
         rows += [[_exact(v, k) for v, k in zip(row, table.kinds)] for row in table.rows]
         for row in rows:
-            for cell in row:
-                if "\t" in cell or "\n" in cell:
-                    raise ValueError(f"cannot write {cell!r} in TSV: it holds a tab or a newline")
-            buffer.write("\t".join(row) + "\n")
+            buffer.write("\t".join(_tsv_escape(cell) for cell in row) + "\n")
         return buffer.getvalue()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(table.header)
     for cells in table.rows:
         writer.writerow([_exact(v, k) for v, k in zip(cells, table.kinds)])
     return buffer.getvalue()
+
+
+_TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def _tsv_escape(cell: str) -> str:
+    r"""A cell TSV can hold: tab, newline, carriage return and backslash escaped.
+
+    Examples
+    --------
+    >>> print(_tsv_escape("a\tb\\c"))
+    a\tb\\c
+    """
+    return cell.translate(_TSV_ESCAPES)
 
 
 def _records(table: Table) -> list[dict[str, object]]:
@@ -210,7 +226,7 @@ _LATEX_SPECIAL = {
 }
 
 
-def _latex_escape(text: str) -> str:
+def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
 
 
@@ -220,12 +236,12 @@ def _write_latex(table: Table, digits: int) -> str:
         "% needs \\usepackage{booktabs}",
         f"\\begin{{tabular}}{{{spec}}}",
         "\\toprule",
-        " & ".join(_latex_escape(name) for name in table.header) + " \\\\",
+        " & ".join(latex_escape(name) for name in table.header) + " \\\\",
         "\\midrule",
     ]
     for row in table.rows:
         lines.append(
-            " & ".join(_latex_escape(_short(v, k, digits)) for v, k in zip(row, table.kinds))
+            " & ".join(latex_escape(_short(v, k, digits)) for v, k in zip(row, table.kinds))
             + " \\\\"
         )
     lines += ["\\bottomrule", "\\end{tabular}"]
@@ -279,5 +295,8 @@ def render(table: Table, fmt: str, *, digits: int = 4) -> str:
         writer = FORMATS[fmt]
     except KeyError:
         known = ", ".join(FORMATS)
-        raise ValueError(f"unknown output format {fmt!r}; expected one of {known}") from None
+        raise InvalidParameterError(
+            f"unknown output format {fmt!r}; expected one of {known}"
+            + did_you_mean(str(fmt), FORMATS)
+        ) from None
     return writer(table, digits)

@@ -1,18 +1,21 @@
-"""Kernels of the common measures: precision, recall, AP, RR, nDCG, R-precision, counts.
+"""Kernels of precision-like measures: P@k, recall@k, R-precision, hit, sets, utility, ...
+
+Also interpolated precision (iprec_at_recall, 11pt_avg), judged@k and unj@k.
 
 Each kernel takes a :class:`~rankwise.kernels.context.Context` and a
 :class:`~rankwise.measures.Measure` and returns one float64 value per
-evaluated query. No Python loop runs per query or per document.
+evaluated query, following trec_eval 10.0 where trec_eval has the measure.
+No Python loop runs per query or per document.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from rankwise.kernels._segments import (
-    first_per_query,
     per_query_sum,
-    rank_within_query,
     safe_divide,
 )
 from rankwise.kernels.context import Context
@@ -45,24 +48,6 @@ def hit(ctx: Context, m: Measure) -> np.ndarray:
     return (ctx.view(m.param("rel")).rel_in_top(_k(m)) > 0).astype(np.float64)
 
 
-def average_precision(ctx: Context, m: Measure) -> np.ndarray:
-    """AP (map, map@k): (1/R) * sum over relevant hits ranked <= k of (their index / rank)."""
-    view = ctx.view(m.param("rel"))
-    contribution = view.rel_index / view.rel_rank
-    if m.cutoff is not None:
-        contribution = np.where(view.rel_rank <= m.cutoff, contribution, 0.0)
-    return safe_divide(per_query_sum(view.rel_query, contribution, ctx.n_queries), view.num_rel)
-
-
-def reciprocal_rank(ctx: Context, m: Measure) -> np.ndarray:
-    """RR (mrr, mrr@k): 1 / rank of the first relevant document within the top k."""
-    view = ctx.view(m.param("rel"))
-    first = first_per_query(view.rel_query, view.rel_rank.astype(np.float64), ctx.n_queries, np.inf)
-    if m.cutoff is not None:
-        first = np.where(first <= m.cutoff, first, np.inf)
-    return 1.0 / first
-
-
 def r_precision(ctx: Context, m: Measure) -> np.ndarray:
     """Rprec: precision at rank R; with ``mult``, at rank int(mult * R + 0.9) (trec_eval)."""
     view = ctx.view(m.param("rel"))
@@ -72,97 +57,21 @@ def r_precision(ctx: Context, m: Measure) -> np.ndarray:
     return safe_divide(found, cut)
 
 
-def gain_of(grades: np.ndarray, m: Measure) -> np.ndarray:
-    """The gain of each grade under the measure's ``gain`` and ``gains`` parameters.
-
-    Negative grades (judged, never relevant) have gain 0 unless ``gains``
-    names them; ``gains`` overrides the gain of the grades it lists.
-    """
-    params = m.family.params
-    kind = m.param("gain") if "gain" in params else "linear"
-    positive = np.maximum(grades, 0.0)
-    gains = np.exp2(positive) - 1.0 if kind == "exp" else positive.astype(np.float64)
-    explicit = m.param("gains") if "gains" in params else ()
-    for grade, value in explicit:
-        gains = np.where(grades == grade, value, gains)
-    return gains
-
-
-def _discount(rank: np.ndarray) -> np.ndarray:
-    return 1.0 / np.log2(rank + 1.0)
-
-
-def dcg_values(ctx: Context, m: Measure, cutoff: int | None) -> np.ndarray:
-    """DCG of each query's ranking, to *cutoff*."""
-    d = ctx.data
-    gains = gain_of(d.hit_grade, m)
-    keep = gains != 0
-    if cutoff is not None:
-        keep &= d.hit_rank <= cutoff
-    return per_query_sum(
-        d.hit_query[keep], gains[keep] * _discount(d.hit_rank[keep]), ctx.n_queries
-    )
-
-
-def ideal_dcg_values(ctx: Context, m: Measure, cutoff: np.ndarray | int | None) -> np.ndarray:
-    """DCG of the ideal ranking: every judged document by gain, descending, to *cutoff*."""
-    d = ctx.data
-    query = np.repeat(np.arange(d.n_queries), np.diff(d.judged_offsets))
-    gains = gain_of(d.judged_grades, m)
-    positive = gains > 0
-    query, gains = query[positive], gains[positive]
-    order = np.lexsort((-gains, query))
-    query, gains = query[order], gains[order]
-    position = rank_within_query(query)
-    keep = np.ones(len(query), dtype=bool)
-    if cutoff is not None:
-        limit = cutoff[query] if isinstance(cutoff, np.ndarray) else cutoff
-        keep = position <= limit
-    return per_query_sum(query[keep], gains[keep] * _discount(position[keep]), ctx.n_queries)
-
-
-def dcg(ctx: Context, m: Measure) -> np.ndarray:
-    """DCG@k = sum over the top k of gain(grade) / log2(rank + 1)."""
-    return dcg_values(ctx, m, m.cutoff)
-
-
-def ndcg(ctx: Context, m: Measure) -> np.ndarray:
-    """nDCG@k = DCG@k / IDCG@k; 0 when IDCG is 0."""
-    return safe_divide(dcg_values(ctx, m, m.cutoff), ideal_dcg_values(ctx, m, m.cutoff))
-
-
-def num_q(ctx: Context, m: Measure) -> np.ndarray:
-    """1 per evaluated query (summed: the number of queries)."""
-    return np.ones(ctx.n_queries, dtype=np.float64)
-
-
-def num_ret(ctx: Context, m: Measure) -> np.ndarray:
-    """Documents retrieved (after the depth cut)."""
-    return ctx.data.num_ret.astype(np.float64)
-
-
-def num_rel(ctx: Context, m: Measure) -> np.ndarray:
-    """R: relevant documents in the judgments."""
-    return ctx.view(m.param("rel")).num_rel.copy()
-
-
-def num_rel_ret(ctx: Context, m: Measure) -> np.ndarray:
-    """Relevant documents retrieved."""
-    return ctx.view(m.param("rel")).num_rel_ret.copy()
-
-
-def num_nonrel_judged_ret(ctx: Context, m: Measure) -> np.ndarray:
-    """Judged documents below the relevance level that were retrieved (grade >= 0)."""
-    d = ctx.data
-    nonrel = (d.hit_grade < m.param("rel")) & (d.hit_grade >= 0)
-    return per_query_sum(d.hit_query[nonrel], None, ctx.n_queries)
-
-
 def judged_at(ctx: Context, m: Measure) -> np.ndarray:
     """judged@k = judged documents in the top k / k."""
     d = ctx.data
     top = d.hit_rank <= _k(m)
     return per_query_sum(d.hit_query[top], None, ctx.n_queries) / _k(m)
+
+
+def unjudged_at(ctx: Context, m: Measure) -> np.ndarray:
+    """unj@k = documents in the top k that are unjudged or have a negative grade, / k."""
+    d = ctx.data
+    k = int(m.cutoff)  # type: ignore[arg-type]
+    top = min(k, 1 << 62)
+    judged_top = (d.hit_rank <= top) & (d.hit_grade >= 0)
+    shown = np.minimum(d.num_ret, k).astype(np.float64)
+    return (shown - per_query_sum(d.hit_query[judged_top], None, ctx.n_queries)) / k
 
 
 def set_precision(ctx: Context, m: Measure) -> np.ndarray:
@@ -192,6 +101,18 @@ def set_f(ctx: Context, m: Measure) -> np.ndarray:
     beta2 = float(m.param("beta")) ** 2
     p, r = set_precision(ctx, m), set_recall(ctx, m)
     return safe_divide((1 + beta2) * p * r, beta2 * p + r)
+
+
+def utility(ctx: Context, m: Measure) -> np.ndarray:
+    """A * rel_ret + b * nonrel_ret + c * rel_not_ret + d * nonrel_not_ret.
+
+    The collection size is unknown, so the last term uses 0 documents in the
+    collection, as trec_eval does without ``-N``.
+    """
+    a, b, c, e = m.param("coefficients")
+    view = ctx.view(m.param("rel"))
+    rel_ret, ret, r = view.num_rel_ret, ctx.data.num_ret.astype(np.float64), view.num_rel
+    return a * rel_ret + b * (ret - rel_ret) + c * (r - rel_ret) + e * (rel_ret - ret - r)
 
 
 def round_half_away(values: np.ndarray) -> np.ndarray:
@@ -245,3 +166,23 @@ def eleven_point_average(ctx: Context, m: Measure) -> np.ndarray:
     """Mean interpolated precision over the recall levels (0.0, 0.1, ..., 1.0 by default)."""
     levels = np.array(m.param("levels") or _ELEVEN, dtype=np.float64)
     return interpolated_precision(ctx, m.param("rel"), levels).mean(axis=1)
+
+
+KERNELS: dict[str, Callable[[Context, Measure], np.ndarray]] = {
+    "P": precision,
+    "recall": recall,
+    "relative_P": relative_precision,
+    "hit": hit,
+    "Rprec": r_precision,
+    "judged": judged_at,
+    "unj": unjudged_at,
+    "set_P": set_precision,
+    "set_recall": set_recall,
+    "set_map": set_map,
+    "set_relative_P": set_relative_precision,
+    "set_F": set_f,
+    "utility": utility,
+    "iprec_at_recall": iprec_at_recall,
+    "11pt_avg": eleven_point_average,
+}
+"""Measure family -> kernel."""

@@ -1,0 +1,248 @@
+"""The engine core: what every engine shares once its ranks are computed.
+
+An engine turns judgments and a run into a
+:class:`~rankwise.kernels.ranking.TiedRanking` (the ranks of the judged
+documents, their tie groups and the judged grades of each query), through
+:func:`rankwise.kernels.ranking.assemble_ranking`. From there this module
+does the rest, the same for every engine, so their numbers agree by
+construction:
+
+- :func:`prepare_measures`: the measures asked for, parsed, with the
+  options' relevance level applied;
+- :func:`check_supported`: every measure has a kernel under the options
+  (before any data is read or ranked);
+- :func:`compute`: the kernels over the ranking, one value per query;
+- :func:`evaluate_ranking`: :func:`compute` plus the tie report, as
+  :class:`~rankwise.results.Results`;
+- :class:`Coverage` and :func:`coverage_notes`: queries only on one side,
+  said the same way by the library, the command line and the report.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rankwise.exceptions import RankwiseWarning, UnsupportedMeasureError
+from rankwise.measures import Measure, parse_many
+from rankwise.options import EvalOptions
+from rankwise.results import Results, TieReport, aggregate
+
+if TYPE_CHECKING:
+    from rankwise.kernels.ranking import TiedRanking
+
+__all__ = [
+    "Coverage",
+    "check_supported",
+    "compute",
+    "coverage_notes",
+    "evaluate_ranking",
+    "kernel_for",
+    "prepare_measures",
+    "tie_report",
+    "warn_coverage",
+]
+
+
+def prepare_measures(
+    measures: str | Measure | Iterable[str | Measure], options: EvalOptions
+) -> list[Measure]:
+    """Parse *measures* and give the options' relevance level to those that take one.
+
+    A measure that sets ``rel`` itself keeps it. Duplicates are dropped, the
+    first position kept.
+
+    Examples
+    --------
+    >>> [str(m) for m in prepare_measures("P@5, map(rel=3), ndcg", EvalOptions(rel=2))]
+    ['P@5(rel=2)', 'map(rel=3)', 'ndcg']
+    """
+    parsed = parse_many(measures)
+    if options.rel is None:
+        return parsed
+    out: list[Measure] = []
+    for measure in parsed:
+        if "rel" in measure.family.params and "rel" not in dict(measure.params):
+            measure = measure.replace(rel=options.rel)
+        if measure not in out:
+            out.append(measure)
+    return out
+
+
+def kernel_for(measure: Measure, ties: str, depth: int | None) -> Any:
+    """The kernel computing *measure* under tie policy *ties* (and a depth cut).
+
+    Raises
+    ------
+    UnsupportedMeasureError
+        No kernel computes the measure that way (the message says what does).
+    """
+    from rankwise.kernels import KERNELS
+    from rankwise.kernels.tie_average import average_kernel
+
+    if measure.name not in KERNELS:
+        raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented")
+    if ties == "average":
+        return average_kernel(measure.name, KERNELS[measure.name], depth)
+    return KERNELS[measure.name]
+
+
+def check_supported(measures: Sequence[Measure], options: EvalOptions) -> None:
+    """Raise before any work when a measure cannot be computed under *options*."""
+    for measure in measures:
+        kernel_for(measure, options.ties, options.depth)
+
+
+def compute(
+    ranking: TiedRanking, measures: Sequence[Measure], options: EvalOptions
+) -> dict[Measure, np.ndarray]:
+    """One value per evaluated query (``ranking.query_ids``) for each measure."""
+    from rankwise.kernels import Context
+
+    kernels = {m: kernel_for(m, options.ties, ranking.depth) for m in measures}
+    context = Context(ranking.view(options.ties))
+    return {measure: kernels[measure](context, measure) for measure in measures}
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Queries found on one side only.
+
+    Attributes
+    ----------
+    missing_queries : int
+        Judged queries the run does not hold.
+    unjudged_queries : int
+        Queries of the run the judgments do not hold (always ignored).
+    """
+
+    missing_queries: int = 0
+    unjudged_queries: int = 0
+
+    @classmethod
+    def between(cls, judged: Iterable[str], retrieved: Iterable[str]) -> Coverage:
+        """The coverage of judged query ids by retrieved ones.
+
+        Examples
+        --------
+        >>> Coverage.between(["q1", "q2"], ["q2", "q3", "q4"])
+        Coverage(missing_queries=1, unjudged_queries=2)
+        """
+        judged_set, retrieved_set = set(judged), set(retrieved)
+        return cls(len(judged_set - retrieved_set), len(retrieved_set - judged_set))
+
+
+def evaluate_ranking(
+    ranking: TiedRanking,
+    measures: Sequence[Measure],
+    options: EvalOptions,
+    *,
+    run_name: str = "run",
+    coverage: Coverage = Coverage(),
+) -> Results:
+    """Compute *measures* from a ranking, with the tie report: the end of every engine."""
+    values = compute(ranking, measures, options)
+    return Results(
+        query_ids=ranking.query_ids,
+        values=values,
+        run_name=run_name,
+        missing_queries=coverage.missing_queries,
+        unjudged_queries=coverage.unjudged_queries,
+        ties=tie_report(ranking, measures, options.ties),
+    )
+
+
+def tie_report(ranking: TiedRanking, measures: Sequence[Measure], ties: str) -> TieReport:
+    """How much ties decide the result: affected queries and best/worst bounds per measure."""
+    from rankwise.kernels import KERNELS, Context
+    from rankwise.kernels._unique import distinct
+
+    if not ranking.has_ties:
+        return TieReport(ties, 0, 0, {})
+    data = ranking.view("trec")
+    tied = data.tie_size > 1
+    cutoffs = {m.cutoff for m in measures if m.cutoff is not None}
+    if ranking.depth is not None:
+        cutoffs.add(ranking.depth)
+    straddle = np.zeros(len(tied), dtype=bool)
+    for k in cutoffs:
+        straddle |= tied & (data.tie_above < k) & (data.tie_above + data.tie_size > k)
+    rel = next((m.param("rel") for m in measures if "rel" in m.family.params), 1.0)
+    relevant = data.hit_grade >= rel
+    group = data.hit_query.astype(np.int64) * (1 << 32) + data.tie_above
+    groups, _, inverse = distinct(group[tied])
+    rel_count = np.bincount(inverse, weights=relevant[tied], minlength=len(groups))
+    size = np.zeros(len(groups))
+    size[inverse] = data.tie_size[tied]
+    mixed_groups = (rel_count > 0) & (rel_count < size)
+    mixed_queries = distinct(groups[mixed_groups] >> 32)[0]
+    bounds: dict[str, tuple[float, float]] = {}
+    worst, best = Context(ranking.view("worst")), Context(ranking.view("best"))
+    for measure in measures:
+        if measure.family.text_valued:
+            continue
+        low = aggregate(measure, KERNELS[measure.name](worst, measure))
+        high = aggregate(measure, KERNELS[measure.name](best, measure))
+        bounds[str(measure)] = (low, high)
+    return TieReport(
+        ties,
+        len(distinct(data.hit_query[straddle])[0]),
+        len(mixed_queries),
+        bounds,
+    )
+
+
+def coverage_notes(
+    unjudged_queries: int, missing_queries: int, missing: str, *, remedy: str = "missing='zero'"
+) -> list[str]:
+    """What to say about queries found on one side only (empty when nothing).
+
+    *remedy* names the option that scores missing queries (``--missing zero``
+    on the command line).
+
+    Examples
+    --------
+    >>> coverage_notes(1, 2, "skip")  # doctest: +NORMALIZE_WHITESPACE
+    ['1 query of the run has no judgments (ignored)',
+     "2 judged queries are not in the run (left out of the means; missing='zero'
+      scores them 0)"]
+    >>> coverage_notes(0, 1, "zero")
+    ['1 judged query is not in the run (scored 0)']
+    """
+    notes = []
+    if unjudged_queries:
+        count = unjudged_queries
+        notes.append(
+            f"{count} quer{'y' if count == 1 else 'ies'} of the run "
+            f"{'has' if count == 1 else 'have'} no judgments (ignored)"
+        )
+    if missing_queries:
+        count = missing_queries
+        what = "scored 0" if missing == "zero" else f"left out of the means; {remedy} scores them 0"
+        notes.append(
+            f"{count} judged quer{'y is' if count == 1 else 'ies are'} not in the run ({what})"
+        )
+    return notes
+
+
+def warn_coverage(
+    results: Any, missing: str, run_name: str | None = None, stacklevel: int = 3
+) -> None:
+    """Say once, as a :class:`RankwiseWarning`, that queries were ignored or left out.
+
+    A judged query scored as an empty ranking (``missing="zero"``) is what
+    was asked for: it is said only when it is left out.
+    """
+    notes = coverage_notes(
+        results.unjudged_queries or 0,
+        (results.missing_queries or 0) if missing == "skip" else 0,
+        missing,
+    )
+    if notes:
+        name = run_name if run_name is not None else getattr(results, "run_name", "run")
+        warnings.warn(f"run {name!r}: " + "; ".join(notes), RankwiseWarning,
+                      stacklevel=stacklevel)

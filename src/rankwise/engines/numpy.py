@@ -1,0 +1,77 @@
+"""The numpy engine: everything in this process, vectorised over all queries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rankwise.engines.core import Coverage, check_supported, evaluate_ranking
+
+if TYPE_CHECKING:
+    from rankwise.measures import Measure
+    from rankwise.options import EvalOptions
+    from rankwise.results import Results
+
+__all__ = ["NumpyEngine"]
+
+
+class NumpyEngine:
+    """Evaluate in this process: numpy over Arrow, and the optional C modules.
+
+    Reads every input form: :class:`~rankwise.Qrels` / :class:`~rankwise.Run`
+    objects, paths (TREC, Parquet, CSV, TSV, JSONL), pandas / polars / Arrow
+    tables and dicts.
+
+    Examples
+    --------
+    >>> from rankwise.options import EvalOptions
+    >>> from rankwise.measures import parse_many
+    >>> engine = NumpyEngine()
+    >>> results = engine.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 2.0}},
+    ...                           parse_many("P@2"), EvalOptions())
+    >>> results.mean
+    {'P@2': 0.5}
+    """
+
+    name = "numpy"
+    install = ""
+
+    def available(self) -> bool:
+        """Always: numpy and pyarrow are rankwise's own requirements."""
+        return True
+
+    def check(self, measures: Sequence[Measure], options: EvalOptions) -> None:
+        """Every measure has a kernel under *options*."""
+        check_supported(measures, options)
+
+    def evaluate(
+        self,
+        qrels: Any,
+        run: Any,
+        measures: Sequence[Measure],
+        options: EvalOptions,
+        *,
+        name: str | None = None,
+    ) -> Results:
+        """Evaluate *run* against *qrels* (any input form, or objects already built)."""
+        from rankwise.io.coerce import as_qrels, as_run
+        from rankwise.kernels.ranking import rank_all_ties
+
+        self.check(measures, options)
+        qrels_obj = as_qrels(qrels)
+        run_obj = as_run(run, name=name, keep_rank=options.by_rank)
+        ranking = rank_all_ties(
+            qrels_obj,
+            run_obj,
+            depth=options.depth,
+            missing=options.missing,
+            judged_only=options.judged_only,
+            by_rank=options.by_rank,
+        )
+        return evaluate_ranking(
+            ranking,
+            measures,
+            options,
+            run_name=run_obj.name,
+            coverage=Coverage.between(qrels_obj.query_ids, run_obj.query_ids),
+        )

@@ -1,0 +1,30 @@
+"""``KERNELS``: each measure family's kernel, gathered from the modules that hold them.
+
+A kernel is a function ``(Context, Measure) -> ndarray`` of one value per
+evaluated query. Each kernel module names its own in a ``KERNELS`` dict;
+adding a module of kernels is one line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from rankwise.kernels import average_precision, counts, dcg, precision, rbp
+from rankwise.kernels.context import Context
+from rankwise.measures.spec import Measure
+
+__all__ = ["KERNELS", "Kernel"]
+
+Kernel = Callable[[Context, Measure], np.ndarray]
+
+KERNELS: dict[str, Kernel] = {
+    **precision.KERNELS,
+    **average_precision.KERNELS,
+    **dcg.KERNELS,
+    **rbp.KERNELS,
+    **counts.KERNELS,
+}
+"""Measure family -> kernel (the ``ties="trec"``, ``"worst"``, ``"best"`` and ``"rank"`` one;
+``ties="average"`` has its own in :mod:`rankwise.kernels.tie_average`)."""

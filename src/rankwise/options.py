@@ -1,0 +1,198 @@
+"""``EvalOptions``: every option that changes the numbers, in one frozen value.
+
+The options pass whole from the public functions (``evaluate``, ``compare``,
+the report, the Spark engine, the command line) down to the engines, and are
+validated once, when the value is made: an ``EvalOptions`` that exists is
+valid. Adding an option is adding a field here (with its check and its line
+in :meth:`EvalOptions.describe`); no signature in between changes.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from rankwise.exceptions import InvalidParameterError
+
+__all__ = ["MAX_DEPTH", "MISSING_POLICIES", "TIE_POLICIES", "EvalOptions", "options_from"]
+
+TIE_POLICIES = ("trec", "average", "rank", "worst", "best")
+"""How documents with equal scores are ordered (see :class:`EvalOptions`)."""
+
+MISSING_POLICIES = ("skip", "zero")
+"""What becomes of a judged query the run does not hold."""
+
+MAX_DEPTH = 1 << 62
+"""Depths above this are the same as no depth: no ranking is that long."""
+
+_TIE_TEXT = {
+    "trec": "score descending, then document id descending (trec_eval)",
+    "average": "expected value over all orders of tied documents",
+    "rank": "the run's rank column",
+    "worst": "relevant documents last among tied ones (a lower bound)",
+    "best": "relevant documents first among tied ones (an upper bound)",
+}
+
+
+def _depth(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 0:
+        raise InvalidParameterError(
+            f"depth must be a non-negative integer (0: every ranking is empty) or None, "
+            f"got {value!r}"
+        )
+    return None if int(value) > MAX_DEPTH else int(value)
+
+
+def _rel(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
+        raise InvalidParameterError(f"rel must be a number, got {value!r}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidParameterError(f"rel must be a number, got {value!r}") from None
+    if math.isnan(number):
+        raise InvalidParameterError("rel must be a number, got nan (no grade is >= nan)")
+    return number
+
+
+def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        listed = (
+            " or ".join(map(repr, allowed)) if len(allowed) == 2
+            else "one of " + ", ".join(map(repr, allowed))
+        )
+        raise InvalidParameterError(f"{name} must be {listed}, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """The options that change the numbers of an evaluation.
+
+    Parameters
+    ----------
+    rel : float, optional
+        Minimum grade that counts as relevant; sets ``rel`` of every measure
+        that takes one and does not set it itself (default: each measure's
+        own default, 1).
+    depth : int, optional
+        Evaluate only the first *depth* documents of each query (trec_eval
+        ``-M``). 0 makes every ranking empty; a depth longer than any
+        ranking is the same as None.
+    missing : {"skip", "zero"}
+        A judged query absent from the run is left out (default) or scored
+        as an empty ranking, 0 for most measures (trec_eval ``-c``).
+    judged_only : bool
+        Drop unjudged documents (and those with a negative grade) before
+        evaluating (trec_eval ``-J``). With *depth*, the ranking is cut at
+        *depth* first, then unjudged documents are dropped, as trec_eval does.
+    ties : {"trec", "average", "rank", "worst", "best"}
+        Order of documents with equal scores: docno descending (trec_eval's
+        rule, default); the exact expected value over all orders of each tie
+        group; the run's rank column; relevant documents last or first (the
+        bounds of any tie-breaking).
+
+    Raises
+    ------
+    InvalidParameterError
+        An option outside what it accepts; the message names it and the value.
+
+    Examples
+    --------
+    >>> options = EvalOptions(depth=100, ties="average")
+    >>> options.depth, options.ties, options.missing
+    (100, 'average', 'skip')
+    >>> options.replace(missing="zero").missing
+    'zero'
+    >>> EvalOptions(depth=-1)
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: depth must be a non-negative integer \
+(0: every ranking is empty) or None, got -1
+    """
+
+    rel: float | None = None
+    depth: int | None = None
+    missing: str = "skip"
+    judged_only: bool = False
+    ties: str = "trec"
+
+    def __post_init__(self) -> None:
+        set_field = object.__setattr__
+        set_field(self, "rel", _rel(self.rel))
+        set_field(self, "depth", _depth(self.depth))
+        set_field(self, "missing", _choice("missing", self.missing, MISSING_POLICIES))
+        if not isinstance(self.judged_only, (bool, numbers.Integral)):
+            raise InvalidParameterError(
+                f"judged_only must be True or False, got {self.judged_only!r}"
+            )
+        set_field(self, "judged_only", bool(self.judged_only))
+        set_field(self, "ties", _choice("ties", self.ties, TIE_POLICIES))
+
+    def replace(self, **changes: Any) -> EvalOptions:
+        """A copy with some options changed (and checked)."""
+        return replace(self, **changes)
+
+    @property
+    def by_rank(self) -> bool:
+        """Whether the run's rank column, not its scores, orders the documents."""
+        return self.ties == "rank"
+
+    def describe(self) -> dict[str, str]:
+        """Each option in words, for reports and provenance.
+
+        Examples
+        --------
+        >>> EvalOptions(rel=2).describe()["relevance level"]
+        'grade >= 2'
+        """
+        return {
+            "queries evaluated": "the queries of the judgments; "
+            + (
+                "a judged query a run misses scores 0"
+                if self.missing == "zero"
+                else "a judged query a run misses is left out of its means"
+            ),
+            "relevance level": "grade >= 1" if self.rel is None else f"grade >= {self.rel:g}",
+            "depth": "all retrieved documents"
+            if self.depth is None
+            else f"first {self.depth} documents",
+            "judged only": "yes (unjudged documents dropped)" if self.judged_only else "no",
+            "ties": _TIE_TEXT[self.ties],
+        }
+
+
+_FIELDS = tuple(field.name for field in fields(EvalOptions))
+
+
+def options_from(options: EvalOptions | None = None, **given: Any) -> EvalOptions:
+    """The options of a public call: an ``EvalOptions``, or keywords, not both changed.
+
+    Keywords equal to their defaults are ignored when *options* is given, so
+    ``evaluate(q, r, m, options=o)`` keeps *o* whole.
+
+    Examples
+    --------
+    >>> options_from(depth=10).depth
+    10
+    >>> options_from(EvalOptions(rel=2), depth=None).rel
+    2.0
+    """
+    unknown = set(given) - set(_FIELDS)
+    if unknown:
+        raise TypeError(f"unknown evaluation option(s): {', '.join(sorted(unknown))}")
+    if options is None:
+        return EvalOptions(**given)
+    if not isinstance(options, EvalOptions):
+        raise InvalidParameterError(
+            f"options must be an EvalOptions, got {type(options).__name__}"
+        )
+    defaults = EvalOptions()
+    changed = {k: v for k, v in given.items() if v != getattr(defaults, k)}
+    return options.replace(**changed) if changed else options

@@ -1,0 +1,312 @@
+"""A :class:`~rankwise.comparison.Comparison` as a table: wide (for a paper) or long.
+
+The wide table has one row per system and one column per measure: means,
+with a marker on significant differences from the baseline (or, comparing
+all pairs, the letters of the systems each is better than) and a legend.
+The long table has one row per measure and system, with every statistic.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import fields as dataclass_fields
+from typing import TYPE_CHECKING, Any
+
+from rankwise.report.tables import Table, latex_escape, render
+
+if TYPE_CHECKING:
+    from rankwise.comparison import Comparison
+
+__all__ = ["long_table", "render_comparison", "wide_table"]
+
+_WIDE_FORMATS = ("table", "markdown", "latex")
+_UP, _DOWN = "\u25b2", "\u25bc"  # ▲ ▼
+_LATEX_UP, _LATEX_DOWN = r"\blacktriangle", r"\blacktriangledown"
+_DEFAULT_MARKER = "\u2020"  # †
+_LATEX_MARKERS = {
+    "\u2020": r"\dagger",
+    "\u2021": r"\ddagger",
+    "*": "*",
+    "\u2217": r"\ast",
+    "\u22c6": r"\star",
+    "\u2605": r"\star",
+    "\u2022": r"\bullet",
+    "\u00a7": r"\S",
+}
+"""Markers given in Unicode and their LaTeX (math mode) spelling."""
+
+
+
+def _letters(count: int) -> list[str]:
+    alphabet = "abcdefghijklmnopqrstuvwxyz"
+    out = []
+    for index in range(count):
+        label = ""
+        index += 1
+        while index:
+            index, rest = divmod(index - 1, 26)
+            label = alphabet[rest] + label
+        out.append(label)
+    return out
+
+
+# ----------------------------------------------------------------------------
+# the wide table (table, markdown, latex)
+# ----------------------------------------------------------------------------
+
+
+def _means(comparison: Comparison) -> dict[tuple[str, str], float]:
+    """Each system's mean per measure, from the row that compared the most queries.
+
+    Without dropped queries all rows of a system agree; with them (``missing``
+    skip and runs that miss different queries) the mean over the most queries
+    is shown (the baseline's: all of its evaluated queries).
+    """
+    best: dict[tuple[str, str], tuple[int, float]] = {}
+
+    def offer(measure: str, system: str, n: int, value: float) -> None:
+        key = (measure, system)
+        if key not in best or n > best[key][0]:
+            best[key] = (n, value)
+
+    for row in comparison.rows:
+        offer(row.measure, row.system, row.n_queries, row.mean)
+        if row.baseline is not None:
+            offer(row.measure, row.baseline, row.n_queries, row.baseline_mean)
+    return {key: value for key, (_, value) in best.items()}
+
+
+def _number_text(value: float, digits: int) -> str:
+    return "nan" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _latex_marker(marker: str) -> str:
+    return _LATEX_MARKERS.get(marker, marker)
+
+
+def _markdown_literal(text: str) -> str:
+    return "".join("\\" + char if char in "\\`*_{}[]<>()#+-.!|" else char for char in text)
+
+
+def wide_table(comparison: Comparison, fmt: str, *, digits: int = 4,
+               marker: str | None = None) -> str:
+    r"""The comparison as a paper's table: one row per system, one column per measure.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        From :func:`rankwise.compare`.
+    fmt : {"table", "markdown", "latex"}
+        Output format.
+    digits : int
+        Decimals of the means.
+    marker : str, optional
+        Marks a significant difference from the baseline (default ``†``,
+        ``\dagger`` in LaTeX).
+
+    Returns
+    -------
+    str
+        The table followed by its legend, ending with a newline.
+    """
+    latex = fmt == "latex"
+    if marker is None:
+        marker = _DEFAULT_MARKER
+    if latex:
+        marker = _latex_marker(marker)
+    systems = list(comparison.systems)
+    baseline = comparison.baseline
+    if baseline is not None:
+        systems.remove(baseline)
+        systems.insert(0, baseline)
+    measures = list(comparison.measures)
+    means = _means(comparison)
+    labels = {name: label for name, label in zip(comparison.systems,
+                                                  _letters(len(comparison.systems)))}
+    join = "," if any(len(label) > 1 for label in labels.values()) else ""
+
+    # what each cell carries besides its mean
+    suffixes: dict[tuple[str, str], str] = {}
+    if baseline is not None:
+        for row in comparison.rows:
+            if row.baseline is None or not row.significant:
+                continue
+            arrow = ""
+            if row.delta > 0:
+                arrow = _LATEX_UP if latex else _UP
+            elif row.delta < 0:
+                arrow = _LATEX_DOWN if latex else _DOWN
+            suffixes[(row.measure, row.system)] = marker + arrow
+    else:
+        better: dict[tuple[str, str], set[str]] = {}
+        for row in comparison.rows:
+            if row.baseline is None or not row.significant or not row.delta:
+                continue
+            winner, loser = (row.system, row.baseline) if row.delta > 0 else (
+                row.baseline, row.system)
+            better.setdefault((row.measure, winner), set()).add(loser)
+        for key, losers in better.items():
+            suffixes[key] = join.join(labels[name] for name in comparison.systems
+                                      if name in losers)
+
+    def system_label(name: str) -> str:
+        return name if baseline is not None else f"{name} ({labels[name]})"
+
+    if latex:
+        return _latex_wide(comparison, systems, measures, means, suffixes, system_label,
+                           marker, labels, digits)
+
+    columns: list[list[str]] = []
+    for measure in measures:
+        numbers = [_number_text(means.get((measure, name), math.nan), digits)
+                   for name in systems]
+        width = max(len(text) for text in numbers)
+        cells = []
+        for name, text in zip(systems, numbers):
+            suffix = suffixes.get((measure, name), "")
+            cells.append(text.rjust(width) + (" " + suffix if suffix else ""))
+        longest = max(len(cell) for cell in cells)
+        columns.append([cell.ljust(longest) for cell in cells])
+    table = Table(["system", *measures], ["text"] * (len(measures) + 1))
+    for index, name in enumerate(systems):
+        table.rows.append([system_label(name), *(column[index] for column in columns)])
+    body = render(table, fmt, digits=digits)
+    legend = _legend_lines(comparison, marker, labels)
+    if fmt == "markdown":
+        if baseline is not None and legend:
+            legend[0] = _markdown_literal(marker) + legend[0][len(marker):]
+        return body + "\n" + "\n\n".join(legend) + "\n"
+    return body + "\n" + "\n".join(legend) + "\n"
+
+
+def _legend_lines(comparison: Comparison, marker: str, labels: dict[str, str],
+                  *, latex: bool = False) -> list[str]:
+    if comparison.baseline is None:
+        names = ", ".join(f"{label} = {name}" for name, label in labels.items())
+        return [
+            f"letters: significantly better than the run with that letter ({names})",
+            comparison.legend,
+        ]
+    up, down = (f"$^{{{_LATEX_UP}}}$", f"$^{{{_LATEX_DOWN}}}$") if latex else (_UP, _DOWN)
+    shown = f"$^{{{marker}}}$" if latex else marker
+    return [
+        (f"{shown} " if marker else "") + comparison.legend,
+        f"{up} higher, {down} lower than {comparison.baseline}",
+    ]
+
+
+def _latex_wide(
+    comparison: Comparison, systems: list[str], measures: list[str],
+    means: dict[tuple[str, str], float], suffixes: dict[tuple[str, str], str],
+    system_label: Any, marker: str, labels: dict[str, str], digits: int,
+) -> str:
+    packages = r"\usepackage{booktabs}"
+    if comparison.baseline is not None:
+        packages += r" and \usepackage{amssymb}"
+    lines = [
+        f"% needs {packages}",
+        f"\\begin{{tabular}}{{l{'l' * len(measures)}}}",
+        "\\toprule",
+        " & ".join(latex_escape(name) for name in ["system", *measures]) + " \\\\",
+        "\\midrule",
+    ]
+    for name in systems:
+        cells = [latex_escape(system_label(name))]
+        for measure in measures:
+            cell = _number_text(means.get((measure, name), math.nan), digits)
+            suffix = suffixes.get((measure, name), "")
+            if suffix and comparison.baseline is None:
+                cell += f"$^{{\\mathrm{{{suffix}}}}}$"
+            elif suffix:
+                cell += f"$^{{{suffix}}}$"
+            cells.append(cell)
+        lines.append(" & ".join(cells) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    lines += [f"% {line}" for line in _legend_lines(comparison, marker, labels, latex=True)]
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------
+# the long table (one row per measure and system) and json
+# ----------------------------------------------------------------------------
+
+_INT_FIELDS = frozenset({"n_queries", "n_dropped", "wins", "ties", "losses"})
+_TEXT_FIELDS = frozenset({"measure", "system", "baseline", "method", "significant"})
+_P_FIELDS = frozenset({"p_value", "p_adjusted"})
+
+
+def _p_text(value: float, digits: int) -> str:
+    if value == 0 or value >= 10.0 ** -digits:
+        return f"{value:.{digits}f}"
+    return f"{value:.1e}"
+
+
+def long_table(comparison: Comparison, *, for_people: bool = False, digits: int = 4) -> Table:
+    """One row per measure and system, with the fields of :class:`ComparisonRow`, in order.
+
+    Missing values (NaN, and what does not apply to the baseline's own row)
+    are ``None``; ``significant`` is ``"true"`` or ``"false"``. With
+    *for_people*, p-values are pre-formatted with *digits* decimals (or in
+    scientific notation when smaller than the last decimal).
+    """
+    from dataclasses import astuple
+
+    fields = [field.name for field in dataclass_fields(comparison.row_type)]
+    kinds = ["int" if f in _INT_FIELDS else "text" if f in _TEXT_FIELDS else "float"
+             for f in fields]
+    table = Table(fields, kinds)
+    for row in comparison.rows:
+        cells: list[Any] = []
+        for name, value in zip(fields, astuple(row)):
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            elif value == "" or (isinstance(value, float) and math.isnan(value)):
+                value = None
+            elif for_people and name in _P_FIELDS:
+                value = _p_text(value, digits)
+            cells.append(value)
+        table.rows.append(cells)
+    return table
+
+
+def _jsonl(comparison: Comparison) -> str:
+    from dataclasses import asdict
+
+    return "".join(json.dumps(_json_safe(asdict(row)), ensure_ascii=False, allow_nan=False)
+                   + "\n" for row in comparison.rows)
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    return value
+
+
+def render_comparison(comparison: Comparison, fmt: str, *, long: bool = False,
+                      digits: int = 4, marker: str | None = None) -> str:
+    """Render *comparison* in one of the table formats (``Comparison.to_table``).
+
+    ``table``, ``markdown`` and ``latex`` give the wide table with its legend
+    (the long table with *long*); ``tsv``, ``csv`` give the long table,
+    ``jsonl`` its rows as objects, ``json`` :meth:`Comparison.to_dict`.
+    NaN and missing values are empty (``null`` in JSON).
+    """
+    if fmt == "json":
+        return json.dumps(_json_safe(comparison.to_dict()), indent=2, ensure_ascii=False,
+                          allow_nan=False) + "\n"
+    if fmt == "jsonl":
+        return _jsonl(comparison)
+    if fmt in _WIDE_FORMATS and not long:
+        return wide_table(comparison, fmt, digits=digits, marker=marker)
+    people = fmt in _WIDE_FORMATS
+    text = render(long_table(comparison, for_people=people, digits=digits), fmt, digits=digits)
+    if not people:
+        return text
+    if fmt == "latex":
+        return text + f"% {comparison.legend}\n"
+    return text + "\n" + comparison.legend + "\n"

@@ -1,0 +1,213 @@
+"""``build_report``: evaluate and compare runs, and gather what the HTML report shows.
+
+The front door of :mod:`rankwise.report`: the runs are evaluated here (by
+:func:`rankwise.evaluation.evaluate_runs`, any engine) and compared (by
+:func:`rankwise.comparison.compare_results`); the report itself only lays
+out what it is given.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any
+
+from rankwise.engines import Engine
+from rankwise.engines.core import coverage_notes, prepare_measures
+from rankwise.exceptions import InvalidParameterError
+from rankwise.measures import Measure
+from rankwise.options import EvalOptions, options_from
+from rankwise.report.build import (
+    CURVE_FAMILIES,
+    Report,
+    curve_templates,
+    default_title,
+    describe_definitions,
+    describe_settings,
+)
+
+__all__ = ["build_report"]
+
+Reading = Callable[[str], AbstractContextManager[Any]]
+
+
+def build_report(
+    qrels: Any,
+    runs: Mapping[str, Any] | Sequence[Any],
+    measures: str | Measure | Iterable[str | Measure],
+    *,
+    baseline: str | None = None,
+    test: str = "randomization",
+    correction: str | None = "holm",
+    alpha: float = 0.05,
+    n_resamples: int = 10_000,
+    seed: int | None = None,
+    ci: str = "t",
+    missing: str = "skip",
+    rel: float | None = None,
+    depth: int | None = None,
+    judged_only: bool = False,
+    ties: str = "trec",
+    options: EvalOptions | None = None,
+    engine: str | Engine = "numpy",
+    qrels_format: str | None = None,
+    run_format: str | None = None,
+    curves: Iterable[str | Measure] = CURVE_FAMILIES,
+    max_k: int = 100,
+    top: int = 10,
+    title: str | None = None,
+    created: datetime | None = None,
+    reading: Reading | None = None,
+) -> Report:
+    """Evaluate and compare runs for an HTML report.
+
+    Parameters
+    ----------
+    qrels : Qrels, path, frame or dict
+        The judgments.
+    runs : dict ``{name: run}`` or list of runs
+        One or more runs (paths, Run objects, frames, dicts, or computed
+        Results); named as :func:`rankwise.evaluation.evaluate_runs` names them.
+    measures : str, Measure or list
+        The measures of the table, the distributions and the differences.
+    baseline : str, optional
+        The run the others are compared with (its name, or its path, file
+        name or file stem); default: the first.
+    test, correction, alpha, n_resamples, seed, ci
+        The paired tests, as in :func:`rankwise.comparison.compare`.
+    missing, rel, depth, judged_only, ties, options
+        As in :func:`rankwise.evaluate`.
+    engine : str or Engine
+        Where the runs are evaluated.
+    qrels_format, run_format : str, optional
+        The format of files given by path (default: from the extension).
+    curves : iterable of str or Measure
+        Families drawn over k = 1 .. *max_k* (default ndcg, P, recall; they
+        take the parameters of a measure of the same family in *measures*).
+    max_k : int
+        The largest cutoff of the curves.
+    top : int
+        Queries listed per system among those that gained and lost most.
+    title : str, optional
+        The heading of the page (default: the system names).
+    created : datetime, optional
+        The date printed (default: now).
+    reading : callable, optional
+        ``reading(path)`` returns a context manager entered while a file is read.
+
+    Returns
+    -------
+    Report
+
+    Raises
+    ------
+    InvalidParameterError
+        Bad options, an unknown baseline, a run with no judged query.
+    InputFormatError, MeasureSyntaxError
+        Bad files or measures.
+
+    Examples
+    --------
+    >>> qrels = {f"q{i}": {"good": 1} for i in range(6)}
+    >>> runs = {"bm25": {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(6)},
+    ...         "dense": {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(6)}}
+    >>> report = build_report(qrels, runs, ["mrr", "P@1"], max_k=5, seed=0)
+    >>> report.baseline, report.comparison.row("mrr", "dense").delta
+    ('bm25', 0.5)
+    >>> html = report.to_html()
+    >>> html.startswith("<!DOCTYPE html>"), "http://" in html.split("<svg")[0]
+    (True, False)
+    """
+    from rankwise.evaluation import evaluate_runs, run_sources
+    from rankwise.io.naming import find_run
+    from rankwise.report.provenance import FileRecord, describe_input, environment, now
+    from rankwise.report.summaries import curve_measures
+
+    chosen = options_from(
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties
+    )
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise InvalidParameterError(f"top must be a positive integer, got {top!r}")
+    parsed = prepare_measures(measures, chosen)
+    notes: list[str] = []
+    text_valued = [m for m in parsed if m.family.text_valued]
+    if text_valued:
+        notes.append("not shown (their values are text): "
+                     + ", ".join(str(m) for m in text_valued))
+    numeric = [m for m in parsed if not m.family.text_valued]
+    if not numeric:
+        raise InvalidParameterError(
+            "no numeric measure to report; give one with measures=, e.g. 'ndcg@10'"
+        )
+    templates = curve_templates(curves, numeric, chosen.rel)
+    wanted = list(numeric)
+    for template in templates:
+        for measure in curve_measures(template, max_k):
+            if measure not in wanted:
+                wanted.append(measure)
+    results = evaluate_runs(
+        qrels, runs, wanted, options=chosen, engine=engine, qrels_format=qrels_format,
+        run_format=run_format, reading=reading,
+    )
+    names = list(results)
+    inputs = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
+    files = [describe_input(qrels, "judgments")] + [
+        describe_input(obj, "run", name) for obj, name in zip(inputs, names)
+    ]
+    files = [
+        record if record.size is not None or record.role == "judgments"
+        else FileRecord(record.role, record.system, _memory_label(obj), None, None)
+        for record, obj in zip(files, [qrels, *inputs])
+    ]
+    for name, item in results.items():
+        for note in coverage_notes(item.unjudged_queries, item.missing_queries, chosen.missing):
+            notes.append(f"{name}: {note}")
+    chosen_baseline = None
+    if len(names) > 1:
+        chosen_baseline = (
+            names[0] if baseline is None
+            else find_run(baseline, names, run_sources(runs), what="baseline")
+        )
+        # the baseline first: it leads every table
+        results = {chosen_baseline: results[chosen_baseline],
+                   **{n: r for n, r in results.items() if n != chosen_baseline}}
+    comparison = None
+    testable = [m for m in numeric if m.family.aggregate == "mean"]
+    untested = [m for m in numeric if m.family.aggregate != "mean"]
+    if untested and len(names) > 1:
+        notes.append("not tested for significance (not aggregated by an arithmetic mean): "
+                     + ", ".join(str(m) for m in untested))
+    if chosen_baseline is not None and testable:
+        from rankwise.comparison import compare_results
+
+        comparison = compare_results(
+            results, testable, baseline=chosen_baseline, test=test, correction=correction,
+            alpha=alpha, n_resamples=n_resamples, seed=seed, ci=ci,
+        )
+        notes.extend(comparison.notes)
+    return Report(
+        title=title or default_title(names),
+        systems=list(results),
+        baseline=chosen_baseline,
+        measures=numeric,
+        results=results,
+        curves=templates,
+        max_k=max_k,
+        comparison=comparison,
+        files=files,
+        definitions=describe_definitions(numeric, templates, max_k),
+        settings=describe_settings(chosen, comparison, max_k),
+        versions=environment(),
+        created=created or now(),
+        notes=notes,
+        top=top,
+    )
+
+
+def _memory_label(obj: Any) -> str:
+    """How an input that is not a file is named in the report's list of inputs."""
+    if isinstance(obj, (str, os.PathLike)):
+        return os.fspath(obj)
+    return f"<{type(obj).__name__} in memory>"

@@ -1,0 +1,165 @@
+"""The layers of the package: imports point down, and no module takes part in a circle.
+
+Every ``import`` in ``src/rankwise`` counts, at module level or inside a
+function, except those under ``if TYPE_CHECKING:`` (they never run). A
+module may import its own layer or a lower one; see docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parents[1] / "src" / "rankwise"
+
+# low to high; a module belongs to the longest prefix listed
+LAYERS: list[tuple[str, ...]] = [
+    ("rankwise._version", "rankwise.exceptions", "rankwise.suggest", "rankwise._files",
+     "rankwise._compiled", "rankwise._threads"),
+    ("rankwise.options",),
+    ("rankwise.data",),
+    ("rankwise.measures",),
+    ("rankwise.io",),
+    ("rankwise.kernels", "rankwise.metrics"),
+    ("rankwise.report",),
+    ("rankwise.results",),
+    ("rankwise.engines",),
+    ("rankwise.stats",),
+    ("rankwise.fusion",),
+    ("rankwise.evaluation",),
+    ("rankwise.comparison", "rankwise.design", "rankwise.reproducibility",
+     "rankwise.explain", "rankwise.recommenders"),
+    ("rankwise.reporting", "rankwise.spark"),
+    ("rankwise.compat", "rankwise.integrations"),
+    ("rankwise.cli",),
+    ("rankwise", "rankwise.__main__"),
+]
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SOURCE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(path): path for path in sorted(SOURCE.rglob("*.py"))}
+
+
+def layer_of(module: str) -> int:
+    best, rank = -1, -1
+    for index, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, rank = len(prefix), index
+    if rank < 0:
+        raise AssertionError(f"module {module} is in no layer: add it to LAYERS")
+    return rank
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _resolve(target: str) -> str | None:
+    """The module of the package an import names (a name inside a module: that module)."""
+    while target and target not in MODULES:
+        target = target.rpartition(".")[0]
+    return target or None
+
+
+def imports_of(module: str) -> set[str]:
+    """The rankwise modules *module* imports at run time."""
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "rankwise":
+                    resolved = _resolve(alias.name)
+                    if resolved:
+                        found.add(resolved)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            if base.split(".")[0] == "rankwise":
+                for alias in node.names:
+                    resolved = _resolve(f"{base}.{alias.name}")
+                    if resolved:
+                        found.add(resolved)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    found.discard(module)
+    return found
+
+
+GRAPH = {module: imports_of(module) for module in MODULES}
+
+
+def _is_parent_package(importer: str, imported: str) -> bool:
+    return importer.startswith(imported + ".")
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_point_down(module: str) -> None:
+    upward = sorted(
+        target for target in GRAPH[module] if layer_of(target) > layer_of(module)
+    )
+    assert upward == [], f"{module} (layer {layer_of(module)}) imports upward: {upward}"
+
+
+def test_no_import_circles() -> None:
+    # a package's __init__ re-exports its submodules: importing a sibling through the
+    # package (``from rankwise.kernels import x`` inside rankwise.kernels.core) is a circle
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def walk(module: str) -> None:
+        state[module] = 1
+        stack.append(module)
+        for target in sorted(GRAPH[module]):
+            if state.get(target) == 1:
+                circles.append([*stack[stack.index(target):], target])
+            elif target not in state:
+                walk(target)
+        stack.pop()
+        state[module] = 2
+
+    for module in sorted(GRAPH):
+        if module not in state:
+            walk(module)
+    assert circles == [], "import circles:\n" + "\n".join(" -> ".join(c) for c in circles)
+
+
+def test_every_module_is_in_a_layer() -> None:
+    for module in MODULES:
+        layer_of(module)
+
+
+def test_the_walker_sees_function_level_imports() -> None:
+    # a check that cannot fail proves nothing: the walker must see this file's own shapes
+    tree_source = "def f():\n    from rankwise.cli import main\n"
+    found = set()
+    for node in ast.walk(ast.parse(tree_source)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    assert found == {"rankwise.cli"}
+    assert "rankwise.measures.catalog" in GRAPH["rankwise.measures.parser"]
