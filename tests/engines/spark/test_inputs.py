@@ -178,3 +178,32 @@ def test_to_results_from_partitions(small):
         np.testing.assert_allclose(local[name], expected[name], rtol=0, atol=1e-12)
     assert local["relstring@3"].tolist() == expected["relstring@3"].tolist()
     got.unpersist()
+
+
+@pytest.mark.parametrize("strategy", ["ranks", "partitions"])
+def test_same_options_and_order_as_the_numpy_engine(spark, small, strategy):
+    from rankwise.spark import evaluate
+
+    qrels_df, run_df = small
+    for options in ({"depth": 0}, {"rel": 2}, {"depth": 1, "judged_only": True}):
+        expected = rw.evaluate(QRELS, RUN, MEASURES, **options)
+        got = evaluate(qrels_df, run_df, MEASURES, strategy=strategy, **options)
+        assert got.mean == pytest.approx(expected.mean, abs=1e-12), options
+    expected = rw.evaluate(QRELS, RUN, MEASURES, options=rw.EvalOptions(depth=1))
+    got = evaluate(qrels_df, run_df, MEASURES, strategy=strategy,
+                   options=rw.EvalOptions(depth=1))
+    assert got.mean == pytest.approx(expected.mean, abs=1e-12)
+    with pytest.warns(DeprecationWarning, match="pass the judgments first"):
+        old = evaluate(run_df, qrels_df, MEASURES, strategy=strategy)
+    assert old.mean == pytest.approx(rw.evaluate(QRELS, RUN, MEASURES).mean, abs=1e-12)
+
+
+def test_the_engine_serves_evaluate_and_compare(spark, small):
+    qrels_df, run_df = small
+    got = rw.evaluate(qrels_df, run_df, MEASURES, engine="spark")
+    want = rw.evaluate(QRELS, RUN, MEASURES)
+    assert got.query_ids == want.query_ids
+    for name in want:
+        np.testing.assert_allclose(got[name], want[name], atol=1e-12)
+    with pytest.raises(rw.InvalidParameterError, match="ties='rank'"):
+        rw.evaluate(qrels_df, run_df, MEASURES, engine="spark", ties="rank")

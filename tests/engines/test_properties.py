@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import collections
 
 import rankwise as rw
 
@@ -36,27 +37,6 @@ BOUNDED = [
     "rbp",
     "unj@3",
 ]
-
-
-@st.composite
-def collections(draw, ties: bool = True):
-    n_queries = draw(st.integers(1, 4))
-    qrels: dict[str, dict[str, int]] = {}
-    run: dict[str, dict[str, float]] = {}
-    for q in range(n_queries):
-        docs = [f"d{i}" for i in range(draw(st.integers(1, 8)))]
-        qrels[f"q{q}"] = {d: draw(st.integers(-1, 3)) for d in docs if draw(st.booleans())} or {
-            docs[0]: 1
-        }
-        retrieved = draw(
-            st.lists(st.sampled_from([*docs, "u1", "u2", "u3"]), unique=True, min_size=1)
-        )
-        if ties:
-            scores = [draw(st.integers(0, 3)) / 2 for _ in retrieved]
-        else:
-            scores = list(np.linspace(1, 0, len(retrieved)))
-        run[f"q{q}"] = dict(zip(retrieved, scores))
-    return qrels, run
 
 
 @settings(max_examples=150, deadline=None)

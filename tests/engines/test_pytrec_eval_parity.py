@@ -9,8 +9,8 @@ those two are compared against trec_eval 10.0's vectors in test_conformance.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from strategies import random_collection
 
 import rankwise as rw
 from rankwise.measures.trec_names import parse_trec_list
@@ -46,33 +46,6 @@ TREC_MEASURES = [
     "utility",
     "Rprec_mult.0.5,1.5",
 ]
-
-
-def random_collection(seed: int, *, ties: bool) -> tuple[dict, dict]:
-    rng = np.random.default_rng(seed)
-    qrels: dict[str, dict[str, int]] = {}
-    run: dict[str, dict[str, float]] = {}
-    n_queries = int(rng.integers(3, 12))
-    for q in range(n_queries):
-        qid = f"q{q}"
-        pool = [f"d{rng.integers(0, 10 ** rng.integers(1, 4))}x{i}" for i in range(40)]
-        kind = rng.random()
-        if kind > 0.1:  # judged query
-            judged = rng.choice(len(pool), size=int(rng.integers(1, 25)), replace=False)
-            grades = rng.choice([-1, 0, 0, 1, 1, 2, 3], size=len(judged))
-            if kind < 0.2:
-                grades = np.minimum(grades, 0)  # no relevant document
-            qrels[qid] = {pool[i]: int(g) for i, g in zip(judged, grades)}
-        if kind < 0.95:  # retrieved query
-            retrieved = rng.choice(len(pool), size=int(rng.integers(1, 40)), replace=False)
-            if ties:
-                scores = rng.integers(0, 6, size=len(retrieved)) / 4.0
-            else:
-                scores = rng.permutation(len(retrieved)) * 0.125 - 1.0
-            run[qid] = {pool[i]: float(np.float32(s)) for i, s in zip(retrieved, scores)}
-    if not any(q in run for q in qrels):
-        run[next(iter(qrels))] = {"dx": 1.0}
-    return qrels, run
 
 
 def pytrec_values(qrels: dict, run: dict, rel: int) -> dict[str, dict[str, float]]:

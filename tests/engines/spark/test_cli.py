@@ -8,7 +8,7 @@ import pytest
 
 from rankwise.cli import main
 
-DATA = Path(__file__).parents[1] / "data" / "trec_eval"
+DATA = Path(__file__).parents[2] / "data" / "trec_eval"
 
 pytestmark = pytest.mark.spark
 

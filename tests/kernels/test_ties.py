@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import small_collections
 
 import rankwise as rw
 from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
@@ -53,19 +54,6 @@ def orderings(run: dict[str, dict[str, float]]):
         per_query.append((query, options))
     for combination in itertools.product(*(options for _, options in per_query)):
         yield {query: ranking for (query, _), ranking in zip(per_query, combination)}
-
-
-@st.composite
-def small_collections(draw):
-    qrels, run = {}, {}
-    for q in range(draw(st.integers(1, 2))):
-        docs = [f"d{i}" for i in range(draw(st.integers(1, 6)))]
-        qrels[f"q{q}"] = {d: draw(st.integers(-1, 3)) for d in docs}
-        retrieved = draw(
-            st.lists(st.sampled_from([*docs, "u1", "u2"]), unique=True, min_size=1, max_size=6)
-        )
-        run[f"q{q}"] = {d: float(draw(st.integers(0, 2))) for d in retrieved}
-    return qrels, run
 
 
 def brute_force(qrels, run, measures, **options):

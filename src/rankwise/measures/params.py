@@ -1,0 +1,80 @@
+"""Measure parameters: what each accepts, its default, how it is read from text.
+
+Shared by the families of :mod:`rankwise.measures.families`; a parameter
+used by one family only may be defined next to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "GAIN",
+    "GAINS",
+    "REL",
+    "Param",
+    "coefficients",
+    "gain_kind",
+    "gain_map",
+    "levels",
+    "number",
+]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A measure parameter: its default, how to read it from text, and what it means."""
+
+    default: Any
+    convert: Callable[[str], Any]
+    doc: str
+
+
+def number(text: str) -> float:
+    """Read a number."""
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"expected a number, got {text!r}") from None
+
+
+def gain_kind(text: str) -> str:
+    """Read a gain kind: ``exp`` (``exponential``) or ``linear`` (``lin``)."""
+    value = text.lower()
+    aliases = {"exp": "exp", "exponential": "exp", "linear": "linear", "lin": "linear"}
+    if value not in aliases:
+        raise ValueError(f"expected 'exp' or 'linear', got {text!r}")
+    return aliases[value]
+
+
+def gain_map(text: str) -> tuple[tuple[float, float], ...]:
+    """Read ``1=3;2=9`` (or with commas) into sorted (grade, gain) pairs."""
+    pairs = []
+    for item in text.replace(",", ";").split(";"):
+        if not item:
+            continue
+        grade, sep, gain = item.partition("=")
+        if not sep:
+            raise ValueError(f"expected grade=gain pairs like '1=3;2=9', got {text!r}")
+        pairs.append((float(grade), float(gain)))
+    return tuple(sorted(pairs))
+
+
+def levels(text: str) -> tuple[float, ...]:
+    """Read recall levels, ``0.1;0.5`` (or with commas), sorted."""
+    return tuple(sorted(float(item) for item in text.replace(",", ";").split(";") if item))
+
+
+def coefficients(text: str) -> tuple[float, ...]:
+    """Read utility's four coefficients ``a;b;c;d``."""
+    values = tuple(float(item) for item in text.replace(",", ";").split(";") if item)
+    if len(values) != 4:
+        raise ValueError(f"expected four numbers a;b;c;d, got {text!r}")
+    return values
+
+
+REL = Param(1.0, number, "minimum grade that counts as relevant")
+GAIN = Param("exp", gain_kind, "gain of a grade g: 'exp' = 2^g - 1, 'linear' = g")
+GAINS = Param((), gain_map, "explicit gains per grade, '1=3;2=9' (trec_eval's ndcg.1=3,2=9)")
