@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -229,6 +230,29 @@ class Qrels:
                 "relevance": self._grades,
             }
         )
+
+
+    def to_trec(self, path: str | os.PathLike[str]) -> None:
+        """Write the judgments as a TREC qrels file ``qid 0 docno grade`` (atomically).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "qrels.txt")
+        >>> Qrels.from_dict({"q1": {"d1": 2, "d2": 0}}).to_trec(path)
+        >>> print(open(path).read(), end="")
+        q1 0 d1 2
+        q1 0 d2 0
+        """
+        from rankwise.data.writers import qrels_to_trec
+
+        qrels_to_trec(self, path)
+
+    def to_parquet(self, path: str | os.PathLike[str]) -> None:
+        """Write the judgments as a Parquet table ``query_id, doc_id, relevance``."""
+        from rankwise.data.writers import to_parquet
+
+        to_parquet(self.to_arrow(), path)
 
     def check_duplicates(self) -> None:
         """Raise :class:`DuplicateEntryError` when a (query, document) is judged twice.

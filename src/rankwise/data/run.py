@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -320,6 +321,37 @@ class Run:
         return pa.table(
             {"query_id": queries, "doc_id": self.doc_ids.combine_chunks(), "score": self._scores}
         )
+
+    def to_trec(self, path: str | os.PathLike[str], *, run_id: str | None = None) -> None:
+        """Write the run as a TREC run file, in trec_eval's order, scores exact.
+
+        Reading it back (:func:`rankwise.read_run`) gives an equal run.
+
+        Parameters
+        ----------
+        path : path
+            The file (written atomically).
+        run_id : str, optional
+            The last column (default: the run's name).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "bm25.run")
+        >>> Run.from_dict({"q1": {"d1": 0.5, "d2": 1.25}}, name="bm25").to_trec(path)
+        >>> print(open(path).read(), end="")
+        q1 Q0 d2 1 1.25 bm25
+        q1 Q0 d1 2 0.5 bm25
+        """
+        from rankwise.data.writers import run_to_trec
+
+        run_to_trec(self, path, run_id=run_id)
+
+    def to_parquet(self, path: str | os.PathLike[str]) -> None:
+        """Write the run as a Parquet table ``query_id, doc_id, score`` (atomically)."""
+        from rankwise.data.writers import to_parquet
+
+        to_parquet(self.to_arrow(), path)
 
     # validation -------------------------------------------------------------------
     def check_duplicates(self, rows: np.ndarray | None = None) -> None:
