@@ -129,3 +129,57 @@ def test_other_tie_policies_give_the_same_values_together(ties: str, tmp_path) -
     for text in measures:
         alone = rw.evaluate(qrels, path, [text], ties=ties)
         assert together[text].tobytes() == alone[text].tobytes()
+
+
+# the tie report's bounds, computed on the queries with ties only, are those of the whole
+
+def _every_family() -> list[str]:
+    from rankwise.measures import FAMILIES
+
+    texts = []
+    for name in KERNELS:
+        cutoff = FAMILIES[name].cutoff
+        texts.append(f"{name}@3" if cutoff != "none" else name)
+        if cutoff == "optional":
+            texts.append(name)
+    curves = [f"{family}@{k}{params}"
+              for family, params in (("ndcg", ""), ("P", ""), ("recall", ""), ("hit", ""),
+                                     ("dcg", ""), ("ndcg", "(gain=linear)"), ("P", "(rel=2)"))
+              for k in (1, 2, 4, 9)]  # computed in one pass (and their bounds on tied queries)
+    return texts + curves + ["iprec_at_recall(recall=0.5)"]
+
+
+BOUND_MEASURES = _every_family()
+
+
+def full_bounds(qrels: dict, run: dict, measures: list, depth: int | None) -> dict:
+    from rankwise.results import aggregate
+
+    ranking = rank_all_ties(as_qrels(qrels), as_run(run), depth=depth, missing="zero",
+                            judged_only=False, by_rank=False)
+    out = {}
+    for text in measures:
+        measure = parse(text)
+        if measure.family.text_valued or measure.name not in KERNELS:
+            continue
+        low = KERNELS[measure.name](Context(ranking.view("worst")), measure)
+        high = KERNELS[measure.name](Context(ranking.view("best")), measure)
+        out[str(measure)] = (aggregate(measure, low), aggregate(measure, high))
+    return out
+
+
+@settings(max_examples=120, deadline=None)
+@given(collections(), st.sampled_from([None, 1, 2, 5]), st.sampled_from(["trec", "worst",
+                                                                         "best"]))
+def test_tie_bounds_from_the_tied_queries_only(data, depth, ties) -> None:
+    qrels, run = data
+    measures = BOUND_MEASURES
+    results = rw.evaluate(qrels, run, measures, depth=depth, missing="zero", ties=ties)
+    expected = full_bounds(qrels, run, [str(m) for m in results.measures], depth)
+    if not results.ties.bounds:  # no tie at all
+        assert all(low == high for low, high in expected.values()) or not expected
+        return
+    assert set(results.ties.bounds) == set(expected)
+    for name, (low, high) in expected.items():
+        got = results.ties.bounds[name]
+        assert np.array_equal(np.array(got), np.array((low, high)), equal_nan=True), name
