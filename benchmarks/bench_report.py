@@ -24,6 +24,7 @@ in this process under cProfile and prints where the time goes.
 Run from the repository root::
 
     python benchmarks/bench_report.py [--repeat 3] [--only report-large] [--depth 1000]
+    python benchmarks/bench_report.py --src /path/to/other/checkout/src   # before a change
 
 This is a benchmark, not a test: pytest does not collect it.
 """
@@ -108,9 +109,9 @@ def cases(depth: int) -> dict[str, tuple[list[str], str]]:
     }
 
 
-def run_once(argv: list[str]) -> tuple[float, float]:
+def run_once(argv: list[str], src: Path = SRC) -> tuple[float, float]:
     """Wall seconds and CPU seconds (user + system) of one fresh process."""
-    env = dict(os.environ, PYTHONPATH=str(SRC), MPLBACKEND="Agg")
+    env = dict(os.environ, PYTHONPATH=str(src), MPLBACKEND="Agg")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "rankwise", *argv, "--quiet"], env=env,
@@ -145,6 +146,9 @@ def main() -> None:
                         help="documents per query of the large case (default 100)")
     parser.add_argument("--profile", metavar="CASE", help="profile one case in-process")
     parser.add_argument("--top", type=int, default=40, help="rows of the profile")
+    parser.add_argument("--src", type=Path, default=SRC,
+                        help="the rankwise sources to time (default: this checkout's src; "
+                             "another tree's src gives the figures before a change)")
     args = parser.parse_args()
     table = cases(args.depth)
     if args.profile:
@@ -156,7 +160,7 @@ def main() -> None:
     print(f"{'case':<18} {'wall s':>7} {'cpu s':>6}  target      all wall times")
     for name in wanted:
         argv, target = table[name]
-        runs = [run_once(argv) for _ in range(args.repeat)]
+        runs = [run_once(argv, args.src) for _ in range(args.repeat)]
         wall = min(w for w, _ in runs)
         cpu = min(c for _, c in runs)
         print(f"{name:<18} {wall:7.2f} {cpu:6.2f}  {target:<10}  "
