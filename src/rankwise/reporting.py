@@ -9,6 +9,7 @@ out what it is given.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -16,7 +17,7 @@ from typing import Any
 
 from rankwise.engines import Engine
 from rankwise.engines.core import coverage_notes, prepare_measures
-from rankwise.exceptions import InvalidParameterError
+from rankwise.exceptions import InvalidParameterError, RankwiseError
 from rankwise.measures import Measure
 from rankwise.options import EvalOptions, options_from
 from rankwise.report.build import (
@@ -27,6 +28,7 @@ from rankwise.report.build import (
     describe_definitions,
     describe_settings,
 )
+from rankwise.report.provenance import FileRecord
 
 __all__ = ["build_report"]
 
@@ -122,7 +124,7 @@ def build_report(
     """
     from rankwise.evaluation import evaluate_runs, run_sources
     from rankwise.io.naming import find_run
-    from rankwise.report.provenance import FileRecord, describe_input, environment, now
+    from rankwise.report.provenance import environment, file_kind, now, spool
     from rankwise.report.summaries import curve_measures
 
     chosen = options_from(
@@ -147,19 +149,43 @@ def build_report(
         for measure in curve_measures(template, max_k):
             if measure not in wanted:
                 wanted.append(measure)
-    results = evaluate_runs(
-        qrels, runs, wanted, options=chosen, engine=engine, qrels_format=qrels_format,
-        run_format=run_format, reading=reading,
-    )
-    names = list(results)
     inputs = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
-    files = [describe_input(qrels, "judgments")] + [
-        describe_input(obj, "run", name) for obj, name in zip(inputs, names)
-    ]
-    files = [
-        record if record.size is not None or record.role == "judgments"
-        else FileRecord(record.role, record.system, _memory_label(obj), None, None)
-        for record, obj in zip(files, [qrels, *inputs])
+    with tempfile.TemporaryDirectory(prefix="rankwise-report-") as folder:
+        spooled: dict[str, tuple[str, int, str]] = {}  # pipe -> (copy, size, sha256)
+
+        def readable(obj: Any) -> Any:
+            """A pipe's copy (it can be read once only: see provenance.spool)."""
+            if not isinstance(obj, (str, os.PathLike)) or file_kind(os.fspath(obj)) not in (
+                    "a pipe", "a socket"):
+                return obj
+            path = os.fspath(obj)
+            if path not in spooled:
+                copy_folder = tempfile.mkdtemp(dir=folder)  # one per pipe: names may repeat
+                spooled[path] = spool(path, copy_folder)
+            return spooled[path][0]
+
+        qrels_in = readable(qrels)
+        runs_in: Any = (
+            {name: readable(obj) for name, obj in runs.items()} if isinstance(runs, Mapping)
+            else [readable(obj) for obj in inputs]
+        )
+        originals = {copy: path for path, (copy, _, _) in spooled.items()}
+        shown = reading
+        if reading is not None and originals:
+            def shown(path: str) -> AbstractContextManager[Any]:  # progress names the pipe
+                return reading(originals.get(path, path))
+
+        try:
+            results = evaluate_runs(
+                qrels_in, runs_in, wanted, options=chosen, engine=engine,
+                qrels_format=qrels_format, run_format=run_format, reading=shown,
+            )
+        except RankwiseError as error:
+            _name_originals(error, originals)
+            raise
+    names = list(results)
+    files = [_record(qrels, "judgments", None, spooled)] + [
+        _record(obj, "run", name, spooled) for obj, name in zip(inputs, names)
     ]
     for name, item in results.items():
         for note in coverage_notes(item.unjudged_queries, item.missing_queries, chosen.missing):
@@ -206,8 +232,31 @@ def build_report(
     )
 
 
-def _memory_label(obj: Any) -> str:
-    """How an input that is not a file is named in the report's list of inputs."""
-    if isinstance(obj, (str, os.PathLike)):
-        return os.fspath(obj)
-    return f"<{type(obj).__name__} in memory>"
+def _record(obj: Any, role: str, system: str | None,
+            spooled: Mapping[str, tuple[str, int, str]]) -> FileRecord:
+    """The report's record of one input: a pipe with the size and hash of what was read."""
+    from rankwise.report.provenance import describe_input, file_kind
+
+    if isinstance(obj, (str, os.PathLike)) and os.fspath(obj) in spooled:
+        path = os.fspath(obj)
+        _, size, digest = spooled[path]
+        return FileRecord(role, system, path, size, digest,
+                          f"{file_kind(path) or 'a pipe'}: size and SHA-256 of the bytes read")
+    return describe_input(obj, role, system)
+
+
+def _name_originals(error: RankwiseError, originals: Mapping[str, str]) -> None:
+    """Say the pipe's name, not its copy's, in *error* (changed in place)."""
+    if not originals:
+        return
+
+    def restore(text: str) -> str:
+        for copy, path in originals.items():
+            text = text.replace(copy, path)
+        return text
+
+    error.args = tuple(restore(a) if isinstance(a, str) else a for a in error.args)
+    for attribute in ("path", "message"):
+        value = getattr(error, attribute, None)
+        if isinstance(value, str):
+            setattr(error, attribute, restore(value))

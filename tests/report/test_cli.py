@@ -158,3 +158,93 @@ def test_importing_the_package_does_not_import_matplotlib() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, env={"PYTHONPATH": str(SRC)})
     assert done.stdout.strip() == "[]"
+
+
+# ----------------------------------------------------------------------------
+# issue 13, items 24 and 33
+# ----------------------------------------------------------------------------
+
+HOSTILE_IDS = ["$\\foo$", "$x^$", "<script>", "long" + "z" * 300]
+
+
+@pytest.fixture
+def hostile_runs(trec_files: dict[str, Path], tmp_path: Path) -> list[Path]:
+    """The standard run under run ids matplotlib would read as math (or as markup)."""
+    lines = trec_files["standard"].read_text().splitlines()
+    paths = []
+    for index, name in enumerate(HOSTILE_IDS):
+        path = tmp_path / f"run{index}.txt"
+        shift = 0.01 * index
+        path.write_text("".join(
+            f"{q} {i} {d} {r} {float(s) + shift * (hash(d) % 7):.4f} {name}\n"
+            for q, i, d, r, s, _ in (line.split() for line in lines)
+        ))
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("kind", ["curves", "distribution", "differences"])
+@pytest.mark.parametrize("suffix", [".svg", ".png"])
+def test_plot_with_hostile_run_ids(capsys: pytest.CaptureFixture[str],
+                                   trec_files: dict[str, Path], hostile_runs: list[Path],
+                                   tmp_path: Path, kind: str, suffix: str, mpl: object) -> None:
+    target = tmp_path / f"figure{suffix}"
+    status, _, err = run(capsys, "plot", trec_files["qrels"], *hostile_runs, "--kind", kind,
+                         "--max-k", "10", "--baseline", "$x^$", "-o", target)
+    assert (status, err) == (0, "")
+    if suffix == ".svg":
+        text = target.read_text()
+        assert "$x^$" in text and "&lt;script&gt;" in text and "<script>" not in text
+
+
+def test_report_with_hostile_run_ids(capsys: pytest.CaptureFixture[str],
+                                     trec_files: dict[str, Path], hostile_runs: list[Path],
+                                     tmp_path: Path, mpl: object) -> None:
+    target = tmp_path / "r.html"
+    status, _, err = run(capsys, "report", trec_files["qrels"], *hostile_runs, "-m", "map",
+                         "--max-k", "5", "--seed", "0", "-o", target)
+    assert status == 0, err
+    html = target.read_text()
+    assert "<script>" not in html and "$\\foo$" in html and "$x^$" in html
+
+
+@pytest.mark.parametrize("command", ["report", "plot"])
+def test_nothing_is_written_when_drawing_fails(capsys: pytest.CaptureFixture[str],
+                                               files: list[Path], tmp_path: Path,
+                                               command: str, mpl: object,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from matplotlib.figure import Figure
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("drawing failed")
+
+    monkeypatch.setattr(Figure, "savefig", broken)
+    target = tmp_path / ("out.html" if command == "report" else "out.png")
+    target.write_bytes(b"the previous output")
+    with pytest.raises(RuntimeError, match="drawing failed"):
+        run(capsys, command, *files, "-m", "map", "--max-k", "5", "-o", target)
+    assert target.read_bytes() == b"the previous output"
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]  # no temporary file
+
+
+def test_report_of_process_substitutions(trec_files: dict[str, Path], tmp_path: Path,
+                                         mpl: object) -> None:
+    import hashlib
+    import shutil
+
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash is not installed")
+    target = tmp_path / "r.html"
+    qrels, noisy = trec_files["qrels"], trec_files["noisy"]
+    command = (f"{sys.executable} -m rankwise report <(cat '{qrels}') <(cat '{noisy}') "
+               f"'{trec_files['standard']}' -m map --max-k 5 --seed 0 -o '{target}'")
+    done = subprocess.run([bash, "-c", command], capture_output=True, text=True,
+                          env={"PYTHONPATH": str(SRC), "MPLBACKEND": "Agg"})
+    assert done.returncode == 0, done.stderr
+    html = target.read_text()
+    for path in (qrels, noisy):
+        data = path.read_bytes()
+        assert hashlib.sha256(data).hexdigest() in html and f"({len(data):,} B)" in html
+    assert "/dev/fd/" in html and "a pipe: size and SHA-256 of the bytes read" in html
+    assert "in memory" not in html

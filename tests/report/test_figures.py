@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 import rankwise as rw
 from rankwise.comparison import compare_results
+from rankwise.evaluation import evaluate_runs
 from rankwise.exceptions import InvalidParameterError, MissingDependencyError
 from rankwise.report import (
     ComparisonDisplay,
@@ -57,6 +59,15 @@ def assert_drew_something(figure: Any) -> None:
     assert pixels[..., :3].std() > 0.05  # not a blank canvas
     colours = np.unique((pixels[..., :3] * 15).round().reshape(-1, 3), axis=0)
     assert len(colours) > 5
+
+
+def bar_heights(collection: Any) -> list[float]:
+    """The signed height of each bar of a collection of bars (rectangles from 0)."""
+    heights = []
+    for path in collection.get_paths():
+        y = path.vertices[:4, 1]
+        heights.append(float(y[np.argmax(np.abs(y))]))
+    return heights
 
 
 def legend_texts(ax: Any) -> list[str]:
@@ -111,7 +122,8 @@ def test_distribution_display(evaluated: dict[str, rw.Results], kind: str) -> No
     if kind == "hist":
         assert display.ax_.get_ylabel() == "% of queries"
         for name, bars in display.artists_.items():
-            assert sum(bar.get_height() for bar in bars) == pytest.approx(100.0), name
+            assert sum(bar_heights(bars)) == pytest.approx(100.0), name
+            assert bar_heights(bars) == pytest.approx(display.shares_[name])
         texts = legend_texts(display.ax_)
         assert [t.split(" (")[0] for t in texts] == list(evaluated)
     else:
@@ -124,7 +136,7 @@ def test_distribution_display(evaluated: dict[str, rw.Results], kind: str) -> No
 def test_distribution_of_unbounded_values(evaluated: dict[str, rw.Results]) -> None:
     display = DistributionDisplay(values={"a": np.array([3.0, 8.0, 20.0, np.nan])},
                                   measure="num_rel").plot()
-    assert sum(bar.get_height() for bar in display.artists_["a"]) == pytest.approx(100.0)
+    assert sum(bar_heights(display.artists_["a"])) == pytest.approx(100.0)
     with pytest.raises(InvalidParameterError, match="kind must be"):
         display.plot(kind="violin")
 
@@ -137,8 +149,8 @@ def test_differences_display_bars(evaluated: dict[str, rw.Results]) -> None:
         int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum()))
     assert display.ax_.get_title() == "sys2 − sys0"
     assert display.ax_.get_ylabel() == "Δ map" and "sorted" in display.ax_.get_xlabel()
-    heights = [bar.get_height() for bar in display.artists_[0]]
-    assert heights == sorted(d.tolist())  # one bar per query, sorted
+    heights = bar_heights(display.artists_[0])
+    assert heights == sorted(d.tolist()) == display.sorted_.tolist()  # a bar per query, sorted
     low, high = display.ax_.get_ylim()
     assert low == pytest.approx(-high)  # symmetric: gains and losses on one scale
     assert_drew_something(display.figure_)
@@ -280,3 +292,135 @@ def test_missing_matplotlib_says_how_to_install(monkeypatch: pytest.MonkeyPatch,
         plot_results(evaluated["sys0"])
     with pytest.raises(ImportError):  # MissingDependencyError is an ImportError too
         CurvesDisplay.from_results(evaluated, "ndcg")
+
+
+# ----------------------------------------------------------------------------
+# issue 13, item 13: whole numbers on count axes, legends off the data
+# ----------------------------------------------------------------------------
+
+
+def visible_ticks(axis: Any) -> list[float]:
+    low, high = sorted(axis.get_view_interval())
+    return [t for t in axis.get_majorticklocs() if low - 1e-9 <= t <= high + 1e-9]
+
+
+@pytest.fixture(scope="module")
+def three_queries() -> dict[str, rw.Results]:
+    qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}, "q3": {"d": 2}}
+    runs = {
+        "base": {"q1": {"x": 2.0, "a": 1.0}, "q2": {"c": 1.0}, "q3": {"x": 1.0}},
+        "new": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"x": 2.0, "c": 1.0}, "q3": {"d": 1.0}},
+        "other": {"q1": {"b": 2.0}, "q2": {"c": 2.0}, "q3": {"x": 2.0, "d": 1.0}},
+    }
+    measures = ["ndcg@10", "map", *[f"P@{k}" for k in range(1, 6)]]
+    return evaluate_runs(qrels, runs, measures)
+
+
+def test_query_and_cutoff_ticks_are_whole_numbers(three_queries: dict[str, rw.Results]) -> None:
+    display = DifferencesDisplay.from_results(three_queries, "map", system="new")
+    ticks = visible_ticks(display.ax_.xaxis)
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    with styled():
+        figure = differences_figure(three_queries, ["map", "ndcg@10"], "base")
+    for ax in figure.axes:
+        ticks = visible_ticks(ax.xaxis)
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    curves = CurvesDisplay.from_results(three_queries, "P")  # k = 1..5: a linear axis
+    ticks = visible_ticks(curves.ax_.xaxis)
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks
+
+
+def drawn(figure: Any) -> Any:
+    """Draw *figure* with Agg (legends are placed at draw time); return the renderer."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    return canvas.get_renderer()
+
+
+def overlaps(a: Any, b: Any) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+@pytest.mark.parametrize("count", [1, 3, 4])
+def test_box_plot_legend_is_not_over_the_data(evaluated: dict[str, rw.Results],
+                                              count: int) -> None:
+    measures = ["ndcg@10", "map", "mrr", "P@10"][:count]
+    with styled():
+        figure = distribution_figure(evaluated, measures, kind="box")
+    renderer = drawn(figure)
+    legends = list(figure.legends) + [ax.get_legend() for ax in figure.axes
+                                      if ax.get_legend() is not None]
+    texts = [t.get_text() for legend in legends for t in legend.get_texts()]
+    assert "mean" in texts  # the diamond is explained...
+    for legend in legends:  # ...by a legend that hides no panel
+        box = legend.get_window_extent(renderer)
+        for ax in figure.axes:
+            assert not overlaps(box, ax.get_window_extent(renderer)), (texts, ax.get_title())
+    # the display alone keeps its legend above the axes, not on the boxes
+    display = DistributionDisplay.from_results(evaluated, "map", kind="box")
+    renderer = drawn(display.figure_)
+    box = display.ax_.get_legend().get_window_extent(renderer)
+    assert not overlaps(box, display.ax_.get_window_extent(renderer))
+
+
+# ----------------------------------------------------------------------------
+# issue 13, item 24: every text drawn on a figure is literal
+# ----------------------------------------------------------------------------
+
+HOSTILE = ["$\\foo$", "$x^$", "<script>alert(1)</script>", "a_b%c{d}#&~^", "$$",
+           "long " + "x" * 300, "\\$", "price: $5 and $6"]
+
+
+@pytest.fixture(scope="module")
+def hostile(three_queries: dict[str, rw.Results]) -> dict[str, rw.Results]:
+    values = list(three_queries.values())
+    out = {}
+    for index, name in enumerate(HOSTILE):
+        item = values[index % len(values)]
+        out[name] = rw.Results(item.query_ids, {m: item[m] for m in item.measures},
+                               run_name=name)
+    return out
+
+
+def svg_texts(figure: Any) -> str:
+    svg, _ = figure_to_svg(figure, salt="t")
+    from html import unescape
+
+    return unescape(re.sub(r"<[^>]+>", "\n", svg))
+
+
+@pytest.mark.parametrize("rc", [{}, {"text.parse_math": False}])
+def test_hostile_names_are_drawn_as_they_are(hostile: dict[str, rw.Results],
+                                             rc: dict[str, Any]) -> None:
+    import matplotlib
+
+    comparison = compare_results(hostile, ["map"], baseline=HOSTILE[0], seed=0)
+    with matplotlib.rc_context(rc):  # the displays, drawn with the user's settings
+        displays = [
+            CurvesDisplay.from_results(hostile, "P"),
+            DistributionDisplay.from_results(hostile, "map"),
+            DistributionDisplay.from_results(hostile, "map", kind="box"),
+            DifferencesDisplay.from_results(hostile, "map", system="$x^$"),
+            ComparisonDisplay.from_comparison(comparison),
+        ]
+        texts = "\n".join(svg_texts(d.figure_) for d in displays)
+    for name in HOSTILE[:-3]:
+        assert name in texts, name
+    assert "price: $5 and $6" in texts
+    assert "\\$x" not in texts  # the escapes are not shown
+    assert "long " + "x" * 30 in texts and "x" * 60 not in texts  # long names shortened
+
+
+def test_hostile_names_in_every_figure(hostile: dict[str, rw.Results]) -> None:
+    comparison = compare_results(hostile, ["map", "P@5"], baseline="$x^$", seed=0)
+    with styled():
+        figures = [curves_figure(hostile, ["P"]),
+                   distribution_figure(hostile, ["map", "ndcg@10"]),
+                   distribution_figure(hostile, ["map"], kind="box"),
+                   differences_figure(hostile, ["map"], "$x^$"),
+                   comparison_figure(comparison)]
+        texts = "\n".join(svg_texts(f) for f in figures)
+    for name in ("$\\foo$", "$x^$", "<script>alert(1)</script>", "a_b%c{d}#&~^"):
+        assert name in texts, name

@@ -162,3 +162,132 @@ def test_save_writes_utf8(tmp_path: Path, synthetic: Any) -> None:
     text = target.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>") and "Δ" in text
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary file left
+
+
+# ----------------------------------------------------------------------------
+# issue 13, item 13: the curves stop where the page says they stop
+# ----------------------------------------------------------------------------
+
+
+def drawn_figures(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The figures the page is drawn from, by key, as they are rendered."""
+    from rankwise.report import html as page
+
+    figures: dict[str, Any] = {}
+    original = page._figure
+
+    def keep(figure: Any, key: str, caption: str) -> str:
+        figures[key] = figure
+        return original(figure, key, caption)
+
+    monkeypatch.setattr(page, "_figure", keep)
+    return figures
+
+
+@pytest.mark.parametrize("max_k", [20, 100])
+def test_curves_run_to_max_k_even_with_recall_at_1000(synthetic: Any, max_k: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    qrels, runs = synthetic(30, 2, depth=200)
+    figures = drawn_figures(monkeypatch)
+    report = build_report(qrels, runs, ["ndcg@10", "recall@1000", "P@200"], seed=0,
+                          max_k=max_k)
+    html = report.to_html()
+    panels = {ax.get_title(): ax for ax in figures["curves"].axes}
+    assert set(panels) == {"ndcg@k", "P@k", "recall@k"}
+    for title, ax in panels.items():
+        for line in ax.get_lines():
+            assert line.get_xdata().tolist() == list(range(1, max_k + 1)), title
+        assert ax.get_xlim()[1] == max_k, title
+    assert f"k = 1 … {max_k}." in html and f"k = 1 .. {max_k}" in html
+    assert f"recall@k, k = 1..{max_k}" in html
+    assert report.results["sys0"].mean["recall@1000"] >= 0  # the table keeps recall@1000
+
+
+# ----------------------------------------------------------------------------
+# issue 13, item 24: names that matplotlib would read as math
+# ----------------------------------------------------------------------------
+
+HOSTILE = ["$\\foo$", "$x^$", "<script>alert(1)</script>", "long " + "y" * 400]
+
+
+def test_report_with_hostile_run_names(synthetic: Any) -> None:
+    qrels, runs = synthetic(40, 4, depth=20)
+    named = dict(zip(HOSTILE, runs.values()))
+    report = build_report(qrels, named, ["ndcg@10", "map"], seed=0, max_k=10,
+                          baseline="$x^$")
+    html = report.to_html()
+    assert "<script>alert" not in html
+    page = unescape(re.sub(r"<[^>]+>", "\n", html))
+    for name in HOSTILE:
+        assert name in page  # whole in the tables
+    figures = unescape(re.sub(r"<[^>]+>", "\n", "".join(re.findall(r"<svg.*?</svg>", html,
+                                                                   re.DOTALL))))
+    for name in HOSTILE[:3]:
+        assert name in figures  # drawn literally
+    assert "long yyyyyyyyyy" in figures and "y" * 100 not in figures  # shortened
+
+
+# ----------------------------------------------------------------------------
+# issue 13, item 33: inputs that are pipes
+# ----------------------------------------------------------------------------
+
+
+def feed_fifo(path: Path, data: bytes) -> Any:
+    """A FIFO at *path* that a thread fills with *data* once it is opened."""
+    import os
+    import threading
+
+    os.mkfifo(path)
+
+    def write() -> None:
+        with open(path, "wb") as stream:
+            stream.write(data)
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_pipes_are_recorded_with_the_size_and_hash_of_what_was_read(
+        trec_files: dict[str, Path], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    judgments = trec_files["qrels"].read_bytes()
+    run = trec_files["noisy"].read_bytes()
+    threads = [feed_fifo(tmp_path / "qrels", judgments), feed_fifo(tmp_path / "piped", run)]
+    report = build_report(tmp_path / "qrels", [tmp_path / "piped", trec_files["standard"]],
+                          ["map"], seed=0, max_k=5)
+    for thread in threads:
+        thread.join(5)
+    records = {record.path: record for record in report.files}
+    for name, data in (("qrels", judgments), ("piped", run)):
+        record = records[str(tmp_path / name)]
+        assert record.size == len(data)
+        assert record.sha256 == hashlib.sha256(data).hexdigest()
+        assert record.note.startswith("a pipe")
+    assert report.systems[0] == "noisy"  # named by its run id, as a file would be
+    html = report.to_html()
+    assert hashlib.sha256(run).hexdigest() in html and "a pipe: size and SHA-256" in html
+    assert "in memory" not in html
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["piped", "qrels"]  # copies removed
+
+
+def test_errors_in_a_pipe_name_the_pipe(trec_files: dict[str, Path], tmp_path: Path) -> None:
+    from rankwise.exceptions import InputFormatError
+
+    feed_fifo(tmp_path / "bad", b"q1 Q0 d1 1 not-a-score r\n")
+    with pytest.raises(InputFormatError) as caught:
+        build_report(trec_files["qrels"], [tmp_path / "bad"], ["map"], max_k=5)
+    assert str(caught.value).startswith(f"{tmp_path / 'bad'}:1: ")
+    assert caught.value.path == str(tmp_path / "bad")
+
+
+def test_objects_read_elsewhere_are_named_by_their_source(trec_files: dict[str, Path]) -> None:
+    import rankwise as rw
+
+    run = rw.read_run(trec_files["noisy"])
+    in_memory = {"301": {"d": 1.0}}
+    report = build_report(trec_files["qrels"], {"a": run, "b": in_memory}, ["map"],
+                          max_k=5)
+    records = {record.system: record for record in report.files}
+    assert records["a"].path == str(trec_files["noisy"]) and records["a"].size
+    assert records["b"].path == "<dict in memory>" and records["b"].size is None

@@ -40,6 +40,7 @@ __all__ = [
     "check_supported",
     "compute",
     "coverage_notes",
+    "cutoff_groups",
     "evaluate_ranking",
     "kernel_for",
     "prepare_measures",
@@ -105,7 +106,50 @@ def compute(
 
     kernels = {m: kernel_for(m, options.ties, ranking.depth) for m in measures}
     context = Context(ranking.view(options.ties))
-    return {measure: kernels[measure](context, measure) for measure in measures}
+    return _run_kernels(context, measures, kernels, by_cutoff=options.ties != "average")
+
+
+MIN_CUTOFFS_AT_ONCE = 2
+"""A family asked at this many cutoffs or more is computed in one pass
+(:data:`rankwise.kernels.CUTOFF_KERNELS`)."""
+
+
+def cutoff_groups(
+    measures: Sequence[Measure],
+) -> dict[tuple[str, tuple[tuple[str, Any], ...]], list[Measure]]:
+    """The measures computed in one pass: ``{(family, params): [measure at each cutoff]}``."""
+    from rankwise.kernels import CUTOFF_KERNELS
+
+    groups: dict[tuple[str, tuple[tuple[str, Any], ...]], list[Measure]] = {}
+    for measure in measures:
+        if measure.cutoff is not None and measure.name in CUTOFF_KERNELS:
+            groups.setdefault((measure.name, measure.params), []).append(measure)
+    return {key: members for key, members in groups.items()
+            if len(members) >= MIN_CUTOFFS_AT_ONCE}
+
+
+def _run_kernels(
+    context: Any, measures: Sequence[Measure], kernels: dict[Measure, Any], *, by_cutoff: bool
+) -> dict[Measure, np.ndarray]:
+    """Each measure's values; a family asked at several cutoffs in one pass when it can be.
+
+    The one-pass kernels give bit for bit the values of the one-cutoff kernels
+    (tests/kernels/test_cutoffs.py), so grouping changes only the time:
+    ``ndcg@1`` ... ``ndcg@100`` cost one pass over the hits, not a hundred.
+    """
+    from rankwise.kernels import CUTOFF_KERNELS
+
+    values: dict[Measure, np.ndarray] = {}
+    if by_cutoff:
+        for (name, params), members in cutoff_groups(measures).items():
+            cutoffs = np.array([m.cutoff for m in members], dtype=np.int64)
+            rows = CUTOFF_KERNELS[name](context, Measure(name, None, params), cutoffs)
+            for measure, row in zip(members, rows):
+                values[measure] = row
+    for measure in measures:
+        if measure not in values:
+            values[measure] = kernels[measure](context, measure)
+    return {measure: values[measure] for measure in measures}
 
 
 @dataclass(frozen=True)
@@ -152,12 +196,29 @@ def evaluate_ranking(
         run_name=run_name,
         missing_queries=coverage.missing_queries,
         unjudged_queries=coverage.unjudged_queries,
-        ties=tie_report(ranking, measures, options.ties),
+        ties=tie_report(ranking, measures, options.ties,
+                        values if options.ties in _SAME_WITHOUT_TIES else None),
     )
 
 
-def tie_report(ranking: TiedRanking, measures: Sequence[Measure], ties: str) -> TieReport:
-    """How much ties decide the result: affected queries and best/worst bounds per measure."""
+_SAME_WITHOUT_TIES = ("trec", "worst", "best")
+"""Tie policies that rank a query without tied judged documents the same way."""
+
+
+def tie_report(
+    ranking: TiedRanking, measures: Sequence[Measure], ties: str,
+    values: dict[Measure, np.ndarray] | None = None,
+) -> TieReport:
+    """How much ties decide the result: affected queries and best/worst bounds per measure.
+
+    *values*, the measures' values under a policy of :data:`_SAME_WITHOUT_TIES`,
+    lets the bounds of the families computed in one pass (:func:`cutoff_groups`:
+    the curves of a report) be computed on the queries with tied judged
+    documents only: the other queries rank the same under every such policy,
+    and those kernels give each query the same bits whatever the other
+    queries, so the bounds are the same numbers, at the cost of the tied
+    queries.
+    """
     from rankwise.kernels import KERNELS, Context
     from rankwise.kernels._unique import distinct
 
@@ -168,9 +229,14 @@ def tie_report(ranking: TiedRanking, measures: Sequence[Measure], ties: str) -> 
     cutoffs = {m.cutoff for m in measures if m.cutoff is not None}
     if ranking.depth is not None:
         cutoffs.add(ranking.depth)
+    # a tied group straddles a cutoff k when tie_above < k < tie_above + tie_size:
+    # the first cutoff above tie_above decides, for all cutoffs at once
+    ordered = np.array(sorted(cutoffs), dtype=np.int64)
+    above = np.searchsorted(ordered, data.tie_above, side="right")
+    inside = above < len(ordered)
     straddle = np.zeros(len(tied), dtype=bool)
-    for k in cutoffs:
-        straddle |= tied & (data.tie_above < k) & (data.tie_above + data.tie_size > k)
+    straddle[inside] = ordered[above[inside]] < (data.tie_above + data.tie_size)[inside]
+    straddle &= tied
     rel = next((m.param("rel") for m in measures if "rel" in m.family.params), 1.0)
     relevant = data.hit_grade >= rel
     group = data.hit_query.astype(np.int64) * (1 << 32) + data.tie_above
@@ -181,13 +247,31 @@ def tie_report(ranking: TiedRanking, measures: Sequence[Measure], ties: str) -> 
     mixed_groups = (rel_count > 0) & (rel_count < size)
     mixed_queries = distinct(groups[mixed_groups] >> 32)[0]
     bounds: dict[str, tuple[float, float]] = {}
-    worst, best = Context(ranking.view("worst")), Context(ranking.view("best"))
-    for measure in measures:
-        if measure.family.text_valued:
-            continue
-        low = aggregate(measure, KERNELS[measure.name](worst, measure))
-        high = aggregate(measure, KERNELS[measure.name](best, measure))
-        bounds[str(measure)] = (low, high)
+    numeric = [m for m in measures if not m.family.text_valued]
+    kernels = {m: KERNELS[m.name] for m in numeric}
+    # the one-pass families on the tied queries only: their kernels give each query the
+    # same bits whatever the other queries (tests/kernels/test_cutoffs.py); the others in full
+    grouped = [] if values is None else [
+        m for members in cutoff_groups(numeric).values() for m in members]
+    in_groups = set(grouped)
+    rest = [m for m in numeric if m not in in_groups]
+    low: dict[Measure, np.ndarray] = {}
+    high: dict[Measure, np.ndarray] = {}
+    if grouped and values is not None:
+        # queries with a tied judged document (also past the depth cut: a tie can straddle it)
+        affected = distinct(ranking.hit_query[ranking.tie_size > 1])[0]
+        part = ranking.subset(affected)
+        worst = _run_kernels(Context(part.view("worst")), grouped, kernels, by_cutoff=True)
+        best = _run_kernels(Context(part.view("best")), grouped, kernels, by_cutoff=True)
+        for measure in grouped:
+            low[measure], high[measure] = values[measure].copy(), values[measure].copy()
+            low[measure][affected], high[measure][affected] = worst[measure], best[measure]
+    if rest:
+        low.update(_run_kernels(Context(ranking.view("worst")), rest, kernels, by_cutoff=True))
+        high.update(_run_kernels(Context(ranking.view("best")), rest, kernels, by_cutoff=True))
+    for measure in numeric:
+        bounds[str(measure)] = (aggregate(measure, low[measure]),
+                                aggregate(measure, high[measure]))
     return TieReport(
         ties,
         len(distinct(data.hit_query[straddle])[0]),

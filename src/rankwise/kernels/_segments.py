@@ -49,3 +49,85 @@ def segment_cumsum(query: np.ndarray, values: np.ndarray) -> np.ndarray:
     before = np.concatenate(([0.0], total))[starts]
     lengths = np.diff(np.append(starts, len(values)))
     return total - np.repeat(before, lengths)
+
+
+_DENSE_LIMIT = 1 << 22
+"""Cells of the dense (queries x entries) block :func:`sums_through_cutoffs` fills at once."""
+
+
+def sums_through_cutoffs(
+    query: np.ndarray,
+    rank: np.ndarray,
+    values: np.ndarray | None,
+    n_queries: int,
+    cutoffs: np.ndarray,
+) -> np.ndarray:
+    """Per cutoff k and query: the sum of *values* (the count when None) over entries of rank <= k.
+
+    Entries are sorted by query, then rank. Each cell is bit for bit what
+    ``per_query_sum(query[rank <= k], values[rank <= k], n_queries)`` gives:
+    the sum runs in entry order (a running sum within each query, read at the
+    last entry of rank <= k), so evaluating many cutoffs at once changes no
+    number. The work is one pass over the entries and one lookup per cell,
+    whatever the number of cutoffs.
+
+    Parameters
+    ----------
+    query, rank : ndarray of int
+        Query index and rank of each entry, sorted by query then rank.
+    values : ndarray of float or None
+        What to sum; None counts the entries.
+    n_queries : int
+        Queries (the columns of the result).
+    cutoffs : ndarray of int
+        Positive cutoffs, in any order.
+
+    Returns
+    -------
+    ndarray of float64, shape (len(cutoffs), n_queries)
+
+    Examples
+    --------
+    >>> query, rank = np.array([0, 0, 1]), np.array([1, 3, 2])
+    >>> sums_through_cutoffs(query, rank, np.array([0.5, 0.25, 1.0]), 2, np.array([1, 2, 5]))
+    array([[0.5 , 0.  ],
+           [0.5 , 1.  ],
+           [0.75, 1.  ]])
+    """
+    cutoffs = np.asarray(cutoffs, dtype=np.int64)
+    out = np.zeros((len(cutoffs), n_queries), dtype=np.float64)
+    if len(query) == 0 or len(cutoffs) == 0:
+        return out
+    order = np.argsort(cutoffs, kind="stable")
+    ascending = cutoffs[order]
+    keep = rank <= ascending[-1]
+    query = query[keep]
+    if values is not None:
+        # + 0.0: a sum that starts at 0.0, as bincount's does, never ends in -0.0
+        values = np.asarray(values, dtype=np.float64)[keep] + 0.0
+    if len(query) == 0:
+        return out
+    # each entry counts from the first cutoff >= its rank on
+    bucket = np.searchsorted(ascending, rank[keep], side="left")
+    starts = np.searchsorted(query, np.arange(n_queries + 1))
+    position = np.arange(len(query)) - starts[query]
+    width = int(position.max()) + 1 if values is not None else 0
+    size = len(cutoffs)
+    step = max(1, _DENSE_LIMIT // max(width + 1, size))
+    for first in range(0, n_queries, step):
+        last = min(first + step, n_queries)
+        inside = slice(starts[first], starts[last])
+        rows = query[inside] - first
+        # entries of each query with rank <= each cutoff (cutoffs ascending)
+        through = np.bincount(rows * size + bucket[inside], minlength=(last - first) * size)
+        through = np.cumsum(through.reshape(last - first, size), axis=1)
+        if values is None:
+            out[order, first:last] = through.T
+            continue
+        # running sums within each query, in entry order: row q, column j + 1 holds the
+        # sum of q's first j + 1 entries (column 0: nothing yet), accumulated along rows
+        running = np.zeros((last - first, width + 1), dtype=np.float64)
+        running[rows, position[inside] + 1] = values[inside]
+        np.cumsum(running, axis=1, out=running)
+        out[order, first:last] = np.take_along_axis(running, through, axis=1).T
+    return out

@@ -17,6 +17,7 @@ from rankwise.kernels._segments import (
     rank_within_query,
     safe_divide,
     segment_cumsum,
+    sums_through_cutoffs,
 )
 from rankwise.kernels.context import Context
 from rankwise.measures.spec import Measure
@@ -54,8 +55,7 @@ def dcg_values(ctx: Context, m: Measure, cutoff: int | None) -> np.ndarray:
     )
 
 
-def ideal_dcg_values(ctx: Context, m: Measure, cutoff: np.ndarray | int | None) -> np.ndarray:
-    """DCG of the ideal ranking: every judged document by gain, descending, to *cutoff*."""
+def _ideal_order(ctx: Context, m: Measure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     d = ctx.data
     query = np.repeat(np.arange(d.n_queries), np.diff(d.judged_offsets))
     gains = gain_of(d.judged_grades, m)
@@ -63,7 +63,12 @@ def ideal_dcg_values(ctx: Context, m: Measure, cutoff: np.ndarray | int | None) 
     query, gains = query[positive], gains[positive]
     order = np.lexsort((-gains, query))
     query, gains = query[order], gains[order]
-    position = rank_within_query(query)
+    return query, gains, rank_within_query(query)
+
+
+def ideal_dcg_values(ctx: Context, m: Measure, cutoff: np.ndarray | int | None) -> np.ndarray:
+    """DCG of the ideal ranking: every judged document by gain, descending, to *cutoff*."""
+    query, gains, position = _ideal_order(ctx, m)
     keep = np.ones(len(query), dtype=bool)
     if cutoff is not None:
         limit = cutoff[query] if isinstance(cutoff, np.ndarray) else cutoff
@@ -79,6 +84,25 @@ def dcg(ctx: Context, m: Measure) -> np.ndarray:
 def ndcg(ctx: Context, m: Measure) -> np.ndarray:
     """nDCG@k = DCG@k / IDCG@k; 0 when IDCG is 0."""
     return safe_divide(dcg_values(ctx, m, m.cutoff), ideal_dcg_values(ctx, m, m.cutoff))
+
+
+def dcg_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
+    """DCG@k for every k of *cutoffs* at once (one row per cutoff): :func:`dcg`'s numbers."""
+    d = ctx.data
+    gains = gain_of(d.hit_grade, m)
+    keep = gains != 0
+    return sums_through_cutoffs(
+        d.hit_query[keep], d.hit_rank[keep], gains[keep] * _discount(d.hit_rank[keep]),
+        ctx.n_queries, cutoffs,
+    )
+
+
+def ndcg_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
+    """nDCG@k for every k of *cutoffs* at once (one row per cutoff): :func:`ndcg`'s numbers."""
+    query, gains, position = _ideal_order(ctx, m)
+    ideal = sums_through_cutoffs(query, position, gains * _discount(position), ctx.n_queries,
+                                 cutoffs)
+    return safe_divide(dcg_at_cutoffs(ctx, m, cutoffs), ideal)
 
 
 def binary_g(ctx: Context, m: Measure) -> np.ndarray:
@@ -226,6 +250,12 @@ def _dcg_at(
     del ends
     return out
 
+
+CUTOFF_KERNELS: dict[str, Callable[[Context, Measure, np.ndarray], np.ndarray]] = {
+    "ndcg": ndcg_at_cutoffs,
+    "dcg": dcg_at_cutoffs,
+}
+"""Measure family -> kernel of many cutoffs at once (one row per cutoff)."""
 
 KERNELS: dict[str, Callable[[Context, Measure], np.ndarray]] = {
     "ndcg": ndcg,

@@ -17,6 +17,7 @@ import numpy as np
 from rankwise.kernels._segments import (
     per_query_sum,
     safe_divide,
+    sums_through_cutoffs,
 )
 from rankwise.kernels.context import Context
 from rankwise.measures.spec import Measure
@@ -166,6 +167,34 @@ def eleven_point_average(ctx: Context, m: Measure) -> np.ndarray:
     """Mean interpolated precision over the recall levels (0.0, 0.1, ..., 1.0 by default)."""
     levels = np.array(m.param("levels") or _ELEVEN, dtype=np.float64)
     return interpolated_precision(ctx, m.param("rel"), levels).mean(axis=1)
+
+
+def _relevant_through(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
+    view = ctx.view(m.param("rel"))
+    return sums_through_cutoffs(view.rel_query, view.rel_rank, None, ctx.n_queries, cutoffs)
+
+
+def precision_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
+    """P@k for every k of *cutoffs* at once: rows of :func:`precision`, the same numbers."""
+    return _relevant_through(ctx, m, cutoffs) / np.asarray(cutoffs)[:, None]
+
+
+def recall_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
+    """recall@k for every k of *cutoffs* at once: rows of :func:`recall`, the same numbers."""
+    return safe_divide(_relevant_through(ctx, m, cutoffs), ctx.view(m.param("rel")).num_rel)
+
+
+def hit_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
+    """hit@k for every k of *cutoffs* at once."""
+    return (_relevant_through(ctx, m, cutoffs) > 0).astype(np.float64)
+
+
+CUTOFF_KERNELS: dict[str, Callable[[Context, Measure, np.ndarray], np.ndarray]] = {
+    "P": precision_at_cutoffs,
+    "recall": recall_at_cutoffs,
+    "hit": hit_at_cutoffs,
+}
+"""Measure family -> kernel of many cutoffs at once (one row per cutoff)."""
 
 
 KERNELS: dict[str, Callable[[Context, Measure], np.ndarray]] = {

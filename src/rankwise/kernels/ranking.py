@@ -622,3 +622,31 @@ class TiedRanking:
     def has_ties(self) -> bool:
         """Whether any judged document shares its score with another document."""
         return bool((self.tie_size > 1).any())
+
+    def subset(self, queries: np.ndarray) -> TiedRanking:
+        """The ranking of the queries at the (ascending) indices *queries* only.
+
+        Each query's values are computed from its own entries alone, so the
+        kernels give the subset's queries the values they have in the whole.
+        """
+        n = len(self.query_ids)
+        keep = np.zeros(n, dtype=bool)
+        keep[queries] = True
+        new_index = np.cumsum(keep) - 1
+        hits = keep[self.hit_query]
+        counts = np.diff(self.judged_offsets)
+        judged = np.repeat(keep, counts)
+        return TiedRanking(
+            query_ids=[self.query_ids[i] for i in queries],
+            num_ret=self.num_ret[queries],
+            hit_query=new_index[self.hit_query[hits]].astype(self.hit_query.dtype),
+            hit_rank=self.hit_rank[hits],
+            hit_grade=self.hit_grade[hits],
+            tie_above=self.tie_above[hits],
+            tie_size=self.tie_size[hits],
+            judged_offsets=np.concatenate(([0], np.cumsum(counts[queries]))).astype(
+                self.judged_offsets.dtype),
+            judged_grades=self.judged_grades[judged],
+            in_run=self.in_run[queries],
+            depth=self.depth,
+        )

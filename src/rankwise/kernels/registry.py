@@ -15,9 +15,10 @@ from rankwise.kernels import average_precision, counts, dcg, precision, rbp
 from rankwise.kernels.context import Context
 from rankwise.measures.spec import Measure
 
-__all__ = ["KERNELS", "Kernel"]
+__all__ = ["CUTOFF_KERNELS", "KERNELS", "CutoffKernel", "Kernel"]
 
 Kernel = Callable[[Context, Measure], np.ndarray]
+CutoffKernel = Callable[[Context, Measure, np.ndarray], np.ndarray]
 
 KERNELS: dict[str, Kernel] = {
     **precision.KERNELS,
@@ -28,3 +29,12 @@ KERNELS: dict[str, Kernel] = {
 }
 """Measure family -> kernel (the ``ties="trec"``, ``"worst"``, ``"best"`` and ``"rank"`` one;
 ``ties="average"`` has its own in :mod:`rankwise.kernels.tie_average`)."""
+
+CUTOFF_KERNELS: dict[str, CutoffKernel] = {
+    **precision.CUTOFF_KERNELS,
+    **dcg.CUTOFF_KERNELS,
+}
+"""Measure family -> kernel of many cutoffs at once: ``(Context, Measure, cutoffs)`` -> one
+row per cutoff, each row bit for bit what the family's :data:`KERNELS` entry gives at that
+cutoff. The engine core uses it when a family is asked at several cutoffs (the curves of
+a report: ``ndcg@1`` ... ``ndcg@100``), so the cost is one pass, not one per cutoff."""

@@ -68,6 +68,8 @@ details > .body { padding: 6px 12px 10px; }
 .pair caption.gain { color: var(--up); } .pair caption.loss { color: var(--down); }
 td.qid { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
   font-size: 12px; word-break: break-all; }
+td.mono .note { display: block; font-family: system-ui, sans-serif; font-size: 11.5px;
+  color: var(--muted); }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
   font-size: 12px; }
 td.hash { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;

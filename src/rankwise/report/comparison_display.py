@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.report._mpl import color_of, new_axes
+from rankwise.report._mpl import color_of, literal, new_axes, shorten
 
 if TYPE_CHECKING:
     from rankwise.comparison import Comparison, ComparisonRow
 
-__all__ = ["ComparisonDisplay", "format_p"]
+__all__ = ["ComparisonDisplay", "comparison_labels", "format_p"]
 
 
 def format_p(p: float) -> str:
@@ -27,6 +27,26 @@ def format_p(p: float) -> str:
     if math.isnan(p):
         return "–"
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
+def comparison_labels(rows: Sequence[ComparisonRow]) -> list[str]:
+    """The row labels of a :class:`ComparisonDisplay`, top to bottom (names shortened).
+
+    ``system`` alone with one measure and one baseline; ``measure · system``
+    with several measures; ``system − baseline`` with several baselines.
+    """
+    compared = [row for row in rows if row.baseline is not None]
+    several_measures = len({row.measure for row in compared}) > 1
+    several_baselines = len({row.baseline for row in compared}) > 1
+    labels = []
+    for row in compared:
+        label = shorten(row.system)
+        if several_baselines:
+            label += f" − {shorten(row.baseline)}"
+        if several_measures:
+            label = f"{row.measure} · {label}"
+        labels.append(label)
+    return labels
 
 
 class ComparisonDisplay:
@@ -147,9 +167,8 @@ class ComparisonDisplay:
         from matplotlib.lines import Line2D
 
         figure, ax = new_axes(ax, "ComparisonDisplay.plot")
-        measures = list(dict.fromkeys(row.measure for row in self.rows))
         baselines = {row.baseline for row in self.rows}
-        self.labels_ = []
+        self.labels_ = comparison_labels(self.rows)
         positions = []
         y = 0.0
         previous = None
@@ -157,11 +176,6 @@ class ComparisonDisplay:
             if previous is not None and row.measure != previous:
                 y += 0.6  # a gap between the measures
             previous = row.measure
-            against = "" if len(baselines) == 1 else f" − {row.baseline}"
-            label = f"{row.system}{against}"
-            if len(measures) > 1:
-                label = f"{row.measure} · {label}"
-            self.labels_.append(label)
             positions.append(y)
             index = self.systems.index(row.system) if row.system in self.systems else 0
             color = color_of(index)
@@ -180,14 +194,15 @@ class ComparisonDisplay:
                             textcoords="offset points", va="center", fontsize=7.5)
             y += 1.0
         ax.axvline(0, color="#555555", linewidth=0.8)
-        ax.set_yticks(positions, self.labels_)
+        ax.set_yticks(positions, [literal(label) for label in self.labels_])
         if positions:
             ax.set_ylim(positions[-1] + 0.7, positions[0] - 0.7)
         ax.grid(axis="y", visible=False)
         level = f"{self.confidence:.0%}"
         ax.set_xlabel(f"mean difference from the baseline ({level} confidence interval)")
         only = next(iter(baselines)) if len(baselines) == 1 else None
-        ax.set_title(f"difference from {only}" if only else "paired differences", loc="left")
+        ax.set_title(literal(f"difference from {shorten(only)}") if only else "paired differences",
+                     loc="left")
         handles = [
             Line2D([], [], marker="o", linestyle="none", color="#444444",
                    label=f"significant (p_adj ≤ {self.alpha:g})"),

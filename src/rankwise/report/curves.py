@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.measures import Measure
-from rankwise.report._mpl import color_of, new_axes
+from rankwise.report._mpl import color_of, literal, new_axes, shorten
 from rankwise.report.summaries import curve_label, curve_template, cutoff_curve, named_results
 
 if TYPE_CHECKING:
@@ -69,6 +69,7 @@ class CurvesDisplay:
         measure: str | Measure = "ndcg",
         *,
         ax: Any = None,
+        max_k: int | None = None,
         **kwargs: Any,
     ) -> CurvesDisplay:
         """Draw the curve of *measure* for each system from their results.
@@ -83,6 +84,9 @@ class CurvesDisplay:
             (a cutoff, as in ``"ndcg@10"``, is ignored).
         ax : matplotlib Axes, optional
             Where to draw; a new figure by default.
+        max_k : int, optional
+            Draw the cutoffs up to *max_k* only (default: every cutoff the
+            results hold).
         **kwargs
             Passed to :meth:`plot`.
 
@@ -92,7 +96,7 @@ class CurvesDisplay:
         """
         template = curve_template(measure)
         named = named_results(results)
-        curves = {name: cutoff_curve(item, template) for name, item in named.items()}
+        curves = {name: cutoff_curve(item, template, max_k) for name, item in named.items()}
         return cls(curves=curves, label=curve_label(template)).plot(ax=ax, **kwargs)
 
     def plot(
@@ -124,27 +128,32 @@ class CurvesDisplay:
             raise InvalidParameterError(
                 f"xscale must be 'auto', 'log' or 'linear', got {xscale!r}"
             )
+        from matplotlib.ticker import MaxNLocator
+
         figure, ax = new_axes(ax, "CurvesDisplay.plot")
         self.lines_ = {}
         max_k = 1
         for index, (name, (cutoffs, means)) in enumerate(self.curves.items()):
             options = {"color": color_of(index), "linewidth": 1.6, **line_kwargs}
-            (line,) = ax.plot(cutoffs, means, label=name, **options)
+            (line,) = ax.plot(cutoffs, means, label=literal(shorten(name)), **options)
             self.lines_[name] = line
             if len(cutoffs):
                 max_k = max(max_k, int(cutoffs.max()))
         log = xscale == "log" or (xscale == "auto" and max_k > 20)
         if log:
-            from matplotlib.ticker import NullFormatter
+            from matplotlib.ticker import NullLocator
 
             ax.set_xscale("log")
             ticks = [t for t in _LOG_TICKS if t <= max_k]
             ax.set_xticks(ticks, [str(t) for t in ticks])
-            ax.xaxis.set_minor_formatter(NullFormatter())
+            ax.xaxis.set_minor_locator(NullLocator())  # the labelled ticks say it is a log scale
+        else:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # k is a whole number
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=5))
         ax.set_xlim(1, max_k)
         ax.set_xlabel("cutoff k" + (" (log scale)" if log else ""))
-        ax.set_ylabel(self.label)
-        ax.set_title(self.label)
+        ax.set_ylabel(literal(self.label))
+        ax.set_title(literal(self.label))
         finite = [m[np.isfinite(m)] for _, m in self.curves.values()]
         if all(len(m) == 0 or m.min() >= 0 for m in finite):
             ax.set_ylim(bottom=0)

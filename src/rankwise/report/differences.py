@@ -9,7 +9,15 @@ import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.report._mpl import GAIN_COLOR, LOSS_COLOR, new_axes
+from rankwise.report._mpl import (
+    GAIN_COLOR,
+    LOSS_COLOR,
+    NAME_LIMIT,
+    bars,
+    literal,
+    new_axes,
+    shorten,
+)
 from rankwise.report.summaries import named_results, paired_values, sorted_profile
 
 if TYPE_CHECKING:
@@ -34,10 +42,15 @@ def _area(ax: Any, x: np.ndarray, y: np.ndarray, mask: np.ndarray, color: str,
     # extend to the neighbouring samples, where the curve crosses zero
     xs = x[max(first - 1, 0):last + 2]
     ys = np.clip(y[max(first - 1, 0):last + 2], *((None, 0) if y[first] < 0 else (0, None)))
-    polygon = ax.fill(np.concatenate([[xs[0]], xs, [xs[-1]]]),
-                      np.concatenate([[0.0], ys, [0.0]]),
-                      color=color, linewidth=0, label=label)
-    return polygon[0]
+    from matplotlib.patches import Polygon
+
+    polygon = Polygon(np.column_stack([np.concatenate([[xs[0]], xs, [xs[-1]]]),
+                                       np.concatenate([[0.0], ys, [0.0]])]),
+                      closed=True, color=color, linewidth=0, label=label)
+    # added as an artist: the limits are set by plot(), and measuring a polygon of
+    # hundreds of vertices for them (as add_patch does) was a good part of a report
+    ax.add_artist(polygon)
+    return polygon
 
 
 class DifferencesDisplay:
@@ -64,7 +77,9 @@ class DifferencesDisplay:
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
     artists_ : list
-        The bars, or the two filled areas (gains, losses).
+        The bars (one PolyCollection), or the two filled areas (losses, gains).
+    sorted_ : ndarray
+        The finite differences, sorted (the height of each bar).
     wins_, ties_, losses_ : int
         Queries where the system scores higher than, the same as, lower than the baseline.
 
@@ -141,7 +156,7 @@ class DifferencesDisplay:
 
     def plot(
         self, ax: Any = None, *, max_bars: int = MAX_BARS, max_points: int = MAX_POINTS,
-        annotate: bool = True, labels: bool = True,
+        annotate: bool = True, labels: bool = True, name_limit: int = NAME_LIMIT,
     ) -> DifferencesDisplay:
         """Draw the sorted differences.
 
@@ -158,6 +173,8 @@ class DifferencesDisplay:
             Write the counts of queries better, tied and worse on the plot.
         labels : bool
             Label the axes (small multiples may label only the outer ones).
+        name_limit : int
+            Longer system names are shortened in the title.
 
         Returns
         -------
@@ -171,10 +188,11 @@ class DifferencesDisplay:
         self.ties_ = int((d == 0).sum())
         self.losses_ = int((d < 0).sum())
         ordered = np.sort(d)
+        self.sorted_ = ordered
         if n <= max_bars:
-            colors = [GAIN_COLOR if v > 0 else LOSS_COLOR for v in ordered]
-            bars = ax.bar(np.arange(1, n + 1), ordered, width=0.8, color=colors, linewidth=0)
-            self.artists_ = [bars]
+            colors = np.where(ordered > 0, GAIN_COLOR, LOSS_COLOR).tolist()
+            position = np.arange(1, n + 1, dtype=np.float64)
+            self.artists_ = [bars(ax, position - 0.4, position + 0.4, ordered, colors)]
         else:
             if n <= max_points:  # every query is a step: the bars, drawn as one outline
                 positions = np.repeat(np.arange(1, n + 1, dtype=np.float64), 2)
@@ -193,11 +211,16 @@ class DifferencesDisplay:
             ax.set_xlim(0.5, n + 0.5)
             top = float(np.abs(d).max()) or 1.0
             ax.set_ylim(-top * 1.08, top * 1.08)
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))  # queries are counted
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
         ax.grid(axis="x", visible=False)
-        ax.set_title(f"{self.system} − {self.baseline}")
+        ax.set_title(literal(f"{shorten(self.system, name_limit)} − "
+                             f"{shorten(self.baseline, name_limit)}"))
         if labels:
             ax.set_xlabel(f"queries, sorted by difference (n = {n:,})")
-            ax.set_ylabel(f"Δ {self.measure}")
+            ax.set_ylabel(literal(f"Δ {self.measure}"))
         if annotate:
             mean_text = f"mean {d.mean():+.4f}" if n else "no query"
             ax.text(0.02, 0.97, f"{self.wins_:,} better · {self.ties_:,} tied · "

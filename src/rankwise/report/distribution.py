@@ -9,7 +9,7 @@ import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.report._mpl import color_of, new_axes
+from rankwise.report._mpl import bars, color_of, literal, new_axes, shorten
 from rankwise.report.summaries import histogram_edges, named_results
 
 if TYPE_CHECKING:
@@ -42,7 +42,9 @@ class DistributionDisplay:
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
     artists_ : dict
-        ``{system: the bars (hist) or the box (box)}``.
+        ``{system: the bars (hist: one PolyCollection) or the box (box)}``.
+    shares_ : dict
+        hist: ``{system: % of queries in each bin}``.
     means_ : dict
         ``{system: mean of the finite values}``.
 
@@ -122,7 +124,7 @@ class DistributionDisplay:
             self._hist(ax, finite, legend)
         else:
             self._box(ax, finite, legend)
-        ax.set_title(self.measure, pad=12 if kind == "hist" else 6)  # room for the mean marks
+        ax.set_title(literal(self.measure), pad=12 if kind == "hist" else 6)  # the mean marks
         self.ax_ = ax
         self.figure_ = figure
         return self
@@ -134,27 +136,33 @@ class DistributionDisplay:
         systems = len(finite)
         bar_width = widths * 0.84 / max(systems, 1)
         self.artists_ = {}
+        self.shares_ = {}
         for index, (name, values) in enumerate(finite.items()):
             counts, _ = np.histogram(values, bins=edges)
             share = 100.0 * counts / max(len(values), 1)
             offset = (index - (systems - 1) / 2) * bar_width
             color = color_of(index)
             mean = self.means_[name]
-            self.artists_[name] = ax.bar(
-                centres + offset, share, width=bar_width, color=color, linewidth=0,
-                label=f"{name} (mean {mean:.3f})",
-            )
+            start = centres + offset - bar_width / 2
+            self.shares_[name] = share
+            self.artists_[name] = bars(ax, start, start + bar_width, share, color,
+                                       literal(f"{shorten(name)} (mean {mean:.3f})"))
             if np.isfinite(mean):  # a triangle on the top edge: the mean, not hiding bars
                 ax.plot([mean], [1.0], marker="v", markersize=7.5, color=color,
                         markeredgecolor="white", markeredgewidth=0.6, linestyle="none",
                         transform=ax.get_xaxis_transform(), clip_on=False, zorder=4)
+        from matplotlib.ticker import MaxNLocator
+
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=5))
         unit = edges[0] == -0.05 and edges[-1] == 1.05 and len(edges) == 12
-        if unit:
-            ticks = np.round(np.linspace(0, 1, 11), 1)
+        if unit:  # bins centred on 0, 0.1, ..., 1: a label every other bin
+            ticks = np.round(np.linspace(0, 1, 6), 1)
             ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
             ax.set_xlim(-0.06, 1.06)
+        else:
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
         ax.grid(axis="x", visible=False)
-        ax.set_xlabel(self.measure)
+        ax.set_xlabel(literal(self.measure))
         ax.set_ylabel("% of queries")
         if legend:
             ax.legend(loc="best")
@@ -181,9 +189,10 @@ class DistributionDisplay:
         means = [self.means_[name] for name in names]
         ax.scatter(means, positions, marker="D", s=28, color="white", edgecolor="black",
                    zorder=3, label="mean")
-        ax.set_yticks(positions, names)
+        ax.set_yticks(positions, [literal(shorten(name)) for name in names])
         ax.set_ylim(len(names) + 0.6, 0.4)  # first system on top
         ax.grid(axis="y", visible=False)
-        ax.set_xlabel(self.measure)
-        if legend:
-            ax.legend(loc="best")
+        ax.set_xlabel(literal(self.measure))
+        if legend:  # above the axes, right: never over a box
+            ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.1,
+                      handletextpad=0.2)

@@ -214,7 +214,7 @@ def _curves(report: Report) -> str:
     if not report.curves:
         return _section("curves", lead, '<p class="empty">No curve was asked for.</p>')
     try:
-        figure = curves_figure(report.results, report.curves)
+        figure = curves_figure(report.results, report.curves, max_k=report.max_k)
     except InvalidParameterError as error:
         return _section("curves", lead, f'<p class="empty">{_e(error)}</p>')
     return _section("curves", lead, _figure(
@@ -312,7 +312,8 @@ def _queries(report: Report) -> str:
 def _provenance(report: Report) -> str:
     files = "".join(
         f"<tr><td>{_e(f.role)}</td><td>{_e(f.system or '')}</td><td class='mono'>{_e(f.path)}"
-        f'</td><td class="num">{_size(f.size)}</td><td class="hash">{_e(f.sha256 or "–")}</td>'
+        + (f'<span class="note">{_e(f.note)}</span>' if f.note else "")
+        + f'</td><td class="num">{_size(f.size)}</td><td class="hash">{_e(f.sha256 or "–")}</td>'
         "</tr>"
         for f in report.files
     )

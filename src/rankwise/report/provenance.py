@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import stat
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,7 +21,9 @@ __all__ = [
     "describe_input",
     "describe_measures",
     "environment",
+    "file_kind",
     "now",
+    "spool",
 ]
 
 _CHUNK = 1 << 20
@@ -42,6 +45,8 @@ class FileRecord:
         Bytes (None for an object that is not a file).
     sha256 : str or None
         Hex digest of the file's bytes.
+    note : str
+        What else to know: ``"a pipe: size and SHA-256 of the bytes read"``, ...
     """
 
     role: str
@@ -49,6 +54,7 @@ class FileRecord:
     path: str
     size: int | None
     sha256: str | None
+    note: str = ""
 
 
 def describe_file(path: str | os.PathLike[str], role: str, system: str | None = None) -> FileRecord:
@@ -71,13 +77,86 @@ def describe_file(path: str | os.PathLike[str], role: str, system: str | None = 
     return FileRecord(role, system, text, os.path.getsize(text), digest.hexdigest())
 
 
+def file_kind(path: str) -> str | None:
+    """``"a pipe"``, ``"a character device"``, ...: what *path* is when not a regular file.
+
+    None for a regular file (or a symbolic link to one) and for a path that
+    does not exist.
+
+    Examples
+    --------
+    >>> file_kind("/dev/null"), file_kind(__file__)
+    ('a character device', None)
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    return "not a regular file"
+
+
+def spool(path: str, folder: str) -> tuple[str, int, str]:
+    """Copy a pipe's bytes to a file in *folder*, hashing them on the way.
+
+    A pipe (``<(zcat run.gz)``, a FIFO) can be read once only, so the report
+    reads it here, records the size and SHA-256 of exactly the bytes read,
+    and evaluates the copy. The copy keeps the pipe's file name, so the run
+    is named as it would be; memory stays bounded (1 MiB at a time).
+
+    Returns
+    -------
+    copy : str
+        The path of the copy.
+    size : int
+    sha256 : str
+    """
+    copy = os.path.join(folder, os.path.basename(path.rstrip(os.sep)) or "input")
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as source, open(copy, "xb") as target:
+        for chunk in iter(lambda: source.read(_CHUNK), b""):
+            digest.update(chunk)
+            size += len(chunk)
+            target.write(chunk)
+    return copy, size, digest.hexdigest()
+
+
+def _unhashed(path: str, role: str, system: str | None, why: str) -> FileRecord:
+    return FileRecord(role, system, path, None, None, why)
+
+
 def describe_input(obj: Any, role: str, system: str | None = None) -> FileRecord:
-    """A :class:`FileRecord` of a path, or of an object read from a file, or of anything else."""
-    if isinstance(obj, (str, os.PathLike)) and os.path.isfile(obj):
-        return describe_file(obj, role, system)
+    """A :class:`FileRecord` of a path, or of an object read from a file, or of anything else.
+
+    A regular file gets its size and SHA-256; a path that is not one (a pipe
+    read already, a device) is named with what it is; an object read from a
+    file is described by that file; anything else is ``<dict in memory>``.
+    """
+    if isinstance(obj, (str, os.PathLike)):
+        path = os.fspath(obj)
+        kind = file_kind(path)
+        if kind is None and os.path.isfile(path):
+            return describe_file(path, role, system)
+        return _unhashed(path, role, system, f"{kind or 'not found'}: no size or hash")
     source = getattr(obj, "source", None)
-    if isinstance(source, str) and os.path.isfile(source):
-        return describe_file(source, role, system)
+    if isinstance(source, str) and not source.startswith("<"):
+        if os.path.isfile(source) and file_kind(source) is None:
+            return describe_file(source, role, system)
+        return _unhashed(source, role, system,
+                         f"{file_kind(source) or 'not found'}, read before the report: "
+                         "no size or hash")
+    if isinstance(source, str):  # "<stdin>", "<bytes>"
+        return _unhashed(source, role, system, "read before the report: no size or hash")
     return FileRecord(role, system, f"<{type(obj).__name__} in memory>", None, None)
 
 

@@ -165,8 +165,10 @@ def curve_measures(template: Measure, max_k: int = 100) -> list[Measure]:
     return [template.replace(cutoff=k) for k in range(1, int(max_k) + 1)]
 
 
-def cutoff_curve(results: Results, template: Measure) -> tuple[np.ndarray, np.ndarray]:
-    """The mean of *template* at each cutoff the results hold, by increasing k.
+def cutoff_curve(
+    results: Results, template: Measure, max_k: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The mean of *template* at each cutoff the results hold (up to *max_k*), by increasing k.
 
     Parameters
     ----------
@@ -174,6 +176,9 @@ def cutoff_curve(results: Results, template: Measure) -> tuple[np.ndarray, np.nd
         Holding the measure at one or more cutoffs.
     template : Measure
         From :func:`curve_template`.
+    max_k : int, optional
+        Leave out larger cutoffs (a report's curves stop at its ``max_k``
+        even when its table holds ``recall@1000``).
 
     Returns
     -------
@@ -195,7 +200,8 @@ def cutoff_curve(results: Results, template: Measure) -> tuple[np.ndarray, np.nd
     """
     found = sorted(
         (m for m in results.measures
-         if m.name == template.name and m.params == template.params and m.cutoff is not None),
+         if m.name == template.name and m.params == template.params and m.cutoff is not None
+         and (max_k is None or m.cutoff <= max_k)),
         key=lambda m: m.cutoff or 0,
     )
     if not found:

@@ -34,8 +34,9 @@ figures inline, no script, nothing loaded from the network) with:
   - per-query differences against the baseline, as sorted bars
   - the distribution of per-query values per system
   - the queries that gained and lost most
-  - what was evaluated: files with sizes and SHA-256, measure definitions,
-    options, the rankwise version and the date
+  - what was evaluated: files with sizes and SHA-256 (a pipe such as
+    <(zcat run.gz): those of the bytes read), measure definitions, options,
+    the rankwise version and the date
 
 Needs matplotlib (pip install 'rankwise[plot]') and, to compare two runs or
 more, scipy (pip install 'rankwise[stats]')."""
