@@ -1,7 +1,8 @@
 """Build script for the optional C modules; all metadata lives in pyproject.toml.
 
-``rankwise.io._ctrec`` (the TREC reader) and ``rankwise.kernels._cjoin`` (the
-join of the run with the judgments) make rankwise several times faster. Both
+``rankwise.io._ctrec`` (the TREC reader), ``rankwise.kernels._cjoin`` (the
+join of the run with the judgments) and ``rankwise.fusion._cfuse`` (the
+candidates of rank fusion) make rankwise several times faster. All
 are optional: without a C compiler the install still succeeds, and rankwise
 computes the same results through pyarrow.
 """
@@ -22,6 +23,7 @@ setup(
         for name, source in (
             ("rankwise.io._ctrec", "src/rankwise/io/_ctrec.c"),
             ("rankwise.kernels._cjoin", "src/rankwise/kernels/_cjoin.c"),
+            ("rankwise.fusion._cfuse", "src/rankwise/fusion/_cfuse.c"),
         )
     ]
 )

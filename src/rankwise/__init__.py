@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from rankwise.comparison import Comparison, compare, compare_results
     from rankwise.data import Qrels, Run
     from rankwise.evaluation import evaluate, evaluate_runs
+    from rankwise.fusion import fuse
+    from rankwise.fusion.optimize import optimize_fusion
     from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
     from rankwise.measures import Measure, parse
     from rankwise.options import EvalOptions
@@ -39,6 +41,8 @@ _LAZY = {
     "compare_results": "rankwise.comparison",
     "EvalOptions": "rankwise.options",
     "evaluate_runs": "rankwise.evaluation",
+    "fuse": "rankwise.fusion",
+    "optimize_fusion": "rankwise.fusion.optimize",
     "build_report": "rankwise.reporting",
     "Qrels": "rankwise.data",
     "Run": "rankwise.data",
@@ -74,6 +78,8 @@ __all__ = [
     "compare_results",
     "evaluate",
     "evaluate_runs",
+    "fuse",
+    "optimize_fusion",
     "parse",
     "read_qrels",
     "read_run",

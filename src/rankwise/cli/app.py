@@ -28,6 +28,7 @@ examples:
   rankwise eval qrels.txt bm25.run dense.run -m ndcg@10 map mrr@10 P@10
   rankwise eval qrels.parquet run.parquet -m ndcg@10 --per-query --format csv -o out.csv
   rankwise trec-eval -q -m all_trec qrels.txt bm25.run
+  rankwise fuse bm25.run dense.run --method rrf -o hybrid.run
   rankwise measures
 
 Run 'rankwise COMMAND --help' for the options of a command."""
@@ -46,6 +47,7 @@ COMMANDS: dict[str, str] = {
     "compare": "rankwise.cli.commands.compare",
     "report": "rankwise.cli.commands.report",
     "plot": "rankwise.cli.commands.plot",
+    "fuse": "rankwise.cli.commands.fuse",
     "trec-eval": "rankwise.cli.commands.trec_eval",
     "demo": "rankwise.cli.commands.demo",
     "measures": "rankwise.cli.commands.measures",

@@ -35,8 +35,10 @@ __all__ = [
     "TiedRanking",
     "assemble_ranking",
     "byte_order",
+    "judged_rows",
     "rank_all_ties",
     "rank_judgments",
+    "rank_rows",
 ]
 
 
@@ -650,3 +652,67 @@ class TiedRanking:
             in_run=self.in_run[queries],
             depth=self.depth,
         )
+
+
+def rank_rows(run: Run, scores: np.ndarray | None = None) -> np.ndarray:
+    """The 1-based rank of every row of *run* within its query, in trec_eval's order.
+
+    Score descending, ties by document id descending (byte order). With
+    *scores* (one per row), those order the rows instead of the run's own.
+
+    Examples
+    --------
+    >>> from rankwise.data import Run
+    >>> run = Run.from_dict({"q1": {"a": 1.0, "b": 2.0, "c": 1.0}, "q2": {"x": 0.5}})
+    >>> rank_rows(run).tolist()
+    [3, 1, 2, 1]
+    >>> rank_rows(run, -run.scores).tolist()
+    [2, 3, 1, 1]
+    """
+    blocks = run.rank_order_blocks
+    if scores is None and blocks is not None:
+        return _ranks_in_rank_order(run, blocks)
+    values = run.scores if scores is None else np.asarray(scores, dtype=np.float64)
+    # rank order blocks are the run's own: with other scores, order from scratch
+    ranked = _ranks_of(run, values, np.arange(len(run)), None, scores is not None)
+    return ranked.rank
+
+
+def _ranks_in_rank_order(run: Run, blocks: np.ndarray) -> np.ndarray:
+    """Ranks of a run written in rank order: positions, then docno order inside tie groups."""
+    n = len(run)
+    starts = blocks.astype(np.int64)
+    lengths = np.diff(np.append(starts, n))
+    rank = np.arange(1, n + 1, dtype=np.int64) - np.repeat(starts, lengths)
+    if n < 2:
+        return rank
+    scores = run.scores
+    tied = scores[1:] == scores[:-1]
+    tied[starts[1:] - 1] = False  # a new query is never a tie
+    if not tied.any():
+        return rank
+    members = np.zeros(n, dtype=bool)
+    members[1:] |= tied
+    members[:-1] |= tied
+    rows = np.flatnonzero(members)
+    ranked = _ranks_of(run, scores, rows, None, False)
+    rank[rows] = ranked.rank
+    return rank
+
+
+def judged_rows(qrels: Qrels, run: Run) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of *run* that *qrels* judges, and the grade of each (vectorised join).
+
+    Examples
+    --------
+    >>> from rankwise.data import Qrels, Run
+    >>> rows, grades = judged_rows(Qrels.from_dict({"q1": {"b": 2}}),
+    ...                            Run.from_dict({"q1": {"a": 1.0, "b": 2.0}, "q2": {"b": 1.0}}))
+    >>> rows.tolist(), grades.tolist()
+    ([1], [2.0])
+    """
+    qrels_index = {name: i for i, name in enumerate(qrels.query_ids)}
+    run_to_qrels = np.array([qrels_index.get(name, -1) for name in run.query_ids], dtype=np.int64)
+    rows, qrels_rows = _find_judged(qrels, run, run_to_qrels)
+    order = np.argsort(rows, kind="stable")
+    return rows[order], qrels.grades[qrels_rows[order]]

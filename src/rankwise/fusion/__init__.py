@@ -1,0 +1,201 @@
+"""Rank fusion and score normalisation: several runs in, one :class:`~rankwise.Run` out.
+
+:func:`fuse` combines runs with ranx's methods and normalisations (ranx's
+names and definitions; ``combsum``, ``combmnz``, ... are accepted too),
+vectorised over all queries. The fused run holds every candidate (the union
+of the documents the runs retrieved for each query) and goes straight into
+:func:`rankwise.evaluate`, :func:`rankwise.compare` or the report; written
+with :meth:`Run.to_trec`, its ties are ordered as trec_eval orders them.
+:func:`rankwise.optimize_fusion` searches a method's parameters on a measure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from rankwise.data import Run
+from rankwise.exceptions import InvalidParameterError
+from rankwise.fusion.align import Aligned, align
+from rankwise.fusion.methods import ALIASES, METHODS, check_params, fused_scores, resolve_method
+from rankwise.fusion.normalise import NORMALISATIONS, normalise, resolve_norm
+from rankwise.fusion.training import train
+
+__all__ = [
+    "ALIASES",
+    "METHODS",
+    "NORMALISATIONS",
+    "Aligned",
+    "align",
+    "as_runs",
+    "fuse",
+    "fused_run",
+    "normalise_runs",
+    "train",
+]
+
+
+def as_runs(runs: Any) -> list[Run]:
+    """Runs from any run inputs: Run objects, paths, frames, dicts; a dict of them is named."""
+    from rankwise.io.coerce import as_run
+
+    if isinstance(runs, Mapping) and runs and all(
+        isinstance(value, (Run, str, dict)) or hasattr(value, "__fspath__")
+        or hasattr(value, "columns") or hasattr(value, "schema")
+        for value in runs.values()
+    ) and not _looks_like_a_run_dict(runs):
+        return [as_run(run, name=str(name)) for name, run in runs.items()]
+    if isinstance(runs, (str, Run)) or not isinstance(runs, Sequence):
+        raise InvalidParameterError(
+            "runs must be a list of runs (Run objects, paths, frames or dicts) or a dict "
+            f"{{name: run}}, got {type(runs).__name__}"
+        )
+    return [as_run(run) for run in runs]
+
+
+def _looks_like_a_run_dict(value: Mapping[Any, Any]) -> bool:
+    """``{query: {doc: score}}`` (one run), not ``{name: run}``."""
+    first = next(iter(value.values()))
+    return isinstance(first, dict) and all(
+        isinstance(score, (int, float)) and not isinstance(score, bool)
+        for score in first.values()
+    )
+
+
+def fuse(
+    runs: Any,
+    method: str = "rrf",
+    *,
+    norm: str | None = None,
+    weights: Sequence[float] | None = None,
+    qrels: Any = None,
+    train_runs: Any = None,
+    name: str | None = None,
+    **params: Any,
+) -> Run:
+    """Fuse runs into one.
+
+    Parameters
+    ----------
+    runs : list or dict of runs
+        Two or more runs: :class:`~rankwise.Run` objects, paths, frames or
+        dicts ``{query: {doc: score}}`` (a dict ``{name: run}`` names them).
+        Queries are the union of the runs' queries.
+    method : str
+        ``rrf`` (default), ``isr``, ``log_isr``, ``logn_isr``, ``sum``,
+        ``mnz``, ``anz``, ``max``, ``min``, ``med``, ``gmnz``, ``wsum``,
+        ``wmnz``, ``mixed``, ``bordafuse``, ``w_bordafuse``, ``condorcet``,
+        ``w_condorcet``, ``rbc``, ``posfuse``, ``probfuse``, ``segfuse``,
+        ``slidefuse``, ``mapfuse``, ``bayesfuse``; ``combsum``,
+        ``combmnz``, ... are accepted as aliases. See
+        :mod:`rankwise.fusion.methods` for each formula and its rule for a
+        document some runs did not retrieve.
+    norm : str, optional
+        Normalise each run's scores per query first: ``min-max``,
+        ``min-max-inverted``, ``max``, ``sum``, ``zmuv``, ``rank``,
+        ``borda`` (default: none; ranx's default is min-max).
+    weights : sequence of float, optional
+        One per run, for ``wsum``, ``wmnz``, ``mixed``, ``w_bordafuse``,
+        ``w_condorcet``.
+    qrels : judgments, optional
+        For the supervised methods (posfuse, probfuse, segfuse, slidefuse,
+        mapfuse, bayesfuse): what they learn is learned from these
+        judgments, on *train_runs* (default: the runs being fused; learning
+        on the queries you evaluate on is optimistic).
+    train_runs : list of runs, optional
+        Training runs, one per run, in the same order.
+    name : str, optional
+        The fused run's name (default: the method's).
+    **params
+        The method's parameters: ``k`` (rrf, default 60), ``gamma`` (gmnz),
+        ``sigma`` (logn_isr, default 0.01), ``phi`` (rbc), ``w``
+        (slidefuse), ``n_segments`` (probfuse), or learned ones given
+        directly: ``probs``, ``log_odds``, ``map_scores``.
+
+    Returns
+    -------
+    Run
+        Every candidate of every query with its fused score.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown method, normalisation or parameter, a missing one, fewer
+        than two runs.
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> bm25 = {"q1": {"d1": 12.0, "d2": 9.5, "d3": 7.0}}
+    >>> dense = {"q1": {"d3": 0.91, "d1": 0.85, "d4": 0.80}}
+    >>> fused = rw.fuse([bm25, dense], "rrf")
+    >>> {doc: round(score, 6) for doc, score in fused.to_dict()["q1"].items()}
+    {'d1': 0.032522, 'd2': 0.016129, 'd3': 0.032266, 'd4': 0.015873}
+    >>> mnz = rw.fuse({"bm25": bm25, "dense": dense}, "combmnz", norm="min-max")
+    >>> {doc: round(score, 4) for doc, score in mnz.to_dict()["q1"].items()}
+    {'d1': 2.9091, 'd2': 0.5, 'd3': 2.0, 'd4': 0.0}
+    """
+    chosen = resolve_method(method)
+    loaded = as_runs(runs)
+    if len(loaded) < 2:
+        raise InvalidParameterError(f"fusion needs at least two runs, got {len(loaded)}")
+    given = dict(params)
+    if weights is not None:
+        given["weights"] = weights
+    values = check_params(chosen, given)
+    if chosen.learns is not None and values.get(chosen.learns) is None:
+        if qrels is None:
+            raise InvalidParameterError(
+                f"{chosen.name} learns {chosen.learns} from judgments: pass qrels= (and "
+                f"train_runs=, or give {chosen.learns}= directly)"
+            )
+        from rankwise.io.coerce import as_qrels
+
+        training = as_runs(train_runs) if train_runs is not None else loaded
+        if len(training) != len(loaded):
+            raise InvalidParameterError(
+                f"train_runs has {len(training)} runs for {len(loaded)} runs to fuse; "
+                "give one per run, in the same order"
+            )
+        learned = train(chosen.name, as_qrels(qrels), training,
+                        n_segments=values.get("n_segments"))
+        values.update(learned)
+    view = normalise(align(loaded), resolve_norm(norm))
+    scores = fused_scores(view, chosen, values)
+    return fused_run(view, scores, name or chosen.name)
+
+
+def fused_run(view: Aligned, scores: np.ndarray, name: str,
+              candidates: np.ndarray | None = None) -> Run:
+    """A :class:`Run` of the candidates of *view* (all, or *candidates*) with *scores*."""
+    import pyarrow as pa
+
+    from rankwise.data._arrow import numpy_to_array
+
+    docs = view.doc_ids()
+    queries = view.candidate_query
+    if candidates is not None:
+        docs = docs.take(numpy_to_array(candidates))
+        queries = queries[candidates]
+    column = pa.DictionaryArray.from_arrays(
+        numpy_to_array(queries.astype(np.int32)), pa.array(view.query_ids, pa.string())
+    )
+    return Run.from_arrow(column, docs, scores, name=name, check_duplicates=False)
+
+
+def normalise_runs(runs: Any, norm: str) -> list[Run]:
+    """Each run with its scores normalised per query (``borda``: over all runs' candidates).
+
+    Examples
+    --------
+    >>> [run.to_dict() for run in normalise_runs([{"q": {"a": 1.0, "b": 3.0}}], "min-max")]
+    [{'q': {'a': 0.0, 'b': 1.0}}]
+    """
+    loaded = as_runs(runs)
+    view = normalise(align(loaded), resolve_norm(norm))
+    return [
+        fused_run(view, view.scores[r], run.name, view.candidates[r])
+        for r, run in enumerate(loaded)
+    ]

@@ -1,0 +1,477 @@
+"""The fusion methods: each a few vectorised operations over an :class:`Aligned` view.
+
+Notation: runs r = 1..R; for a candidate d, s_r(d) its (normalised) score in
+run r, k_r(d) its 1-based rank there, P(d) the runs that retrieved it and
+n(d) = |P(d)|; C the candidates of d's query; n_r the length of run r's
+list for the query. The formulas are ranx's (ranx 0.3.21, ``ranx/fusion``),
+with its rule for a document a run did not retrieve, method by method:
+
+============  ===========================================  ==================
+method        fused score                                  missing from run r
+============  ===========================================  ==================
+sum           sum_r s_r                                    adds 0
+mnz           n(d) * sum_{P(d)} s_r                        not counted
+anz           sum_{P(d)} s_r / n(d)                        not counted
+max / min     max / min over P(d)                          not counted
+med           median over P(d)                             not counted
+gmnz          n(d)^gamma * sum_{P(d)} s_r                  not counted
+wsum          sum_r w_r s_r                                adds 0
+wmnz          (sum_{P(d)} s_r) (sum_{P(d)} w_r)            not counted
+mixed         sqrt(n(d)) sum_{P(d)} w_r s_r                not counted
+rrf           sum_{P(d)} 1 / (k + k_r)                     adds 0
+isr           n(d) sum_{P(d)} 1 / k_r^2                    not counted
+log_isr       ln(n(d)) sum_{P(d)} 1 / k_r^2                not counted
+logn_isr      ln(n(d) + sigma) sum_{P(d)} 1 / k_r^2        not counted
+bordafuse     sum_r B_r, B_r = |C| - k_r + 1               (|C| - n_r + 1) / 2
+w_bordafuse   sum_r w_r B_r                                w_r (|C| - n_r + 1) / 2
+condorcet     |C| - position in the majority order         ranked below all
+w_condorcet   the same with weighted votes                 ranked below all
+rbc           sum_{P(d)} (1 - phi) phi^(k_r - 1)           adds 0
+posfuse       sum_{P(d)} probs_r[k_r - 1] (0 past its end)   adds 0
+probfuse      sum_{P(d)} probs_r[g] / (g + 1)              adds 0
+segfuse       sum_{P(d)} probs_r[g] (s_r + 1)              adds 0
+slidefuse     sum_{P(d)} mean(probs_r[a..b])               adds 0
+mapfuse       sum_{P(d)} MAP_r / k_r                       adds 0
+bayesfuse     sum_r L_r                                    log(0.001 / 0.999)
+============  ===========================================  ==================
+
+For probfuse, g = floor((k_r - 1) / ceil(n_r / S)) with S segments; for
+segfuse, g is the fixed segment [0, 5), [5, 15), [15, 35), ... holding
+k_r - 1 (0 past 5115); for slidefuse, a = max(k_r - 1 - w, 0) and
+b = min(k_r - 1 + w, n_r - 1), probabilities past the list's end count 0;
+for bayesfuse, L_r is the log-odds of the rank's bin (ranks past 1000 take
+the last bin's, where ranx reads past its table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rankwise.exceptions import InvalidParameterError
+from rankwise.fusion.align import Aligned
+
+__all__ = ["METHODS", "SEGFUSE_BOUNDS", "Method"]
+
+MISSING_LOG_ODDS = float(np.log(0.001 / 0.999))
+"""bayesfuse's log-odds for a document a run did not retrieve (ranx's)."""
+
+SEGFUSE_BOUNDS = np.array([0, 5, 15, 35, 75, 155, 315, 635, 1275, 2555, 5115])
+"""segfuse's fixed segments of 0-based positions: [0, 5), [5, 15), ..., [2555, 5115)."""
+
+
+@dataclass(frozen=True)
+class Method:
+    """A fusion method: its formula, its parameters and what it learns, if anything.
+
+    Attributes
+    ----------
+    name : str
+        ranx's name (``rrf``, ``mnz``, ...).
+    compute : callable
+        ``(view, params) -> ndarray`` of fused scores, one per candidate.
+    params : dict
+        Parameter name -> default (``None``: required).
+    learns : str or None
+        The parameter a supervised method learns from judgments (``probs``,
+        ``log_odds``, ``map_scores``), or None.
+    summary : str
+        One line.
+    needs_ranks : bool
+        Whether it reads each run's ranks (not only its scores).
+    """
+
+    name: str
+    compute: Callable[[Aligned, dict[str, Any]], np.ndarray]
+    params: dict[str, Any]
+    learns: str | None = None
+    summary: str = ""
+    needs_ranks: bool = False
+
+
+def _weights(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    weights = params.get("weights")
+    if weights is None:
+        raise InvalidParameterError(
+            "this method needs weights=, one number per run, e.g. weights=[0.7, 0.3]"
+        )
+    values = np.asarray(weights, dtype=np.float64)
+    if values.shape != (view.n_runs,) or not np.isfinite(values).all():
+        raise InvalidParameterError(
+            f"weights must be {view.n_runs} finite numbers (one per run), got {list(weights)!r}"
+        )
+    return values
+
+
+def _ranks(view: Aligned) -> tuple[np.ndarray, ...]:
+    if view.ranks is None:  # fuse() computes them for the methods that need them
+        raise RuntimeError("ranks were not computed")
+    return view.ranks
+
+
+def _sum(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return view.total(view.scores)
+
+
+def _mnz(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return view.total(view.scores) * view.count()
+
+
+def _anz(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return view.total(view.scores) / view.count()
+
+
+def _max(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return view.extreme(view.scores, highest=True)
+
+
+def _min(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return view.extreme(view.scores, highest=False)
+
+
+def _med(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return np.nanmedian(view.dense(view.scores, np.nan), axis=1)
+
+
+def _gmnz(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    gamma = params.get("gamma")
+    if gamma is None:
+        raise InvalidParameterError("gmnz needs gamma=, e.g. gamma=1 (mnz) or 0 (sum)")
+    return view.total(view.scores) * view.count() ** float(gamma)
+
+
+def _weighted(view: Aligned, params: dict[str, Any]) -> list[np.ndarray]:
+    weights = _weights(view, params)
+    return [w * s for w, s in zip(weights, view.scores)]
+
+
+def _wsum(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return view.total(_weighted(view, params))
+
+
+def _wmnz(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    weights = _weights(view, params)
+    held_weight = view.total([np.full(len(c), w) for c, w in zip(view.candidates, weights)])
+    return view.total(view.scores) * held_weight
+
+
+def _mixed(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return view.total(_weighted(view, params)) * np.sqrt(view.count())
+
+
+def _rrf(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    k = float(params.get("k", 60))
+    if not k >= 0:
+        raise InvalidParameterError(f"rrf's k must be a number >= 0, got {params.get('k')!r}")
+    if k == 0:
+        return view.total([1.0 / ranks for ranks in _ranks(view)])
+    return view.total([1.0 / (k + ranks) for ranks in _ranks(view)])
+
+
+def _inverse_square_ranks(view: Aligned) -> np.ndarray:
+    return view.total([1.0 / (ranks.astype(np.float64) ** 2) for ranks in _ranks(view)])
+
+
+def _isr(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return _inverse_square_ranks(view) * view.count()
+
+
+def _log_isr(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return _inverse_square_ranks(view) * np.log(view.count())
+
+
+def _logn_isr(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    sigma = float(params.get("sigma", 0.01))
+    if not 0 <= sigma <= 1:
+        raise InvalidParameterError(f"logn_isr's sigma must be in [0, 1], got {sigma!r}")
+    return _inverse_square_ranks(view) * np.log(view.count() + sigma)
+
+
+def _with_missing(view: Aligned, present: list[np.ndarray], missing: list[np.ndarray],
+                  weights: np.ndarray) -> np.ndarray:
+    """sum_r w_r (present_r where run r retrieved the candidate, else missing_r of its query)."""
+    q = view.candidate_query
+    out = np.zeros(view.n_candidates)
+    for r, (candidates, row_values) in enumerate(zip(view.candidates, present)):
+        per_candidate = missing[r][q]
+        per_candidate[candidates] = row_values
+        out += weights[r] * per_candidate
+    return out
+
+
+def _borda(view: Aligned, weights: np.ndarray) -> np.ndarray:
+    size = np.bincount(view.candidate_query, minlength=len(view.query_ids)).astype(np.float64)
+    points = [size[queries] - ranks + 1.0 for queries, ranks in zip(view.row_queries,
+                                                                    _ranks(view))]
+    missing = [(size - view.list_length[:, r] + 1.0) / 2.0 for r in range(view.n_runs)]
+    return _with_missing(view, points, missing, weights)
+
+
+def _bordafuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return _borda(view, np.ones(view.n_runs))
+
+
+def _w_bordafuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return _borda(view, _weights(view, params))
+
+
+def _rbc(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    phi = params.get("phi")
+    if phi is None:
+        raise InvalidParameterError("rbc needs phi=, the persistence in (0, 1), e.g. phi=0.8")
+    phi = float(phi)
+    if not 0 <= phi <= 1:
+        raise InvalidParameterError(f"rbc's phi must be in [0, 1], got {phi!r}")
+    return view.total([(1.0 - phi) * phi ** (ranks - 1.0) for ranks in _ranks(view)])
+
+
+def _table(params: dict[str, Any], key: str, view: Aligned, method: str) -> list[np.ndarray]:
+    values = params.get(key)
+    if values is None:
+        raise InvalidParameterError(
+            f"{method} needs {key}= (learned from judgments: pass qrels= to rankwise.fuse, "
+            f"or use rankwise.fusion.train)"
+        )
+    tables = [np.asarray(row, dtype=np.float64).ravel() for row in values]
+    if len(tables) != view.n_runs:
+        raise InvalidParameterError(
+            f"{method}: {key} has {len(tables)} rows, expected one per run ({view.n_runs})"
+        )
+    return tables
+
+
+def _at_positions(table: np.ndarray, position: np.ndarray, past_end: float = 0.0) -> np.ndarray:
+    inside = position < len(table)
+    out = np.full(position.shape, past_end, dtype=np.float64)
+    out[inside] = table[position[inside]]
+    return out
+
+
+def _posfuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    probs = _table(params, "probs", view, "posfuse")
+    return view.total([_at_positions(t, ranks - 1) for t, ranks in zip(probs, _ranks(view))])
+
+
+def _probfuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    probs = _table(params, "probs", view, "probfuse")
+    values = []
+    for r, (table, ranks) in enumerate(zip(probs, _ranks(view))):
+        if not len(table):
+            values.append(np.zeros(len(ranks)))
+            continue
+        n = view.list_length[view.row_queries[r], r]
+        size = -(-n // len(table))  # ceil(n / segments)
+        segment = (ranks - 1) // np.maximum(size, 1)
+        values.append(_at_positions(table, segment) / (segment + 1.0))
+    return view.total(values)
+
+
+def _segfuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    probs = _table(params, "probs", view, "segfuse")
+    values = []
+    for table, ranks, scores in zip(probs, _ranks(view), view.scores):
+        position = ranks - 1
+        segment = np.searchsorted(SEGFUSE_BOUNDS, position, side="right") - 1
+        value = _at_positions(table, segment)
+        value[position >= SEGFUSE_BOUNDS[-1]] = 0.0
+        values.append(value * (scores + 1.0))
+    return view.total(values)
+
+
+def _slidefuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    probs = _table(params, "probs", view, "slidefuse")
+    w = params.get("w")
+    if w is None or int(w) != w or w < 0:
+        raise InvalidParameterError(f"slidefuse needs w=, a window half-width >= 0, got {w!r}")
+    w = int(w)
+    values = []
+    for r, (table, ranks) in enumerate(zip(probs, _ranks(view))):
+        position = ranks - 1
+        n = view.list_length[view.row_queries[r], r]
+        low = np.maximum(position - w, 0)
+        high = np.minimum(position + w, n - 1)
+        prefix = np.concatenate(([0.0], np.cumsum(table)))
+        window = prefix[np.minimum(high + 1, len(table))] - prefix[np.minimum(low, len(table))]
+        values.append(window / (high - low + 1.0))
+    return view.total(values)
+
+
+def _mapfuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    scores = params.get("map_scores")
+    if scores is None:
+        raise InvalidParameterError(
+            "mapfuse needs map_scores= (each run's MAP: pass qrels= to rankwise.fuse)"
+        )
+    values = np.asarray(scores, dtype=np.float64)
+    if values.shape != (view.n_runs,):
+        raise InvalidParameterError(f"map_scores must hold one number per run ({view.n_runs})")
+    return view.total([value / ranks for value, ranks in zip(values, _ranks(view))])
+
+
+def _bayesfuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    log_odds = _table(params, "log_odds", view, "bayesfuse")
+    present = []
+    for table, ranks in zip(log_odds, _ranks(view)):
+        if len(table):
+            present.append(table[np.minimum(ranks - 1, len(table) - 1)])
+        else:
+            present.append(np.full(len(ranks), MISSING_LOG_ODDS))
+    missing = [np.full(len(view.query_ids), MISSING_LOG_ODDS) for _ in range(view.n_runs)]
+    return _with_missing(view, present, missing, np.ones(view.n_runs))
+
+
+def _condorcet_scores(view: Aligned, weights: np.ndarray) -> np.ndarray:
+    """Position in the majority order, per query: |C| for the first, 1 for the last.
+
+    Candidates are sorted with the pairwise comparator of Montague & Aslam
+    (2002): x comes before y when the (weighted) runs ranking x above y are
+    at least those ranking y above x; a document a run did not retrieve is
+    ranked below all its documents there, and two such documents count for
+    y, as in ranx. The comparator may not be a total order (cycles); the
+    sort is a merge sort starting from the candidates in the order of their
+    best rank over the runs, then document id descending, so the result is
+    deterministic. Its cost grows with the candidates of a query times
+    their logarithm, in Python: meant for hundreds of candidates per query.
+    """
+    import functools
+
+    out = np.zeros(view.n_candidates)
+    ranks = view.dense(tuple(r.astype(np.float64) for r in _ranks(view)), np.inf)
+    query = view.candidate_query
+    order = np.argsort(query, kind="stable")
+    sorted_query = query[order]
+    starts = np.flatnonzero(np.concatenate(([True], sorted_query[1:] != sorted_query[:-1]))) if \
+        len(query) else np.zeros(0, dtype=np.int64)
+    ends = np.append(starts[1:], len(query))
+    docs = view.doc_ids().to_pylist()
+    for start, end in zip(starts.tolist(), ends.tolist()):
+        members = order[start:end].tolist()
+
+        def before(x: int, y: int) -> int:
+            ahead = ranks[x] < ranks[y]
+            behind = ranks[x] > ranks[y]
+            x_votes = float(weights[ahead].sum())
+            y_votes = float(weights[behind].sum()) + float(weights[~ahead & ~behind].sum())
+            return -1 if x_votes >= y_votes else 1
+
+        members.sort(key=lambda c: (ranks[c].min(), _descending(docs[c])))
+        ordered = sorted(members, key=functools.cmp_to_key(before))
+        size = len(ordered)
+        for position, candidate in enumerate(ordered):
+            out[candidate] = size - position
+    return out
+
+
+def _descending(text: str) -> tuple[int, ...]:
+    return (*(-byte for byte in text.encode("utf-8")), 1)
+
+
+def _condorcet(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return _condorcet_scores(view, np.ones(view.n_runs))
+
+
+def _w_condorcet(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    return _condorcet_scores(view, _weights(view, params))
+
+
+_BY_RANK = {"rrf", "isr", "log_isr", "logn_isr", "bordafuse", "w_bordafuse", "condorcet",
+            "w_condorcet", "rbc", "posfuse", "probfuse", "segfuse", "slidefuse", "mapfuse",
+            "bayesfuse"}
+
+
+def _m(name: str, compute: Callable[[Aligned, dict[str, Any]], np.ndarray],
+       summary: str, learns: str | None = None, **params: Any) -> Method:
+    return Method(name, compute, params, learns, summary, name in _BY_RANK)
+
+
+METHODS: dict[str, Method] = {m.name: m for m in (
+    _m("sum", _sum, "CombSUM: the sum of the scores (Fox & Shaw, 1994)"),
+    _m("mnz", _mnz, "CombMNZ: the sum times the number of runs that retrieved it"),
+    _m("anz", _anz, "CombANZ: the mean over the runs that retrieved it"),
+    _m("max", _max, "CombMAX: the highest score"),
+    _m("min", _min, "CombMIN: the lowest score among the runs that retrieved it"),
+    _m("med", _med, "CombMED: the median score among the runs that retrieved it"),
+    _m("gmnz", _gmnz, "CombGMNZ: the sum times n(d)^gamma", gamma=None),
+    _m("wsum", _wsum, "weighted sum of the scores", weights=None),
+    _m("wmnz", _wmnz, "weighted CombMNZ: the sum times the weights of the runs that retrieved it",
+       weights=None),
+    _m("mixed", _mixed, "weighted sum times sqrt(n(d)) (Wu, 2012)", weights=None),
+    _m("rrf", _rrf, "reciprocal rank fusion (Cormack et al., 2009)", k=60),
+    _m("isr", _isr, "inverse square rank (Mourao et al., 2014)"),
+    _m("log_isr", _log_isr, "logarithmic inverse square rank (Mourao et al., 2014)"),
+    _m("logn_isr", _logn_isr, "log(n(d) + sigma) times the inverse square ranks", sigma=0.01),
+    _m("bordafuse", _bordafuse, "Borda count (Aslam & Montague, 2001)"),
+    _m("w_bordafuse", _w_bordafuse, "weighted Borda count", weights=None),
+    _m("condorcet", _condorcet, "Condorcet fusion (Montague & Aslam, 2002)"),
+    _m("w_condorcet", _w_condorcet, "weighted Condorcet fusion", weights=None),
+    _m("rbc", _rbc, "rank-biased centroids (Bailey et al., 2017)", phi=None),
+    _m("posfuse", _posfuse, "probability of relevance per rank (Lillis et al.)",
+       learns="probs", probs=None),
+    _m("probfuse", _probfuse, "probability of relevance per segment (Lillis et al., 2006)",
+       learns="probs", probs=None, n_segments=None),
+    _m("segfuse", _segfuse, "probability per fixed segment times the score (Shokouhi, 2007)",
+       learns="probs", probs=None),
+    _m("slidefuse", _slidefuse, "probability over a sliding window of ranks (Lillis et al., 2008)",
+       learns="probs", probs=None, w=None),
+    _m("mapfuse", _mapfuse, "each run's MAP over the rank (Lillis et al., 2010)",
+       learns="map_scores", map_scores=None),
+    _m("bayesfuse", _bayesfuse, "naive Bayes log-odds of relevance per rank (Aslam & Montague, "
+       "2001)", learns="log_odds", log_odds=None),
+)}
+"""Fusion methods by ranx's name."""
+
+ALIASES: dict[str, str] = {
+    "combsum": "sum", "combmnz": "mnz", "combanz": "anz", "combmax": "max", "combmin": "min",
+    "combmed": "med", "combgmnz": "gmnz", "comb_sum": "sum", "comb_mnz": "mnz",
+    "comb_anz": "anz", "comb_max": "max", "comb_min": "min", "comb_med": "med",
+    "comb_gmnz": "gmnz", "weighted_sum": "wsum", "weighted_bordafuse": "w_bordafuse",
+    "weighted_condorcet": "w_condorcet", "borda": "bordafuse", "reciprocal_rank_fusion": "rrf",
+}
+"""Other names of the methods (``combsum`` for ranx's ``sum``, ...)."""
+
+
+def resolve_method(name: str) -> Method:
+    """The method called *name* (ranx's name or an alias, any case).
+
+    Examples
+    --------
+    >>> resolve_method("CombMNZ").name
+    'mnz'
+    """
+    from rankwise.suggest import did_you_mean
+
+    key = name.strip().lower() if isinstance(name, str) else ""
+    key = ALIASES.get(key, key)
+    if key not in METHODS:
+        raise InvalidParameterError(
+            f"unknown fusion method {name!r}; the methods are {', '.join(METHODS)}"
+            + did_you_mean(str(name), [*METHODS, *ALIASES])
+        )
+    return METHODS[key]
+
+
+def check_params(method: Method, params: dict[str, Any]) -> dict[str, Any]:
+    """*params* with the method's defaults filled in; unknown names refused."""
+    unknown = sorted(set(params) - set(method.params))
+    if unknown:
+        accepted = ", ".join(method.params) or "none"
+        raise InvalidParameterError(
+            f"fusion method {method.name!r} has no parameter {', '.join(map(repr, unknown))}; "
+            f"it takes: {accepted}"
+        )
+    return {**method.params, **params}
+
+
+def fused_scores(view: Aligned, method: Method, params: dict[str, Any]) -> np.ndarray:
+    """The fused score of every candidate of *view*."""
+    if method.needs_ranks:
+        view = view.with_ranks()
+    return np.asarray(method.compute(view, params), dtype=np.float64)
+
+
+def names() -> Sequence[str]:
+    """The methods' names."""
+    return list(METHODS)

@@ -1,0 +1,165 @@
+"""What the supervised fusion methods learn from judgments, as ranx learns it.
+
+For each run, its *hit list* per query: position i (0-based, in the run's
+order) is 1 when the document there is relevant (grade >= ``rel``, 1 by
+default). Training uses the queries that are both judged and retrieved.
+
+- posfuse, slidefuse: probs[i] = queries with a hit at i / queries whose list
+  is longer than i;
+- probfuse (S segments): per query, segment size ceil(n / S); probs[k] =
+  sum over queries of the share of hits in segment k (0 for an empty
+  segment), divided by the number of queries;
+- segfuse: probs[k] = mean over queries of hits in the fixed segment k
+  ([0, 5), [5, 15), ...) divided by the segment's width;
+- bayesfuse: per bin of positions [0, 5), [5, 10), [10, 15), [15, 20),
+  [20, 30), [30, 100), [100, 200), [200, 500), [500, 1000): p = mean over
+  queries of hits / bin width; p = 0 becomes 0.001, and so does 1 - p = 0;
+  every position of the bin has log(p / (1 - p));
+- mapfuse: each run's MAP over the judged queries (a judged query a run
+  did not retrieve counts 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rankwise.exceptions import InvalidParameterError
+from rankwise.fusion.methods import SEGFUSE_BOUNDS
+
+if TYPE_CHECKING:
+    from rankwise.data import Qrels, Run
+
+__all__ = ["train"]
+
+BAYES_BINS = np.array([0, 5, 10, 15, 20, 30, 100, 200, 500, 1000])
+"""bayesfuse's bins of 0-based positions (ranx's)."""
+
+
+def _hit_matrix(qrels: Qrels, run: Run, rel: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per training query: its list length, and hits as (query, 0-based position) pairs.
+
+    Returns
+    -------
+    lengths : ndarray of int64, one per training query
+    hits : ndarray of int64, shape (n_hits, 2): (training query, position)
+    """
+    from rankwise.kernels.ranking import judged_rows, rank_rows
+
+    judged = set(qrels.query_ids)
+    trained = [i for i, name in enumerate(run.query_ids) if name in judged]
+    index = np.full(len(run.query_ids), -1, dtype=np.int64)
+    index[trained] = np.arange(len(trained))
+    lengths = np.bincount(run.query_codes, minlength=len(run.query_ids))[trained]
+    rows, grades = judged_rows(qrels, run)
+    relevant = rows[grades >= rel]
+    query = index[run.query_codes_at(relevant)]
+    position = rank_rows(run)[relevant] - 1
+    keep = query >= 0
+    return lengths.astype(np.int64), np.column_stack((query[keep], position[keep]))
+
+
+def _position_probs(lengths: np.ndarray, hits: np.ndarray) -> np.ndarray:
+    depth = int(lengths.max()) if len(lengths) else 0
+    with_hit = np.bincount(hits[:, 1], minlength=depth).astype(np.float64)[:depth]
+    longer = np.bincount(lengths, minlength=depth + 1)[::-1].cumsum()[::-1][1:depth + 1]
+    return np.divide(with_hit, longer, out=np.zeros(depth), where=longer > 0)
+
+
+def _probfuse_probs(lengths: np.ndarray, hits: np.ndarray, segments: int) -> np.ndarray:
+    n_queries = len(lengths)
+    if n_queries == 0:
+        return np.zeros(segments)
+    size = -(-lengths // segments)
+    query, position = hits[:, 0], hits[:, 1]
+    segment = position // np.maximum(size[query], 1)
+    counts = np.zeros((n_queries, segments))
+    np.add.at(counts, (query, segment), 1.0)
+    starts = np.arange(segments)[None, :] * size[:, None]
+    widths = np.clip(lengths[:, None] - starts, 0, size[:, None])
+    share = np.divide(counts, widths, out=np.zeros_like(counts), where=widths > 0)
+    return share.sum(axis=0) / n_queries
+
+
+def _binned_probs(lengths: np.ndarray, hits: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    n_queries = len(lengths)
+    if n_queries == 0:
+        return np.zeros(len(bounds) - 1)
+    inside = hits[:, 1] < bounds[-1]
+    segment = np.searchsorted(bounds, hits[inside, 1], side="right") - 1
+    counts = np.bincount(segment, minlength=len(bounds) - 1).astype(np.float64)
+    return counts / n_queries / np.diff(bounds)
+
+
+def train(
+    method: str,
+    qrels: Qrels,
+    runs: Sequence[Run],
+    *,
+    n_segments: int | None = None,
+    rel: float = 1.0,
+) -> dict[str, Any]:
+    """Learn the parameters of a supervised fusion method from judgments.
+
+    Parameters
+    ----------
+    method : {"posfuse", "probfuse", "segfuse", "slidefuse", "bayesfuse", "mapfuse"}
+        The supervised method.
+    qrels : Qrels
+        Training judgments.
+    runs : sequence of Run
+        The training runs, in the order of the runs to fuse.
+    n_segments : int, optional
+        probfuse's number of segments (required for probfuse).
+    rel : float
+        Minimum grade that is relevant.
+
+    Returns
+    -------
+    dict
+        ``{"probs": [...]}``, ``{"log_odds": [...]}`` or ``{"map_scores": [...]}``,
+        one entry per run, to pass to :func:`rankwise.fuse`.
+
+    Examples
+    --------
+    >>> from rankwise.data import Qrels, Run
+    >>> qrels = Qrels.from_dict({"q1": {"a": 1}, "q2": {"b": 1}})
+    >>> runs = [Run.from_dict({"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 2.0, "b": 1.0}})]
+    >>> train("posfuse", qrels, runs)["probs"][0].tolist()
+    [0.5, 0.5]
+    """
+    if method == "mapfuse":
+        from rankwise.engines.core import prepare_measures
+        from rankwise.engines.numpy import NumpyEngine
+        from rankwise.options import EvalOptions
+
+        options = EvalOptions(rel=rel, missing="zero")
+        measures = prepare_measures(["map"], options)
+        engine = NumpyEngine()
+        return {"map_scores": [
+            float(engine.evaluate(qrels, run, measures, options).mean[str(measures[0])])
+            for run in runs
+        ]}
+    if method == "probfuse" and (n_segments is None or n_segments < 1):
+        raise InvalidParameterError("probfuse needs n_segments=, a positive number of segments")
+    out = []
+    for run in runs:
+        lengths, hits = _hit_matrix(qrels, run, rel)
+        if method in ("posfuse", "slidefuse"):
+            out.append(_position_probs(lengths, hits))
+        elif method == "probfuse":
+            out.append(_probfuse_probs(lengths, hits, int(n_segments)))  # type: ignore[arg-type]
+        elif method == "segfuse":
+            out.append(_binned_probs(lengths, hits, SEGFUSE_BOUNDS))
+        elif method == "bayesfuse":
+            p = _binned_probs(lengths, hits, BAYES_BINS)
+            p = np.where(p == 0, 0.001, p)
+            q = 1.0 - p
+            q = np.where(q == 0, 0.001, q)
+            per_bin = np.log(p / q)
+            out.append(np.repeat(per_bin, np.diff(BAYES_BINS)))
+        else:
+            raise InvalidParameterError(f"fusion method {method!r} learns nothing")
+    return {"log_odds" if method == "bayesfuse" else "probs": out}
