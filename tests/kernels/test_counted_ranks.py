@@ -85,7 +85,7 @@ def test_counted_ranks_are_the_sorted_ranks(data: tuple[Qrels, Run]) -> None:
 @given(grouped_runs())
 def test_on_several_threads_too(data: tuple[Qrels, Run]) -> None:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ranking, "_JUDGED_PER_THREAD", 1)
+        patch.setattr(ranking, "_ROWS_PER_THREAD", 1)
         patch.setattr(ranking, "cores", lambda: 3)
         assert_agree(*data)
 

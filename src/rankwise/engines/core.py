@@ -23,6 +23,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -133,7 +134,8 @@ class Coverage:
         Coverage(missing_queries=1, unjudged_queries=2)
         """
         judged_set, retrieved_set = set(judged), set(retrieved)
-        return cls(len(judged_set - retrieved_set), len(retrieved_set - judged_set))
+        both = len(judged_set.intersection(retrieved_set))
+        return cls(len(judged_set) - both, len(retrieved_set) - both)
 
 
 def evaluate_ranking(
@@ -152,7 +154,7 @@ def evaluate_ranking(
         run_name=run_name,
         missing_queries=coverage.missing_queries,
         unjudged_queries=coverage.unjudged_queries,
-        ties=tie_report(ranking, measures, options.ties),
+        ties=partial(tie_report, ranking, tuple(measures), options.ties),  # when asked for
     )
 
 

@@ -571,6 +571,34 @@ strings_close_chunk(StringsOut *out)
     return failed;
 }
 
+/* Copy n bytes, short ids without a call (overlapping word copies, all in bounds). */
+static inline void
+copy_small(char *to, const char *from, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, from, 8);
+        memcpy(&b, from + n - 8, 8);
+        memcpy(to, &a, 8);
+        memcpy(to + n - 8, &b, 8);
+    }
+    else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, from, 4);
+        memcpy(&b, from + n - 4, 4);
+        memcpy(to, &a, 4);
+        memcpy(to + n - 4, &b, 4);
+    }
+    else if (n < 4) {
+        for (size_t i = 0; i < n; i++) {
+            to[i] = from[i];
+        }
+    }
+    else {
+        memcpy(to, from, n);
+    }
+}
+
 /* Append one string. 0, or -1 with an exception set. */
 static inline int
 strings_append(StringsOut *out, const char *s, size_t n)
@@ -583,11 +611,17 @@ strings_append(StringsOut *out, const char *s, size_t n)
             return -1;
         }
     }
-    if (UNLIKELY(vec_append(&out->chunk.data, s, n) < 0 ||
-                 vec_push_i32(&out->chunk.offsets, (int32_t)out->chunk.data.size) < 0)) {
+    Vec *data = &out->chunk.data;
+    if (UNLIKELY(vec_reserve(data, n) < 0 ||
+                 vec_reserve(&out->chunk.offsets, sizeof(int32_t)) < 0)) {
         PyErr_NoMemory();
         return -1;
     }
+    copy_small(data->data + data->size, s, n);
+    data->size += n;
+    int32_t end = (int32_t)data->size;
+    memcpy(out->chunk.offsets.data + out->chunk.offsets.size, &end, sizeof end);
+    out->chunk.offsets.size += sizeof end;
     out->chunk.rows++;
     if (out->expected) {
         out->expected--;

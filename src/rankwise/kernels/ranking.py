@@ -469,7 +469,10 @@ def _find_and_rank(
     query_codes = qrels.query_codes
     per_query = np.bincount(query_codes, minlength=len(qrels.query_ids))
     query_offsets = np.concatenate(([0], np.cumsum(per_query))).astype(np.int64)
-    judgments = np.argsort(query_codes, kind="stable").astype(np.int64)
+    if len(query_codes) < 2 or (query_codes[1:] >= query_codes[:-1]).all():
+        judgments = np.arange(len(query_codes), dtype=np.int64)  # grouped by query already
+    else:
+        judgments = np.argsort(query_codes, kind="stable").astype(np.int64)
     judged_doc = np.ascontiguousarray(qrels.doc_codes, dtype=np.int32)
     id_chunks = string_chunks(qrels.doc_column)
     if len(id_chunks) != 1:
@@ -478,7 +481,7 @@ def _find_and_rank(
     docs = [chunk.as_buffers() for chunk in string_chunks(run.doc_column)]
     # per block, at most its query's judgments are found: each thread gets its share
     found_at_most = np.where(block_query >= 0, per_query[np.maximum(block_query, 0)], 0)
-    parts = _block_ranges(bounds, int(found_at_most.sum()))
+    parts = _block_ranges(bounds)
     room = np.concatenate(([0], np.cumsum(found_at_most))).astype(np.int64)
     total = int(room[-1])
     outputs = [np.empty(total, dtype=np.int64) for _ in range(6)]
@@ -496,14 +499,14 @@ def _find_and_rank(
     run_threads(work, len(parts))
     if min(counts) < 0:
         return None
-    if len(parts) == 1:
-        rows, judged, rank, above, size, block = (out[: counts[0]] for out in outputs)
-    else:
-        keep = np.concatenate(
-            [np.arange(int(room[first]), int(room[first]) + count)
-             for (first, _), count in zip(parts, counts)]
-        )
-        rows, judged, rank, above, size, block = (out[keep] for out in outputs)
+    spans = [
+        (int(room[first]), int(room[first]) + count) for (first, _), count in zip(parts, counts)
+    ]
+    rows, judged, rank, above, size, block = (
+        out[spans[0][0] : spans[0][1]] if len(spans) == 1
+        else np.concatenate([out[lo:hi] for lo, hi in spans])
+        for out in outputs
+    )
     ranked = _Ranked(
         rank=rank,
         above=above,
@@ -515,13 +518,13 @@ def _find_and_rank(
     return rows, judged, ranked
 
 
-_JUDGED_PER_THREAD = 1 << 12
+_ROWS_PER_THREAD = 1 << 20
 
 
-def _block_ranges(bounds: np.ndarray, judged: int) -> list[tuple[int, int]]:
+def _block_ranges(bounds: np.ndarray) -> list[tuple[int, int]]:
     """Consecutive ranges of blocks, about equal in rows, one per thread worth starting."""
     n_blocks = len(bounds) - 1
-    parts = max(1, min(cores(), 8, judged // _JUDGED_PER_THREAD, n_blocks))
+    parts = max(1, min(cores(), 8, int(bounds[-1]) // _ROWS_PER_THREAD, n_blocks))
     if parts == 1:
         return [(0, n_blocks)]
     cuts = np.searchsorted(bounds, np.arange(1, parts) * (bounds[-1] / parts), side="left")
@@ -614,7 +617,6 @@ def assemble_ranking(
     keep = judged_query >= 0
     judged_query = judged_query[keep]
     judged_grade = qrels.grades[keep]
-    by_query = np.lexsort((-judged_grade, judged_query))
     judged_offsets = np.concatenate(
         ([0], np.cumsum(np.bincount(judged_query, minlength=n_eval)))
     ).astype(np.int64)
@@ -641,11 +643,36 @@ def assemble_ranking(
         tie_above=above[rows],
         tie_size=np.asarray(tie_size, dtype=np.int64)[rows],
         judged_offsets=judged_offsets,
-        judged_grades=judged_grade[by_query],
+        judged_grades=_grades_descending(judged_query, judged_grade, n_eval),
         # in the run, even when -J leaves nothing to rank
         in_run=present[evaluated] | (judged_only and missing == "zero"),
         depth=depth,
     )
+
+
+def _grades_descending(query: np.ndarray, grade: np.ndarray, n_queries: int) -> np.ndarray:
+    """The grades grouped by query (ascending), descending within each query.
+
+    Grades are few distinct small integers in practice: then counted per
+    (query, grade) and laid out, in linear time; else sorted.
+
+    Examples
+    --------
+    >>> _grades_descending(np.array([1, 0, 1, 0]), np.array([0.0, 2.0, 3.0, -1.0]), 2).tolist()
+    [2.0, -1.0, 3.0, 0.0]
+    """
+    if len(grade):
+        low, high = float(grade.min()), float(grade.max())
+        levels = high - low + 1
+        if levels <= 64 and n_queries * levels <= 4 * len(grade) + 1024 and (
+            grade == np.floor(grade)
+        ).all():
+            step = int(levels)
+            level = (high - grade).astype(np.int64)  # 0: the highest grade
+            counts = np.bincount(query * step + level, minlength=n_queries * step)
+            values = np.tile(high - np.arange(step, dtype=np.float64), n_queries)
+            return np.repeat(values, counts)
+    return grade[np.lexsort((-grade, query))]
 
 
 def _by_query_then_rank(query: np.ndarray, rank: np.ndarray) -> np.ndarray | None:
