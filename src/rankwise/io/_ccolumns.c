@@ -338,9 +338,13 @@ interner_code_hashed(Interner *in, const unsigned char *s, size_t n, uint64_t h,
     return (int64_t)code;
 }
 
-/* The names as a list of str (the kept objects, or the bytes decoded). */
+/*
+ * The names as a list of str: the kept objects (their references move into the
+ * list: the objects are not touched again, a cache miss each when they are
+ * many), or the bytes decoded. The interner keeps no names after.
+ */
 static PyObject *
-interner_names(const Interner *in)
+interner_take_names(Interner *in)
 {
     PyObject *list = PyList_New((Py_ssize_t)in->count);
     if (list == NULL) {
@@ -349,10 +353,7 @@ interner_names(const Interner *in)
     PyObject **names = (PyObject **)in->names.data;
     for (size_t code = 0; code < in->count; code++) {
         PyObject *name = names[code];
-        if (name != NULL) {
-            Py_INCREF(name);
-        }
-        else {
+        if (name == NULL) {
             size_t length;
             const unsigned char *s = interner_bytes(in, code, &length);
             name = PyUnicode_DecodeUTF8((const char *)s, (Py_ssize_t)length, "strict");
@@ -361,6 +362,7 @@ interner_names(const Interner *in)
                 return NULL;
             }
         }
+        names[code] = NULL; /* its reference is the list's now */
         PyList_SET_ITEM(list, (Py_ssize_t)code, name);
     }
     return list;
@@ -959,7 +961,7 @@ ccolumns_run_dict(PyObject *module, PyObject *args)
         goto done;
     }
     {
-        PyObject *names = interner_names(&queries);
+        PyObject *names = interner_take_names(&queries);
         PyObject *check_list = PyList_New(0);
         const int32_t *checked = (const int32_t *)check.data;
         for (size_t i = 0; check_list != NULL && i < check.size / sizeof(int32_t); i++) {
@@ -1155,8 +1157,8 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
     query_codes.size = doc_codes.size = row * 4;
     grades.size = row * 8;
     {
-        PyObject *query_names = interner_names(&queries);
-        PyObject *doc_names = query_names == NULL ? NULL : interner_names(&docs);
+        PyObject *query_names = interner_take_names(&queries);
+        PyObject *doc_names = query_names == NULL ? NULL : interner_take_names(&docs);
         PyObject *query_block = vec_to_block(&query_codes);
         PyObject *doc_block = vec_to_block(&doc_codes);
         PyObject *grade_block = vec_to_block(&grades);
@@ -1538,7 +1540,7 @@ done_reading:
         goto done;
     }
     {
-        PyObject *name_list = interner_names(&names);
+        PyObject *name_list = interner_take_names(&names);
         PyObject *split_list = PyList_New(0);
         const int32_t *split_codes = (const int32_t *)split.data;
         for (size_t i = 0; split_list != NULL && i < split.size / sizeof(int32_t); i++) {
