@@ -28,6 +28,12 @@ from rankwise.io.coerce import as_run
 pytestmark = pytest.mark.skipif(frames._ccolumns is None, reason="the C module is not built")
 
 
+@pytest.fixture(autouse=True)
+def _c_modules_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the C path: on, even in a run with RANKWISE_NO_C=1."""
+    monkeypatch.setenv("RANKWISE_NO_C", "0")
+
+
 @contextmanager
 def c_modules(on: bool) -> Iterator[None]:
     previous = os.environ.get("RANKWISE_NO_C")

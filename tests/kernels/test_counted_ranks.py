@@ -21,6 +21,12 @@ from rankwise.kernels import ranking
 
 pytestmark = pytest.mark.skipif(ranking._crank is None, reason="the C module is not built")
 
+
+@pytest.fixture(autouse=True)
+def _c_modules_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the C path: on, even in a run with RANKWISE_NO_C=1."""
+    monkeypatch.setenv("RANKWISE_NO_C", "0")
+
 DOCS = ["d1", "d10", "d2", "D1", "d1a", "é", "日本", "x" * 20, "x" * 21, "", "d1\x00"]
 
 
