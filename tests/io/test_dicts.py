@@ -175,3 +175,17 @@ def test_evaluate_reads_dicts_through_here() -> None:
     assert results.query_ids == ["3", "q1"]
     assert results["P@2"].tolist() == [0.5, 0.5]
     assert results["mrr"].tolist() == [1.0, 0.5]
+
+
+def test_dict_subclasses_are_read_alike_both_ways() -> None:
+    from collections import OrderedDict, defaultdict
+
+    ordered = OrderedDict([("q1", OrderedDict([("a", 1.0), ("b", 2.0)])), ("q2", {"c": 0.5})])
+    ordered.move_to_end("q1")
+    ordered["q1"].move_to_end("a")  # OrderedDict's order is no longer the storage order
+    nested: defaultdict = defaultdict(dict)
+    nested[3]["x"] = 1
+    nested["q"][4] = 0.5
+    for data in (ordered, nested):
+        assert both_ways(run_from_dict, data)[0] == both_ways(run_from_dict, data)[1]
+        assert both_ways(qrels_from_dict, data)[0] == both_ways(qrels_from_dict, data)[1]

@@ -10,7 +10,9 @@ same checks and the same errors.
 Ids are compared as text: a key must be a ``str`` or an ``int`` (numpy
 integers too; not a bool) and ``1`` and ``"1"`` are the same id. Values must be
 real numbers (``float``, ``int``, numpy numbers; not a bool), finite. A query
-whose dict is empty retrieved nothing: it is not in the run.
+whose dict is empty retrieved nothing: it is not in the run. Subclasses of
+``dict`` (``defaultdict``, ``OrderedDict``) are read as dicts: their entries in
+the order the dict stores them.
 
 Examples
 --------
@@ -290,9 +292,9 @@ def _duplicate(mapping: dict[Any, Any], query: str, doc: str, form: str) -> Dupl
     """The error for a document given twice for one query: its keys, found in *mapping*."""
     keys = [
         (query_key, doc_key)
-        for query_key, inner in mapping.items()
+        for query_key, inner in dict.items(mapping)
         if _text(query_key) == query
-        for doc_key in inner
+        for doc_key in dict.keys(inner)
         if _text(doc_key) == doc
     ]
     shown = " and ".join(f"({q!r}, {d!r})" for q, d in keys[:2])
@@ -365,7 +367,7 @@ def _check_outer(mapping: Any, form: str) -> None:
     if not isinstance(mapping, dict):
         raise _problem((form, mapping, None, None), form)
     nested = "ranking" if form == "run" else "judged"
-    for key, inner in mapping.items():
+    for key, inner in dict.items(mapping):
         if not isinstance(inner, dict):
             raise _problem((nested, key, None, inner), form)
 
@@ -409,7 +411,7 @@ def _read_run(results: Any) -> _RunColumns:
     docs: list[str] = []
     scores: list[float] = []
     descending = True
-    for query_key, ranking in results.items():
+    for query_key, ranking in dict.items(results):
         if not ranking:
             continue
         query = _query_text(query_key, "run")
@@ -421,7 +423,7 @@ def _read_run(results: Any) -> _RunColumns:
         codes.append(code)
         kinds = 0
         last = math.inf
-        for doc_key, value in ranking.items():
+        for doc_key, value in dict.items(ranking):
             doc, kind = _doc_text(query_key, doc_key, "run")
             kinds |= kind
             score = _value(query_key, doc_key, value, "run")
@@ -450,7 +452,7 @@ def _read_qrels(judgments: Any) -> _QrelsColumns:
     doc_codes: list[int] = []
     grades: list[float] = []
     may_repeat = False
-    for query_key, judged in judgments.items():
+    for query_key, judged in dict.items(judgments):
         if not judged:
             continue
         query = _query_text(query_key, "qrels")
@@ -458,7 +460,7 @@ def _read_qrels(judgments: Any) -> _QrelsColumns:
         code = query_of.setdefault(query, known)
         may_repeat |= code != known
         kinds = 0
-        for doc_key, value in judged.items():
+        for doc_key, value in dict.items(judged):
             doc, kind = _doc_text(query_key, doc_key, "qrels")
             kinds |= kind
             grade = _value(query_key, doc_key, value, "qrels")
