@@ -1,10 +1,12 @@
 """Build script for the optional C modules; all metadata lives in pyproject.toml.
 
-``rankwise.io._ctrec`` (the TREC reader), ``rankwise.kernels._cjoin`` (the
-join of the run with the judgments) and ``rankwise.fusion._cfuse`` (the
-candidates of rank fusion) make rankwise several times faster. All
-are optional: without a C compiler the install still succeeds, and rankwise
-computes the same results through pyarrow.
+``rankwise.io._ctrec`` (the TREC reader), ``rankwise.io._ccolumns`` (dicts,
+object arrays and Arrow string columns to columns), ``rankwise.kernels._cjoin``
+(the join of the run with the judgments) and ``rankwise.kernels._crank`` (the
+ranks of judged documents in unsorted runs) make rankwise several times
+faster. All are optional: without a C compiler the install still succeeds,
+and rankwise computes the same results through numpy and pyarrow.
+``rankwise.fusion._cfuse`` groups the candidates of rank fusion.
 """
 
 from setuptools import Extension, setup
@@ -24,6 +26,8 @@ setup(
             ("rankwise.io._ctrec", "src/rankwise/io/_ctrec.c"),
             ("rankwise.kernels._cjoin", "src/rankwise/kernels/_cjoin.c"),
             ("rankwise.fusion._cfuse", "src/rankwise/fusion/_cfuse.c"),
+            ("rankwise.io._ccolumns", "src/rankwise/io/_ccolumns.c"),
+            ("rankwise.kernels._crank", "src/rankwise/kernels/_crank.c"),
         )
     ]
 )

@@ -7,8 +7,8 @@ import sysconfig
 
 import pytest
 
-from rankwise.io import _fast
-from rankwise.kernels import _join
+from rankwise.io import _fast, dicts, frames
+from rankwise.kernels import _join, ranking
 
 
 def test_the_c_modules_are_built_where_a_compiler_is() -> None:
@@ -18,6 +18,11 @@ def test_the_c_modules_are_built_where_a_compiler_is() -> None:
         pytest.skip(f"no C compiler ({compiler}): rankwise runs without its C modules")
     assert _fast._ctrec is not None, "rankwise.io._ctrec was not built"
     assert _join._cjoin is not None, "rankwise.kernels._cjoin was not built"
+    assert dicts._ccolumns is not None, "rankwise.io._ccolumns was not built"
+    assert ranking._crank is not None, "rankwise.kernels._crank was not built"
+    from rankwise._compiled import load
+
+    assert load("rankwise.fusion._cfuse") is not None, "rankwise.fusion._cfuse was not built"
 
 
 def test_the_environment_variable_turns_them_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,5 +31,7 @@ def test_the_environment_variable_turns_them_off(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("RANKWISE_NO_C", "1")
     assert not _fast.available()
     assert _join._native() is None
+    assert dicts._native() is None
+    assert frames._native() is None
     with open_bytes(b"q Q0 d 1 1 r\n") as opened:
         assert _fast.parse_columns(opened, "run") == "the C reader is not available"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -95,7 +95,8 @@ class Results(Mapping[str, np.ndarray]):
     run_name : str
         Name of the evaluated run.
     ties : TieReport
-        Queries whose tie groups matter, and best/worst bounds per measure.
+        Queries whose tie groups matter, and best/worst bounds per measure
+        (computed when first asked for).
     missing_queries : int
         Judged queries the run does not hold.
     unjudged_queries : int
@@ -110,7 +111,7 @@ class Results(Mapping[str, np.ndarray]):
         run_name: str = "run",
         missing_queries: int = 0,
         unjudged_queries: int = 0,
-        ties: TieReport | None = None,
+        ties: TieReport | Callable[[], TieReport] | None = None,
     ) -> None:
         self.query_ids = list(query_ids)
         self.measures = list(values)
@@ -121,8 +122,20 @@ class Results(Mapping[str, np.ndarray]):
         self.run_name = run_name
         self.missing_queries = missing_queries
         self.unjudged_queries = unjudged_queries
-        self.ties = ties if ties is not None else TieReport("trec", 0, 0, {})
+        # a report, or how to make it when first asked for (it evaluates twice more)
+        self._ties = ties if ties is not None else TieReport("trec", 0, 0, {})
         self.mean = {str(m): aggregate(m, v) for m, v in values.items()}
+
+    @property
+    def ties(self) -> TieReport:
+        """Queries whose tie groups matter, and best/worst bounds per measure.
+
+        Computed when first asked for: the bounds evaluate every measure
+        under ``ties="worst"`` and ``ties="best"``.
+        """
+        if not isinstance(self._ties, TieReport):
+            self._ties = self._ties()
+        return self._ties
 
     # mapping protocol ----------------------------------------------------------
     def _measure(self, key: str | Measure) -> Measure:

@@ -104,7 +104,9 @@ def test_evaluate_uses_one_pass_and_matches_one_by_one(monkeypatch: pytest.Monke
             return _kernel(context, measure, cutoffs)
         monkeypatch.setitem(CUTOFF_KERNELS, name, spy)
     together = rw.evaluate(qrels, run, measures, ties="trec")
-    # once for the values, twice for the tie report's bounds (worst and best orders)
+    assert sorted(calls) == ["P", "ndcg"]  # the values; the tie report waits until asked
+    together.ties
+    # then twice more for the tie report's bounds (worst and best orders)
     assert sorted(calls) == ["P"] * 3 + ["ndcg"] * 3
     assert core.MIN_CUTOFFS_AT_ONCE == 2
     for text in measures:

@@ -58,12 +58,14 @@ class Qrels:
         source: str | None = None,
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
+        doc_column: StringColumn | None = None,
     ) -> None:
         self._query_codes = readonly(query_codes)
         self._query_ids = query_ids
         self._doc_codes = readonly(doc_codes)
         self._doc_ids = doc_ids
-        self._doc_column: StringColumn | None = None
+        # the distinct document ids in Arrow's layout, when a reader has them already
+        self._doc_column: StringColumn | None = doc_column
         self._grades = readonly(grades)
         self._source = source
         self._line_numbers = line_numbers

@@ -217,6 +217,29 @@ class Run:
             self._query_codes = readonly(np.repeat(codes.astype(np.int32), lengths))
         return self._query_codes
 
+    @property
+    def query_blocks(self) -> tuple[np.ndarray, np.ndarray]:
+        """The runs of consecutive rows of one query: their first rows and query codes.
+
+        Each query holds one block when the run is grouped by query (codes then
+        increase: they number queries in order of first appearance).
+
+        Examples
+        --------
+        >>> run = Run.from_arrow(["a", "a", "b", "a"], ["d1", "d2", "d1", "d3"], [3, 2, 1, 0])
+        >>> [values.tolist() for values in run.query_blocks]
+        [[0, 2, 3], [0, 1, 0]]
+        """
+        if self._segments is not None:
+            starts, codes = self._segments
+            keep = np.concatenate(([True], codes[1:] != codes[:-1]))[: len(codes)]
+            return starts[keep].astype(np.int64), codes[keep].astype(np.int32)
+        codes = self.query_codes
+        starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+        if not len(codes):
+            starts = starts[:0]
+        return starts.astype(np.int64), codes[starts].astype(np.int32)
+
     def query_codes_at(self, rows: np.ndarray) -> np.ndarray:
         """The query codes of *rows* (without expanding a code per row when not needed).
 

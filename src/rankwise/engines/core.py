@@ -23,6 +23,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -177,7 +178,8 @@ class Coverage:
         Coverage(missing_queries=1, unjudged_queries=2)
         """
         judged_set, retrieved_set = set(judged), set(retrieved)
-        return cls(len(judged_set - retrieved_set), len(retrieved_set - judged_set))
+        both = len(judged_set.intersection(retrieved_set))
+        return cls(len(judged_set) - both, len(retrieved_set) - both)
 
 
 def evaluate_ranking(
@@ -196,8 +198,10 @@ def evaluate_ranking(
         run_name=run_name,
         missing_queries=coverage.missing_queries,
         unjudged_queries=coverage.unjudged_queries,
-        ties=tie_report(ranking, measures, options.ties,
-                        values if options.ties in _SAME_WITHOUT_TIES else None),
+        ties=partial(  # computed when asked for
+            tie_report, ranking, tuple(measures), options.ties,
+            values if options.ties in _SAME_WITHOUT_TIES else None,
+        ),
     )
 
 

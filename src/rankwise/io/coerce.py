@@ -8,6 +8,8 @@ from typing import Any
 
 from rankwise.data import Qrels, Run
 from rankwise.exceptions import InputFormatError
+from rankwise.io.dicts import qrels_from_dict, run_from_dict
+from rankwise.io.frames import run_from_frame
 from rankwise.io.tables import (
     qrels_from_table,
     read_table,
@@ -140,9 +142,25 @@ def _qrels_of_table(table: Any, columns: dict[str, str], source: str | None = No
     )
 
 
+def _run_columns(columns: dict[str, str]) -> Any:
+    """Given column names, the query, document and score columns to read."""
+
+    def pick(names: list[str]) -> tuple[str, str, str]:
+        return (
+            _pick(names, columns, "query_id"),
+            _pick(names, columns, "doc_id"),
+            _pick(names, columns, "score"),
+        )
+
+    return pick
+
+
 def _run_of_table(
     table: Any, columns: dict[str, str], name: str, source: str | None = None
 ) -> Run:
+    fast = run_from_frame(table, _run_columns(columns), name=name, source=source or "<table>")
+    if fast is not None:
+        return fast
     names = table.column_names
     return run_from_table(
         table,
@@ -212,7 +230,7 @@ def as_qrels(obj: Any, *, columns: Mapping[str, str] | None = None) -> Qrels:
     if isinstance(obj, (str, os.PathLike)):
         return read_qrels(obj, columns=columns)
     if isinstance(obj, dict):
-        return Qrels.from_dict(obj)
+        return qrels_from_dict(obj)
     try:
         table = to_arrow_table(obj)
     except InputFormatError:
@@ -236,7 +254,11 @@ def as_run(
     if isinstance(obj, (str, os.PathLike)):
         return read_run(obj, name=name, keep_rank=keep_rank, columns=columns)
     if isinstance(obj, dict):
-        return Run.from_dict(obj, name=name or "run")
+        return run_from_dict(obj, name=name or "run")
+    mapping = check_columns(columns)
+    fast = run_from_frame(obj, _run_columns(mapping), name=name or "run")
+    if fast is not None:
+        return fast
     try:
         table = to_arrow_table(obj)
     except InputFormatError:
@@ -244,7 +266,7 @@ def as_run(
             "run must be a Run, a path, a pandas/polars/Arrow table or "
             f"{{query_id: {{doc_id: score}}}}, got {type(obj).__name__}"
         ) from None
-    return _run_of_table(table, check_columns(columns), name or "run")
+    return _run_of_table(table, mapping, name or "run")
 
 
 def split_one_table(

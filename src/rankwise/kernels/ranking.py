@@ -9,18 +9,25 @@ computes exactly that, for all queries at once:
 2. the run is ordered by score descending within each query, ties by docno
    descending in byte order (trec_eval's rule). Runs written in rank order
    are detected and not sorted; only the tie groups that hold a judged
-   document have their docnos compared.
+   document have their docnos compared. Runs grouped by query but not in
+   rank order (dicts, frames) are not sorted either: the rank of a judged
+   document is 1 + the documents of its query that sort before it, counted
+   per query by :mod:`rankwise.kernels._crank` (the sort stays as the path
+   without C, for interleaved queries and for runs of massive ties).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rankwise._compiled import enabled, load
+from rankwise._threads import cores, run_threads
 from rankwise.data._arrow import array_to_numpy, numpy_to_array
-from rankwise.data._strings import StringsLike, to_arrow
+from rankwise.data._strings import StringsLike, string_chunks, to_arrow
 from rankwise.exceptions import InvalidParameterError
 from rankwise.kernels._unique import distinct
 from rankwise.options import TIE_POLICIES
@@ -344,18 +351,30 @@ def rank_all_ties(
     run_to_qrels = np.array(
         [qrels_index.get(name, -1) for name in run.query_ids], dtype=np.int64
     )
-    judged_rows, judged_qrels_row = _find_judged(qrels, run, run_to_qrels)
     scores = _order_values(run, by_rank)
+    counted = None
+    if by_rank or run.rank_order_blocks is None:  # not in rank order: count, do not sort
+        counted = _find_and_rank(qrels, run, run_to_qrels, scores)
+    if counted is not None:
+        judged_rows, judged_qrels_row, full_ranks = counted
+    else:
+        judged_rows, judged_qrels_row = _find_judged(qrels, run, run_to_qrels)
     if judged_only:
         usable = qrels.grades[judged_qrels_row] >= 0
         if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
-            full = _ranks_of(run, scores, judged_rows, None, by_rank)
+            full = (
+                full_ranks if counted is not None
+                else _ranks_of(run, scores, judged_rows, None, by_rank)
+            )
             usable &= full.rank <= depth
         kept_rows = judged_rows[usable]
         judged_qrels_row = judged_qrels_row[usable]
         ranked = _ranks_of(run, scores, np.arange(len(kept_rows)), kept_rows, by_rank)
     else:
-        ranked = _ranks_of(run, scores, judged_rows, None, by_rank)
+        ranked = (
+            full_ranks if counted is not None
+            else _ranks_of(run, scores, judged_rows, None, by_rank)
+        )
     counts = np.full(len(qrels.query_ids), -1, dtype=np.int64)
     block_query = run_to_qrels[ranked.block_codes]
     in_qrels = block_query >= 0
@@ -417,6 +436,104 @@ def _ranks_of(
     )
 
 
+_crank = load("rankwise.kernels._crank")
+
+_TIE_BUDGET_PER_ROW = 16
+_TIE_BUDGET_BASE = 1 << 20
+"""Docno comparisons the counting kernel may spend on ties (per row, and at least) before
+the run is sorted instead (a run of massive ties: a sort compares fewer)."""
+
+
+def _find_and_rank(
+    qrels: Qrels, run: Run, run_to_qrels: np.ndarray, scores: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, _Ranked] | None:
+    """The judged rows of a run grouped by query, their judgments and ranks, without a sort.
+
+    The rank of a document is 1 + the documents of its query that sort before
+    it (trec_eval's order); :mod:`rankwise.kernels._crank` finds the judged
+    rows of each query and counts, for the queries holding judgments only.
+    Gives what :func:`_find_judged` and :func:`_ranks_of` give. None when the
+    C module is not available, the run is not grouped by query (a query in
+    two places), or ties are so many that sorting is cheaper: the caller then
+    takes the general path.
+    """
+    native = _crank if enabled() else None
+    n = len(scores)
+    if native is None or n == 0 or len(qrels) == 0:
+        return None
+    starts, codes = run.query_blocks
+    if len(codes) > 1 and not (codes[1:] > codes[:-1]).all():
+        return None  # a query in two places
+    if np.isnan(scores).any():  # scores are finite; ranks (ties="rank") may not be
+        return None
+    bounds = np.append(starts, n).astype(np.int64)
+    block_query = np.ascontiguousarray(run_to_qrels[codes], dtype=np.int64)
+    query_codes = qrels.query_codes
+    per_query = np.bincount(query_codes, minlength=len(qrels.query_ids))
+    query_offsets = np.concatenate(([0], np.cumsum(per_query))).astype(np.int64)
+    if len(query_codes) < 2 or (query_codes[1:] >= query_codes[:-1]).all():
+        judgments = np.arange(len(query_codes), dtype=np.int64)  # grouped by query already
+    else:
+        judgments = np.argsort(query_codes, kind="stable").astype(np.int64)
+    judged_doc = np.ascontiguousarray(qrels.doc_codes, dtype=np.int32)
+    id_chunks = string_chunks(qrels.doc_column)
+    if len(id_chunks) != 1:
+        return None
+    scores = np.ascontiguousarray(scores, dtype=np.float64)
+    docs = [chunk.as_buffers() for chunk in string_chunks(run.doc_column)]
+    # per block, at most its query's judgments are found: each thread gets its share
+    found_at_most = np.where(block_query >= 0, per_query[np.maximum(block_query, 0)], 0)
+    parts = _block_ranges(bounds)
+    room = np.concatenate(([0], np.cumsum(found_at_most))).astype(np.int64)
+    total = int(room[-1])
+    outputs = [np.empty(total, dtype=np.int64) for _ in range(6)]
+    budget = _TIE_BUDGET_PER_ROW * n // len(parts) + _TIE_BUDGET_BASE
+    counts = [0] * len(parts)
+
+    def work(index: int) -> None:
+        first, last = parts[index]
+        lo, hi = int(room[first]), int(room[last])
+        counts[index] = native.judged_ranks(
+            bounds, block_query, scores, docs, query_offsets, judgments, judged_doc,
+            id_chunks[0].as_buffers(), first, last, budget, *(out[lo:hi] for out in outputs),
+        )
+
+    run_threads(work, len(parts))
+    if min(counts) < 0:
+        return None
+    spans = [
+        (int(room[first]), int(room[first]) + count) for (first, _), count in zip(parts, counts)
+    ]
+    rows, judged, rank, above, size, block = (
+        out[spans[0][0] : spans[0][1]] if len(spans) == 1
+        else np.concatenate([out[lo:hi] for lo, hi in spans])
+        for out in outputs
+    )
+    ranked = _Ranked(
+        rank=rank,
+        above=above,
+        size=size,
+        block=block,
+        block_codes=codes.astype(np.int64),
+        block_sizes=np.diff(bounds),
+    )
+    return rows, judged, ranked
+
+
+_ROWS_PER_THREAD = 1 << 20
+
+
+def _block_ranges(bounds: np.ndarray) -> list[tuple[int, int]]:
+    """Consecutive ranges of blocks, about equal in rows, one per thread worth starting."""
+    n_blocks = len(bounds) - 1
+    parts = max(1, min(cores(), 8, int(bounds[-1]) // _ROWS_PER_THREAD, n_blocks))
+    if parts == 1:
+        return [(0, n_blocks)]
+    cuts = np.searchsorted(bounds, np.arange(1, parts) * (bounds[-1] / parts), side="left")
+    edges = [0, *sorted(set(np.clip(cuts, 1, n_blocks - 1).tolist())), n_blocks]
+    return [(a, b) for a, b in pairwise(edges) if b > a]
+
+
 def byte_order(names: list[str]) -> np.ndarray:
     """The permutation sorting *names* by their UTF-8 bytes (C's strcmp, trec_eval's order).
 
@@ -474,7 +591,7 @@ def assemble_ranking(
     Returns
     -------
     TiedRanking
-        Queries in byte order of their ids; hits in no particular order.
+        Queries in byte order of their ids; hits by query, then rank.
 
     Examples
     --------
@@ -502,7 +619,6 @@ def assemble_ranking(
     keep = judged_query >= 0
     judged_query = judged_query[keep]
     judged_grade = qrels.grades[keep]
-    by_query = np.lexsort((-judged_grade, judged_query))
     judged_offsets = np.concatenate(
         ([0], np.cumsum(np.bincount(judged_query, minlength=n_eval)))
     ).astype(np.int64)
@@ -515,20 +631,64 @@ def assemble_ranking(
     if depth is not None:
         num_ret = np.minimum(num_ret, depth)
         kept &= above < depth  # a superset: each view cuts at the depth itself
+    rows = np.flatnonzero(kept)
+    hit_rank = np.asarray(hit_rank, dtype=np.int64)
+    hit_order = _by_query_then_rank(hit_query[rows], hit_rank[rows])
+    if hit_order is not None:  # hits in view order once: views need not sort again
+        rows = rows[hit_order]
     return TiedRanking(
         query_ids=[names[i] for i in evaluated],
         num_ret=num_ret,
-        hit_query=hit_query[kept],
-        hit_rank=np.asarray(hit_rank, dtype=np.int64)[kept],
-        hit_grade=np.asarray(hit_grade, dtype=np.float64)[kept],
-        tie_above=above[kept],
-        tie_size=np.asarray(tie_size, dtype=np.int64)[kept],
+        hit_query=hit_query[rows],
+        hit_rank=hit_rank[rows],
+        hit_grade=np.asarray(hit_grade, dtype=np.float64)[rows],
+        tie_above=above[rows],
+        tie_size=np.asarray(tie_size, dtype=np.int64)[rows],
         judged_offsets=judged_offsets,
-        judged_grades=judged_grade[by_query],
+        judged_grades=_grades_descending(judged_query, judged_grade, n_eval),
         # in the run, even when -J leaves nothing to rank
         in_run=present[evaluated] | (judged_only and missing == "zero"),
         depth=depth,
     )
+
+
+def _grades_descending(query: np.ndarray, grade: np.ndarray, n_queries: int) -> np.ndarray:
+    """The grades grouped by query (ascending), descending within each query.
+
+    Grades are few distinct small integers in practice: then counted per
+    (query, grade) and laid out, in linear time; else sorted.
+
+    Examples
+    --------
+    >>> _grades_descending(np.array([1, 0, 1, 0]), np.array([0.0, 2.0, 3.0, -1.0]), 2).tolist()
+    [2.0, -1.0, 3.0, 0.0]
+    """
+    if len(grade):
+        low, high = float(grade.min()), float(grade.max())
+        levels = high - low + 1
+        if levels <= 64 and n_queries * levels <= 4 * len(grade) + 1024 and (
+            grade == np.floor(grade)
+        ).all():
+            step = int(levels)
+            level = (high - grade).astype(np.int64)  # 0: the highest grade
+            counts = np.bincount(query * step + level, minlength=n_queries * step)
+            values = np.tile(high - np.arange(step, dtype=np.float64), n_queries)
+            return np.repeat(values, counts)
+    return grade[np.lexsort((-grade, query))]
+
+
+def _by_query_then_rank(query: np.ndarray, rank: np.ndarray) -> np.ndarray | None:
+    """The order of hits by (query, rank), stable; None when they are in it already."""
+    if len(query) < 2:
+        return None
+    step = np.diff(query)
+    if ((step > 0) | ((step == 0) & (np.diff(rank) >= 0))).all():
+        return None
+    low, high = int(rank.min()), int(rank.max())
+    if low >= 0 and high < 1 << 32 and int(query.min()) >= 0 and int(query.max()) < 1 << 31:
+        key = (query.astype(np.int64) << 32) | rank.astype(np.int64)
+        return np.argsort(key, kind="stable")
+    return np.lexsort((rank, query))
 
 
 def _order_values(run: Run, by_rank: bool) -> np.ndarray:
@@ -573,52 +733,66 @@ class TiedRanking:
                 f"ties must be one of {', '.join(map(repr, TIE_POLICIES))}, got {ties!r}"
             )
         rank = self.hit_rank
+        order = _by_query_then_rank(self.hit_query, rank)
         if ties in ("best", "worst"):
-            rank = self._bound_ranks(best=ties == "best")
-        keep = np.ones(len(rank), dtype=bool)
+            rank, order = self._bound_ranks(best=ties == "best")
         if self.depth is not None and ties != "average":
-            keep = rank <= self.depth
-        order = np.lexsort((rank[keep], self.hit_query[keep]))
+            kept = rank <= self.depth
+            if not kept.all():
+                order = np.flatnonzero(kept) if order is None else order[kept[order]]
+
+        def ordered(values: np.ndarray) -> np.ndarray:
+            return values if order is None else values[order]
+
         return RankedJudgments(
             query_ids=self.query_ids,
             num_ret=self.num_ret,
-            hit_query=self.hit_query[keep][order],
-            hit_rank=rank[keep][order],
-            hit_grade=self.hit_grade[keep][order],
+            hit_query=ordered(self.hit_query),
+            hit_rank=ordered(rank),
+            hit_grade=ordered(self.hit_grade),
             judged_offsets=self.judged_offsets,
             judged_grades=self.judged_grades,
             in_run=self.in_run,
-            tie_above=self.tie_above[keep][order],
-            tie_size=self.tie_size[keep][order],
+            tie_above=ordered(self.tie_above),
+            tie_size=ordered(self.tie_size),
             depth=self.depth,
             ties=ties,
         )
 
-    def _bound_ranks(self, *, best: bool) -> np.ndarray:
-        """Ranks with the judged documents of each tie group first by grade (best) or last."""
-        grade_key = -self.hit_grade if best else self.hit_grade
-        order = np.lexsort((self.hit_rank, grade_key, self.tie_above, self.hit_query))
+    def _bound_ranks(self, *, best: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        """Ranks with the judged documents of each tie group first by grade (best) or last.
+
+        Returns the ranks and the order of the hits by (query, that rank)
+        (None: as they are).
+        """
+        n = len(self.hit_rank)
+        trec_order = _by_query_then_rank(self.hit_query, self.hit_rank)
+        order = np.arange(n) if trec_order is None else trec_order.copy()
+        query, above = self.hit_query[order], self.tie_above[order]
+        # by (query, trec rank) is by (query, tie group): only inside the groups of more
+        # than one judged document does the grade reorder them
         group = (
-            np.concatenate(
-                (
-                    [True],
-                    (np.diff(self.hit_query[order]) != 0) | (np.diff(self.tie_above[order]) != 0),
-                )
-            )
-            if len(order)
+            np.concatenate(([True], (np.diff(query) != 0) | (np.diff(above) != 0)))
+            if n
             else np.zeros(0, dtype=bool)
         )
         group_id = np.cumsum(group) - 1
         starts = np.flatnonzero(group)
-        index = np.arange(len(order)) - starts[group_id]
-        rank = np.empty(len(order), dtype=np.int64)
+        judged_in_group = np.diff(np.append(starts, n))
+        shared = np.flatnonzero(judged_in_group[group_id] > 1)
+        if len(shared):
+            rows = order[shared]
+            grade_key = -self.hit_grade[rows] if best else self.hit_grade[rows]
+            order[shared] = rows[np.lexsort((self.hit_rank[rows], grade_key, group_id[shared]))]
+        index = np.arange(n) - starts[group_id]
+        rank = np.empty(n, dtype=np.int64)
         if best:
             rank[order] = self.tie_above[order] + 1 + index
         else:
-            judged_in_group = np.diff(np.append(starts, len(order)))[group_id]
-            unjudged = self.tie_size[order] - judged_in_group
+            unjudged = self.tie_size[order] - judged_in_group[group_id]
             rank[order] = self.tie_above[order] + unjudged + 1 + index
-        return rank
+        identity = trec_order is None and not len(shared)
+        return rank, None if identity else order
 
     @property
     def has_ties(self) -> bool:

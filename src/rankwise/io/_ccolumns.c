@@ -1,0 +1,1621 @@
+/*
+ * rankwise.io._ccolumns: Python dicts, object arrays and Arrow string columns
+ * to the columns of a Run or Qrels, at C speed.
+ *
+ * run_dict / qrels_dict iterate {query: {doc: value}} with the C API: query
+ * ids are interned as they come, document ids are written straight into
+ * Arrow's string layout (runs) or interned (qrels), values into float64.
+ * Keys must be str or int (numpy integers too), values real numbers; on
+ * anything else the functions stop and return a "problem" tuple (kind,
+ * query key, doc key, value) from which the caller raises the same error the
+ * pure Python reader raises (rankwise.io.dicts).
+ *
+ * run_table reads a run's query and document columns given as Arrow string,
+ * large_string or string_view buffers, or as numpy object arrays of str: it
+ * cuts the rows into blocks of one query (ids interned), checks that no
+ * document appears twice in a block, notes whether scores descend in every
+ * block, and writes the document ids in Arrow's string layout where they are
+ * not in it already. It declines (returns a str) whatever it does not read
+ * with certainty; the caller then takes the general path (pyarrow).
+ *
+ * Ids compare as text (their UTF-8 bytes): the keys 1 and "1" are the same id.
+ * Within one dict, keys of one kind (all str, or all int) cannot collide;
+ * the queries whose keys mix kinds are reported, and the caller checks them
+ * for a document listed twice.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#endif
+
+#include "rankwise_strings.h"
+
+/* ------------------------------------------------------------------------ */
+/* Block: malloc'd memory handed to Python through the buffer protocol       */
+
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    Py_ssize_t size;
+} BlockObject;
+
+static char empty_block[8];
+
+static void
+block_dealloc(BlockObject *self)
+{
+    free(self->data);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+block_getbuffer(BlockObject *self, Py_buffer *view, int flags)
+{
+    void *data = self->data != NULL ? (void *)self->data : (void *)empty_block;
+    return PyBuffer_FillInfo(view, (PyObject *)self, data, self->size, 0, flags);
+}
+
+static Py_ssize_t
+block_length(BlockObject *self)
+{
+    return self->size;
+}
+
+static PyBufferProcs block_as_buffer = {.bf_getbuffer = (getbufferproc)block_getbuffer};
+static PySequenceMethods block_as_sequence = {.sq_length = (lenfunc)block_length};
+
+static PyTypeObject BlockType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rankwise.io._ccolumns.Block",
+    .tp_basicsize = sizeof(BlockObject),
+    .tp_dealloc = (destructor)block_dealloc,
+    .tp_as_buffer = &block_as_buffer,
+    .tp_as_sequence = &block_as_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Memory owned by rankwise's column readers, exposed as a writable buffer.",
+};
+
+/* ------------------------------------------------------------------------ */
+/* Growable byte vectors                                                     */
+
+typedef struct {
+    char *data;
+    size_t size;
+    size_t cap;
+} Vec;
+
+/* Ask for transparent huge pages on a large block: far fewer page faults when it is filled. */
+static void
+advise_huge_pages(char *data, size_t size)
+{
+#if defined(MADV_HUGEPAGE)
+    const size_t huge = (size_t)2 << 20;
+    if (size < 2 * huge) {
+        return;
+    }
+    uintptr_t start = ((uintptr_t)data + huge - 1) & ~(uintptr_t)(huge - 1);
+    uintptr_t stop = ((uintptr_t)data + size) & ~(uintptr_t)(huge - 1);
+    if (stop > start) {
+        madvise((void *)start, stop - start, MADV_HUGEPAGE);
+    }
+#else
+    (void)data;
+    (void)size;
+#endif
+}
+
+static int
+vec_grow(Vec *v, size_t need)
+{
+    size_t cap = v->cap ? v->cap : (need > 256 ? need : 256); /* a first reserve is exact */
+    while (cap < need) {
+        cap += cap / 2 + 256;
+    }
+    char *grown = realloc(v->data, cap);
+    if (grown == NULL) {
+        return -1;
+    }
+    v->data = grown;
+    v->cap = cap;
+    advise_huge_pages(grown, cap);
+    return 0;
+}
+
+static inline int
+vec_reserve(Vec *v, size_t extra)
+{
+    size_t need = v->size + extra;
+    return LIKELY(need <= v->cap) ? 0 : vec_grow(v, need);
+}
+
+static inline int
+vec_append(Vec *v, const void *src, size_t n)
+{
+    if (UNLIKELY(vec_reserve(v, n) < 0)) {
+        return -1;
+    }
+    if (n) {
+        memcpy(v->data + v->size, src, n);
+    }
+    v->size += n;
+    return 0;
+}
+
+static inline int
+vec_push_i32(Vec *v, int32_t value)
+{
+    return vec_append(v, &value, sizeof value);
+}
+
+static inline int
+vec_push_i64(Vec *v, int64_t value)
+{
+    return vec_append(v, &value, sizeof value);
+}
+
+static inline int
+vec_push_f64(Vec *v, double value)
+{
+    return vec_append(v, &value, sizeof value);
+}
+
+static void
+vec_free(Vec *v)
+{
+    free(v->data);
+    v->data = NULL;
+    v->size = v->cap = 0;
+}
+
+/* Hand the vector's memory to a new Block (the vector is left empty); NULL on failure. */
+static PyObject *
+vec_to_block(Vec *v)
+{
+    BlockObject *block = PyObject_New(BlockObject, &BlockType);
+    if (block == NULL) {
+        return NULL;
+    }
+    if (v->size < v->cap) { /* give back the slack */
+        char *shrunk = realloc(v->data, v->size ? v->size : 1);
+        if (shrunk != NULL) {
+            v->data = shrunk;
+        }
+    }
+    block->data = v->data;
+    block->size = (Py_ssize_t)v->size;
+    v->data = NULL;
+    v->size = v->cap = 0;
+    return (PyObject *)block;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Interning ids: bytes -> code (first appearance), with a Python name each  */
+
+typedef struct {
+    Vec bytes;        /* the distinct ids, concatenated */
+    Vec offsets;      /* uint64 start of each id in bytes, plus the end */
+    Vec names;        /* PyObject* per code (a new reference), or NULL: decode the bytes */
+    Vec hashes;       /* uint64 per code (to grow the table) */
+    uint64_t *slots;  /* open addressing: (high half of the hash) << 32 | (code + 1); 0 = empty */
+    size_t cap;
+    size_t count;
+} Interner;
+
+/* An interner sized for about `expected` ids (it grows past them). 0, or -1: no memory. */
+static int
+interner_init(Interner *in, size_t expected)
+{
+    memset(in, 0, sizeof(*in));
+    in->cap = 64;
+    while (in->cap < expected * 2 && in->cap < ((size_t)1 << 31)) {
+        in->cap *= 2;
+    }
+    in->slots = calloc(in->cap, sizeof(uint64_t));
+    if (in->slots != NULL) {
+        advise_huge_pages((char *)in->slots, in->cap * sizeof(uint64_t));
+    }
+    uint64_t zero = 0;
+    if (in->slots == NULL || vec_append(&in->offsets, &zero, sizeof zero) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static void
+interner_free(Interner *in)
+{
+    PyObject **names = (PyObject **)in->names.data;
+    for (size_t i = 0; i < in->names.size / sizeof(PyObject *); i++) {
+        Py_XDECREF(names[i]);
+    }
+    vec_free(&in->names);
+    vec_free(&in->bytes);
+    vec_free(&in->offsets);
+    vec_free(&in->hashes);
+    free(in->slots);
+    in->slots = NULL;
+}
+
+static inline const unsigned char *
+interner_bytes(const Interner *in, size_t code, size_t *length)
+{
+    const uint64_t *offsets = (const uint64_t *)in->offsets.data;
+    *length = (size_t)(offsets[code + 1] - offsets[code]);
+    return (const unsigned char *)in->bytes.data + offsets[code];
+}
+
+static int
+interner_grow(Interner *in)
+{
+    size_t cap = in->cap * 2;
+    uint64_t *slots = calloc(cap, sizeof(uint64_t));
+    if (slots == NULL) {
+        return -1;
+    }
+    advise_huge_pages((char *)slots, cap * sizeof(uint64_t));
+    const uint64_t *hashes = (const uint64_t *)in->hashes.data;
+    for (size_t code = 0; code < in->count; code++) {
+        size_t at = (size_t)hashes[code] & (cap - 1);
+        while (slots[at]) {
+            at = (at + 1) & (cap - 1);
+        }
+        slots[at] = (hashes[code] & 0xFFFFFFFF00000000ULL) | (uint64_t)(code + 1);
+    }
+    free(in->slots);
+    in->slots = slots;
+    in->cap = cap;
+    return 0;
+}
+
+/*
+ * The code of the id s[0:n], added when new (with `name`, a str to borrow a new
+ * reference to, or NULL). *added tells which. -1 on memory failure.
+ */
+static int64_t interner_code_hashed(Interner *in, const unsigned char *s, size_t n, uint64_t h,
+                                    PyObject *name, int *added);
+
+static int64_t
+interner_code(Interner *in, const unsigned char *s, size_t n, PyObject *name, int *added)
+{
+    return interner_code_hashed(in, s, n, hash_bytes(s, n), name, added);
+}
+
+/* Start loading the slot where the id of hash h is looked for (the table is large). */
+static inline void
+interner_prefetch(const Interner *in, uint64_t h)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(&in->slots[(size_t)h & (in->cap - 1)]);
+#else
+    (void)in;
+    (void)h;
+#endif
+}
+
+/* As interner_code, for an id whose hash_bytes is h. */
+static int64_t
+interner_code_hashed(Interner *in, const unsigned char *s, size_t n, uint64_t h, PyObject *name,
+                     int *added)
+{
+    uint64_t tag = h & 0xFFFFFFFF00000000ULL;
+    size_t at = (size_t)h & (in->cap - 1);
+    *added = 0;
+    uint64_t slot;
+    while ((slot = in->slots[at]) != 0) {
+        if ((slot & 0xFFFFFFFF00000000ULL) == tag) {
+            size_t code = (size_t)(slot & 0xFFFFFFFFULL) - 1, length;
+            const unsigned char *known = interner_bytes(in, code, &length);
+            if (length == n && memcmp(known, s, n) == 0) {
+                return (int64_t)code;
+            }
+        }
+        at = (at + 1) & (in->cap - 1);
+    }
+    size_t code = in->count;
+    if (code >= (size_t)INT32_MAX) {
+        return -1;
+    }
+    uint64_t end = in->bytes.size + n;
+    if (vec_append(&in->bytes, s, n) < 0 || vec_append(&in->offsets, &end, sizeof end) < 0 ||
+        vec_append(&in->names, &name, sizeof name) < 0 ||
+        vec_append(&in->hashes, &h, sizeof h) < 0) {
+        return -1;
+    }
+    Py_XINCREF(name);
+    in->slots[at] = tag | (uint64_t)(code + 1);
+    in->count++;
+    *added = 1;
+    if (in->count * 2 > in->cap && interner_grow(in) < 0) {
+        return -1;
+    }
+    return (int64_t)code;
+}
+
+/*
+ * The names as a list of str: the kept objects (their references move into the
+ * list: the objects are not touched again, a cache miss each when they are
+ * many), or the bytes decoded. The interner keeps no names after.
+ */
+static PyObject *
+interner_take_names(Interner *in)
+{
+    PyObject *list = PyList_New((Py_ssize_t)in->count);
+    if (list == NULL) {
+        return NULL;
+    }
+    PyObject **names = (PyObject **)in->names.data;
+    for (size_t code = 0; code < in->count; code++) {
+        PyObject *name = names[code];
+        if (name == NULL) {
+            size_t length;
+            const unsigned char *s = interner_bytes(in, code, &length);
+            name = PyUnicode_DecodeUTF8((const char *)s, (Py_ssize_t)length, "strict");
+            if (name == NULL) {
+                Py_DECREF(list);
+                return NULL;
+            }
+        }
+        names[code] = NULL; /* its reference is the list's now */
+        PyList_SET_ITEM(list, (Py_ssize_t)code, name);
+    }
+    return list;
+}
+
+/* The distinct ids in Arrow's string layout: (offsets int32 block, data block), or NULL. */
+static PyObject *
+interner_arrow(Interner *in)
+{
+    if (in->bytes.size > (size_t)INT32_MAX) {
+        return Py_NewRef(Py_None);
+    }
+    Vec offsets = {0};
+    const uint64_t *wide = (const uint64_t *)in->offsets.data;
+    if (vec_reserve(&offsets, (in->count + 1) * sizeof(int32_t)) < 0) {
+        return PyErr_NoMemory();
+    }
+    for (size_t i = 0; i <= in->count; i++) {
+        int32_t at = (int32_t)wide[i];
+        memcpy(offsets.data + i * sizeof(int32_t), &at, sizeof at);
+    }
+    offsets.size = (in->count + 1) * sizeof(int32_t);
+    PyObject *offsets_block = vec_to_block(&offsets);
+    if (offsets_block == NULL) {
+        vec_free(&offsets);
+        return NULL;
+    }
+    PyObject *data_block = vec_to_block(&in->bytes);
+    if (data_block == NULL) {
+        Py_DECREF(offsets_block);
+        return NULL;
+    }
+    PyObject *pair = PyTuple_Pack(2, offsets_block, data_block);
+    Py_DECREF(offsets_block);
+    Py_DECREF(data_block);
+    return pair;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Documents seen in the current block of one query (a duplicate check)      */
+
+typedef struct {
+    uint64_t hash;
+    const unsigned char *s;
+    size_t n;
+    uint32_t generation;
+} Seen;
+
+typedef struct {
+    Seen *slots;
+    size_t cap;
+    size_t count;
+    uint32_t generation;
+} SeenSet;
+
+static int
+seen_init(SeenSet *set)
+{
+    set->cap = 2048;
+    set->count = 0;
+    set->generation = 1;
+    set->slots = calloc(set->cap, sizeof(Seen));
+    return set->slots == NULL ? -1 : 0;
+}
+
+static void
+seen_clear(SeenSet *set)
+{
+    set->count = 0;
+    set->generation++;
+    if (set->generation == 0) { /* wrapped: really clear */
+        memset(set->slots, 0, set->cap * sizeof(Seen));
+        set->generation = 1;
+    }
+}
+
+static int
+seen_grow(SeenSet *set)
+{
+    size_t cap = set->cap * 2;
+    Seen *slots = calloc(cap, sizeof(Seen));
+    if (slots == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < set->cap; i++) {
+        if (set->slots[i].generation == set->generation) {
+            size_t at = (size_t)set->slots[i].hash & (cap - 1);
+            while (slots[at].generation == set->generation) {
+                at = (at + 1) & (cap - 1);
+            }
+            slots[at] = set->slots[i];
+        }
+    }
+    free(set->slots);
+    set->slots = slots;
+    set->cap = cap;
+    return 0;
+}
+
+/*
+ * Record the id s[0:n] (its bytes must stay where they are until the set is
+ * cleared). 1 when it was already in the block, 0 when new, -1 on memory failure.
+ */
+static inline int
+seen_add(SeenSet *set, const unsigned char *s, size_t n)
+{
+    uint64_t h = hash_bytes(s, n);
+    size_t at = (size_t)h & (set->cap - 1);
+    while (set->slots[at].generation == set->generation) {
+        if (set->slots[at].hash == h && set->slots[at].n == n &&
+            memcmp(set->slots[at].s, s, n) == 0) {
+            return 1;
+        }
+        at = (at + 1) & (set->cap - 1);
+    }
+    set->slots[at].hash = h;
+    set->slots[at].s = s;
+    set->slots[at].n = n;
+    set->slots[at].generation = set->generation;
+    set->count++;
+    if (set->count * 2 > set->cap && seen_grow(set) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Strings in Arrow's layout, chunk by chunk (a chunk holds < 2 GiB of bytes) */
+
+typedef struct {
+    Vec offsets; /* int32, rows + 1 */
+    Vec data;
+    size_t rows;
+} OutChunk;
+
+typedef struct {
+    PyObject *pieces; /* list of (rows, offsets block, data block) */
+    OutChunk chunk;
+    size_t expected; /* rows still to come (to size the offsets at once) */
+    size_t rows_done, bytes_done; /* in the chunks closed: to size the next one's data */
+} StringsOut;
+
+/* Rows per chunk: chunks are the units the join and the ranking spread over threads. */
+#define CHUNK_ROWS ((size_t)1 << 20)
+
+static int
+strings_start_chunk(StringsOut *out)
+{
+    memset(&out->chunk, 0, sizeof out->chunk);
+    size_t rows = out->expected < CHUNK_ROWS ? out->expected : CHUNK_ROWS;
+    /* room for the ids at once, a quarter more than the average so far (16 bytes at
+       first): pages never touched cost nothing, and the block is trimmed when closed */
+    size_t per_row = out->rows_done ? out->bytes_done / out->rows_done + 1 : 16;
+    size_t bytes = rows * per_row + rows * per_row / 4;
+    if (bytes > (size_t)INT32_MAX) {
+        bytes = (size_t)INT32_MAX;
+    }
+    if (vec_reserve(&out->chunk.offsets, (rows + 1) * sizeof(int32_t)) < 0 ||
+        vec_reserve(&out->chunk.data, bytes) < 0) {
+        return -1;
+    }
+    return vec_push_i32(&out->chunk.offsets, 0);
+}
+
+static int
+strings_init(StringsOut *out, size_t expected)
+{
+    out->expected = expected;
+    out->pieces = PyList_New(0);
+    if (out->pieces == NULL) {
+        return -1;
+    }
+    if (strings_start_chunk(out) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void
+strings_free(StringsOut *out)
+{
+    vec_free(&out->chunk.offsets);
+    vec_free(&out->chunk.data);
+    Py_CLEAR(out->pieces);
+}
+
+/* Move the current chunk into the pieces (when it holds rows). 0, or -1 with an exception. */
+static int
+strings_close_chunk(StringsOut *out)
+{
+    if (out->chunk.rows == 0) {
+        return 0;
+    }
+    size_t rows = out->chunk.rows;
+    out->rows_done += rows;
+    out->bytes_done += out->chunk.data.size;
+    PyObject *offsets = vec_to_block(&out->chunk.offsets);
+    PyObject *data = offsets == NULL ? NULL : vec_to_block(&out->chunk.data);
+    PyObject *piece = data == NULL ? NULL : Py_BuildValue("(nOO)", (Py_ssize_t)rows, offsets, data);
+    Py_XDECREF(offsets);
+    Py_XDECREF(data);
+    if (piece == NULL) {
+        return -1;
+    }
+    int failed = PyList_Append(out->pieces, piece);
+    Py_DECREF(piece);
+    return failed;
+}
+
+/* Copy n bytes, short ids without a call (overlapping word copies, all in bounds). */
+static inline void
+copy_small(char *to, const char *from, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, from, 8);
+        memcpy(&b, from + n - 8, 8);
+        memcpy(to, &a, 8);
+        memcpy(to + n - 8, &b, 8);
+    }
+    else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, from, 4);
+        memcpy(&b, from + n - 4, 4);
+        memcpy(to, &a, 4);
+        memcpy(to + n - 4, &b, 4);
+    }
+    else if (n < 4) {
+        for (size_t i = 0; i < n; i++) {
+            to[i] = from[i];
+        }
+    }
+    else {
+        memcpy(to, from, n);
+    }
+}
+
+/* Append one string. 0, or -1 with an exception set. */
+static inline int
+strings_append(StringsOut *out, const char *s, size_t n)
+{
+    if (UNLIKELY(out->chunk.data.size + n > (size_t)INT32_MAX || out->chunk.rows == CHUNK_ROWS)) {
+        if (strings_close_chunk(out) < 0 || strings_start_chunk(out) < 0) {
+            if (!PyErr_Occurred()) {
+                PyErr_NoMemory();
+            }
+            return -1;
+        }
+    }
+    Vec *data = &out->chunk.data;
+    if (UNLIKELY(vec_reserve(data, n) < 0 ||
+                 vec_reserve(&out->chunk.offsets, sizeof(int32_t)) < 0)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    copy_small(data->data + data->size, s, n);
+    data->size += n;
+    int32_t end = (int32_t)data->size;
+    memcpy(out->chunk.offsets.data + out->chunk.offsets.size, &end, sizeof end);
+    out->chunk.offsets.size += sizeof end;
+    out->chunk.rows++;
+    if (out->expected) {
+        out->expected--;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Python ids and numbers                                                    */
+
+enum { KIND_STR = 1, KIND_INT = 2, KIND_OTHER = 4 };
+
+/* The text of an id: a str, an int (not a bool) or an instance of id_types. */
+typedef struct {
+    const char *s;
+    Py_ssize_t n;
+    PyObject *owned; /* a str or bytes to release, or NULL */
+    PyObject *text;  /* the id as a str (borrowed or owned), NULL when written to `digits` */
+    int kind;
+    uint64_t hash; /* qrels_dict: hash_bytes of the text */
+    char digits[24];
+} IdText;
+
+static void
+id_release(IdText *id)
+{
+    Py_CLEAR(id->owned);
+}
+
+/* Release the references the first *count ids hold, and forget them. */
+static void
+release_pending(IdText *pending, size_t *count)
+{
+    for (size_t i = 0; i < *count; i++) {
+        id_release(&pending[i]);
+    }
+    *count = 0;
+}
+
+/*
+ * The UTF-8 bytes of a str (compact ASCII: in place; otherwise encoded into a
+ * bytes object kept in id->owned). 1, 0 when it cannot be encoded (an error is set).
+ */
+static int
+str_bytes(PyObject *text, IdText *id)
+{
+    if (LIKELY(PyUnicode_IS_COMPACT_ASCII(text))) {
+        id->s = (const char *)PyUnicode_DATA(text);
+        id->n = PyUnicode_GET_LENGTH(text);
+        return 1;
+    }
+    PyObject *encoded = PyUnicode_AsUTF8String(text);
+    if (encoded == NULL) {
+        return 0;
+    }
+    Py_XSETREF(id->owned, encoded);
+    id->s = PyBytes_AS_STRING(encoded);
+    id->n = PyBytes_GET_SIZE(encoded);
+    return 1;
+}
+
+/* After a failed encoding: -2 for a str that is not valid Unicode, else -1 (error kept). */
+static int
+encoding_failed(void)
+{
+    if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+        PyErr_Clear();
+        return -2;
+    }
+    return -1;
+}
+
+/*
+ * Read a dict key as an id. 1 on success; 0 when its type is not accepted and
+ * -2 when its text is not valid Unicode (a lone surrogate; no error set); -1
+ * with an exception set.
+ */
+static int
+id_of_key(PyObject *key, PyObject *id_types, IdText *id)
+{
+    id->owned = NULL;
+    if (LIKELY(PyUnicode_CheckExact(key))) {
+        id->kind = KIND_STR;
+        id->text = key;
+        return str_bytes(key, id) ? 1 : encoding_failed();
+    }
+    if (PyLong_CheckExact(key)) {
+        int overflow = 0;
+        long long value = PyLong_AsLongLongAndOverflow(key, &overflow);
+        id->kind = KIND_INT;
+        if (!overflow && !(value == -1 && PyErr_Occurred())) {
+            /* str(int) without making the str */
+            char *end = id->digits + sizeof id->digits;
+            char *p = end;
+            unsigned long long magnitude =
+                value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+            do {
+                *--p = (char)('0' + magnitude % 10);
+                magnitude /= 10;
+            } while (magnitude);
+            if (value < 0) {
+                *--p = '-';
+            }
+            id->s = p;
+            id->n = end - p;
+            id->text = NULL;
+            return 1;
+        }
+        PyErr_Clear();
+    }
+    else if (PyBool_Check(key) ||
+             !(PyUnicode_Check(key) || PyLong_Check(key) ||
+               (id_types != NULL && PyObject_IsInstance(key, id_types) == 1))) {
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+        return 0;
+    }
+    else {
+        id->kind = KIND_OTHER;
+    }
+    PyObject *text = PyObject_Str(key);
+    if (text == NULL) {
+        return -1;
+    }
+    id->owned = text;
+    id->text = text;
+    return str_bytes(text, id) ? 1 : encoding_failed();
+}
+
+/*
+ * A value as a double: a float (subclasses included), an int (not a bool), or
+ * an instance of number_types. 1 on success; 0 when its type is not accepted;
+ * -1 with an exception set (an int too large for a double).
+ */
+static inline int
+number_of(PyObject *value, PyObject *number_types, double *out)
+{
+    if (LIKELY(PyFloat_CheckExact(value))) {
+        *out = PyFloat_AS_DOUBLE(value);
+        return 1;
+    }
+    if (PyFloat_Check(value)) {
+        *out = PyFloat_AS_DOUBLE(value);
+        return 1;
+    }
+    if (PyBool_Check(value)) {
+        return 0;
+    }
+    if (PyLong_Check(value)) {
+        double d = PyLong_AsDouble(value);
+        if (d == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+        *out = d;
+        return 1;
+    }
+    if (number_types != NULL) {
+        int is_number = PyObject_IsInstance(value, number_types);
+        if (is_number < 0) {
+            return -1;
+        }
+        if (is_number) {
+            double d = PyFloat_AsDouble(value);
+            if (d == -1.0 && PyErr_Occurred()) {
+                return -1;
+            }
+            *out = d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The problem tuple: (kind, query key, doc key or None, value or None). */
+static PyObject *
+problem(const char *kind, PyObject *query, PyObject *doc, PyObject *value)
+{
+    return Py_BuildValue("(sOOO)", kind, query, doc != NULL ? doc : Py_None,
+                         value != NULL ? value : Py_None);
+}
+
+/* ------------------------------------------------------------------------ */
+/* run_dict                                                                  */
+
+PyDoc_STRVAR(run_dict_doc,
+"run_dict(results, id_types, number_types, /)\n"
+"--\n\n"
+"Read {query: {doc: score}}. Returns (names, segment_starts, segment_codes,\n"
+"check_codes, pieces, scores, descending): the query ids (first appearance),\n"
+"per non-empty query entry its first row (int64 block) and query code (int32\n"
+"block), the codes whose rows may hold a document twice (keys of mixed kinds:\n"
+"1 and \"1\"), the document ids as Arrow string pieces [(rows, offsets, data)],\n"
+"the scores (float64 block) and whether scores never rise within an entry.\n"
+"Or a problem tuple (kind, query, doc, value) when an entry is not accepted.");
+
+static PyObject *
+ccolumns_run_dict(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *results, *id_types, *number_types;
+    if (!PyArg_ParseTuple(args, "OOO:run_dict", &results, &id_types, &number_types)) {
+        return NULL;
+    }
+    if (!PyDict_Check(results)) {
+        return problem("run", results, NULL, NULL);
+    }
+    if (id_types == Py_None) {
+        id_types = NULL;
+    }
+    if (number_types == Py_None) {
+        number_types = NULL;
+    }
+    /* rows, to size the columns at once */
+    size_t total = 0;
+    {
+        Py_ssize_t pos = 0;
+        PyObject *key, *ranking;
+        while (PyDict_Next(results, &pos, &key, &ranking)) {
+            if (!PyDict_Check(ranking)) {
+                return problem("ranking", key, NULL, ranking);
+            }
+            total += (size_t)PyDict_GET_SIZE(ranking);
+        }
+    }
+    Interner queries;
+    StringsOut docs;
+    Vec starts = {0}, codes = {0}, scores = {0}, check = {0};
+    PyObject *result = NULL;
+    memset(&docs, 0, sizeof docs);
+    if (interner_init(&queries, (size_t)PyDict_GET_SIZE(results)) < 0) {
+        interner_free(&queries);
+        return PyErr_NoMemory();
+    }
+    if (strings_init(&docs, total) < 0 ||
+        vec_reserve(&scores, total * sizeof(double)) < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_NoMemory();
+        }
+        goto done;
+    }
+    int rising = 0;
+    size_t row = 0;
+    Py_ssize_t pos = 0;
+    PyObject *query_key, *ranking;
+    while (PyDict_Next(results, &pos, &query_key, &ranking)) {
+        if (PyDict_GET_SIZE(ranking) == 0) {
+            continue; /* a query with nothing retrieved is not in the run */
+        }
+        IdText query;
+        int got = id_of_key(query_key, id_types, &query);
+        if (got <= 0) {
+            id_release(&query);
+            if (got != -1) {
+                result = problem(got == 0 ? "query id" : "query text", query_key, NULL, NULL);
+            }
+            goto done;
+        }
+        PyObject *name = query.text; /* borrowed, or NULL: decoded later */
+        int added;
+        int64_t code = interner_code(&queries, (const unsigned char *)query.s, (size_t)query.n,
+                                     name, &added);
+        id_release(&query);
+        if (code < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (!added && vec_push_i32(&check, (int32_t)code) < 0) { /* the same text again */
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (vec_push_i64(&starts, (int64_t)row) < 0 || vec_push_i32(&codes, (int32_t)code) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        int kinds = 0;
+        double last = INFINITY;
+        Py_ssize_t inner = 0;
+        PyObject *doc_key, *value;
+        while (PyDict_Next(ranking, &inner, &doc_key, &value)) {
+            IdText doc;
+            got = id_of_key(doc_key, id_types, &doc);
+            if (got <= 0) {
+                id_release(&doc);
+                if (got != -1) {
+                    result = problem(got == 0 ? "doc id" : "doc text", query_key, doc_key, NULL);
+                }
+                goto done;
+            }
+            if (UNLIKELY(row >= total)) { /* a dict grew while we read it */
+                id_release(&doc);
+                PyErr_SetString(PyExc_RuntimeError, "run_dict: the dict changed during reading");
+                goto done;
+            }
+            kinds |= doc.kind;
+            int appended = strings_append(&docs, doc.s, (size_t)doc.n);
+            id_release(&doc);
+            if (appended < 0) {
+                goto done;
+            }
+            double score;
+            got = number_of(value, number_types, &score);
+            if (got <= 0) {
+                if (got < 0) {
+                    PyErr_Clear();
+                    result = problem("score range", query_key, doc_key, value);
+                }
+                else {
+                    result = problem("score", query_key, doc_key, value);
+                }
+                goto done;
+            }
+            if (UNLIKELY(!isfinite(score))) {
+                result = problem("score finite", query_key, doc_key, value);
+                goto done;
+            }
+            memcpy(scores.data + scores.size, &score, sizeof score);
+            scores.size += sizeof score;
+            rising |= score > last;
+            last = score;
+            row++;
+        }
+        if ((kinds & (kinds - 1)) || (kinds & KIND_OTHER)) { /* mixed kinds: may collide */
+            if (vec_push_i32(&check, (int32_t)code) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+    }
+    if (row != total) {
+        PyErr_SetString(PyExc_RuntimeError, "run_dict: the dict changed during reading");
+        goto done;
+    }
+    if (strings_close_chunk(&docs) < 0) {
+        goto done;
+    }
+    {
+        PyObject *names = interner_take_names(&queries);
+        PyObject *check_list = PyList_New(0);
+        const int32_t *checked = (const int32_t *)check.data;
+        for (size_t i = 0; check_list != NULL && i < check.size / sizeof(int32_t); i++) {
+            PyObject *item = PyLong_FromLong(checked[i]);
+            if (item == NULL || PyList_Append(check_list, item) < 0) {
+                Py_XDECREF(item);
+                Py_CLEAR(check_list);
+                break;
+            }
+            Py_DECREF(item);
+        }
+        PyObject *starts_block = vec_to_block(&starts);
+        PyObject *codes_block = vec_to_block(&codes);
+        PyObject *scores_block = vec_to_block(&scores);
+        if (names != NULL && check_list != NULL && starts_block != NULL && codes_block != NULL &&
+            scores_block != NULL) {
+            result = Py_BuildValue("(OOOOOOO)", names, starts_block, codes_block, check_list,
+                                   docs.pieces, scores_block, rising ? Py_False : Py_True);
+        }
+        Py_XDECREF(names);
+        Py_XDECREF(check_list);
+        Py_XDECREF(starts_block);
+        Py_XDECREF(codes_block);
+        Py_XDECREF(scores_block);
+    }
+done:
+    interner_free(&queries);
+    strings_free(&docs);
+    vec_free(&starts);
+    vec_free(&codes);
+    vec_free(&scores);
+    vec_free(&check);
+    return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* qrels_dict                                                                */
+
+PyDoc_STRVAR(qrels_dict_doc,
+"qrels_dict(judgments, id_types, number_types, /)\n"
+"--\n\n"
+"Read {query: {doc: grade}}. Returns (query_names, query_codes, doc_names,\n"
+"doc_codes, grades, doc_arrow, may_repeat): ids interned in order of first\n"
+"appearance, per judgment the query code and document code (int32 blocks)\n"
+"and the grade (float64 block), the distinct document ids in Arrow's layout\n"
+"(offsets, data) or None, and whether a (query, document) may be judged twice\n"
+"(keys of mixed kinds). Or a problem tuple (kind, query, doc, value).");
+
+static PyObject *
+ccolumns_qrels_dict(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *judgments, *id_types, *number_types;
+    if (!PyArg_ParseTuple(args, "OOO:qrels_dict", &judgments, &id_types, &number_types)) {
+        return NULL;
+    }
+    if (!PyDict_Check(judgments)) {
+        return problem("qrels", judgments, NULL, NULL);
+    }
+    if (id_types == Py_None) {
+        id_types = NULL;
+    }
+    if (number_types == Py_None) {
+        number_types = NULL;
+    }
+    size_t total = 0;
+    {
+        Py_ssize_t pos = 0;
+        PyObject *key, *judged;
+        while (PyDict_Next(judgments, &pos, &key, &judged)) {
+            if (!PyDict_Check(judged)) {
+                return problem("judged", key, NULL, judged);
+            }
+            total += (size_t)PyDict_GET_SIZE(judged);
+        }
+    }
+    Interner queries, docs;
+    Vec query_codes = {0}, doc_codes = {0}, grades = {0};
+    PyObject *result = NULL;
+    IdText *pending = NULL; /* the documents of the current query */
+    Py_ssize_t pending_cap = 0;
+    size_t n_pending = 0;
+    int queries_ready = interner_init(&queries, (size_t)PyDict_GET_SIZE(judgments)) == 0;
+    int docs_ready = interner_init(&docs, total) == 0;
+    if (!queries_ready || !docs_ready || vec_reserve(&query_codes, total * 4) < 0 ||
+        vec_reserve(&doc_codes, total * 4) < 0 || vec_reserve(&grades, total * 8) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int may_repeat = 0;
+    size_t row = 0;
+    Py_ssize_t pos = 0;
+    PyObject *query_key, *judged;
+    while (PyDict_Next(judgments, &pos, &query_key, &judged)) {
+        release_pending(pending, &n_pending);
+        if (PyDict_GET_SIZE(judged) == 0) {
+            continue;
+        }
+        IdText query;
+        int got = id_of_key(query_key, id_types, &query);
+        if (got <= 0) {
+            id_release(&query);
+            if (got != -1) {
+                result = problem(got == 0 ? "query id" : "query text", query_key, NULL, NULL);
+            }
+            goto done;
+        }
+        int added;
+        int64_t code = interner_code(&queries, (const unsigned char *)query.s, (size_t)query.n,
+                                     query.text, &added);
+        id_release(&query);
+        if (code < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        may_repeat |= !added;
+        int kinds = 0;
+        /* the query's documents are read first and their slots prefetched, then interned:
+           the table is large, and the loads overlap instead of waiting one after another */
+        Py_ssize_t size = PyDict_GET_SIZE(judged);
+        if (size > pending_cap) {
+            IdText *grown = PyMem_Realloc(pending, (size_t)size * sizeof(IdText));
+            if (grown == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            pending = grown;
+            pending_cap = size;
+        }
+        size_t first_row = row;
+        Py_ssize_t inner = 0;
+        PyObject *doc_key, *value;
+        while (PyDict_Next(judged, &inner, &doc_key, &value)) {
+            if (row >= total || (Py_ssize_t)(row - first_row) >= size) {
+                PyErr_SetString(PyExc_RuntimeError, "qrels_dict: the dict changed during reading");
+                goto done;
+            }
+            IdText *doc = &pending[row - first_row];
+            got = id_of_key(doc_key, id_types, doc);
+            if (got <= 0) {
+                id_release(doc);
+                if (got != -1) {
+                    result = problem(got == 0 ? "doc id" : "doc text", query_key, doc_key, NULL);
+                }
+                goto done;
+            }
+            n_pending = row - first_row + 1;
+            kinds |= doc->kind;
+            doc->hash = hash_bytes((const unsigned char *)doc->s, (size_t)doc->n);
+            interner_prefetch(&docs, doc->hash);
+            double grade;
+            got = number_of(value, number_types, &grade);
+            if (got <= 0) {
+                if (got < 0) {
+                    PyErr_Clear();
+                    result = problem("grade range", query_key, doc_key, value);
+                }
+                else {
+                    result = problem("grade", query_key, doc_key, value);
+                }
+                goto done;
+            }
+            if (UNLIKELY(!isfinite(grade))) {
+                result = problem("grade finite", query_key, doc_key, value);
+                goto done;
+            }
+            int32_t q32 = (int32_t)code;
+            memcpy(query_codes.data + row * 4, &q32, 4);
+            memcpy(grades.data + row * 8, &grade, 8);
+            row++;
+        }
+        for (size_t i = 0; i < n_pending; i++) {
+            IdText *doc = &pending[i];
+            /* an int written as digits (no str): a str of it is made only when new */
+            int64_t doc_code = interner_code_hashed(&docs, (const unsigned char *)doc->s,
+                                                    (size_t)doc->n, doc->hash, doc->text, &added);
+            if (doc_code < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            int32_t d32 = (int32_t)doc_code;
+            memcpy(doc_codes.data + (first_row + i) * 4, &d32, 4);
+        }
+        release_pending(pending, &n_pending);
+        if ((kinds & (kinds - 1)) || (kinds & KIND_OTHER)) {
+            may_repeat = 1;
+        }
+    }
+    if (row != total) {
+        PyErr_SetString(PyExc_RuntimeError, "qrels_dict: the dict changed during reading");
+        goto done;
+    }
+    query_codes.size = doc_codes.size = row * 4;
+    grades.size = row * 8;
+    {
+        PyObject *query_names = interner_take_names(&queries);
+        PyObject *doc_names = query_names == NULL ? NULL : interner_take_names(&docs);
+        PyObject *query_block = vec_to_block(&query_codes);
+        PyObject *doc_block = vec_to_block(&doc_codes);
+        PyObject *grade_block = vec_to_block(&grades);
+        PyObject *arrow = doc_names == NULL ? NULL : interner_arrow(&docs);
+        if (query_names != NULL && doc_names != NULL && query_block != NULL &&
+            doc_block != NULL && grade_block != NULL && arrow != NULL) {
+            result = Py_BuildValue("(OOOOOOO)", query_names, query_block, doc_names, doc_block,
+                                   grade_block, arrow, may_repeat ? Py_True : Py_False);
+        }
+        Py_XDECREF(query_names);
+        Py_XDECREF(doc_names);
+        Py_XDECREF(query_block);
+        Py_XDECREF(doc_block);
+        Py_XDECREF(grade_block);
+        Py_XDECREF(arrow);
+    }
+done:
+    release_pending(pending, &n_pending);
+    PyMem_Free(pending);
+    interner_free(&queries);
+    interner_free(&docs);
+    vec_free(&query_codes);
+    vec_free(&doc_codes);
+    vec_free(&grades);
+    return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* run_table: string columns as Arrow buffers or object arrays               */
+
+enum { SRC_STRING = 0, SRC_LARGE = 1, SRC_VIEW = 2, SRC_OBJECTS = 3 };
+
+typedef struct {
+    Py_ssize_t length;
+    Py_ssize_t offset;   /* the array's offset into its buffers */
+    Py_buffer main;      /* offsets (int32/int64), views (16 bytes each) */
+    Py_buffer *data;     /* data buffers (one; string_view: any number) */
+    Py_ssize_t n_data;
+    PyObject **objects;  /* SRC_OBJECTS: the array's items */
+    int held_main;
+} SourceChunk;
+
+typedef struct {
+    int kind;
+    Py_ssize_t n_chunks;
+    SourceChunk *chunks;
+    Py_ssize_t total;
+    /* iteration */
+    Py_ssize_t chunk, index;
+} Source;
+
+static void
+source_free(Source *src)
+{
+    for (Py_ssize_t c = 0; c < src->n_chunks; c++) {
+        SourceChunk *chunk = &src->chunks[c];
+        if (chunk->held_main) {
+            PyBuffer_Release(&chunk->main);
+        }
+        for (Py_ssize_t b = 0; b < chunk->n_data; b++) {
+            PyBuffer_Release(&chunk->data[b]);
+        }
+        PyMem_Free(chunk->data);
+    }
+    PyMem_Free(src->chunks);
+    src->chunks = NULL;
+    src->n_chunks = 0;
+}
+
+/*
+ * A source from (kind, chunks): Arrow chunks are (length, main buffer, [data
+ * buffers], offset); an object array is one chunk (length, address). 0, or -1
+ * with an exception set.
+ */
+static int
+source_init(Source *src, PyObject *spec)
+{
+    memset(src, 0, sizeof *src);
+    PyObject *chunk_list;
+    if (!PyArg_ParseTuple(spec, "iO!", &src->kind, &PyList_Type, &chunk_list)) {
+        return -1;
+    }
+    if (src->kind < SRC_STRING || src->kind > SRC_OBJECTS) {
+        PyErr_SetString(PyExc_ValueError, "run_table: unknown source kind");
+        return -1;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(chunk_list);
+    src->chunks = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(SourceChunk));
+    if (src->chunks == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    src->n_chunks = n;
+    for (Py_ssize_t c = 0; c < n; c++) {
+        SourceChunk *chunk = &src->chunks[c];
+        PyObject *item = PyList_GET_ITEM(chunk_list, c);
+        if (src->kind == SRC_OBJECTS) {
+            Py_ssize_t address;
+            if (!PyArg_ParseTuple(item, "nn", &chunk->length, &address)) {
+                return -1;
+            }
+            chunk->objects = (PyObject **)address;
+        }
+        else {
+            PyObject *main, *data_list;
+            if (!PyArg_ParseTuple(item, "nOO!n", &chunk->length, &main, &PyList_Type, &data_list,
+                                  &chunk->offset)) {
+                return -1;
+            }
+            if (PyObject_GetBuffer(main, &chunk->main, PyBUF_SIMPLE) < 0) {
+                return -1;
+            }
+            chunk->held_main = 1;
+            Py_ssize_t n_data = PyList_GET_SIZE(data_list);
+            chunk->data = PyMem_Calloc((size_t)(n_data > 0 ? n_data : 1), sizeof(Py_buffer));
+            if (chunk->data == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            for (Py_ssize_t b = 0; b < n_data; b++) {
+                if (PyObject_GetBuffer(PyList_GET_ITEM(data_list, b), &chunk->data[b],
+                                       PyBUF_SIMPLE) < 0) {
+                    return -1;
+                }
+                chunk->n_data = b + 1;
+            }
+            /* bounds of the main buffer; each string's bounds are checked as it is read */
+            Py_ssize_t width = src->kind == SRC_STRING ? 4 : src->kind == SRC_LARGE ? 8 : 16;
+            Py_ssize_t entries = chunk->length + (src->kind == SRC_VIEW ? 0 : 1);
+            if (chunk->length < 0 || chunk->offset < 0 ||
+                chunk->main.len < (chunk->offset + entries) * width ||
+                (src->kind != SRC_VIEW && chunk->length > 0 && n_data != 1)) {
+                PyErr_SetString(PyExc_ValueError, "run_table: buffers do not match the lengths");
+                return -1;
+            }
+        }
+        src->total += chunk->length;
+    }
+    return 0;
+}
+
+/*
+ * The next string: 1 with (s, n); 0 when the source declines it (*why set);
+ * -1 with an exception set. *object is the str of an object source (else NULL).
+ */
+static inline int
+source_next(Source *src, const char **s, size_t *n, PyObject **owned, PyObject **object,
+            const char **why)
+{
+    while (src->index >= src->chunks[src->chunk].length) {
+        src->chunk++;
+        src->index = 0;
+    }
+    SourceChunk *chunk = &src->chunks[src->chunk];
+    Py_ssize_t i = chunk->offset + src->index++;
+    *object = NULL;
+    switch (src->kind) {
+    case SRC_STRING: {
+        const int32_t *o = (const int32_t *)chunk->main.buf;
+        int32_t a = o[i], b = o[i + 1];
+        if (UNLIKELY(a < 0 || b < a || b > chunk->data[0].len)) {
+            *why = "offsets past the data";
+            return 0;
+        }
+        *s = (const char *)chunk->data[0].buf + a;
+        *n = (size_t)(b - a);
+        return 1;
+    }
+    case SRC_LARGE: {
+        const int64_t *o = (const int64_t *)chunk->main.buf;
+        int64_t a = o[i], b = o[i + 1];
+        if (UNLIKELY(a < 0 || b < a || b > chunk->data[0].len)) {
+            *why = "offsets past the data";
+            return 0;
+        }
+        *s = (const char *)chunk->data[0].buf + a;
+        *n = (size_t)(b - a);
+        return 1;
+    }
+    case SRC_VIEW: {
+        const unsigned char *view = (const unsigned char *)chunk->main.buf + 16 * i;
+        int32_t length, buffer, offset;
+        memcpy(&length, view, 4);
+        if (UNLIKELY(length < 0)) {
+            *why = "a negative view length";
+            return 0;
+        }
+        if (length <= 12) {
+            *s = (const char *)view + 4;
+            *n = (size_t)length;
+            return 1;
+        }
+        memcpy(&buffer, view + 8, 4);
+        memcpy(&offset, view + 12, 4);
+        if (UNLIKELY(buffer < 0 || buffer >= chunk->n_data || offset < 0 ||
+                     (Py_ssize_t)offset + length > chunk->data[buffer].len)) {
+            *why = "a view past its data";
+            return 0;
+        }
+        *s = (const char *)chunk->data[buffer].buf + offset;
+        *n = (size_t)length;
+        return 1;
+    }
+    default: {
+        PyObject *item = chunk->objects[i];
+        if (UNLIKELY(!PyUnicode_Check(item))) {
+            *why = "an id that is not a str";
+            return 0;
+        }
+        *object = item;
+        if (LIKELY(PyUnicode_IS_COMPACT_ASCII(item))) {
+            *s = (const char *)PyUnicode_DATA(item);
+            *n = (size_t)PyUnicode_GET_LENGTH(item);
+            return 1;
+        }
+        PyObject *encoded = PyUnicode_AsUTF8String(item);
+        if (encoded == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+                PyErr_Clear();
+                *why = "a str that is not valid Unicode";
+                return 0;
+            }
+            return -1;
+        }
+        Py_XSETREF(*owned, encoded);
+        *s = PyBytes_AS_STRING(encoded);
+        *n = (size_t)PyBytes_GET_SIZE(encoded);
+        return 1;
+    }
+    }
+}
+
+PyDoc_STRVAR(run_table_doc,
+"run_table(queries, docs, scores, copy_docs, /)\n"
+"--\n\n"
+"Read a run's query and document columns and its scores (a float64 buffer).\n"
+"queries and docs are (kind, chunks): kind STRING, LARGE_STRING or\n"
+"STRING_VIEW with Arrow chunks (length, main buffer, [data buffers], offset),\n"
+"or OBJECTS with one chunk (length, address of a numpy object array's items).\n"
+"Returns (names, segment_starts, segment_codes, split_codes, doc_pieces,\n"
+"descending): the query ids, the first row (int64) and query code (int32) of\n"
+"each block of rows of one query, the codes of queries in more than one block,\n"
+"the document ids in Arrow's layout [(rows, offsets, data)] (None unless\n"
+"copy_docs), and whether scores never rise within a block; or a str saying\n"
+"why the columns need the general reader (a document twice in a block, a\n"
+"score not finite, an id not a str, ...).");
+
+static PyObject *
+ccolumns_run_table(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *query_spec, *doc_spec, *scores_object;
+    int copy_docs;
+    if (!PyArg_ParseTuple(args, "OOOp:run_table", &query_spec, &doc_spec, &scores_object,
+                          &copy_docs)) {
+        return NULL;
+    }
+    Source queries, docs;
+    int docs_held = 0, scores_held = 0;
+    Py_buffer scores_view;
+    Interner names;
+    SeenSet seen = {0};
+    StringsOut out;
+    memset(&out, 0, sizeof out);
+    memset(&docs, 0, sizeof docs);
+    Vec starts = {0}, codes = {0}, split = {0};
+    Vec last_query = {0};
+    PyObject *result = NULL;
+    PyObject *kept = NULL; /* encoded non-ASCII document ids of the current block */
+    const char *why = NULL;
+    int names_ready = interner_init(&names, 1024) == 0;
+
+    if (source_init(&queries, query_spec) < 0) {
+        goto done;
+    }
+    docs_held = 1;
+    if (source_init(&docs, doc_spec) < 0) {
+        goto done;
+    }
+    if (PyObject_GetBuffer(scores_object, &scores_view, PyBUF_SIMPLE) < 0) {
+        goto done;
+    }
+    scores_held = 1;
+    Py_ssize_t rows = queries.total;
+    if (docs.total != rows || scores_view.len != rows * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "run_table: columns of different lengths");
+        goto done;
+    }
+    kept = PyList_New(0);
+    if (kept == NULL) {
+        goto done;
+    }
+    if (!names_ready || seen_init(&seen) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (copy_docs && strings_init(&out, (size_t)rows) < 0) {
+        goto done;
+    }
+    const double *scores = (const double *)scores_view.buf;
+    int rising = 0;
+    PyObject *last_object = NULL;
+    int64_t code = -1;
+    double last_score = INFINITY;
+    for (Py_ssize_t row = 0; row < rows; row++) {
+        const char *qs, *ds;
+        size_t qn, dn;
+        PyObject *query_object, *doc_object, *owned = NULL;
+        int got = source_next(&queries, &qs, &qn, &owned, &query_object, &why);
+        if (got <= 0) {
+            Py_XDECREF(owned);
+            goto done_reading;
+        }
+        int same = code >= 0 &&
+                   ((query_object != NULL && query_object == last_object) ||
+                    (qn == last_query.size && memcmp(qs, last_query.data, qn) == 0));
+        if (!same) {
+            int added;
+            code = interner_code(&names, (const unsigned char *)qs, qn, NULL, &added);
+            last_query.size = 0;
+            if (code < 0 || vec_push_i64(&starts, (int64_t)row) < 0 ||
+                vec_push_i32(&codes, (int32_t)code) < 0 ||
+                (!added && vec_push_i32(&split, (int32_t)code) < 0) ||
+                vec_append(&last_query, qs, qn) < 0) {
+                Py_XDECREF(owned);
+                PyErr_NoMemory();
+                goto done;
+            }
+            seen_clear(&seen);
+            last_score = INFINITY;
+            if (PyList_GET_SIZE(kept) && PyList_SetSlice(kept, 0, PyList_GET_SIZE(kept), NULL) < 0) {
+                Py_XDECREF(owned);
+                goto done;
+            }
+        }
+        Py_CLEAR(owned);
+        last_object = query_object;
+        got = source_next(&docs, &ds, &dn, &owned, &doc_object, &why);
+        if (got <= 0) {
+            Py_XDECREF(owned);
+            goto done_reading;
+        }
+        if (owned != NULL) { /* keep the encoded id while the block's check points at it */
+            int appended = PyList_Append(kept, owned);
+            Py_DECREF(owned);
+            if (appended < 0) {
+                goto done;
+            }
+        }
+        if (copy_docs && strings_append(&out, ds, dn) < 0) {
+            goto done;
+        }
+        int repeated = seen_add(&seen, (const unsigned char *)ds, dn);
+        if (UNLIKELY(repeated)) {
+            if (repeated < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            why = "a document twice in one query";
+            goto done_reading;
+        }
+        double score = scores[row];
+        if (UNLIKELY(!isfinite(score))) {
+            why = "a score that is not finite";
+            goto done_reading;
+        }
+        rising |= score > last_score;
+        last_score = score;
+    }
+done_reading:
+    if (PyErr_Occurred()) {
+        goto done;
+    }
+    if (why != NULL) {
+        result = PyUnicode_FromString(why);
+        goto done;
+    }
+    if (copy_docs && strings_close_chunk(&out) < 0) {
+        goto done;
+    }
+    {
+        PyObject *name_list = interner_take_names(&names);
+        PyObject *split_list = PyList_New(0);
+        const int32_t *split_codes = (const int32_t *)split.data;
+        for (size_t i = 0; split_list != NULL && i < split.size / sizeof(int32_t); i++) {
+            PyObject *item = PyLong_FromLong(split_codes[i]);
+            if (item == NULL || PyList_Append(split_list, item) < 0) {
+                Py_XDECREF(item);
+                Py_CLEAR(split_list);
+                break;
+            }
+            Py_DECREF(item);
+        }
+        PyObject *starts_block = vec_to_block(&starts);
+        PyObject *codes_block = vec_to_block(&codes);
+        if (name_list != NULL && split_list != NULL && starts_block != NULL &&
+            codes_block != NULL) {
+            result = Py_BuildValue("(OOOOOO)", name_list, starts_block, codes_block, split_list,
+                                   copy_docs ? out.pieces : Py_None,
+                                   rising ? Py_False : Py_True);
+        }
+        Py_XDECREF(name_list);
+        Py_XDECREF(split_list);
+        Py_XDECREF(starts_block);
+        Py_XDECREF(codes_block);
+    }
+done:
+    Py_XDECREF(kept);
+    source_free(&queries);
+    if (docs_held) {
+        source_free(&docs);
+    }
+    if (scores_held) {
+        PyBuffer_Release(&scores_view);
+    }
+    interner_free(&names);
+    free(seen.slots);
+    strings_free(&out);
+    vec_free(&starts);
+    vec_free(&codes);
+    vec_free(&split);
+    vec_free(&last_query);
+    return result;
+}
+
+static PyMethodDef ccolumns_methods[] = {
+    {"run_dict", ccolumns_run_dict, METH_VARARGS, run_dict_doc},
+    {"qrels_dict", ccolumns_qrels_dict, METH_VARARGS, qrels_dict_doc},
+    {"run_table", ccolumns_run_table, METH_VARARGS, run_table_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef ccolumns_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "rankwise.io._ccolumns",
+    .m_doc = "Python dicts, object arrays and Arrow string columns to run and qrels columns "
+             "(see rankwise.io.dicts and rankwise.io.frames).",
+    .m_size = -1,
+    .m_methods = ccolumns_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__ccolumns(void)
+{
+    if (PyType_Ready(&BlockType) < 0) {
+        return NULL;
+    }
+    PyObject *module = PyModule_Create(&ccolumns_module);
+    if (module == NULL) {
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(module, "STRING", SRC_STRING) < 0 ||
+        PyModule_AddIntConstant(module, "LARGE_STRING", SRC_LARGE) < 0 ||
+        PyModule_AddIntConstant(module, "STRING_VIEW", SRC_VIEW) < 0 ||
+        PyModule_AddIntConstant(module, "OBJECTS", SRC_OBJECTS) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

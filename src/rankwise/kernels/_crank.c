@@ -1,0 +1,655 @@
+/*
+ * rankwise.kernels._crank: the judged documents of a run whose rows are
+ * grouped by query, and their ranks, without sorting the run.
+ *
+ * Per block of one query: the judged documents of the query are hashed into
+ * a small table (it stays in the L1 cache), each row of the block probes it,
+ * and the rank of each judged row found is counted: 1 + the rows of its block
+ * that sort before it (trec_eval's order: score descending, ties by docno
+ * descending in byte order). The scores of the block's judged rows are
+ * sorted (a few of them) and every row is placed among them by a branch-free
+ * search; docnos are compared only for rows whose score equals a judged
+ * row's score. Blocks of queries without judgments are skipped. The GIL is
+ * released; Python threads work on disjoint ranges of blocks.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rankwise_strings.h"
+
+typedef struct {
+    Py_buffer offsets; /* int32 */
+    Py_buffer data;
+    Py_ssize_t length;
+    Py_ssize_t offset; /* the array's offset into its offsets buffer */
+    Py_ssize_t first_row;
+    int held;
+} StringChunk;
+
+static void
+chunk_release(StringChunk *chunk)
+{
+    if (chunk->held) {
+        PyBuffer_Release(&chunk->offsets);
+        PyBuffer_Release(&chunk->data);
+        chunk->held = 0;
+    }
+}
+
+/* Read (length, offsets, data, offset) into a chunk; 0, or -1 with an exception set. */
+static int
+chunk_from_tuple(PyObject *item, StringChunk *chunk)
+{
+    PyObject *offsets, *data;
+    if (!PyArg_ParseTuple(item, "nOOn", &chunk->length, &offsets, &data, &chunk->offset)) {
+        return -1;
+    }
+    if (PyObject_GetBuffer(offsets, &chunk->offsets, PyBUF_SIMPLE) < 0) {
+        return -1;
+    }
+    if (PyObject_GetBuffer(data, &chunk->data, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&chunk->offsets);
+        return -1;
+    }
+    chunk->held = 1;
+    Py_ssize_t needed = (chunk->offset + chunk->length + 1) * (Py_ssize_t)sizeof(int32_t);
+    if (chunk->length < 0 || chunk->offset < 0 || chunk->offsets.len < needed) {
+        chunk_release(chunk);
+        PyErr_SetString(PyExc_ValueError, "judged_ranks: offsets buffer too short");
+        return -1;
+    }
+    const int32_t *o = (const int32_t *)chunk->offsets.buf + chunk->offset;
+    if (chunk->length > 0 &&
+        (o[0] < 0 || o[chunk->length] < o[0] || o[chunk->length] > chunk->data.len)) {
+        chunk_release(chunk);
+        PyErr_SetString(PyExc_ValueError, "judged_ranks: offsets past the data buffer");
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    StringChunk *chunks;
+    Py_ssize_t n_chunks;
+    Py_ssize_t last; /* the chunk of the last lookup */
+} Docs;
+
+/* The document id of `row`; *limit: the end of its data buffer. */
+static inline const unsigned char *
+doc_at(Docs *docs, Py_ssize_t row, size_t *length, const unsigned char **limit)
+{
+    Py_ssize_t c = docs->last;
+    if (row < docs->chunks[c].first_row || row >= docs->chunks[c].first_row + docs->chunks[c].length) {
+        Py_ssize_t low = 0, high = docs->n_chunks - 1;
+        while (low < high) {
+            Py_ssize_t middle = (low + high + 1) / 2;
+            if (docs->chunks[middle].first_row <= row) {
+                low = middle;
+            }
+            else {
+                high = middle - 1;
+            }
+        }
+        c = docs->last = low;
+    }
+    const StringChunk *chunk = &docs->chunks[c];
+    const int32_t *o = (const int32_t *)chunk->offsets.buf + chunk->offset;
+    Py_ssize_t i = row - chunk->first_row;
+    int32_t a = o[i], b = o[i + 1];
+    if (a < 0 || b < a || b > chunk->data.len) { /* malformed offsets: never read past them */
+        a = b = 0;
+    }
+    *length = (size_t)(b - a);
+    *limit = (const unsigned char *)chunk->data.buf + chunk->data.len;
+    return (const unsigned char *)chunk->data.buf + a;
+}
+
+/* Whether docno a sorts after docno b in byte order (a shorter prefix sorts first). */
+static inline int
+doc_greater(const unsigned char *a, size_t n, const unsigned char *b, size_t m)
+{
+    int c = memcmp(a, b, n < m ? n : m);
+    return c > 0 || (c == 0 && n > m);
+}
+
+typedef struct {
+    double value;
+    int64_t target; /* index into the targets */
+} Judged;
+
+static int
+by_value(const void *a, const void *b)
+{
+    double x = ((const Judged *)a)->value, y = ((const Judged *)b)->value;
+    return (x > y) - (x < y);
+}
+
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <emmintrin.h>
+#define HAVE_SSE2 1
+#endif
+
+/*
+ * How many of the k ascending values are below s (branch-free). The values
+ * are padded with +inf to an even count: a finite s is never above them.
+ */
+static inline int64_t
+count_below(const double *values, int64_t k, double s)
+{
+    if (k <= 32) {
+#ifdef HAVE_SSE2
+        __m128i count = _mm_setzero_si128();
+        __m128d x = _mm_set1_pd(s);
+        for (int64_t i = 0; i < k; i += 2) { /* a lane is all ones (-1) where below */
+            __m128d below = _mm_cmplt_pd(_mm_loadu_pd(values + i), x);
+            count = _mm_sub_epi64(count, _mm_castpd_si128(below));
+        }
+        int64_t lanes[2];
+        _mm_storeu_si128((__m128i *)lanes, count);
+        return lanes[0] + lanes[1];
+#else
+        int64_t count = 0;
+        for (int64_t i = 0; i < k; i++) {
+            count += values[i] < s;
+        }
+        return count;
+#endif
+    }
+    const double *base = values;
+    int64_t n = k;
+    while (n > 1) {
+        int64_t half = n / 2;
+        base = base[half - 1] < s ? base + half : base;
+        n -= half;
+    }
+    return (base - values) + (base[0] < s);
+}
+
+typedef struct {
+    Judged *sorted;
+    double *values;  /* k: the sorted scores */
+    int64_t *below;  /* k + 1 */
+    int64_t *equal;  /* k */
+    int64_t *after;  /* k */
+    int64_t cap;
+    int64_t *tied;   /* (row, place) of the rows whose score is a judged one's */
+    int64_t tied_cap;
+} Scratch;
+
+static int
+grow(void **array, int64_t count, size_t width)
+{
+    void *grown = realloc(*array, (size_t)count * width);
+    if (grown == NULL) {
+        return -1;
+    }
+    *array = grown;
+    return 0;
+}
+
+static int
+scratch_reserve(Scratch *s, int64_t k)
+{
+    if (k <= s->cap) {
+        return 0;
+    }
+    int64_t cap = s->cap ? s->cap : 16;
+    while (cap < k) {
+        cap *= 2;
+    }
+    if (grow((void **)&s->sorted, cap, sizeof(Judged)) < 0 ||
+        grow((void **)&s->values, cap + 2, sizeof(double)) < 0 ||
+        grow((void **)&s->below, cap + 1, sizeof(int64_t)) < 0 ||
+        grow((void **)&s->equal, cap, sizeof(int64_t)) < 0 ||
+        grow((void **)&s->after, cap, sizeof(int64_t)) < 0) {
+        return -1;
+    }
+    s->cap = cap;
+    return 0;
+}
+
+/* Room for `count` entries in the list of tied rows. */
+static int
+scratch_tied(Scratch *s, int64_t count)
+{
+    if (count > s->tied_cap) {
+        int64_t cap = s->tied_cap ? s->tied_cap : 256;
+        while (cap < count) {
+            cap *= 2;
+        }
+        if (grow((void **)&s->tied, cap, sizeof(int64_t)) < 0) {
+            return -1;
+        }
+        s->tied_cap = cap;
+    }
+    return 0;
+}
+
+static void
+scratch_free(Scratch *s)
+{
+    free(s->sorted);
+    free(s->values);
+    free(s->below);
+    free(s->equal);
+    free(s->after);
+    free(s->tied);
+}
+
+enum { RANK_DONE = 0, RANK_OVER_BUDGET = 1, RANK_NO_MEMORY = 2, RANK_FULL = 3 };
+
+typedef struct {
+    uint64_t hash;
+    int64_t judgment; /* a row of the judgments, -1: empty */
+} Entry;
+
+typedef struct {
+    /* the run */
+    const int64_t *bounds; /* first row of each block, then the number of rows */
+    const int64_t *block_query; /* per block, its query in the judgments (-1: none) */
+    int64_t first_block, last_block;
+    const double *scores;
+    Docs docs;
+    /* the judgments, grouped by query */
+    const int64_t *query_offsets; /* per query, where its judgments start in `judgments` */
+    const int64_t *judgments;     /* rows of the judgments */
+    const int32_t *judged_doc;    /* per row of the judgments, its document */
+    StringChunk *judged_ids;      /* the distinct judged document ids */
+    int64_t budget; /* docno comparisons allowed */
+    /* out: per judged row of the run */
+    int64_t capacity, found;
+    int64_t *row, *judgment, *rank, *above, *size, *block;
+} Work;
+
+static inline const unsigned char *
+judged_id(const Work *w, int64_t judgment, size_t *length)
+{
+    const StringChunk *ids = w->judged_ids;
+    const int32_t *o = (const int32_t *)ids->offsets.buf + ids->offset;
+    int32_t code = w->judged_doc[judgment];
+    *length = (size_t)(o[code + 1] - o[code]);
+    return (const unsigned char *)ids->data.buf + o[code];
+}
+
+static int
+find_and_rank(Work *w)
+{
+    Scratch scratch = {0};
+    Entry *table = NULL;
+    size_t table_cap = 0;
+    int64_t spent = 0;
+    int outcome = RANK_DONE;
+    const double *scores = w->scores;
+    const StringChunk *ids = w->judged_ids;
+    const unsigned char *ids_limit = (const unsigned char *)ids->data.buf + ids->data.len;
+    int64_t t = 0;
+    for (int64_t b = w->first_block; b < w->last_block; b++) {
+        int64_t query = w->block_query[b];
+        if (query < 0) {
+            continue;
+        }
+        int64_t j0 = w->query_offsets[query], j1 = w->query_offsets[query + 1];
+        if (j1 == j0) {
+            continue;
+        }
+        /* the query's judged ids, hashed (a quarter full at most: most probes miss) */
+        size_t cap = 64;
+        while (cap < (size_t)(j1 - j0) * 4) {
+            cap *= 2;
+        }
+        if (cap > table_cap) {
+            Entry *grown = realloc(table, cap * sizeof(Entry));
+            if (grown == NULL) {
+                outcome = RANK_NO_MEMORY;
+                break;
+            }
+            table = grown;
+            table_cap = cap;
+        }
+        for (size_t i = 0; i < cap; i++) {
+            table[i].judgment = -1;
+        }
+        for (int64_t j = j0; j < j1; j++) {
+            int64_t judgment = w->judgments[j];
+            size_t n;
+            const unsigned char *s = judged_id(w, judgment, &n);
+            uint64_t h = hash_token(s, n, ids_limit);
+            size_t at = (size_t)h & (cap - 1);
+            while (table[at].judgment >= 0) {
+                at = (at + 1) & (cap - 1);
+            }
+            table[at].hash = h;
+            table[at].judgment = judgment;
+        }
+        /* the rows of the block that are judged */
+        int64_t start = w->bounds[b], end = w->bounds[b + 1];
+        int64_t t0 = t;
+        for (int64_t r = start; r < end;) {
+            /* the rows of this chunk of document ids: read in place */
+            size_t n;
+            const unsigned char *limit;
+            doc_at(&w->docs, r, &n, &limit);
+            const StringChunk *chunk = &w->docs.chunks[w->docs.last];
+            const int32_t *o = (const int32_t *)chunk->offsets.buf + chunk->offset - chunk->first_row;
+            const unsigned char *data = (const unsigned char *)chunk->data.buf;
+            int64_t stop = chunk->first_row + chunk->length;
+            if (stop > end) {
+                stop = end;
+            }
+            for (; r < stop; r++) {
+                int32_t a = o[r], z = o[r + 1];
+                if (UNLIKELY(a < 0 || z < a || z > chunk->data.len)) {
+                    a = z = 0; /* malformed offsets: never read past them */
+                }
+                const unsigned char *s = data + a;
+                n = (size_t)(z - a);
+                uint64_t h = hash_token(s, n, limit);
+                size_t at = (size_t)h & (cap - 1);
+                while (table[at].judgment >= 0) {
+                    if (table[at].hash == h) {
+                        size_t m;
+                        const unsigned char *other = judged_id(w, table[at].judgment, &m);
+                        if (m == n && memcmp(s, other, n) == 0) {
+                            if (UNLIKELY(t == w->capacity)) { /* a document twice in a block */
+                                outcome = RANK_FULL;
+                                goto finish;
+                            }
+                            w->row[t] = r;
+                            w->judgment[t] = table[at].judgment;
+                            t++;
+                            break;
+                        }
+                    }
+                    at = (at + 1) & (cap - 1);
+                }
+            }
+        }
+        int64_t k = t - t0;
+        if (k == 0) {
+            continue;
+        }
+        /* their ranks */
+        if (scratch_reserve(&scratch, k) < 0) {
+            outcome = RANK_NO_MEMORY;
+            break;
+        }
+        Judged *sorted = scratch.sorted;
+        double *values = scratch.values;
+        for (int64_t i = 0; i < k; i++) {
+            sorted[i].value = scores[w->row[t0 + i]];
+            sorted[i].target = t0 + i;
+        }
+        if (k > 1) {
+            qsort(sorted, (size_t)k, sizeof(Judged), by_value);
+        }
+        int64_t *below = scratch.below, *equal = scratch.equal, *after = scratch.after;
+        for (int64_t i = 0; i < k; i++) {
+            values[i] = sorted[i].value;
+            below[i] = equal[i] = after[i] = 0;
+        }
+        values[k] = INFINITY; /* the padding count_below reads */
+        below[k] = 0;
+        if (scratch_tied(&scratch, 2 * (end - start) + 2) < 0) {
+            outcome = RANK_NO_MEMORY;
+            break;
+        }
+        int64_t n_tied = 0, *tied = scratch.tied;
+        for (int64_t r = start; r < end; r++) {
+            double s = scores[r];
+            int64_t p = count_below(values, k, s);
+            below[p]++;
+            /* p: the first judged row scoring s, if one does (values[k] is +inf, never s) */
+            int64_t same = values[p] == s;
+            equal[p] += same;
+            tied[n_tied] = r;
+            tied[n_tied + 1] = p;
+            n_tied += 2 * same;
+        }
+        /* sizes: the count of the first of each run of equal values */
+        int64_t tie_work = 0;
+        for (int64_t i = 0, first = 0; i < k; i++) {
+            if (i > 0 && values[i] != values[i - 1]) {
+                first = i;
+            }
+            equal[i] = equal[first];
+            if (equal[i] > 1) {
+                tie_work += equal[i];
+            }
+        }
+        if (tie_work) { /* docnos break the ties: a greater docno comes first */
+            spent += tie_work;
+            if (spent > w->budget) {
+                outcome = RANK_OVER_BUDGET;
+                break;
+            }
+            for (int64_t e = 0; e < n_tied; e += 2) {
+                int64_t r = tied[e], p = tied[e + 1];
+                if (equal[p] < 2) {
+                    continue;
+                }
+                size_t n;
+                const unsigned char *limit;
+                const unsigned char *doc = doc_at(&w->docs, r, &n, &limit);
+                for (int64_t j = p; j < k && values[j] == values[p]; j++) {
+                    size_t m;
+                    const unsigned char *other =
+                        doc_at(&w->docs, w->row[sorted[j].target], &m, &limit);
+                    after[j] += doc_greater(doc, n, other, m);
+                }
+            }
+        }
+        int64_t higher = 0; /* rows scoring above values[i] */
+        for (int64_t i = k - 1; i >= 0; i--) {
+            higher += below[i + 1];
+            int64_t target = sorted[i].target;
+            w->above[target] = higher;
+            w->size[target] = equal[i];
+            w->rank[target] = higher + after[i] + 1;
+            w->block[target] = b;
+        }
+    }
+finish:
+    w->found = t;
+    free(table);
+    scratch_free(&scratch);
+    return outcome;
+}
+
+PyDoc_STRVAR(judged_ranks_doc,
+"judged_ranks(bounds, block_query, scores, docs, query_offsets, judgments,\n"
+"             judged_doc, judged_ids, first_block, last_block, budget,\n"
+"             row_out, judgment_out, rank_out, above_out, size_out, block_out, /)\n"
+"--\n\n"
+"Find the judged rows of blocks [first_block, last_block) of a run and rank them.\n\n"
+"bounds (int64): the first row of each block of one query, then the number of\n"
+"rows; block_query (int64): per block, its query in the judgments or -1;\n"
+"scores (float64) per row; docs: the run's document ids, a list of Arrow string\n"
+"chunks (length, offsets, data, offset). The judgments, grouped by query: the\n"
+"judgments of query q are rows judgments[query_offsets[q]:query_offsets[q+1]]\n"
+"(int64), judged_doc (int32) gives the document of each row as an index into\n"
+"judged_ids, one Arrow string chunk. Writes, per judged row found (in row\n"
+"order), its row, its judgment, its rank, the rows of its block scoring\n"
+"strictly higher, the rows scoring the same (itself included) and its block.\n"
+"Returns their count; -1 when breaking ties would compare more than `budget`\n"
+"docnos, -2 when the outputs are full (a document twice in a block): the\n"
+"caller then takes the general path.");
+
+#define N_OUTPUTS 6
+
+static PyObject *
+crank_judged_ranks(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *inputs[7], *chunk_list, *ids_tuple, *outputs[N_OUTPUTS];
+    Py_ssize_t first_block, last_block;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OOOO!OOOO!nnLOOOOOO:judged_ranks", &inputs[0], &inputs[1],
+                          &inputs[2], &PyList_Type, &chunk_list, &inputs[3], &inputs[4],
+                          &inputs[5], &PyTuple_Type, &ids_tuple, &first_block, &last_block,
+                          &budget, &outputs[0], &outputs[1], &outputs[2], &outputs[3],
+                          &outputs[4], &outputs[5])) {
+        return NULL;
+    }
+    /* inputs: 0 bounds, 1 block_query, 2 scores, 3 query_offsets, 4 judgments, 5 judged_doc */
+    Py_buffer in[6], out[N_OUTPUTS];
+    int held_in = 0, held_out = 0;
+    StringChunk ids;
+    memset(&ids, 0, sizeof ids);
+    Py_ssize_t n_chunks = PyList_GET_SIZE(chunk_list);
+    StringChunk *chunks = PyMem_Calloc((size_t)(n_chunks > 0 ? n_chunks : 1), sizeof(StringChunk));
+    PyObject *result = NULL;
+    if (chunks == NULL) {
+        return PyErr_NoMemory();
+    }
+    for (int i = 0; i < 6; i++) {
+        if (PyObject_GetBuffer(inputs[i], &in[i], PyBUF_SIMPLE) < 0) {
+            goto done;
+        }
+        held_in++;
+    }
+    Py_ssize_t n_blocks = in[0].len / 8 - 1;
+    const int64_t *bounds = (const int64_t *)in[0].buf;
+    if (n_blocks < 0 || in[1].len < n_blocks * 8 || first_block < 0 ||
+        last_block < first_block || last_block > n_blocks) {
+        PyErr_SetString(PyExc_ValueError, "judged_ranks: bad blocks");
+        goto done;
+    }
+    int64_t n_rows = bounds[n_blocks];
+    if (bounds[0] != 0 || in[2].len < n_rows * 8) {
+        PyErr_SetString(PyExc_ValueError, "judged_ranks: blocks and scores do not match");
+        goto done;
+    }
+    for (Py_ssize_t b = 0; b < n_blocks; b++) {
+        if (bounds[b] > bounds[b + 1]) {
+            PyErr_SetString(PyExc_ValueError, "judged_ranks: block bounds not ascending");
+            goto done;
+        }
+    }
+    Py_ssize_t n_queries = in[3].len / 8 - 1;
+    const int64_t *query_offsets = (const int64_t *)in[3].buf;
+    const int64_t *judgments = (const int64_t *)in[4].buf;
+    const int32_t *judged_doc = (const int32_t *)in[5].buf;
+    Py_ssize_t n_listed = in[4].len / 8, n_judgments = in[5].len / 4;
+    if (n_queries < 0 || query_offsets[0] != 0 || query_offsets[n_queries] > n_listed) {
+        PyErr_SetString(PyExc_ValueError, "judged_ranks: bad query offsets");
+        goto done;
+    }
+    for (Py_ssize_t q = 0; q < n_queries; q++) {
+        if (query_offsets[q] > query_offsets[q + 1]) {
+            PyErr_SetString(PyExc_ValueError, "judged_ranks: query offsets not ascending");
+            goto done;
+        }
+    }
+    const int64_t *block_query = (const int64_t *)in[1].buf;
+    for (Py_ssize_t b = 0; b < n_blocks; b++) {
+        if (block_query[b] >= n_queries) {
+            PyErr_SetString(PyExc_ValueError, "judged_ranks: a block's query out of range");
+            goto done;
+        }
+    }
+    if (chunk_from_tuple(ids_tuple, &ids) < 0) {
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < n_listed; j++) {
+        if (judgments[j] < 0 || judgments[j] >= n_judgments || judged_doc[judgments[j]] < 0 ||
+            judged_doc[judgments[j]] >= ids.length) {
+            PyErr_SetString(PyExc_ValueError, "judged_ranks: a judgment out of range");
+            goto done;
+        }
+    }
+    Py_ssize_t row = 0;
+    for (Py_ssize_t c = 0; c < n_chunks; c++) {
+        if (chunk_from_tuple(PyList_GET_ITEM(chunk_list, c), &chunks[c]) < 0) {
+            goto done;
+        }
+        chunks[c].first_row = row;
+        row += chunks[c].length;
+    }
+    if (row != n_rows) {
+        PyErr_SetString(PyExc_ValueError, "judged_ranks: document ids and scores differ in length");
+        goto done;
+    }
+    Py_ssize_t capacity = PY_SSIZE_T_MAX;
+    for (int i = 0; i < N_OUTPUTS; i++) {
+        if (PyObject_GetBuffer(outputs[i], &out[i], PyBUF_WRITABLE) < 0) {
+            goto done;
+        }
+        held_out++;
+        if (out[i].len / 8 < capacity) {
+            capacity = out[i].len / 8;
+        }
+    }
+    Work work = {
+        .bounds = bounds,
+        .block_query = block_query,
+        .first_block = first_block,
+        .last_block = last_block,
+        .scores = (const double *)in[2].buf,
+        .docs = {chunks, n_chunks, 0},
+        .query_offsets = query_offsets,
+        .judgments = judgments,
+        .judged_doc = judged_doc,
+        .judged_ids = &ids,
+        .budget = budget,
+        .capacity = capacity,
+        .row = (int64_t *)out[0].buf,
+        .judgment = (int64_t *)out[1].buf,
+        .rank = (int64_t *)out[2].buf,
+        .above = (int64_t *)out[3].buf,
+        .size = (int64_t *)out[4].buf,
+        .block = (int64_t *)out[5].buf,
+    };
+    if (n_rows == 0) {
+        result = PyLong_FromLong(0);
+        goto done;
+    }
+    int outcome;
+    Py_BEGIN_ALLOW_THREADS
+    outcome = find_and_rank(&work);
+    Py_END_ALLOW_THREADS
+    if (outcome == RANK_NO_MEMORY) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyLong_FromSsize_t(outcome == RANK_DONE       ? (Py_ssize_t)work.found
+                                : outcome == RANK_OVER_BUDGET ? -1
+                                                              : -2);
+done:
+    for (Py_ssize_t c = 0; c < n_chunks; c++) {
+        chunk_release(&chunks[c]);
+    }
+    PyMem_Free(chunks);
+    chunk_release(&ids);
+    for (int i = 0; i < held_in; i++) {
+        PyBuffer_Release(&in[i]);
+    }
+    for (int i = 0; i < held_out; i++) {
+        PyBuffer_Release(&out[i]);
+    }
+    return result;
+}
+
+static PyMethodDef crank_methods[] = {
+    {"judged_ranks", crank_judged_ranks, METH_VARARGS, judged_ranks_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef crank_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "rankwise.kernels._crank",
+    .m_doc = "The judged rows of a run grouped by query and their ranks, without a sort "
+             "(see ranking.py).",
+    .m_size = -1,
+    .m_methods = crank_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__crank(void)
+{
+    return PyModule_Create(&crank_module);
+}

@@ -1,0 +1,191 @@
+"""Dicts ``{query: {doc: value}}`` read by the C module and by Python: the same columns.
+
+rankwise.io.dicts reads dicts with the C module rankwise.io._ccolumns when it is
+built and with Python otherwise (RANKWISE_NO_C=1): both must give identical
+runs and judgments, and the same errors, on every input.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from strategies import python_dicts
+
+import rankwise as rw
+from rankwise.exceptions import DuplicateEntryError, InputFormatError, RankwiseError
+from rankwise.io import dicts
+from rankwise.io.dicts import qrels_from_dict, run_from_dict
+
+needs_c = pytest.mark.skipif(dicts._ccolumns is None, reason="the C module is not built")
+
+
+@contextmanager
+def c_modules(on: bool) -> Iterator[None]:
+    previous = os.environ.get("RANKWISE_NO_C")
+    os.environ["RANKWISE_NO_C"] = "0" if on else "1"
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ["RANKWISE_NO_C"]
+        else:
+            os.environ["RANKWISE_NO_C"] = previous
+
+
+def summary(value: Any) -> Any:
+    """Everything a reader made, comparable (numbers as bits), or the error."""
+    if isinstance(value, rw.Run):
+        blocks = value.rank_order_blocks
+        return (
+            value.name,
+            value.query_ids,
+            value.query_codes.tolist(),
+            value.doc_ids.to_pylist(),
+            value.scores.view(np.int64).tolist(),
+            None if blocks is None else blocks.tolist(),
+            [values.tolist() for values in value.query_blocks],
+        )
+    if isinstance(value, rw.Qrels):
+        return (
+            value.query_ids,
+            value.query_codes.tolist(),
+            value.doc_ids,
+            value.doc_codes.tolist(),
+            value.grades.view(np.int64).tolist(),
+            value.doc_column.to_pylist(),
+        )
+    return value
+
+
+def both_ways(read: Callable[[Any], Any], data: Any) -> tuple[Any, Any]:
+    """What *read* makes of *data* with the C module and without it."""
+    out = []
+    for on in (True, False):
+        with c_modules(on):
+            try:
+                out.append(summary(read(data)))
+            except RankwiseError as error:
+                out.append((type(error).__name__, str(error)))
+    return out[0], out[1]
+
+
+@needs_c
+@settings(max_examples=300, deadline=None)
+@given(python_dicts())
+def test_runs_are_the_same_both_ways(data: dict) -> None:
+    fast, pure = both_ways(lambda d: run_from_dict(d, name="sys"), data)
+    assert fast == pure
+
+
+@needs_c
+@settings(max_examples=300, deadline=None)
+@given(python_dicts())
+def test_judgments_are_the_same_both_ways(data: dict) -> None:
+    fast, pure = both_ways(qrels_from_dict, data)
+    assert fast == pure
+
+
+def test_ids_are_text_and_values_float64() -> None:
+    run = run_from_dict({"q1": {"d1": 2, np.int64(7): np.float32(0.5)}, 3: {"é": 1.25}})
+    assert run.query_ids == ["q1", "3"]
+    assert run.doc_ids.to_pylist() == ["d1", "7", "é"]
+    assert run.scores.tolist() == [2.0, 0.5, 1.25]
+    assert run.scores.dtype == np.float64
+
+
+def test_an_empty_ranking_is_not_in_the_run() -> None:
+    run = run_from_dict({"q1": {}, "q2": {"d": 1.0}})
+    assert run.query_ids == ["q2"]
+    qrels = qrels_from_dict({"q1": {}, "q2": {"d": 1}})
+    assert qrels.query_ids == ["q2"]
+
+
+def test_a_run_in_rank_order_is_known_to_be() -> None:
+    in_order = run_from_dict({"a": {"x": 2.0, "y": 1.0}, "b": {"z": 0.0}})
+    assert in_order.rank_order_blocks.tolist() == [0, 2]
+    assert run_from_dict({"a": {"x": 1.0, "y": 2.0}}).rank_order_blocks is None
+
+
+@pytest.mark.parametrize("c", [True, False])
+def test_a_document_given_twice_as_int_and_str_is_an_error(c: bool) -> None:
+    with c_modules(c):
+        twice = r"document '1' appears twice for query 'q'.*\('q', 1\) and \('q', '1'\)"
+        with pytest.raises(DuplicateEntryError, match=twice):
+            run_from_dict({"q": {1: 0.5, "1": 0.25}})
+        with pytest.raises(DuplicateEntryError, match=r"'a' appears twice for query '7'"):
+            run_from_dict({7: {"a": 1.0}, "7": {"b": 2.0, "a": 0.5}})
+        with pytest.raises(DuplicateEntryError, match=r"judgment for document '2' of query 'q'"):
+            qrels_from_dict({"q": {np.int64(2): 1, "2": 0}})
+
+
+@pytest.mark.parametrize("c", [True, False])
+def test_queries_given_as_int_and_str_are_one_query(c: bool) -> None:
+    with c_modules(c):
+        run = run_from_dict({7: {"a": 1.0}, "7": {"b": 2.0}})
+        assert run.query_ids == ["7"]
+        assert run.rank_order_blocks is None  # one query in two places
+        qrels = qrels_from_dict({7: {"a": 1}, "7": {"b": 0}})
+        assert qrels.query_ids == ["7"] and qrels.doc_ids == ["a", "b"]
+
+
+BAD = [
+    ([("q", 1)], "a run dict must map query ids to {doc_id: score}, got list"),
+    ({"q": [1]}, "run entry for query 'q' must be a dict {doc_id: score}, got list"),
+    ({1.5: {"d": 1.0}}, "query id must be a str or an int, got float 1.5"),
+    ({True: {"d": 1.0}}, "query id must be a str or an int, got bool True"),
+    ({"q": {b"d": 1.0}}, "document id for query 'q' must be a str or an int, got bytes b'd'"),
+    (
+        {"q": {"d": "0.5"}},
+        "score of document 'd' for query 'q' must be a number (float or int), got str '0.5'",
+    ),
+    ({"q": {"d": True}}, "got bool True"),
+    ({"q": {"d": None}}, "got NoneType None"),
+    ({"q": {"d": float("nan")}}, "must be a finite number, got nan"),
+    ({"q": {"d": -np.inf}}, "must be a finite number, got -inf"),
+    ({"q": {"d": 10**400}}, "is too large for a float"),
+    ({"q\udc80": {"d": 1.0}}, "cannot be encoded as UTF-8"),
+    ({"q": {"\udc80": 1.0}}, "cannot be encoded as UTF-8"),
+]
+
+
+@pytest.mark.parametrize("c", [True, False])
+@pytest.mark.parametrize(("data", "message"), BAD)
+def test_bad_entries_are_refused_with_the_same_message(c: bool, data: Any, message: str) -> None:
+    with c_modules(c), pytest.raises(InputFormatError) as error:
+        run_from_dict(data)
+    assert message in str(error.value)
+
+
+@pytest.mark.parametrize("c", [True, False])
+def test_bad_grades_are_refused(c: bool) -> None:
+    with c_modules(c), pytest.raises(InputFormatError, match="relevance grade of document 'd'"):
+        qrels_from_dict({"q": {"d": "2"}})
+
+
+def test_evaluate_reads_dicts_through_here() -> None:
+    qrels = {"q1": {"d1": 1, 2: 1}, 3: {"x": 1}}
+    run = {"q1": {"d1": 0.5, "2": 0.75, "z": 1.0}, 3: {"x": 0.1}}
+    results = rw.evaluate(qrels, run, ["P@2", "recip_rank"])
+    assert results.query_ids == ["3", "q1"]
+    assert results["P@2"].tolist() == [0.5, 0.5]
+    assert results["mrr"].tolist() == [1.0, 0.5]
+
+
+def test_dict_subclasses_are_read_alike_both_ways() -> None:
+    from collections import OrderedDict, defaultdict
+
+    ordered = OrderedDict([("q1", OrderedDict([("a", 1.0), ("b", 2.0)])), ("q2", {"c": 0.5})])
+    ordered.move_to_end("q1")
+    ordered["q1"].move_to_end("a")  # OrderedDict's order is no longer the storage order
+    nested: defaultdict = defaultdict(dict)
+    nested[3]["x"] = 1
+    nested["q"][4] = 0.5
+    for data in (ordered, nested):
+        assert both_ways(run_from_dict, data)[0] == both_ways(run_from_dict, data)[1]
+        assert both_ways(qrels_from_dict, data)[0] == both_ways(qrels_from_dict, data)[1]
