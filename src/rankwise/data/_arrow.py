@@ -160,6 +160,9 @@ def _words_at(raw: np.ndarray, starts: np.ndarray, available: np.ndarray) -> np.
         padded[:size] = raw
         raw, size = padded, 8
     windows = np.ndarray(shape=(size - 7,), dtype="<u8", buffer=raw, strides=(1,))
+    # a start before the buffer (the middle word of a short string) reads from 0; its
+    # bytes are never used, but the index must be valid (a negative one wraps or fails)
+    starts = np.maximum(starts, 0)
     clamped = np.minimum(starts, size - 8)
     words = windows[clamped]
     words >>= (starts - clamped).astype(np.uint64) * np.uint64(8)
