@@ -8,6 +8,7 @@ column, equal ids must get equal keys, and exact keys must separate distinct ids
 from __future__ import annotations
 
 import os
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +34,7 @@ IDS = st.lists(
 @given(IDS, st.integers(1, 4))
 def test_keys_of_any_ids_in_any_chunks(ids: list[str], pieces: int) -> None:
     cuts = sorted({len(ids) * i // pieces for i in range(pieces + 1)})
-    column = StringColumn([c for a, b in zip(cuts, cuts[1:])
+    column = StringColumn([c for a, b in pairwise(cuts)
                            for c in StringColumn.from_strings(ids[a:b]).chunks])
     keys, exact = string_keys(column)
     for i, a in enumerate(ids):
