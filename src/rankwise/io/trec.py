@@ -175,29 +175,56 @@ def _binary_head(head: bytes, first_line: int, layout: _Layout, display: str) ->
 # the general reader: one piece (whole lines) with pyarrow
 
 
+_SUB_BLOCK = 1 << 16  # bytes normalised at a time (bounds the regular expressions' lists)
+_EXTRA_FIELDS = re.compile(rb"(?m)^((?:[^ \n]+ ){%d}[^ \n]+) [^\n]*" % (len(_RUN.names) - 1))
+
+
 def _normalise(data: bytes, layout: _Layout) -> tuple[bytes, np.ndarray | None]:
     """Collapse whitespace, drop comment and blank lines, cut fields past the last one.
 
     Returns the normalised text and, when lines were dropped, the 1-based line
-    number in the original of each kept line.
+    number in *data* of each kept line. Works on parts of about 64 KiB of
+    whole lines, so memory stays small whatever the lines are.
     """
-    text = _WHITESPACE_RUN.sub(b" ", data)
-    text = _EDGE_SPACE.sub(b"", text)
-    if text and not text.endswith(b"\n"):
-        text += b"\n"
+    parts: list[bytes] = []
+    numbers: list[np.ndarray | tuple[int, int]] = []  # kept lines, or (lines before, count)
+    dropped = False
+    before = 0  # lines before the part
+    at = 0
+    while at < len(data):
+        cut = data.find(b"\n", min(at + _SUB_BLOCK, len(data)) - 1)
+        end = len(data) if cut == -1 else cut + 1
+        part = data[at:end]
+        lines = part.count(b"\n") + (0 if part.endswith(b"\n") else 1)
+        text = _EDGE_SPACE.sub(b"", _WHITESPACE_RUN.sub(b" ", part))
+        if text and not text.endswith(b"\n"):
+            text += b"\n"
+        if text.startswith((b"\n", b"#")) or b"\n\n" in text or b"\n#" in text:
+            dropped = True
+            kept_text = _SKIPPED_LINE.sub(b"", text)
+            if kept_text:
+                buffer = np.frombuffer(text, dtype=np.uint8)
+                ends = np.flatnonzero(buffer == 10)
+                starts = np.concatenate(([0], ends[:-1] + 1))
+                first = buffer[np.minimum(starts, len(buffer) - 1)]
+                kept = (starts != ends) & (first != ord("#"))
+                numbers.append(np.flatnonzero(kept) + 1 + before)
+            text = kept_text
+        else:
+            numbers.append((before, lines))
+        if layout.kind == "run" and text:
+            text = _EXTRA_FIELDS.sub(rb"\1", text)
+        parts.append(text)
+        before += lines
+        at = end
     line_numbers = None
-    if text.startswith((b"\n", b"#")) or b"\n\n" in text or b"\n#" in text:
-        buffer = np.frombuffer(text, dtype=np.uint8)
-        ends = np.flatnonzero(buffer == 10)
-        starts = np.concatenate(([0], ends[:-1] + 1))
-        first = buffer[np.minimum(starts, len(buffer) - 1)]
-        kept = (starts != ends) & (first != ord("#"))
-        line_numbers = np.flatnonzero(kept) + 1
-        text = _SKIPPED_LINE.sub(b"", text)
-    if layout.kind == "run":
-        extra = re.compile(rb"(?m)^((?:[^ \n]+ ){%d}[^ \n]+) [^\n]*" % (len(layout.names) - 1))
-        text = extra.sub(rb"\1", text)
-    return text, line_numbers
+    if dropped:
+        line_numbers = np.concatenate([np.zeros(0, np.int64)] + [
+            item if isinstance(item, np.ndarray)
+            else np.arange(item[0] + 1, item[0] + item[1] + 1, dtype=np.int64)
+            for item in numbers
+        ])
+    return b"".join(parts), line_numbers
 
 
 def _read_csv(data: bytes, separator: bytes, layout: _Layout, wanted: tuple[str, ...],
@@ -262,9 +289,12 @@ def _general_piece(block: bytes, first_line: int, layout: _Layout, display: str,
     lines = block.count(b"\n") + (1 if block and not block.endswith(b"\n") else 0)
     # what pyarrow would take as data: NUL bytes, lone CRs, over-long lines
     suspect = b"\x00" in block or _LONE_CR.search(block, 0, max(0, len(block) - 1)) is not None
-    if not suspect and len(block) > MAX_LINE_BYTES:
-        ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
-        suspect = int(np.diff(ends, prepend=-1, append=len(block)).max()) > MAX_LINE_BYTES
+    if not suspect:
+        # a line of MAX_LINE_BYTES holds a whole aligned window of half that: look for one
+        # window without a line end (a few finds per MiB)
+        half = MAX_LINE_BYTES // 2
+        suspect = any(block.find(b"\n", at, at + half) == -1
+                      for at in range(0, len(block) - half + 1, half))
     if suspect:
         _check_lines(block, first_line, layout, display, integer_grades)
     wanted = layout.wanted if not keep_rank else ("qid", "docno", "rank", "score")
