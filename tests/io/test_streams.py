@@ -298,8 +298,8 @@ def test_the_run_name_of_a_long_last_line(tmp_path: Path, reader: str) -> None:
     path.write_bytes(RUN + b"q99 Q0 dz 1 0.5 final " + b"notes " * 40000 + b"\n# end\n\n")
     assert rw.read_trec_run(path).name == "final"
     assert rw.read_trec_run(gzip.compress(path.read_bytes())).name == "final"
-    from rankwise.io.trec import _last_run_id
     from rankwise.io._source import FileView
+    from rankwise.io.trec import _last_run_id
 
     assert _last_run_id(FileView(str(path))) == "final"
 
@@ -311,8 +311,8 @@ def test_the_run_name_of_the_last_block(reader: str, small_blocks: None) -> None
 
 def test_blocks_and_ranges_agree_with_one_piece(tmp_path: Path, reader: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    text = b"# head\n" + RUN.replace(b"q3 ", b"q3\t ") + b"\n\n" + RUN[: RUN.index(b"\n", 3000) + 1].replace(
-        b" Q0 d", b" Q0 e")
+    tail = RUN[: RUN.index(b"\n", 3000) + 1].replace(b" Q0 d", b" Q0 e")
+    text = b"# head\n" + RUN.replace(b"q3 ", b"q3\t ") + b"\n\n" + tail
     whole = rw.read_trec_run(text)
     monkeypatch.setattr(trec, "_STREAM_BLOCK", 501)
     monkeypatch.setattr(_fast, "_RANGE_BYTES", 333)
