@@ -8,6 +8,7 @@ from typing import Any
 from rankwise.data import Qrels, Run
 from rankwise.exceptions import InputFormatError
 from rankwise.io.tables import (
+    NotATableError,
     qrels_from_table,
     read_table,
     run_from_table,
@@ -97,7 +98,7 @@ def as_qrels(obj: Any) -> Qrels:
         return Qrels.from_dict(obj)
     try:
         table = to_arrow_table(obj)
-    except InputFormatError:
+    except NotATableError:
         raise InputFormatError(
             "qrels must be a Qrels, a path, a pandas/polars/Arrow table or "
             f"{{query_id: {{doc_id: grade}}}}, got {type(obj).__name__}"
@@ -121,7 +122,7 @@ def as_run(obj: Any, *, name: str | None = None, keep_rank: bool = False) -> Run
         return Run.from_dict(obj, name=name or "run")
     try:
         table = to_arrow_table(obj)
-    except InputFormatError:
+    except NotATableError:
         raise InputFormatError(
             "run must be a Run, a path, a pandas/polars/Arrow table or "
             f"{{query_id: {{doc_id: score}}}}, got {type(obj).__name__}"
