@@ -96,6 +96,20 @@ def test_gzip_on_standard_input(monkeypatch: pytest.MonkeyPatch, reader: str,
     assert rw.read_trec_qrels("-").to_dict() == rw.read_trec_qrels(QRELS).to_dict()
 
 
+@pytest.mark.parametrize("inflater", ["zlib", "isal"])
+def test_both_inflaters_read_the_same(monkeypatch: pytest.MonkeyPatch, small_blocks: None,
+                                      inflater: str) -> None:
+    """ISA-L (the optional ``fast-gzip`` extra) and zlib give the same run."""
+    if inflater == "isal":
+        pytest.importorskip("isal")
+    monkeypatch.setenv("RANKWISE_GZIP", inflater)
+    from rankwise.io._inflate import inflater_module
+
+    assert inflater_module().__name__.endswith(inflater + ("_zlib" if inflater == "isal" else ""))
+    joined = gzip.compress(RUN[:999]) + gzip.compress(RUN[999:], 9)
+    _same(rw.read_trec_run(joined), rw.read_trec_run(RUN))
+
+
 def test_concatenated_members_and_zero_padding(reader: str) -> None:
     half = len(RUN) // 2
     joined = gzip.compress(RUN[:half]) + gzip.compress(RUN[half:]) + b"\x00" * 100

@@ -1,12 +1,17 @@
-"""Inflating gzip data in bounded steps, with the standard library's zlib.
+"""Inflating gzip data in bounded steps: ISA-L where installed, else the standard zlib.
 
 :func:`gzip_decompressor` returns an object with the interface of
 :class:`bz2.BZ2Decompressor` (``decompress(data, max_length)``, ``eof``,
 ``unused_data``, ``needs_input``), so one loop reads every compression.
+
+With the optional extra ``rankwise[fast-gzip]`` (the ``isal`` package),
+inflating uses Intel's ISA-L, about 1.5x faster than zlib on a run file;
+``RANKWISE_GZIP=zlib`` in the environment keeps the standard library's.
 """
 
 from __future__ import annotations
 
+import os
 import zlib
 from typing import Any
 
@@ -41,6 +46,18 @@ class _Inflater:
         return out
 
 
+def inflater_module() -> Any:
+    """The zlib-like module that inflates: ``isal.isal_zlib`` where installed, else ``zlib``."""
+    if os.environ.get("RANKWISE_GZIP", "") != "zlib":
+        try:
+            from isal import isal_zlib
+        except ImportError:
+            pass
+        else:
+            return isal_zlib
+    return zlib
+
+
 def gzip_decompressor() -> _Inflater:
     """A decompressor for one gzip member."""
-    return _Inflater(zlib)
+    return _Inflater(inflater_module())
