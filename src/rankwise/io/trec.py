@@ -415,23 +415,20 @@ class _Reader:
                 self._read_file(self.source.path, self.source.size)
             else:
                 self._read_stream()
+            if any(piece.rows for piece in self.pieces):
+                return _fast.merge(self.pieces, self.layout.kind)
         except MemoryError:
+            where = f" (stopped after line {self.lines:,})" if self.lines else ""
             raise InputFormatError(
-                f"not enough memory to read it (after {self.lines:,} lines); free memory, or "
-                "split the input",
+                f"not enough memory to read it{where}; free memory, or split the input",
                 self.display,
-                self.lines + 1,
             ) from None
-        if not any(piece.rows for piece in self.pieces):
-            kind, names = self.layout.kind, self.layout.description
-            if self._has_text():
-                raise InputFormatError(
-                    f"file has no data lines: expected TREC {kind} lines ({names})", self.display
-                )
+        kind, names = self.layout.kind, self.layout.description  # no data rows
+        if self._has_text():
             raise InputFormatError(
-                f"file is empty: expected TREC {kind} lines ({names})", self.display
+                f"file has no data lines: expected TREC {kind} lines ({names})", self.display
             )
-        return _fast.merge(self.pieces, self.layout.kind)
+        raise InputFormatError(f"file is empty: expected TREC {kind} lines ({names})", self.display)
 
     def _has_text(self) -> bool:
         if self.text or self.source.path is None:
