@@ -338,3 +338,20 @@ def test_blocks_and_ranges_agree_with_one_piece(tmp_path: Path, reader: str,
         assert [run.line_of(row) for row in range(len(run))] == [
             whole.line_of(row) for row in range(len(whole))]
     assert whole.line_of(0) == 2 and whole.line_of(2000) == 2004
+
+
+def test_running_out_of_memory_names_the_file(tmp_path: Path, reader: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``ulimit -v`` the user saw "out of memory" and nothing else."""
+    path = tmp_path / "run"
+    path.write_bytes(RUN)
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(_fast, "merge", no_memory)
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_trec_run(path)
+    assert str(caught.value) == (
+        f"{path}: not enough memory to read it (stopped after line 2,000); free memory, or "
+        "split the input")
