@@ -279,10 +279,15 @@ def merge(pieces: list[Piece], kind: str) -> FastColumns:
     sorted_blocks = None
     if run and ends:
         unchecked = _rows_split_over_blocks(segment_starts, segment_codes, ends, len(query_ids))
-        general = [np.arange(end - piece.rows, end, dtype=np.int64)
+        general = [(end - piece.rows, end)
                    for piece, end in zip(pieces, ends) if piece.rows and not piece.checked]
-        if unchecked is not None and general:
-            unchecked = np.union1d(unchecked, np.concatenate(general))
+        if sum(stop - start for start, stop in general) * 4 > ends[-1]:
+            unchecked = None  # mostly unchecked: check every row
+        elif unchecked is not None and general:
+            rows = [unchecked] + [np.arange(start, stop, dtype=np.int64)
+                                  for start, stop in general]
+            unchecked = np.sort(np.concatenate(rows))
+            unchecked = unchecked[np.append(True, unchecked[1:] != unchecked[:-1])]
             if len(unchecked) * 4 > ends[-1]:
                 unchecked = None
         sorted_blocks = _sorted_blocks(pieces, segment_starts, segment_codes, values,

@@ -70,8 +70,8 @@ _RUN = _Layout(
 )
 _QRELS = _Layout("qrels", ("qid", "iter", "docno", "grade"), ("qid", "docno", "grade"), "grade")
 
-_STREAM_BLOCK = 4 << 20  # bytes of whole lines per piece of a stream
-_CSV_BLOCK = 1 << 21  # pyarrow's parallel blocks inside a piece
+_STREAM_BLOCK = 4 << 20  # bytes of whole lines per piece of a stream (4x without the C reader)
+_CSV_BLOCK = 1 << 22  # pyarrow's parallel blocks inside a piece
 _HEAD = 1 << 16  # a NUL byte in the first 64 KiB: binary data
 _LOG = logging.getLogger("rankwise.io")
 _WHITESPACE_RUN = re.compile(rb"[ \t\r\f\v]+")
@@ -254,13 +254,14 @@ def _read_csv(data: bytes, separator: bytes, layout: _Layout, wanted: tuple[str,
 def _is_clean(block: bytes) -> bytes | None:
     """The one separator of a piece pyarrow can read as it is, or None (normalise it first).
 
-    Only single-byte searches (memchr speed): no comment or blank line, one
-    kind of separator, no vertical tab or form feed. Odd spacing is left to
-    pyarrow, whose error sends the piece to the normaliser.
+    Only single-byte searches over the whole piece (memchr speed): no comment
+    line, one kind of separator, no vertical tab or form feed. Blank lines and
+    odd spacing are left to pyarrow (it reads empty lines as rows, and
+    fails), whose error sends the piece to the normaliser.
     """
-    if block.startswith((b"#", b"\n", b"\r\n")) or b"\n#" in block or b"\n\n" in block:
+    if b"#" in block and (block.startswith(b"#") or b"\n#" in block):
         return None
-    if b"\n\r\n" in block or b"\x0b" in block or b"\x0c" in block:
+    if b"\x0b" in block or b"\x0c" in block:
         return None
     has_tab, has_space = b"\t" in block, b" " in block
     if has_tab and has_space:
@@ -288,7 +289,8 @@ def _general_piece(block: bytes, first_line: int, layout: _Layout, display: str,
 
     lines = block.count(b"\n") + (1 if block and not block.endswith(b"\n") else 0)
     # what pyarrow would take as data: NUL bytes, lone CRs, over-long lines
-    suspect = b"\x00" in block or _LONE_CR.search(block, 0, max(0, len(block) - 1)) is not None
+    suspect = b"\x00" in block or (
+        b"\r" in block and _LONE_CR.search(block, 0, max(0, len(block) - 1)) is not None)
     if not suspect:
         # a line of MAX_LINE_BYTES holds a whole aligned window of half that: look for one
         # window without a line end (a few finds per MiB)
@@ -298,7 +300,9 @@ def _general_piece(block: bytes, first_line: int, layout: _Layout, display: str,
     if suspect:
         _check_lines(block, first_line, layout, display, integer_grades)
     wanted = layout.wanted if not keep_rank else ("qid", "docno", "rank", "score")
-    separator = _is_clean(block)
+    # lines shorter on average than the shortest data line: blank lines (normalise them away)
+    shortest = 2 * len(layout.names)
+    separator = _is_clean(block) if len(block) >= shortest * lines else None
     table = None
     line_numbers: np.ndarray | None = None
     if separator is not None:
@@ -496,7 +500,8 @@ class _Reader:
     def _read_stream(self) -> None:
         from rankwise._threads import cores
 
-        blocks = line_blocks(self.source.chunks(), _STREAM_BLOCK)
+        size = _STREAM_BLOCK if self.fast else 4 * _STREAM_BLOCK  # pyarrow: fewer, larger
+        blocks = line_blocks(self.source.chunks(), size)
         workers = max(1, min(4, cores() - 1)) if self.fast else 0
         pool = None
         if workers:
