@@ -145,9 +145,14 @@ def test_a_compressed_name_without_compressed_content(tmp_path: Path, reader: st
 
 def test_zstd_when_zstandard_is_installed(tmp_path: Path, reader: str) -> None:
     zstandard = pytest.importorskip("zstandard")
+    # more output than one step gives: output held between steps
+    big = b"".join(RUN.replace(b" Q0 d", b" Q0 d%d-" % i) for i in range(100))
     path = tmp_path / "run"
-    path.write_bytes(zstandard.ZstdCompressor().compress(RUN))
-    assert rw.read_trec_run(path).to_dict() == rw.read_trec_run(RUN).to_dict()
+    packer = zstandard.ZstdCompressor()
+    path.write_bytes(packer.compress(big[:1000]) + packer.compress(big[1000:]))
+    assert rw.read_trec_run(path).to_dict() == rw.read_trec_run(big).to_dict()
+    with pytest.raises(InputFormatError, match="zstd data: the compressed stream ends early"):
+        rw.read_trec_run(path.read_bytes()[:-10])
 
 
 def test_errors_in_compressed_input_name_their_line(reader: str, small_blocks: None) -> None:

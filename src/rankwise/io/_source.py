@@ -258,7 +258,7 @@ class _ZstdStep:
 
     @property
     def eof(self) -> bool:
-        return bool(self._inner.eof)
+        return bool(self._inner.eof) and not self._pending
 
     def decompress(self, data: bytes, max_length: int = -1) -> bytes:
         out = self._pending + (self._inner.decompress(data) if data else b"")
