@@ -75,9 +75,26 @@ def assert_same(kind: str, path: Path, *, keep_rank: bool = False) -> object:
     fast = _read(kind, path, pure=False, keep_rank=keep_rank)
     pure = _read(kind, path, pure=True, keep_rank=keep_rank)
     assert _summary(fast) == _summary(pure)
-    from_bytes = _read(kind, path.read_bytes(), pure=False, keep_rank=keep_rank)
-    if not isinstance(fast, tuple):  # error messages name the source; values must agree
-        assert _summary(from_bytes)[2:] == _summary(fast)[2:]
+    # the same bytes as a stream (blocks of whole lines), plain and gzip'd, both readers
+    import gzip
+
+    from rankwise.io import trec
+
+    previous = trec._STREAM_BLOCK
+    trec._STREAM_BLOCK = 61
+    try:
+        content = path.read_bytes()
+        streams = [_read(kind, data, pure=pure, keep_rank=keep_rank)
+                   for data in (content, gzip.compress(content)) for pure in (False, True)]
+    finally:
+        trec._STREAM_BLOCK = previous
+    for other in streams:
+        if isinstance(fast, tuple):  # the same error, named after its source
+            assert isinstance(other, tuple)
+            assert other[0] == fast[0]
+            assert other[1].replace("<bytes>", str(path)) == fast[1]
+        else:
+            assert _summary(other)[1:] == _summary(fast)[1:]
     return fast
 
 

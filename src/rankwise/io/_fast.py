@@ -269,8 +269,9 @@ def merge(pieces: list[Piece], kind: str) -> FastColumns:
     doc_ids = ranks = doc_codes = doc_names = None
     if run:
         doc_ids = StringColumn([chunk for piece in pieces for chunk in piece.docs])
-        if pieces and all(piece.ranks is not None for piece in pieces):
-            ranks = StringColumn([chunk for piece in pieces for chunk in piece.ranks or []])
+        ranked = [piece for piece in pieces if piece.rows]
+        if ranked and all(piece.ranks is not None for piece in ranked):
+            ranks = StringColumn([chunk for piece in ranked for chunk in piece.ranks or []])
     else:
         doc_names, doc_codes = _merge_codes(
             [(piece.doc_names or [], piece.doc_codes) for piece in pieces if piece.rows]

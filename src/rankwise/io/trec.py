@@ -59,6 +59,7 @@ class _Layout:
     names: tuple[str, ...]
     wanted: tuple[str, ...]
     value: str  # the numeric field: score or grade
+    text: tuple[int, ...] = (0, 2)  # the fields that must be UTF-8 (the ids; ranks when kept)
 
     @property
     def description(self) -> str:
@@ -67,6 +68,9 @@ class _Layout:
 
 _RUN = _Layout(
     "run", ("qid", "iter", "docno", "rank", "score", "runid"), ("qid", "docno", "score"), "score"
+)
+_RUN_RANKED = _Layout(
+    "run", _RUN.names, ("qid", "docno", "rank", "score"), "score", (0, 2, 3)
 )
 _QRELS = _Layout("qrels", ("qid", "iter", "docno", "grade"), ("qid", "docno", "grade"), "grade")
 
@@ -81,6 +85,7 @@ _LONE_CR = re.compile(rb"\r(?!\n)")
 _NUMBER = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NOT_FINITE = re.compile(rb"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 _INTEGER = re.compile(rb"-?[0-9]+")
+_FIELD = re.compile(rb"[^ \t\r\f\v]+")
 
 
 # ------------------------------------------------------------------------------------------
@@ -109,14 +114,18 @@ def _check_line(raw: bytes, number: int, layout: _Layout, display: str,
             f"line longer than {MAX_LINE_BYTES:,} bytes (1 MiB), the most a line may hold: "
             f"expected TREC {layout.kind} lines ({layout.description})"
         )
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise fail(
-            f"not UTF-8 text (byte 0x{raw[error.start]:02x} at column {error.start + 1}): "
-            "rankwise reads UTF-8 files"
-        ) from None
     fields = raw.split()
+    if fields and not fields[0].startswith(b"#"):
+        for index, found in enumerate(_FIELD.finditer(raw)):
+            if index in layout.text:
+                try:
+                    found.group().decode("utf-8")
+                except UnicodeDecodeError as error:
+                    at = found.start() + error.start
+                    raise fail(
+                        f"not UTF-8 text (byte 0x{raw[at]:02x} at column {at + 1}): "
+                        "rankwise reads UTF-8 files"
+                    ) from None
     if not fields or fields[0].startswith(b"#"):
         return
     too_few = len(fields) < len(layout.names)
@@ -126,7 +135,7 @@ def _check_line(raw: bytes, number: int, layout: _Layout, display: str,
             f"expected {len(layout.names)} fields ({layout.description}), got {len(fields)}"
         )
     text = fields[layout.names.index(layout.value)]
-    shown = text.decode("utf-8")
+    shown = text.decode("utf-8", errors="backslashreplace")
     if layout.kind == "qrels" and integer_grades:
         if _INTEGER.fullmatch(text) is None or not -(2**63) <= int(text) < 2**63:
             digits = re.match(rb"\s*[+-]?[0-9]*", text)
@@ -299,7 +308,7 @@ def _general_piece(block: bytes, first_line: int, layout: _Layout, display: str,
                       for at in range(0, len(block) - half + 1, half))
     if suspect:
         _check_lines(block, first_line, layout, display, integer_grades)
-    wanted = layout.wanted if not keep_rank else ("qid", "docno", "rank", "score")
+    wanted = layout.wanted
     # lines shorter on average than the shortest data line: blank lines (normalise them away)
     shortest = 2 * len(layout.names)
     separator = _is_clean(block) if len(block) >= shortest * lines else None
@@ -594,7 +603,7 @@ def read_trec_run(
     """
     from rankwise.data.run import Run
 
-    columns, display = _read_columns(source, _RUN, keep_rank)
+    columns, display = _read_columns(source, _RUN_RANKED if keep_rank else _RUN, keep_rank)
     assert columns.doc_ids is not None
     dense = columns.interleaved  # blocks of a line or two: a code per row is cheaper
     run = Run(
