@@ -26,12 +26,15 @@ def test_the_c_modules_are_built_where_a_compiler_is() -> None:
 
 
 def test_the_environment_variable_turns_them_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rankwise.io._source import open_bytes
+    import rankwise as rw
+    from rankwise.io import trec
 
     monkeypatch.setenv("RANKWISE_NO_C", "1")
     assert not _fast.available()
     assert _join._native() is None
     assert dicts._native() is None
     assert frames._native() is None
-    with open_bytes(b"q Q0 d 1 1 r\n") as opened:
-        assert _fast.parse_columns(opened, "run") == "the C reader is not available"
+    monkeypatch.setattr(_fast, "parse_block", None)  # the C reader must not be called
+    monkeypatch.setattr(_fast, "parse_file_ranges", None)
+    assert trec.read_trec_run(b"q Q0 d 1 1 r\n").to_dict() == rw.Run.from_dict(
+        {"q": {"d": 1.0}}).to_dict()

@@ -42,7 +42,8 @@ def test_bad_input_gives_one_clear_line(name: str, cli) -> None:
         assert not (BAD_INPUTS / case["case"]).exists()
     elif case.get("case"):
         assert (BAD_INPUTS / case["case"]).exists()
-    outcome = cli(case["args"].split(" "), cwd=BAD_INPUTS, stdin=b"")
+    stdin = (BAD_INPUTS / case["stdin"]).read_bytes() if case.get("stdin") else b""
+    outcome = cli(case["args"].split(" "), cwd=BAD_INPUTS, stdin=stdin)
     assert outcome.err == case["stderr"] + "\n"
     assert outcome.status == int(case["status"]) != 0
     assert outcome.out == b""

@@ -86,7 +86,7 @@ def test_bad_runs_name_file_and_line(tmp_path: Path, content: bytes, message: st
     [
         (b"q 0 d 1\nq 0 e\n", "expected 4 fields (qid iter docno grade), got 3", 2),
         (b"q 0 d 1\nq 0 e 1 extra\n", "expected 4 fields", 2),
-        (b"q 0 d x\n", "grade must be an integer, got 'x'", 1),
+        (b"q 0 d x\n", "grade must be a number, got 'x'", 1),
         (b"q 0 d 1\nq 0 d 2\n", "is given twice", 2),
     ],
 )

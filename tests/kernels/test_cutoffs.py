@@ -105,7 +105,7 @@ def test_evaluate_uses_one_pass_and_matches_one_by_one(monkeypatch: pytest.Monke
         monkeypatch.setitem(CUTOFF_KERNELS, name, spy)
     together = rw.evaluate(qrels, run, measures, ties="trec")
     assert sorted(calls) == ["P", "ndcg"]  # the values; the tie report waits until asked
-    together.ties
+    assert together.ties.policy == "trec"
     # then twice more for the tie report's bounds (worst and best orders)
     assert sorted(calls) == ["P"] * 3 + ["ndcg"] * 3
     assert core.MIN_CUTOFFS_AT_ONCE == 2

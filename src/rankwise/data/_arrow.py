@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -11,44 +12,198 @@ from rankwise.data._strings import StringChunk, StringColumn, StringsLike, strin
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from rankwise.exceptions import InputFormatError
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 
-def as_string_chunks(values: Any, what: str) -> pa.ChunkedArray:
-    """Return *values* as a chunked Arrow array of strings (numbers are cast to text)."""
+Locate = Callable[[int], int]
+
+
+def row_error(
+    message: str, row: int, source: str | None, locate: Locate | None
+) -> InputFormatError:
+    """The :class:`InputFormatError` of one row: at its line (files), else "row N" (from 1)."""
+    from rankwise.exceptions import InputFormatError
+
+    if locate is not None:
+        return InputFormatError(message, source or "<input>", locate(row))
+    return InputFormatError(f"row {row + 1}: {message}", source or "<table>")
+
+
+_CONVERSION_ERRORS: tuple[type[BaseException], ...] = (ValueError, TypeError, OverflowError)
+
+
+def first_failing_row(array: Any, convert: Callable[[Any], Any], *, prefix: bool = False) -> int:
+    """The first row of *array* that *convert* refuses (it refused the whole array).
+
+    Halves the rows until one is left: about twice the work of one conversion
+    when each row fails or passes on its own. With *prefix*, a row fails in
+    the context of the rows before it (a value of another type than theirs):
+    each step converts the rows from the first on.
+    """
     import pyarrow as pa
+
+    refused = (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError,
+               *_CONVERSION_ERRORS)
+    low, high = 0, len(array)
+    while high - low > 1:
+        middle = (low + high) // 2
+        try:
+            if prefix:
+                convert(array.slice(0, middle))
+            else:
+                convert(array.slice(low, middle - low))
+        except refused:
+            high = middle
+        else:
+            low = middle
+    return low
+
+
+def _shown(value: Any) -> str:
+    """A value as messages show it (long ones cut)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _offending(values: pa.ChunkedArray, row: int) -> Any:
+    chunk_ends = np.cumsum([len(chunk) for chunk in values.chunks])
+    index = int(np.searchsorted(chunk_ends, row, side="right"))
+    local = row - (int(chunk_ends[index - 1]) if index else 0)
+    try:
+        return values.chunk(index)[local].as_py()
+    except Exception:  # invalid UTF-8 cannot become a str
+        return values.chunk(index).cast(values.type).slice(local, 1).to_string()
+
+
+def _first_null(values: pa.ChunkedArray) -> int:
     import pyarrow.compute as pc
+
+    at = 0
+    for chunk in values.chunks:
+        if chunk.null_count:
+            return at + int(np.flatnonzero(array_to_numpy(pc.is_null(chunk), bool))[0])
+        at += len(chunk)
+    return 0
+
+
+def _validate_utf8(values: pa.ChunkedArray, what: str, source: str | None,
+                   locate: Locate | None) -> None:
+    """Refuse strings that are not UTF-8 (Parquet and JSON readers let them through)."""
+    import pyarrow as pa
+
+    at = 0
+    for chunk in values.chunks:
+        try:
+            chunk.validate(full=True)
+        except pa.ArrowInvalid:
+            row = at + first_failing_row(chunk, lambda part: part.validate(full=True))
+            raise row_error(f"{what} is not UTF-8 text", row, source, locate) from None
+        at += len(chunk)
+
+
+def as_string_chunks(values: Any, what: str, source: str | None = None,
+                     locate: Locate | None = None) -> pa.ChunkedArray:
+    """Return *values* as a chunked Arrow array of UTF-8 strings.
+
+    Ids are text: strings, and integers converted to their decimal text.
+    Anything else (floats, booleans, lists, ...), a missing id or bytes that
+    are not UTF-8 is an error naming the first such row (its line, with
+    *locate*).
+    """
+    import pyarrow as pa
 
     if isinstance(values, pa.Array):
         values = pa.chunked_array([values])
     elif isinstance(values, list) and all(type(value) is str for value in values):
         values = pa.chunked_array([strings_to_array(values)], type=pa.string())
     elif not isinstance(values, pa.ChunkedArray):
-        values = pa.chunked_array([pa.array(values)])
-    if pa.types.is_dictionary(values.type):
-        values = values.cast(values.type.value_type)
-    if pa.types.is_large_string(values.type) or pa.types.is_string_view(values.type):
-        values = values.cast(pa.string())
-    elif not pa.types.is_string(values.type):
-        if (
-            pa.types.is_integer(values.type)
-            or pa.types.is_binary(values.type)
-            or (pa.types.is_null(values.type) and len(values) == 0)
-        ):
-            values = values.cast(pa.string())
-        else:
+        try:
+            values = pa.chunked_array([pa.array(values)])
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as error:
             from rankwise.exceptions import InputFormatError
 
-            raise InputFormatError(
-                f"{what} must be strings or integers, got Arrow type {values.type}"
-            )
+            raise InputFormatError(f"{what}s must be text or integers: {error}", source) from None
+    if pa.types.is_dictionary(values.type):
+        values = values.cast(values.type.value_type)
     if values.null_count:
-        from rankwise.exceptions import InputFormatError
-
-        first = int(np.flatnonzero(pc.is_null(values).to_numpy(zero_copy_only=False))[0])
-        raise InputFormatError(f"{what} is missing (null) in row {first + 1}")
+        raise row_error(f"{what} is missing (null)", _first_null(values), source, locate)
+    kind = values.type
+    if pa.types.is_large_string(kind) or pa.types.is_string_view(kind) or pa.types.is_integer(kind):
+        values = values.cast(pa.string())
+    elif pa.types.is_binary(values.type) or pa.types.is_large_binary(values.type):
+        values = _binary_as_unchecked_strings(values)
+    elif pa.types.is_null(values.type) and len(values) == 0:
+        values = values.cast(pa.string())
+    elif not pa.types.is_string(values.type):
+        raise row_error(
+            f"{what} must be text or an integer, got {_shown(_offending(values, 0))} "
+            f"(the column has Arrow type {values.type})", 0, source, locate)
+    _validate_utf8(values, what, source, locate)
     return values
+
+
+def _binary_as_unchecked_strings(values: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Binary chunks viewed as strings (same layout), to be validated as UTF-8."""
+    import pyarrow as pa
+
+    values = values.cast(pa.binary())
+    return pa.chunked_array(
+        [pa.Array.from_buffers(pa.string(), len(chunk), chunk.buffers(), chunk.null_count,
+                               chunk.offset) for chunk in values.chunks],
+        type=pa.string(),
+    )
+
+
+def numbers_column(values: Any, what: str, source: str | None = None,
+                   locate: Locate | None = None, *, text: bool = False,
+                   booleans: bool = False) -> np.ndarray:
+    """A column of scores or grades as float64: numbers only, one rule for every input.
+
+    Integer, floating-point and decimal columns are numbers. Text is parsed
+    only where the format has no types (``text=True``: CSV and TSV fields,
+    decimal numbers as in TREC files); elsewhere text, lists and the like
+    are refused, as is a missing value, naming the first such row. Booleans
+    are numbers (1 and 0) only with *booleans* (grades: relevant or not).
+    (Whether a value is finite is checked by the caller.)
+    """
+    import pyarrow as pa
+
+    if isinstance(values, pa.Array):
+        values = pa.chunked_array([values])
+    if pa.types.is_dictionary(values.type):
+        values = values.cast(values.type.value_type)
+    if values.null_count:
+        raise row_error(f"{what} is missing (null)", _first_null(values), source, locate)
+    kind = values.type
+    if pa.types.is_floating(kind) or pa.types.is_integer(kind) or pa.types.is_decimal(kind):
+        return numbers_to_numpy(values)
+    if booleans and pa.types.is_boolean(kind):
+        return numbers_to_numpy(values.cast(pa.uint8()))
+    if (pa.types.is_string(kind) or pa.types.is_large_string(kind)
+            or pa.types.is_string_view(kind)) and text:
+        parts = []
+        at = 0
+        for chunk in values.chunks:
+            try:
+                parts.append(numbers_to_numpy(chunk.cast(pa.float64())))
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                row = at + first_failing_row(chunk, lambda part: part.cast(pa.float64()))
+                raise row_error(f"{what} must be a number, got {_shown(_offending(values, row))}",
+                                row, source, locate) from None
+            at += len(chunk)
+        return np.concatenate(parts) if len(parts) != 1 else parts[0]
+    if len(values) == 0 and pa.types.is_null(kind):
+        return np.zeros(0, dtype=np.float64)
+    described = {"bool": "true/false", "string": "text", "large_string": "text"}.get(
+        str(kind), f"Arrow type {kind}")
+    raise row_error(
+        f"{what} must be a number, got {_shown(_offending(values, 0))} (the column holds "
+        f"{described}); convert the column to numbers first",
+        0, source, locate,
+    )
 
 
 def array_to_numpy(array: pa.Array, dtype: Any) -> np.ndarray:
@@ -160,6 +315,9 @@ def _words_at(raw: np.ndarray, starts: np.ndarray, available: np.ndarray) -> np.
         padded[:size] = raw
         raw, size = padded, 8
     windows = np.ndarray(shape=(size - 7,), dtype="<u8", buffer=raw, strides=(1,))
+    # a start before the buffer (the middle word of a short string) reads from 0; its
+    # bytes are never used, but the index must be valid (a negative one wraps or fails)
+    starts = np.maximum(starts, 0)
     clamped = np.minimum(starts, size - 8)
     words = windows[clamped]
     words >>= (starts - clamped).astype(np.uint64) * np.uint64(8)

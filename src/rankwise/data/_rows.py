@@ -1,10 +1,52 @@
-"""Row helpers shared by :class:`Qrels` and :class:`Run`."""
+"""Row helpers shared by :class:`Qrels` and :class:`Run`: where rows came from, read-only arrays."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import numpy as np
+
+
+class LineMap:
+    """The line of each row of a text input, blank and comment lines counted.
+
+    Row ``r`` (0-based) is on line ``r + first + skipped``, where *skipped*
+    is the number of lines skipped before it: the value at the last of
+    *rows* that is ``<= r`` (0 before the first). Made by the readers as
+    they read (nothing is read again to find a line), and picklable.
+
+    Examples
+    --------
+    >>> lines = LineMap(np.array([0, 2]), np.array([1, 3]))  # a comment, then 2 blank lines
+    >>> [lines(row) for row in range(4)]
+    [2, 3, 6, 7]
+    """
+
+    __slots__ = ("_first", "_rows", "_skipped")
+
+    def __init__(self, rows: np.ndarray, skipped: np.ndarray, first: int = 1) -> None:
+        self._rows = np.asarray(rows, dtype=np.int64)
+        self._skipped = np.asarray(skipped, dtype=np.int64)
+        self._first = first
+
+    def __call__(self, row: int) -> int:
+        at = int(np.searchsorted(self._rows, row, side="right")) - 1
+        return int(row) + self._first + (int(self._skipped[at]) if at >= 0 else 0)
+
+    def __getstate__(self) -> tuple[np.ndarray, np.ndarray, int]:
+        return self._rows, self._skipped, self._first
+
+    def __setstate__(self, state: tuple[np.ndarray, np.ndarray, int]) -> None:
+        self._rows, self._skipped, self._first = state
+
+    @classmethod
+    def from_line_numbers(cls, line_numbers: np.ndarray, first: int = 1) -> LineMap:
+        """The map of rows whose lines are listed (one line number per row)."""
+        skipped = np.asarray(line_numbers, dtype=np.int64) - first - np.arange(
+            len(line_numbers), dtype=np.int64
+        )
+        changes = np.flatnonzero(np.diff(skipped, prepend=0))
+        return cls(changes, skipped[changes], first)
 
 
 def line_of_row(

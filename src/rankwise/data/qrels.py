@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rankwise.data._arrow import as_string_chunks, intern, numbers_to_numpy
-from rankwise.data._rows import line_of_row, readonly
+from rankwise.data._arrow import as_string_chunks, intern, numbers_column, row_error
+from rankwise.data._dicts import dict_duplicate_error, dict_value_error, flatten_dict
+from rankwise.data._rows import LineMap, line_of_row, readonly
 from rankwise.data._strings import StringColumn
+from rankwise.data._values import BadValue, real_numbers
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
 if TYPE_CHECKING:
@@ -71,6 +73,14 @@ class Qrels:
         self._line_numbers = line_numbers
         self._locate = locate
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {slot: getattr(self, slot) for slot in self.__slots__}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for slot, value in state.items():
+            object.__setattr__(
+                self, slot, readonly(value) if isinstance(value, np.ndarray) else value)
+
     @classmethod
     def from_arrow(
         cls,
@@ -92,19 +102,17 @@ class Qrels:
         """
         import pyarrow as pa
 
-        queries = as_string_chunks(query_ids, "query id")
-        docs = as_string_chunks(doc_ids, "document id")
+        if locate is None and line_numbers is not None:
+            locate = LineMap.from_line_numbers(line_numbers)
+        queries = as_string_chunks(query_ids, "query id", source, locate)
+        docs = as_string_chunks(doc_ids, "document id", source, locate)
         if isinstance(grades, (pa.Array, pa.ChunkedArray)):
-            if grades.null_count:
-                raise InputFormatError("a relevance grade is missing (null)", source)
-            grade_array = numbers_to_numpy(grades)
+            grade_array = numbers_column(grades, "grade", source, locate, booleans=True)
         else:
             try:
-                grade_array = np.array(grades, dtype=np.float64)
-            except (TypeError, ValueError) as error:
-                raise InputFormatError(
-                    f"relevance grades must be numbers: {error}", source
-                ) from None
+                grade_array = real_numbers(grades, "grade", booleans=True)
+            except BadValue as bad:
+                raise row_error(bad.message, bad.row, source, locate) from None
         if not (len(queries) == len(docs) == len(grade_array)):
             raise InputFormatError(
                 "query ids, document ids and grades differ in length: "
@@ -114,12 +122,8 @@ class Qrels:
         finite = np.isfinite(grade_array)
         if not finite.all():
             row = int(np.flatnonzero(~finite)[0])
-            line = line_of_row(row, line_numbers, locate)
-            raise InputFormatError(
-                f"relevance grade must be a finite number, got '{float(grade_array[row])}'",
-                source or "<judgments>",
-                line,
-            )
+            raise row_error(f"grade must be a finite number, got '{float(grade_array[row])}'",
+                            row, source or "<judgments>", locate)
         query_codes, query_names = intern(queries)
         doc_codes, doc_names = intern(docs)
         qrels = cls(
@@ -137,25 +141,26 @@ class Qrels:
 
     @classmethod
     def from_dict(cls, judgments: dict[Any, dict[Any, float]]) -> Qrels:
-        """Build judgments from ``{query_id: {doc_id: grade}}`` (pytrec_eval's and ranx's form)."""
-        if not isinstance(judgments, dict):
-            raise InputFormatError(
-                "a qrels dict must map query ids to {doc_id: grade}, "
-                f"got {type(judgments).__name__}"
-            )
-        queries: list[str] = []
-        docs: list[str] = []
-        grades: list[float] = []
-        for query, judged in judgments.items():
-            if not isinstance(judged, dict):
-                raise InputFormatError(
-                    f"qrels entry for query {query!r} must be a dict {{doc_id: grade}}, "
-                    f"got {type(judged).__name__}"
-                )
-            queries.extend([str(query)] * len(judged))
-            docs.extend(str(doc) for doc in judged)
-            grades.extend(judged.values())
-        return cls.from_arrow(queries, docs, grades, source="<dict>")
+        """Build judgments from ``{query_id: {doc_id: grade}}`` (pytrec_eval's and ranx's form).
+
+        Ids are text (keys converted with ``str()``; two keys that become one
+        id are a :class:`DuplicateEntryError`); grades are real numbers,
+        fractional ones included.
+        """
+        queries, docs, grades = flatten_dict(judgments, "qrels", "{doc_id: grade}")
+        try:
+            values = real_numbers(grades, "grade", booleans=True)
+        except BadValue as bad:
+            raise dict_value_error(judgments, bad) from None
+        finite = np.isfinite(values)
+        if not finite.all():
+            row = int(np.flatnonzero(~finite)[0])
+            raise dict_value_error(judgments, BadValue(
+                row, f"grade must be a finite number, got {grades[row]!r}"))
+        try:
+            return cls.from_arrow(queries, docs, values, source="<dict>")
+        except DuplicateEntryError:
+            raise dict_duplicate_error(judgments, "qrels") from None
 
     @property
     def query_ids(self) -> list[str]:

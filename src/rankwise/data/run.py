@@ -8,9 +8,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rankwise.data._arrow import as_string_chunks, intern, numbers_to_numpy, string_keys
-from rankwise.data._rows import line_of_row, readonly
+from rankwise.data._arrow import (
+    as_string_chunks,
+    intern,
+    numbers_column,
+    numbers_to_numpy,
+    row_error,
+    string_keys,
+)
+from rankwise.data._dicts import dict_duplicate_error, dict_value_error, flatten_dict
+from rankwise.data._rows import LineMap, line_of_row, readonly
 from rankwise.data._strings import StringsLike, to_arrow
+from rankwise.data._values import BadValue, real_numbers
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
 if TYPE_CHECKING:
@@ -96,6 +105,17 @@ class Run:
         self._locate = locate
         self._blocks = None if rank_order_blocks is None else readonly(rank_order_blocks)
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {slot: getattr(self, slot) for slot in self.__slots__}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for slot, value in state.items():
+            if isinstance(value, np.ndarray):
+                value = readonly(value)
+            elif slot == "_segments" and value is not None:
+                value = tuple(map(readonly, value))
+            object.__setattr__(self, slot, value)
+
     # construction -----------------------------------------------------------------
     @classmethod
     def from_arrow(
@@ -126,21 +146,21 @@ class Run:
         import pyarrow as pa
 
         encoded = _encoded_queries(query_ids)
-        queries = None if encoded is not None else as_string_chunks(query_ids, "query id")
-        docs = as_string_chunks(doc_ids, "document id")
+        if locate is None and line_numbers is not None:
+            locate = LineMap.from_line_numbers(line_numbers)
+        queries = None if encoded is not None else as_string_chunks(
+            query_ids, "query id", source, locate)
+        docs = as_string_chunks(doc_ids, "document id", source, locate)
         if isinstance(scores, (pa.Array, pa.ChunkedArray)):
-            if scores.null_count:
-                raise InputFormatError("a score is missing (null)", source)
-            score_array = numbers_to_numpy(scores)
+            score_array = numbers_column(scores, "score", source, locate)
+        elif (not copy_scores and isinstance(scores, np.ndarray)
+              and scores.dtype == np.float64):
+            score_array = scores
         else:
             try:
-                score_array = (
-                    np.array(scores, dtype=np.float64)
-                    if copy_scores
-                    else np.asarray(scores, dtype=np.float64)
-                )
-            except (TypeError, ValueError) as error:
-                raise InputFormatError(f"scores must be numbers: {error}", source) from None
+                score_array = real_numbers(scores, "score")
+            except BadValue as bad:
+                raise row_error(bad.message, bad.row, source, locate) from None
         n_queries = len(encoded[0]) if encoded is not None else len(queries)  # type: ignore[arg-type]
         if not (n_queries == len(docs) == len(score_array)):
             raise InputFormatError(
@@ -151,13 +171,8 @@ class Run:
         finite = np.isfinite(score_array)
         if not finite.all():
             row = int(np.flatnonzero(~finite)[0])
-            line = line_of_row(row, line_numbers, locate)
-            where = (source, line) if source is not None else (None, None)
-            raise InputFormatError(
-                f"score must be a finite number, got '{float(score_array[row])}'"
-                + ("" if source is not None else f" (row {row + 1})"),
-                *where,
-            )
+            raise row_error(f"score must be a finite number, got '{float(score_array[row])}'",
+                            row, source, locate)
         codes, names = encoded if encoded is not None else intern(queries)
         run = cls(
             codes,
@@ -176,26 +191,30 @@ class Run:
 
     @classmethod
     def from_dict(cls, results: dict[Any, dict[Any, float]], *, name: str = "run") -> Run:
-        """Build a run from ``{query_id: {doc_id: score}}`` (pytrec_eval's and ranx's form)."""
-        queries: list[str] = []
-        docs: list[str] = []
-        scores: list[float] = []
-        if not isinstance(results, dict):
-            raise InputFormatError(
-                f"a run dict must map query ids to {{doc_id: score}}, got {type(results).__name__}"
-            )
-        for query, ranking in results.items():
-            if not isinstance(ranking, dict):
-                raise InputFormatError(
-                    f"run entry for query {query!r} must be a dict {{doc_id: score}}, "
-                    f"got {type(ranking).__name__}"
-                )
-            queries.extend([str(query)] * len(ranking))
-            docs.extend(str(doc) for doc in ranking)
-            scores.extend(ranking.values())
-        return cls.from_arrow(
-            queries, docs, scores, name=name, source="<dict>", check_duplicates=False
-        )
+        """Build a run from ``{query_id: {doc_id: score}}`` (pytrec_eval's and ranx's form).
+
+        Ids are text: keys are converted with ``str()``. Two keys that become
+        the same text (``1`` and ``"1"``) name the same query (or document): a
+        document that is then listed twice for a query is an error
+        (:class:`DuplicateEntryError`). Scores must be real numbers (not booleans or text).
+        """
+        queries, docs, scores = flatten_dict(results, "run", "{doc_id: score}")
+        try:
+            values = real_numbers(scores, "score")
+        except BadValue as bad:
+            raise dict_value_error(results, bad) from None
+        finite = np.isfinite(values)
+        if not finite.all():
+            row = int(np.flatnonzero(~finite)[0])
+            raise dict_value_error(results, BadValue(
+                row, f"score must be a finite number, got {scores[row]!r}"))
+        run = cls.from_arrow(queries, docs, values, name=name, source="<dict>",
+                             check_duplicates=False, copy_scores=False)
+        try:
+            run._check_duplicates()
+        except DuplicateEntryError:
+            raise dict_duplicate_error(results, "run") from None
+        return run
 
     # access -----------------------------------------------------------------------
     @property

@@ -42,6 +42,7 @@
 
 #define LAYOUT_RUN 0
 #define LAYOUT_QRELS 1
+#define DEFAULT_MAX_LINE ((Py_ssize_t)1 << 20) /* bytes in one line, its end included */
 #define MAX_FIELDS 6
 
 /* ------------------------------------------------------------------------ */
@@ -714,6 +715,8 @@ typedef struct {
     size_t begin, end;
     int layout;
     int want_rank;
+    int integer_grades; /* qrels: grades must be -?digits (trec_eval's reading), else numbers */
+    size_t max_line;    /* a longer line is declined ("line too long") */
     /* output */
     Vec doc_offsets;  /* int32, rows + 1 */
     Vec doc_data;
@@ -732,6 +735,10 @@ typedef struct {
     int64_t last_code;
     double last_score;  /* runs: the score of the line before, in the same block */
     int rising;         /* runs: a score above the one before it in its block */
+    /* lines skipped (blank, comment): (row, skipped so far) when the count changes, int64 pairs */
+    Vec skips;
+    size_t skipped;
+    size_t runid_at, runid_length; /* runs: the run id field of the last row (file offset) */
     /* outcome */
     const char *declined; /* why the fast reader declined, or NULL */
     size_t declined_at;   /* file offset */
@@ -751,6 +758,7 @@ task_free(Task *t)
     vec_free(&t->segment_codes);
     vec_free(&t->last_query);
     vec_free(&t->doc_codes);
+    vec_free(&t->skips);
     interner_free(&t->queries);
     interner_free(&t->docs);
     free(t->seen.slots);
@@ -817,6 +825,27 @@ after_carriage_return(const unsigned char *buf, size_t p, size_t n)
     return p + 1 == n ? n : 0;
 }
 
+/* Note a skipped line (blank or comment) before data row t->rows; 0, or -1 on memory failure. */
+static inline int
+note_skip(Task *t)
+{
+    t->skipped++;
+    int64_t *last = t->skips.size ? (int64_t *)(t->skips.data + t->skips.size) - 2 : NULL;
+    if (last != NULL && last[0] == (int64_t)t->rows) {
+        last[1] = (int64_t)t->skipped;
+        return 0;
+    }
+    int64_t pair[2] = {(int64_t)t->rows, (int64_t)t->skipped};
+    return vec_append(&t->skips, pair, sizeof pair);
+}
+
+#define SKIPPED_LINE()                          \
+    do {                                        \
+        if (UNLIKELY(note_skip(t) < 0)) {       \
+            NO_MEMORY();                        \
+        }                                       \
+    } while (0)
+
 /* Allocate the outputs of a task; 0, or -1 on memory failure. */
 static int
 task_start(Task *t)
@@ -863,9 +892,13 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
         if (c <= 0x20) { /* a blank line, or a control byte */
             if (c == '\n') {
                 p++;
+                SKIPPED_LINE();
                 continue;
             }
-            if (c == '\r' && (p = after_carriage_return(buf, p, n)) != 0) {
+            size_t after;
+            if (c == '\r' && (after = after_carriage_return(buf, p, n)) != 0) {
+                p = after;
+                SKIPPED_LINE();
                 continue;
             }
             DECLINE(c == '\r' ? "carriage return inside a line" : "control byte", line_start);
@@ -873,10 +906,14 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
         if (c == '#') {
             const unsigned char *lf = memchr(buf + p, '\n', n - p);
             size_t stop = lf == NULL ? n : (size_t)(lf - buf);
+            if (stop - line_start > t->max_line) {
+                DECLINE("line too long", line_start);
+            }
             if (memchr(buf + p, '\0', stop - p) != NULL) {
-                DECLINE("NUL byte", p);
+                DECLINE("NUL byte", line_start);
             }
             p = stop < n ? stop + 1 : n;
+            SKIPPED_LINE();
             continue;
         }
         /* split the line into fields */
@@ -916,7 +953,7 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
                             p++;
                             continue;
                         }
-                        DECLINE("control byte", p);
+                        DECLINE("control byte", line_start);
                     }
                     p++;
                 }
@@ -925,6 +962,9 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
                 }
                 break;
             }
+        }
+        if (UNLIKELY(p - line_start > t->max_line)) {
+            DECLINE("line too long", line_start);
         }
         if (run ? count < wanted_fields : count != wanted_fields) {
             DECLINE("wrong number of fields", line_start);
@@ -985,6 +1025,8 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
             }
             t->rising |= score > t->last_score;
             t->last_score = score;
+            t->runid_at = base + (size_t)(fields[5].start - buf);
+            t->runid_length = fields[5].length;
             if (t->want_rank) {
                 const Field *r = &fields[3];
                 if (r->non_ascii && !valid_utf8(r->start, r->length)) {
@@ -1009,10 +1051,22 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
             }
         }
         else {
-            int64_t grade;
+            double grade;
             const Field *f = &fields[3];
-            if (!parse_int64(f->start, f->length, &grade)) {
-                DECLINE("grade not a decimal integer", line_start);
+            if (t->integer_grades) {
+                int64_t integer;
+                if (!parse_int64(f->start, f->length, &integer)) {
+                    DECLINE("grade not a decimal integer", line_start);
+                }
+                grade = (double)integer; /* beyond 2^53: the nearest double, as numpy rounds */
+            }
+            else {
+                if (!parse_double(f->start, f->length, limit, &grade)) {
+                    DECLINE("grade not in the decimal grammar", line_start);
+                }
+                if (!isfinite(grade)) {
+                    DECLINE("grade not finite", line_start);
+                }
             }
             int64_t doc_code = interner_code(&t->docs, doc->start, doc->length, limit);
             if (doc_code < 0 || vec_push_8(&t->values, &grade) < 0 ||
@@ -1094,9 +1148,11 @@ parse_file(Task *t, int fd)
     }
     size_t base = t->begin > 0 ? t->begin - 1 : 0; /* file offset of buf[0] */
     size_t have = 0, p = 0;
+    size_t searched = 0; /* buf[p:searched] holds no line end: each byte is looked at once */
     int at_eof = 0, find_line_start = t->begin > 0;
     for (;;) {
         if (!at_eof) {
+            /* bounded: at most one line (max_line) and two blocks are held */
             if (have + READ_BLOCK > cap) {
                 size_t bigger = cap * 2;
                 unsigned char *grown = realloc(buf, bigger);
@@ -1118,14 +1174,15 @@ parse_file(Task *t, int fd)
         if (find_line_start) { /* the line that starts before the range is not ours */
             const unsigned char *lf = memchr(buf + p, '\n', have - p);
             if (lf == NULL) {
-                if (at_eof) {
-                    break;
+                if (at_eof || base + have >= t->end) {
+                    break; /* no line starts in the range */
                 }
                 base += have; /* nothing here is ours: drop it */
                 have = p = 0;
                 continue;
             }
             p = (size_t)(lf - buf) + 1;
+            searched = p;
             find_line_start = 0;
         }
         if (base + p == 0 && starts_with_byte_order_mark(buf, have)) {
@@ -1133,13 +1190,21 @@ parse_file(Task *t, int fd)
             break;
         }
         size_t chunk_end = have;
-        if (!at_eof) { /* complete lines only */
-            while (chunk_end > p && buf[chunk_end - 1] != '\n') {
-                chunk_end--;
+        if (!at_eof) { /* complete lines only: the last line end among the new bytes */
+            size_t k = have;
+            while (k > searched && buf[k - 1] != '\n') {
+                k--;
             }
-            if (chunk_end == p) { /* no line end yet: read more */
+            if (k == searched) { /* no line end yet: read more, unless the line is too long */
+                searched = have;
+                if (have - p > t->max_line) {
+                    t->declined = "line too long";
+                    t->declined_at = base + p;
+                    break;
+                }
                 continue;
             }
+            chunk_end = k;
         }
         size_t stop = parse_lines(t, buf, p, chunk_end, base);
         if (t->declined != NULL || t->no_memory || stop < chunk_end ||
@@ -1150,6 +1215,7 @@ parse_file(Task *t, int fd)
         base += chunk_end;
         have -= chunk_end;
         p = 0;
+        searched = have;
     }
     free(buf);
 }
@@ -1179,29 +1245,36 @@ names_to_list(const Interner *in)
 }
 
 PyDoc_STRVAR(parse_doc,
-"parse(source, begin, end, layout, want_rank, /)\n"
+"parse(source, begin, end, layout, want_rank, integer_grades=False, max_line=MAX_LINE, /)\n"
 "--\n\n"
 "Parse the TREC lines that start at offsets [begin, end) of source.\n\n"
 "source is a file descriptor (read with pread) or a buffer holding the whole\n"
 "input. layout is RUN (qid iter docno rank score runid ...) or QRELS (qid iter\n"
-"docno grade). Returns a tuple (rows, names, segment_rows, segment_codes,\n"
-"values, doc_offsets, doc_data, rank_offsets, rank_data, doc_codes, doc_names,\n"
-"descending), arrays as buffers and None where a layout has no such column\n"
-"(descending: runs whose scores never rise within a block of one query), or a\n"
-"str saying why the input needs the general reader.");
+"docno grade); qrels grades are decimal numbers, or with integer_grades only\n"
+"-?digits. A line longer than max_line bytes is declined. Returns a tuple (rows,\n"
+"names, segment_rows, segment_codes, values, doc_offsets, doc_data, rank_offsets,\n"
+"rank_data, doc_codes, doc_names, descending, skips, lines, runid_at,\n"
+"runid_length), arrays as buffers and None where a layout has no such column\n"
+"(descending: runs whose scores never rise within a block of one query; skips:\n"
+"int64 pairs (row, blank or comment lines so far) where that count changes;\n"
+"lines: the lines that start in the range; runid_at, runid_length: where the run\n"
+"id of the last row is), or a tuple (reason, offset) saying why the input needs\n"
+"the general reader and where the line it stopped at starts.");
 
 static PyObject *
 ctrec_parse(PyObject *module, PyObject *args)
 {
     (void)module;
     PyObject *source;
-    Py_ssize_t begin, end;
-    int layout, want_rank;
-    if (!PyArg_ParseTuple(args, "Onnip:parse", &source, &begin, &end, &layout, &want_rank)) {
+    Py_ssize_t begin, end, max_line = DEFAULT_MAX_LINE;
+    int layout, want_rank, integer_grades = 0;
+    if (!PyArg_ParseTuple(args, "Onnip|pn:parse", &source, &begin, &end, &layout, &want_rank,
+                          &integer_grades, &max_line)) {
         return NULL;
     }
-    if (begin < 0 || end < begin || (layout != LAYOUT_RUN && layout != LAYOUT_QRELS)) {
-        PyErr_SetString(PyExc_ValueError, "parse: bad range or layout");
+    if (begin < 0 || end < begin || max_line < 1 ||
+        (layout != LAYOUT_RUN && layout != LAYOUT_QRELS)) {
+        PyErr_SetString(PyExc_ValueError, "parse: bad range, layout or line limit");
         return NULL;
     }
     Task task;
@@ -1210,6 +1283,8 @@ ctrec_parse(PyObject *module, PyObject *args)
     task.end = (size_t)end;
     task.layout = layout;
     task.want_rank = want_rank && layout == LAYOUT_RUN;
+    task.integer_grades = integer_grades;
+    task.max_line = (size_t)max_line;
 
     if (PyLong_Check(source)) {
 #ifdef HAS_FILE_MODE
@@ -1250,14 +1325,15 @@ ctrec_parse(PyObject *module, PyObject *args)
         return PyErr_NoMemory();
     }
     if (task.declined != NULL) {
-        PyObject *why = PyUnicode_FromFormat("%s (byte %zu)", task.declined, task.declined_at);
+        PyObject *why = Py_BuildValue("(sn)", task.declined, (Py_ssize_t)task.declined_at);
         task_free(&task);
         return why;
     }
     /* rows, names, segment_rows, segment_codes, values, then for runs doc_offsets, doc_data,
        rank_offsets, rank_data and for qrels doc_codes, doc_names (None elsewhere), then
-       whether scores descend within each block */
-    enum { N_ITEMS = 12 };
+       whether scores descend within each block, the skipped lines, the lines read, and
+       the file offset and length of the last row's run id */
+    enum { N_ITEMS = 16 };
     const int run = layout == LAYOUT_RUN;
     PyObject *items[N_ITEMS] = {NULL};
     items[0] = PyLong_FromSize_t(task.rows);
@@ -1272,6 +1348,10 @@ ctrec_parse(PyObject *module, PyObject *args)
     items[9] = run ? Py_NewRef(Py_None) : vec_to_block(&task.doc_codes);
     items[10] = run ? Py_NewRef(Py_None) : names_to_list(&task.docs);
     items[11] = PyBool_FromLong(run && !task.rising);
+    items[12] = vec_to_block(&task.skips);
+    items[13] = PyLong_FromSize_t(task.rows + task.skipped);
+    items[14] = PyLong_FromSize_t(task.runid_at);
+    items[15] = PyLong_FromSize_t(task.runid_length);
     task_free(&task);
     PyObject *result = PyTuple_New(N_ITEMS);
     for (int i = 0; i < N_ITEMS; i++) {
@@ -1320,7 +1400,8 @@ PyInit__ctrec(void)
 #endif
     if (PyModule_AddIntConstant(module, "RUN", LAYOUT_RUN) < 0 ||
         PyModule_AddIntConstant(module, "QRELS", LAYOUT_QRELS) < 0 ||
-        PyModule_AddIntConstant(module, "FILE_MODE", file_mode) < 0) {
+        PyModule_AddIntConstant(module, "FILE_MODE", file_mode) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_LINE", (long)DEFAULT_MAX_LINE) < 0) {
         Py_DECREF(module);
         return NULL;
     }

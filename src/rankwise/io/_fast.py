@@ -1,41 +1,40 @@
-"""The fast path for TREC text: the C reader, run on several byte ranges at once.
+"""Columns of TREC text, piece by piece: the C reader's pieces and the general reader's.
 
 :mod:`rankwise.io._ctrec` (optional, compiled at install time) parses the
 lines that start in a byte range of a file (read block by block with
-``pread``) or of a buffer, with the GIL released; this module cuts the input
-into ranges, runs them on a few threads and joins the pieces into columns:
-the blocks of lines of each query (first row, query), an Arrow string column
-of document ids (qrels: interned codes), the scores or grades, the rows the
-duplicate check still has to look at (queries whose lines are not in one
-block of one range), and whether the run is in rank order.
+``pread``) or of a buffer, with the GIL released. A plain file is cut into
+ranges parsed on a few threads at once; a stream (standard input, a pipe, a
+compressed file) is cut into blocks of whole lines, parsed while the next
+ones are read. Each range or block becomes a :class:`Piece`; where the C
+reader declines a piece (a :class:`Declined` saying why and at which line),
+the general reader (:mod:`rankwise.io.trec`) parses that piece alone.
+:func:`merge` joins the pieces into the columns of the whole input: the
+blocks of lines of each query (first row, query), the document ids (an Arrow
+string column; qrels: interned codes), the scores or grades, the rows the
+duplicate check still has to look at, whether the run is in rank order, and
+where each row's line is.
 
-The C reader accepts only input whose meaning is certain and declines the
-rest (a string saying why); the caller then uses the general reader, which
-gives the same values and the precise error messages. Set the environment
-variable ``RANKWISE_NO_C=1`` to turn the fast path off.
+Set the environment variable ``RANKWISE_NO_C=1`` to turn the C reader off.
 """
 
 from __future__ import annotations
 
-import mmap
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from rankwise._compiled import enabled, load
 from rankwise._threads import cores, run_threads
-from rankwise.data._strings import StringColumn
+from rankwise.data._rows import LineMap
+from rankwise.data._strings import StringChunk, StringColumn
 
-if TYPE_CHECKING:
-    from rankwise.io._source import OpenedSource
+__all__ = ["Declined", "FastColumns", "Piece", "available", "merge", "parse_block",
+           "parse_file_ranges", "range_bounds"]
 
-__all__ = ["FastColumns", "available", "parse_columns"]
-
-_RANGE_BYTES = 16 << 20  # bytes per parsing task
+_RANGE_BYTES = 16 << 20  # bytes per parsing task of a plain file
 _MAX_THREADS = 8
 
 
@@ -47,9 +46,158 @@ def available() -> bool:
     return _ctrec is not None and enabled()
 
 
+class Declined(NamedTuple):
+    """The C reader declined a piece: why, and the input offset of the line it stopped at."""
+
+    reason: str
+    offset: int
+
+
+@dataclass
+class Piece:
+    """The rows of one range or block of lines.
+
+    Attributes
+    ----------
+    rows : int
+        Data rows.
+    names : list of str
+        Distinct query ids of the piece; *segment_codes* index them.
+    segment_rows, segment_codes : ndarrays of int64 and int32
+        The first row of each block of consecutive lines of one query, and its query.
+    values : ndarray of float64
+        Per row, the score or the grade.
+    docs, ranks : lists of StringChunk
+        Runs: per row, the document id and (kept ranks) the rank field.
+    doc_codes, doc_names : ndarray of int32 and list of str, or None
+        Qrels: per row, the index of its document in *doc_names*.
+    descending : bool
+        Runs: scores never rise within a block of one query.
+    checked : bool
+        Each block of one query was checked for a repeated document.
+    skips : ndarray of int64, shape (k, 2)
+        ``(row, lines skipped so far)`` where the count of skipped (blank,
+        comment) lines changes: row ``r`` is on local line
+        ``r + 1 + skipped before it``.
+    lines : int
+        Lines that start in the piece.
+    run_id : bytes or None
+        Runs: the run id field of its last row.
+    """
+
+    rows: int
+    names: list[str]
+    segment_rows: np.ndarray
+    segment_codes: np.ndarray
+    values: np.ndarray
+    docs: list[StringChunk]
+    ranks: list[StringChunk] | None
+    doc_codes: np.ndarray | None
+    doc_names: list[str] | None
+    descending: bool
+    checked: bool
+    skips: np.ndarray
+    lines: int
+    run_id: bytes | None
+
+
+def _piece(result: tuple[Any, ...], run: bool, keep_rank: bool,
+           read: Callable[[int, int], bytes]) -> Piece:
+    """A piece from what the C reader returned (*read* gives input bytes for the run id)."""
+    (rows, names, segment_rows, segment_codes, values, doc_offsets, doc_data, rank_offsets,
+     rank_data, doc_codes, doc_names, descending, skips, lines, runid_at, runid_length) = result
+
+    def chunk(offsets: Any, data: Any) -> list[StringChunk]:
+        return [StringChunk(rows, np.frombuffer(offsets, dtype=np.int32, count=rows + 1),
+                            np.frombuffer(data, dtype=np.uint8))] if rows else []
+
+    return Piece(
+        rows=rows,
+        names=names,
+        segment_rows=np.frombuffer(segment_rows, dtype=np.int64),
+        segment_codes=np.frombuffer(segment_codes, dtype=np.int32),
+        values=np.frombuffer(values, dtype=np.float64, count=rows),
+        docs=chunk(doc_offsets, doc_data) if run else [],
+        ranks=chunk(rank_offsets, rank_data) if run and keep_rank else None,
+        doc_codes=None if run else np.frombuffer(doc_codes, dtype=np.int32, count=rows),
+        doc_names=doc_names,
+        descending=bool(descending),
+        checked=True,
+        skips=np.frombuffer(skips, dtype=np.int64).reshape(-1, 2),
+        lines=lines,
+        run_id=read(runid_at, runid_length) if run and rows else None,
+    )
+
+
+def _layout(kind: str) -> int:
+    assert _ctrec is not None
+    return int(_ctrec.RUN if kind == "run" else _ctrec.QRELS)
+
+
+def parse_block(block: bytes, kind: str, *, keep_rank: bool = False,
+                integer_grades: bool = False, max_line: int | None = None) -> Piece | Declined:
+    """Parse a block of whole lines (``kind="run"`` or ``"qrels"``) with the C reader."""
+    assert _ctrec is not None
+    limit = _ctrec.MAX_LINE if max_line is None else max_line
+    result = _ctrec.parse(block, 0, len(block), _layout(kind), keep_rank, integer_grades, limit)
+    if len(result) == 2:
+        return Declined(*result)
+    return _piece(result, kind == "run", keep_rank, lambda at, n: block[at : at + n])
+
+
+def range_bounds(size: int) -> list[int]:
+    """The offsets where the ranges of a plain file of *size* bytes begin, and its end."""
+    count = max(1, -(-size // _RANGE_BYTES))
+    return [size * i // count for i in range(count + 1)]
+
+
+def parse_file_ranges(path: str, size: int, kind: str, *, keep_rank: bool = False,
+                      integer_grades: bool = False,
+                      max_line: int | None = None) -> list[Piece | Declined]:
+    """Parse a plain file in ranges (:func:`range_bounds`), on up to one thread per core.
+
+    Returns a piece, or why the C reader declined it, per range, in file order.
+    """
+    assert _ctrec is not None
+    limit = _ctrec.MAX_LINE if max_line is None else max_line
+    bounds = range_bounds(size)
+    count = len(bounds) - 1
+    results: list[Piece | Declined | None] = [None] * count
+    lock = threading.Lock()
+    state = {"next": 0}
+    layout = _layout(kind)
+
+    def read(at: int, n: int) -> bytes:
+        with open(path, "rb") as again:
+            again.seek(at)
+            return again.read(n)
+
+    with open(path, "rb") as handle:
+        descriptor = handle.fileno()
+
+        def work(_: int) -> None:
+            while True:
+                with lock:
+                    index = state["next"]
+                    if index >= count:
+                        return
+                    state["next"] = index + 1
+                result = _ctrec.parse(descriptor, bounds[index], bounds[index + 1], layout,
+                                      keep_rank, integer_grades, limit)
+                results[index] = (Declined(*result) if len(result) == 2
+                                  else _piece(result, kind == "run", keep_rank, read))
+
+        run_threads(work, min(count, cores(), _MAX_THREADS))
+    return [result for result in results if result is not None]
+
+
+# ------------------------------------------------------------------------------------------
+# the whole input
+
+
 @dataclass(frozen=True)
 class FastColumns:
-    """The columns of a TREC file read by the C reader.
+    """The columns of a TREC file, all pieces joined.
 
     Attributes
     ----------
@@ -63,18 +211,22 @@ class FastColumns:
     doc_codes, doc_names : ndarray of int32 and list of str, or None
         Qrels: per row, the index of its document in *doc_names*, the
         distinct document ids in order of first appearance.
-    values : ndarray
-        Per row, the score (float64, runs) or the grade (int64, qrels).
+    values : ndarray of float64
+        Per row, the score (runs) or the grade (qrels).
     ranks : StringColumn or None
         Per row, the rank field as text (runs read with ``keep_rank``).
     unchecked_rows : ndarray of int64, or None
-        Rows of the queries whose lines are split over several blocks: the C
-        reader checked each block for a repeated document, not their union.
-        None when that is a large part of the file (queries interleave):
-        every row is to be checked.
+        Rows the check for a document listed twice still has to look at
+        (queries whose lines are split over several blocks, pieces the
+        general reader parsed). None when that is a large part of the
+        input (queries interleave): every row is to be checked.
     sorted_blocks : ndarray of int64 or None
         Runs in rank order (each query's lines together, scores never rising
         within them): the first row of each query's block. None otherwise.
+    lines : LineMap
+        The line of each row.
+    run_id : str
+        Runs: the run id of the last row.
     """
 
     segment_starts: np.ndarray
@@ -87,6 +239,8 @@ class FastColumns:
     ranks: StringColumn | None
     unchecked_rows: np.ndarray | None
     sorted_blocks: np.ndarray | None
+    lines: LineMap
+    run_id: str
 
     @property
     def interleaved(self) -> bool:
@@ -100,132 +254,50 @@ class FastColumns:
         return np.repeat(self.segment_codes.astype(np.int32), lengths)
 
 
-@contextmanager
-def _opened_for_reader(opened: OpenedSource, reader: Any) -> Iterator[Any]:
-    """What the C reader reads: a plain file's descriptor, else the input's bytes.
-
-    Where the reader cannot read a descriptor (no ``pread``), a plain file is
-    memory-mapped instead.
-    """
-    if opened.path is None or isinstance(opened.data, (bytes, bytearray)):
-        yield opened.data
-        return
-    with open(opened.path, "rb") as handle:
-        if reader.FILE_MODE:
-            yield handle.fileno()
-            return
-        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    try:
-        yield mapped
-    finally:
-        mapped.close()
-
-
-def _release(buffer: Any, begin: int, end: int) -> None:
-    """Drop the parsed pages of a mapped file from this process (they stay cached).
-
-    Keeps the peak memory of reading a large file to a few ranges, not the
-    whole file; pages touched again are simply mapped again.
-    """
-    if not isinstance(buffer, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
-        return
-    start = begin - begin % mmap.PAGESIZE
-    stop = end - end % mmap.PAGESIZE
-    if stop > start:
-        buffer.madvise(mmap.MADV_DONTNEED, start, stop - start)
-
-
-class _Piece(NamedTuple):
-    """What the C reader returns for one range (arrays as buffers)."""
-
-    rows: int
-    names: list[str]
-    segment_rows: Any
-    segment_codes: Any
-    values: Any
-    doc_offsets: Any  # runs
-    doc_data: Any
-    rank_offsets: Any
-    rank_data: Any
-    doc_codes: Any  # qrels
-    doc_names: list[str] | None
-    descending: bool  # runs: scores never rise within a block
-
-
-def _parse_ranges(reader: Any, source: Any, size: int, layout: int, keep_rank: bool) -> Any:
-    """Parse *source* (a descriptor or a buffer) in ranges, on up to one thread per core.
-
-    Returns the pieces in file order, or a str when any range declined.
-    """
-    count = max(1, -(-size // _RANGE_BYTES))
-    bounds = [size * i // count for i in range(count + 1)]
-    results: list[Any] = [None] * count
-    lock = threading.Lock()
-    state: dict[str, Any] = {"next": 0, "declined": None}
-
-    def work(_: int) -> None:
-        while True:
-            with lock:
-                index = state["next"]
-                if index >= count or state["declined"] is not None:
-                    return
-                state["next"] = index + 1
-            result = reader.parse(source, bounds[index], bounds[index + 1], layout, keep_rank)
-            if isinstance(result, str):
-                with lock:
-                    state["declined"] = result
-                return
-            results[index] = _Piece(*result)
-            _release(source, bounds[index], bounds[index + 1])
-
-    run_threads(work, min(count, cores(), _MAX_THREADS))
-    return state["declined"] if state["declined"] is not None else results
-
-
-def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -> FastColumns | str:
-    """Read a TREC run (``kind="run"``) or qrels file with the C reader.
-
-    Returns the columns, or a str saying why the C reader declined the input
-    (the general reader must then read it).
-    """
-    reader = _ctrec
-    if reader is None or not available():
-        return "the C reader is not available"
-    if len(opened.data) == 0:
-        return "empty input"
-    layout = reader.RUN if kind == "run" else reader.QRELS
-    value_type = np.float64 if kind == "run" else np.int64
-    with _opened_for_reader(opened, reader) as source:
-        pieces = _parse_ranges(reader, source, len(opened.data), layout, keep_rank)
-    if isinstance(pieces, str):
-        return pieces
-    if sum(piece.rows for piece in pieces) == 0:
-        return "no data lines"
-
+def merge(pieces: list[Piece], kind: str) -> FastColumns:
+    """Join the pieces of one input (in input order) into its columns."""
+    pieces = [piece for piece in pieces if piece.rows or piece.lines]
     run = kind == "run"
     row_counts = [piece.rows for piece in pieces]
-    ends = np.cumsum(row_counts).tolist()
+    ends = np.cumsum(row_counts, dtype=np.int64).tolist()
     query_ids, segment_codes = _merge_codes(
-        [(piece.names, piece.segment_codes) for piece in pieces],
-        [len(piece.segment_codes) // 4 for piece in pieces],
+        [(piece.names, piece.segment_codes) for piece in pieces if piece.rows]
     )
-    segment_starts = np.concatenate(
-        [np.frombuffer(piece.segment_rows, dtype=np.int64) + (end - piece.rows)
-         for piece, end in zip(pieces, ends)]
-    )
-    parts = [np.frombuffer(piece.values, dtype=value_type, count=piece.rows) for piece in pieces]
-    values = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    segment_starts = _concat([piece.segment_rows + (end - piece.rows)
+                              for piece, end in zip(pieces, ends) if piece.rows], np.int64)
+    values = _concat([piece.values for piece in pieces if piece.rows], np.float64)
     doc_ids = ranks = doc_codes = doc_names = None
     if run:
-        doc_ids = StringColumn.from_buffers([(p.rows, p.doc_offsets, p.doc_data) for p in pieces])
-        if keep_rank:
-            ranks = StringColumn.from_buffers(
-                [(p.rows, p.rank_offsets, p.rank_data) for p in pieces]
-            )
+        doc_ids = StringColumn([chunk for piece in pieces for chunk in piece.docs])
+        ranked = [piece for piece in pieces if piece.rows]
+        if ranked and all(piece.ranks is not None for piece in ranked):
+            ranks = StringColumn([chunk for piece in ranked for chunk in piece.ranks or []])
     else:
         doc_names, doc_codes = _merge_codes(
-            [(piece.doc_names, piece.doc_codes) for piece in pieces], row_counts
+            [(piece.doc_names or [], piece.doc_codes) for piece in pieces if piece.rows]
         )
+    unchecked = None
+    sorted_blocks = None
+    if run and ends:
+        unchecked = _rows_split_over_blocks(segment_starts, segment_codes, ends, len(query_ids))
+        general = [(end - piece.rows, end)
+                   for piece, end in zip(pieces, ends) if piece.rows and not piece.checked]
+        if sum(stop - start for start, stop in general) * 4 > ends[-1]:
+            unchecked = None  # mostly unchecked: check every row
+        elif unchecked is not None and general:
+            rows = [unchecked] + [np.arange(start, stop, dtype=np.int64)
+                                  for start, stop in general]
+            unchecked = np.sort(np.concatenate(rows))
+            unchecked = unchecked[np.append(True, unchecked[1:] != unchecked[:-1])]
+            if len(unchecked) * 4 > ends[-1]:
+                unchecked = None
+        sorted_blocks = _sorted_blocks(pieces, segment_starts, segment_codes, values,
+                                       len(query_ids))
+    run_id = b""
+    for piece in reversed(pieces):
+        if piece.rows and piece.run_id is not None:
+            run_id = piece.run_id
+            break
     return FastColumns(
         segment_starts=segment_starts,
         segment_codes=segment_codes,
@@ -235,41 +307,66 @@ def parse_columns(opened: OpenedSource, kind: str, *, keep_rank: bool = False) -
         doc_names=doc_names,
         values=values,
         ranks=ranks,
-        unchecked_rows=_rows_split_over_blocks(
-            segment_starts, segment_codes, ends, len(query_ids)
-        ) if run else np.zeros(0, dtype=np.int64),
-        sorted_blocks=_sorted_blocks(pieces, segment_starts, segment_codes, values, len(query_ids))
-        if run else None,
+        unchecked_rows=unchecked if run else np.zeros(0, dtype=np.int64),
+        sorted_blocks=sorted_blocks,
+        lines=_line_map(pieces),
+        run_id=run_id.decode("utf-8", errors="replace"),
     )
 
 
-def _merge_codes(parts: list[tuple[list[str], Any]], counts: list[int]) -> tuple[list[str], Any]:
-    """Join per-range interned ids: the distinct ids and the codes.
+def _concat(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
+    if not parts:
+        return np.zeros(0, dtype=dtype)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
-    Each part is (names, int32 codes) of one range, its codes indexing its
-    own names; the result's codes index the names of all ranges, in order of
+
+def _line_map(pieces: list[Piece]) -> LineMap:
+    """The lines of the rows of all pieces: skipped lines counted across pieces."""
+    rows: list[np.ndarray] = []
+    skipped: list[np.ndarray] = []
+    rows_before = lines_before = 0
+    last = 0
+    for piece in pieces:
+        base = lines_before - rows_before  # lines skipped before the piece
+        if base != last:
+            rows.append(np.array([rows_before], dtype=np.int64))
+            skipped.append(np.array([base], dtype=np.int64))
+            last = base
+        if len(piece.skips):
+            rows.append(piece.skips[:, 0] + rows_before)
+            skipped.append(piece.skips[:, 1] + base)
+            last = int(skipped[-1][-1])
+        rows_before += piece.rows
+        lines_before += piece.lines
+    return LineMap(_concat(rows, np.int64), _concat(skipped, np.int64))
+
+
+def _merge_codes(parts: list[tuple[list[str], Any]]) -> tuple[list[str], np.ndarray]:
+    """Join per-piece interned ids: the distinct ids and the codes.
+
+    Each part is (names, int32 codes) of one piece, its codes indexing its
+    own names; the result's codes index the names of all pieces, in order of
     first appearance.
     """
     code_of: dict[str, int] = {}
     codes = []
-    for (names, local_codes), count in zip(parts, counts):
+    for names, local in parts:
         remap = np.array([code_of.setdefault(name, len(code_of)) for name in names], np.int32)
-        local = np.frombuffer(local_codes, dtype=np.int32, count=count)
         identity = bool((remap == np.arange(len(remap), dtype=np.int32)).all())
         codes.append(local if identity else remap[local])
-    return list(code_of), np.concatenate(codes) if len(codes) > 1 else codes[0]
+    return list(code_of), _concat(codes, np.int32)
 
 
 def _sorted_blocks(
-    pieces: list[_Piece], starts: np.ndarray, codes: np.ndarray, scores: np.ndarray,
+    pieces: list[Piece], starts: np.ndarray, codes: np.ndarray, scores: np.ndarray,
     n_queries: int,
 ) -> np.ndarray | None:
     """The first row of each query's block when the run is in rank order, else None.
 
-    In rank order: one block per query (a block cut by a range boundary is
+    In rank order: one block per query (a block cut by a piece boundary is
     joined again) and scores that never rise inside a block.
     """
-    if not all(piece.descending for piece in pieces):
+    if not all(piece.descending for piece in pieces if piece.rows):
         return None
     continued = np.flatnonzero(codes[1:] == codes[:-1]) + 1  # the same query again: cut blocks
     if len(starts) - len(continued) != n_queries:
@@ -282,22 +379,22 @@ def _sorted_blocks(
 
 
 def _rows_split_over_blocks(
-    starts: np.ndarray, codes: np.ndarray, range_ends: list[int], n_queries: int
+    starts: np.ndarray, codes: np.ndarray, piece_ends: list[int], n_queries: int
 ) -> np.ndarray | None:
-    """Rows of the queries that own more than one block (a block ends at a range's end).
+    """Rows of the queries that own more than one block (a block ends at a piece's end).
 
     None when the blocks are many (queries interleave): check every row.
     """
-    if len(starts) * 8 > range_ends[-1]:
+    if len(starts) * 8 > piece_ends[-1]:
         return None
     blocks_per_query = np.bincount(codes, minlength=n_queries)
     split = blocks_per_query[codes] > 1
     if not split.any():
         return np.zeros(0, dtype=np.int64)
-    # a block ends where the next one starts, or at the end of its range
-    range_of_block = np.searchsorted(np.array(range_ends), starts, side="right")
-    next_start = np.append(starts[1:], range_ends[-1])
-    ends = np.minimum(next_start, np.array(range_ends, dtype=np.int64)[range_of_block])
+    # a block ends where the next one starts, or at the end of its piece
+    piece_of_block = np.searchsorted(np.array(piece_ends), starts, side="right")
+    next_start = np.append(starts[1:], piece_ends[-1])
+    ends = np.minimum(next_start, np.array(piece_ends, dtype=np.int64)[piece_of_block])
     begin, stop = starts[split], ends[split]
     lengths = stop - begin
     offsets = np.cumsum(lengths) - lengths

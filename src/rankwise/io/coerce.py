@@ -11,6 +11,7 @@ from rankwise.exceptions import InputFormatError
 from rankwise.io.dicts import qrels_from_dict, run_from_dict
 from rankwise.io.frames import run_from_frame
 from rankwise.io.tables import (
+    NotATableError,
     qrels_from_table,
     read_table,
     run_from_table,
@@ -233,7 +234,7 @@ def as_qrels(obj: Any, *, columns: Mapping[str, str] | None = None) -> Qrels:
         return qrels_from_dict(obj)
     try:
         table = to_arrow_table(obj)
-    except InputFormatError:
+    except NotATableError:
         raise InputFormatError(
             "qrels must be a Qrels, a path, a pandas/polars/Arrow table or "
             f"{{query_id: {{doc_id: grade}}}}, got {type(obj).__name__}"
@@ -261,7 +262,7 @@ def as_run(
         return fast
     try:
         table = to_arrow_table(obj)
-    except InputFormatError:
+    except NotATableError:
         raise InputFormatError(
             "run must be a Run, a path, a pandas/polars/Arrow table or "
             f"{{query_id: {{doc_id: score}}}}, got {type(obj).__name__}"

@@ -276,9 +276,11 @@ def _problem(found: tuple[Any, ...], form: str) -> InputFormatError:
             SOURCE,
         )
     if kind.endswith(" range"):
+        size = (f"an integer of {len(str(abs(value)))} digits" if isinstance(value, int)
+                else _describe(value))
         return InputFormatError(
-            f"{label} dict: {number} of document {doc!r} {where} is too large for a float "
-            f"({_describe(value)})",
+            f"{label} dict: {number} of document {doc!r} {where} must be a finite number, "
+            f"got {size}, too large for a 64-bit float",
             SOURCE,
         )
     return InputFormatError(

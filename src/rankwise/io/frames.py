@@ -184,6 +184,10 @@ def _source(native: Any, column: Any) -> tuple[Source | None, Any]:
         except Exception:  # the general path reports it
             return none
         kind = native.STRING
+    try:  # Arrow strings read from files may hold invalid UTF-8: the general path names the row
+        column.validate(full=True)
+    except pa.ArrowInvalid:
+        return none
     chunks = []
     for chunk in column.chunks:
         if len(chunk) == 0:

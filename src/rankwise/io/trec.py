@@ -3,30 +3,46 @@
 Fields are separated by any run of spaces or tabs; ``iter`` and ``rank`` are
 ignored (the rank is kept for ``ties="rank"``); text after the run id is
 ignored. Blank lines and lines whose first non-blank character is ``#`` are
-skipped. Ids are strings: ``"1"`` and ``"01"`` are different queries.
+skipped. Ids are strings: ``"1"`` and ``"01"`` are different queries. Lines
+end with LF or CRLF; a carriage return elsewhere (files with CR line ends)
+is an error, and so is a line longer than 1 MiB (:data:`MAX_LINE_BYTES`).
+Grades are numbers, fractional ones included (see docs/reading.md).
 
-Files are read by the C reader (:mod:`rankwise.io._fast`) when it is built
-and the file has the common shape; it declines anything unusual. Then clean
-files (one kind of separator, no comment lines) are parsed by pyarrow's
-multi-threaded CSV reader, and other files are first normalised with regular
-expressions (C speed), then parsed the same way. Every path gives the same
-values; the general one gives the precise error messages.
+The input is read once, front to back, in pieces: ranges of a plain file
+(in parallel), or blocks of whole lines of a stream (standard input, a
+pipe, a compressed file: decompressed as it is read, never whole in
+memory). The C reader (:mod:`rankwise.io._fast`) parses each piece when it
+is built and the piece has the common shape; it declines anything unusual,
+and the general reader then parses that piece: pyarrow's CSV reader, after
+normalising the piece with regular expressions when its whitespace is
+irregular. Both give the same values; errors name the file and the line of
+the first bad line, found in the same pass.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rankwise.data._arrow import array_to_numpy, take_rows
+from rankwise.data._strings import string_chunks
 from rankwise.exceptions import InputFormatError
-from rankwise.io._fast import FastColumns, parse_columns
-from rankwise.io._source import FileView, OpenedSource, PathLike, open_bytes
+from rankwise.io import _fast
+from rankwise.io._fast import Declined, FastColumns, Piece
+from rankwise.io._source import (
+    MAX_LINE_BYTES,
+    FileView,
+    LineTooLong,
+    PathLike,
+    Source,
+    line_blocks,
+    open_source,
+)
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -42,7 +58,8 @@ class _Layout:
     kind: str
     names: tuple[str, ...]
     wanted: tuple[str, ...]
-    numeric: dict[str, str]
+    value: str  # the numeric field: score or grade
+    text: tuple[int, ...] = (0, 2)  # the fields that must be UTF-8 (the ids; ranks when kept)
 
     @property
     def description(self) -> str:
@@ -50,160 +67,188 @@ class _Layout:
 
 
 _RUN = _Layout(
-    "run",
-    ("qid", "iter", "docno", "rank", "score", "runid"),
-    ("qid", "docno", "rank", "score", "runid"),
-    {"score": "score", "rank": "rank"},
+    "run", ("qid", "iter", "docno", "rank", "score", "runid"), ("qid", "docno", "score"), "score"
 )
-_QRELS = _Layout(
-    "qrels", ("qid", "iter", "docno", "grade"), ("qid", "docno", "grade"), {"grade": "grade"}
+_RUN_RANKED = _Layout(
+    "run", _RUN.names, ("qid", "docno", "rank", "score"), "score", (0, 2, 3)
 )
+_QRELS = _Layout("qrels", ("qid", "iter", "docno", "grade"), ("qid", "docno", "grade"), "grade")
 
-_BLOCK_SIZE = 1 << 22
+_STREAM_BLOCK = 4 << 20  # bytes of whole lines per piece of a stream (4x without the C reader)
+_CSV_BLOCK = 1 << 22  # pyarrow's parallel blocks inside a piece
+_HEAD = 1 << 16  # a NUL byte in the first 64 KiB: binary data
 _LOG = logging.getLogger("rankwise.io")
 _WHITESPACE_RUN = re.compile(rb"[ \t\r\f\v]+")
 _EDGE_SPACE = re.compile(rb"(?m)^ | $")
 _SKIPPED_LINE = re.compile(rb"(?m)^(?:#[^\n]*)?\n")
+_LONE_CR = re.compile(rb"\r(?!\n)")
+_NUMBER = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NOT_FINITE = re.compile(rb"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+_INTEGER = re.compile(rb"-?[0-9]+")
+_FIELD = re.compile(rb"[^ \t\r\f\v]+")
 
 
-def _first_line_with_byte(data: bytes | FileView, position: int) -> int:
-    return (
-        data.count(b"\n", 0, position) + 1
-        if isinstance(data, bytes)
-        else (bytes(data[:position]).count(b"\n") + 1)
-    )
+# ------------------------------------------------------------------------------------------
+# one line: the precise message
 
 
-_SCANNED = (b"\x00", b"\t", b" ")
+def _check_line(raw: bytes, number: int, layout: _Layout, display: str,
+                integer_grades: bool = False) -> None:
+    """Raise the error of one line (its line end removed), or return when it is good."""
 
+    def fail(message: str) -> InputFormatError:
+        return InputFormatError(message, display, number)
 
-def _scan(data: bytes | FileView) -> dict[bytes, int]:
-    """First offset of a NUL byte, a tab and a space (-1 when absent), in one pass."""
-    if isinstance(data, FileView):
-        return data.find_any(_SCANNED)
-    return {needle: data.find(needle) for needle in _SCANNED}
-
-
-def _check_text(
-    data: bytes | FileView, display: str, layout: _Layout, scan: dict[bytes, int]
-) -> None:
-    if len(data) == 0 or (not bytes(data[:65536]).strip() and not bytes(data).strip()):
-        raise InputFormatError(
-            f"file is empty: expected TREC {layout.kind} lines ({layout.description})", display
+    if b"\x00" in raw:
+        raise fail(
+            f"binary data (a NUL byte): expected TREC {layout.kind} text ({layout.description})"
         )
-    nul = scan[b"\x00"]
+    if _LONE_CR.search(raw, 0, max(0, len(raw) - 1)) is not None:
+        raise fail(
+            "a carriage return (CR) inside a line: rankwise reads lines that end with LF or "
+            "CR LF; a file with CR line ends (classic Mac) can be converted with "
+            "tr '\\r' '\\n' < FILE"
+        )
+    if len(raw) >= MAX_LINE_BYTES:
+        raise fail(
+            f"line longer than {MAX_LINE_BYTES:,} bytes (1 MiB), the most a line may hold: "
+            f"expected TREC {layout.kind} lines ({layout.description})"
+        )
+    fields = raw.split()
+    if fields and not fields[0].startswith(b"#"):
+        for index, found in enumerate(_FIELD.finditer(raw)):
+            if index in layout.text:
+                try:
+                    found.group().decode("utf-8")
+                except UnicodeDecodeError as error:
+                    at = found.start() + error.start
+                    raise fail(
+                        f"not UTF-8 text (byte 0x{raw[at]:02x} at column {at + 1}): "
+                        "rankwise reads UTF-8 files"
+                    ) from None
+    if not fields or fields[0].startswith(b"#"):
+        return
+    too_few = len(fields) < len(layout.names)
+    too_many = layout.kind == "qrels" and len(fields) > len(layout.names)
+    if too_few or too_many:
+        raise fail(
+            f"expected {len(layout.names)} fields ({layout.description}), got {len(fields)}"
+        )
+    text = fields[layout.names.index(layout.value)]
+    shown = text.decode("utf-8", errors="backslashreplace")
+    if layout.kind == "qrels" and integer_grades:
+        if _INTEGER.fullmatch(text) is None or not -(2**63) <= int(text) < 2**63:
+            digits = re.match(rb"\s*[+-]?[0-9]*", text)
+            atol = int(digits.group()) if digits and digits.group().strip(b"+-") else 0
+            raise fail(
+                f"grade must be an integer, got {shown!r} (trec_eval would read it as {atol}); "
+                "rankwise eval reads fractional grades"
+            )
+        return
+    if _NOT_FINITE.fullmatch(text) is not None:
+        raise fail(f"{layout.value} must be a finite number, got {shown!r}")
+    if _NUMBER.fullmatch(text) is None:
+        raise fail(f"{layout.value} must be a number, got {shown!r}")
+    if not np.isfinite(float(text)):
+        raise fail(f"{layout.value} must be a finite number, got {shown!r}")
+
+
+def _check_lines(block: bytes, first_line: int, layout: _Layout, display: str,
+                 integer_grades: bool, start: int = 0) -> None:
+    """Raise the error of the first bad line of *block* (from byte *start* on)."""
+    number = first_line + block.count(b"\n", 0, start)
+    at = start
+    while at < len(block):
+        end = block.find(b"\n", at)
+        end = len(block) if end == -1 else end
+        raw = block[at:end]
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        _check_line(raw, number, layout, display, integer_grades)
+        number += 1
+        at = end + 1
+
+
+def _binary_head(head: bytes, first_line: int, layout: _Layout, display: str) -> None:
+    """A NUL byte in the first 64 KiB: the input is binary (said before any other error)."""
+    nul = head.find(b"\x00", 0, _HEAD)
     if nul != -1:
-        line = _first_line_with_byte(data, nul)
         raise InputFormatError(
             f"binary data (a NUL byte): expected TREC {layout.kind} text ({layout.description})",
             display,
-            line,
+            first_line + head.count(b"\n", 0, nul),
         )
 
 
-def _is_clean(data: bytes | FileView, scan: dict[bytes, int]) -> bytes | None:
-    """Return the single separator of a clean file, or None when it needs normalising.
-
-    Only single-byte searches over the whole file (memchr speed); comment lines
-    are caught after parsing (a query id starting with ``#``), blank lines are
-    skipped by the CSV reader.
-    """
-    head = bytes(data[:65536])
-    if head[:1] == b"#" or b"\n#" in head:
-        return None
-    separator, other = (b"\t", b" ") if b"\t" in head else (b" ", b"\t")
-    if scan[other] != -1:
-        return None
-    return separator
+# ------------------------------------------------------------------------------------------
+# the general reader: one piece (whole lines) with pyarrow
 
 
-def _normalise(data: bytes | FileView, layout: _Layout) -> tuple[bytes, np.ndarray | None]:
+_SUB_BLOCK = 1 << 16  # bytes normalised at a time (bounds the regular expressions' lists)
+_EXTRA_FIELDS = re.compile(rb"(?m)^((?:[^ \n]+ ){%d}[^ \n]+) [^\n]*" % (len(_RUN.names) - 1))
+
+
+def _normalise(data: bytes, layout: _Layout) -> tuple[bytes, np.ndarray | None]:
     """Collapse whitespace, drop comment and blank lines, cut fields past the last one.
 
     Returns the normalised text and, when lines were dropped, the 1-based line
-    number in the original of each kept line.
+    number in *data* of each kept line. Works on parts of about 64 KiB of
+    whole lines, so memory stays small whatever the lines are.
     """
-    text = _WHITESPACE_RUN.sub(b" ", bytes(data))
-    text = _EDGE_SPACE.sub(b"", text)
-    if not text.endswith(b"\n"):
-        text += b"\n"
+    parts: list[bytes] = []
+    numbers: list[np.ndarray | tuple[int, int]] = []  # kept lines, or (lines before, count)
+    dropped = False
+    before = 0  # lines before the part
+    at = 0
+    while at < len(data):
+        cut = data.find(b"\n", min(at + _SUB_BLOCK, len(data)) - 1)
+        end = len(data) if cut == -1 else cut + 1
+        part = data[at:end]
+        lines = part.count(b"\n") + (0 if part.endswith(b"\n") else 1)
+        text = _EDGE_SPACE.sub(b"", _WHITESPACE_RUN.sub(b" ", part))
+        if text and not text.endswith(b"\n"):
+            text += b"\n"
+        if text.startswith((b"\n", b"#")) or b"\n\n" in text or b"\n#" in text:
+            dropped = True
+            kept_text = _SKIPPED_LINE.sub(b"", text)
+            if kept_text:
+                buffer = np.frombuffer(text, dtype=np.uint8)
+                ends = np.flatnonzero(buffer == 10)
+                starts = np.concatenate(([0], ends[:-1] + 1))
+                first = buffer[np.minimum(starts, len(buffer) - 1)]
+                kept = (starts != ends) & (first != ord("#"))
+                numbers.append(np.flatnonzero(kept) + 1 + before)
+            text = kept_text
+        else:
+            numbers.append((before, lines))
+        if layout.kind == "run" and text:
+            text = _EXTRA_FIELDS.sub(rb"\1", text)
+        parts.append(text)
+        before += lines
+        at = end
     line_numbers = None
-    if text.startswith((b"\n", b"#")) or b"\n\n" in text or b"\n#" in text:
-        buffer = np.frombuffer(text, dtype=np.uint8)
-        ends = np.flatnonzero(buffer == 10)
-        starts = np.concatenate(([0], ends[:-1] + 1))
-        first = buffer[np.minimum(starts, len(buffer) - 1)]
-        kept = (starts != ends) & (first != ord("#"))
-        line_numbers = np.flatnonzero(kept) + 1
-        text = _SKIPPED_LINE.sub(b"", text)
-    if layout.kind == "run":
-        extra = re.compile(rb"(?m)^((?:[^ \n]+ ){%d}[^ \n]+) [^\n]*" % (len(layout.names) - 1))
-        text = extra.sub(rb"\1", text)
-    return text, line_numbers
+    if dropped:
+        line_numbers = np.concatenate([np.zeros(0, np.int64)] + [
+            item if isinstance(item, np.ndarray)
+            else np.arange(item[0] + 1, item[0] + item[1] + 1, dtype=np.int64)
+            for item in numbers
+        ])
+    return b"".join(parts), line_numbers
 
 
-def _line_of_row(row: int, line_numbers: np.ndarray | None) -> int:
-    return int(line_numbers[row]) if line_numbers is not None else row + 1
-
-
-def _diagnose(data: bytes | FileView, display: str, layout: _Layout, error: Exception) -> None:
-    """Find the first offending line of a file pyarrow refused, and raise a precise error."""
-    lines = bytes(data).split(b"\n")
-    score_index = layout.names.index("score") if "score" in layout.names else None
-    grade_index = layout.names.index("grade") if "grade" in layout.names else None
-    for number, raw in enumerate(lines, start=1):
-        fields = raw.split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as decode_error:
-            raise InputFormatError(
-                f"not UTF-8 text (byte 0x{raw[decode_error.start]:02x} at column "
-                f"{decode_error.start + 1}): rankwise reads UTF-8 files",
-                display,
-                number,
-            ) from None
-        too_few = len(fields) < len(layout.names)
-        too_many = layout.kind == "qrels" and len(fields) > len(layout.names)
-        if too_few or too_many:
-            raise InputFormatError(
-                f"expected {len(layout.names)} fields ({layout.description}), got {len(fields)}",
-                display,
-                number,
-            )
-        for index, label in ((score_index, "score"), (grade_index, "grade")):
-            if index is None:
-                continue
-            value = fields[index].decode("utf-8")
-            try:
-                number_value = float(value) if label == "score" else int(value)
-            except ValueError:
-                expected = "a number" if label == "score" else "an integer"
-                raise InputFormatError(
-                    f"{label} must be {expected}, got {value!r}", display, number
-                ) from None
-            if label == "score" and not np.isfinite(number_value):
-                raise InputFormatError(
-                    f"score must be a finite number, got {value!r}", display, number
-                )
-    raise InputFormatError(f"cannot parse TREC {layout.kind} file: {error}", display)
-
-
-def _read_csv(
-    buffer: pa.Buffer | pa.NativeFile, separator: bytes, layout: _Layout, wanted: tuple[str, ...]
-) -> pa.Table:
+def _read_csv(data: bytes, separator: bytes, layout: _Layout, wanted: tuple[str, ...],
+              integer_grades: bool) -> pa.Table:
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.string()}
-    types.update({"score": pa.float64(), "grade": pa.int64()})
-    stream = buffer if isinstance(buffer, pa.NativeFile) else pa.BufferReader(buffer)
+    types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.string(),
+             "score": pa.float64(), "grade": pa.int64() if integer_grades else pa.float64()}
     return pacsv.read_csv(
-        stream,
-        read_options=pacsv.ReadOptions(column_names=list(layout.names), block_size=_BLOCK_SIZE),
+        pa.BufferReader(data),
+        read_options=pacsv.ReadOptions(column_names=list(layout.names), block_size=_CSV_BLOCK),
         parse_options=pacsv.ParseOptions(
-            delimiter=separator.decode(), quote_char=False, escape_char=False, double_quote=False
+            delimiter=separator.decode(), quote_char=False, escape_char=False, double_quote=False,
+            ignore_empty_lines=False,
         ),
         convert_options=pacsv.ConvertOptions(
             include_columns=list(wanted),
@@ -215,177 +260,312 @@ def _read_csv(
     )
 
 
-def _parse(
-    data: bytes | FileView,
-    display: str,
-    layout: _Layout,
-    wanted: tuple[str, ...],
-    path: str | None = None,
-) -> tuple[pa.Table, np.ndarray | None]:
-    """Parse TREC text into a table of the *wanted* columns and the kept lines' numbers."""
-    import pyarrow as pa
+def _is_clean(block: bytes) -> bytes | None:
+    """The one separator of a piece pyarrow can read as it is, or None (normalise it first).
 
-    scan = _scan(data)
-    _check_text(data, display, layout, scan)
-    separator = _is_clean(data, scan)
+    Only single-byte searches over the whole piece (memchr speed): no comment
+    line, one kind of separator, no vertical tab or form feed. Blank lines and
+    odd spacing are left to pyarrow (it reads empty lines as rows, and
+    fails), whose error sends the piece to the normaliser.
+    """
+    if b"#" in block and (block.startswith(b"#") or b"\n#" in block):
+        return None
+    if b"\x0b" in block or b"\x0c" in block:
+        return None
+    has_tab, has_space = b"\t" in block, b" " in block
+    if has_tab and has_space:
+        return None
+    return b"\t" if has_tab else b" "
+
+
+def _last_field(text: bytes, index: int) -> bytes:
+    """Field *index* of the last data line of *text* (comment and blank lines skipped)."""
+    end = len(text)
+    while end > 0:
+        start = text.rfind(b"\n", 0, end) + 1
+        fields = text[start:end].split()
+        if fields and not fields[0].startswith(b"#"):
+            return fields[index] if len(fields) > index else b""
+        end = start - 1
+    return b""
+
+
+def _general_piece(block: bytes, first_line: int, layout: _Layout, display: str,
+                   keep_rank: bool, integer_grades: bool) -> Piece:
+    """Parse one piece of whole lines with pyarrow (the general reader)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lines = block.count(b"\n") + (1 if block and not block.endswith(b"\n") else 0)
+    # what pyarrow would take as data: NUL bytes, lone CRs, over-long lines
+    suspect = b"\x00" in block or (
+        b"\r" in block and _LONE_CR.search(block, 0, max(0, len(block) - 1)) is not None)
+    if not suspect:
+        # a line of MAX_LINE_BYTES holds a whole aligned window of half that: look for one
+        # window without a line end (a few finds per MiB)
+        half = MAX_LINE_BYTES // 2
+        suspect = any(block.find(b"\n", at, at + half) == -1
+                      for at in range(0, len(block) - half + 1, half))
+    if suspect:
+        _check_lines(block, first_line, layout, display, integer_grades)
+    wanted = layout.wanted
+    # lines shorter on average than the shortest data line: blank lines (normalise them away)
+    shortest = 2 * len(layout.names)
+    separator = _is_clean(block) if len(block) >= shortest * lines else None
+    table = None
+    line_numbers: np.ndarray | None = None
     if separator is not None:
         try:
-            source = pa.OSFile(path) if path is not None else pa.py_buffer(data)
-            table = _read_csv(source, separator, layout, wanted)
+            table = _read_csv(block, separator, layout, wanted, integer_grades)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
-            pass  # extra text after the last field, odd spacing: normalise below
-        else:
-            table = _encode_queries(table)
-            _release_unused_memory()
-            if not _has_comment_rows(table):
-                return table, None
-    text, line_numbers = _normalise(data, layout)
-    if not text.strip():
-        raise InputFormatError(
-            f"file has no data lines: expected TREC {layout.kind} lines ({layout.description})",
-            display,
-        )
-    try:
-        return _read_csv(pa.py_buffer(text), b" ", layout, wanted), line_numbers
-    except (pa.ArrowInvalid, pa.ArrowTypeError) as error:
-        _diagnose(data, display, layout, error)
-        raise  # _diagnose always raises; this keeps type checkers content
+            table = None  # extra text after the last field, odd spacing: normalise below
+        text = block
+    if table is None:
+        text, line_numbers = _normalise(block, layout)
+        if not text.strip():
+            return _empty_piece(lines, layout)
+        try:
+            table = _read_csv(text, b" ", layout, wanted, integer_grades)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as error:
+            _check_lines(block, first_line, layout, display, integer_grades)
+            raise InputFormatError(
+                f"cannot read TREC {layout.kind} text: {error}", display, first_line
+            ) from None
+    rows = table.num_rows
+    values = table[layout.value].combine_chunks()
+    if values.type != pa.float64():
+        values = values.cast(pa.float64())
+    value_array = np.frombuffer(values.buffers()[1], dtype=np.float64, count=rows,
+                                offset=values.offset * 8) if rows else np.zeros(0)
 
+    def line_of(row: int) -> int:
+        local = int(line_numbers[row]) if line_numbers is not None else row + 1
+        return first_line + local - 1
 
-def _copy_chunks(chunks: list[pa.Array]) -> np.ndarray:
-    """Concatenate numeric chunks into one float64 array, releasing each chunk once copied."""
-    out = np.empty(sum(len(chunk) for chunk in chunks), dtype=np.float64)
-    at = 0
-    for index in range(len(chunks)):
-        chunk = chunks[index]
-        out[at : at + len(chunk)] = array_to_numpy(chunk, np.float64)
-        at += len(chunk)
-        chunks[index] = None
-        del chunk
-    return out
-
-
-def _release_unused_memory() -> None:
-    """Give the memory the CSV reader freed back to the system (lower peak memory)."""
-    import pyarrow as pa
-
-    pool = pa.default_memory_pool()
-    if hasattr(pool, "release_unused"):
-        pool.release_unused()
-
-
-def _change_points(column: pa.ChunkedArray) -> np.ndarray:
-    """Rows whose value differs from the previous row's (row 0 included)."""
-    import pyarrow.compute as pc
-
-    points = [np.zeros(1, dtype=np.int64)] if len(column) else []
-    at = 0
-    previous = None
-    for chunk in column.chunks:
-        n = len(chunk)
-        if n == 0:
-            continue
-        if previous is not None and at > 0 and chunk[0].as_py() != previous:
-            points.append(np.array([at], dtype=np.int64))
-        if n > 1:
-            differs = array_to_numpy(pc.not_equal(chunk.slice(1), chunk.slice(0, n - 1)), bool)
-            points.append(np.flatnonzero(differs).astype(np.int64) + at + 1)
-        previous = chunk[n - 1].as_py()
-        at += n
-    return np.concatenate(points) if points else np.zeros(0, dtype=np.int64)
-
-
-def _encode_queries(table: pa.Table) -> pa.Table:
-    """Intern the query ids once (first-appearance order); the Run reuses the codes.
-
-    Runs list each query's documents together, so the ids change only at
-    block boundaries: comparing neighbours and naming the few blocks is much
-    cheaper than hashing every row. Files that interleave queries fall back
-    to hashing.
-    """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from rankwise.data._arrow import numpy_to_array
-
-    column = table["qid"]
-    n = len(column)
-    starts = _change_points(column)
-    if len(starts) > max(4096, n // 8):
-        encoded = pc.dictionary_encode(column).combine_chunks()
+    finite = np.isfinite(value_array)
+    if not finite.all():
+        row = int(np.flatnonzero(~finite)[0])
+        number = line_of(row)
+        start = 0
+        for _ in range(number - first_line):
+            start = block.index(b"\n", start) + 1
+        _check_lines(block, first_line, layout, display, integer_grades, start)
+        raise InputFormatError(f"{layout.value} must be a finite number", display, number)
+    encoded = pc.dictionary_encode(table["qid"]).combine_chunks()
+    codes = np.frombuffer(encoded.indices.buffers()[1], dtype=np.int32, count=rows,
+                          offset=encoded.indices.offset * 4) if rows else np.zeros(0, np.int32)
+    segment_rows = np.flatnonzero(np.diff(codes, prepend=-1)).astype(np.int64)
+    same_query = codes[1:] == codes[:-1]
+    skips = np.zeros((0, 2), dtype=np.int64)
+    if line_numbers is not None:
+        skipped = line_numbers.astype(np.int64) - 1 - np.arange(rows, dtype=np.int64)
+        changes = np.flatnonzero(np.diff(skipped, prepend=0))
+        skips = np.stack([changes, skipped[changes]], axis=1).astype(np.int64)
+    piece = Piece(
+        rows=rows,
+        names=encoded.dictionary.to_pylist(),
+        segment_rows=segment_rows,
+        segment_codes=codes[segment_rows].astype(np.int32),
+        values=value_array,
+        docs=[],
+        ranks=None,
+        doc_codes=None,
+        doc_names=None,
+        descending=not bool((same_query & (value_array[1:] > value_array[:-1])).any()),
+        checked=False,
+        skips=skips,
+        lines=lines,
+        run_id=_last_field(text, 5) if layout.kind == "run" else None,
+    )
+    if layout.kind == "run":
+        piece.docs = string_chunks(table["docno"])
+        if keep_rank:
+            piece.ranks = string_chunks(table["rank"])
     else:
-        names = take_rows(column, starts).to_pylist()
-        code_of: dict[str, int] = {}
-        first_rows = []
-        block_codes = np.empty(len(starts), dtype=np.int32)
-        for block, name in enumerate(names):
-            code = code_of.get(name)
-            if code is None:
-                code = code_of[name] = len(code_of)
-                first_rows.append(int(starts[block]))
-            block_codes[block] = code
-        codes = np.repeat(block_codes, np.diff(np.append(starts, n)))
-        dictionary = take_rows(column, np.array(first_rows, dtype=np.int64))
-        encoded = pa.DictionaryArray.from_arrays(numpy_to_array(codes), dictionary)
-    return table.set_column(table.schema.get_field_index("qid"), "qid", encoded)
+        docs = pc.dictionary_encode(table["docno"]).combine_chunks()
+        piece.doc_codes = np.frombuffer(docs.indices.buffers()[1], dtype=np.int32, count=rows,
+                                        offset=docs.indices.offset * 4)
+        piece.doc_names = docs.dictionary.to_pylist()
+    return piece
 
 
-def _has_comment_rows(table: pa.Table) -> bool:
-    """Whether a comment line slipped through as data (a query id starting with ``#``)."""
-    column = table["qid"]
-    if not column.num_chunks:
-        return False
-    return any(str(name).startswith("#") for name in column.chunk(0).dictionary.to_pylist())
+def _empty_piece(lines: int, layout: _Layout) -> Piece:
+    """A piece of blank and comment lines only."""
+    return Piece(
+        rows=0, names=[], segment_rows=np.zeros(0, np.int64),
+        segment_codes=np.zeros(0, np.int32), values=np.zeros(0), docs=[], ranks=None,
+        doc_codes=np.zeros(0, np.int32) if layout.kind == "qrels" else None,
+        doc_names=[] if layout.kind == "qrels" else None, descending=True, checked=True,
+        skips=np.zeros((0, 2), dtype=np.int64), lines=lines, run_id=None,
+    )
 
 
-def _line_locator(opened: OpenedSource) -> Callable[[int], int]:
-    """A function from a row number to its line, for error messages only.
-
-    It scans the file again, skipping blank and comment lines; it is only
-    called when an error is reported, so the fast path pays nothing for it.
-    Input that cannot be read again (standard input, a pipe) is kept.
-    """
-    source: bytes | str = bytes(opened.data) if not opened.rereadable else opened.display
-
-    def locate(row: int) -> int:
-        lines = source.split(b"\n") if isinstance(source, bytes) else open_lines(source)
-        seen = -1
-        for number, raw in enumerate(lines, start=1):
-            stripped = raw.strip()
-            if not stripped or stripped.startswith(b"#"):
-                continue
-            seen += 1
-            if seen == row:
-                return number
-        return row + 1
-
-    return locate
+# ------------------------------------------------------------------------------------------
+# the whole input, piece by piece
 
 
-def open_lines(path: str) -> Iterator[bytes]:
-    """Yield the raw lines of a (possibly compressed) file."""
-    with open_bytes(path) as opened:
-        yield from bytes(opened.data).split(b"\n")
+class _Reader:
+    """Reads one input into pieces, in order, and reports the first bad line."""
+
+    def __init__(self, source: Source, layout: _Layout, keep_rank: bool,
+                 integer_grades: bool) -> None:
+        self.source = source
+        self.layout = layout
+        self.keep_rank = keep_rank
+        self.integer_grades = integer_grades
+        self.pieces: list[Piece] = []
+        self.lines = 0  # lines before the next piece
+        self.text = False  # a byte other than whitespace was seen (comments count)
+        self.fast = _fast.available()
+
+    @property
+    def display(self) -> str:
+        return self.source.display
+
+    def read(self) -> FastColumns:
+        try:
+            if self.fast and self.source.path is not None:
+                self._read_file(self.source.path, self.source.size)
+            else:
+                self._read_stream()
+            if any(piece.rows for piece in self.pieces):
+                return _fast.merge(self.pieces, self.layout.kind)
+        except MemoryError:
+            where = f" (stopped after line {self.lines:,})" if self.lines else ""
+            raise InputFormatError(
+                f"not enough memory to read it{where}; free memory, or split the input",
+                self.display,
+            ) from None
+        kind, names = self.layout.kind, self.layout.description  # no data rows
+        if self._has_text():
+            raise InputFormatError(
+                f"file has no data lines: expected TREC {kind} lines ({names})", self.display
+            )
+        raise InputFormatError(f"file is empty: expected TREC {kind} lines ({names})", self.display)
+
+    def _has_text(self) -> bool:
+        if self.text or self.source.path is None:
+            return self.text
+        return any(chunk.strip() for chunk in self.source.chunks())
+
+    def _add(self, piece: Piece) -> None:
+        self.pieces.append(piece)
+        self.lines += piece.lines
+
+    def _general(self, block: bytes, declined: Declined | None = None) -> Piece:
+        """The general reader's piece (the C reader declined it, or is not there)."""
+        first = self.lines + 1
+        if declined is not None:
+            _LOG.debug("%s: general TREC reader from line %d (%s)", self.display,
+                       first + block.count(b"\n", 0, declined.offset), declined.reason)
+            end = block.find(b"\n", declined.offset)
+            raw = block[declined.offset : len(block) if end == -1 else end]
+            _check_line(raw[:-1] if raw.endswith(b"\r") else raw,
+                        first + block.count(b"\n", 0, declined.offset), self.layout,
+                        self.display, self.integer_grades)
+        return _general_piece(block, first, self.layout, self.display, self.keep_rank,
+                              self.integer_grades)
+
+    # a plain file: ranges in parallel -------------------------------------------------
+    def _read_file(self, path: str, size: int) -> None:
+        if size == 0:
+            return
+        head = self.source.read_at(0, _HEAD)
+        _binary_head(head, 1, self.layout, self.display)
+        self.text = bool(head.strip())
+        results = _fast.parse_file_ranges(path, size, self.layout.kind, keep_rank=self.keep_rank,
+                                          integer_grades=self.integer_grades)
+        bounds = _fast.range_bounds(size)
+        for index, result in enumerate(results):
+            if isinstance(result, Declined):
+                begin = self._line_start(bounds[index])
+                end = self._line_start(bounds[index + 1])
+                if result.reason == "line too long":  # do not read the whole range first
+                    head = self.source.read_at(result.offset, result.offset + MAX_LINE_BYTES + 1)
+                    head = head.split(b"\n", 1)[0]
+                    number = self.lines + 1 + self.source.read_at(begin, result.offset).count(
+                        b"\n")
+                    _check_line(head, number, self.layout, self.display, self.integer_grades)
+                block = self.source.read_at(begin, end)
+                self._add(self._general(block, Declined(result.reason, result.offset - begin)))
+            else:
+                self._add(result)
+
+    def _line_start(self, offset: int) -> int:
+        """The first offset at or after *offset* where a line starts (the C reader's rule)."""
+        if offset == 0 or offset >= self.source.size:
+            return min(offset, self.source.size)
+        at = offset - 1
+        limit = min(self.source.size, offset + MAX_LINE_BYTES + 1)
+        while at < limit:
+            data = self.source.read_at(at, min(limit, at + (1 << 16)))
+            found = data.find(b"\n")
+            if found != -1:
+                return at + found + 1
+            at += len(data)
+        return limit
+
+    # a stream: blocks of whole lines, parsed while the next ones are read -------------
+    def _read_stream(self) -> None:
+        from rankwise._threads import cores
+
+        size = _STREAM_BLOCK if self.fast else 4 * _STREAM_BLOCK  # pyarrow: fewer, larger
+        blocks = line_blocks(self.source.chunks(), size)
+        workers = max(1, min(4, cores() - 1)) if self.fast else 0
+        pool = None
+        if workers:
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = ThreadPoolExecutor(max_workers=workers)
+        pending: deque[tuple[bytes, Any]] = deque()
+        too_long = None
+        try:
+            first = True
+            try:
+                for block in blocks:
+                    if first:
+                        _binary_head(block, 1, self.layout, self.display)
+                        first = False
+                    if not self.text:
+                        self.text = bool(block.strip())
+                    if pool is None:
+                        self._add(self._general(block))
+                        continue
+                    pending.append((block, pool.submit(
+                        _fast.parse_block, block, self.layout.kind, keep_rank=self.keep_rank,
+                        integer_grades=self.integer_grades)))
+                    while len(pending) > workers + 1:
+                        self._take(*pending.popleft())
+            except LineTooLong as error:
+                too_long = error
+            while pending:
+                self._take(*pending.popleft())
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        if too_long is not None:
+            if first:
+                _binary_head(too_long.head, 1, self.layout, self.display)
+            _check_line(too_long.head, self.lines + 1, self.layout, self.display,
+                        self.integer_grades)
+
+    def _take(self, block: bytes, future: Any) -> None:
+        result = future.result()
+        self._add(self._general(block, result) if isinstance(result, Declined) else result)
+
+
+def _read_columns(source: PathLike | bytes, layout: _Layout, keep_rank: bool,
+                  integer_grades: bool = False) -> tuple[FastColumns, str]:
+    with open_source(source) as opened:
+        columns = _Reader(opened, layout, keep_rank, integer_grades).read()
+        return columns, opened.display
 
 
 def _last_run_id(data: bytes | FileView) -> str:
-    """The run id of the last data line (the one trec_eval prints)."""
+    """The run id of the last data line of a run file (the one trec_eval prints)."""
     size = len(data)
-    tail = bytes(data[max(0, size - (1 << 16)) : size])
-    for raw in reversed(tail.split(b"\n")):
-        fields = raw.split()
-        if len(fields) >= 6 and not fields[0].startswith(b"#"):
-            return fields[5].decode("utf-8", errors="replace")
-    return ""
-
-
-def _read_fast(opened: OpenedSource, kind: str, keep_rank: bool = False) -> FastColumns | None:
-    """The file's columns from the C reader, or None when the general reader must read it."""
-    columns = parse_columns(opened, kind, keep_rank=keep_rank)
-    if isinstance(columns, str):
-        _LOG.debug("%s: general TREC reader (%s)", opened.display, columns)
-        return None
-    return columns
+    tail = bytes(data[max(0, size - 2 * MAX_LINE_BYTES) : size])
+    return _last_field(tail, 5).decode("utf-8", errors="replace")
 
 
 def read_trec_run(
@@ -396,7 +576,8 @@ def read_trec_run(
     Parameters
     ----------
     source : path, ``"-"`` for standard input, or bytes
-        The file; ``.gz``, ``.bz2`` and ``.xz`` files are decompressed.
+        The file; gzip, bzip2, xz (and zstd, with the ``zstandard`` package)
+        data is decompressed as it is read, whatever the file's name.
     name : str, optional
         The run's name; by default the run id of its last line (as trec_eval
         prints it).
@@ -411,7 +592,8 @@ def read_trec_run(
     ------
     InputFormatError
         When a line has fewer than 6 fields, a score is not a finite number, a
-        document appears twice for one query, or the file is empty or binary.
+        document appears twice for one query, a line is longer than 1 MiB or
+        holds a lone carriage return, or the file is empty or binary.
 
     Examples
     --------
@@ -421,55 +603,36 @@ def read_trec_run(
     """
     from rankwise.data.run import Run
 
-    wanted = ("qid", "docno", "rank", "score") if keep_rank else ("qid", "docno", "score")
-    with open_bytes(source) as opened:
-        fast = _read_fast(opened, "run", keep_rank)
-        if fast is not None and fast.doc_ids is not None:
-            # the C reader checked the scores (finite) and each query's block for duplicates
-            dense = fast.interleaved  # blocks of a line or two: a code per row is cheaper
-            run = Run(
-                fast.query_codes if dense else None,
-                fast.query_ids,
-                fast.doc_ids,
-                fast.values,
-                ranks=fast.ranks,
-                name=name if name is not None else _last_run_id(opened.data),
-                source=opened.display,
-                locate=_line_locator(opened),
-                rank_order_blocks=fast.sorted_blocks,
-                segments=None if dense else (fast.segment_starts, fast.segment_codes),
-            )
-            run.check_duplicates(fast.unchecked_rows)
-            return run
-        table, line_numbers = _parse(opened.data, opened.display, _RUN, wanted, opened.path)
-        run_name = name if name is not None else _last_run_id(opened.data)
-        locate = _line_locator(opened) if line_numbers is None else None
-    queries, docs = table["qid"], table["docno"]
-    ranks = table["rank"] if keep_rank else None
-    score_chunks = list(table["score"].chunks)
-    del table  # the score chunks are now only in the list, freed as they are copied
-    scores = _copy_chunks(score_chunks)
-    _release_unused_memory()
-    return Run.from_arrow(
-        queries,
-        docs,
-        scores,
-        ranks=ranks,
-        name=run_name,
-        source=opened.display,
-        line_numbers=line_numbers,
-        locate=locate,
-        copy_scores=False,
+    columns, display = _read_columns(source, _RUN_RANKED if keep_rank else _RUN, keep_rank)
+    assert columns.doc_ids is not None
+    dense = columns.interleaved  # blocks of a line or two: a code per row is cheaper
+    run = Run(
+        columns.query_codes if dense else None,
+        columns.query_ids,
+        columns.doc_ids,
+        columns.values,
+        ranks=columns.ranks,
+        name=name if name is not None else columns.run_id,
+        source=display,
+        locate=columns.lines,
+        rank_order_blocks=columns.sorted_blocks,
+        segments=None if dense else (columns.segment_starts, columns.segment_codes),
     )
+    run.check_duplicates(columns.unchecked_rows)
+    return run
 
 
-def read_trec_qrels(source: PathLike | bytes) -> Qrels:
+def read_trec_qrels(source: PathLike | bytes, *, integer_grades: bool = False) -> Qrels:
     r"""Read a TREC qrels file: ``qid iter docno grade`` per line.
 
     Parameters
     ----------
     source : path, ``"-"`` for standard input, or bytes
-        The file; ``.gz``, ``.bz2`` and ``.xz`` files are decompressed.
+        The file; compressed data is decompressed as it is read.
+    integer_grades : bool, default False
+        Accept only integer grades (``-?digits``), the only ones trec_eval
+        reads as written (it reads ``1.5`` as 1): for a drop-in that must give
+        trec_eval's numbers. By default grades are any finite decimal number.
 
     Returns
     -------
@@ -478,40 +641,39 @@ def read_trec_qrels(source: PathLike | bytes) -> Qrels:
     Raises
     ------
     InputFormatError
-        When a line does not have 4 fields, a grade is not an integer, a
+        When a line does not have 4 fields, a grade is not a finite number, a
         judgment is given twice, or the file is empty or binary.
 
     Examples
     --------
-    >>> qrels = read_trec_qrels(b"q1 0 d1 2\nq1 0 d2 0\n")
-    >>> len(qrels), qrels.query_ids
-    (2, ['q1'])
+    >>> qrels = read_trec_qrels(b"q1 0 d1 2\nq1 0 d2 0.5\n")
+    >>> len(qrels), qrels.query_ids, qrels.grades.tolist()
+    (2, ['q1'], [2.0, 0.5])
     """
     from rankwise.data.qrels import Qrels
 
-    with open_bytes(source) as opened:
-        fast = _read_fast(opened, "qrels")
-        if fast is not None and fast.doc_codes is not None and fast.doc_names is not None:
-            qrels = Qrels(
-                fast.query_codes,
-                fast.query_ids,
-                fast.doc_codes,
-                fast.doc_names,
-                fast.values.astype(np.float64),
-                source=opened.display,
-                locate=_line_locator(opened),
-            )
-            qrels.check_duplicates()
-            return qrels
-        table, line_numbers = _parse(
-            opened.data, opened.display, _QRELS, _QRELS.wanted, opened.path
-        )
-        locate = _line_locator(opened) if line_numbers is None else None
-    return Qrels.from_arrow(
-        table["qid"],
-        table["docno"],
-        table["grade"],
-        source=opened.display,
-        line_numbers=line_numbers,
-        locate=locate,
+    columns, display = _read_columns(source, _QRELS, False, integer_grades)
+    assert columns.doc_codes is not None and columns.doc_names is not None
+    qrels = Qrels(
+        columns.query_codes,
+        columns.query_ids,
+        columns.doc_codes,
+        columns.doc_names,
+        columns.values,
+        source=display,
+        locate=columns.lines,
     )
+    qrels.check_duplicates()
+    return qrels
+
+
+def iter_lines(source: PathLike | bytes) -> Iterator[bytes]:
+    """Yield the raw lines of a (possibly compressed) input, read once."""
+    with open_source(source) as opened:
+        tail = b""
+        for chunk in opened.chunks():
+            lines = (tail + chunk).split(b"\n")
+            tail = lines.pop()
+            yield from lines
+        if tail:
+            yield tail

@@ -1,0 +1,362 @@
+"""TREC input read once, in bounded memory: compressed data, standard input, hostile input.
+
+Issue 13, items 7, 26, 29 and 33; issue 15 (compressed runs decompressed in a
+stream). Every test reads the same bytes with the C reader and without it.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rankwise as rw
+from rankwise.exceptions import InputFormatError
+from rankwise.io import _fast, trec
+
+RUN = b"".join(b"q%d Q0 d%d %d %.4f sys\n" % (i // 50, i, i % 50 + 1, 1 - (i % 50) / 64)
+               for i in range(2000))
+QRELS = b"".join(b"q%d 0 d%d %d\n" % (i // 50, i, i % 3) for i in range(0, 2000, 7))
+
+
+@pytest.fixture(params=["c", "pure"])
+def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test with the C reader, and again with the general reader only."""
+    if request.param == "c" and not _fast.available():
+        pytest.skip("the C reader is not built")
+    monkeypatch.setenv("RANKWISE_NO_C", "0" if request.param == "c" else "1")
+    return str(request.param)
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streams cut into many blocks (lines and query blocks split at every place)."""
+    monkeypatch.setattr(trec, "_STREAM_BLOCK", 997)
+
+
+class _Stdin:
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+def _same(run: rw.Run, other: rw.Run) -> None:
+    assert run.name == other.name
+    assert run.to_dict() == other.to_dict()
+    assert [run.line_of(r) for r in range(0, len(run), 97)] == [
+        other.line_of(r) for r in range(0, len(other), 97)]
+
+
+# ------------------------------------------------------------------------------------------
+# item 7, issue 15: compressed input, whatever its name, standard input included
+
+COMPRESSORS = {"gzip": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}
+
+
+@pytest.mark.parametrize("kind", sorted(COMPRESSORS))
+def test_compressed_data_is_recognised_by_its_first_bytes(
+    tmp_path: Path, reader: str, small_blocks: None, kind: str
+) -> None:
+    plain = tmp_path / "run.txt"
+    plain.write_bytes(RUN)
+    packed = tmp_path / "run.txt.bin"  # the name says nothing
+    packed.write_bytes(COMPRESSORS[kind](RUN))
+    _same(rw.read_trec_run(packed), rw.read_trec_run(plain))
+    _same(rw.read_trec_run(packed.read_bytes()), rw.read_trec_run(plain))
+
+
+def test_gzip_on_standard_input(monkeypatch: pytest.MonkeyPatch, reader: str,
+                                tmp_path: Path) -> None:
+    """``gzip -c run | rankwise eval qrels -`` (it said: binary data, a NUL byte)."""
+    from rankwise.cli import main
+
+    (tmp_path / "q").write_bytes(QRELS)
+    (tmp_path / "r").write_bytes(RUN)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", _Stdin(gzip.compress(RUN)))
+    assert rw.read_trec_run("-").to_dict() == rw.read_trec_run(tmp_path / "r").to_dict()
+    monkeypatch.setattr(sys, "stdin", _Stdin(gzip.compress(RUN)))
+    expected = rw.evaluate(tmp_path / "q", tmp_path / "r", ["map", "ndcg@10"]).mean
+    monkeypatch.setattr(sys, "stdin", _Stdin(gzip.compress(RUN)))
+    got = rw.evaluate(tmp_path / "q", "-", ["map", "ndcg@10"]).mean
+    assert got == expected
+    monkeypatch.setattr(sys, "stdin", _Stdin(gzip.compress(RUN)))
+    assert main(["eval", "q", "-", "-m", "map", "-f", "tsv", "--quiet"]) == 0
+    monkeypatch.setattr(sys, "stdin", _Stdin(bz2.compress(QRELS)))
+    assert rw.read_trec_qrels("-").to_dict() == rw.read_trec_qrels(QRELS).to_dict()
+
+
+@pytest.mark.parametrize("inflater", ["zlib", "isal"])
+def test_both_inflaters_read_the_same(monkeypatch: pytest.MonkeyPatch, small_blocks: None,
+                                      inflater: str) -> None:
+    """ISA-L (the optional ``fast-gzip`` extra) and zlib give the same run."""
+    if inflater == "isal":
+        pytest.importorskip("isal")
+    monkeypatch.setenv("RANKWISE_GZIP", inflater)
+    from rankwise.io._inflate import inflater_module
+
+    assert inflater_module().__name__.endswith(inflater + ("_zlib" if inflater == "isal" else ""))
+    joined = gzip.compress(RUN[:999]) + gzip.compress(RUN[999:], 9)
+    _same(rw.read_trec_run(joined), rw.read_trec_run(RUN))
+
+
+def test_concatenated_members_and_zero_padding(reader: str) -> None:
+    half = len(RUN) // 2
+    joined = gzip.compress(RUN[:half]) + gzip.compress(RUN[half:]) + b"\x00" * 100
+    assert rw.read_trec_run(joined).to_dict() == rw.read_trec_run(RUN).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (gzip.compress(RUN)[:-20], "<bytes>: cannot decompress gzip data: the compressed stream "
+                                   "ends early (the file is truncated)"),
+        (gzip.compress(RUN) + b"trailing text", "<bytes>: cannot decompress gzip data: other "
+                                                "data follows the end of the compressed stream"),
+        (gzip.compress(RUN)[:40] + b"\xff" * 64, "<bytes>: cannot decompress gzip data: "),
+        (bz2.compress(RUN)[:-5], "<bytes>: cannot decompress bzip2 data: the compressed stream "
+                                 "ends early"),
+    ],
+    ids=["truncated", "trailing-text", "corrupt", "bzip2-truncated"],
+)
+def test_damaged_compressed_data_is_one_error(reader: str, content: bytes, message: str) -> None:
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_trec_run(content)
+    assert str(caught.value).startswith(message)
+
+
+def test_a_compressed_name_without_compressed_content(tmp_path: Path, reader: str) -> None:
+    path = tmp_path / "run.gz"
+    path.write_bytes(RUN)
+    with pytest.raises(InputFormatError, match=r"run.gz: not gzip data, though the name ends "
+                                               r"in .gz \(it starts with b'q0'\)"):
+        rw.read_trec_run(path)
+
+
+def test_zstd_when_zstandard_is_installed(tmp_path: Path, reader: str) -> None:
+    zstandard = pytest.importorskip("zstandard")
+    # more output than one step gives: output held between steps
+    big = b"".join(RUN.replace(b" Q0 d", b" Q0 d%d-" % i) for i in range(100))
+    path = tmp_path / "run"
+    packer = zstandard.ZstdCompressor()
+    path.write_bytes(packer.compress(big[:1000]) + packer.compress(big[1000:]))
+    assert rw.read_trec_run(path).to_dict() == rw.read_trec_run(big).to_dict()
+    with pytest.raises(InputFormatError, match="zstd data: the compressed stream ends early"):
+        rw.read_trec_run(path.read_bytes()[:-10])
+
+
+def test_errors_in_compressed_input_name_their_line(reader: str, small_blocks: None) -> None:
+    bad = RUN + b"q9 Q0 x 1 high sys\n" + RUN[:500]
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_trec_run(gzip.compress(bad))
+    assert str(caught.value) == "<bytes>:2001: score must be a number, got 'high'"
+
+
+# ------------------------------------------------------------------------------------------
+# item 26: carriage returns
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_cr_line_ends_are_refused_with_a_remedy(tmp_path: Path, reader: str, kind: str) -> None:
+    content = (RUN if kind == "run" else QRELS).replace(b"\n", b"\r")
+    path = tmp_path / kind
+    path.write_bytes(content)
+    read = rw.read_trec_run if kind == "run" else rw.read_trec_qrels
+    with pytest.raises(InputFormatError) as caught:
+        read(path)
+    assert str(caught.value) == (
+        f"{path}:1: a carriage return (CR) inside a line: rankwise reads lines that end with "
+        "LF or CR LF; a file with CR line ends (classic Mac) can be converted with "
+        "tr '\\r' '\\n' < FILE"
+    )
+
+
+def test_a_cr_inside_a_later_line(reader: str, small_blocks: None) -> None:
+    content = RUN + b"q1 Q0 dx 1 1.0 sys\rq1 Q0 dy 2 0.5 sys\n"
+    with pytest.raises(InputFormatError, match=r"^<bytes>:2001: a carriage return \(CR\)"):
+        rw.read_trec_run(content)
+
+
+def test_crlf_is_read(reader: str, small_blocks: None) -> None:
+    assert rw.read_trec_run(RUN.replace(b"\n", b"\r\n")).to_dict() == (
+        rw.read_trec_run(RUN).to_dict())
+
+
+# ------------------------------------------------------------------------------------------
+# item 29: long lines, hostile input, the first bad line
+
+
+def test_a_line_over_one_mib_is_an_error(tmp_path: Path, reader: str) -> None:
+    path = tmp_path / "run"
+    path.write_bytes(RUN + b"q1 Q0 " + b"d" * (3 << 20) + b" 1 1.0 sys\n")
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_trec_run(path)
+    assert str(caught.value) == (
+        f"{path}:2001: line longer than 1,048,576 bytes (1 MiB), the most a line may hold: "
+        "expected TREC run lines (qid iter docno rank score runid)"
+    )
+    with pytest.raises(InputFormatError, match=r"^<bytes>:2001: line longer than 1,048,576"):
+        rw.read_trec_run(gzip.compress(path.read_bytes()))
+
+
+def test_a_file_without_line_ends(tmp_path: Path, reader: str,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", 1 << 20)  # many ranges, none with a line start
+    path = tmp_path / "run"
+    path.write_bytes(b"a" * (12 << 20))
+    with pytest.raises(InputFormatError, match=r":1: line longer than 1,048,576 bytes"):
+        rw.read_trec_run(path)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_dev_zero_is_binary_data(reader: str) -> None:
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_trec_run("/dev/zero")
+    assert str(caught.value) == (
+        "/dev/zero:1: binary data (a NUL byte): expected TREC run text "
+        "(qid iter docno rank score runid)"
+    )
+
+
+def test_one_bad_last_line_of_a_large_file(tmp_path: Path, reader: str,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", 1 << 16)
+    path = tmp_path / "run"
+    body = RUN * 30
+    path.write_bytes(body + b"q1 Q0 d1 1 2.0\n")
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_trec_run(path)
+    assert str(caught.value) == (
+        f"{path}:60001: expected 6 fields (qid iter docno rank score runid), got 5")
+
+
+_BOMB = """
+import resource, sys, zlib
+import numpy, pyarrow, pyarrow.compute, pyarrow.csv  # their own memory is not measured
+import rankwise as rw
+import rankwise.io.trec
+from rankwise.exceptions import InputFormatError
+kind = sys.argv[1]
+piece = {"long": b"a" * (1 << 20), "blank": b"\\n" * (1 << 20), "nul": b"\\0" * (1 << 20)}[kind]
+packer = zlib.compressobj(1, zlib.DEFLATED, 31)
+bomb = b"".join(packer.compress(piece) for _ in range(128)) + packer.flush()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    rw.read_trec_run(bomb)
+except InputFormatError as error:
+    print(str(error).split(": ", 1)[1].lstrip("0123456789: "))
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print((after - before) // 1024)
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in KiB is Linux's")
+@pytest.mark.parametrize(("kind", "error"), [
+    ("long", "line longer than 1,048,576 bytes (1 MiB)"),
+    ("blank", "file is empty"),
+    ("nul", "binary data (a NUL byte)"),
+])
+def test_a_gzip_bomb_takes_little_memory(reader: str, kind: str, error: str) -> None:
+    """128 MiB that compress to a few hundred KiB: read in bounded steps, never whole."""
+    outcome = subprocess.run([sys.executable, "-c", textwrap.dedent(_BOMB), kind],
+                             capture_output=True, text=True, check=True, env=os.environ)
+    message, growth = outcome.stdout.split("\n")[:2]
+    assert message.startswith(error)
+    assert int(growth) < 64, f"{growth} MiB more at the peak"
+
+
+# ------------------------------------------------------------------------------------------
+# pipes: lines of messages from the first pass
+
+
+def _pipe(tmp_path: Path, chunks: Iterator[bytes]) -> Path:
+    pipe = tmp_path / "fifo"
+    os.mkfifo(pipe)
+
+    def write() -> None:
+        with open(pipe, "wb") as handle:
+            try:
+                for chunk in chunks:
+                    handle.write(chunk)
+            except BrokenPipeError:
+                pass
+
+    threading.Thread(target=write, daemon=True).start()
+    return pipe
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_duplicate_in_a_compressed_pipe_names_both_lines(tmp_path: Path, reader: str,
+                                                           small_blocks: None) -> None:
+    content = b"# c\n\n" + RUN + b"\n# x\n" + b"q3 Q0 d170 99 0.1 sys\n"
+    packed = gzip.compress(content)
+    pipe = _pipe(tmp_path, (packed[at : at + 1000] for at in range(0, len(packed), 1000)))
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_trec_run(pipe)
+    assert str(caught.value) == (
+        f"{pipe}:2005: document 'd170' appears twice for query 'q3' (first at line 173); "
+        "a run lists each document once per query")
+
+
+# ------------------------------------------------------------------------------------------
+# item 33: the run name is the run id of the last data line
+
+
+def test_the_run_name_of_a_long_last_line(tmp_path: Path, reader: str) -> None:
+    path = tmp_path / "run"
+    path.write_bytes(RUN + b"q99 Q0 dz 1 0.5 final " + b"notes " * 40000 + b"\n# end\n\n")
+    assert rw.read_trec_run(path).name == "final"
+    assert rw.read_trec_run(gzip.compress(path.read_bytes())).name == "final"
+    from rankwise.io._source import FileView
+    from rankwise.io.trec import _last_run_id
+
+    assert _last_run_id(FileView(str(path))) == "final"
+
+
+def test_the_run_name_of_the_last_block(reader: str, small_blocks: None) -> None:
+    content = RUN + b"q1 Q0 dz 1 0.5 last\r\n\r\n"
+    assert rw.read_trec_run(content).name == "last"
+
+
+def test_blocks_and_ranges_agree_with_one_piece(tmp_path: Path, reader: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    tail = RUN[: RUN.index(b"\n", 3000) + 1].replace(b" Q0 d", b" Q0 e")
+    text = b"# head\n" + RUN.replace(b"q3 ", b"q3\t ") + b"\n\n" + tail
+    whole = rw.read_trec_run(text)
+    monkeypatch.setattr(trec, "_STREAM_BLOCK", 501)
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", 333)
+    path = tmp_path / "run"
+    path.write_bytes(text)
+    for run in (rw.read_trec_run(text), rw.read_trec_run(path)):
+        _same(run, whole)
+        np.testing.assert_array_equal(run.scores, whole.scores)
+        assert [run.line_of(row) for row in range(len(run))] == [
+            whole.line_of(row) for row in range(len(whole))]
+    assert whole.line_of(0) == 2 and whole.line_of(2000) == 2004
+
+
+def test_running_out_of_memory_names_the_file(tmp_path: Path, reader: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``ulimit -v`` the user saw "out of memory" and nothing else."""
+    path = tmp_path / "run"
+    path.write_bytes(RUN)
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(_fast, "merge", no_memory)
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_trec_run(path)
+    assert str(caught.value) == (
+        f"{path}: not enough memory to read it (stopped after line 2,000); free memory, or "
+        "split the input")
