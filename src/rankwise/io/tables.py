@@ -9,7 +9,7 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from rankwise.exceptions import InputFormatError, MissingDependencyError
+from rankwise.exceptions import InputFormatError
 from rankwise.io._source import MAX_LINE_BYTES, Source, open_source
 
 if TYPE_CHECKING:
@@ -25,10 +25,6 @@ __all__ = [
     "run_from_table",
     "to_arrow_table",
 ]
-
-QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
-RUN_COLUMNS = ("query_id", "doc_id", "score")
-
 
 class NotATableError(InputFormatError):
     """The object given is not a table at all (not a table with bad values)."""
@@ -424,15 +420,3 @@ def table_format(path: str) -> str | None:
         if name.endswith(suffix):
             return kind
     return None
-
-
-def require(module: str, extra: str) -> Any:
-    """Import an optional dependency or raise a clear error naming the extra."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        raise MissingDependencyError(
-            f"this needs {module}: pip install 'rankwise[{extra}]'"
-        ) from error
