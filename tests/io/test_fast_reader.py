@@ -499,3 +499,20 @@ def test_any_bytes_any_range(tmp_path: Path, data: bytes, begin: int, end: int, 
         rows, names = result[0], result[1]
         assert rows <= data.count(b"\n") + 1
         assert len(names) <= rows
+
+
+@pytest.mark.parametrize("content", [
+    b"#\r note\nq1 Q0 d1 0 0.0 run\n",
+    b"  # a\rb\nq1 Q0 d1 0 0.0 run\n",
+    b"q1 Q0 d1 0 0.0 run\n#a\rq2 Q0 d2 0 0.0 run\n",
+])
+def test_a_carriage_return_inside_a_comment_is_part_of_the_comment(
+    tmp_path: Path, content: bytes
+) -> None:
+    # found by test_any_run_file: the pure reader refused it, the C reader skipped it
+    path = tmp_path / "run"
+    path.write_bytes(content)
+    for pure in (False, True):
+        run = _read("run", path, pure=pure)
+        assert isinstance(run, rw.Run)
+        assert run.query_ids == ["q1"] and len(run) == 1

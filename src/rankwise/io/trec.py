@@ -103,7 +103,8 @@ def _check_line(raw: bytes, number: int, layout: _Layout, display: str,
         raise fail(
             f"binary data (a NUL byte): expected TREC {layout.kind} text ({layout.description})"
         )
-    if _LONE_CR.search(raw, 0, max(0, len(raw) - 1)) is not None:
+    comment = raw.lstrip().startswith(b"#")  # skipped whole up to its LF, as the C reader does
+    if not comment and _LONE_CR.search(raw, 0, max(0, len(raw) - 1)) is not None:
         raise fail(
             "a carriage return (CR) inside a line: rankwise reads lines that end with LF or "
             "CR LF; a file with CR line ends (classic Mac) can be converted with "
