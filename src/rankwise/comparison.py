@@ -487,9 +487,11 @@ def compare(
     depth: int | None = None,
     judged_only: bool = False,
     ties: str = "trec",
+    exclude_self: bool = False,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     options: EvalOptions | None = None,
     engine: str | Engine = "numpy",
+    columns: Mapping[str, str | None] | None = None,
 ) -> Comparison:
     r"""Compare systems with paired significance tests, per measure.
 
@@ -542,7 +544,7 @@ def compare(
     family : {"measure", "all"}
         The correction is applied per measure over the systems compared
         (default), or over all systems and measures at once.
-    rel, depth, judged_only, ties, options
+    rel, depth, judged_only, ties, exclude_self, options
         As in :func:`rankwise.evaluate` (``ties="average"`` compares the
         expected values over tied orderings).
     chunk_size : int
@@ -550,6 +552,8 @@ def compare(
         not change any value).
     engine : {"numpy", "spark"} or Engine
         Where the runs are evaluated.
+    columns : dict, optional
+        Column names of tables, as in :func:`rankwise.evaluate`.
 
     Returns
     -------
@@ -585,7 +589,8 @@ def compare(
     from rankwise.evaluation import evaluate_runs
 
     chosen = options_from(
-        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self,
     )
     settings = _options(baseline, test, correction, family, alpha, ci, n_resamples, seed,
                         chunk_size)
@@ -600,7 +605,7 @@ def compare(
     if isinstance(runs, Mapping) and settings.baseline is not None:
         _check_baseline(settings.baseline, list(runs))
     evaluated = evaluate_runs(qrels, runs, parsed, options=chosen, engine=engine,
-                              need_common_queries=False)
+                              columns=columns, need_common_queries=False)
     if settings.baseline is not None:
         from dataclasses import replace
 

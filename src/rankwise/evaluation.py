@@ -48,9 +48,10 @@ def evaluate(
     missing: str = "skip",
     judged_only: bool = False,
     ties: str = "trec",
+    exclude_self: bool = False,
     options: EvalOptions | None = None,
     engine: str | Engine = "numpy",
-    columns: Mapping[str, str] | None = None,
+    columns: Mapping[str, str | None] | None = None,
     query: str | None = None,
     label: str | None = None,
     score: str | None = None,
@@ -60,35 +61,41 @@ def evaluate(
 
     Parameters
     ----------
-    qrels : Qrels, path, frame or dict
+    qrels : Qrels, path, frame, dict or named tuples
         The judgments: a :class:`Qrels`, a TREC qrels file (or Parquet, CSV,
-        TSV, JSONL file), a pandas / polars / Arrow table with columns
-        ``query_id, doc_id, relevance``, or ``{query_id: {doc_id: grade}}``.
+        TSV, JSONL file; BEIR's ``qrels/test.tsv``), a pandas / polars / Arrow
+        table with columns ``query_id, doc_id, relevance``,
+        ``{query_id: {doc_id: grade}}``, or named tuples (ir_datasets'
+        ``qrels_iter()``).
         With ``query=``, ``label=`` and ``score=`` it is one table holding
         both judgments and scores (every row judged), and *run* is omitted:
         ``evaluate(df, ["ndcg@10"], query="qid", label="label", score="pred")``.
-    run : Run, path, frame or dict
+    run : Run, path, frame, dict or named tuples
         The scored results, in the same forms (columns ``query_id, doc_id,
-        score``; dicts ``{query_id: {doc_id: score}}``).
+        score``, or a ``rank`` column instead of the score; dicts
+        ``{query_id: {doc_id: score}}``; ir_datasets' ``scoreddocs_iter()``).
     measures : str, Measure or list of them
         For example ``["ndcg@10", "map", "mrr@10", "P@10", "recall@1000"]``;
         trec_eval's names (``ndcg_cut.10``, ``P.5,10``, ``all_trec``) work too.
-    rel, depth, missing, judged_only, ties
+    rel, depth, missing, judged_only, ties, exclude_self
         The options that change the numbers, see
         :class:`~rankwise.options.EvalOptions`: relevance level, depth cut
         (trec_eval ``-M``; 0 makes every ranking empty), judged queries absent
         from the run skipped or scored 0 (``-c``), unjudged documents dropped
         (``-J``), the order of tied scores (``"trec"``, ``"average"``,
-        ``"rank"``, ``"worst"``, ``"best"``). ``Results.ties`` reports how
-        much ties matter.
+        ``"rank"``, ``"worst"``, ``"best"``), a document retrieved for its own
+        query id dropped (BEIR's ``ignore_identical_ids``). ``Results.ties``
+        reports how much ties matter.
     options : EvalOptions, optional
         All of them at once (keywords given as well override it).
     engine : {"numpy", "spark"} or Engine
         Where to compute (default: this process). The Spark engine takes
         Spark DataFrames or paths; see :mod:`rankwise.spark`.
     columns : dict, optional
-        ``{role: column}`` for tables whose columns are named otherwise:
-        roles ``query_id``, ``doc_id``, ``relevance``, ``score``, ``rank``.
+        ``{role: column}`` for tables (and named tuples) whose columns are
+        named otherwise: roles ``query_id``, ``doc_id``, ``relevance``,
+        ``score``, ``rank``. ``"relevance": None``: the judgments have no
+        relevance column, every listed pair is relevant (grade 1).
     query, label, score, doc : str, optional
         Column names for the one-table form (learning-to-rank data).
 
@@ -117,7 +124,8 @@ def evaluate(
     array([0.83333333, 0.5       ])
     """
     chosen = options_from(
-        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self,
     )
     one_table = {key: value for key, value in zip(_ONE_TABLE, (query, label, score, doc))
                  if value is not None}
@@ -190,7 +198,7 @@ def evaluate_runs(
     engine: str | Engine = "numpy",
     qrels_format: str | None = None,
     run_format: str | None = None,
-    columns: Mapping[str, str] | None = None,
+    columns: Mapping[str, str | None] | None = None,
     reading: Reading | None = None,
     need_common_queries: bool = True,
 ) -> dict[str, Results]:

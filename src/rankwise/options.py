@@ -97,6 +97,11 @@ class EvalOptions:
         rule, default); the exact expected value over all orders of each tie
         group; the run's rank column; relevant documents last or first (the
         bounds of any tie-breaking).
+    exclude_self : bool
+        Drop a retrieved document whose id equals its query's id before
+        evaluating (BEIR's ``ignore_identical_ids=True``, for ArguAna and
+        Quora, where queries are documents of the corpus). A query left with
+        no document is then a query the run does not hold (see *missing*).
 
     Raises
     ------
@@ -122,6 +127,7 @@ class EvalOptions:
     missing: str = "skip"
     judged_only: bool = False
     ties: str = "trec"
+    exclude_self: bool = False
 
     def __post_init__(self) -> None:
         set_field = object.__setattr__
@@ -134,6 +140,11 @@ class EvalOptions:
             )
         set_field(self, "judged_only", bool(self.judged_only))
         set_field(self, "ties", _choice("ties", self.ties, TIE_POLICIES))
+        if not isinstance(self.exclude_self, (bool, numbers.Integral)):
+            raise InvalidParameterError(
+                f"exclude_self must be True or False, got {self.exclude_self!r}"
+            )
+        set_field(self, "exclude_self", bool(self.exclude_self))
 
     def replace(self, **changes: Any) -> EvalOptions:
         """A copy with some options changed (and checked)."""
@@ -165,6 +176,9 @@ class EvalOptions:
             else f"first {self.depth} documents",
             "judged only": "yes (unjudged documents dropped)" if self.judged_only else "no",
             "ties": _TIE_TEXT[self.ties],
+            "self documents": "dropped (a document whose id is its query's id)"
+            if self.exclude_self
+            else "kept",
         }
 
 

@@ -52,10 +52,12 @@ def build_report(
     depth: int | None = None,
     judged_only: bool = False,
     ties: str = "trec",
+    exclude_self: bool = False,
     options: EvalOptions | None = None,
     engine: str | Engine = "numpy",
     qrels_format: str | None = None,
     run_format: str | None = None,
+    columns: Mapping[str, str | None] | None = None,
     curves: Iterable[str | Measure] = CURVE_FAMILIES,
     max_k: int = 100,
     top: int = 10,
@@ -79,12 +81,14 @@ def build_report(
         name or file stem); default: the first.
     test, correction, alpha, n_resamples, seed, ci
         The paired tests, as in :func:`rankwise.comparison.compare`.
-    missing, rel, depth, judged_only, ties, options
+    missing, rel, depth, judged_only, ties, exclude_self, options
         As in :func:`rankwise.evaluate`.
     engine : str or Engine
         Where the runs are evaluated.
     qrels_format, run_format : str, optional
         The format of files given by path (default: from the extension).
+    columns : dict, optional
+        Column names of tables, as in :func:`rankwise.evaluate`.
     curves : iterable of str or Measure
         Families drawn over k = 1 .. *max_k* (default ndcg, P, recall; they
         take the parameters of a measure of the same family in *measures*).
@@ -128,7 +132,8 @@ def build_report(
     from rankwise.report.summaries import curve_measures
 
     chosen = options_from(
-        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self,
     )
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise InvalidParameterError(f"top must be a positive integer, got {top!r}")
@@ -178,7 +183,8 @@ def build_report(
         try:
             results = evaluate_runs(
                 qrels_in, runs_in, wanted, options=chosen, engine=engine,
-                qrels_format=qrels_format, run_format=run_format, reading=shown,
+                qrels_format=qrels_format, run_format=run_format, columns=columns,
+                reading=shown,
             )
         except RankwiseError as error:
             _name_originals(error, originals)

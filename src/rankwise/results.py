@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -77,6 +78,26 @@ class TieReport:
         ]
 
 
+def _fits_int64(values: list[Any]) -> bool:
+    limit = 1 << 63
+    return all(-limit <= value < limit for value in values)
+
+
+def _as_integer_ids(
+    query_ids: list[str], values: dict[Measure, np.ndarray]
+) -> tuple[list[int], dict[Measure, np.ndarray]]:
+    """Text ids back to integers, the queries in numeric order (values permuted alike)."""
+    numbers = list(map(int, query_ids))
+    if _fits_int64(numbers):
+        order = np.argsort(np.array(numbers, dtype=np.int64), kind="stable")
+    else:
+        order = np.array(sorted(range(len(numbers)), key=numbers.__getitem__), dtype=np.int64)
+    if len(order) and (np.diff(order) == 1).all():
+        return numbers, values
+    numbers = [numbers[i] for i in order.tolist()]
+    return numbers, {measure: array[order] for measure, array in values.items()}
+
+
 class Results(Mapping[str, np.ndarray]):
     """Per-query values of each measure, and their means.
 
@@ -85,8 +106,12 @@ class Results(Mapping[str, np.ndarray]):
 
     Attributes
     ----------
-    query_ids : list of str
-        Evaluated queries, in byte order of their ids (trec_eval's order).
+    query_ids : list of str or list of int
+        Evaluated queries, in byte order of their ids (trec_eval's order);
+        integers in numeric order when the judgments gave them as integers
+        (a dict's keys, a frame's integer column: :attr:`query_id_type`).
+    query_id_type : type
+        ``int`` when the judgments gave their query ids as integers, else ``str``.
     measures : list of Measure
         The measures, in the order asked for.
     mean : dict
@@ -105,15 +130,19 @@ class Results(Mapping[str, np.ndarray]):
 
     def __init__(
         self,
-        query_ids: list[str],
+        query_ids: list[Any],
         values: dict[Measure, np.ndarray],
         *,
         run_name: str = "run",
         missing_queries: int = 0,
         unjudged_queries: int = 0,
         ties: TieReport | Callable[[], TieReport] | None = None,
+        query_id_type: type | None = None,
     ) -> None:
-        self.query_ids = list(query_ids)
+        if query_id_type is int:
+            query_ids, values = _as_integer_ids(query_ids, values)
+        self.query_ids: list[Any] = list(query_ids)
+        self.query_id_type = int if query_id_type is int else str
         self.measures = list(values)
         self._values = values
         self._by_name = {str(m): m for m in values}
@@ -167,17 +196,22 @@ class Results(Mapping[str, np.ndarray]):
         """Number of evaluated queries."""
         return len(self.query_ids)
 
-    def value(self, measure: str | Measure, query_id: str) -> float:
-        """The value of *measure* for one query."""
+    def value(self, measure: str | Measure, query_id: Any) -> float:
+        """The value of *measure* for one query (an integer id also by its text)."""
         try:
             index = self.query_ids.index(query_id)
         except ValueError:
-            raise KeyError(f"query {query_id!r} was not evaluated") from None
+            index = -1
+            if self.query_id_type is int and isinstance(query_id, str):
+                with contextlib.suppress(ValueError):
+                    index = self.query_ids.index(int(query_id))
+            if index < 0:
+                raise KeyError(f"query {query_id!r} was not evaluated") from None
         return float(self[measure][index])
 
     # conversions ---------------------------------------------------------------
-    def to_dict(self) -> dict[str, dict[str, float]]:
-        """Return ``{measure: {query_id: value}}``."""
+    def to_dict(self) -> dict[str, dict[Any, float]]:
+        """Return ``{measure: {query_id: value}}`` (integer ids as integers)."""
         return {
             name: dict(zip(self.query_ids, self._values[m].tolist()))
             for name, m in self._by_name.items()
@@ -198,6 +232,33 @@ class Results(Mapping[str, np.ndarray]):
             index=pd.Index(self.query_ids, name="query_id"),
         )
         return frame
+
+    def to_polars(self) -> Any:
+        """Return a polars DataFrame: a ``query_id`` column, then one column per measure.
+
+        Query ids are integers (``Int64``) when :attr:`query_id_type` is ``int``.
+
+        Examples
+        --------
+        >>> import rankwise as rw
+        >>> r = rw.evaluate({7: {"a": 1}, 10: {"b": 1}}, {7: {"a": 1.0}, 10: {"a": 1.0}}, "P@1")
+        >>> r.to_polars().rows()
+        [(7, 1.0), (10, 0.0)]
+        """
+        try:
+            import polars as pl
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            from rankwise.exceptions import MissingDependencyError
+
+            raise MissingDependencyError(
+                "Results.to_polars needs polars: pip install 'rankwise[polars]'"
+            ) from error
+        if self.query_id_type is int and _fits_int64(self.query_ids):
+            ids = pl.Series("query_id", self.query_ids, dtype=pl.Int64)
+        else:
+            ids = pl.Series("query_id", [str(q) for q in self.query_ids], dtype=pl.Utf8)
+        columns = [pl.Series(name, self._values[m]) for name, m in self._by_name.items()]
+        return pl.DataFrame([ids, *columns])
 
     def to_table(self, fmt: str = "table", *, per_query: bool = False, digits: int = 4) -> str:
         """The results as text: a table of means (or per-query values and means).

@@ -29,6 +29,7 @@ __all__ = [
     "add_evaluation_options",
     "add_input_options",
     "check_no_stdin",
+    "columns",
     "digits",
     "engine_of",
     "evaluation_options",
@@ -167,17 +168,62 @@ def add_evaluation_options(
              "all orders (average), the run's rank column (rank), relevant last/first "
              "(worst/best)",
     )
+    options.add_argument(
+        "--exclude-self", action="store_true",
+        help="drop a retrieved document whose id is its query's id (BEIR's "
+             "ignore_identical_ids, for ArguAna and Quora)",
+    )
     return options
 
 
+def columns(text: str) -> dict[str, str | None]:
+    """Read a column map ``role=name,role=name`` (an argparse type).
+
+    The roles are those of :data:`rankwise.io.coerce.COLUMN_ROLES`; an empty
+    name for ``relevance`` (``relevance=``) says the judgments have none:
+    every listed pair is relevant (implicit feedback).
+
+    Examples
+    --------
+    >>> columns("query_id=user,doc_id=item,score=pred,relevance=")
+    {'query_id': 'user', 'doc_id': 'item', 'score': 'pred', 'relevance': None}
+    """
+    from rankwise.exceptions import InvalidParameterError
+    from rankwise.io.coerce import COLUMN_ROLES, check_columns
+
+    mapping: dict[str, str | None] = {}
+    for item in text.split(","):
+        role, sep, name = (part.strip() for part in item.partition("="))
+        if not sep or not role:
+            raise argparse.ArgumentTypeError(
+                f"expected role=column pairs separated by commas (roles: "
+                f"{', '.join(COLUMN_ROLES)}), got {item.strip()!r}"
+            )
+        if role in mapping:
+            raise argparse.ArgumentTypeError(f"role {role!r} is given twice")
+        mapping[role] = name or None
+    try:
+        return check_columns(mapping)
+    except InvalidParameterError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("columns: ")) from None
+
+
 def add_input_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--qrels-format`` and ``--run-format``."""
+    """Add ``--qrels-format``, ``--run-format`` and ``--columns``."""
     inputs = parser.add_argument_group("inputs")
     inputs.add_argument("--qrels-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
                         help=f"format of QRELS: {', '.join(INPUT_FORMATS)} (default: from its "
                              "extension, else trec)")
     inputs.add_argument("--run-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
                         help="format of every RUN (same choices)")
+    inputs.add_argument(
+        "--columns", type=columns, default=None, metavar="ROLE=NAME,...",
+        help="column names of Parquet/CSV/TSV/JSONL inputs, e.g. "
+             "query_id=user,doc_id=item,score=pred,relevance=clicked (roles: query_id, doc_id, "
+             "relevance, score, rank); 'relevance=' (empty): the judgments have no relevance "
+             "column, every listed pair is relevant (implicit feedback); a run with a rank "
+             "column and no score is ordered by rank",
+    )
 
 
 def add_engine_options(group: Any) -> None:
@@ -205,6 +251,7 @@ def evaluation_options(args: argparse.Namespace) -> EvalOptions:
         missing=args.missing,
         judged_only=args.judged_only,
         ties=args.ties,
+        exclude_self=getattr(args, "exclude_self", False),
     )
 
 

@@ -45,6 +45,7 @@ class Qrels:
         "_line_numbers",
         "_locate",
         "_query_codes",
+        "_query_id_type",
         "_query_ids",
         "_source",
     )
@@ -72,6 +73,7 @@ class Qrels:
         self._source = source
         self._line_numbers = line_numbers
         self._locate = locate
+        self._query_id_type: type | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {slot: getattr(self, slot) for slot in self.__slots__}
@@ -166,6 +168,22 @@ class Qrels:
     def query_ids(self) -> list[str]:
         """Distinct query ids, in order of first appearance."""
         return list(self._query_ids)
+
+    @property
+    def query_id_type(self) -> type | None:
+        """The type the query ids were given in: ``int``, ``str``, or None (not known).
+
+        ``int`` for integer ids (a dict's keys, a frame's integer column),
+        ``str`` for text, None when not known (files). The ids are held as
+        text (:attr:`query_ids`) either way; the results of an evaluation give
+        integer ids back as integers (:class:`~rankwise.Results`).
+        """
+        return self._query_id_type
+
+    def _with_query_id_type(self, kind: type | None) -> Qrels:
+        """Note the type the query ids were given in (for judgments just built)."""
+        self._query_id_type = kind
+        return self
 
     @property
     def query_codes(self) -> np.ndarray:

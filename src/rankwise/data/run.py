@@ -68,6 +68,7 @@ class Run:
         "_locate",
         "_name",
         "_query_codes",
+        "_query_id_type",
         "_query_ids",
         "_ranks",
         "_scores",
@@ -104,6 +105,7 @@ class Run:
         self._line_numbers = line_numbers
         self._locate = locate
         self._blocks = None if rank_order_blocks is None else readonly(rank_order_blocks)
+        self._query_id_type: type | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {slot: getattr(self, slot) for slot in self.__slots__}
@@ -228,6 +230,22 @@ class Run:
         return list(self._query_ids)
 
     @property
+    def query_id_type(self) -> type | None:
+        """The type the query ids were given in: ``int``, ``str``, or None (not known).
+
+        ``int`` for integer ids (a dict's keys, a frame's integer column),
+        ``str`` for text, None when not known (files). The ids are held as
+        text (:attr:`query_ids`) either way; results give integer ids back as
+        integers (:class:`~rankwise.Results`).
+        """
+        return self._query_id_type
+
+    def _with_query_id_type(self, kind: type | None) -> Run:
+        """Note the type the query ids were given in (for a run just built)."""
+        self._query_id_type = kind
+        return self
+
+    @property
     def query_codes(self) -> np.ndarray:
         """Per row, the index of its query in :attr:`query_ids` (read-only int32)."""
         if self._query_codes is None:
@@ -345,7 +363,7 @@ class Run:
             locate=self._locate,
             rank_order_blocks=self._blocks,
             segments=self._segments,  # type: ignore[arg-type]
-        )
+        )._with_query_id_type(self._query_id_type)
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """Return ``{query_id: {doc_id: score}}``."""

@@ -189,10 +189,16 @@ def evaluate_ranking(
     *,
     run_name: str = "run",
     coverage: Coverage = Coverage(),
+    query_id_type: type | None = None,
 ) -> Results:
-    """Compute *measures* from a ranking, with the tie report: the end of every engine."""
+    """Compute *measures* from a ranking, with the tie report: the end of every engine.
+
+    *query_id_type* ``int`` gives the query ids back as integers (the
+    judgments gave them so; see :attr:`rankwise.data.Qrels.query_id_type`).
+    """
     values = compute(ranking, measures, options)
     return Results(
+        query_id_type=query_id_type,
         query_ids=ranking.query_ids,
         values=values,
         run_name=run_name,

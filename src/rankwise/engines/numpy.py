@@ -60,6 +60,10 @@ class NumpyEngine:
         self.check(measures, options)
         qrels_obj = as_qrels(qrels)
         run_obj = as_run(run, name=name, keep_rank=options.by_rank)
+        if options.exclude_self:
+            from rankwise.data.selection import without_self
+
+            run_obj = without_self(run_obj)
         ranking = rank_all_ties(
             qrels_obj,
             run_obj,
@@ -74,4 +78,5 @@ class NumpyEngine:
             options,
             run_name=run_obj.name,
             coverage=Coverage.between(qrels_obj.query_ids, run_obj.query_ids),
+            query_id_type=qrels_obj.query_id_type,
         )

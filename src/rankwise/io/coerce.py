@@ -10,6 +10,7 @@ from rankwise.data import Qrels, Run
 from rankwise.exceptions import InputFormatError
 from rankwise.io.dicts import qrels_from_dict, run_from_dict
 from rankwise.io.frames import run_from_frame
+from rankwise.io.records import records_table
 from rankwise.io.tables import (
     NotATableError,
     qrels_from_table,
@@ -35,28 +36,37 @@ COLUMN_ROLES = ("query_id", "doc_id", "relevance", "score", "rank")
 """The roles a column map may name: ``columns={"query_id": "user", "doc_id": "item"}``."""
 
 _CANDIDATES = {
-    "query_id": ("query_id", "qid", "query"),
-    "doc_id": ("doc_id", "docno", "docid", "doc"),
+    "query_id": ("query_id", "qid", "query", "query-id"),
+    "doc_id": ("doc_id", "docno", "docid", "doc", "corpus-id"),
     "relevance": ("relevance", "label", "grade", "rel"),
     "score": ("score", "prediction", "pred"),
+    "rank": ("rank",),
 }
+BEIR_QRELS_HEADER = ("query-id", "corpus-id", "score")
+"""The header of BEIR's qrels TSV files, whose ``score`` is the relevance grade."""
 _ROLE_TEXT = {"query_id": "query", "doc_id": "document", "relevance": "relevance",
               "score": "score", "rank": "rank"}
 
 
-def check_columns(columns: Any) -> dict[str, str]:
+def check_columns(columns: Any) -> dict[str, Any]:
     """A column map ``{role: column name}``, checked.
 
     Examples
     --------
     >>> check_columns({"query_id": "user", "doc_id": "item"})
     {'query_id': 'user', 'doc_id': 'item'}
+    >>> check_columns({"query_id": "user", "relevance": None})
+    {'query_id': 'user', 'relevance': None}
     >>> check_columns({"user": "query_id"})
     Traceback (most recent call last):
     ...
     rankwise.exceptions.InvalidParameterError: columns: unknown role 'user'; the roles are \
 query_id, doc_id, relevance, score, rank (columns={'query_id': 'user', ...} maps a role to \
 your column)
+
+    ``"relevance": None`` says the judgments have no relevance column:
+    every listed (query, document) is relevant, grade 1 (implicit feedback:
+    clicks, purchases).
     """
     from rankwise.exceptions import InvalidParameterError
 
@@ -66,22 +76,29 @@ your column)
         raise InvalidParameterError(
             f"columns must be a dict {{role: column name}}, got {type(columns).__name__}"
         )
-    out: dict[str, str] = {}
+    out: dict[str, Any] = {}
     for role, name in columns.items():
         if role not in COLUMN_ROLES:
             raise InvalidParameterError(
                 f"columns: unknown role {role!r}; the roles are {', '.join(COLUMN_ROLES)} "
                 "(columns={'query_id': 'user', ...} maps a role to your column)"
             )
+        if name is None and role == "relevance":
+            out[role] = None  # no relevance column: every listed pair is relevant
+            continue
         if not isinstance(name, str) or not name:
             raise InvalidParameterError(
-                f"columns[{role!r}] must be a column name (a non-empty str), got {name!r}"
+                f"columns[{role!r}] must be a column name (a non-empty str)"
+                + (", or None (no relevance column: every listed pair is relevant)"
+                   if role == "relevance" else "")
+                + f", got {name!r}"
             )
         out[role] = name
     return out
 
 
-def _pick(names: list[str], columns: dict[str, str], role: str) -> str:
+def _find(names: list[str], columns: dict[str, Any], role: str) -> str | None:
+    """The column of *role*: the one *columns* names, else the first candidate present."""
     wanted = columns.get(role)
     if wanted is not None:
         if wanted not in names:
@@ -89,21 +106,56 @@ def _pick(names: list[str], columns: dict[str, str], role: str) -> str:
                 f"{_ROLE_TEXT[role]} column {wanted!r} (columns[{role!r}]) not found; "
                 f"columns are {names}"
             )
-        return wanted
+        return str(wanted)
     for name in _CANDIDATES[role]:
         if name in names:
             return name
+    return None
+
+
+def _pick(names: list[str], columns: dict[str, Any], role: str) -> str:
+    found = _find(names, columns, role)
+    if found is not None:
+        return found
+    remedy = ""
+    if role == "relevance":
+        remedy = ("; judgments without grades (implicit feedback: every listed pair is "
+                  "relevant) say so with columns={'relevance': None} (--columns relevance=)")
+    elif role == "score":
+        remedy = "; a run ordered by a rank column instead: columns={'rank': ...}"
     raise InputFormatError(
-        f"no {_ROLE_TEXT[role]} column: expected one of {list(_CANDIDATES[role])}, "
-        f"columns are {names}"
+        f"no {_ROLE_TEXT[role]} column: expected one of {list(_CANDIDATES[role])} "
+        f"or a name given with columns={{{role!r}: ...}}, columns are {names}{remedy}"
     )
+
+
+def _id_type_of_column(table: Any, column: str) -> type:
+    """``int`` for an integer column of query ids, else ``str``."""
+    import pyarrow as pa
+
+    kind = table.schema.field(column).type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return int if pa.types.is_integer(kind) else str
+
+
+def _id_type_of_keys(mapping: Mapping[Any, Any]) -> type:
+    """``int`` when every key of *mapping* is an integer (a numpy one too; not a bool)."""
+    import numbers
+
+    kinds = set(map(type, mapping))
+    if kinds and all(
+        issubclass(kind, numbers.Integral) and not issubclass(kind, bool) for kind in kinds
+    ):
+        return int
+    return str
 
 
 def read_qrels(
     path: str | os.PathLike[str],
     *,
     fmt: str | None = None,
-    columns: Mapping[str, str] | None = None,
+    columns: Mapping[str, Any] | None = None,
 ) -> Qrels:
     """Read judgments from a TREC qrels file or a Parquet / CSV / TSV / JSONL table.
 
@@ -129,48 +181,155 @@ def read_qrels(
     if kind == "trec":
         return read_trec_qrels(text)
     table = read_table(text, kind)
-    return _qrels_of_table(table, mapping, source=text)
+    return _qrels_of_table(table, mapping, source=text, typed=kind == "parquet")
 
 
-def _qrels_of_table(table: Any, columns: dict[str, str], source: str | None = None) -> Qrels:
+def _qrels_of_table(
+    table: Any, columns: dict[str, Any], source: str | None = None, *, typed: bool = True
+) -> Qrels:
+    """Judgments from a table; *typed*: its column types are the data's (not a text file's)."""
+    import numpy as np
+
     names = table.column_names
-    return qrels_from_table(
-        table,
-        query=_pick(names, columns, "query_id"),
-        doc=_pick(names, columns, "doc_id"),
-        relevance=_pick(names, columns, "relevance"),
-        source=source,
-    )
+    query = _pick(names, columns, "query_id")
+    doc = _pick(names, columns, "doc_id")
+    if "relevance" in columns and columns["relevance"] is None:  # implicit feedback
+        qrels = Qrels.from_arrow(
+            table[query], table[doc], np.ones(table.num_rows), source=source or "<table>"
+        )
+    else:
+        relevance = _find(names, columns, "relevance")
+        if relevance is None and tuple(names) == BEIR_QRELS_HEADER:
+            relevance = "score"  # BEIR's qrels TSV: query-id corpus-id score
+        if relevance is None:
+            relevance = _pick(names, columns, "relevance")  # raises, with the remedy
+        qrels = qrels_from_table(table, query=query, doc=doc, relevance=relevance, source=source)
+    return qrels._with_query_id_type(_id_type_of_column(table, query) if typed else None)
 
 
-def _run_columns(columns: dict[str, str]) -> Any:
-    """Given column names, the query, document and score columns to read."""
+def _run_roles(
+    names: list[str], columns: dict[str, Any]
+) -> tuple[str, str, str | None, str | None]:
+    """The query, document, score and rank columns of a run table (score or rank may be None).
+
+    A run needs a score column, or a rank column that orders it (rank 1 first).
+    """
+    query = _pick(names, columns, "query_id")
+    doc = _pick(names, columns, "doc_id")
+    score = _find(names, columns, "score")
+    rank = _find(names, columns, "rank")
+    if score is None and rank is None:
+        _pick(names, columns, "score")  # raises, naming both ways
+    return query, doc, score, rank
+
+
+class _NoScore(Exception):
+    """The frame has no score column: it is ordered by rank (the general path)."""
+
+
+def _run_of_frame(
+    frame: Any, columns: dict[str, Any], name: str, source: str, *, typed: bool = True
+) -> Run | None:
+    """A run read by the C frame reader, or None (no score column, or the reader declined)."""
+
+    picked: list[str] = []
 
     def pick(names: list[str]) -> tuple[str, str, str]:
-        return (
-            _pick(names, columns, "query_id"),
-            _pick(names, columns, "doc_id"),
-            _pick(names, columns, "score"),
-        )
+        query, doc, score, _ = _run_roles(names, columns)
+        if score is None:
+            raise _NoScore
+        picked.append(query)
+        return query, doc, score
 
-    return pick
+    try:
+        run = run_from_frame(frame, pick, name=name, source=source)
+    except _NoScore:
+        return None
+    if run is None:
+        return None
+    return run._with_query_id_type(_id_type_of_frame(frame, picked[0]) if typed else None)
+
+
+def _id_type_of_frame(frame: Any, column: str) -> type:
+    """``int`` for an integer column of query ids in an Arrow, pandas or polars frame."""
+    import pyarrow as pa
+
+    if isinstance(frame, pa.RecordBatch):
+        frame = pa.Table.from_batches([frame])
+    if isinstance(frame, pa.Table):
+        return _id_type_of_column(frame, column)
+    module = type(frame).__module__.split(".")[0]
+    if module == "polars":
+        return int if frame.schema[column].is_integer() else str
+    series = frame[dict(zip(map(str, frame.columns), frame.columns))[column]]
+    import pandas as pd
+
+    if pd.api.types.is_bool_dtype(series.dtype):
+        return str
+    if pd.api.types.is_integer_dtype(series.dtype):
+        return int
+    if series.dtype.kind == "O" and pd.api.types.infer_dtype(series, skipna=False) == "integer":
+        return int
+    return str
 
 
 def _run_of_table(
-    table: Any, columns: dict[str, str], name: str, source: str | None = None
+    table: Any,
+    columns: dict[str, Any],
+    name: str,
+    source: str | None = None,
+    *,
+    keep_rank: bool = False,
+    typed: bool = True,
 ) -> Run:
-    fast = run_from_frame(table, _run_columns(columns), name=name, source=source or "<table>")
-    if fast is not None:
-        return fast
+    """A run from a table: ordered by its score column, or by its rank column without one."""
+    if not keep_rank:
+        fast = _run_of_frame(table, columns, name, source or "<table>", typed=typed)
+        if fast is not None:
+            return fast
     names = table.column_names
-    return run_from_table(
-        table,
-        query=_pick(names, columns, "query_id"),
-        doc=_pick(names, columns, "doc_id"),
-        score=_pick(names, columns, "score"),
-        name=name,
-        source=source,
-    )
+    query, doc, score, rank = _run_roles(names, columns)
+    if score is not None and not (keep_rank and rank is not None):
+        run = run_from_table(table, query=query, doc=doc, score=score, name=name, source=source)
+    else:
+        run = _run_by_rank(table, query, doc, score, rank, name, source, keep_rank)
+    return run._with_query_id_type(_id_type_of_column(table, query) if typed else None)
+
+
+def _run_by_rank(
+    table: Any,
+    query: str,
+    doc: str,
+    score: str | None,
+    rank: str | None,
+    name: str,
+    source: str | None,
+    keep_rank: bool,
+) -> Run:
+    """A run with its rank column kept; without a score column, ordered by rank (1 first)."""
+    import numpy as np
+    import pyarrow as pa
+
+    from rankwise.data._arrow import numbers_column
+    from rankwise.io.tables import _where
+
+    where, lines, text = _where(table, source)
+    ranks = table[rank] if rank is not None else None
+    if score is not None:
+        scores = numbers_column(table[score], "score", where, lines, text=text)
+    elif ranks is None:  # pragma: no cover - _run_roles gives a score or a rank column
+        raise InputFormatError("a run needs a score or a rank column", where)
+    else:
+        # rank 1 first: the score is minus the rank (CSV and TSV ranks are decimal text)
+        scores = -numbers_column(ranks, f"rank (column {rank!r})", where, lines, text=text)
+        if not np.isfinite(scores).all():
+            raise InputFormatError(f"rank column {rank!r} holds a value that is not finite",
+                                   where)
+    kept = None
+    if keep_rank and ranks is not None:
+        kept = ranks if pa.types.is_string(ranks.type) else ranks.cast(pa.string())
+    return Run.from_arrow(table[query], table[doc], scores, ranks=kept, name=name, source=where,
+                          locate=lines)
 
 
 def read_run(
@@ -179,7 +338,7 @@ def read_run(
     fmt: str | None = None,
     name: str | None = None,
     keep_rank: bool = False,
-    columns: Mapping[str, str] | None = None,
+    columns: Mapping[str, Any] | None = None,
 ) -> Run:
     """Read a run from a TREC run file or a Parquet / CSV / TSV / JSONL table.
 
@@ -208,7 +367,8 @@ def read_run(
     if kind == "trec":
         return read_trec_run(text, name=name, keep_rank=keep_rank)
     table = read_table(text, kind)
-    return _run_of_table(table, mapping, name or file_stem(text), source=text)
+    return _run_of_table(table, mapping, name or file_stem(text), source=text,
+                         keep_rank=keep_rank, typed=kind == "parquet")
 
 
 def file_stem(path: str) -> str:
@@ -224,21 +384,51 @@ def file_stem(path: str) -> str:
     return stem or base
 
 
-def as_qrels(obj: Any, *, columns: Mapping[str, str] | None = None) -> Qrels:
-    """Judgments from a :class:`Qrels`, a path, a frame or a dict."""
+def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
+    """Judgments from a :class:`Qrels`, a path, a frame, a dict or named tuples.
+
+    Parameters
+    ----------
+    obj : Qrels, path, frame, dict or iterable of named tuples
+        A pandas / polars / Arrow table; ``{query_id: {doc_id: grade}}``;
+        ir_datasets' ``qrels_iter()`` (named tuples with fields ``query_id,
+        doc_id, relevance``).
+    columns : dict, optional
+        ``{role: column}`` for tables and named tuples (see
+        :func:`read_qrels`); ``{"relevance": None}``: no relevance column,
+        every listed pair is relevant with grade 1.
+
+    Returns
+    -------
+    Qrels
+        Its :attr:`~Qrels.query_id_type` is ``int`` when the query ids were
+        integers (a dict's keys, an integer column).
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> clicks = pa.table({"user": [7, 7, 9], "item": ["a", "b", "a"]})
+    >>> qrels = as_qrels(clicks, columns={"query_id": "user", "doc_id": "item",
+    ...                                   "relevance": None})
+    >>> qrels.to_dict(), qrels.query_id_type
+    ({'7': {'a': 1, 'b': 1}, '9': {'a': 1}}, <class 'int'>)
+    """
     if isinstance(obj, Qrels):
         return obj
     if isinstance(obj, (str, os.PathLike)):
         return read_qrels(obj, columns=columns)
     if isinstance(obj, dict):
-        return qrels_from_dict(obj)
-    try:
-        table = to_arrow_table(obj)
-    except NotATableError:
-        raise InputFormatError(
-            "qrels must be a Qrels, a path, a pandas/polars/Arrow table or "
-            f"{{query_id: {{doc_id: grade}}}}, got {type(obj).__name__}"
-        ) from None
+        return qrels_from_dict(obj)._with_query_id_type(_id_type_of_keys(obj))
+    table = records_table(obj)
+    if table is None:
+        try:
+            table = to_arrow_table(obj)
+        except NotATableError:
+            raise InputFormatError(
+                "qrels must be a Qrels, a path, a pandas/polars/Arrow table, "
+                "{query_id: {doc_id: grade}} or named tuples (ir_datasets' qrels_iter()), "
+                f"got {type(obj).__name__}"
+            ) from None
     return _qrels_of_table(table, check_columns(columns))
 
 
@@ -247,27 +437,60 @@ def as_run(
     *,
     name: str | None = None,
     keep_rank: bool = False,
-    columns: Mapping[str, str] | None = None,
+    columns: Mapping[str, Any] | None = None,
 ) -> Run:
-    """A run from a :class:`Run`, a path, a frame or a dict."""
+    """A run from a :class:`Run`, a path, a frame, a dict or named tuples.
+
+    Parameters
+    ----------
+    obj : Run, path, frame, dict or iterable of named tuples
+        A pandas / polars / Arrow table (a score column, or a rank column
+        that orders it, rank 1 first); ``{query_id: {doc_id: score}}``;
+        ir_datasets' ``scoreddocs_iter()`` (named tuples with fields
+        ``query_id, doc_id, score``).
+    name : str, optional
+        The run's name.
+    keep_rank : bool
+        Keep the rank column (for ``ties="rank"``).
+    columns : dict, optional
+        ``{role: column}`` for tables and named tuples (see :func:`read_run`).
+
+    Returns
+    -------
+    Run
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> ranked = pa.table({"qid": ["q1", "q1", "q1"], "docno": ["a", "b", "c"],
+    ...                    "rank": [2, 1, 3]})
+    >>> as_run(ranked).to_dict()
+    {'q1': {'a': -2.0, 'b': -1.0, 'c': -3.0}}
+    """
     if isinstance(obj, Run):
         return obj if name is None else obj.with_name(name)
     if isinstance(obj, (str, os.PathLike)):
         return read_run(obj, name=name, keep_rank=keep_rank, columns=columns)
     if isinstance(obj, dict):
-        return run_from_dict(obj, name=name or "run")
+        return run_from_dict(obj, name=name or "run")._with_query_id_type(
+            _id_type_of_keys(obj)
+        )
     mapping = check_columns(columns)
-    fast = run_from_frame(obj, _run_columns(mapping), name=name or "run")
-    if fast is not None:
-        return fast
-    try:
-        table = to_arrow_table(obj)
-    except NotATableError:
-        raise InputFormatError(
-            "run must be a Run, a path, a pandas/polars/Arrow table or "
-            f"{{query_id: {{doc_id: score}}}}, got {type(obj).__name__}"
-        ) from None
-    return _run_of_table(table, mapping, name or "run")
+    if not keep_rank:
+        fast = _run_of_frame(obj, mapping, name or "run", "<table>")
+        if fast is not None:
+            return fast
+    table = records_table(obj)
+    if table is None:
+        try:
+            table = to_arrow_table(obj)
+        except NotATableError:
+            raise InputFormatError(
+                "run must be a Run, a path, a pandas/polars/Arrow table, "
+                "{query_id: {doc_id: score}} or named tuples (ir_datasets' scoreddocs_iter()), "
+                f"got {type(obj).__name__}"
+            ) from None
+    return _run_of_table(table, mapping, name or "run", keep_rank=keep_rank)
 
 
 def split_one_table(

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 
 from rankwise.exceptions import MeasureSyntaxError
-from rankwise.measures.parser import parse
+from rankwise.measures.language import parse
 from rankwise.measures.spec import Measure
 from rankwise.measures.trec_names import is_trec_syntax, parse_trec
 

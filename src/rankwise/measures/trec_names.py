@@ -27,6 +27,7 @@ __all__ = [
     "TrecEntry",
     "is_trec_syntax",
     "parse_trec",
+    "parse_trec_key",
     "parse_trec_list",
 ]
 
@@ -337,6 +338,42 @@ def parse_trec(text: str) -> list[TrecEntry]:
         TrecEntry(label, measure, _ORDER[name], family.integer, family.text)
         for label, measure in built
     ]
+
+
+_KEY_PARAMETER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
+
+
+def parse_trec_key(text: str) -> TrecEntry | None:
+    """The measure of a pytrec_eval output key, with trec_eval's meaning; None if not one.
+
+    Keys: ``ndcg_cut_10``, ``P_5``, ``map_cut_100``, ``iprec_at_recall_0.10``,
+    ``Rprec_mult_0.20``, ...
+
+    A key is a trec_eval measure name, ``_`` and one parameter value, as
+    pytrec_eval prints (and accepts) them. Names without a parameter
+    (``map``, ``recip_rank``) are trec_eval's names, read by :func:`parse_trec`.
+
+    Examples
+    --------
+    >>> [str(parse_trec_key(key).measure) for key in ("ndcg_cut_10", "P_5", "map_cut_100")]
+    ['ndcg@10(gain=linear)', 'P@5', 'map@100']
+    >>> parse_trec_key("iprec_at_recall_0.10").label, parse_trec_key("ndcg@10") is None
+    ('iprec_at_recall_0.10', True)
+    """
+    stripped = text.strip()
+    for name in sorted(TREC_MEASURES, key=len, reverse=True):
+        if not stripped.startswith(name + "_"):
+            continue
+        value = stripped[len(name) + 1 :]
+        if not _KEY_PARAMETER.fullmatch(value) or TREC_MEASURES[name].text:
+            continue
+        try:
+            entries = parse_trec(f"{name}.{value}")
+        except (MeasureSyntaxError, UnknownMeasureError):
+            return None
+        if len(entries) == 1 and entries[0].measure is not None:
+            return entries[0]
+    return None
 
 
 def parse_trec_list(arguments: list[str]) -> list[TrecEntry]:

@@ -208,8 +208,8 @@ def run(args: argparse.Namespace) -> int:
     )
     results = evaluate_runs(
         args.qrels, runs, measures, options=options, engine=engine_of(args),
-        qrels_format=args.qrels_format, run_format=args.run_format, reading=reading(args),
-        need_common_queries=options.missing == "skip",
+        qrels_format=args.qrels_format, run_format=args.run_format, columns=args.columns,
+        reading=reading(args), need_common_queries=options.missing == "skip",
     )
     baseline = None
     if args.baseline is not None:

@@ -40,6 +40,7 @@ def evaluate(
     missing: str = "skip",
     judged_only: bool = False,
     ties: str = "trec",
+    exclude_self: bool = False,
     options: EvalOptions | None = None,
     strategy: str = "auto",
     num_partitions: int | None = None,
@@ -69,7 +70,7 @@ def evaluate(
     query, doc, score, label : str
         Column names; ids may be strings or integers, scores and labels
         numbers (labels may be booleans).
-    rel, depth, missing, judged_only, ties, options
+    rel, depth, missing, judged_only, ties, exclude_self, options
         As in :func:`rankwise.evaluate` (:class:`~rankwise.options.EvalOptions`);
         ``ties="rank"``, which needs the run's rank column, is not supported here.
     strategy : {"auto", "ranks", "partitions"}
@@ -116,7 +117,8 @@ def evaluate(
     from rankwise.engines.spark._frames import project_one_table, project_qrels, project_run
 
     chosen = options_from(
-        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self,
     )
     if _in_old_order(qrels_df, run_df, score=score, label=label):
         import warnings
@@ -136,6 +138,8 @@ def evaluate(
     if not isinstance(query, str) or not query:
         raise InvalidParameterError(f"query must be a column name, got {query!r}")
     run = project_run(run_df, query=query, doc=doc, score=score)
+    if chosen.exclude_self:  # as the numpy engine: the run only, the judgments as given
+        run = run.where(run["q"] != run["d"])
     qrels = project_qrels(qrels_df, query=query, doc=doc, label=label)
     if strategy == "auto":
         strategy = "ranks" if qrels.count() <= RANKS_MAX_JUDGMENTS else "partitions"
@@ -143,7 +147,7 @@ def evaluate(
         results = _evaluate_ranks(run, qrels, parsed, query, chosen)
     else:
         both: DataFrame | None = qrels
-        if qrels_df is run_df:  # one learning-to-rank table: shuffle it once
+        if qrels_df is run_df and not chosen.exclude_self:  # one table: shuffle it once
             run = project_one_table(run_df, query=query, doc=doc, score=score, label=label)
             both = None
         results = _evaluate_partitions(

@@ -1,0 +1,93 @@
+"""One measure, in any of the languages rankwise reads: ``rw.parse``.
+
+- ir_measures' (``nDCG@10``, ``AP(rel=2)@100``, ``IPrec@0.5``, ``RBP(p=0.8)``:
+  names spelled as ir_measures registers them, with ir_measures' meaning),
+  :mod:`rankwise.measures.ir_language`;
+- rankwise's (``ndcg@10``, ``P@5(rel=2)``, ``map``), :mod:`rankwise.measures.parser`;
+- pytrec_eval's output keys (``ndcg_cut_10``, ``P_5``, ``map_cut_100``,
+  ``iprec_at_recall_0.10``), with trec_eval's meaning,
+  :func:`rankwise.measures.trec_names.parse_trec_key`.
+
+trec_eval's own syntax (``ndcg_cut.10``, ``P.5,10``: several measures at
+once) is read by :func:`rankwise.measures.parse_many`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
+from rankwise.measures.ir_language import IrMeasure, from_ir_object, parse_ir_measures
+from rankwise.measures.parser import parse as parse_rankwise
+from rankwise.measures.spec import Measure
+from rankwise.measures.trec_names import parse_trec_key
+
+__all__ = ["parse"]
+
+
+def _plain(found: IrMeasure, text: str) -> Measure:
+    if found.judged_only:
+        raise MeasureSyntaxError(
+            f"{text}: judged_only is an option of the evaluation in rankwise, not of a "
+            "measure: evaluate(..., judged_only=True) (--judged-only), or "
+            "rankwise.compat.ir_measures, which evaluates such measures apart"
+        )
+    return found.measure
+
+
+def parse(text: str | Measure | Any) -> Measure:
+    """Parse one measure: rankwise's language, ir_measures', or a pytrec_eval key.
+
+    Parameters
+    ----------
+    text : str, Measure or ir_measures measure
+        ``"ndcg@10"``, ``"NDCG@10(gain=linear)"``, ``"P@5(rel=2)"`` (rankwise's;
+        names case-insensitive); ``"nDCG@10"``, ``"AP(rel=2)@100"``,
+        ``"IPrec@0.5"`` (ir_measures', names spelled as ir_measures spells
+        them, with its meaning: ``nDCG@10`` is trec_eval's nDCG, the grade as
+        gain); ``"ndcg_cut_10"``, ``"P_5"`` (pytrec_eval's keys, trec_eval's
+        meaning). A :class:`Measure` is returned as is; an ir_measures
+        measure object (``ir_measures.nDCG@10``) is read as its string is.
+
+    Returns
+    -------
+    Measure
+
+    Raises
+    ------
+    UnknownMeasureError
+        A name none of the languages knows; the message suggests the nearest.
+    MeasureSyntaxError
+        A bad cutoff or parameter.
+    UnsupportedMeasureError
+        An ir_measures measure rankwise does not have yet (the message names it).
+
+    Examples
+    --------
+    >>> str(parse("ndcg@10")), str(parse("nDCG@10")), str(parse("ndcg_cut_10"))
+    ('ndcg@10', 'ndcg@10(gain=linear)', 'ndcg@10(gain=linear)')
+    >>> str(parse("AP(rel=2)@100")), str(parse("P_5")), str(parse("SetF(beta=4)"))
+    ('map@100(rel=2)', 'P@5', 'set_F(beta=2)')
+    >>> parse("ERR@20")
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.UnsupportedMeasureError: ir_measures' ERR@20 is not available in \
+rankwise yet (planned: rankwise's err)
+    """
+    if isinstance(text, Measure):
+        return text
+    if not isinstance(text, str):
+        found = from_ir_object(text)
+        if found is None:
+            raise MeasureSyntaxError(f"a measure must be a string, got {type(text).__name__}")
+        return _plain(found, repr(text))
+    found = parse_ir_measures(text)
+    if found is not None:
+        return _plain(found, text.strip())
+    try:
+        return parse_rankwise(text)
+    except (UnknownMeasureError, MeasureSyntaxError):
+        entry = parse_trec_key(text)
+        if entry is None or entry.measure is None:
+            raise
+        return entry.measure
