@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import numbers
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -62,3 +64,32 @@ def readonly(array: np.ndarray) -> np.ndarray:
     """Mark *array* read-only and return it."""
     array.flags.writeable = False
     return array
+
+
+def key_type(mapping: Iterable[Any]) -> type:
+    """``int`` when every key is an integer (a numpy one too; never a bool), else ``str``."""
+    kinds = set(map(type, mapping))
+    if kinds and all(
+        issubclass(kind, numbers.Integral) and not issubclass(kind, bool) for kind in kinds
+    ):
+        return int
+    return str
+
+
+def typed_ids(names: list[str], kind: type | None) -> list[Any]:
+    """Query ids held as text, back in the type they were given in (``int`` or text)."""
+    return [int(name) for name in names] if kind is int else names
+
+
+def typed_column(names: list[str], kind: type | None) -> Any:
+    """The distinct query ids as an Arrow array: int64 for integer ids that fit, else text."""
+    import pyarrow as pa
+
+    if kind is int:
+        numbers_ = typed_ids(names, int)
+        limit = 1 << 63
+        if all(-limit <= value < limit for value in numbers_):
+            return pa.array(numbers_, pa.int64())
+    from rankwise.data._arrow import strings_to_array
+
+    return strings_to_array(names)

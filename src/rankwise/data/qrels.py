@@ -10,7 +10,7 @@ import numpy as np
 
 from rankwise.data._arrow import as_string_chunks, intern, numbers_column, row_error
 from rankwise.data._dicts import dict_duplicate_error, dict_value_error, flatten_dict
-from rankwise.data._rows import LineMap, line_of_row, readonly
+from rankwise.data._rows import LineMap, key_type, line_of_row, readonly, typed_column, typed_ids
 from rankwise.data._strings import StringColumn
 from rankwise.data._values import BadValue, real_numbers
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
@@ -160,9 +160,10 @@ class Qrels:
             raise dict_value_error(judgments, BadValue(
                 row, f"grade must be a finite number, got {grades[row]!r}"))
         try:
-            return cls.from_arrow(queries, docs, values, source="<dict>")
+            qrels = cls.from_arrow(queries, docs, values, source="<dict>")
         except DuplicateEntryError:
             raise dict_duplicate_error(judgments, "qrels") from None
+        return qrels._with_query_id_type(key_type(judgments))
 
     @property
     def query_ids(self) -> list[str]:
@@ -232,25 +233,34 @@ class Qrels:
     def __repr__(self) -> str:
         return f"Qrels({len(self._query_ids)} queries, {len(self)} judgments)"
 
-    def to_dict(self) -> dict[str, dict[str, int | float]]:
-        """Return ``{query_id: {doc_id: grade}}`` (integral grades as ints)."""
-        out: dict[str, dict[str, int | float]] = {}
+    def to_dict(self) -> dict[Any, dict[str, int | float]]:
+        """Return ``{query_id: {doc_id: grade}}`` (integral grades as ints).
+
+        Integer query ids come back as integers; :meth:`from_dict` reads it
+        back to equal judgments.
+        """
+        out: dict[Any, dict[str, int | float]] = {}
         integral = bool(np.all(self._grades == np.round(self._grades)))
+        names = typed_ids(self._query_ids, self._query_id_type)
         for q, d, g in zip(
             self._query_codes.tolist(), self._doc_codes.tolist(), self._grades.tolist()
         ):
-            out.setdefault(self._query_ids[q], {})[self._doc_ids[d]] = int(g) if integral else g
+            out.setdefault(names[q], {})[self._doc_ids[d]] = int(g) if integral else g
         return out
 
-    def to_arrow(self) -> pa.Table:
-        """Return the judgments as an Arrow table ``query_id, doc_id, relevance``."""
+    def to_arrow(self, *, typed: bool = False) -> pa.Table:
+        """Return the judgments as an Arrow table ``query_id, doc_id, relevance``.
+
+        With *typed*, integer query ids (:attr:`query_id_type`) are an int64
+        column; otherwise text.
+        """
         import pyarrow as pa
 
         return pa.table(
             {
-                "query_id": pa.array(self._query_ids, pa.string()).take(
-                    pa.array(self._query_codes)
-                ),
+                "query_id": typed_column(
+                    self._query_ids, self._query_id_type if typed else str
+                ).take(pa.array(self._query_codes)),
                 "doc_id": pa.array(self._doc_ids, pa.string()).take(pa.array(self._doc_codes)),
                 "relevance": self._grades,
             }
@@ -277,7 +287,17 @@ class Qrels:
         """Write the judgments as a Parquet table ``query_id, doc_id, relevance``."""
         from rankwise.data.writers import to_parquet
 
-        to_parquet(self.to_arrow(), path)
+        to_parquet(self.to_arrow(typed=True), path)
+
+    def to_pandas(self) -> Any:
+        """Return the judgments as a pandas DataFrame ``query_id, doc_id, relevance``.
+
+        Integer query ids stay integers; reading it back (:func:`rankwise.io.as_qrels`)
+        gives equal judgments.
+        """
+        from rankwise.data.writers import to_pandas
+
+        return to_pandas(self.to_arrow(typed=True))
 
     def check_duplicates(self) -> None:
         """Raise :class:`DuplicateEntryError` when a (query, document) is judged twice.

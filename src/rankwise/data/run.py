@@ -17,7 +17,7 @@ from rankwise.data._arrow import (
     string_keys,
 )
 from rankwise.data._dicts import dict_duplicate_error, dict_value_error, flatten_dict
-from rankwise.data._rows import LineMap, line_of_row, readonly
+from rankwise.data._rows import LineMap, key_type, line_of_row, readonly, typed_column, typed_ids
 from rankwise.data._strings import StringsLike, to_arrow
 from rankwise.data._values import BadValue, real_numbers
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
@@ -216,7 +216,7 @@ class Run:
             run._check_duplicates()
         except DuplicateEntryError:
             raise dict_duplicate_error(results, "run") from None
-        return run
+        return run._with_query_id_type(key_type(results))
 
     # access -----------------------------------------------------------------------
     @property
@@ -365,22 +365,54 @@ class Run:
             segments=self._segments,  # type: ignore[arg-type]
         )._with_query_id_type(self._query_id_type)
 
-    def to_dict(self) -> dict[str, dict[str, float]]:
-        """Return ``{query_id: {doc_id: score}}``."""
-        out: dict[str, dict[str, float]] = {}
+    def to_dict(self) -> dict[Any, dict[str, float]]:
+        """Return ``{query_id: {doc_id: score}}`` (integer query ids as integers).
+
+        Reading it back (:meth:`from_dict`) gives an equal run.
+
+        Examples
+        --------
+        >>> Run.from_dict({7: {"d1": 1.5}, 10: {"d2": 0.5}}).to_dict()
+        {7: {'d1': 1.5}, 10: {'d2': 0.5}}
+        """
+        out: dict[Any, dict[str, float]] = {}
         docs = self._doc_ids.to_pylist()
+        names = typed_ids(self._query_ids, self._query_id_type)
         for code, doc, score in zip(self.query_codes.tolist(), docs, self._scores.tolist()):
-            out.setdefault(self._query_ids[code], {})[doc] = score
+            out.setdefault(names[code], {})[doc] = score
         return out
 
-    def to_arrow(self) -> pa.Table:
-        """Return the run as an Arrow table ``query_id, doc_id, score``."""
+    def to_arrow(self, *, typed: bool = False) -> pa.Table:
+        """Return the run as an Arrow table ``query_id, doc_id, score``.
+
+        With *typed*, integer query ids (:attr:`query_id_type`) are an int64
+        column; otherwise text.
+        """
         import pyarrow as pa
 
-        queries = pa.array(self._query_ids, pa.string()).take(pa.array(self.query_codes))
+        queries = typed_column(self._query_ids, self._query_id_type if typed else str).take(
+            pa.array(self.query_codes)
+        )
         return pa.table(
             {"query_id": queries, "doc_id": self.doc_ids.combine_chunks(), "score": self._scores}
         )
+
+    def to_pandas(self) -> Any:
+        """Return the run as a pandas DataFrame ``query_id, doc_id, score``.
+
+        Integer query ids stay integers; reading it back (:func:`rankwise.io.as_run`)
+        gives an equal run.
+
+        Examples
+        --------
+        >>> Run.from_dict({"q1": {"d1": 2.0, "d2": 1.0}}).to_pandas()
+          query_id doc_id  score
+        0       q1     d1    2.0
+        1       q1     d2    1.0
+        """
+        from rankwise.data.writers import to_pandas
+
+        return to_pandas(self.to_arrow(typed=True))
 
     def to_trec(self, path: str | os.PathLike[str], *, run_id: str | None = None) -> None:
         """Write the run as a TREC run file, in trec_eval's order, scores exact.
@@ -411,7 +443,7 @@ class Run:
         """Write the run as a Parquet table ``query_id, doc_id, score`` (atomically)."""
         from rankwise.data.writers import to_parquet
 
-        to_parquet(self.to_arrow(), path)
+        to_parquet(self.to_arrow(typed=True), path)
 
     # validation -------------------------------------------------------------------
     def check_duplicates(self, rows: np.ndarray | None = None) -> None:

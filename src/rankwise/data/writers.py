@@ -11,7 +11,7 @@ Files are written atomically (:func:`rankwise._files.write_file`).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rankwise.data.qrels import Qrels
     from rankwise.data.run import Run
 
-__all__ = ["qrels_to_trec", "run_to_trec", "to_parquet"]
+__all__ = ["qrels_to_trec", "run_to_trec", "to_pandas", "to_parquet"]
 
 
 def _check_ids(column: pa.Array, what: str) -> None:
@@ -153,3 +153,15 @@ def to_parquet(table: pa.Table, path: str | os.PathLike[str]) -> None:
     buffer = io.BytesIO()
     pq.write_table(table, buffer)
     write_file(buffer.getvalue(), path)
+
+
+def to_pandas(table: pa.Table) -> Any:
+    """An Arrow table as a pandas DataFrame (ids as Python strings, numbers as numpy)."""
+    from rankwise.exceptions import MissingDependencyError
+
+    try:
+        import pandas  # noqa: F401
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise MissingDependencyError("to_pandas needs pandas: pip install 'rankwise[pandas]'") \
+            from error
+    return table.to_pandas()

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rankwise.data import Qrels, Run
+from rankwise.data._rows import key_type
 from rankwise.exceptions import InputFormatError
 from rankwise.io.dicts import qrels_from_dict, run_from_dict
 from rankwise.io.frames import run_from_frame
@@ -139,18 +140,6 @@ def _id_type_of_column(table: Any, column: str) -> type:
     return int if pa.types.is_integer(kind) else str
 
 
-def _id_type_of_keys(mapping: Mapping[Any, Any]) -> type:
-    """``int`` when every key of *mapping* is an integer (a numpy one too; not a bool)."""
-    import numbers
-
-    kinds = set(map(type, mapping))
-    if kinds and all(
-        issubclass(kind, numbers.Integral) and not issubclass(kind, bool) for kind in kinds
-    ):
-        return int
-    return str
-
-
 def read_qrels(
     path: str | os.PathLike[str],
     *,
@@ -223,7 +212,7 @@ def _run_roles(
     return query, doc, score, rank
 
 
-class _NoScore(Exception):
+class _NoScoreError(Exception):
     """The frame has no score column: it is ordered by rank (the general path)."""
 
 
@@ -231,19 +220,18 @@ def _run_of_frame(
     frame: Any, columns: dict[str, Any], name: str, source: str, *, typed: bool = True
 ) -> Run | None:
     """A run read by the C frame reader, or None (no score column, or the reader declined)."""
-
     picked: list[str] = []
 
     def pick(names: list[str]) -> tuple[str, str, str]:
         query, doc, score, _ = _run_roles(names, columns)
         if score is None:
-            raise _NoScore
+            raise _NoScoreError
         picked.append(query)
         return query, doc, score
 
     try:
         run = run_from_frame(frame, pick, name=name, source=source)
-    except _NoScore:
+    except _NoScoreError:
         return None
     if run is None:
         return None
@@ -418,7 +406,7 @@ def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
     if isinstance(obj, (str, os.PathLike)):
         return read_qrels(obj, columns=columns)
     if isinstance(obj, dict):
-        return qrels_from_dict(obj)._with_query_id_type(_id_type_of_keys(obj))
+        return qrels_from_dict(obj)._with_query_id_type(key_type(obj))
     table = records_table(obj)
     if table is None:
         try:
@@ -473,7 +461,7 @@ def as_run(
         return read_run(obj, name=name, keep_rank=keep_rank, columns=columns)
     if isinstance(obj, dict):
         return run_from_dict(obj, name=name or "run")._with_query_id_type(
-            _id_type_of_keys(obj)
+            key_type(obj)
         )
     mapping = check_columns(columns)
     if not keep_rank:

@@ -84,7 +84,10 @@ def _gain_kind(value: Any) -> str:
 def _gain_map(value: Any) -> tuple[tuple[float, float], ...]:
     if not isinstance(value, Mapping):
         raise ValueError(f"expected a dict of grade: gain, got {value!r}")
-    return tuple(sorted((float(grade), float(gain)) for grade, gain in value.items()))
+    # a grade not listed keeps its own value as gain: listing grade: grade changes nothing
+    return tuple(sorted(
+        (float(grade), float(gain)) for grade, gain in value.items() if grade != gain
+    ))
 
 
 def _f_beta(value: Any) -> float:
@@ -101,7 +104,8 @@ RANKED = {"cutoff": "cutoff", "rel": "rel", "judged_only": "judged_only"}
 """The parameters of most ranked measures (P, R, RR, AP, Success)."""
 SET = {"rel": "rel", "judged_only": "judged_only"}
 DIVERSITY = {"cutoff": "cutoff", "rel": "rel", "alpha": "alpha", "judged_only": "judged_only"}
-CWL = {"T": None, "min_rel": None, "max_rel": None}
+GRADES = {"min_rel": None, "max_rel": None}
+CWL = {"T": None, **GRADES}
 
 _NDCG = IrName(
     "ndcg",
@@ -197,10 +201,10 @@ IR_MEASURES: dict[str, IrName] = {
     "INST": IrName(None, CWL, planned="inst"),
     "INSQ": IrName(None, CWL, planned="insq"),
     "BPM": IrName(None, {"cutoff": None, **CWL}, planned="bpm"),
-    "SDCG": IrName(None, {"cutoff": None, "dcg": None, **CWL}, planned=_NOT_PLANNED),
-    "NERR8": IrName(None, {"cutoff": None, **CWL}, planned=_NOT_PLANNED),
-    "NERR9": IrName(None, {"cutoff": None, **CWL}, planned=_NOT_PLANNED),
-    "NERR10": IrName(None, {"p": None, **CWL}, planned=_NOT_PLANNED),
+    "SDCG": IrName(None, {"cutoff": None, "dcg": None, **GRADES}, planned=_NOT_PLANNED),
+    "NERR8": IrName(None, {"cutoff": None, **GRADES}, planned=_NOT_PLANNED),
+    "NERR9": IrName(None, {"cutoff": None, **GRADES}, planned=_NOT_PLANNED),
+    "NERR10": IrName(None, {"p": None, **GRADES}, planned=_NOT_PLANNED),
     "NERR11": IrName(None, CWL, planned=_NOT_PLANNED),
     "Accuracy": IrName(None, {"cutoff": None, "rel": None}, planned=_NOT_PLANNED),
 }
