@@ -67,3 +67,48 @@ def test_fractional_grades_and_empty_objects(tmp_path: Path) -> None:
     run = rw.Run.from_arrow(["q"] * 4, ["a", "b", "c", "d"], scores)
     run.to_trec(tmp_path / "r")
     assert np.array_equal(np.sort(rw.read_run(tmp_path / "r").scores), np.sort(scores))
+
+
+def _as_integer_ids(mapping: dict) -> dict:
+    return {int(query[1:]) * 7: docs for query, docs in mapping.items()}
+
+
+@settings(max_examples=40, deadline=None)
+@given(collections(), st.booleans())
+def test_every_writer_reads_back_equal(tmp_path_factory: pytest.TempPathFactory, data,
+                                       integer_ids: bool) -> None:
+    """to_dict, to_pandas, to_parquet and to_trec, read back: equal objects, and query ids of
+    the same type (integers stay integers, but in TREC text, which holds text only)."""
+    pytest.importorskip("pandas")
+    from rankwise.io import as_qrels, as_run
+
+    qrels_dict, run_dict = data
+    if integer_ids:
+        qrels_dict, run_dict = _as_integer_ids(qrels_dict), _as_integer_ids(run_dict)
+    folder = tmp_path_factory.mktemp("w")
+    run = rw.Run.from_dict(run_dict, name="sys")
+    qrels = rw.Qrels.from_dict(qrels_dict)
+    assert run.to_dict() == run_dict and qrels.to_dict() == qrels_dict
+    run.to_trec(folder / "r.run")
+    qrels.to_trec(folder / "q.qrels")
+    run.to_parquet(folder / "r.parquet")
+    qrels.to_parquet(folder / "q.parquet")
+    kind = int if integer_ids else str
+    typed = [
+        (as_run(run.to_dict()), as_qrels(qrels.to_dict())),
+        (as_run(run.to_pandas()), as_qrels(qrels.to_pandas())),
+        (rw.read_run(folder / "r.parquet"), rw.read_qrels(folder / "q.parquet")),
+    ]
+    for run_back, qrels_back in typed:
+        assert run_back.to_dict() == run_dict
+        assert qrels_back.to_dict() == qrels_dict
+        assert run_back.query_id_type is kind and qrels_back.query_id_type is kind
+    text_run, text_qrels = rw.read_run(folder / "r.run"), rw.read_qrels(folder / "q.qrels")
+    assert text_run.to_dict() == {str(q): docs for q, docs in run_dict.items()}
+    assert text_qrels.to_dict() == {str(q): docs for q, docs in qrels_dict.items()}
+    want = rw.evaluate(qrels, run, MEASURES)
+    for run_back, qrels_back in [*typed, (text_run, text_qrels)]:
+        got = rw.evaluate(qrels_back, run_back, MEASURES)
+        for name in want:
+            assert {str(q): v for q, v in zip(got.query_ids, got[name].tolist())} == {
+                str(q): v for q, v in zip(want.query_ids, want[name].tolist())}

@@ -197,18 +197,30 @@ def _qrels_of_table(
 
 
 def _run_roles(
-    names: list[str], columns: dict[str, Any]
+    names: list[str], columns: dict[str, Any], keep_rank: bool = False
 ) -> tuple[str, str, str | None, str | None]:
     """The query, document, score and rank columns of a run table (score or rank may be None).
 
     A run needs a score column, or a rank column that orders it (rank 1 first).
+    One map serves runs with either: a score or rank column the map names is
+    required only when the run has neither (or, for the rank, with ``ties="rank"``).
     """
     query = _pick(names, columns, "query_id")
     doc = _pick(names, columns, "doc_id")
-    score = _find(names, columns, "score")
-    rank = _find(names, columns, "rank")
+
+    def present(role: str) -> str | None:
+        named = columns.get(role)
+        if named is not None:  # named: that column or none (never another one in its place)
+            return str(named) if named in names else None
+        return _find(names, {}, role)
+
+    score, rank = present("score"), present("rank")
     if score is None and rank is None:
-        _pick(names, columns, "score")  # raises, naming both ways
+        if columns.get("score") is None and columns.get("rank") is not None:
+            _pick(names, columns, "rank")  # raises: the rank column named is not there
+        _pick(names, columns, "score")  # raises, naming the column or both ways
+    if keep_rank and rank is None and columns.get("rank") is not None:
+        _pick(names, columns, "rank")  # ties="rank" needs the rank column named
     return query, doc, score, rank
 
 
@@ -276,7 +288,7 @@ def _run_of_table(
         if fast is not None:
             return fast
     names = table.column_names
-    query, doc, score, rank = _run_roles(names, columns)
+    query, doc, score, rank = _run_roles(names, columns, keep_rank)
     if score is not None and not (keep_rank and rank is not None):
         run = run_from_table(table, query=query, doc=doc, score=score, name=name, source=source)
     else:
