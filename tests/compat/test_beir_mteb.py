@@ -117,10 +117,13 @@ def test_exclude_self_is_beirs_ignore_identical_ids() -> None:
             if query in qrels and seed % 2:
                 qrels[query][query] = 1  # and judged relevant, sometimes
         ndcg, _map, recall, precision = beir_evaluate(pytrec_eval, qrels, copy_of(run), K_VALUES)
-        measures = [f"ndcg@{k}(gain=linear)" for k in K_VALUES] + [f"P@{k}" for k in K_VALUES]
+        measures = [f"ndcg@{k}(gain=linear)" for k in K_VALUES] + [
+            f"{name}@{k}" for name in ("P", "recall", "map") for k in K_VALUES]
         results = rw.evaluate(qrels, run, measures, exclude_self=True)
         kept = rw.evaluate(qrels, run, measures)
         for k in K_VALUES:
             assert round(results.mean[f"ndcg@{k}(gain=linear)"], 5) == ndcg[f"NDCG@{k}"]
             assert round(results.mean[f"P@{k}"], 5) == precision[f"P@{k}"]
+            assert round(results.mean[f"recall@{k}"], 5) == recall[f"Recall@{k}"]
+            assert round(results.mean[f"map@{k}"], 5) == _map[f"MAP@{k}"]
         assert any(results.mean[m] != kept.mean[m] for m in results.mean)

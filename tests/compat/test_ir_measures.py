@@ -64,7 +64,7 @@ def test_the_name_table_lists_every_ir_measures_name() -> None:
 def test_every_ir_measures_string_is_read() -> None:
     read, unsupported = 0, 0
     assert len(VARIANTS) > 200
-    for name, variant in VARIANTS:
+    for _name, variant in VARIANTS:
         text = repr(variant)
         assert irm.parse_measure(text) == variant  # ir_measures itself accepts the string
         try:

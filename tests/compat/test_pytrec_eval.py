@@ -132,7 +132,7 @@ def test_compute_aggregated_measure_and_parsers() -> None:
 
 
 def test_unknown_measure_is_a_value_error_with_a_suggestion() -> None:
-    with pytest.raises(ValueError, match="unsupported measure 'ndgc_cut'.*did you mean"):
+    with pytest.raises(ValueError, match=r"unsupported measure 'ndgc_cut'.*did you mean"):
         drop_in.RelevanceEvaluator({"q": {"d": 1}}, {"ndgc_cut"})
     with pytest.raises(ValueError, match="unsupported measure"):
         pytrec_eval.RelevanceEvaluator({"q": {"d": 1}}, {"ndgc_cut"})

@@ -89,7 +89,7 @@ def test_a_run_with_a_rank_column_and_no_score_is_ordered_by_rank() -> None:
     renamed = frame.rename(columns={"rank": "position"})
     same_results(rw.evaluate(qrels, renamed, MEASURES, columns={"rank": "position"}),
                  rw.evaluate(qrels, run, MEASURES))
-    with pytest.raises(rw.InputFormatError, match="no score column.*columns=\\{'rank'"):
+    with pytest.raises(rw.InputFormatError, match=r"no score column.*columns=\{'rank'"):
         rw.evaluate(qrels, renamed, MEASURES)
     text_ranks = frame.astype({"rank": str})
     with pytest.raises(rw.InputFormatError, match="rank column 'rank' must hold numbers"):

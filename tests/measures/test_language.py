@@ -6,6 +6,8 @@ from hypothesis import strategies as st
 
 from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
 from rankwise.measures import FAMILIES, Measure, parse, parse_many
+from rankwise.measures.ir_language import parse_ir_measures
+from rankwise.measures.ir_measures_names import IR_MEASURES
 from rankwise.measures.trec_names import (
     NICKNAMES,
     TREC_MEASURES,
@@ -19,7 +21,10 @@ from rankwise.measures.trec_names import (
     ("text", "canonical"),
     [
         ("ndcg@10", "ndcg@10"),
-        ("NDCG@10", "ndcg@10"),
+        ("Ndcg@10", "ndcg@10"),
+        # spelled as ir_measures spells it (nDCG, NDCG): ir_measures' meaning, trec_eval's gain
+        ("NDCG@10", "ndcg@10(gain=linear)"),
+        ("nDCG@10", "ndcg@10(gain=linear)"),
         ("nDCG@10(gain=linear)", "ndcg@10(gain=linear)"),
         ("ndcg@10(gain=exp)", "ndcg@10"),
         ("ndcg@10(gain=exponential)", "ndcg@10"),
@@ -182,4 +187,8 @@ def test_canonical_string_round_trips(name: str, cutoff: int | None) -> None:
         cutoff = None
     measure = Measure(name, cutoff)
     assert parse(str(measure)) == measure
-    assert parse(str(measure).upper() if name.islower() else str(measure)) == measure
+    shouted = str(measure).upper() if name.islower() else str(measure)
+    if shouted.partition("@")[0] in IR_MEASURES:  # NDCG: ir_measures' name, its meaning
+        assert parse(shouted) == parse_ir_measures(shouted).measure
+    else:
+        assert parse(shouted) == measure

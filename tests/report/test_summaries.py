@@ -27,7 +27,8 @@ RUN = {"q1": {"a": 3.0, "x": 2.0, "b": 1.0}, "q2": {"y": 2.0, "c": 1.0}, "q3": {
 
 @pytest.mark.parametrize(("text", "expected", "label"), [
     ("ndcg", "ndcg", "ndcg@k"),
-    ("NDCG@10", "ndcg", "ndcg@k"),
+    ("Ndcg@10", "ndcg", "ndcg@k"),
+    ("NDCG@10", "ndcg(gain=linear)", "ndcg@k(gain=linear)"),  # ir_measures' spelling
     ("P", "P", "P@k"),
     ("precision", "P", "P@k"),
     ("recall(rel=2)", "recall(rel=2)", "recall@k(rel=2)"),
