@@ -92,8 +92,23 @@ def test_a_run_with_a_rank_column_and_no_score_is_ordered_by_rank() -> None:
     with pytest.raises(rw.InputFormatError, match=r"no score column.*columns=\{'rank'"):
         rw.evaluate(qrels, renamed, MEASURES)
     text_ranks = frame.astype({"rank": str})
-    with pytest.raises(rw.InputFormatError, match="rank column 'rank' must hold numbers"):
+    with pytest.raises(rw.InputFormatError, match=r"rank \(column 'rank'\) must be a number"):
         rw.evaluate(qrels, text_ranks, MEASURES)
+
+
+def test_a_csv_run_with_a_rank_column_and_no_score(tmp_path: Path) -> None:
+    """CSV fields are text: the ranks are read as decimal numbers, like scores."""
+    qrels, run = random_collection(4, ties=False)
+    lines = ["qid,docno,rank"]
+    for query, docs in run.items():
+        order = sorted(docs, key=lambda d: -docs[d])
+        lines += [f"{query},{doc},{position + 1}" for position, doc in enumerate(order)]
+    path = tmp_path / "run.csv"
+    path.write_text("\n".join([lines[0], *reversed(lines[1:])]) + "\n")
+    same_results(rw.evaluate(qrels, str(path), MEASURES), rw.evaluate(qrels, run, MEASURES))
+    path.write_text(lines[0] + "\nq0,d1,first\n")
+    with pytest.raises(rw.InputFormatError, match=r"run.csv:2: rank \(column 'rank'\) must be"):
+        rw.evaluate(qrels, str(path), MEASURES)
 
 
 def test_ties_rank_uses_a_table_rank_column() -> None:

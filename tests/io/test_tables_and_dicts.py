@@ -51,14 +51,19 @@ def test_csv_ids_are_text_whatever_their_column_name(tmp_path: Path, names: tupl
     assert rw.read_qrels(judged).to_dict() == {"q1": {"007": 1}}
 
 
-def test_integer_ids_in_typed_tables_become_their_text(tmp_path: Path) -> None:
+def test_integer_ids_in_typed_tables(tmp_path: Path) -> None:
+    """Document ids become their text; query ids of an integer column stay integers
+    (issue 15: query ids keep their type), and text in CSV and TSV files."""
     path = tmp_path / "r.parquet"
     pq.write_table(pa.table({"qid": [1, 1, 2], "docid": [7, 8, 7], "score": [2.0, 1.0, 1.0]}),
                    path)
-    assert rw.read_run(path).to_dict() == {"1": {"7": 2.0, "8": 1.0}, "2": {"7": 1.0}}
+    assert rw.read_run(path).to_dict() == {1: {"7": 2.0, "8": 1.0}, 2: {"7": 1.0}}
     lines = tmp_path / "r.jsonl"
     lines.write_text('{"qid": 1, "docid": 7, "score": 2}\n{"qid": 1, "docid": 8, "score": 1}\n')
-    assert rw.read_run(lines).to_dict() == {"1": {"7": 2.0, "8": 1.0}}
+    assert rw.read_run(lines).to_dict() == {1: {"7": 2.0, "8": 1.0}}
+    text = tmp_path / "r.csv"
+    text.write_text("qid,docid,score\n1,7,2\n1,8,1\n")
+    assert rw.read_run(text).to_dict() == {"1": {"7": 2.0, "8": 1.0}}
 
 
 # ------------------------------------------------------------------------------------------
@@ -95,9 +100,12 @@ def test_dict_document_keys_1_and_text_1_are_refused() -> None:
         rw.evaluate({"q": {1: 1, "1": 0}}, {"q": {"a": 1.0}}, ["map"])
 
 
-def test_integer_dict_keys_alone_are_their_text() -> None:
+def test_integer_dict_keys_alone() -> None:
+    """Integer document keys become their text; integer query keys stay integers (issue 15)."""
     run = rw.Run.from_dict({1: {7: 2.0}, 2: {7: 1.0}})
-    assert run.to_dict() == {"1": {"7": 2.0}, "2": {"7": 1.0}}
+    assert run.to_dict() == {1: {"7": 2.0}, 2: {"7": 1.0}}
+    assert rw.Run.from_dict({1: {7: 2.0}, "2": {7: 1.0}}).to_dict() == {
+        "1": {"7": 2.0}, "2": {"7": 1.0}}
 
 
 # ------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from rankwise.io.tables import (
     to_arrow_table,
 )
 from rankwise.io.trec import read_trec_qrels, read_trec_run
+from rankwise.options import COLUMN_ROLES, check_columns
 
 __all__ = [
     "COLUMN_ROLES",
@@ -33,9 +34,6 @@ __all__ = [
     "split_one_table",
 ]
 
-COLUMN_ROLES = ("query_id", "doc_id", "relevance", "score", "rank")
-"""The roles a column map may name: ``columns={"query_id": "user", "doc_id": "item"}``."""
-
 _CANDIDATES = {
     "query_id": ("query_id", "qid", "query", "query-id"),
     "doc_id": ("doc_id", "docno", "docid", "doc", "corpus-id"),
@@ -47,55 +45,6 @@ BEIR_QRELS_HEADER = ("query-id", "corpus-id", "score")
 """The header of BEIR's qrels TSV files, whose ``score`` is the relevance grade."""
 _ROLE_TEXT = {"query_id": "query", "doc_id": "document", "relevance": "relevance",
               "score": "score", "rank": "rank"}
-
-
-def check_columns(columns: Any) -> dict[str, Any]:
-    """A column map ``{role: column name}``, checked.
-
-    Examples
-    --------
-    >>> check_columns({"query_id": "user", "doc_id": "item"})
-    {'query_id': 'user', 'doc_id': 'item'}
-    >>> check_columns({"query_id": "user", "relevance": None})
-    {'query_id': 'user', 'relevance': None}
-    >>> check_columns({"user": "query_id"})
-    Traceback (most recent call last):
-    ...
-    rankwise.exceptions.InvalidParameterError: columns: unknown role 'user'; the roles are \
-query_id, doc_id, relevance, score, rank (columns={'query_id': 'user', ...} maps a role to \
-your column)
-
-    ``"relevance": None`` says the judgments have no relevance column:
-    every listed (query, document) is relevant, grade 1 (implicit feedback:
-    clicks, purchases).
-    """
-    from rankwise.exceptions import InvalidParameterError
-
-    if columns is None:
-        return {}
-    if not isinstance(columns, Mapping):
-        raise InvalidParameterError(
-            f"columns must be a dict {{role: column name}}, got {type(columns).__name__}"
-        )
-    out: dict[str, Any] = {}
-    for role, name in columns.items():
-        if role not in COLUMN_ROLES:
-            raise InvalidParameterError(
-                f"columns: unknown role {role!r}; the roles are {', '.join(COLUMN_ROLES)} "
-                "(columns={'query_id': 'user', ...} maps a role to your column)"
-            )
-        if name is None and role == "relevance":
-            out[role] = None  # no relevance column: every listed pair is relevant
-            continue
-        if not isinstance(name, str) or not name:
-            raise InvalidParameterError(
-                f"columns[{role!r}] must be a column name (a non-empty str)"
-                + (", or None (no relevance column: every listed pair is relevant)"
-                   if role == "relevance" else "")
-                + f", got {name!r}"
-            )
-        out[role] = name
-    return out
 
 
 def _find(names: list[str], columns: dict[str, Any], role: str) -> str | None:
@@ -170,7 +119,7 @@ def read_qrels(
     if kind == "trec":
         return read_trec_qrels(text)
     table = read_table(text, kind)
-    return _qrels_of_table(table, mapping, source=text, typed=kind == "parquet")
+    return _qrels_of_table(table, mapping, source=text, typed=kind in ("parquet", "jsonl"))
 
 
 def _qrels_of_table(
@@ -368,7 +317,7 @@ def read_run(
         return read_trec_run(text, name=name, keep_rank=keep_rank)
     table = read_table(text, kind)
     return _run_of_table(table, mapping, name or file_stem(text), source=text,
-                         keep_rank=keep_rank, typed=kind == "parquet")
+                         keep_rank=keep_rank, typed=kind in ("parquet", "jsonl"))
 
 
 def file_stem(path: str) -> str:
