@@ -590,7 +590,7 @@ def compare(
 
     chosen = options_from(
         options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
-        exclude_self=exclude_self,
+        exclude_self=exclude_self, columns=columns,
     )
     settings = _options(baseline, test, correction, family, alpha, ci, n_resamples, seed,
                         chunk_size)
@@ -605,7 +605,7 @@ def compare(
     if isinstance(runs, Mapping) and settings.baseline is not None:
         _check_baseline(settings.baseline, list(runs))
     evaluated = evaluate_runs(qrels, runs, parsed, options=chosen, engine=engine,
-                              columns=columns, need_common_queries=False)
+                              need_common_queries=False)
     if settings.baseline is not None:
         from dataclasses import replace
 

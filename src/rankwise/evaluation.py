@@ -125,7 +125,7 @@ def evaluate(
     """
     chosen = options_from(
         options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
-        exclude_self=exclude_self,
+        exclude_self=exclude_self, columns=columns,
     )
     one_table = {key: value for key, value in zip(_ONE_TABLE, (query, label, score, doc))
                  if value is not None}
@@ -151,11 +151,6 @@ def evaluate(
         qrels, run = split_one_table(
             qrels, query=query, label=label, score=score, doc=doc
         )
-    elif columns is not None:
-        from rankwise.io.coerce import as_qrels, as_run
-
-        qrels = as_qrels(qrels, columns=columns)
-        run = as_run(run, keep_rank=chosen.by_rank, columns=columns)
     results = backend.evaluate(qrels, run, parsed, chosen)
     warn_coverage(results, chosen.missing)
     return results
@@ -251,6 +246,9 @@ def evaluate_runs(
     from rankwise.io.naming import unique_names
 
     chosen = options if options is not None else EvalOptions()
+    if columns is not None:
+        chosen = chosen.replace(columns=columns)
+    columns = chosen.columns
     backend = get_engine(engine)
     parsed = prepare_measures(measures, chosen)
     backend.check(parsed, chosen)

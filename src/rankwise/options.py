@@ -11,12 +11,25 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass, fields, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
 from typing import Any
 
 from rankwise.exceptions import InvalidParameterError
 
-__all__ = ["MAX_DEPTH", "MISSING_POLICIES", "TIE_POLICIES", "EvalOptions", "options_from"]
+__all__ = [
+    "COLUMN_ROLES",
+    "MAX_DEPTH",
+    "MISSING_POLICIES",
+    "TIE_POLICIES",
+    "EvalOptions",
+    "check_columns",
+    "options_from",
+]
+
+COLUMN_ROLES = ("query_id", "doc_id", "relevance", "score", "rank")
+"""The roles a column map may name: ``columns={"query_id": "user", "doc_id": "item"}``."""
 
 TIE_POLICIES = ("trec", "average", "rank", "worst", "best")
 """How documents with equal scores are ordered (see :class:`EvalOptions`)."""
@@ -71,6 +84,53 @@ def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     return value
 
 
+def check_columns(columns: Any) -> dict[str, Any]:
+    """A column map ``{role: column name}``, checked.
+
+    Examples
+    --------
+    >>> check_columns({"query_id": "user", "doc_id": "item"})
+    {'query_id': 'user', 'doc_id': 'item'}
+    >>> check_columns({"query_id": "user", "relevance": None})
+    {'query_id': 'user', 'relevance': None}
+    >>> check_columns({"user": "query_id"})
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: columns: unknown role 'user'; the roles are \
+query_id, doc_id, relevance, score, rank (columns={'query_id': 'user', ...} maps a role to \
+your column)
+
+    ``"relevance": None`` says the judgments have no relevance column:
+    every listed (query, document) is relevant, grade 1 (implicit feedback:
+    clicks, purchases).
+    """
+    if columns is None:
+        return {}
+    if not isinstance(columns, Mapping):
+        raise InvalidParameterError(
+            f"columns must be a dict {{role: column name}}, got {type(columns).__name__}"
+        )
+    out: dict[str, Any] = {}
+    for role, name in columns.items():
+        if role not in COLUMN_ROLES:
+            raise InvalidParameterError(
+                f"columns: unknown role {role!r}; the roles are {', '.join(COLUMN_ROLES)} "
+                "(columns={'query_id': 'user', ...} maps a role to your column)"
+            )
+        if name is None and role == "relevance":
+            out[role] = None  # no relevance column: every listed pair is relevant
+            continue
+        if not isinstance(name, str) or not name:
+            raise InvalidParameterError(
+                f"columns[{role!r}] must be a column name (a non-empty str)"
+                + (", or None (no relevance column: every listed pair is relevant)"
+                   if role == "relevance" else "")
+                + f", got {name!r}"
+            )
+        out[role] = name
+    return out
+
+
 @dataclass(frozen=True)
 class EvalOptions:
     """The options that change the numbers of an evaluation.
@@ -102,6 +162,12 @@ class EvalOptions:
         evaluating (BEIR's ``ignore_identical_ids=True``, for ArguAna and
         Quora, where queries are documents of the corpus). A query left with
         no document is then a query the run does not hold (see *missing*).
+    columns : dict, optional
+        ``{role: column}`` for tables (and named tuples) whose columns are
+        named otherwise; the roles are ``query_id``, ``doc_id``,
+        ``relevance``, ``score`` and ``rank``. ``"relevance": None``: the
+        judgments have no relevance column, every listed pair is relevant
+        (grade 1, implicit feedback). Kept as a read-only mapping.
 
     Raises
     ------
@@ -128,6 +194,7 @@ class EvalOptions:
     judged_only: bool = False
     ties: str = "trec"
     exclude_self: bool = False
+    columns: Mapping[str, str | None] | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
         set_field = object.__setattr__
@@ -145,6 +212,13 @@ class EvalOptions:
                 f"exclude_self must be True or False, got {self.exclude_self!r}"
             )
         set_field(self, "exclude_self", bool(self.exclude_self))
+        mapping = check_columns(self.columns)
+        set_field(self, "columns", MappingProxyType(mapping) if mapping else None)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled by its fields (the column map as a plain dict)."""
+        values = [getattr(self, name) for name in _field_names()]
+        return EvalOptions, tuple(dict(v) if isinstance(v, Mapping) else v for v in values)
 
     def replace(self, **changes: Any) -> EvalOptions:
         """A copy with some options changed (and checked)."""
@@ -179,10 +253,17 @@ class EvalOptions:
             "self documents": "dropped (a document whose id is its query's id)"
             if self.exclude_self
             else "kept",
+            **({"columns": ", ".join(f"{role}={name if name is not None else '(none)'}"
+                                     for role, name in self.columns.items())}
+               if self.columns else {}),
         }
 
 
-_FIELDS = tuple(field.name for field in fields(EvalOptions))
+_FIELDS = tuple(item.name for item in fields(EvalOptions))
+
+
+def _field_names() -> tuple[str, ...]:
+    return _FIELDS
 
 
 def options_from(options: EvalOptions | None = None, **given: Any) -> EvalOptions:

@@ -133,7 +133,7 @@ def build_report(
 
     chosen = options_from(
         options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
-        exclude_self=exclude_self,
+        exclude_self=exclude_self, columns=columns,
     )
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise InvalidParameterError(f"top must be a positive integer, got {top!r}")
@@ -183,8 +183,7 @@ def build_report(
         try:
             results = evaluate_runs(
                 qrels_in, runs_in, wanted, options=chosen, engine=engine,
-                qrels_format=qrels_format, run_format=run_format, columns=columns,
-                reading=shown,
+                qrels_format=qrels_format, run_format=run_format, reading=shown,
             )
         except RankwiseError as error:
             _name_originals(error, originals)

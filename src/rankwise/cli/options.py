@@ -179,7 +179,7 @@ def add_evaluation_options(
 def columns(text: str) -> dict[str, str | None]:
     """Read a column map ``role=name,role=name`` (an argparse type).
 
-    The roles are those of :data:`rankwise.io.coerce.COLUMN_ROLES`; an empty
+    The roles are those of :data:`rankwise.options.COLUMN_ROLES`; an empty
     name for ``relevance`` (``relevance=``) says the judgments have none:
     every listed pair is relevant (implicit feedback).
 
@@ -189,7 +189,7 @@ def columns(text: str) -> dict[str, str | None]:
     {'query_id': 'user', 'doc_id': 'item', 'score': 'pred', 'relevance': None}
     """
     from rankwise.exceptions import InvalidParameterError
-    from rankwise.io.coerce import COLUMN_ROLES, check_columns
+    from rankwise.options import COLUMN_ROLES, check_columns
 
     mapping: dict[str, str | None] = {}
     for item in text.split(","):
@@ -252,6 +252,7 @@ def evaluation_options(args: argparse.Namespace) -> EvalOptions:
         judged_only=args.judged_only,
         ties=args.ties,
         exclude_self=getattr(args, "exclude_self", False),
+        columns=getattr(args, "columns", None),
     )
 
 

@@ -58,8 +58,8 @@ class NumpyEngine:
         from rankwise.kernels.ranking import rank_all_ties
 
         self.check(measures, options)
-        qrels_obj = as_qrels(qrels)
-        run_obj = as_run(run, name=name, keep_rank=options.by_rank)
+        qrels_obj = as_qrels(qrels, columns=options.columns)
+        run_obj = as_run(run, name=name, keep_rank=options.by_rank, columns=options.columns)
         if options.exclude_self:
             from rankwise.data.selection import without_self
 

@@ -208,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
     )
     results = evaluate_runs(
         args.qrels, runs, measures, options=options, engine=engine_of(args),
-        qrels_format=args.qrels_format, run_format=args.run_format, columns=args.columns,
+        qrels_format=args.qrels_format, run_format=args.run_format,
         reading=reading(args), need_common_queries=options.missing == "skip",
     )
     baseline = None

@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     engine = engine_of(args)
     all_results = evaluate_runs(
         args.qrels, list(args.runs), measures, options=options, engine=engine,
-        qrels_format=args.qrels_format, run_format=args.run_format, columns=args.columns,
+        qrels_format=args.qrels_format, run_format=args.run_format,
         reading=reading(args),
     )
     if not args.quiet:

@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidParameterError("no numeric measure to draw; give one with -m")
     results = evaluate_runs(
         args.qrels, list(args.runs), measures, options=options, engine=engine_of(args),
-        qrels_format=args.qrels_format, run_format=args.run_format, columns=args.columns,
+        qrels_format=args.qrels_format, run_format=args.run_format,
         reading=reading(args),
     )
     with styled():

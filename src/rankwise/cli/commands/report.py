@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         n_resamples=args.n_resamples, seed=args.seed, options=evaluation_options(args),
         engine=engine_of(args), qrels_format=args.qrels_format, run_format=args.run_format,
-        columns=args.columns, max_k=args.max_k, top=args.top, title=args.title,
+        max_k=args.max_k, top=args.top, title=args.title,
         reading=reading(args),
     )
     report.save(args.output)
