@@ -3,7 +3,9 @@
 
 **Dicts** (``{query_id: {doc_id: value}}``, what BEIR, MTEB and
 sentence-transformers hand to pytrec_eval): rankwise's
-``rw.evaluate(qrels, run, measures).mean`` against pytrec_eval's
+``rw.evaluate(qrels, run, measures).mean``, and the drop-in
+``rankwise.compat.pytrec_eval`` (``drop-in``: the same code as for
+pytrec_eval, per-query dicts averaged in Python), against pytrec_eval's
 ``RelevanceEvaluator(qrels, measures).evaluate(run)`` and the average of
 each measure, on the same dicts, for ndcg_cut.10, recall.100, map,
 recip_rank and P.10. Sizes: 10,000 queries x 1,000 documents (the issue's
@@ -54,6 +56,8 @@ PYTREC_KEYS = ["ndcg_cut_10", "recall_100", "map", "recip_rank", "P_10"]
 FRAME_MEASURES = ["ndcg@10", "map", "mrr@10", "P@10", "recall@1000"]
 SIZES = {"10000x1000": (10_000, 1_000), "1000x100": (1_000, 100), "100000x100": (100_000, 100)}
 FORMS = ["trec", "arrow", "pandas-object", "pandas-arrow", "polars"]
+TOOLS = ("pytrec_eval", "rankwise", "drop-in")
+"""pytrec_eval; rw.evaluate; rankwise.compat.pytrec_eval (per-query dicts, averaged alike)."""
 DICT_TARGET = 5.0  # pytrec_eval time / rankwise time
 FRAME_TARGET = 1.5  # frame time / TREC-file time
 
@@ -166,10 +170,13 @@ def child_dicts(args: argparse.Namespace) -> dict[str, Any]:
 
     gc.collect()
     before = _rss_mib()
-    if args.tool == "pytrec_eval":
+    if args.tool in ("pytrec_eval", "drop-in"):
 
         def call() -> dict[str, float]:
-            import pytrec_eval
+            if args.tool == "drop-in":
+                import rankwise.compat.pytrec_eval as pytrec_eval
+            else:
+                import pytrec_eval
 
             evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(DICT_MEASURES))
             per_query = evaluator.evaluate(run)
@@ -257,7 +264,7 @@ def bench_dicts(args: argparse.Namespace, env: dict[str, str]) -> list[dict[str,
     rows = []
     for size in args.sizes:
         results = {}
-        for tool in ("pytrec_eval", "rankwise"):
+        for tool in TOOLS:
             print(f"dicts {size}: {tool} ...", flush=True)
             results[tool] = run_child(
                 child_argv(args, part="dicts", tool=tool, size=size, seed=args.seed,
@@ -295,7 +302,7 @@ def report_dicts(rows: list[dict[str, Any]]) -> list[str]:
     ]
     verdicts = []
     for row in rows:
-        for tool in ("pytrec_eval", "rankwise"):
+        for tool in TOOLS:
             r = row.get(tool, {})
             if "error" in r:
                 lines.append(f"| {row['size']} | {tool} | failed: {r['error']} | | | | |")
@@ -304,23 +311,28 @@ def report_dicts(rows: list[dict[str, Any]]) -> list[str]:
                 f"| {row['size']} | {tool} | {fmt(r['first_s'])} | {fmt(r['best_s'])} | "
                 f"{fmt(r['best_cpu_s'])} | {r['peak_rss_mib']:.0f} | {r['dicts_rss_mib']:.0f} |"
             )
-        peer, ours = row.get("pytrec_eval", {}), row.get("rankwise", {})
-        if "first_s" in peer and "first_s" in ours:
-            first = peer["first_s"] / ours["first_s"]
-            best = peer["best_s"] / ours["best_s"]
-            cpu = peer["best_cpu_s"] / ours["best_cpu_s"]
-            memory = ours["peak_rss_mib"] / peer["peak_rss_mib"]
-            worst = max(
-                abs(peer["means"][k] - ours["means"][k]) for k in PYTREC_KEYS
-            )
-            verdicts.append(
-                f"{row['size']}: pytrec_eval / rankwise = {first:.1f}x first call, "
-                f"{best:.1f}x best, {cpu:.1f}x CPU (target >= {DICT_TARGET:.0f}x: "
-                f"{'met' if min(first, best) >= DICT_TARGET else 'NOT met'}); peak RSS "
-                f"rankwise / pytrec_eval = {memory:.2f} (target <= 1: "
-                f"{'met' if memory <= 1 else 'NOT met'}); means differ by <= {worst:.1e}"
-            )
+        peer = row.get("pytrec_eval", {})
+        for tool in TOOLS[1:]:
+            verdicts += _verdict(row["size"], tool, peer, row.get(tool, {}))
     return [*lines, "", *verdicts]
+
+
+def _verdict(size: str, tool: str, peer: dict[str, Any], ours: dict[str, Any]) -> list[str]:
+    """The ratio of *tool* to pytrec_eval: time (target 5x) and peak memory (target <= 1)."""
+    if "first_s" not in peer or "first_s" not in ours:
+        return []
+    first = peer["first_s"] / ours["first_s"]
+    best = peer["best_s"] / ours["best_s"]
+    cpu = peer["best_cpu_s"] / ours["best_cpu_s"]
+    memory = ours["peak_rss_mib"] / peer["peak_rss_mib"]
+    worst = max(abs(peer["means"][k] - ours["means"][k]) for k in PYTREC_KEYS)
+    return [
+        f"{size}: pytrec_eval / {tool} = {first:.1f}x first call, "
+        f"{best:.1f}x best, {cpu:.1f}x CPU (target >= {DICT_TARGET:.0f}x: "
+        f"{'met' if min(first, best) >= DICT_TARGET else 'NOT met'}); peak RSS "
+        f"{tool} / pytrec_eval = {memory:.2f} (target <= 1: "
+        f"{'met' if memory <= 1 else 'NOT met'}); means differ by <= {worst:.1e}"
+    ]
 
 
 def report_frames(rows: list[dict[str, Any]]) -> list[str]:
