@@ -81,7 +81,15 @@ rankwise yet (planned: rankwise's err)
         if found is None:
             raise MeasureSyntaxError(f"a measure must be a string, got {type(text).__name__}")
         return _plain(found, repr(text))
-    found = parse_ir_measures(text)
+    try:
+        found = parse_ir_measures(text)
+    except MeasureSyntaxError as ir_error:
+        # a name both languages spell alike (Rprec, P, infAP) with a parameter only
+        # rankwise's has (Rprec(mult=0.5)): rankwise's measure
+        try:
+            return parse_rankwise(text)
+        except (UnknownMeasureError, MeasureSyntaxError):
+            raise ir_error from None
     if found is not None:
         return _plain(found, text.strip())
     try:
