@@ -360,7 +360,7 @@ def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
     >>> qrels = as_qrels(clicks, columns={"query_id": "user", "doc_id": "item",
     ...                                   "relevance": None})
     >>> qrels.to_dict(), qrels.query_id_type
-    ({'7': {'a': 1, 'b': 1}, '9': {'a': 1}}, <class 'int'>)
+    ({7: {'a': 1, 'b': 1}, 9: {'a': 1}}, <class 'int'>)
     """
     if isinstance(obj, Qrels):
         return obj
