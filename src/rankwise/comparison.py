@@ -878,12 +878,17 @@ def _compare_pair(
         mean_low, mean_high = (np.asarray(v) for v in t_interval(x, 1 - options.alpha))
         delta_low, delta_high = (np.asarray(v) for v in t_interval(d, 1 - options.alpha))
     else:
-        sums = bootstrap_sums(np.hstack([x, d]), options.n_resamples,
+        # the differences in one orientation (the later name minus the earlier), so that
+        # a pair gives the same bits, up to the sign, whatever the order of the runs
+        flip = system < reference
+        sums = bootstrap_sums(np.hstack([x, -d if flip else d]), options.n_resamples,
                               stream(options.seed, "bootstrap", [reference, system]),
                               options.chunk_size)
         low, high = quantile_bounds(sums / n, 1 - options.alpha)
         mean_low, mean_high = low[:columns], high[:columns]
         delta_low, delta_high = low[columns:], high[columns:]
+        if flip:
+            delta_low, delta_high = -delta_high, -delta_low
     effect = np.asarray(cohens_dz(d))
     wins, ties, losses = wins_ties_losses(d)
     x_mean, y_mean, delta = x.mean(axis=0), y.mean(axis=0), d.mean(axis=0)

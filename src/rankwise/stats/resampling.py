@@ -23,6 +23,8 @@ __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "bootstrap_sums",
     "bootstrap_test",
+    "count_sums",
+    "exact_pieces",
     "randomization_test",
     "sign_flip_sums",
 ]
@@ -313,8 +315,10 @@ def bootstrap_sums(
     multiply-shift; the probability of each row is within :math:`n/2^{32}`
     relative of :math:`1/n`), or, beyond 65,536 rows, the same with whole
     64-bit draws. The sums are ``counts @ values`` with the matrix of how
-    often each row was drawn. A chunk starts at a known position of the
-    stream, so the sums do not depend on *chunk_size*.
+    often each row was drawn, computed exactly on integer parts of the
+    values (:func:`exact_pieces`), so that they are the same bits whatever
+    BLAS's thread count, the chunk or the other columns. A chunk starts at a
+    known position of the stream, so the sums do not depend on *chunk_size*.
 
     Parameters
     ----------
@@ -340,13 +344,71 @@ def bootstrap_sums(
     """
     seed = as_seed_sequence(seed)
     n = values.shape[0]
+    pieces = exact_pieces(values)
     out = np.empty((n_resamples, values.shape[1]))
     for start, stop in _chunks(n_resamples, n, chunk_size):
         rows = stop - start
         index = _bootstrap_indices(seed, n, start, rows)
         counts = np.bincount(index.ravel(), minlength=rows * n).reshape(rows, n)
-        out[start:stop] = counts.astype(np.float64) @ values
+        out[start:stop] = count_sums(counts.astype(np.float64), pieces)
     return out
+
+
+class _Pieces:
+    """Values as integer-valued parts whose weighted sums are exact (:func:`count_sums`)."""
+
+    def __init__(self, parts: list[np.ndarray], scales: list[np.ndarray],
+                 plain: np.ndarray | None) -> None:
+        self.parts, self.scales, self.plain = parts, scales, plain
+
+
+def exact_pieces(values: np.ndarray, max_weight: int | None = None) -> _Pieces:
+    r"""Split each column into integer-valued parts, for sums that do not depend on the order.
+
+    A column with :math:`\max |v| \le 2^e` is written
+    :math:`v = 2^{e} (I_1 2^{-b} + I_2 2^{-2b} + \dots) + r` with integers
+    :math:`|I_k| < 2^b` and :math:`b` chosen so that any sum of the parts
+    weighted by non-negative integer counts totalling at most *max_weight*
+    (default: the number of rows) stays below :math:`2^{53}`: every partial
+    sum is then an exact integer, whatever order BLAS adds in, however many
+    threads it uses and whatever the chunk or the other columns. Enough parts
+    are kept for :math:`|r| \le 2^{e - 60}`, below the rounding of the
+    values themselves. Non-finite values fall back to plain sums.
+    """
+    rows = values.shape[0]
+    weight = max(1, rows if max_weight is None else max_weight)
+    if not np.isfinite(values).all():
+        return _Pieces([], [], values)
+    bits = 52 - int(weight).bit_length()
+    if bits < 16:  # absurdly many rows: plain sums
+        return _Pieces([], [], values)
+    peak = np.abs(values).max(axis=0) if rows else np.zeros(values.shape[1])
+    _, exponent = np.frexp(np.where(peak > 0, peak, 1.0))
+    scale = np.ldexp(1.0, exponent)  # 2^e >= max |v|, per column
+    parts, scales = [], []
+    rest = values / scale  # exact: a power of two
+    step = 1.0
+    for _ in range(-(-60 // bits)):
+        step = step * 2.0**-bits
+        whole = np.trunc(rest / step)  # |whole| < 2^bits, exact arithmetic
+        parts.append(whole)
+        scales.append(scale * step)
+        rest = rest - whole * step
+    return _Pieces(parts, scales, None)
+
+
+def count_sums(counts: np.ndarray, pieces: _Pieces) -> np.ndarray:
+    """``counts @ values`` for non-negative integer *counts*, the same bits in any setting.
+
+    Each integer part is summed exactly by BLAS; the parts are then combined
+    elementwise in one fixed order.
+    """
+    if pieces.plain is not None:
+        return counts @ pieces.plain
+    total = (counts @ pieces.parts[0]) * pieces.scales[0]
+    for part, scale in zip(pieces.parts[1:], pieces.scales[1:]):
+        total = total + (counts @ part) * scale
+    return total
 
 
 def bootstrap_test(
