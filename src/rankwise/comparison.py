@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.engines import Engine
+from rankwise.engines.core import relevance_notes
 from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
 from rankwise.measures import Measure
 from rankwise.options import EvalOptions, options_from
@@ -27,9 +28,10 @@ from rankwise.stats import (
     wins_ties_losses,
 )
 from rankwise.stats.intervals import check_confidence, quantile_bounds, t_interval
-from rankwise.stats.registry import RESAMPLING_TESTS
+from rankwise.stats.registry import MANY_SYSTEM_TESTS, RESAMPLING_TESTS
 from rankwise.stats.resampling import DEFAULT_CHUNK_SIZE, bootstrap_sums, check_resamples
 from rankwise.stats.seeding import normalise_seed
+from rankwise.stats.tukey import TukeyResult
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -135,7 +137,12 @@ class Comparison:
     seed : int
         The seed that reproduces the result (drawn at random when None was given).
     notes : tuple of str
-        What a reader should know: dropped queries, all-zero differences, ...
+        What a reader should know: dropped queries, all-zero differences, a
+        significance no test could reach with so few queries, ...
+    tukey : dict
+        With ``test="tukey"`` or ``"randomized-tukey"``: measure ->
+        :class:`~rankwise.stats.TukeyResult` over all systems (in the order
+        of :attr:`systems`), with its two-way ANOVA (``.anova``); empty otherwise.
     """
 
     def __init__(
@@ -153,6 +160,7 @@ class Comparison:
         n_resamples: int,
         seed: int,
         notes: Iterable[str] = (),
+        tukey: Mapping[str, TukeyResult] | None = None,
     ) -> None:
         self.rows = tuple(rows)
         self.measures = tuple(measures)
@@ -167,6 +175,7 @@ class Comparison:
         self.n_resamples = n_resamples
         self.seed = seed
         self.notes = tuple(notes)
+        self.tukey = dict(tukey or {})
 
     def __iter__(self) -> Any:
         return iter(self.rows)
@@ -225,7 +234,14 @@ class Comparison:
                      f"2^k <= {self.n_resamples:,}; seed {self.seed})")
         elif self.test == "bootstrap":
             test += f" ({self.n_resamples:,} resamples, seed {self.seed})"
-        if self.correction == "none":
+        elif self.test == "randomized-tukey":
+            test += (f" ({self.n_resamples:,} trials shuffling each query's values among the "
+                     f"systems, all relabellings when (m!)^(n-1) <= {self.n_resamples:,}; "
+                     f"p = count/trials; seed {self.seed})")
+        if self.test in MANY_SYSTEM_TESTS:
+            correction = ("family-wise over all pairs of systems of each measure (no further "
+                          "correction)")
+        elif self.correction == "none":
             correction = "no correction for multiple comparisons"
         else:
             scope = "per measure, over the systems compared" if self.family == "measure" else (
@@ -240,6 +256,66 @@ class Comparison:
             f"significant at alpha = {self.alpha:g} (p_adjusted <= alpha): two-sided {test}, "
             f"{against}, {correction}; {self.confidence:.0%} {interval} confidence intervals"
         )
+
+    def letters(self, measure: str | Measure, alpha: float | None = None) -> dict[str, str]:
+        """Compact letter display of *measure*: systems that share a letter do not differ.
+
+        From the Tukey result over all systems (``test="tukey"`` or
+        ``"randomized-tukey"``), or else from the rows when every pair was
+        compared (no baseline): a pair differs when ``p_adjusted <= alpha``.
+        ``a`` is the group of the highest mean (see
+        :func:`rankwise.stats.compact_letters`).
+
+        Raises
+        ------
+        InvalidParameterError
+            Pairs were compared with a baseline only (not every pair is known).
+
+        Examples
+        --------
+        >>> qrels = {f"q{i}": {"good": 1} for i in range(8)}
+        >>> good = {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(8)}
+        >>> bad = {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(8)}
+        >>> from rankwise.comparison import compare
+        >>> compare(qrels, {"x": good, "y": bad, "z": good}, "P@1", seed=0).letters("P@1")
+        {'x': 'a', 'y': 'b', 'z': 'a'}
+        """
+        from rankwise.stats import compact_letters
+
+        name = self._measure_name(measure)
+        level = self.alpha if alpha is None else alpha
+        if name in self.tukey:
+            return dict(zip(self.systems, self.tukey[name].letters(level)))
+        if self.baseline is not None:
+            raise InvalidParameterError(
+                "letters need every pair of systems compared: compare without a baseline, "
+                "or with test='tukey'"
+            )
+        index = {system: i for i, system in enumerate(self.systems)}
+        m = len(self.systems)
+        significant = np.zeros((m, m), dtype=bool)
+        means = np.full(m, np.nan)
+        counted = np.full(m, -1)
+        for row in self.rows:
+            if row.measure != name or row.baseline is None:
+                continue
+            i, j = index[row.system], index[row.baseline]
+            if row.p_adjusted <= level:
+                significant[i, j] = significant[j, i] = True
+            for k, value in ((i, row.mean), (j, row.baseline_mean)):
+                if row.n_queries > counted[k]:
+                    means[k], counted[k] = value, row.n_queries
+        return dict(zip(self.systems, compact_letters(means, significant)))
+
+    def _measure_name(self, measure: str | Measure) -> str:
+        name = str(measure) if isinstance(measure, Measure) else measure
+        if name not in self.measures:
+            from rankwise.measures import parse
+
+            name = str(parse(name))
+        if name not in self.measures:
+            raise KeyError(f"measure {name!r} was not compared; compared: {list(self.measures)}")
+        return name
 
     # conversions ---------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -270,6 +346,8 @@ class Comparison:
             "legend": self.legend,
             "rows": [asdict(row) for row in self.rows],
             "notes": list(self.notes),
+            **({"tukey": {name: _tukey_dict(result, self.systems)
+                          for name, result in self.tukey.items()}} if self.tukey else {}),
         }
 
     def to_pandas(self) -> pd.DataFrame:
@@ -306,6 +384,7 @@ class Comparison:
         long: bool = False,
         digits: int = 4,
         marker: str | None = None,
+        letters: str = "auto",
     ) -> str:
         r"""The comparison as text: a paper's table, or one row per measure and system.
 
@@ -324,14 +403,35 @@ class Comparison:
         marker : str, optional
             Marks a significant difference from the baseline (default ``†``,
             ``\dagger`` in LaTeX).
+        letters : {"auto", "groups", "better"}
+            Comparing all pairs: ``groups``, a compact letter display (systems
+            that share a letter do not differ; the default for the Tukey
+            tests), or ``better``, the letters of the systems each is better
+            than (the default otherwise). ``groups`` also replaces the
+            baseline's markers.
 
         Returns
         -------
         str
+
+        Examples
+        --------
+        >>> qrels = {f"q{i}": {"good": 1} for i in range(8)}
+        >>> good = {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(8)}
+        >>> bad = {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(8)}
+        >>> result = compare(qrels, {"x": good, "y": bad, "z": good}, "P@1", test="tukey")
+        >>> print(result.to_table().split("letters:")[0])
+        system  P@1
+        ------  --------
+        x       1.0000 a
+        y       0.0000 b
+        z       1.0000 a
+        <BLANKLINE>
         """
         from rankwise.report.comparison_tables import render_comparison
 
-        return render_comparison(self, fmt, long=long, digits=digits, marker=marker)
+        return render_comparison(self, fmt, long=long, digits=digits, marker=marker,
+                                 letters=letters)
 
     def plot(
         self,
@@ -405,13 +505,39 @@ class Comparison:
         ]
         out.extend(render(line) for line in lines)
         out.append(f"* {self.legend}")
+        for name, result in self.tukey.items():
+            letters = " ".join(f"{system}={text}" for system, text in
+                               zip(self.systems, result.letters(self.alpha)))
+            out.append(f"{name}: ANOVA {result.anova.summary()}; letters {letters}")
         out.extend(f"note: {note}" for note in self.notes)
         return "\n".join(out)
+
+
+def _tukey_dict(result: TukeyResult, systems: Sequence[str]) -> dict[str, Any]:
+    """The many-system result of one measure as plain values (matrices as nested lists)."""
+    def matrix(values: np.ndarray) -> list[list[float | None]]:
+        return [[None if math.isnan(v) else float(v) for v in row] for row in values]
+
+    return {
+        "systems": list(systems),
+        "method": result.method,
+        "p_method": result.p_method,
+        "means": [float(v) for v in result.means],
+        "p_values": matrix(result.p_values),
+        "ci_low": matrix(result.ci_low),
+        "ci_high": matrix(result.ci_high),
+        "critical_difference": (None if math.isnan(result.critical_difference)
+                                else result.critical_difference),
+        "letters": dict(zip(systems, result.letters())),
+        "anova": result.anova.to_dict(),
+    }
 
 
 def _format_p(p: float) -> str:
     if math.isnan(p):
         return "nan"
+    if p == 0:
+        return f"{p:.4f}"
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
@@ -456,10 +582,27 @@ def _options(
             f"(over all systems and measures), got {family!r}"
         )
     n_resamples, chunk_size = check_resamples(n_resamples, chunk_size)
+    chosen_test = resolve_test(test)
+    many = chosen_test in MANY_SYSTEM_TESTS
+    if isinstance(correction, str) and correction.strip().lower() == "auto":
+        chosen_correction = "none" if many else "holm"
+    else:
+        chosen_correction = resolve_correction(correction)
+    if many and chosen_correction != "none":
+        raise InvalidParameterError(
+            f"test={chosen_test!r} controls the family-wise error over all pairs of systems "
+            f"itself; correction={correction!r} would correct twice. Leave correction at "
+            "'auto' (or 'none')"
+        )
+    if many and family != "measure":
+        raise InvalidParameterError(
+            f"test={chosen_test!r} tests the pairs of each measure as one family; "
+            "family='all' does not apply"
+        )
     return _Options(
         baseline=baseline,
-        test=resolve_test(test),
-        correction=resolve_correction(correction),
+        test=chosen_test,
+        correction=chosen_correction,
         family=family,
         alpha=alpha,
         ci=interval,
@@ -476,7 +619,7 @@ def compare(
     *,
     baseline: str | None = None,
     test: str = "randomization",
-    correction: str | None = "holm",
+    correction: str | None = "auto",
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
@@ -515,18 +658,27 @@ def compare(
     baseline : str, optional
         Compare every other system with this one. Without it, every pair
         (the later system in *runs* against the earlier one).
-    test : {"randomization", "t-test", "wilcoxon", "bootstrap", "sign"}
+    test : {"randomization", "t-test", "wilcoxon", "bootstrap", "sign", "tukey", "randomized-tukey"}
         The two-sided paired test (aliases: ``permutation``, ``t``, ...):
-        see :mod:`rankwise.stats`.
-    correction : {"holm", "bonferroni", "benjamini-hochberg", "bh", "fdr_bh", "none"}
-        Multiple-comparison correction of the p-values.
+        see :mod:`rankwise.stats`. ``tukey`` (Tukey's HSD on the two-way
+        ANOVA residual) and ``randomized-tukey`` (Carterette's randomised
+        Tukey HSD) test all pairs of systems at once on the queries evaluated
+        for every system, family-wise; :attr:`Comparison.tukey` holds their
+        ANOVA, p-value matrix and letters. With a baseline, the rows are the
+        pairs with the baseline, still tested in the family of all pairs.
+    correction : {"auto", "holm", "bonferroni", "benjamini-hochberg", "bh", "fdr_bh", "none"}
+        Multiple-comparison correction of the p-values. ``auto``: Holm for
+        the paired tests, none for the Tukey tests (which are family-wise
+        already; another correction is refused).
     alpha : float
         Significance level: a difference is significant when its corrected
         p-value is at most *alpha*. Intervals have confidence ``1 - alpha``.
     n_resamples : int
-        Resamples of the randomization and bootstrap tests and of bootstrap
-        intervals. The randomization test enumerates all :math:`2^k` sign
-        flips instead when :math:`2^k \le` *n_resamples* (*k* non-zero differences).
+        Resamples of the randomization, bootstrap and randomised Tukey tests
+        and of bootstrap intervals. The randomization test enumerates all
+        :math:`2^k` sign flips instead when :math:`2^k \le` *n_resamples*
+        (*k* non-zero differences); the randomised Tukey test all
+        :math:`(m!)^{n-1}` relabellings when there are at most *n_resamples*.
     seed : int, optional
         Makes resampling reproducible: each pair's random stream depends only
         on the seed and the two system names, never on the order of *runs*,
@@ -623,7 +775,7 @@ def compare_results(
     *,
     baseline: str | None = None,
     test: str = "randomization",
-    correction: str | None = "holm",
+    correction: str | None = "auto",
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
@@ -793,7 +945,18 @@ def _compare(results: dict[str, Results], measures: list[Measure], options: _Opt
     else:
         pairs = [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
 
-    notes: list[str] = []
+    notes: list[str] = relevance_notes(results.values())
+    grades = [r.max_grade for r in results.values() if r.max_grade is not None]
+    unreached = frozenset(
+        name for name, measure in zip(measure_names, measures)
+        if grades and "rel" in measure.family.params and measure.param("rel") > max(grades)
+    )
+    tukey: dict[str, TukeyResult] = {}
+    tested: dict[tuple[str, str], tuple[np.ndarray, list[str]]] | None = None
+    dropped: dict[tuple[str, str], int] = {}
+    if options.test in MANY_SYSTEM_TESTS:
+        data, dropped, tukey, tested = _compare_many(data, names, pairs, measure_names,
+                                                     options, notes)
     by_measure: dict[int, list[ComparisonRow]] = {j: [] for j in range(len(measures))}
     if options.baseline is not None:
         ids, values = data[options.baseline]
@@ -806,10 +969,13 @@ def _compare(results: dict[str, Results], measures: list[Measure], options: _Opt
             ))
     for reference, system in pairs:
         rows = _compare_pair(data[reference], data[system], reference, system,
-                             measure_names, options, notes)
+                             measure_names, options, notes,
+                             tested=None if tested is None else tested[(reference, system)],
+                             dropped=dropped.get((reference, system)), unreached=unreached)
         for j, row in enumerate(rows):
             by_measure[j].append(row)
     rows = _correct(by_measure, options)
+    notes.extend(_unreachable_notes(by_measure, options))
     return Comparison(
         rows,
         measures=measure_names,
@@ -823,7 +989,69 @@ def _compare(results: dict[str, Results], measures: list[Measure], options: _Opt
         n_resamples=options.n_resamples,
         seed=options.seed,
         notes=notes,
+        tukey=tukey,
     )
+
+
+def _compare_many(
+    data: dict[str, tuple[np.ndarray, np.ndarray]],
+    names: list[str],
+    pairs: list[tuple[str, str]],
+    measures: list[str],
+    options: _Options,
+    notes: list[str],
+) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], dict[tuple[str, str], int],
+           dict[str, TukeyResult], dict[tuple[str, str], tuple[np.ndarray, list[str]]]]:
+    """Tukey's HSD (or its randomised version) of every measure, over the common queries.
+
+    Returns the data restricted to the queries evaluated for every system,
+    the queries each pair loses to that restriction, the result per measure,
+    and each pair's p-values and methods.
+    """
+    from functools import reduce
+
+    from rankwise.stats import randomized_tukey_hsd, tukey_hsd
+
+    common = reduce(np.intersect1d, [ids for ids, _ in data.values()])
+    restricted = {}
+    for name, (ids, values) in data.items():
+        _, positions, _ = np.intersect1d(ids, common, assume_unique=True, return_indices=True)
+        restricted[name] = (common, values[positions])
+    label = TEST_LABELS[options.test]
+    union = reduce(np.union1d, [ids for ids, _ in data.values()])
+    if len(union) > len(common):
+        notes.append(
+            f"{label}: compared on the {len(common)} queries evaluated for every system; "
+            f"{len(union) - len(common)} evaluated for only some were left out "
+            "(missing='zero' scores a judged query a run missed as 0 and keeps it)"
+        )
+    if len(common) < 2:
+        raise InvalidParameterError(
+            f"{label} needs at least 2 queries evaluated for every system, got {len(common)}"
+        )
+    dropped = {
+        (reference, system): len(np.union1d(data[reference][0], data[system][0])) - len(common)
+        for reference, system in pairs
+    }
+    results: dict[str, TukeyResult] = {}
+    for j, measure in enumerate(measures):
+        matrix = np.stack([restricted[name][1][:, j] for name in names])
+        if options.test == "tukey":
+            results[measure] = tukey_hsd(matrix, alpha=options.alpha)
+        else:
+            results[measure] = randomized_tukey_hsd(
+                matrix, n_resamples=options.n_resamples, alpha=options.alpha,
+                seed=stream(options.seed, options.test, names), chunk_size=options.chunk_size,
+            )
+    index = {name: i for i, name in enumerate(names)}
+    tested = {
+        (reference, system): (
+            np.array([results[m].p_values[index[system], index[reference]] for m in measures]),
+            [results[m].p_method for m in measures],
+        )
+        for reference, system in pairs
+    }
+    return restricted, dropped, results, tested
 
 
 def _compare_pair(
@@ -834,7 +1062,12 @@ def _compare_pair(
     measures: list[str],
     options: _Options,
     notes: list[str],
+    *,
+    tested: tuple[np.ndarray, list[str]] | None = None,
+    dropped: int | None = None,
+    unreached: frozenset[str] = frozenset(),
 ) -> list[ComparisonRow]:
+    """The rows of one pair; *tested* gives p-values computed over all systems at once."""
     reference_ids, reference_values = reference_data
     system_ids, system_values = system_data
     _, in_system, in_reference = np.intersect1d(
@@ -843,9 +1076,13 @@ def _compare_pair(
     x = system_values[in_system]
     y = reference_values[in_reference]
     n = len(in_system)
-    dropped = len(system_ids) + len(reference_ids) - 2 * n
     label = f"{system} vs {reference}"
-    if dropped:
+    if dropped is None:
+        dropped = len(system_ids) + len(reference_ids) - 2 * n
+        said = False
+    else:  # the many-system tests say it once for all pairs
+        said = True
+    if dropped and not said:
         notes.append(
             f"{label}: compared on the {n} queries evaluated for both; {dropped} evaluated "
             "for only one were left out (missing='zero' scores a judged query a run "
@@ -860,20 +1097,24 @@ def _compare_pair(
             for measure in measures
         ]
     d = x - y
-    keyword: dict[str, Any] = {}
-    if options.test in RESAMPLING_TESTS:
-        keyword = {
-            "n_resamples": options.n_resamples,
-            "seed": stream(options.seed, options.test, [reference, system]),
-            "chunk_size": options.chunk_size,
-        }
-    outcome = TESTS[options.test](d, **keyword)
-    p_values = np.asarray(outcome.p_value, dtype=np.float64)
-    methods = list(outcome.method)
-    if n < 2 and options.test in ("t-test", "bootstrap"):
-        notes.append(f"{label}: the {options.test} needs at least 2 queries; p is NaN")
-    for j in np.flatnonzero(np.asarray(outcome.n) == 0):
-        notes.append(f"{measures[j]}: {label}: all {n} differences are zero; p = 1")
+    if tested is not None:
+        p_values, methods = tested
+    else:
+        keyword: dict[str, Any] = {}
+        if options.test in RESAMPLING_TESTS:
+            keyword = {
+                "n_resamples": options.n_resamples,
+                "seed": stream(options.seed, options.test, [reference, system]),
+                "chunk_size": options.chunk_size,
+            }
+        outcome = TESTS[options.test](d, **keyword)
+        p_values = np.asarray(outcome.p_value, dtype=np.float64)
+        methods = list(outcome.method)
+        if n < 2 and options.test in ("t-test", "bootstrap"):
+            notes.append(f"{label}: the {options.test} needs at least 2 queries; p is NaN")
+        for j in np.flatnonzero(np.asarray(outcome.n) == 0):
+            if measures[j] not in unreached:
+                notes.append(f"{measures[j]}: {label}: all {n} differences are zero; p = 1")
     if options.ci == "t":
         mean_low, mean_high = (np.asarray(v) for v in t_interval(x, 1 - options.alpha))
         delta_low, delta_high = (np.asarray(v) for v in t_interval(d, 1 - options.alpha))
@@ -942,3 +1183,71 @@ def _correct(by_measure: dict[int, list[ComparisonRow]], options: _Options) -> l
                               significant=bool(not math.isnan(value) and value <= options.alpha))
             out.append(row)
     return out
+
+
+def _smallest_p(row: ComparisonRow, options: _Options) -> tuple[float, str] | None:
+    """The smallest p-value the test could give this row, and why (None: no useful bound)."""
+    if row.baseline is None or math.isnan(row.p_value) or row.wins is None:
+        return None
+    k = row.wins + (row.losses or 0)
+    if k == 0:
+        return None
+    label = TEST_LABELS[options.test]
+    if not label[0].isupper():
+        label = "the " + label
+    plural = "s" if k != 1 else ""
+    exact = f"with {k} non-zero difference{plural}, the smallest p-value {label} can give"
+    sampled = f"with {options.n_resamples:,} resamples, the smallest p-value {label} can give"
+    if options.test == "randomization":
+        if row.method == "exact":
+            return 2.0 / 2.0**k, f"{exact} is 2/2^{k}"
+        return 1.0 / (options.n_resamples + 1), f"{sampled} is 1/{options.n_resamples + 1:,}"
+    if options.test == "sign" or (options.test == "wilcoxon" and row.method == "exact"):
+        return min(1.0, 2.0 / 2.0**k), f"{exact} is 2/2^{k}"
+    if options.test == "bootstrap":
+        return 1.0 / (options.n_resamples + 1), f"{sampled} is 1/{options.n_resamples + 1:,}"
+    return None
+
+
+def _unreachable_notes(by_measure: dict[int, list[ComparisonRow]], options: _Options) -> list[str]:
+    """Say when no difference could be significant, whatever the data: too few queries.
+
+    The bound is the smallest p-value the test can give with the row's
+    number of non-zero differences (or resamples), multiplied by the family
+    size for Holm and Bonferroni (their smallest adjusted p-value).
+    """
+    compared = {j: [r for r in rows if r.baseline is not None and not math.isnan(r.p_value)]
+                for j, rows in by_measure.items()}
+    if options.family == "all":
+        size = sum(len(rows) for rows in compared.values())
+        sizes = dict.fromkeys(compared, size)
+    else:
+        sizes = {j: len(rows) for j, rows in compared.items()}
+    factor_of = {"holm": True, "bonferroni": True}
+    groups: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for j, rows in compared.items():
+        for row in rows:
+            found = _smallest_p(row, options)
+            if found is None:
+                continue
+            smallest, why = found
+            factor = sizes[j] if factor_of.get(options.correction) and sizes[j] > 1 else 1
+            bound = min(1.0, smallest * factor)
+            if bound <= options.alpha:
+                continue
+            text = f"{why} = {smallest:.4g}"
+            if smallest <= options.alpha:  # the correction makes it out of reach
+                text += (f" ({bound:.4g} after the {CORRECTIONS[options.correction]} correction "
+                         f"over {factor} comparisons)")
+            pairs = groups.setdefault((text, f"{bound:.4g}"), {})
+            pairs.setdefault(f"{row.system} vs {row.baseline}", []).append(row.measure)
+    notes = []
+    for (text, _), pairs in groups.items():
+        shown = [f"{pair} ({', '.join(names)})" for pair, names in list(pairs.items())[:6]]
+        if len(pairs) > 6:
+            shown.append(f"and {len(pairs) - 6} more pairs")
+        notes.append(
+            f"{'; '.join(shown)}: no difference can be significant at alpha = "
+            f"{options.alpha:g}: {text}"
+        )
+    return notes

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from rankwise.engines import Engine, get_engine
-from rankwise.engines.core import prepare_measures, warn_coverage
+from rankwise.engines.core import prepare_measures, warn_coverage, warn_relevance
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.options import EvalOptions, options_from
@@ -153,6 +153,7 @@ def evaluate(
         )
     results = backend.evaluate(qrels, run, parsed, chosen)
     warn_coverage(results, chosen.missing)
+    warn_relevance([results])
     return results
 
 

@@ -126,6 +126,9 @@ class Results(Mapping[str, np.ndarray]):
         Judged queries the run does not hold.
     unjudged_queries : int
         Queries of the run the judgments do not hold (ignored).
+    max_grade : float or None
+        The highest grade judged for the evaluated queries (None when not
+        known): a measure whose ``rel`` is above it counts nothing as relevant.
     """
 
     def __init__(
@@ -138,6 +141,7 @@ class Results(Mapping[str, np.ndarray]):
         unjudged_queries: int = 0,
         ties: TieReport | Callable[[], TieReport] | None = None,
         query_id_type: type | None = None,
+        max_grade: float | None = None,
     ) -> None:
         if query_id_type is int:
             query_ids, values = _as_integer_ids(query_ids, values)
@@ -153,6 +157,7 @@ class Results(Mapping[str, np.ndarray]):
         self.unjudged_queries = unjudged_queries
         # a report, or how to make it when first asked for (it evaluates twice more)
         self._ties = ties if ties is not None else TieReport("trec", 0, 0, {})
+        self.max_grade = max_grade
         self.mean = {str(m): aggregate(m, v) for m, v in values.items()}
 
     @property

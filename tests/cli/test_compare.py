@@ -37,7 +37,10 @@ def _arguments(layout: str, fmt: str) -> list[str]:
 def test_golden_output(layout: str, fmt: str, cli) -> None:
     outcome = cli(_arguments(layout, fmt), cwd=GOLDEN)
     assert outcome.status == 0, outcome.err
-    assert outcome.err == ""
+    # P@1 on 12 queries: a few pairs cannot reach significance, and stderr says so
+    notes = outcome.err.splitlines()
+    assert notes and all(line.startswith("rankwise: note: ") and
+                         "no difference can be significant" in line for line in notes)
     assert outcome.text == (GOLDEN / f"{layout}.{fmt}").read_text(encoding="utf-8")
 
 
@@ -167,6 +170,9 @@ def test_notes_go_to_standard_error(cli, trec_runs: Path) -> None:
         "rankwise: note: PARTIAL vs BACK: compared on the 2 queries evaluated "
         "for both; 1 evaluated for only one were left out (missing='zero' scores a judged "
         "query a run missed as 0 and keeps it)",
+        "rankwise: note: BACK vs STANDARD (map); PARTIAL vs BACK (map): no difference can be "
+        "significant at alpha = 0.05: with 1 non-zero difference, the smallest p-value "
+        "Fisher's randomization test can give is 2/2^1 = 1",
     ]
     # the table shows each run's mean over the most queries it was compared on
     lines = outcome.text.splitlines()
@@ -175,7 +181,8 @@ def test_notes_go_to_standard_error(cli, trec_runs: Path) -> None:
     quiet = cli(["compare", *TREC_ARGS, "-m", "map", "--seed", "1", "--quiet"], cwd=trec_runs)
     assert (quiet.status, quiet.err, quiet.out) == (0, "", outcome.out)
     zero = cli(["compare", *TREC_ARGS, "-m", "map", "--seed", "1", "-c"], cwd=trec_runs)
-    assert (zero.status, zero.err) == (0, "")
+    assert zero.status == 0 and "left out" not in zero.err
+    assert all("no difference can be significant" in line for line in zero.err.splitlines())
 
 
 def test_aliases_of_tests_and_corrections(cli, trec_runs: Path) -> None:
@@ -226,8 +233,8 @@ def test_output_file_and_format_from_its_extension(cli, tmp_path: Path) -> None:
     for name, golden in [("out.tex", "baseline.latex"), ("out.csv", "baseline.csv"),
                          ("out.md", "baseline.markdown")]:
         target = tmp_path / name
-        outcome = cli(["compare", *RUNS, *COMMON, "--baseline", "bm25", "-o", target],
-                      cwd=GOLDEN)
+        outcome = cli(["compare", *RUNS, *COMMON, "--baseline", "bm25", "-o", target,
+                       "--quiet"], cwd=GOLDEN)
         assert (outcome.status, outcome.out, outcome.err) == (0, b"", "")
         assert target.read_text(encoding="utf-8") == (GOLDEN / golden).read_text(
             encoding="utf-8")
@@ -235,7 +242,7 @@ def test_output_file_and_format_from_its_extension(cli, tmp_path: Path) -> None:
 
 
 def test_output_to_a_directory_fails_cleanly(cli, tmp_path: Path) -> None:
-    outcome = cli(["compare", *RUNS, *COMMON, "-o", tmp_path], cwd=GOLDEN)
+    outcome = cli(["compare", *RUNS, *COMMON, "-o", tmp_path, "--quiet"], cwd=GOLDEN)
     assert outcome.status == 1
     assert outcome.err == (
         f"rankwise: error: {tmp_path}: is a directory, expected a file name for -o\n"

@@ -45,8 +45,10 @@ __all__ = [
     "evaluate_ranking",
     "kernel_for",
     "prepare_measures",
+    "relevance_notes",
     "tie_report",
     "warn_coverage",
+    "warn_relevance",
 ]
 
 
@@ -197,6 +199,7 @@ def evaluate_ranking(
     judgments gave them so; see :attr:`rankwise.data.Qrels.query_id_type`).
     """
     values = compute(ranking, measures, options)
+    grades = ranking.judged_grades
     return Results(
         query_id_type=query_id_type,
         query_ids=ranking.query_ids,
@@ -208,6 +211,7 @@ def evaluate_ranking(
             tie_report, ranking, tuple(measures), options.ties,
             values if options.ties in _SAME_WITHOUT_TIES else None,
         ),
+        max_grade=float(grades.max()) if len(grades) else None,
     )
 
 
@@ -340,3 +344,49 @@ def warn_coverage(
         name = run_name if run_name is not None else getattr(results, "run_name", "run")
         warnings.warn(f"run {name!r}: " + "; ".join(notes), RankwiseWarning,
                       stacklevel=stacklevel)
+
+
+def relevance_notes(results: Iterable[Any]) -> list[str]:
+    """Say, once per level, that no judged document reaches a measure's ``rel``.
+
+    *results* are the :class:`~rankwise.Results` of one or more runs on the
+    same judgments; the highest grade is taken over all of them.
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> from rankwise.results import Results
+    >>> one = Results(["q1"], {parse("P@5(rel=2)"): np.zeros(1), parse("map"): np.zeros(1)},
+    ...               max_grade=1.0)
+    >>> relevance_notes([one])  # doctest: +NORMALIZE_WHITESPACE
+    ['no judged document has a grade of 2 or more (the highest is 1): P@5(rel=2) counts
+      nothing as relevant and is 0 for every query']
+    """
+    items = list(results)
+    grades = [r.max_grade for r in items if getattr(r, "max_grade", None) is not None]
+    if not items or not grades:
+        return []
+    top = max(grades)
+    by_level: dict[float, list[str]] = {}
+    for measure in items[0].measures:
+        if "rel" not in measure.family.params:
+            continue
+        level = float(measure.param("rel"))
+        if level > top:
+            by_level.setdefault(level, []).append(str(measure))
+    notes = []
+    for level, names in by_level.items():
+        several = len(names) > 1
+        notes.append(
+            f"no judged document has a grade of {level:g} or more (the highest is {top:g}): "
+            f"{', '.join(names)} count{'' if several else 's'} nothing as relevant and "
+            f"{'are' if several else 'is'} 0 for every query"
+        )
+    return notes
+
+
+def warn_relevance(results: Iterable[Any], stacklevel: int = 3) -> None:
+    """Say :func:`relevance_notes` once, as one :class:`RankwiseWarning`."""
+    notes = relevance_notes(results)
+    if notes:
+        warnings.warn("; ".join(notes), RankwiseWarning, stacklevel=stacklevel)

@@ -1,8 +1,10 @@
 """A :class:`~rankwise.comparison.Comparison` as a table: wide (for a paper) or long.
 
 The wide table has one row per system and one column per measure: means,
-with a marker on significant differences from the baseline (or, comparing
-all pairs, the letters of the systems each is better than) and a legend.
+with a marker on significant differences from the baseline, or, comparing
+all pairs, letters: a compact letter display (systems that share a letter do
+not differ; the default for Tukey's HSD) or the letters of the systems each
+is better than (the default for paired tests), and a legend.
 The long table has one row per measure and system, with every statistic.
 """
 
@@ -21,6 +23,8 @@ if TYPE_CHECKING:
 __all__ = ["long_table", "render_comparison", "wide_table"]
 
 _WIDE_FORMATS = ("table", "markdown", "latex")
+LETTERS = ("auto", "groups", "better")
+"""What the letters of an all-pairs wide table say (see :func:`wide_table`)."""
 _UP, _DOWN = "\u25b2", "\u25bc"  # ▲ ▼
 _LATEX_UP, _LATEX_DOWN = r"\blacktriangle", r"\blacktriangledown"
 _DEFAULT_MARKER = "\u2020"  # †
@@ -89,8 +93,25 @@ def _markdown_literal(text: str) -> str:
     return "".join("\\" + char if char in "\\`*_{}[]<>()#+-.!|" else char for char in text)
 
 
+def _letter_mode(comparison: Comparison, letters: str) -> str:
+    """``groups``, ``better`` or ``baseline`` (markers against the baseline)."""
+    if letters not in LETTERS:
+        from rankwise.exceptions import InvalidParameterError
+
+        raise InvalidParameterError(
+            f"letters must be one of {', '.join(map(repr, LETTERS))}, got {letters!r}"
+        )
+    if letters == "groups":
+        return "groups"
+    if comparison.baseline is not None:
+        return "baseline"
+    if letters == "auto" and comparison.tukey:
+        return "groups"
+    return "better"
+
+
 def wide_table(comparison: Comparison, fmt: str, *, digits: int = 4,
-               marker: str | None = None) -> str:
+               marker: str | None = None, letters: str = "auto") -> str:
     r"""The comparison as a paper's table: one row per system, one column per measure.
 
     Parameters
@@ -104,6 +125,13 @@ def wide_table(comparison: Comparison, fmt: str, *, digits: int = 4,
     marker : str, optional
         Marks a significant difference from the baseline (default ``†``,
         ``\dagger`` in LaTeX).
+    letters : {"auto", "groups", "better"}
+        Comparing all pairs: ``groups`` is a compact letter display (systems
+        that share a letter do not differ significantly; ``a`` is the group
+        of the highest mean), ``better`` labels the systems a, b, c, ... and
+        gives each mean the letters of the systems it is significantly
+        better than. ``auto``: ``groups`` for the Tukey tests, ``better``
+        otherwise. With a baseline, ``groups`` replaces the markers.
 
     Returns
     -------
@@ -111,6 +139,7 @@ def wide_table(comparison: Comparison, fmt: str, *, digits: int = 4,
         The table followed by its legend, ending with a newline.
     """
     latex = fmt == "latex"
+    mode = _letter_mode(comparison, letters)
     if marker is None:
         marker = _DEFAULT_MARKER
     if latex:
@@ -128,7 +157,11 @@ def wide_table(comparison: Comparison, fmt: str, *, digits: int = 4,
 
     # what each cell carries besides its mean
     suffixes: dict[tuple[str, str], str] = {}
-    if baseline is not None:
+    if mode == "groups":
+        for measure in measures:
+            for name, text in comparison.letters(measure).items():
+                suffixes[(measure, name)] = text
+    elif mode == "baseline":
         for row in comparison.rows:
             if row.baseline is None or not row.significant:
                 continue
@@ -151,11 +184,11 @@ def wide_table(comparison: Comparison, fmt: str, *, digits: int = 4,
                                       if name in losers)
 
     def system_label(name: str) -> str:
-        return name if baseline is not None else f"{name} ({labels[name]})"
+        return name if mode != "better" else f"{name} ({labels[name]})"
 
     if latex:
         return _latex_wide(comparison, systems, measures, means, suffixes, system_label,
-                           marker, labels, digits)
+                           marker, labels, digits, mode)
 
     columns: list[list[str]] = []
     for measure in measures:
@@ -172,37 +205,48 @@ def wide_table(comparison: Comparison, fmt: str, *, digits: int = 4,
     for index, name in enumerate(systems):
         table.rows.append([system_label(name), *(column[index] for column in columns)])
     body = render(table, fmt, digits=digits)
-    legend = _legend_lines(comparison, marker, labels)
+    legend = _legend_lines(comparison, marker, labels, mode)
     if fmt == "markdown":
-        if baseline is not None and legend:
+        if mode == "baseline" and legend:
             legend[0] = _markdown_literal(marker) + legend[0][len(marker):]
         return body + "\n" + "\n\n".join(legend) + "\n"
     return body + "\n" + "\n".join(legend) + "\n"
 
 
 def _legend_lines(comparison: Comparison, marker: str, labels: dict[str, str],
-                  *, latex: bool = False) -> list[str]:
-    if comparison.baseline is None:
+                  mode: str, *, latex: bool = False) -> list[str]:
+    anova = [f"{name}: two-way ANOVA (system x query) {result.anova.summary()}"
+             for name, result in comparison.tukey.items()]
+    if mode == "groups":
+        return [
+            "letters: runs that share a letter do not differ significantly (compact letter "
+            "display; a = the group of the highest mean)",
+            comparison.legend,
+            *anova,
+        ]
+    if mode == "better":
         names = ", ".join(f"{label} = {name}" for name, label in labels.items())
         return [
             f"letters: significantly better than the run with that letter ({names})",
             comparison.legend,
+            *anova,
         ]
     up, down = (f"$^{{{_LATEX_UP}}}$", f"$^{{{_LATEX_DOWN}}}$") if latex else (_UP, _DOWN)
     shown = f"$^{{{marker}}}$" if latex else marker
     return [
         (f"{shown} " if marker else "") + comparison.legend,
         f"{up} higher, {down} lower than {comparison.baseline}",
+        *anova,
     ]
 
 
 def _latex_wide(
     comparison: Comparison, systems: list[str], measures: list[str],
     means: dict[tuple[str, str], float], suffixes: dict[tuple[str, str], str],
-    system_label: Any, marker: str, labels: dict[str, str], digits: int,
+    system_label: Any, marker: str, labels: dict[str, str], digits: int, mode: str,
 ) -> str:
     packages = r"\usepackage{booktabs}"
-    if comparison.baseline is not None:
+    if mode == "baseline":
         packages += r" and \usepackage{amssymb}"
     lines = [
         f"% needs {packages}",
@@ -216,14 +260,15 @@ def _latex_wide(
         for measure in measures:
             cell = _number_text(means.get((measure, name), math.nan), digits)
             suffix = suffixes.get((measure, name), "")
-            if suffix and comparison.baseline is None:
+            if suffix and mode != "baseline":
                 cell += f"$^{{\\mathrm{{{suffix}}}}}$"
             elif suffix:
                 cell += f"$^{{{suffix}}}$"
             cells.append(cell)
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
-    lines += [f"% {line}" for line in _legend_lines(comparison, marker, labels, latex=True)]
+    lines += [f"% {line}" for line in _legend_lines(comparison, marker, labels, mode,
+                                                     latex=True)]
     return "\n".join(lines) + "\n"
 
 
@@ -288,7 +333,7 @@ def _json_safe(value: Any) -> Any:
 
 
 def render_comparison(comparison: Comparison, fmt: str, *, long: bool = False,
-                      digits: int = 4, marker: str | None = None) -> str:
+                      digits: int = 4, marker: str | None = None, letters: str = "auto") -> str:
     """Render *comparison* in one of the table formats (``Comparison.to_table``).
 
     ``table``, ``markdown`` and ``latex`` give the wide table with its legend
@@ -302,7 +347,7 @@ def render_comparison(comparison: Comparison, fmt: str, *, long: bool = False,
     if fmt == "jsonl":
         return _jsonl(comparison)
     if fmt in _WIDE_FORMATS and not long:
-        return wide_table(comparison, fmt, digits=digits, marker=marker)
+        return wide_table(comparison, fmt, digits=digits, marker=marker, letters=letters)
     people = fmt in _WIDE_FORMATS
     text = render(long_table(comparison, for_people=people, digits=digits), fmt, digits=digits)
     if not people:

@@ -9,8 +9,9 @@ from rankwise.stats._arrays import PairedTestResult
 from rankwise.stats.parametric import paired_t_test
 from rankwise.stats.rank_tests import sign_test, wilcoxon_test
 from rankwise.stats.resampling import bootstrap_test, randomization_test
+from rankwise.stats.tukey import TukeyResult, randomized_tukey_hsd, tukey_hsd
 
-__all__ = ["RESAMPLING_TESTS", "TESTS", "TEST_LABELS", "resolve_test"]
+__all__ = ["MANY_SYSTEM_TESTS", "RESAMPLING_TESTS", "TESTS", "TEST_LABELS", "resolve_test"]
 
 TESTS: dict[str, Callable[..., PairedTestResult]] = {
     "randomization": randomization_test,
@@ -21,16 +22,24 @@ TESTS: dict[str, Callable[..., PairedTestResult]] = {
 }
 """Canonical test name -> function of the paired values ``(a, b)``."""
 
+MANY_SYSTEM_TESTS: dict[str, Callable[..., TukeyResult]] = {
+    "tukey": tukey_hsd,
+    "randomized-tukey": randomized_tukey_hsd,
+}
+"""Tests of all pairs of systems at once (family-wise): name -> function (systems x topics)."""
+
 TEST_LABELS: dict[str, str] = {
     "randomization": "Fisher's randomization test",
     "t-test": "paired t-test",
     "wilcoxon": "Wilcoxon signed-rank test",
     "bootstrap": "paired bootstrap test",
     "sign": "sign test",
+    "tukey": "Tukey's HSD on the two-way ANOVA residual",
+    "randomized-tukey": "randomised Tukey HSD (Carterette 2012)",
 }
 """How a legend names each test."""
 
-RESAMPLING_TESTS = frozenset({"randomization", "bootstrap"})
+RESAMPLING_TESTS = frozenset({"randomization", "bootstrap", "randomized-tukey"})
 """Tests that take ``n_resamples``, ``seed`` and ``chunk_size``."""
 
 _ALIASES = {
@@ -48,6 +57,14 @@ _ALIASES = {
     "bootstrap": "bootstrap",
     "sign": "sign",
     "sign-test": "sign",
+    "tukey": "tukey",
+    "tukey-hsd": "tukey",
+    "hsd": "tukey",
+    "randomized-tukey": "randomized-tukey",
+    "randomised-tukey": "randomized-tukey",
+    "randomized-tukey-hsd": "randomized-tukey",
+    "randomised-tukey-hsd": "randomized-tukey",
+    "random-tukey": "randomized-tukey",
 }
 
 
@@ -56,7 +73,9 @@ def resolve_test(name: str) -> str:
 
     Accepted: ``randomization`` (``permutation``, ``fisher``), ``t-test``
     (``t``, ``ttest``), ``wilcoxon`` (``signed-rank``), ``bootstrap``,
-    ``sign``; case and ``_`` / ``-`` do not matter.
+    ``sign``, and the tests of all pairs at once ``tukey`` (``hsd``) and
+    ``randomized-tukey`` (``randomised-tukey``); case and ``_`` / ``-`` and
+    spaces do not matter.
 
     Raises
     ------
@@ -70,7 +89,7 @@ def resolve_test(name: str) -> str:
     """
     if not isinstance(name, str):
         raise InvalidParameterError(f"test must be a string, got {name!r} ({type(name).__name__})")
-    key = name.strip().lower().replace("_", "-")
+    key = "-".join(name.strip().lower().replace("_", "-").split())
     if key in _ALIASES:
         return _ALIASES[key]
     from rankwise.suggest import closest
@@ -78,5 +97,5 @@ def resolve_test(name: str) -> str:
     near = closest(key, _ALIASES)
     hint = f" (did you mean {near!r}?)" if near else ""
     raise InvalidParameterError(
-        f"unknown test {name!r}{hint}; known: {', '.join(TESTS)}"
+        f"unknown test {name!r}{hint}; known: {', '.join([*TESTS, *MANY_SYSTEM_TESTS])}"
     )

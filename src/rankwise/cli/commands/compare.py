@@ -27,7 +27,8 @@ from rankwise.report.tables import FORMATS
 
 __all__ = ["add_parser", "run"]
 
-_TESTS = ("randomization", "t-test", "wilcoxon", "bootstrap", "sign")
+_TESTS = ("randomization", "t-test", "wilcoxon", "bootstrap", "sign", "tukey",
+          "randomized-tukey")
 _CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 
 _DESCRIPTION = """\
@@ -39,8 +40,11 @@ formats.
 With --baseline, every other run is compared with the baseline: a marker (†)
 on a significant difference, with ▲ or ▼ for its direction. Without it, every
 pair of runs: the runs are labelled a, b, c, ... and each mean carries the
-letters of the runs it is significantly better than. A legend under the table
-names the test, the correction, alpha and the seed that reproduces it.
+letters of the runs it is significantly better than; with --test tukey (or
+randomized-tukey, or --letters groups) a compact letter display instead: runs
+that share a letter do not differ. A legend under the table names the test,
+the correction, alpha and the seed that reproduces it (and, for the Tukey
+tests, the two-way ANOVA of each measure).
 
 --long (always for tsv, csv and jsonl) prints one row per measure and run with
 every statistic: means, intervals, delta, p-value, corrected p-value, effect
@@ -51,9 +55,14 @@ TSV or JSONL; '-' reads standard input (for one of the files)."""
 
 _EPILOG = f"""\
 tests: randomization (Fisher's, default; exact when 2^k <= --n-resamples),
-  t-test, wilcoxon, bootstrap, sign (aliases such as permutation or t work).
-corrections: holm (default), bonferroni, bh (Benjamini-Hochberg), none; applied
-  per measure over the runs compared (--family measure) or over everything.
+  t-test, wilcoxon, bootstrap, sign (aliases such as permutation or t work);
+  and all pairs at once, family-wise: tukey (Tukey's HSD on the two-way ANOVA
+  residual), randomized-tukey (Carterette's; exact when (m!)^(n-1) <=
+  --n-resamples). The Tukey tests use the queries evaluated for every run.
+corrections: holm (default for the paired tests), bonferroni, bh
+  (Benjamini-Hochberg), none (the Tukey tests: they are family-wise already);
+  applied per measure over the runs compared (--family measure) or over
+  everything.
 measures: as for 'rankwise eval', aggregated by a mean. Default:
   {' '.join(DEFAULT_MEASURES)}. -m takes one or more values: put it after the files.
 names: each run is named by its run id (the last column of a TREC run), else by
@@ -64,6 +73,7 @@ examples:
   rankwise compare qrels.txt bm25.run dense.run hybrid.run --baseline bm25 -m ndcg@10 map
   rankwise compare qrels.txt a.run b.run c.run --names bm25 dense hybrid -m mrr@10 -f latex
   rankwise compare qrels.txt a.run b.run --test t-test --long -f csv -o comparison.csv
+  rankwise compare qrels.txt a.run b.run c.run d.run --test tukey -m ndcg@10 -f latex
 
 exit status: 0 success, 1 bad input, measure or option value (one line on
   stderr says what and where), 2 malformed command line."""
@@ -93,9 +103,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     stats.add_argument("--test", default="randomization", metavar="TEST",
                        help=f"paired two-sided test: {', '.join(_TESTS)} "
                             "(default randomization)")
-    stats.add_argument("--correction", default="holm", metavar="CORRECTION",
+    stats.add_argument("--correction", default="auto", metavar="CORRECTION",
                        help=f"correction for multiple comparisons: {', '.join(_CORRECTIONS)} "
-                            "(default holm)")
+                            "(default holm; none for the Tukey tests)")
     stats.add_argument("--family", choices=("measure", "all"), default="measure",
                        help="correct over the runs of each measure (default) or over all "
                             "runs and measures")
@@ -103,8 +113,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                        help="significance level; intervals have confidence 1 - ALPHA "
                             "(default 0.05)")
     stats.add_argument("--n-resamples", type=positive_int, default=10_000, metavar="N",
-                       help="resamples of the randomization and bootstrap tests and intervals "
-                            "(default 10000)")
+                       help="resamples of the randomization, bootstrap and randomized-tukey "
+                            "tests and of bootstrap intervals (default 10000)")
     stats.add_argument("--seed", type=seed, default=None, metavar="INT",
                        help="seed of the resampling (default: drawn, and shown in the legend)")
     stats.add_argument("--ci", choices=("t", "bootstrap"), default="t",
@@ -128,6 +138,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     output.add_argument("--marker", default=None, metavar="TEXT",
                         help="marks a significant difference from the baseline (default †; "
                              "in latex, math: \\dagger)")
+    output.add_argument("--letters", choices=("auto", "groups", "better"), default="auto",
+                        help="all pairs: groups (runs that share a letter do not differ; "
+                             "default for the Tukey tests) or better (the letters of the runs "
+                             "each is better than; default otherwise)")
     output.add_argument("-o", "--output", metavar="FILE",
                         help="write to FILE (atomically: nothing is left on failure)")
     add_input_options(parser)
@@ -225,6 +239,6 @@ def run(args: argparse.Namespace) -> int:
         for note in comparison.notes:
             sys.stderr.write(f"rankwise: note: {note}\n")
     text = render_comparison(comparison, fmt, long=args.long, digits=args.digits,
-                             marker=args.marker)
+                             marker=args.marker, letters=args.letters)
     write_output(text, args.output)
     return 0

@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         Bad input or measure (reported as one line by the caller).
     """
     from rankwise.cli._output import write_output
-    from rankwise.engines.core import coverage_notes
+    from rankwise.engines.core import coverage_notes, relevance_notes
     from rankwise.evaluation import evaluate_runs
     from rankwise.exceptions import InvalidParameterError
     from rankwise.measures import parse_many
@@ -150,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
             if notes:
                 sys.stderr.write(f"rankwise: warning: run {name!r}: {'; '.join(notes)}\n")
             _warn_ties(name, results, args.digits)
+        for note in relevance_notes(all_results.values()):
+            sys.stderr.write(f"rankwise: warning: {note}\n")
     parsed = next(iter(all_results.values())).measures
     table = results_table(all_results, parsed, per_query=args.per_query)
     write_output(render(table, fmt, digits=args.digits), args.output)
