@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-__all__ = ["collections", "random_collection", "small_collections"]
+__all__ = ["collections", "random_collection", "ranked_lists", "score_matrices",
+           "significance_matrices", "small_collections"]
 
 
 @st.composite
@@ -127,3 +128,42 @@ def python_dicts(draw: st.DrawFn, max_queries: int = 5, max_docs: int = 12) -> d
         query = draw(ids)
         out[query] = draw(st.dictionaries(ids, _numbers(), max_size=max_docs))
     return out
+
+
+@st.composite
+def score_matrices(draw: st.DrawFn, max_systems: int = 6, max_topics: int = 12,
+                   dyadic: bool = False) -> np.ndarray:
+    """Systems x topics matrices of per-query values in [0, 1]: ties, constant rows, zeros.
+
+    With *dyadic*, values are multiples of 1/8 (every sum is exact in floating point).
+    """
+    m = draw(st.integers(2, max_systems))
+    n = draw(st.integers(2, max_topics))
+    if dyadic:
+        cells = st.integers(0, 8).map(lambda v: v / 8)
+    else:
+        cells = st.one_of(st.sampled_from([0.0, 0.5, 1.0]),
+                          st.floats(0, 1, allow_nan=False, width=32))
+    values = draw(st.lists(cells, min_size=m * n, max_size=m * n))
+    return np.array(values, dtype=np.float64).reshape(m, n)
+
+
+@st.composite
+def significance_matrices(draw: st.DrawFn, max_systems: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """Means and a symmetric matrix of which pairs differ (any pattern, not only consistent)."""
+    m = draw(st.integers(1, max_systems))
+    means = np.array(draw(st.lists(st.integers(0, 5).map(float), min_size=m, max_size=m)))
+    flags = np.zeros((m, m), dtype=bool)
+    for i in range(m):
+        for j in range(i + 1, m):
+            flags[i, j] = flags[j, i] = draw(st.booleans())
+    return means, flags
+
+
+@st.composite
+def ranked_lists(draw: st.DrawFn, max_length: int = 12) -> tuple[list[str], list[str]]:
+    """Two rankings without repeats from a small pool: overlaps, disjoint tails, unequal lengths."""
+    pool = [f"d{i}" for i in range(draw(st.integers(1, 2 * max_length)))]
+    first = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=max_length))
+    second = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=max_length))
+    return first, second

@@ -65,7 +65,8 @@ class ComparisonRow:
     n_queries : int
         Queries compared (evaluated for both systems).
     n_dropped : int
-        Queries evaluated for only one of the two, left out of the comparison.
+        Queries evaluated for one of the two (or, with the Tukey tests, for
+        both but not for every system) and left out of the comparison.
     mean, ci_low, ci_high : float
         Mean of *system* over the compared queries and its confidence interval.
     baseline_mean : float

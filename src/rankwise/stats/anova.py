@@ -177,8 +177,8 @@ def two_way_anova(values: Any) -> TwoWayAnova:
     p_b = float(special.fdtrc(df_b, df_e, f_b)) if np.isfinite(f_b) else (
         0.0 if f_b == np.inf else np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        omega_a = (ss_a - df_a * v_e) / (ss_total + v_e)
-        omega_b = (ss_b - df_b * v_e) / (ss_total + v_e)
+        omega_a = (ss_a - df_a * v_e) / np.float64(ss_total + v_e)
+        omega_b = (ss_b - df_b * v_e) / np.float64(ss_total + v_e)
         partial_a = float(df_a * (f_a - 1) / (df_a * (f_a - 1) + m * n))
         partial_b = float(df_b * (f_b - 1) / (df_b * (f_b - 1) + m * n))
     return TwoWayAnova(

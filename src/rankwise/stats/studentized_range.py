@@ -63,26 +63,55 @@ def _check(k: Any, df: Any) -> tuple[int, float]:
     return int(k), float(df)
 
 
-def _s_bounds(df: float, special: Any) -> tuple[float, float, Any]:
-    """Where the density of S = chi_df / sqrt(df) is within e^-45 of its peak, and log g."""
-    log_c = 0.5 * df * math.log(df) - special.gammaln(df / 2) - (df / 2 - 1) * math.log(2)
+def _log_scale(a: float, special: Any) -> float:
+    """``log 2 + a log a - lgamma(a)``, less ``a`` when ``a >= 15`` (see :func:`_s_bounds`).
 
-    def log_g(s: float) -> float:
-        return float(log_c + (df - 1) * math.log(s) - df * s * s / 2)
+    Stirling: ``lgamma(a) = (a - 1/2) log a - a + log(2 pi) / 2 + r(a)``, with
+    ``r(a) = 1/(12a) - 1/(360a^3) + 1/(1260a^5) - 1/(1680a^7) + 1/(1188a^9) - ...``
+    summed for large *a*, where ``a log a - lgamma(a)`` would be the difference
+    of two numbers near ``a log a`` and lose digits.
+    """
+    if a < 15:
+        return float(math.log(2) + a * math.log(a) - special.gammaln(a))
+    inverse = 1.0 / a
+    square = inverse * inverse
+    remainder = inverse * (1 / 12 - square * (1 / 360 - square * (
+        1 / 1260 - square * (1 / 1680 - square / 1188))))
+    return math.log(2) + 0.5 * math.log(a) - 0.5 * math.log(2 * math.pi) - remainder
+
+
+def _s_bounds(df: float, special: Any) -> tuple[float, float, Any]:
+    """Where the density of S = chi_df / sqrt(df) is within e^-45 of its peak, and the density.
+
+    With ``a = df / 2`` the log-density is ``log 2 + a log a - lgamma(a) +
+    (2a - 1) log s - a s^2``. For large *a* the terms that grow with *a* are
+    gathered as ``a (1 + 2 log s - s^2) = a (2 (log1p(e) - e) - e^2)`` with
+    ``e = s - 1``, small where the density lives, so no digit is lost.
+    """
+    a = df / 2
+    log_c = _log_scale(a, special)
+    stable = a >= 15
+
+    def log_density(s: Any) -> Any:
+        s = np.asarray(s, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if stable:
+                e = s - 1.0
+                return log_c + a * (2.0 * (np.log1p(e) - e) - e * e) - np.log(s)
+            return log_c + (2 * a - 1) * np.log(s) - a * s * s
 
     mode = math.sqrt((df - 1) / df) if df > 1 else 0.0
     spread = 1 / math.sqrt(2 * df)
     if df > 30:
         low, high = max(0.0, mode - 14 * spread), mode + 14 * spread
     else:  # a broad density: from 0, out until it is e^-45 below its peak
-        top = log_g(mode) if df > 1 else log_c
+        top = float(log_density(mode)) if df > 1 else log_c
         low, high = 0.0, max(mode, 1.0) * 2
-        while log_g(high) > top - 45:
+        while float(log_density(high)) > top - 45:
             high *= 1.5
 
     def weight(s: np.ndarray) -> np.ndarray:
-        with np.errstate(divide="ignore"):
-            return np.exp(log_c + (df - 1) * np.log(s) - df * s * s / 2)
+        return np.exp(log_density(s))
 
     return low, high, weight
 
