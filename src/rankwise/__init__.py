@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from rankwise.measures import Measure, parse
     from rankwise.options import EvalOptions
     from rankwise.reporting import build_report
+    from rankwise.reproducibility import measure_agreement, rbo, reproduce
     from rankwise.results import Results
 
 _LAZY = {
@@ -54,7 +55,12 @@ _LAZY = {
     "Measure": "rankwise.measures",
     "parse": "rankwise.measures",
     "Results": "rankwise.results",
+    "design": "rankwise.design",
+    "measure_agreement": "rankwise.reproducibility",
+    "rbo": "rankwise.reproducibility",
+    "reproduce": "rankwise.reproducibility",
 }
+"""Public name -> the module that defines it (a module itself when the names are the same)."""
 
 __all__ = [
     "Comparison",
@@ -76,15 +82,19 @@ __all__ = [
     "build_report",
     "compare",
     "compare_results",
+    "design",
     "evaluate",
     "evaluate_runs",
     "fuse",
+    "measure_agreement",
     "optimize_fusion",
     "parse",
+    "rbo",
     "read_qrels",
     "read_run",
     "read_trec_qrels",
     "read_trec_run",
+    "reproduce",
 ]
 
 
@@ -92,7 +102,9 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'rankwise' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = importlib.import_module(module)
+    if module.rpartition(".")[2] != name:  # a name defined in the module, not the module
+        value = getattr(value, name)
     globals()[name] = value
     return value
 

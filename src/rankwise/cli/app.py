@@ -48,6 +48,7 @@ COMMANDS: dict[str, str] = {
     "report": "rankwise.cli.commands.report",
     "plot": "rankwise.cli.commands.plot",
     "fuse": "rankwise.cli.commands.fuse",
+    "design": "rankwise.cli.commands.design",
     "trec-eval": "rankwise.cli.commands.trec_eval",
     "demo": "rankwise.cli.commands.demo",
     "measures": "rankwise.cli.commands.measures",
