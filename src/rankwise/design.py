@@ -48,6 +48,7 @@ __all__ = [
     "TopicSetSize",
     "TopicSetTable",
     "discriminative_power",
+    "discriminative_power_results",
     "power",
     "residual_variance",
     "topic_set_size",
@@ -589,14 +590,52 @@ def discriminative_power(
     """
     from rankwise.comparison import compare
 
-    if method not in DISCRIMINATIVE_METHODS:
-        raise InvalidParameterError(
-            f"method must be 'bootstrap' or 'randomized-tukey', got {method!r}"
-        )
+    _check_method(method)
     chosen = options_from(options, **option_values)
     result = compare(qrels, runs, measures, test=method, correction="none" if method ==
                      "bootstrap" else "auto", alpha=alpha, n_resamples=n_resamples, seed=seed,
                      options=chosen, engine=engine)
+    return _from_comparison(result, method, n_resamples)
+
+
+def discriminative_power_results(
+    results: Mapping[str, Any] | Sequence[Any],
+    measures: str | Measure | Iterable[str | Measure] | None = None,
+    *,
+    method: str = "bootstrap",
+    alpha: float = 0.05,
+    n_resamples: int = 1000,
+    seed: int | None = None,
+) -> DiscriminativePower:
+    """:func:`discriminative_power` of runs already evaluated (``{name: Results}``).
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> qrels = {f"q{i}": {"a": 1} for i in range(6)}
+    >>> found = {name: rw.evaluate(qrels, {f"q{i}": {"a": 2.0, "z": 1.0} if i < k else
+    ...                                    {"z": 2.0, "a": 1.0} for i in range(6)}, "P@1")
+    ...          for name, k in (("x", 0), ("y", 3), ("z", 6))}
+    >>> discriminative_power_results(found, seed=0).fraction("P@1")
+    1.0
+    """
+    from rankwise.comparison import compare_results
+
+    _check_method(method)
+    result = compare_results(results, measures, test=method, correction="none" if method ==
+                             "bootstrap" else "auto", alpha=alpha, n_resamples=n_resamples,
+                             seed=seed)
+    return _from_comparison(result, method, n_resamples)
+
+
+def _check_method(method: Any) -> None:
+    if method not in DISCRIMINATIVE_METHODS:
+        raise InvalidParameterError(
+            f"method must be 'bootstrap' or 'randomized-tukey', got {method!r}"
+        )
+
+
+def _from_comparison(result: Any, method: str, n_resamples: int) -> DiscriminativePower:
     pairs = tuple((row.baseline, row.system) for row in result.rows
                   if row.measure == result.measures[0] and row.baseline is not None)
     p_values = {

@@ -42,7 +42,7 @@ def build_report(
     *,
     baseline: str | None = None,
     test: str = "randomization",
-    correction: str | None = "holm",
+    correction: str | None = "auto",
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
@@ -64,6 +64,7 @@ def build_report(
     title: str | None = None,
     created: datetime | None = None,
     reading: Reading | None = None,
+    discriminative_power: str | None = "bootstrap",
 ) -> Report:
     """Evaluate and compare runs for an HTML report.
 
@@ -80,7 +81,9 @@ def build_report(
         The run the others are compared with (its name, or its path, file
         name or file stem); default: the first.
     test, correction, alpha, n_resamples, seed, ci
-        The paired tests, as in :func:`rankwise.comparison.compare`.
+        The tests, as in :func:`rankwise.comparison.compare` (``tukey`` and
+        ``randomized-tukey`` test every pair at once; the page then shows the
+        letters of the groups that do not differ and each measure's ANOVA).
     missing, rel, depth, judged_only, ties, exclude_self, options
         As in :func:`rankwise.evaluate`.
     engine : str or Engine
@@ -102,6 +105,10 @@ def build_report(
         The date printed (default: now).
     reading : callable, optional
         ``reading(path)`` returns a context manager entered while a file is read.
+    discriminative_power : {"bootstrap", "randomized-tukey"} or None
+        With three systems or more: the share of system pairs each measure
+        tells apart and its ASL curve (Sakai 2006; 1,000 resamples, the
+        comparison's seed). None leaves it out.
 
     Returns
     -------
@@ -137,6 +144,11 @@ def build_report(
     )
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise InvalidParameterError(f"top must be a positive integer, got {top!r}")
+    if discriminative_power not in (None, "bootstrap", "randomized-tukey"):
+        raise InvalidParameterError(
+            "discriminative_power must be 'bootstrap', 'randomized-tukey' or None, got "
+            f"{discriminative_power!r}"
+        )
     parsed = prepare_measures(measures, chosen)
     notes: list[str] = []
     text_valued = [m for m in parsed if m.family.text_valued]
@@ -218,6 +230,13 @@ def build_report(
             alpha=alpha, n_resamples=n_resamples, seed=seed, ci=ci,
         )
         notes.extend(comparison.notes)
+    discrimination = None
+    if discriminative_power is not None and comparison is not None and len(names) > 2:
+        from rankwise.design import discriminative_power_results
+
+        discrimination = discriminative_power_results(
+            results, testable, method=discriminative_power, alpha=comparison.alpha,
+            n_resamples=1000, seed=comparison.seed)
     return Report(
         title=title or default_title(names),
         systems=list(results),
@@ -229,11 +248,12 @@ def build_report(
         comparison=comparison,
         files=files,
         definitions=describe_definitions(numeric, templates, max_k),
-        settings=describe_settings(chosen, comparison, max_k),
+        settings=describe_settings(chosen, comparison, max_k, discrimination),
         versions=environment(),
         created=created or now(),
         notes=notes,
         top=top,
+        discrimination=discrimination,
     )
 
 

@@ -60,8 +60,9 @@ def test_every_section_is_there_in_order(three: tuple[Any, str]) -> None:
         assert f'<section id="{key}" class="card"><h2>{heading}</h2>' in html
         assert f'href="#{key}"' in html  # the navigation links to it
     plots = {a["data-plot"] for a in page.find("figure") if "data-plot" in a}
-    assert plots == {"comparison", "curves", "differences", "distributions"}
-    assert html.count("<svg") == 4
+    # three systems: the ASL curves of discriminative power join the comparison
+    assert plots == {"comparison", "curves", "differences", "distributions", "asl"}
+    assert html.count("<svg") == 5
 
 
 def test_no_external_resource(three: tuple[Any, str]) -> None:

@@ -44,6 +44,7 @@ td.num, th.num { text-align: right; white-space: nowrap; }
 td.best .v { font-weight: 700; }
 .d { display: block; font-size: 11.5px; color: var(--muted); }
 .sig { font-size: 11px; margin-left: 3px; }
+.cld { font-size: 10.5px; margin-left: 2px; color: var(--muted); }
 .sig.up { color: var(--up); } .sig.down { color: var(--down); }
 .pos { color: var(--up); } .neg { color: var(--down); }
 .tag { display: inline-block; font-size: 10.5px; font-weight: 600; color: var(--accent);

@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rankwise.measures import Measure
 from rankwise.report.provenance import (
@@ -65,6 +65,10 @@ class Report:
         What a reader should know (queries left out, measures not tested, ...).
     top : int
         Queries listed per system among those that gained and lost most.
+    discrimination : DiscriminativePower or None
+        The discriminative power of each measure over all pairs of systems,
+        with its ASL curve (three systems or more; see
+        :func:`rankwise.design.discriminative_power`).
     """
 
     title: str
@@ -82,6 +86,7 @@ class Report:
     created: datetime
     notes: list[str] = field(default_factory=list)
     top: int = 10
+    discrimination: Any = None
 
     @property
     def n_queries(self) -> int:
@@ -132,11 +137,16 @@ def curve_templates(
 
 
 def describe_settings(
-    options: EvalOptions, comparison: Comparison | None, max_k: int
+    options: EvalOptions, comparison: Comparison | None, max_k: int,
+    discrimination: Any = None,
 ) -> dict[str, str]:
     """What changed the numbers, in words, for the report's Settings section."""
     settings = options.describe()
     settings["curves"] = f"k = 1 .. {max_k}"
+    if discrimination is not None:
+        settings["discriminative power"] = (
+            f"{discrimination.method}, {discrimination.n_resamples:,} resamples, "
+            f"alpha {discrimination.alpha:g}, seed {discrimination.seed}")
     if comparison is not None:
         settings.update({
             "test": comparison.test,

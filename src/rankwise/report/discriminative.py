@@ -35,6 +35,9 @@ def plot_asl_curves(power: Any, ax: Any = None) -> Any:
         ax.plot(ranks, curve, marker="o" if len(curve) <= 30 else None, markersize=3,
                 linewidth=1.6, color=color_of(index),
                 label=f"{name} ({power.fraction(name):.0%})")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.axhline(power.alpha, color="0.4", linestyle="--", linewidth=1.0)
     ax.set_xlabel("system pair, sorted by p-value")
     ax.set_ylabel("achieved significance level (p)")

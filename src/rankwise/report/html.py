@@ -112,8 +112,10 @@ def _marker(row: ComparisonRow | None) -> str:
 def _summary_table(report: Report) -> str:
     comparison = report.comparison
     rows: dict[tuple[str, str], ComparisonRow] = {}
+    letters: dict[str, dict[str, str]] = {}
     if comparison is not None:
         rows = {(r.measure, r.system): r for r in comparison.rows if r.baseline is not None}
+        letters = {name: comparison.letters(name) for name in comparison.tukey}
     names = [str(m) for m in report.measures]
     best: dict[str, float] = {}
     for name in names:
@@ -133,8 +135,11 @@ def _summary_table(report: Report) -> str:
             row = rows.get((name, system))
             delta = f'<span class="d">{_signed(row.delta)}</span>' if row is not None else ""
             css = "num best" if best.get(name) == value else "num"
+            group = letters.get(name, {}).get(system, "")
+            group_html = (f'<sup class="cld" title="runs that share a letter do not differ '
+                          f'significantly">{_e(group)}</sup>' if group else "")
             cells.append(f'<td class="{css}"><span class="v">{_num(value)}</span>'
-                         f"{_marker(row)}{delta}</td>")
+                         f"{group_html}{_marker(row)}{delta}</td>")
         body.append(f"<tr>{''.join(cells)}</tr>")
     return (f'<div class="scroll"><table class="summary" id="summary-table"><thead><tr>'
             f'<th>system</th><th class="num">queries</th>{head}</tr></thead>'
@@ -187,12 +192,23 @@ def _summary(report: Report) -> str:
             f"<span class='sig down'>▼</span>: significantly better / worse than "
             f"{_e(report.baseline)}. Bold: the best mean. {_e(comparison.legend)}.</p>"
         )
+        if comparison.tukey:
+            anova = "".join(
+                f"<li><code>{_e(name)}</code>: two-way ANOVA (system × query) "
+                f"{_e(result.anova.summary())}</li>"
+                for name, result in comparison.tukey.items())
+            parts.append(
+                '<p class="legend" id="letters-legend">Letters after a mean: runs that share '
+                "a letter do not differ significantly (compact letter display over every pair "
+                f"of runs, family-wise; a = the group of the highest mean).</p>"
+                f'<ul class="legend" id="anova">{anova}</ul>')
         parts.append(_figure(
             comparison_figure(comparison), "comparison",
             f"Mean difference from {_e(report.baseline)} with its "
             f"{comparison.confidence:.0%} confidence interval; a filled dot is significant.",
         ))
         parts.append(_detail_table(report))
+        parts.append(_discrimination(report))
     elif len(report.systems) == 1:
         parts.append('<p class="empty">One system: no comparison. Give two or more runs to '
                      "test their differences.</p>")
@@ -200,6 +216,30 @@ def _summary(report: Report) -> str:
             "the baseline (paired tests on the same queries, corrected for multiple "
             "comparisons).")
     return _section("summary", lead, "".join(parts))
+
+
+def _discrimination(report: Report) -> str:
+    """The discriminative power of each measure and its ASL curves (three systems or more)."""
+    power = report.discrimination
+    if power is None:
+        return ""
+    from rankwise.report.discriminative import asl_figure
+
+    rows = "".join(
+        f"<tr><td>{_e(name)}</td><td class='num'>{power.fraction(name):.0%}</td>"
+        f"<td class='num'>{int((power.p_values[name] <= power.alpha).sum()):,} / "
+        f"{len(power.pairs):,}</td></tr>"
+        for name in power.measures)
+    figure = _figure(asl_figure(power), "asl",
+                     "Achieved significance level of every pair of systems, sorted: the lower "
+                     "and the longer a measure's curve stays under the dashed line (alpha), the "
+                     "more pairs it tells apart.")
+    return (f'<details id="discriminative-power" open><summary>Discriminative power: how many '
+            f"pairs of systems each measure tells apart</summary><div class='body'>"
+            f"<p class='legend'>{_e(power.legend)} (Sakai, SIGIR 2006).</p>"
+            f"<table class='details'><thead><tr><th>measure</th><th class='num'>"
+            f"discriminative power</th><th class='num'>pairs significant</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>{figure}</div></details>")
 
 
 def _curves(report: Report) -> str:

@@ -30,6 +30,9 @@ significance tests, and write ONE self-contained HTML file (styles and
 figures inline, no script, nothing loaded from the network) with:
 
   - the comparison table, with significance markers against the baseline
+    (and, with --test tukey, letters: runs that share one do not differ)
+  - with 3 runs or more, the discriminative power of each measure and its
+    ASL curve
   - metric@k curves (ndcg@k, P@k, recall@k for k = 1..100) per system
   - per-query differences against the baseline, as sorted bars
   - the distribution of per-query values per system
@@ -82,10 +85,17 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     tests = parser.add_argument_group("significance tests")
     tests.add_argument("--test", default="randomization", metavar="TEST",
                        help="paired test: randomization (default), t-test, wilcoxon, "
-                            "bootstrap, sign")
-    tests.add_argument("--correction", default="holm", metavar="METHOD",
-                       help="multiple comparisons: holm (default), bonferroni, "
-                            "benjamini-hochberg, none")
+                            "bootstrap, sign; or every pair at once: tukey, randomized-tukey "
+                            "(the page then shows letters and each measure's ANOVA)")
+    tests.add_argument("--correction", default="auto", metavar="METHOD",
+                       help="multiple comparisons: holm (default for paired tests), "
+                            "bonferroni, benjamini-hochberg, none (the Tukey tests)")
+    tests.add_argument("--discriminative-power", choices=("bootstrap", "randomized-tukey",
+                                                          "none"),
+                       default="bootstrap", metavar="TEST",
+                       help="with 3 runs or more: the share of run pairs each measure tells "
+                            "apart and its ASL curve, by bootstrap (default), "
+                            "randomized-tukey, or none")
     tests.add_argument("--alpha", type=probability, default=0.05, metavar="A",
                        help="significance level (default 0.05)")
     tests.add_argument("--n-resamples", type=positive_int, default=10_000, metavar="N",
@@ -130,8 +140,9 @@ def run(args: argparse.Namespace) -> int:
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         n_resamples=args.n_resamples, seed=args.seed, options=evaluation_options(args),
         engine=engine_of(args), qrels_format=args.qrels_format, run_format=args.run_format,
-        max_k=args.max_k, top=args.top, title=args.title,
-        reading=reading(args),
+        max_k=args.max_k, top=args.top, title=args.title, reading=reading(args),
+        discriminative_power=(None if args.discriminative_power == "none"
+                              else args.discriminative_power),
     )
     report.save(args.output)
     if not args.quiet:
