@@ -20,3 +20,14 @@ def test_compare_page_examples_run() -> None:
     )
     assert result.attempted >= 15
     assert result.failed == 0
+
+
+def test_statistics_page_examples_run() -> None:
+    page = Path(__file__).resolve().parents[2] / "docs" / "statistics.md"
+    if not page.exists():
+        pytest.skip("docs/statistics.md not present (installed package)")
+    result = doctest.testfile(
+        str(page), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
+    )
+    assert result.attempted >= 20
+    assert result.failed == 0
