@@ -544,13 +544,13 @@ def discriminative_power(
 
     - ``bootstrap``: Sakai's original, the paired studentised bootstrap test
       of each pair on its own (:func:`rankwise.stats.bootstrap_test`; Sakai
-      used :math:`B = 1000`). rankwise's p-value is :math:`(c + 1)/(B + 1)`
-      where Sakai counts :math:`c / B`: at most :math:`1/B` apart.
+      used :math:`B = 1000`), all pairs on one set of resampled topics.
+      rankwise's p-value is :math:`(c + 1)/(B + 1)` where Sakai counts
+      :math:`c / B`: at most :math:`1/B` apart.
     - ``randomized-tukey``: the randomised Tukey HSD over all runs at once
       (Sakai 2014/2018), family-wise: fewer pairs come out significant.
 
-    Runs are compared on the queries evaluated for both (bootstrap) or for
-    every run (randomised Tukey), as :func:`rankwise.compare` does.
+    Runs are compared on the queries evaluated for every run.
 
     Parameters
     ----------
@@ -582,20 +582,22 @@ def discriminative_power(
     >>> result.pairs
     (('a', 'b'), ('a', 'c'), ('b', 'c'))
     >>> result.fraction("P@1"), result.curve("P@1").round(4).tolist()
-    (1.0, [0.001, 0.005, 0.008])
+    (1.0, [0.001, 0.007, 0.007])
     >>> tukey = discriminative_power(qrels, {"a": run(0), "b": run(6), "c": run(12)},
     ...                              "P@1", method="randomized-tukey", seed=0)
     >>> round(tukey.fraction("P@1"), 4), tukey.curve("P@1").round(4).tolist()
     (0.3333, [0.0, 0.123, 0.123])
     """
-    from rankwise.comparison import compare
+    from rankwise.engines.core import prepare_measures
+    from rankwise.evaluation import evaluate_runs
 
     _check_method(method)
     chosen = options_from(options, **option_values)
-    result = compare(qrels, runs, measures, test=method, correction="none" if method ==
-                     "bootstrap" else "auto", alpha=alpha, n_resamples=n_resamples, seed=seed,
-                     options=chosen, engine=engine)
-    return _from_comparison(result, method, n_resamples)
+    parsed = prepare_measures(measures, chosen)
+    results = evaluate_runs(qrels, runs, parsed, options=chosen, engine=engine,
+                            need_common_queries=False)
+    return discriminative_power_results(results, parsed, method=method, alpha=alpha,
+                                        n_resamples=n_resamples, seed=seed)
 
 
 def discriminative_power_results(
@@ -622,10 +624,85 @@ def discriminative_power_results(
     from rankwise.comparison import compare_results
 
     _check_method(method)
-    result = compare_results(results, measures, test=method, correction="none" if method ==
-                             "bootstrap" else "auto", alpha=alpha, n_resamples=n_resamples,
-                             seed=seed)
-    return _from_comparison(result, method, n_resamples)
+    if method == "randomized-tukey":
+        result = compare_results(results, measures, test=method, alpha=alpha,
+                                 n_resamples=n_resamples, seed=seed)
+        return _from_comparison(result, method, n_resamples)
+    return _bootstrap_power(results, measures, alpha, n_resamples, seed)
+
+
+def _bootstrap_power(results: Any, measures: Any, alpha: float, n_resamples: int,
+                     seed: Any) -> DiscriminativePower:
+    """Every pair and measure by the paired bootstrap test, on one set of resamples.
+
+    The queries evaluated for every run are resampled once (B resamples of n
+    topics, as Sakai 2006 draws them); each pair's and measure's differences
+    are a column of :func:`rankwise.stats.bootstrap_test`, whose sums are
+    exact per column: each p-value is the one that test gives the pair alone
+    with the same seed, at the cost of one resampling for all pairs.
+    """
+    from functools import reduce
+
+    from rankwise.comparison import _check_comparable, _named_runs
+    from rankwise.measures import parse_many
+    from rankwise.results import Results
+    from rankwise.stats import bootstrap_test, stream
+    from rankwise.stats.intervals import check_confidence
+    from rankwise.stats.resampling import check_resamples
+    from rankwise.stats.seeding import normalise_seed
+
+    check_confidence(1 - alpha)
+    check_resamples(n_resamples, 1)
+    named = _named_runs(results)
+    for name, value in named.items():
+        if not isinstance(value, Results):
+            raise InvalidParameterError(
+                f"results[{name!r}] must be a Results (from rankwise.evaluate), "
+                f"got {type(value).__name__}"
+            )
+    first = next(iter(named.values()))
+    parsed = list(first.measures) if measures is None else parse_many(measures)
+    _check_comparable(parsed)
+    seed = normalise_seed(seed)
+    names = list(named)
+    ids = [np.asarray(item.query_ids, dtype=str) for item in named.values()]
+    common = reduce(np.intersect1d, ids)
+    union = reduce(np.union1d, ids)
+    notes = []
+    if len(union) > len(common):
+        notes.append(f"discriminative power: compared on the {len(common)} queries evaluated "
+                     f"for every run; {len(union) - len(common)} evaluated for only some were "
+                     "left out")
+    pairs = tuple((names[i], names[j]) for i in range(len(names))
+                  for j in range(i + 1, len(names)))
+    columns = []
+    for measure in parsed:
+        rows = []
+        for query_ids, item in zip(ids, named.values()):
+            _, positions, _ = np.intersect1d(query_ids, common, assume_unique=True,
+                                             return_indices=True)
+            try:
+                rows.append(np.asarray(item[measure])[positions])
+            except KeyError:
+                raise InvalidParameterError(
+                    f"measure {str(measure)!r} was not evaluated for {item.run_name!r}"
+                ) from None
+        matrix = np.stack(rows)
+        columns.extend(matrix[names.index(b)] - matrix[names.index(a)] for a, b in pairs)
+    differences = np.column_stack(columns) if columns else np.empty((len(common), 0))
+    if len(common) < 2:
+        raise InvalidParameterError(
+            f"discriminative power needs at least 2 queries evaluated for every run, "
+            f"got {len(common)}"
+        )
+    outcome = bootstrap_test(differences, n_resamples=n_resamples,
+                             seed=stream(seed, "discriminative-power", names))
+    p = np.asarray(outcome.p_value, dtype=np.float64).reshape(len(parsed), len(pairs))
+    return DiscriminativePower(
+        method="bootstrap", alpha=float(alpha), n_resamples=n_resamples, seed=seed,
+        systems=tuple(names), pairs=pairs, measures=tuple(str(m) for m in parsed),
+        p_values={str(m): p[k] for k, m in enumerate(parsed)}, notes=tuple(notes),
+    )
 
 
 def _check_method(method: Any) -> None:

@@ -159,24 +159,46 @@ def test_power_of_existing_comparisons_equals_r_and_the_definition() -> None:
     assert topic_set_size("t-test", 2.1 / math.sqrt(50), 1.0).n == 91
 
 
-@pytest.mark.parametrize("method", ["bootstrap", "randomized-tukey"])
-def test_discriminative_power_is_the_share_of_significant_pairs(method: str) -> None:
+def test_discriminative_power_by_bootstrap_is_each_pairs_bootstrap_test() -> None:
+    from rankwise.stats import bootstrap_test, stream
+
+    qrels, runs = make_collection(n_queries=40, systems=("a", "b", "c", "d"), skip={"d": 3})
+    result = discriminative_power(qrels, runs, ["map", "P@5"], seed=4, n_resamples=500)
+    names = list(runs)
+    assert len(result.pairs) == 6 and result.pairs[0] == ("a", "b")
+    assert "37 queries evaluated for every run" in result.notes[0]
+    evaluated = {name: rw.evaluate(qrels, run, ["map", "P@5"]) for name, run in runs.items()}
+    common = sorted(set.intersection(*(set(r.query_ids) for r in evaluated.values())))
+    for measure in ("map", "P@5"):
+        expected = []
+        for first, second in result.pairs:
+            d = np.array([evaluated[second].value(measure, q) - evaluated[first].value(measure, q)
+                          for q in common])
+            # the same resamples for every pair: each p is the pair's own test with that seed
+            expected.append(bootstrap_test(d, n_resamples=500,
+                                           seed=stream(4, "discriminative-power", names)).p_value)
+        np.testing.assert_array_equal(result.p_values[measure], expected)
+        assert result.fraction(measure) == np.mean(np.array(expected) <= 0.05)
+        np.testing.assert_array_equal(result.curve(measure), np.sort(expected))
+    assert "discriminative power" in result.to_table()
+    again = discriminative_power(qrels, dict(reversed(list(runs.items()))), ["map", "P@5"],
+                                 seed=4, n_resamples=500)
+    assert sorted(again.p_values["map"].tolist()) == sorted(result.p_values["map"].tolist())
+
+
+def test_discriminative_power_by_randomized_tukey_is_the_comparison() -> None:
     qrels, runs = make_collection(n_queries=40, systems=("a", "b", "c", "d"))
-    result = discriminative_power(qrels, runs, ["map", "P@5"], method=method, seed=4,
-                                  n_resamples=500)
-    comparison = rw.compare(qrels, runs, ["map", "P@5"], test=method, seed=4, n_resamples=500,
-                            correction="none")
-    assert len(result.pairs) == 6
+    result = discriminative_power(qrels, runs, ["map", "P@5"], method="randomized-tukey",
+                                  seed=4, n_resamples=500)
+    comparison = rw.compare(qrels, runs, ["map", "P@5"], test="randomized-tukey", seed=4,
+                            n_resamples=500)
     for measure in ("map", "P@5"):
         p = np.array([r.p_value for r in comparison.rows
                       if r.measure == measure and r.baseline is not None])
         np.testing.assert_array_equal(result.p_values[measure], p)
         assert result.fraction(measure) == np.mean(p <= 0.05)
-        np.testing.assert_array_equal(result.curve(measure), np.sort(p))
-    assert "discriminative power" in result.to_table()
-    again = discriminative_power(qrels, dict(reversed(list(runs.items()))), ["map", "P@5"],
-                                 method=method, seed=4, n_resamples=500)
-    assert sorted(again.p_values["map"].tolist()) == sorted(result.p_values["map"].tolist())
+    with pytest.raises(InvalidParameterError, match="method"):
+        discriminative_power(qrels, runs, "map", method="t-test")
 
 
 def test_asl_curves_plot() -> None:
