@@ -675,7 +675,7 @@ def _bootstrap_power(results: Any, measures: Any, alpha: float, n_resamples: int
                      "left out")
     pairs = tuple((names[i], names[j]) for i in range(len(names))
                   for j in range(i + 1, len(names)))
-    columns = []
+    columns: list[np.ndarray] = []
     for measure in parsed:
         rows = []
         for query_ids, item in zip(ids, named.values()):
