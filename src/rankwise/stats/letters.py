@@ -36,20 +36,27 @@ def letter_names(count: int) -> list[str]:
             for i in range(count)]
 
 
-def _absorb(columns: list[np.ndarray]) -> list[np.ndarray]:
-    """Columns (boolean membership vectors) that are not contained in another one."""
-    kept: list[np.ndarray] = []
-    for index, column in enumerate(columns):
-        contained = False
-        for other_index, other in enumerate(columns):
-            if other_index == index:
-                continue
-            if (column <= other).all() and (not (column == other).all() or other_index < index):
-                contained = True
-                break
-        if not contained:
-            kept.append(column)
-    return kept
+def _split(columns: list[int], i: int, j: int) -> list[int]:
+    """Insert and absorb for one significant pair: columns are bit masks of systems.
+
+    Every column holding both *i* and *j* is replaced by its two halves
+    without *i* and without *j*; a half contained in another column is
+    dropped. Only the halves need the check: the columns left alone had no
+    column containing them before, and a half is smaller than its parent.
+    """
+    both = (1 << i) | (1 << j)
+    unchanged = [column for column in columns if column & both != both]
+    halves = list(dict.fromkeys(
+        half for column in columns if column & both == both
+        for half in (column & ~(1 << j), column & ~(1 << i))))
+    out = list(unchanged)
+    for half in halves:
+        if any(half | other == other for other in unchanged):
+            continue
+        if any(half != other and half | other == other for other in halves):
+            continue
+        out.append(half)
+    return out
 
 
 def compact_letters(means: Any, significant: Any) -> list[str]:
@@ -99,22 +106,15 @@ def compact_letters(means: Any, significant: Any) -> list[str]:
     order = np.lexsort((np.arange(m), -np.nan_to_num(mean, nan=-np.inf)))
     position = np.empty(m, dtype=np.int64)
     position[order] = np.arange(m)
-    columns = [np.ones(m, dtype=bool)]
+    columns = [(1 << m) - 1]
     pairs = [(i, j) for i in order for j in order if position[i] < position[j] and flags[i, j]]
     for i, j in pairs:
-        split: list[np.ndarray] = []
-        for column in columns:
-            if column[i] and column[j]:
-                without_i, without_j = column.copy(), column.copy()
-                without_i[i] = False
-                without_j[j] = False
-                split.extend([without_j, without_i])
-            else:
-                split.append(column)
-        columns = _absorb(split)
+        columns = _split(columns, int(i), int(j))
     # name the groups by the best system each holds, then the next, ...
-    columns.sort(key=lambda column: sorted(position[np.flatnonzero(column)].tolist()))
+    members = [[k for k in range(m) if column >> k & 1] for column in columns]
+    columns = [column for _, column in sorted(
+        zip([sorted(position[found].tolist()) for found in members], columns))]
     names = letter_names(len(columns))
     joiner = "," if len(columns) > len(_ALPHABET) else ""
-    return [joiner.join(name for name, column in zip(names, columns) if column[i])
+    return [joiner.join(name for name, column in zip(names, columns) if column >> i & 1)
             for i in range(m)]
