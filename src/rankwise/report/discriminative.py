@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from rankwise.report._mpl import color_of, new_axes, new_figure
+from rankwise.report._mpl import color_of, literal, new_axes, new_figure, panel_grid
 
 __all__ = ["asl_figure", "plot_asl_curves"]
 
@@ -34,7 +34,7 @@ def plot_asl_curves(power: Any, ax: Any = None) -> Any:
         ranks = np.arange(1, len(curve) + 1)
         ax.plot(ranks, curve, marker="o" if len(curve) <= 30 else None, markersize=3,
                 linewidth=1.6, color=color_of(index),
-                label=f"{name} ({power.fraction(name):.0%})")
+                label=literal(f"{name} ({power.fraction(name):.0%})"))
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -51,5 +51,7 @@ def plot_asl_curves(power: Any, ax: Any = None) -> Any:
 def asl_figure(power: Any) -> Any:
     """The ASL curves as a :class:`matplotlib.figure.Figure` outside pyplot (for the report)."""
     figure = new_figure(7.8, 3.6)
-    plot_asl_curves(power, ax=figure.add_subplot())
+    (ax,) = panel_grid(figure, 1, 1, left=0.7, right=0.2, top=0.15, bottom=0.55,
+                       wspace=0.0, hspace=0.0)
+    plot_asl_curves(power, ax=ax)
     return figure
