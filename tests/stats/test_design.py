@@ -267,3 +267,74 @@ def test_cli_design_errors(tmp_path: Path, capsys) -> None:
     assert "--systems" in capsys.readouterr().err
     assert main(["design", *paths, "--variance", "0.1"]) == 1
     assert main(["design", "--discriminative-power", "bootstrap"]) == 1
+
+
+# The 3 x 6 case of the issue-18 research notes (multiples of 1/8, so every sum is
+# exact): exact randomised Tukey p = 66/7776, 1952/7776, 4924/7776 (all relabellings)
+# and Sakai's paired bootstrap ASL over all 6^6 resamples, system 0 vs 2: 0.0891418.
+EIGHTHS = np.array([
+    [6, 4, 5, 2, 7, 3],
+    [4, 3, 4, 1, 5, 2],
+    [5, 1, 2, 2, 4, 0],
+])
+
+
+def eighths_collection() -> tuple[dict, dict]:
+    """Judgments and runs whose P@8 per topic is EIGHTHS / 8 (systems s0, s1, s2)."""
+    qrels = {f"t{j}": {f"r{k}": 1 for k in range(8)} for j in range(EIGHTHS.shape[1])}
+    runs = {}
+    for i, row in enumerate(EIGHTHS):
+        runs[f"s{i}"] = {
+            f"t{j}": {**{f"r{k}": 20.0 - k for k in range(hits)},
+                      **{f"n{k}": 10.0 - k for k in range(8 - hits)}}
+            for j, hits in enumerate(row)}
+    return qrels, runs
+
+
+def exact_bootstrap_asl(z: np.ndarray) -> float:
+    """Sakai's ASL with all n^n ordered resamples of the shifted differences.
+
+    Resamples of one repeated value have variance 0 and a mean that is not 0:
+    t = +-inf, counted as extreme (as rankwise does); 0/0 does not occur here.
+    """
+    import itertools
+
+    n = len(z)
+    t0 = z.mean() / (z.std(ddof=1) / math.sqrt(n))
+    w = z - z.mean()
+    resamples = w[np.array(list(itertools.product(range(n), repeat=n)))]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = resamples.mean(axis=1) / (resamples.std(ddof=1, axis=1) / math.sqrt(n))
+    spread = resamples.max(axis=1) - resamples.min(axis=1)
+    t = np.where(spread == 0, np.sign(resamples[:, 0]) * np.inf, t)
+    return float(np.mean(np.abs(t) >= abs(t0) - 1e-12))
+
+
+def test_discriminative_power_equals_the_exact_enumerations() -> None:
+    qrels, runs = eighths_collection()
+    evaluated = {name: rw.evaluate(qrels, run, "P@8") for name, run in runs.items()}
+    for i, name in enumerate(runs):
+        np.testing.assert_array_equal(evaluated[name]["P@8"], EIGHTHS[i] / 8)
+    # randomised Tukey: 6^5 = 7,776 relabellings <= B, so the p-values are exact
+    tukey = discriminative_power(qrels, runs, "P@8", method="randomized-tukey",
+                                 n_resamples=10_000, seed=0)
+    assert list(tukey.pairs) == [("s0", "s1"), ("s0", "s2"), ("s1", "s2")]
+    np.testing.assert_array_equal(np.rint(tukey.p_values["P@8"] * 7776), [1952, 66, 4924])
+    assert tukey.fraction("P@8") == pytest.approx(1 / 3)
+    np.testing.assert_allclose(tukey.curve("P@8"), np.array([66, 1952, 4924]) / 7776,
+                               rtol=0, atol=1e-15)
+    # bootstrap: Monte Carlo estimate of the exact ASL. A resample of one repeated
+    # shifted difference w_i != 0 has s* = 0 and t* = +-inf: extreme, as in rankwise.
+    # The notes' enumeration (0.08914180384087791, 0.0013717421124828531) set inf to 0
+    # but kept t* ~ 1e16 where rounding left s* > 0: it misses exactly 1 (s0-s2) and
+    # 4,096 (s0-s1: w takes two values, 4^6 resamples repeat the one held 4 times)
+    # of the 6^6 resamples. With few distinct differences (P@k) this matters.
+    z = (EIGHTHS[0] - EIGHTHS[2]) / 8
+    exact = exact_bootstrap_asl(z)
+    assert exact == pytest.approx(0.08914180384087791 + 1 / 6**6, abs=1e-15)
+    exact01 = exact_bootstrap_asl((EIGHTHS[0] - EIGHTHS[1]) / 8)
+    assert exact01 == pytest.approx(0.0013717421124828531 + 4**6 / 6**6, abs=1e-15)
+    boot = discriminative_power(qrels, runs, "P@8", n_resamples=20_000, seed=3)
+    for pair, asl in ((("s0", "s2"), exact), (("s0", "s1"), exact01)):
+        p = boot.p_values["P@8"][list(boot.pairs).index(pair)]
+        assert abs(p - asl) < 5 * math.sqrt(asl * (1 - asl) / 20_000) + 1 / 20_001, pair

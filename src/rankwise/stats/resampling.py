@@ -431,7 +431,9 @@ def bootstrap_test(
 
     (Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993,
     chapter 16, the one-sample test; Sakai, SIGIR 2006 for IR). A resample with
-    :math:`s^* = 0` and :math:`\bar w^* = 0` has :math:`t^* = 0`. All-zero
+    :math:`s^* = 0` and :math:`\bar w^* = 0` has :math:`t^* = 0`; one of a
+    single repeated value :math:`w \ne 0` has :math:`t^* = \pm\infty`, which counts as
+    extreme (frequent when the differences take few values, as with P@k). All-zero
     differences give ``p = 1``; fewer than two pairs NaN.
 
     Parameters
