@@ -6,18 +6,29 @@ later. Importing this module does not import pyspark.
 Examples
 --------
 >>> from rankwise.spark import evaluate  # doctest: +SKIP
->>> results = evaluate(run_df, qrels_df, ["ndcg@10", "map", "mrr@10"])  # doctest: +SKIP
+>>> results = evaluate(qrels_df, run_df, ["ndcg@10", "map", "mrr@10"])  # doctest: +SKIP
 >>> results.mean  # doctest: +SKIP
 {'ndcg@10': 0.41, 'map': 0.35, 'mrr@10': 0.33}
 """
 
 from rankwise.engines.spark import (
     SparkResults,
+    check_executors,
     evaluate,
     evaluate_paths,
     get_session,
     read_qrels,
     read_run,
+    ship,
 )
 
-__all__ = ["SparkResults", "evaluate", "evaluate_paths", "get_session", "read_qrels", "read_run"]
+__all__ = [
+    "SparkResults",
+    "check_executors",
+    "evaluate",
+    "evaluate_paths",
+    "get_session",
+    "read_qrels",
+    "read_run",
+    "ship",
+]

@@ -41,6 +41,7 @@ __all__ = [
     "probability",
     "reading",
     "seed",
+    "spark_setting",
 ]
 
 INPUT_FORMATS = ("trec", "parquet", "csv", "tsv", "jsonl")
@@ -227,7 +228,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_engine_options(group: Any) -> None:
-    """Add ``--engine`` and ``--spark-master`` to an argument group."""
+    """Add ``--engine`` and the Spark engine's options to an argument group."""
     from rankwise.engines import engine_names
 
     group.add_argument(
@@ -237,8 +238,41 @@ def add_engine_options(group: Any) -> None:
     )
     group.add_argument(
         "--spark-master", metavar="MASTER", default=None,
-        help="Spark master for --engine spark, e.g. local[2] or yarn (default: Spark's own)",
+        help="Spark master for --engine spark, e.g. local[2], yarn or spark://host:7077 "
+             "(default: Spark's own)",
     )
+    group.add_argument(
+        "--spark-conf", metavar="KEY=VALUE", action="append", type=spark_setting, default=[],
+        help="a Spark setting for --engine spark, e.g. spark.executor.memory=8g "
+             "(repeatable)",
+    )
+    group.add_argument(
+        "--spark-strategy", choices=("auto", "ranks", "partitions"), default="auto",
+        help="how Spark computes (default auto: chosen by cost; see docs/spark.md)",
+    )
+    group.add_argument(
+        "--spark-partitions", metavar="N", type=positive_int, default=None,
+        help="partitions of the shuffle by query (strategy partitions; default: one per "
+             "2M rows of run and judgments)",
+    )
+
+
+def spark_setting(text: str) -> tuple[str, str]:
+    """``KEY=VALUE`` of ``--spark-conf``, as a pair.
+
+    Examples
+    --------
+    >>> spark_setting("spark.executor.memory=8g")
+    ('spark.executor.memory', '8g')
+    >>> spark_setting("spark.sql.shuffle.partitions")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected KEY=VALUE, got 'spark.sql.shuffle.partitions'
+    """
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key.strip(), value.strip()
 
 
 def evaluation_options(args: argparse.Namespace) -> EvalOptions:
@@ -263,9 +297,30 @@ def engine_of(args: argparse.Namespace) -> Any:
         from rankwise.engines.spark import SparkEngine
 
         check_no_stdin([args.qrels, *args.runs], "--engine spark")
-        return SparkEngine(master=args.spark_master)
+        return SparkEngine(
+            master=args.spark_master,
+            strategy=args.spark_strategy,
+            config=dict(args.spark_conf),
+            num_partitions=args.spark_partitions,
+        )
     from rankwise.engines import get_engine
 
+    given = [
+        option
+        for option, value in (
+            ("--spark-master", getattr(args, "spark_master", None)),
+            ("--spark-conf", getattr(args, "spark_conf", None)),
+            ("--spark-partitions", getattr(args, "spark_partitions", None)),
+            ("--spark-strategy", getattr(args, "spark_strategy", "auto") != "auto" or None),
+        )
+        if value
+    ]
+    if given:
+        from rankwise.exceptions import InvalidParameterError
+
+        raise InvalidParameterError(
+            f"{', '.join(given)} only apply to the Spark engine: add --engine spark"
+        )
     return get_engine(name)
 
 

@@ -8,25 +8,27 @@ Modules: ``engine`` (:func:`evaluate`, the choice of strategy), ``ranks``
 measures), ``partitions`` (the numpy engine on the executors through
 ``mapInArrow``), ``_assemble`` (driver-side input of the kernels),
 ``results`` (:class:`SparkResults`), ``paths`` (files for the command line),
-``_session`` (pyspark and Java checks, sessions).
+``plan`` (the choice of plan by cost), ``executors`` (the executors checked,
+rankwise shipped to them), ``_session`` (pyspark and Java checks, sessions),
+``_errors`` (rankwise errors raised inside Spark jobs).
 """
 
 from rankwise.engines.spark._session import find_java, get_session, require_pyspark
 from rankwise.engines.spark.engine import (
-    RANKS_MAX_JUDGMENTS,
     STRATEGIES,
     SparkEngine,
     evaluate,
     evaluate_paths,
 )
+from rankwise.engines.spark.executors import check_executors, ship
 from rankwise.engines.spark.paths import read_qrels, read_run
 from rankwise.engines.spark.results import SparkResults
 
 __all__ = [
-    "RANKS_MAX_JUDGMENTS",
     "STRATEGIES",
     "SparkEngine",
     "SparkResults",
+    "check_executors",
     "evaluate",
     "evaluate_paths",
     "find_java",
@@ -34,4 +36,5 @@ __all__ = [
     "read_qrels",
     "read_run",
     "require_pyspark",
+    "ship",
 ]

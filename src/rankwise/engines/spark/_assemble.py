@@ -169,3 +169,240 @@ def tied_ranking(
         missing=missing,
         judged_only=judged_only,
     )
+
+
+class HitIntervals:
+    """The hits of each query as points, and the intervals between them.
+
+    Inside a query the documents are ordered by (score, document id in byte
+    order); trec_eval ranks them in the reverse of that order. The hits
+    (judged documents retrieved) of a query, sorted ascending, are points
+    ``p_1 < ... < p_m`` of that order, and cut it into ``m + 1`` intervals:
+    ``I_0`` (the documents with the lowest hit's score that come before
+    ``p_1``), ``I_i = [p_i, p_{i+1})`` and ``I_m = [p_m, +inf)``. Every
+    document of the query scoring at least as high as its lowest hit falls in
+    exactly one interval, so counting the documents of each interval (one
+    row out per document, one count per interval back) gives every hit's
+    rank and tie group: the ``ranks`` strategy's second scan emits at most
+    one row per document of the run, however many documents are judged.
+
+    Attributes
+    ----------
+    query : ndarray of int64
+        Query (the caller's code) of each interval, intervals grouped by query.
+    low_score, high_score : ndarrays of float64
+        Score of the interval's lower and upper point (``high_score`` NaN:
+        no upper point).
+    low_doc, high_doc : Arrow string arrays
+        Document id of the lower and upper point (null: no bound on the
+        document: ``I_0``'s lower end, ``I_m``'s upper end).
+    hit_interval : ndarray of int64
+        Per hit (in the caller's order), the interval it starts.
+    """
+
+    def __init__(self, query: np.ndarray, doc: pa.Array, score: np.ndarray) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        query = np.asarray(query, dtype=np.int64)
+        score = np.asarray(score, dtype=np.float64)
+        n = len(query)
+        table = pa.table({"q": pa.array(query), "s": pa.array(score), "d": doc.cast(pa.binary())})
+        order = pc.sort_indices(
+            table, sort_keys=[("q", "ascending"), ("s", "ascending"), ("d", "ascending")]
+        ).to_numpy()
+        sorted_query = query[order]
+        sorted_score = score[order]
+        new_query = np.concatenate(([True], sorted_query[1:] != sorted_query[:-1]))[:n]
+        query_index = np.cumsum(new_query) - 1  # among the queries with hits
+        # point k starts interval k + j + 1 (j: its query among those with hits);
+        # interval k' = start_j + j is the query's I_0
+        point_interval = np.arange(n) + query_index + 1
+        starts = np.flatnonzero(new_query)
+        n_queries = len(starts)
+        size = n + n_queries
+        self.query = np.empty(size, dtype=np.int64)
+        self.low_score = np.empty(size, dtype=np.float64)
+        self.high_score = np.full(size, np.nan)
+        first_interval = starts + np.arange(n_queries)
+        self.query[point_interval] = sorted_query
+        self.query[first_interval] = sorted_query[starts]
+        self.low_score[point_interval] = sorted_score
+        self.low_score[first_interval] = sorted_score[starts]
+        has_next = np.ones(n, dtype=bool)
+        if n:
+            has_next[:-1] = ~new_query[1:]
+            has_next[-1] = False
+        following = np.flatnonzero(has_next)
+        self.high_score[point_interval[following]] = sorted_score[following + 1]
+        self.high_score[first_interval] = sorted_score[starts]
+        sorted_doc = doc.take(pa.array(order, pa.int64()))
+        low_source = np.full(size, -1, dtype=np.int64)
+        low_source[point_interval] = np.arange(n)
+        high_source = np.full(size, -1, dtype=np.int64)
+        high_source[point_interval[following]] = following + 1
+        high_source[first_interval] = starts
+        self.low_doc: pa.Array = sorted_doc.take(pa.array(low_source, mask=low_source < 0))
+        self.high_doc: pa.Array = sorted_doc.take(pa.array(high_source, mask=high_source < 0))
+        self.hit_interval = np.empty(n, dtype=np.int64)
+        self.hit_interval[order] = point_interval
+        self._order = order
+        self._sorted_score = sorted_score
+        self._new_query = new_query
+        self._point_interval = point_interval
+        self._query_end = np.append(first_interval[1:], size)[query_index] if n else point_interval
+
+    def __len__(self) -> int:
+        return len(self.query)
+
+    def ranks(
+        self, count: np.ndarray, low_equal: np.ndarray, high_equal: np.ndarray
+    ) -> dict[str, np.ndarray]:
+        """Every hit's rank and tie group from the counts of each interval.
+
+        Parameters
+        ----------
+        count : ndarray of int64
+            Documents in each interval.
+        low_equal, high_equal : ndarrays of int64
+            Those whose score equals the interval's lower, upper point's score.
+
+        Returns
+        -------
+        dict
+            ``rank`` (1-based), ``above`` (documents scoring higher) and
+            ``size`` (documents with the same score, itself included), per
+            hit in the caller's order.
+
+        Examples
+        --------
+        >>> import pyarrow as pa
+        >>> intervals = HitIntervals(np.array([0, 0]), pa.array(["a", "b"]), np.array([1.0, 2.0]))
+        >>> len(intervals)  # I_0, [a, b), [b, +inf)
+        3
+        >>> # the run: x 3.0, y 2.0, b 2.0, z 1.0, a 1.0, 0 1.0 (ties by id descending)
+        >>> # I_0 holds 0; [a, b) holds a and z; [b, +inf) holds b, y and x
+        >>> intervals.ranks(np.array([1, 2, 3]), np.array([1, 2, 2]), np.array([1, 0, 0]))
+        {'rank': array([5, 3]), 'above': array([3, 1]), 'size': array([3, 2])}
+        """
+        count = np.asarray(count, dtype=np.int64)
+        low_equal = np.asarray(low_equal, dtype=np.int64)
+        high_equal = np.asarray(high_equal, dtype=np.int64)
+        n = len(self._order)
+        empty = np.zeros(0, dtype=np.int64)
+        if n == 0:
+            return {"rank": empty, "above": empty, "size": empty}
+        total = np.concatenate(([0], np.cumsum(count)))
+        interval = self._point_interval
+        end = self._query_end  # one past the query's last interval
+
+        def suffix(start: np.ndarray) -> np.ndarray:
+            return total[end] - total[start]
+
+        score = self._sorted_score
+        new_group = self._new_query | np.concatenate(([True], score[1:] != score[:-1]))
+        group_first = np.flatnonzero(new_group)
+        group_last = np.append(group_first[1:], n) - 1
+        group = np.cumsum(new_group) - 1
+        first_interval = interval[group_first][group]
+        last_interval = interval[group_last][group]
+        size = (
+            high_equal[first_interval - 1]
+            + (total[last_interval] - total[first_interval])
+            + low_equal[last_interval]
+        )
+        above = suffix(last_interval) - low_equal[last_interval]
+        rank = suffix(interval)
+        out = {}
+        for name, values in (("rank", rank), ("above", above), ("size", size)):
+            placed = np.empty(n, dtype=np.int64)
+            placed[self._order] = values
+            out[name] = placed
+        return out
+
+    def grid(self, query_max: np.ndarray, budget: int) -> tuple[float, np.ndarray, np.ndarray]:
+        """Cells of a grid on scores, so that a run row finds its interval by equality.
+
+        A row with score ``s`` lies in cell ``floor(clip(s * scale))``
+        (:data:`CELL_LIMIT` bounds the clip); each interval is listed once
+        per cell it overlaps, so joining on (query, cell) offers a row only the
+        intervals of its cell, not all of its query's. *scale* is a power of
+        two (``s * scale`` is exact, the same in the JVM and numpy), the
+        finest for which the listing has at most *budget* entries.
+
+        Parameters
+        ----------
+        query_max : ndarray of float64
+            Per query code, the highest score of the query in the run.
+        budget : int
+            Most entries wanted (it is exceeded only when even the coarsest
+            grid, one cell per interval, needs more).
+
+        Returns
+        -------
+        scale : float
+        entry_interval, entry_cell : ndarrays of int64
+            One entry per (interval, cell it overlaps).
+
+        Examples
+        --------
+        >>> import pyarrow as pa
+        >>> intervals = HitIntervals(np.array([0, 0]), pa.array(["a", "b"]), np.array([1.0, 2.0]))
+        >>> scale, interval, cell = intervals.grid(np.array([3.0]), budget=6)
+        >>> scale, interval.tolist(), cell.tolist()
+        (1.0, [0, 1, 1, 2, 2], [1, 1, 2, 2, 3])
+        """
+        low = self.low_score
+        top = np.asarray(query_max, dtype=np.float64)[self.query]
+        high = np.where(np.isnan(self.high_score), top, self.high_score)
+        high = np.maximum(high, low)
+        largest = float(np.max(np.abs(np.concatenate((low, high))))) if len(low) else 0.0
+
+        def cells(power: int) -> tuple[np.ndarray, np.ndarray]:
+            scale = 2.0**power
+            return cell_of(low, scale), cell_of(high, scale)
+
+        def fits(power: int) -> bool:
+            if largest * 2.0**power > 2.0**52:
+                return False
+            first, last = cells(power)
+            return int(np.sum(last - first + 1)) <= budget
+
+        lowest, highest = -GRID_POWER, GRID_POWER
+        if not fits(lowest):
+            power = lowest
+        else:
+            while lowest < highest:  # the finest grid that fits: cells only split as it refines
+                middle = (lowest + highest + 1) // 2
+                if fits(middle):
+                    lowest = middle
+                else:
+                    highest = middle - 1
+            power = lowest
+        first, last = cells(power)
+        spans = last - first + 1
+        entry_interval = np.repeat(np.arange(len(low), dtype=np.int64), spans)
+        offsets = np.cumsum(spans) - spans
+        entry_cell = np.repeat(first, spans) + (
+            np.arange(int(spans.sum()), dtype=np.int64) - np.repeat(offsets, spans)
+        )
+        return 2.0**power, entry_interval, entry_cell
+
+
+GRID_POWER = 60
+"""Grid scales range over ``2**-60 .. 2**60``."""
+CELL_LIMIT = 2.0**62
+"""Scaled scores are clipped to +-``CELL_LIMIT`` before ``floor`` (Spark's ANSI mode
+refuses a floor that does not fit 64 bits); only rows outside every interval are clipped."""
+
+
+def cell_of(score: np.ndarray, scale: float) -> np.ndarray:
+    """``floor(clip(score * scale))``: the cell of each score, as Spark computes it.
+
+    Examples
+    --------
+    >>> cell_of(np.array([2.5, -2.5, 1e300]), 4.0).tolist()
+    [10, -10, 4611686018427387904]
+    """
+    scaled = np.clip(np.asarray(score, dtype=np.float64) * scale, -CELL_LIMIT, CELL_LIMIT)
+    return np.floor(scaled).astype(np.int64)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.engines.spark._session import require_pyspark
-from rankwise.exceptions import InputFormatError, InvalidParameterError
+from rankwise.exceptions import InvalidParameterError
 from rankwise.options import EvalOptions, options_from
 
 if TYPE_CHECKING:
@@ -19,11 +19,9 @@ if TYPE_CHECKING:
     from rankwise.measures import Measure
     from rankwise.results import Results
 
-__all__ = ["RANKS_MAX_JUDGMENTS", "STRATEGIES", "SparkEngine", "evaluate", "evaluate_paths"]
+__all__ = ["STRATEGIES", "SparkEngine", "evaluate", "evaluate_paths"]
 
 STRATEGIES = ("auto", "ranks", "partitions")
-RANKS_MAX_JUDGMENTS = 2_000_000
-"""``strategy="auto"`` uses ``ranks`` up to this many judgments, ``partitions`` above."""
 
 
 def evaluate(
@@ -45,6 +43,7 @@ def evaluate(
     strategy: str = "auto",
     num_partitions: int | None = None,
     chunk_rows: int = 500_000,
+    check_duplicates: bool = True,
 ) -> SparkResults:
     """Evaluate a run against judgments, both Spark DataFrames.
 
@@ -75,18 +74,29 @@ def evaluate(
         ``ties="rank"``, which needs the run's rank column, is not supported here.
     strategy : {"auto", "ranks", "partitions"}
         ``"ranks"``: Spark SQL computes only the ranks of judged documents
-        (two map-side scans of the run, the judgments broadcast) and the
-        driver runs the numpy kernels on them. ``"partitions"``: the run and
-        the judgments are shuffled by query and each partition is evaluated
-        by the numpy engine on the executors (needs rankwise installed
-        there). ``"auto"`` picks ``ranks`` when there are at most
-        ``RANKS_MAX_JUDGMENTS`` judgments. See ``docs/spark.md``.
+        (two map-side scans of the run, the judgments broadcast, no Python
+        on the executors) and the driver runs the numpy kernels on them.
+        ``"partitions"``: the run and the judgments are shuffled by query
+        and each partition is evaluated by the numpy engine on the executors
+        (rankwise must import there: see :func:`rankwise.spark.ship`).
+        ``"auto"`` chooses by cost: ``ranks`` when the judgments fit in half
+        of ``spark.driver.maxResultSize`` and, after the first scan, the
+        second one is cheap; else ``partitions``. ``SparkResults.plan`` says
+        why. See ``docs/spark.md``.
     num_partitions : int, optional
         Partitions of the shuffle by query (``partitions`` strategy); default
-        ``spark.sql.shuffle.partitions``.
+        one per ``ROWS_PER_PARTITION`` (2M) rows of run and judgments, at
+        least ``spark.default.parallelism``.
     chunk_rows : int
         Rows handed to the numpy engine at a time on an executor
         (``partitions`` strategy).
+    check_duplicates : bool
+        Refuse a document listed twice for one query, as the numpy engine
+        does. The ``ranks`` strategy finds judged duplicates for free, but
+        unjudged ones cost one aggregation of the run on a 64-bit hash (a
+        shuffle of 8 bytes per row): pass False to skip it when the run is
+        known to list each document once per query. ``partitions`` always
+        checks.
 
     Returns
     -------
@@ -101,6 +111,11 @@ def evaluate(
     InputFormatError
         A column is missing or of the wrong type; a null id; a score that is
         null, NaN or infinite; a document listed twice for one query.
+    MissingDependencyError
+        ``partitions``: rankwise, numpy or pyarrow cannot be imported on the
+        executors (checked by one tiny task before any shuffle).
+    InvalidParameterError
+        ``strategy="ranks"`` with judgments too large for the driver.
     MeasureSyntaxError, UnknownMeasureError, UnsupportedMeasureError
         A measure that cannot be parsed or computed.
 
@@ -114,6 +129,7 @@ def evaluate(
     """
     require_pyspark()
     from rankwise.engines.core import prepare_measures, warn_coverage
+    from rankwise.engines.spark._errors import rankwise_errors
     from rankwise.engines.spark._frames import project_one_table, project_qrels, project_run
 
     chosen = options_from(
@@ -137,21 +153,26 @@ def evaluate(
     _check_strategy(strategy, num_partitions, chunk_rows)
     if not isinstance(query, str) or not query:
         raise InvalidParameterError(f"query must be a column name, got {query!r}")
-    run = project_run(run_df, query=query, doc=doc, score=score)
-    if chosen.exclude_self:  # as the numpy engine: the run only, the judgments as given
-        run = run.where(run["q"] != run["d"])
-    qrels = project_qrels(qrels_df, query=query, doc=doc, label=label)
-    if strategy == "auto":
-        strategy = "ranks" if qrels.count() <= RANKS_MAX_JUDGMENTS else "partitions"
-    if strategy == "ranks":
-        results = _evaluate_ranks(run, qrels, parsed, query, chosen)
+    one_table = qrels_df is run_df and not chosen.exclude_self
+    if one_table:  # one learning-to-rank table: read and shuffled once, not twice
+        run = project_one_table(run_df, query=query, doc=doc, score=score, label=label)
+        qrels: DataFrame | None = None
     else:
-        both: DataFrame | None = qrels
-        if qrels_df is run_df and not chosen.exclude_self:  # one table: shuffle it once
-            run = project_one_table(run_df, query=query, doc=doc, score=score, label=label)
-            both = None
-        results = _evaluate_partitions(
-            run, both, parsed, query, chosen, num_partitions, chunk_rows
+        run = project_run(run_df, query=query, doc=doc, score=score)
+        if chosen.exclude_self:  # as the numpy engine: the run only, the judgments as given
+            run = run.where(run["q"] != run["d"])
+        qrels = project_qrels(qrels_df, query=query, doc=doc, label=label)
+    with rankwise_errors():
+        results = _plan_and_evaluate(
+            run,
+            qrels,
+            parsed,
+            query,
+            chosen,
+            strategy=strategy,
+            num_partitions=num_partitions,
+            chunk_rows=chunk_rows,
+            check_duplicates=check_duplicates,
         )
     warn_coverage(results, chosen.missing, "run_df")
     return results
@@ -184,9 +205,18 @@ class SparkEngine:
     name = "spark"
     install = "pyspark and Java 17 or later: pip install 'rankwise[spark]'"
 
-    def __init__(self, master: str | None = None, strategy: str = "auto") -> None:
+    def __init__(
+        self,
+        master: str | None = None,
+        strategy: str = "auto",
+        *,
+        config: dict[str, str] | None = None,
+        num_partitions: int | None = None,
+    ) -> None:
         self.master = master
         self.strategy = strategy
+        self.config = dict(config or {})
+        self.num_partitions = num_partitions
 
     def available(self) -> bool:
         """Whether pyspark is installed (Java is checked when a session starts)."""
@@ -224,19 +254,39 @@ class SparkEngine:
         import os
 
         from rankwise.engines.spark._session import get_session
-        from rankwise.engines.spark.paths import read_qrels, read_run
+        from rankwise.engines.spark.paths import cache_text, read_qrels, read_run
 
         run_name = name
+        cached = []
         if isinstance(qrels, (str, os.PathLike)) or isinstance(run, (str, os.PathLike)):
-            spark = get_session(self.master)
+            spark = get_session(self.master, config=self.config)
             if isinstance(qrels, (str, os.PathLike)):
-                qrels = read_qrels(spark, os.fspath(qrels))
+                path = os.fspath(qrels)
+                qrels = read_qrels(spark, path)
+                cached.append(cache_text(qrels, path))
+                qrels = cached[-1] or qrels
             if isinstance(run, (str, os.PathLike)):
                 path = os.fspath(run)
                 run_name = run_name or _run_name_of_path(path)
                 run = read_run(spark, path)
-        results = evaluate(qrels, run, list(measures), options=options, strategy=self.strategy)
-        return results.to_results(run_name=run_name or "run")
+                cached.append(cache_text(run, path))
+                run = cached[-1] or run
+        try:
+            results = evaluate(
+                qrels,
+                run,
+                list(measures),
+                options=options,
+                strategy=self.strategy,
+                num_partitions=self.num_partitions,
+            )
+            local = results.to_results(run_name=run_name or "run")
+        finally:
+            for frame in cached:
+                if frame is not None:
+                    frame.unpersist()
+        results.unpersist()
+        return local
 
 
 def _run_name_of_path(path: str) -> str:
@@ -283,44 +333,87 @@ def _result_schema(query: str, measures: list[Measure]) -> Any:
     return StructType(fields)
 
 
-def _evaluate_ranks(
+def _plan_and_evaluate(
     run: DataFrame,
-    qrels_frame: DataFrame,
+    qrels: DataFrame | None,
     measures: list[Measure],
     query: str,
     options: EvalOptions,
+    *,
+    strategy: str,
+    num_partitions: int | None,
+    chunk_rows: int,
+    check_duplicates: bool,
+) -> SparkResults:
+    """Choose the plan (``docs/spark.md``, "The plan, chosen by cost") and run it."""
+    from rankwise.engines.spark.plan import (
+        MAX_OFFERED_PER_ROW,
+        describe_bytes,
+        estimate_bytes,
+        result_budget,
+    )
+
+    reasons: list[str] = []
+    if strategy != "partitions":
+        judgments = run if qrels is None else qrels
+        rows = judgments.count()
+        size = estimate_bytes(judgments, rows)
+        budget = result_budget(run.sparkSession)
+        what = "the table" if qrels is None else "the judgments"
+        sized = f"{what}: {rows:,} rows, ~{describe_bytes(size)}"
+        if size > budget:
+            if strategy == "ranks":
+                raise InvalidParameterError(
+                    f"strategy='ranks' collects {what} to the driver, but {sized} is more "
+                    f"than half of spark.driver.maxResultSize ({describe_bytes(2 * budget)}): "
+                    "use strategy='partitions' (or 'auto'), or raise spark.driver.maxResultSize"
+                )
+            reasons.append(f"{sized} > {describe_bytes(budget)} (half the driver's result limit)")
+        elif qrels is None:
+            return _evaluate_table_on_driver(run, measures, query, options, f"ranks: {sized}")
+        else:
+            from rankwise.engines.spark.ranks import RanksScan, collect_judgments
+
+            scan = RanksScan(run, qrels, collect_judgments(qrels))
+            second_scan = not scan.covered and not (options.judged_only and options.depth is None)
+            offered = scan.offered_per_row() if second_scan else 0.0
+            if strategy == "auto" and offered > MAX_OFFERED_PER_ROW:
+                reasons.append(
+                    f"{sized}; the second scan would offer ~{offered:.0f} intervals per row "
+                    f"(> {MAX_OFFERED_PER_ROW:.0f})"
+                )
+            else:
+                plan = f"ranks: {sized}; " + (
+                    f"second scan offers ~{offered:.1f} intervals per row"
+                    if second_scan
+                    else "no second scan ("
+                    + ("every retrieved document judged)" if scan.covered else "judged_only)")
+                )
+                return _evaluate_ranks(scan, measures, query, options, plan, check_duplicates)
+    plan = "partitions" + (": " + "; ".join(reasons) if reasons else "")
+    return _evaluate_partitions(
+        run, qrels, measures, query, options, num_partitions, chunk_rows, plan
+    )
+
+
+def _local_results(
+    spark: Any,
+    local: Results,
+    measures: list[Measure],
+    query: str,
+    plan: str,
+    unjudged: int,
 ) -> SparkResults:
     import pyarrow as pa
 
-    from rankwise.engines.core import Coverage, evaluate_ranking
     from rankwise.engines.spark._frames import create_frame
-    from rankwise.engines.spark.ranks import collect_judgments, ranked_by_counts
     from rankwise.engines.spark.results import SparkResults
 
-    qrels = collect_judgments(qrels_frame)
-    ranking, summary = ranked_by_counts(
-        run,
-        qrels_frame,
-        qrels,
-        depth=options.depth,
-        missing=options.missing,
-        judged_only=options.judged_only,
-    )
-    local = evaluate_ranking(
-        ranking,
-        measures,
-        options,
-        run_name="",
-        coverage=Coverage(
-            missing_queries=len(qrels.query_ids) - len(summary.queries),
-            unjudged_queries=summary.unjudged_queries,
-        ),
-    )
     columns: dict[str, Any] = {query: pa.array(local.query_ids, pa.string())}
     for m in measures:
         array = local[m]
         columns[str(m)] = array.tolist() if array.dtype == object else array
-    per_query = create_frame(run.sparkSession, pa.table(columns), _result_schema(query, measures))
+    per_query = create_frame(spark, pa.table(columns), _result_schema(query, measures))
     return SparkResults(
         per_query,
         dict(local.mean),
@@ -328,8 +421,65 @@ def _evaluate_ranks(
         strategy="ranks",
         query=query,
         local=local,
-        unjudged_queries=summary.unjudged_queries,
+        unjudged_queries=unjudged,
         missing_queries=local.missing_queries,
+        plan=plan,
+    )
+
+
+def _evaluate_ranks(
+    scan: Any,
+    measures: list[Measure],
+    query: str,
+    options: EvalOptions,
+    plan: str,
+    check_duplicates: bool,
+) -> SparkResults:
+    from rankwise.engines.core import Coverage, evaluate_ranking
+
+    ranking = scan.ranking(
+        depth=options.depth,
+        missing=options.missing,
+        judged_only=options.judged_only,
+        check_duplicates=check_duplicates,
+    )
+    summary = scan.summary
+    local = evaluate_ranking(
+        ranking,
+        measures,
+        options,
+        run_name="",
+        coverage=Coverage(
+            missing_queries=len(scan.qrels.query_ids) - len(summary.queries),
+            unjudged_queries=summary.unjudged_queries,
+        ),
+    )
+    return _local_results(
+        scan.run.sparkSession, local, measures, query, plan, summary.unjudged_queries
+    )
+
+
+def _evaluate_table_on_driver(
+    table: DataFrame, measures: list[Measure], query: str, options: EvalOptions, plan: str
+) -> SparkResults:
+    """One learning-to-rank table small enough for the driver: collect it, rank it there."""
+    from rankwise.engines.core import evaluate_ranking
+    from rankwise.engines.spark._frames import to_arrow
+    from rankwise.engines.spark.ranks import check_table, rank_on_driver
+
+    collected = to_arrow(table)
+    check_table(collected)
+    ranking, coverage = rank_on_driver(
+        collected, depth=options.depth, missing=options.missing, judged_only=options.judged_only
+    )
+    local = evaluate_ranking(ranking, measures, options, run_name="", coverage=coverage)
+    return _local_results(
+        table.sparkSession,
+        local,
+        measures,
+        query,
+        plan + "; ranked on the driver",
+        coverage.unjudged_queries,
     )
 
 
@@ -341,21 +491,31 @@ def _evaluate_partitions(
     options: EvalOptions,
     num_partitions: int | None,
     chunk_rows: int,
+    plan: str,
 ) -> SparkResults:
     from pyspark import StorageLevel
     from pyspark.sql import functions as sf
 
     from rankwise.engines.spark._frames import column
+    from rankwise.engines.spark.executors import check_executors
     from rankwise.engines.spark.partitions import (
         ERROR_COLUMN,
         MISSING_COLUMN,
         UNJUDGED_COLUMN,
         per_query_frame,
     )
+    from rankwise.engines.spark.plan import partitions_for
     from rankwise.engines.spark.results import SparkResults
     from rankwise.results import MIN_GEOMETRIC_VALUE
 
     spark = run.sparkSession
+    check_executors(spark)  # one tiny task, before the shuffle
+    if num_partitions is None:
+        rows = run.count() + (0 if qrels is None else qrels.count())
+        num_partitions = partitions_for(rows, spark.sparkContext.defaultParallelism)
+        plan += f"; {num_partitions} partitions for {rows:,} rows"
+    else:
+        plan += f"; {num_partitions} partitions"
     key = "spark.sql.execution.arrow.maxRecordsPerBatch"
     before = spark.conf.get(key, None)
     spark.conf.set(key, str(min(chunk_rows, 100_000)))
@@ -413,6 +573,7 @@ def _evaluate_partitions(
         strategy="partitions",
         query=query,
         cached=frame,
+        plan=plan,
         unjudged_queries=int(row["unjudged"] or 0),
         missing_queries=int(row["missing"] or 0),
     )
@@ -425,7 +586,7 @@ def _raise_executor_error(message: str) -> None:
     kind = getattr(errors, name, None)
     if isinstance(kind, type) and issubclass(kind, errors.RankwiseError):
         raise kind(text)
-    raise InputFormatError(message)
+    raise errors.RankwiseError(f"an executor failed evaluating a partition: {message}")
 
 
 def evaluate_paths(
@@ -463,9 +624,16 @@ def evaluate_paths(
     SparkResults
     """
     from rankwise.engines.spark._session import get_session
-    from rankwise.engines.spark.paths import read_qrels, read_run
+    from rankwise.engines.spark.paths import cache_text, read_qrels, read_run
 
     spark = get_session(master, config=spark_config)
     qrels = read_qrels(spark, qrels_path, fmt=fmt)
     run = read_run(spark, run_path, fmt=fmt)
-    return evaluate(qrels, run, measures, **options)
+    cached = [cache_text(qrels, qrels_path, fmt), cache_text(run, run_path, fmt)]
+    try:
+        results = evaluate(cached[0] or qrels, cached[1] or run, measures, **options)
+    finally:
+        for frame in cached:
+            if frame is not None:
+                frame.unpersist()
+    return results

@@ -118,7 +118,13 @@ def evaluate_chunk(
     from rankwise.kernels.ranking import rank_all_ties
 
     run_rows = table.filter(pc.not_equal(table["side"], _QRELS))
-    qrels_rows = table.filter(pc.not_equal(table["side"], _RUN))
+    # judgments: the judgments' rows, and the labelled rows of one learning-to-rank table
+    qrels_rows = table.filter(
+        pc.or_(
+            pc.equal(table["side"], _QRELS),
+            pc.and_(pc.equal(table["side"], _BOTH), pc.is_valid(table["g"])),
+        )
+    )
     problem = _check_scores(run_rows)
     if problem is not None:
         return [_special_batch(schema, error=problem)]
@@ -142,6 +148,8 @@ def evaluate_chunk(
                 pa.array(array.tolist() if array.dtype == object else array, field.type)
             )
     except RankwiseError as error:
+        return [_special_batch(schema, error=f"{type(error).__name__}: {error}")]
+    except Exception as error:  # any other failure comes back as a rankwise error too
         return [_special_batch(schema, error=f"{type(error).__name__}: {error}")]
     n = len(ranking.query_ids)
     columns += [pa.nulls(n, pa.string()), pa.nulls(n, pa.int64()), pa.nulls(n, pa.int64())]
@@ -168,9 +176,6 @@ def evaluate_partition(
     all queries but the last are evaluated, and the last one's rows are
     carried into the next chunk (it may continue in the next batch).
     """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     from rankwise.measures import parse
 
     parsed = [parse(name) for name in measures]
@@ -178,6 +183,21 @@ def evaluate_partition(
 
     def evaluate(table: pa.Table) -> list[pa.RecordBatch]:
         return evaluate_chunk(table, parsed, schema, options=options)
+
+    try:
+        yield from _chunks(batches, evaluate, chunk_rows)
+    except Exception as error:  # never a raw PythonException: an error row for the driver
+        yield _special_batch(schema, error=f"{type(error).__name__}: {error}")
+
+
+def _chunks(
+    batches: Iterator[pa.RecordBatch],
+    evaluate: Any,
+    chunk_rows: int,
+) -> Iterator[pa.RecordBatch]:
+    """Accumulate *batches* into chunks of whole queries and evaluate each."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
     pending: list[pa.RecordBatch] = []
     rows = 0

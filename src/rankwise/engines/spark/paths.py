@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from rankwise.exceptions import InputFormatError, InvalidParameterError
 
 if TYPE_CHECKING:
-    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql import Column, DataFrame, SparkSession
 
 
-__all__ = ["FORMATS", "file_format", "read_qrels", "read_run"]
+__all__ = ["FORMATS", "cache_text", "file_format", "read_qrels", "read_run"]
 
 FORMATS = ("auto", "parquet", "trec")
 _TREC_SUFFIXES = (".run", ".qrels", ".trec", ".txt", ".test")
@@ -59,21 +59,42 @@ def _pick(
 
 
 def _trec_fields(spark: SparkSession, path: str, expected: int, what: str) -> DataFrame:
+    """The fields of each TREC line; a short line fails the first scan that reads it.
+
+    No pass of its own: the check is part of the projection (Spark's
+    ``raise_error``), so it runs inside the engine's first scan, and the
+    error comes back as ``InputFormatError`` (``engine.rankwise_errors``).
+    """
     from pyspark.sql import functions as sf
 
+    from rankwise.engines.spark._errors import marker
+
+    names = "qid Q0 docno rank score runid" if what == "run" else "qid iter docno rel"
     lines = spark.read.text(path)
     text = sf.trim(sf.col("value"))
-    fields = lines.filter((text != "") & ~text.startswith("#")).select(
-        sf.split(text, r"\s+").alias("f")
+    fields = sf.split(text, r"\s+")
+    problem = sf.concat(
+        sf.lit(f"{path}: expected {expected} fields ({names}) in a TREC {what} line, got "),
+        sf.size(fields).cast("string"),
+        sf.lit(": '"),
+        text,
+        sf.lit("'"),
     )
-    bad = fields.filter(sf.size("f") < expected).first()
-    if bad is not None:
-        raise InputFormatError(
-            f"expected {expected} fields in a TREC {what} line, got {len(bad['f'])}: "
-            f"{' '.join(bad['f'])!r}",
-            path,
-        )
-    return fields
+    checked = sf.when(sf.size(fields) < expected, marker("InputFormatError", problem)).otherwise(
+        fields
+    )
+    return lines.filter((text != "") & ~text.startswith("#")).select(checked.alias("f"))
+
+
+def _number(field: Column, path: str, what: str) -> Column:
+    """*field* as a double; text that is not a number fails the scan with its value."""
+    from pyspark.sql import functions as sf
+
+    from rankwise.engines.spark._errors import marker
+
+    value = field.try_cast("double")
+    problem = sf.concat(sf.lit(f"{path}: {what} must be a number, got '"), field, sf.lit("'"))
+    return sf.when(value.isNull(), marker("InputFormatError", problem)).otherwise(value)
 
 
 def read_run(
@@ -95,7 +116,7 @@ def read_run(
         return fields.select(
             sf.col("f")[0].alias("query_id"),
             sf.col("f")[2].alias("doc_id"),
-            sf.col("f")[4].cast("double").alias("score"),
+            _number(sf.col("f")[4], path, "score").alias("score"),
         )
     frame = spark.read.parquet(path)
     return frame.select(
@@ -121,20 +142,28 @@ def read_qrels(
 
     if file_format(path, fmt) == "trec":
         fields = _trec_fields(spark, path, 4, "qrels")
-        grade = sf.col("f")[3]
-        frame = fields.select(
+        return fields.select(
             sf.col("f")[0].alias("query_id"),
             sf.col("f")[2].alias("doc_id"),
-            grade.cast("double").alias("relevance"),
-            grade.alias("text"),
+            _number(sf.col("f")[3], path, "relevance").alias("relevance"),
         )
-        bad = frame.filter(sf.col("relevance").isNull()).first()
-        if bad is not None:
-            raise InputFormatError(f"relevance must be a number, got {bad['text']!r}", path)
-        return frame.drop("text")
     table = spark.read.parquet(path)
     return table.select(
         column(_pick(table, query, _QUERY_NAMES, "query", path)).alias("query_id"),
         column(_pick(table, doc, _DOC_NAMES, "document", path)).alias("doc_id"),
         column(_pick(table, label, _LABEL_NAMES, "relevance", path)).alias("relevance"),
     )
+
+
+def cache_text(frame: DataFrame, path: str, fmt: str = "auto") -> DataFrame | None:
+    """Persist *frame* when it was parsed from TREC text; return it (None for Parquet).
+
+    The ``ranks`` strategy reads its inputs in several scans: TREC text is
+    parsed by the first (which also checks every line) and served from the
+    cache after. Call ``unpersist()`` on what this returns when done.
+    """
+    from pyspark import StorageLevel
+
+    if file_format(path, fmt) != "trec":
+        return None
+    return frame.persist(StorageLevel.MEMORY_AND_DISK)

@@ -4,26 +4,34 @@ Most measures need, per query, the number of documents retrieved and the
 rank and grade of each judged document retrieved. The rank of a judged
 document is 1 + the number of documents of its query that sort before it
 (a higher score, or an equal score and a greater document id in byte
-order). Three scans of the run compute all of that, each a partial
-aggregation or a map-side join with a small broadcast table: the run's rows
-are never shuffled nor sorted (only per-partition partial counts move), and
-no Python runs on the executors:
+order). Two scans of the run compute all of that, each a map-side join with
+a small broadcast table and a partial aggregation: the run's rows are never
+shuffled nor sorted (only partial counts move), and no Python runs on the
+executors:
 
-1. run grouped by query, then by judged query: the row counts and the
-   checks (non-finite scores, null ids);
-2. run JOIN broadcast(judgments) ON (query, doc): the judged documents
-   retrieved, with their scores and grades (collected: O(judgments));
-3. run JOIN broadcast(those hits) ON query AND (run score >= hit score),
-   grouped by hit: how many documents score higher, how many tie (the tie
-   group, for every tie policy) and how many of those have a greater
-   document id (trec_eval's order inside the group).
+1. the first scan: the run grouped by query, then by judged query (row
+   counts, top scores and the checks: non-finite scores, null ids), and the
+   run joined with the broadcast judgments on (query, doc): the judged
+   documents retrieved ("hits"), with their scores and grades (collected:
+   O(judgments));
+2. the second scan: the hits of each query cut its order into intervals
+   (:class:`~rankwise.engines.spark._assemble.HitIntervals`); each run row
+   finds the one interval that holds it by an equi-join on (query, grid
+   cell), and the rows of each interval are counted. Every hit's rank and
+   tie group (for every tie policy) follow from those counts on the driver.
+
+When every retrieved document of every judged query is judged (one
+learning-to-rank table), the hits are the whole of those queries: the
+driver ranks them itself and the second scan is skipped. Documents listed
+twice for a query are found by one more aggregation (on a 64-bit hash of
+query and document), as the numpy engine refuses them.
 
 The driver then holds O(judgments) data and runs the numpy kernels on it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,14 +44,22 @@ if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame
 
     from rankwise.data import Qrels
+    from rankwise.engines.core import Coverage
     from rankwise.kernels.ranking import TiedRanking
 
+GRID_ENTRIES_PER_INTERVAL = 3
+"""The grid of the second scan lists at most this many entries per interval."""
+
 __all__ = [
+    "GRID_ENTRIES_PER_INTERVAL",
+    "RanksScan",
     "RunSummary",
+    "check_duplicates_in",
     "check_run",
+    "check_table",
     "collect_judgments",
     "rank_hits",
-    "ranked_by_counts",
+    "rank_on_driver",
     "summarize_run",
 ]
 
@@ -72,6 +88,8 @@ class RunSummary:
         The judged queries present in the run.
     counts : ndarray of int64
         Rows of each of them.
+    top_scores : ndarray of float64
+        The highest score of each of them.
     unjudged_queries : int
         Queries of the run that have no judgments (ignored).
     hit_query, hit_doc : Arrow string arrays
@@ -90,6 +108,7 @@ class RunSummary:
         summary = counts.filter(judged)
         self.queries: pa.Array = summary["key"].combine_chunks()
         self.counts = summary["n"].to_numpy().astype(np.int64)
+        self.top_scores = summary["top"].to_numpy(zero_copy_only=False).astype(np.float64)
         unjudged = counts.filter(pc.invert(judged))
         self.unjudged_queries = int(pc.sum(unjudged["queries"]).as_py() or 0)
         self.bad_scores = int(pc.sum(counts["bad"]).as_py() or 0)
@@ -112,6 +131,7 @@ def summarize_run(run: DataFrame, qrels: DataFrame) -> RunSummary:
 
     per_query = run.groupBy("q").agg(
         sf.count(sf.lit(1)).alias("n"),
+        sf.max("s").alias("top"),
         sf.sum(sf.when(_finite("s"), 0).otherwise(1)).alias("bad"),
         sf.sum(sf.when(sf.col("d").isNull(), 1).otherwise(0)).alias("null_docs"),
     )
@@ -121,6 +141,7 @@ def summarize_run(run: DataFrame, qrels: DataFrame) -> RunSummary:
         .groupBy(sf.when(sf.col("_judged"), sf.col("q")).alias("key"))
         .agg(
             sf.sum("n").alias("n"),
+            sf.max("top").alias("top"),
             sf.sum("bad").alias("bad"),
             sf.sum("null_docs").alias("null_docs"),
             sf.sum(sf.when(sf.col("q").isNull(), sf.col("n")).otherwise(0)).alias("null_queries"),
@@ -181,12 +202,21 @@ def _check_duplicate_hits(summary: RunSummary) -> None:
         )
 
 
-def rank_hits(run: DataFrame, summary: RunSummary) -> dict[str, np.ndarray]:
-    """Third scan: the rank and the tie group of each hit of *summary* in its query.
+def rank_hits(
+    run: DataFrame,
+    summary: RunSummary,
+    *,
+    grid: tuple[Any, float, np.ndarray, np.ndarray] | None = None,
+) -> dict[str, np.ndarray]:
+    """Second scan: the rank and the tie group of each hit of *summary* in its query.
 
-    Every run row with a score >= the hit's is joined to it; per hit, the
-    rows with a higher score, the rows with the same score (itself included)
-    and those among them with a greater document id are counted.
+    The hits of each query cut its order into intervals
+    (:class:`~rankwise.engines.spark._assemble.HitIntervals`); the intervals
+    are broadcast and every run row scoring at least as high as its query's
+    lowest hit is matched to the one interval that holds it, then counted per
+    interval. At most one row per run row leaves the join (the plan of
+    rankwise 0.1 emitted one per hit and document above it: quadratic in the
+    judged documents of a query), and one row per interval is collected.
 
     Returns
     -------
@@ -197,90 +227,294 @@ def rank_hits(run: DataFrame, summary: RunSummary) -> dict[str, np.ndarray]:
     from pyspark.sql import functions as sf
     from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
 
-    n_hits = len(summary.hit_doc)
-    empty = np.zeros(0, dtype=np.int64)
-    if n_hits == 0:
-        return {"rank": empty, "above": empty, "size": empty}
-    hits_table = pa.table(
+    from rankwise.engines.spark._assemble import CELL_LIMIT, HitIntervals
+
+    if grid is None:
+        intervals = HitIntervals(_query_codes(summary), summary.hit_doc, summary.hit_score)
+        budget = GRID_ENTRIES_PER_INTERVAL * len(intervals)
+        grid = (intervals, *intervals.grid(summary.top_scores, budget))
+    intervals, scale, entry, cell = grid
+    if len(intervals) == 0:
+        return intervals.ranks(np.zeros(0), np.zeros(0), np.zeros(0))
+    high = intervals.high_score[entry]
+    table = pa.table(
         {
-            "hq": summary.hit_query,
-            "hd": summary.hit_doc,
-            "hs": summary.hit_score,
-            "hid": np.arange(n_hits, dtype=np.int64),
+            "iq": summary.queries.take(pa.array(intervals.query[entry])),
+            "ic": cell,
+            "ls": intervals.low_score[entry],
+            "ld": intervals.low_doc.take(pa.array(entry)),
+            "hs": pa.array(high, mask=np.isnan(high)),
+            "hd": intervals.high_doc.take(pa.array(entry)),
+            "iid": entry,
         }
     )
     schema = StructType(
         [
-            StructField("hq", StringType(), False),
-            StructField("hd", StringType(), False),
-            StructField("hs", DoubleType(), False),
-            StructField("hid", LongType(), False),
+            StructField("iq", StringType(), False),
+            StructField("ic", LongType(), False),
+            StructField("ls", DoubleType(), False),
+            StructField("ld", StringType(), True),
+            StructField("hs", DoubleType(), True),
+            StructField("hd", StringType(), True),
+            StructField("iid", LongType(), False),
         ]
     )
-    hits = create_frame(run.sparkSession, hits_table, schema)
-    not_below = (sf.col("q") == sf.col("hq")) & (sf.col("s") >= sf.col("hs"))
-    tied = sf.col("s") == sf.col("hs")
+    frame = create_frame(run.sparkSession, table, schema)
+    s, d = sf.col("s"), sf.col("d")
+    limit = sf.lit(CELL_LIMIT)
+    row_cell = sf.floor(sf.least(sf.greatest(s * sf.lit(scale), -limit), limit))
+    above_low = (s > sf.col("ls")) | (
+        (s == sf.col("ls")) & (sf.col("ld").isNull() | (d >= sf.col("ld")))
+    )
+    below_high = (
+        sf.col("hs").isNull()
+        | (s < sf.col("hs"))
+        | ((s == sf.col("hs")) & (d < sf.col("hd")))
+    )
+    matched = (sf.col("q") == sf.col("iq")) & (row_cell == sf.col("ic")) & above_low & below_high
     counts = (
-        run.join(sf.broadcast(hits), not_below, "inner")
-        .groupBy("hid")
+        run.join(sf.broadcast(frame), matched)
+        .groupBy("iid")
         .agg(
-            sf.count(sf.when(~tied, 1)).alias("above"),
-            sf.count(sf.when(tied, 1)).alias("size"),
-            sf.count(sf.when(tied & (sf.col("d") > sf.col("hd")), 1)).alias("first"),
+            sf.count(sf.lit(1)).alias("n"),
+            sf.count(sf.when(s == sf.col("ls"), 1)).alias("low"),
+            sf.count(sf.when(s == sf.col("hs"), 1)).alias("high"),
         )
     )
-    table = to_arrow(counts)
-    hid = table["hid"].to_numpy()
-    above = np.zeros(n_hits, dtype=np.int64)
-    size = np.ones(n_hits, dtype=np.int64)
-    first = np.zeros(n_hits, dtype=np.int64)
-    above[hid] = table["above"].to_numpy()
-    size[hid] = table["size"].to_numpy()
-    first[hid] = table["first"].to_numpy()
-    return {"rank": above + first + 1, "above": above, "size": size}
+    got = to_arrow(counts)
+    size = len(intervals)
+    where = got["iid"].to_numpy()
+    count, low, high_equal = (np.zeros(size, dtype=np.int64) for _ in range(3))
+    count[where] = got["n"].to_numpy()
+    low[where] = got["low"].to_numpy()
+    high_equal[where] = got["high"].to_numpy()
+    return intervals.ranks(count, low, high_equal)
 
 
-def ranked_by_counts(
-    run: DataFrame,
-    qrels_frame: DataFrame,
-    qrels: Qrels,
-    *,
-    depth: int | None,
-    missing: str,
-    judged_only: bool,
-) -> tuple[TiedRanking, RunSummary]:
-    """Run both scans and assemble the kernels' input on the driver.
+class RanksScan:
+    """The first scan of the run, checked, and what the second will cost.
 
-    Returns the :class:`~rankwise.kernels.ranking.TiedRanking` and the
-    summary of the run (for counts in messages).
+    Parameters
+    ----------
+    run, qrels_frame : DataFrame
+        The projected run (``q, d, s``) and judgments (``q, d, g``).
+    qrels : Qrels
+        The judgments, collected.
+
+    Raises
+    ------
+    InputFormatError, DuplicateEntryError
+        As :func:`check_run`.
     """
-    import pyarrow as pa
 
-    summary = summarize_run(run, qrels_frame)
-    check_run(run, summary)
-    if judged_only:
+    def __init__(self, run: DataFrame, qrels_frame: DataFrame, qrels: Qrels) -> None:
+        self.run = run
+        self.qrels = qrels
+        self.summary = summarize_run(run, qrels_frame)
+        check_run(run, self.summary)
+        self._grid: tuple[Any, float, np.ndarray, np.ndarray] | None = None
+
+    @property
+    def covered(self) -> bool:
+        """Whether every retrieved document of every judged query is judged.
+
+        The hits are then all the rows of those queries: the driver ranks
+        them, with no second scan (and they hold no unjudged duplicate).
+        """
+        summary = self.summary
         codes = _query_codes(summary)
-        usable = summary.hit_grade >= 0
-        if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
-            usable &= rank_hits(run, summary)["rank"] <= depth
-        kept, rank, above, size = judged_only_ranks(
-            codes, summary.hit_doc, summary.hit_score, np.where(usable, summary.hit_grade, -1.0)
+        hits = np.bincount(codes, minlength=len(summary.queries))
+        return bool(np.array_equal(hits, summary.counts))
+
+    def grid(self) -> tuple[Any, float, np.ndarray, np.ndarray]:
+        """The intervals and the second scan's grid: ``(intervals, scale, entry, cell)``."""
+        if self._grid is None:
+            from rankwise.engines.spark._assemble import HitIntervals
+
+            summary = self.summary
+            intervals = HitIntervals(_query_codes(summary), summary.hit_doc, summary.hit_score)
+            budget = GRID_ENTRIES_PER_INTERVAL * len(intervals)
+            scale, entry, cell = intervals.grid(summary.top_scores, budget)
+            self._grid = (intervals, scale, entry, cell)
+        return self._grid
+
+    def offered_per_row(self) -> float:
+        """Intervals the second scan will offer a run row, on average (an estimate)."""
+        from rankwise.engines.spark.plan import offered_per_row
+
+        intervals, _, entry, cell = self.grid()
+        if len(entry) == 0:
+            return 0.0
+        return offered_per_row(intervals.query[entry], cell)
+
+    def ranking(
+        self,
+        *,
+        depth: int | None,
+        missing: str,
+        judged_only: bool,
+        check_duplicates: bool = True,
+    ) -> TiedRanking:
+        """The second scan (when needed), and the kernels' input assembled on the driver.
+
+        Raises
+        ------
+        DuplicateEntryError
+            With *check_duplicates*, a document listed twice for one query.
+        """
+        import pyarrow as pa
+
+        summary = self.summary
+        if self.covered:
+            return self._ranking_of_hits(depth=depth, missing=missing, judged_only=judged_only)
+        if check_duplicates:
+            check_duplicates_in(self.run)
+        if judged_only:
+            codes = _query_codes(summary)
+            usable = summary.hit_grade >= 0
+            if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
+                usable &= self._rank_hits()["rank"] <= depth
+            kept, rank, above, size = judged_only_ranks(
+                codes, summary.hit_doc, summary.hit_score, np.where(usable, summary.hit_grade, -1.0)
+            )
+            counts = np.bincount(codes[kept], minlength=len(summary.queries)).astype(np.int64)
+            hits = {
+                "query": summary.hit_query.filter(pa.array(kept)),
+                "grade": summary.hit_grade[kept],
+                "rank": rank,
+                "above": above,
+                "size": size,
+            }
+        else:
+            counts = summary.counts
+            hits = {"query": summary.hit_query, "grade": summary.hit_grade, **self._rank_hits()}
+        return tied_ranking(
+            self.qrels,
+            summary.queries,
+            counts,
+            hits,
+            depth=depth,
+            missing=missing,
+            judged_only=judged_only,
         )
-        counts = np.bincount(codes[kept], minlength=len(summary.queries)).astype(np.int64)
-        hits = {
-            "query": summary.hit_query.filter(pa.array(kept)),
-            "grade": summary.hit_grade[kept],
-            "rank": rank,
-            "above": above,
-            "size": size,
-        }
-    else:
-        counts = summary.counts
-        hits = {"query": summary.hit_query, "grade": summary.hit_grade, **rank_hits(run, summary)}
-    ranking = tied_ranking(
-        qrels, summary.queries, counts, hits, depth=depth, missing=missing, judged_only=judged_only
+
+    def _rank_hits(self) -> dict[str, np.ndarray]:
+        intervals, scale, entry, cell = self.grid()
+        return rank_hits(self.run, self.summary, grid=(intervals, scale, entry, cell))
+
+    def _ranking_of_hits(
+        self, *, depth: int | None, missing: str, judged_only: bool
+    ) -> TiedRanking:
+        """Rank the hits on the driver: they are every row of the judged queries."""
+        from rankwise.data import Run
+        from rankwise.kernels.ranking import rank_all_ties
+
+        summary = self.summary
+        run = Run.from_arrow(
+            summary.hit_query, summary.hit_doc, summary.hit_score, source="run_df"
+        )
+        return rank_all_ties(
+            self.qrels, run, depth=depth, missing=missing, judged_only=judged_only
+        )
+
+
+def check_table(table: pa.Table) -> None:
+    """Raise on a null id or a score that is not a finite number in a collected run table.
+
+    Raises
+    ------
+    InputFormatError
+        Naming the count and one offending row.
+    """
+    for name, what in (("q", "query"), ("d", "document")):
+        nulls = table[name].null_count
+        if nulls:
+            raise InputFormatError(f"run_df: {nulls} rows have a null {what} id")
+    scores = table["s"].to_numpy(zero_copy_only=False).astype(np.float64)
+    bad = ~np.isfinite(scores)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InputFormatError(
+            f"run_df: {int(bad.sum())} scores are not finite numbers, for example "
+            f"{table['s'][row].as_py()!r} for document {table['d'][row].as_py()!r} of query "
+            f"{table['q'][row].as_py()!r}; scores must not be null, NaN or infinite"
+        )
+
+
+def rank_on_driver(
+    table: pa.Table, *, depth: int | None, missing: str, judged_only: bool
+) -> tuple[TiedRanking, Coverage]:
+    """Rank one collected learning-to-rank table (``q, d, s, g``) with the numpy engine.
+
+    Rows whose grade is null are retrieved but not judged. Returns the
+    ranking and the coverage of the judged queries by the run's.
+    """
+    import pyarrow.compute as pc
+
+    from rankwise.data import Qrels, Run
+    from rankwise.engines.core import Coverage
+    from rankwise.kernels.ranking import rank_all_ties
+
+    judged = table.filter(pc.is_valid(table["g"]))
+    qrels = Qrels.from_arrow(judged["q"], judged["d"], judged["g"], source="qrels_df")
+    run = Run.from_arrow(table["q"], table["d"], table["s"], source="run_df")
+    ranking = rank_all_ties(qrels, run, depth=depth, missing=missing, judged_only=judged_only)
+    return ranking, Coverage.between(qrels.query_ids, run.query_ids)
+
+
+def check_duplicates_in(run: DataFrame) -> None:
+    """Raise when a document is listed twice for one query of *run*.
+
+    One aggregation on a 64-bit hash of (query, document), skipping the
+    map-side partial aggregation (it cannot reduce distinct keys) where
+    Spark offers that (``spark.sql.execution.bypassPartialAggregation``,
+    Spark 4.1 and later); hashes seen twice are confirmed on the ids.
+
+    Raises
+    ------
+    DuplicateEntryError
+        Naming the document and the query.
+    """
+    from pyspark.sql import functions as sf
+
+    spark = run.sparkSession
+    key = "spark.sql.execution.bypassPartialAggregation"
+    before = spark.conf.get(key, None)
+    try:
+        spark.conf.set(key, "true")
+    except Exception:  # an older Spark without the setting
+        before = None
+    try:
+        hashed = run.select(sf.xxhash64("q", "d").alias("h"))
+        twice = (
+            hashed.groupBy("h")
+            .agg(sf.count(sf.lit(1)).alias("n"))
+            .filter(sf.col("n") > 1)
+            .select("h")
+            .limit(10_000)
+            .collect()
+        )
+    finally:
+        if before is not None:
+            spark.conf.set(key, before)
+    if not twice:
+        return
+    suspects = run.sparkSession.createDataFrame([(row["h"],) for row in twice], "h long")
+    found = (
+        run.withColumn("h", sf.xxhash64("q", "d"))
+        .join(sf.broadcast(suspects), "h", "left_semi")
+        .groupBy("q", "d")
+        .count()
+        .filter(sf.col("count") > 1)
+        .limit(1)
+        .collect()
     )
-    return ranking, summary
+    if found:
+        raise DuplicateEntryError(
+            f"document {found[0]['d']!r} appears twice for query {found[0]['q']!r}; "
+            "a run lists each document once per query",
+            "run_df",
+        )
 
 
 def _query_codes(summary: RunSummary) -> np.ndarray:

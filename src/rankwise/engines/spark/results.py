@@ -38,6 +38,10 @@ class SparkResults:
     unjudged_queries, missing_queries : int or None
         Queries of the run without judgments (ignored), judged queries
         absent from the run.
+    plan : str
+        The plan that ran and why it was chosen (sizes, estimated costs),
+        for example ``"ranks: the judgments: 8,435 rows, ~0.3 MiB; second
+        scan offers ~1.1 intervals per row"``.
     """
 
     def __init__(
@@ -52,6 +56,7 @@ class SparkResults:
         unjudged_queries: int | None = None,
         missing_queries: int | None = None,
         cached: DataFrame | None = None,
+        plan: str = "",
     ) -> None:
         self.per_query = per_query
         self.mean = mean
@@ -60,6 +65,7 @@ class SparkResults:
         self.query = query
         self.unjudged_queries = unjudged_queries
         self.missing_queries = missing_queries
+        self.plan = plan or strategy
         self._local = local
         self._cached = cached
 

@@ -1,0 +1,142 @@
+"""The choice of plan: what the driver can hold, and what each scan will cost.
+
+``strategy="auto"`` decides twice. Before touching the run, from the
+judgments' size: ``ranks`` collects and broadcasts them, so they must fit
+comfortably in what the driver may collect (:func:`result_budget`, half of
+``spark.driver.maxResultSize``); above that, ``partitions``. After the first
+scan, from what it found per query: when every retrieved document of every
+judged query is judged (learning-to-rank logs), the driver already holds
+all it needs; otherwise the second scan's cost is estimated from the
+intervals its grid offers each run row (:func:`offered_per_row`), and when
+that is more than :data:`MAX_OFFERED_PER_ROW`, ``partitions`` is cheaper.
+The reasons are kept in ``SparkResults.plan``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rankwise.exceptions import InvalidParameterError
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+__all__ = [
+    "MAX_OFFERED_PER_ROW",
+    "RESULT_FRACTION",
+    "ROWS_PER_PARTITION",
+    "estimate_bytes",
+    "offered_per_row",
+    "parse_size",
+    "partitions_for",
+    "result_budget",
+]
+
+RESULT_FRACTION = 0.5
+"""``ranks`` collects at most this fraction of ``spark.driver.maxResultSize``."""
+MAX_OFFERED_PER_ROW = 32.0
+"""Above this many intervals offered per run row in the second scan, ``auto``
+uses ``partitions``: each offer is a random probe of the broadcast table."""
+ROWS_PER_PARTITION = 2_000_000
+"""``partitions`` shuffles into ``ceil(rows / ROWS_PER_PARTITION)`` partitions by
+default (at least ``spark.default.parallelism``): 2M rows of ``(q, d, s, g)``
+are ~100 MB of shuffle, and one task's Python worker holds a chunk of them."""
+
+_UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
+
+
+def parse_size(text: str) -> int:
+    """Bytes in a Spark size setting (``"1g"``, ``"512m"``, ``"4096"``; units of 1024).
+
+    Examples
+    --------
+    >>> parse_size("1g"), parse_size("512M"), parse_size("0"), parse_size("2kb")
+    (1073741824, 536870912, 0, 2048)
+    """
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)b?\s*", str(text).lower())
+    if match is None:
+        raise InvalidParameterError(f"not a Spark size: {text!r} (expected e.g. '1g', '512m')")
+    return int(float(match.group(1)) * _UNITS[match.group(2)])
+
+
+def result_budget(spark: SparkSession) -> int:
+    """Bytes the ``ranks`` strategy may collect to the driver.
+
+    :data:`RESULT_FRACTION` of ``spark.driver.maxResultSize`` (default 1g);
+    when that is 0 (unlimited), half of ``spark.driver.memory`` (default 1g).
+    """
+    conf = spark.sparkContext.getConf()
+    limit = parse_size(conf.get("spark.driver.maxResultSize", "1g"))
+    if limit == 0:
+        limit = parse_size(conf.get("spark.driver.memory", "1g"))
+    return int(limit * RESULT_FRACTION)
+
+
+def estimate_bytes(frame: DataFrame, rows: int, *, sample: int = 10_000) -> int:
+    """Bytes of *frame* (``q, d`` and numbers) collected as Arrow, from a sample of its rows.
+
+    Each row costs its ids' UTF-8 bytes, 8 bytes of offsets per id and 8
+    bytes per number column.
+    """
+    from pyspark.sql import functions as sf
+
+    if rows == 0:
+        return 0
+    numbers = len(frame.columns) - 2
+    row = (
+        frame.limit(sample)
+        .agg(
+            sf.avg(sf.octet_length("q") + sf.octet_length("d")).alias("ids"),
+        )
+        .collect()[0]
+    )
+    per_row = float(row["ids"] or 0.0) + 16 + 8 * numbers
+    return math.ceil(rows * per_row)
+
+
+def offered_per_row(query: np.ndarray, cell: np.ndarray) -> float:
+    """Intervals the second scan's grid offers a run row, on average (an estimate).
+
+    A run row is offered every entry of its (query, cell); taking the rows
+    to spread over the cells as the entries do, that is the sum of squared
+    entries per key over the number of entries.
+
+    Examples
+    --------
+    >>> offered_per_row(np.array([0, 0, 0, 1]), np.array([5, 5, 6, 5]))
+    1.5
+    """
+    if len(query) == 0:
+        return 0.0
+    keys = np.stack([np.asarray(query, np.int64), np.asarray(cell, np.int64)], axis=1)
+    _, per_key = np.unique(keys, axis=0, return_counts=True)
+    return float(np.sum(per_key.astype(np.float64) ** 2) / len(query))
+
+
+def partitions_for(rows: int, parallelism: int) -> int:
+    """Partitions of the shuffle by query for *rows* rows: :data:`ROWS_PER_PARTITION` each.
+
+    Examples
+    --------
+    >>> partitions_for(7_000_000, 2), partitions_for(10_000_000_000, 200), partitions_for(10, 8)
+    (4, 5000, 8)
+    """
+    return max(int(parallelism), 1, math.ceil(rows / ROWS_PER_PARTITION))
+
+
+def describe_bytes(size: float) -> str:
+    """A size for messages.
+
+    Examples
+    --------
+    >>> describe_bytes(3.5e9), describe_bytes(2048), describe_bytes(10)
+    ('3.3 GiB', '2.0 KiB', '10 bytes')
+    """
+    for unit, factor in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= factor:
+            return f"{size / factor:.1f} {unit}"
+    return f"{int(size)} bytes"
