@@ -328,7 +328,9 @@ class HitIntervals:
         per cell it overlaps, so joining on (query, cell) offers a row only the
         intervals of its cell, not all of its query's. *scale* is a power of
         two (``s * scale`` is exact, the same in the JVM and numpy), the
-        finest for which the listing has at most *budget* entries.
+        finest for which the listing has at most *budget* entries; 0 when
+        none has (every score in cell 0: each row is offered all the
+        intervals of its query).
 
         Parameters
         ----------
@@ -358,35 +360,34 @@ class HitIntervals:
         high = np.maximum(high, low)
         largest = float(np.max(np.abs(np.concatenate((low, high))))) if len(low) else 0.0
 
-        def cells(power: int) -> tuple[np.ndarray, np.ndarray]:
-            scale = 2.0**power
+        def cells(scale: float) -> tuple[np.ndarray, np.ndarray]:
             return cell_of(low, scale), cell_of(high, scale)
 
         def fits(power: int) -> bool:
             if largest * 2.0**power > 2.0**52:
                 return False
-            first, last = cells(power)
+            first, last = cells(2.0**power)
             return int(np.sum(last - first + 1)) <= budget
 
         lowest, highest = -GRID_POWER, GRID_POWER
-        if not fits(lowest):
-            power = lowest
-        else:
+        if fits(lowest):
             while lowest < highest:  # the finest grid that fits: cells only split as it refines
                 middle = (lowest + highest + 1) // 2
                 if fits(middle):
                     lowest = middle
                 else:
                     highest = middle - 1
-            power = lowest
-        first, last = cells(power)
+            scale = 2.0**lowest
+        else:  # no grid fits: one cell (0) for every score, one entry per interval
+            scale = 0.0
+        first, last = cells(scale)
         spans = last - first + 1
         entry_interval = np.repeat(np.arange(len(low), dtype=np.int64), spans)
         offsets = np.cumsum(spans) - spans
         entry_cell = np.repeat(first, spans) + (
             np.arange(int(spans.sum()), dtype=np.int64) - np.repeat(offsets, spans)
         )
-        return 2.0**power, entry_interval, entry_cell
+        return scale, entry_interval, entry_cell
 
 
 GRID_POWER = 60
@@ -404,5 +405,6 @@ def cell_of(score: np.ndarray, scale: float) -> np.ndarray:
     >>> cell_of(np.array([2.5, -2.5, 1e300]), 4.0).tolist()
     [10, -10, 4611686018427387904]
     """
-    scaled = np.clip(np.asarray(score, dtype=np.float64) * scale, -CELL_LIMIT, CELL_LIMIT)
+    with np.errstate(over="ignore"):  # +-inf is clipped, as Spark's least/greatest do
+        scaled = np.clip(np.asarray(score, dtype=np.float64) * scale, -CELL_LIMIT, CELL_LIMIT)
     return np.floor(scaled).astype(np.int64)
