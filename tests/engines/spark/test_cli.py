@@ -29,3 +29,74 @@ def test_spark_engine_refuses_what_it_cannot_read(spark, capsys) -> None:
     args = ["eval", str(DATA / "qrels.test"), "-", "-m", "map", "--engine", "spark"]
     assert main(args) != 0
     assert "standard input" in capsys.readouterr().err
+
+
+def _eval_args(*extra: str) -> list[str]:
+    return ["eval", str(DATA / "qrels.test"), str(DATA / "results.test"),
+            "-m", "ndcg@10", "map", "P@5", "-f", "tsv", "--per-query", "--quiet", *extra]
+
+
+def test_spark_strategy_partitions_and_conf_from_the_command_line(spark, capsys, monkeypatch):
+    from rankwise.engines.spark import engine
+
+    plans = []
+    evaluate = engine.evaluate
+
+    def spy(*args, **kwargs):
+        results = evaluate(*args, **kwargs)
+        plans.append(results.plan)
+        return results
+
+    monkeypatch.setattr(engine, "evaluate", spy)
+    assert main(_eval_args()) == 0
+    numpy_out = capsys.readouterr().out
+    key = "spark.sql.adaptive.coalescePartitions.minPartitionSize"
+    before = spark.conf.get(key)
+    try:
+        args = _eval_args("--engine", "spark", "--spark-master", spark.sparkContext.master,
+                          "--spark-strategy", "partitions", "--spark-partitions", "3",
+                          "--spark-conf", f"{key}=2MB")
+        assert main(args) == 0
+        assert capsys.readouterr().out == numpy_out
+        assert spark.conf.get(key) == "2MB"  # --spark-conf reached the session
+    finally:
+        spark.conf.set(key, before)
+    assert len(plans) == 1
+    assert plans[0].startswith("partitions") and plans[0].endswith("; 3 partitions")
+
+
+def test_spark_strategy_ranks_from_the_command_line(spark, capsys):
+    assert main(_eval_args()) == 0
+    numpy_out = capsys.readouterr().out
+    args = _eval_args("--engine", "spark", "--spark-master", spark.sparkContext.master,
+                      "--spark-strategy", "ranks")
+    assert main(args) == 0
+    assert capsys.readouterr().out == numpy_out
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--spark-conf", "spark.executor.memory=8g"], "--spark-conf only apply"),
+        (["--spark-partitions", "8"], "--spark-partitions only apply"),
+        (["--spark-strategy", "ranks"], "--spark-strategy only apply"),
+        (["--spark-master", "local[1]", "--spark-partitions", "2"],
+         "--spark-master, --spark-partitions only apply to the Spark engine: add --engine spark"),
+    ],
+)
+def test_spark_options_without_the_spark_engine_are_refused(capsys, extra, said):
+    assert main(_eval_args(*extra)) != 0
+    assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--spark-conf", "spark.executor.memory"], "expected KEY=VALUE"),
+        (["--spark-partitions", "0"], "--spark-partitions"),
+        (["--spark-strategy", "window"], "invalid choice"),
+    ],
+)
+def test_bad_spark_options_are_usage_errors(capsys, extra, said):
+    assert main(_eval_args("--engine", "spark", *extra)) == 2
+    assert said in capsys.readouterr().err
