@@ -15,7 +15,16 @@ repository). In ONE process the script then times, each ``--repeat`` times:
 - ``spark window``: the ranks computed by ``row_number()`` over a window
   partitioned by query (a full shuffle and sort of the run), the rest as
   ``ranks``: the plan the ``ranks`` strategy was measured against;
-- ``spark applyInPandas`` (once, ``--pandas-udf``): one Python call per query.
+- ``spark applyInPandas`` (once, ``--pandas-udf``): one Python call per query;
+- ``spark auto``: the default strategy, whose plan (chosen by cost) is printed.
+
+``--case`` picks the data (built deterministically from the 7M-row files, cached):
+``msmarco`` (the run, 8,435 judgments), ``deep`` (every run row judged with
+probability 0.1: ~698k judgments, the case that made the first ``ranks``
+plan explode), ``x4`` (the run and judgments four times, query ids
+suffixed: 27.9M rows) and ``ltr`` (one learning-to-rank table of 2M rows,
+the run's first 2,000 queries with a label on every row, passed as both
+arguments).
 
 Every Spark variant's means are checked against the numpy engine's
 (relative 1e-12). Spark runs in ``--master`` (default ``local[2]``); the
@@ -24,6 +33,7 @@ session start is timed separately and excluded. Ratios are Spark / numpy.
 Run from the repository root::
 
     PYTHONPATH=src python benchmarks/bench_spark.py --repeat 3 --pandas-udf
+    PYTHONPATH=src python benchmarks/bench_spark.py --case deep --variants auto,ranks,partitions
 
 This is a benchmark, not a test: nothing here is meant to be imported by pytest.
 """
@@ -87,6 +97,55 @@ def ensure_parquet(qrels_text: str, run_text: str, cache: str, files: int) -> tu
         pq.write_table(part, os.path.join(run_dir, f"part-{i:05d}.parquet"), row_group_size=500_000)
     open(os.path.join(run_dir, "_DONE"), "w").close()
     return qrels_path, run_dir
+
+
+def ensure_case(case: str, qrels_path: str, run_path: str, cache: str) -> tuple[str, str]:
+    """The Parquet (judgments, run) of *case*; for ``ltr`` both are the one table."""
+    if case == "msmarco":
+        return qrels_path, run_path
+    done = os.path.join(cache, f"case-{case}", "_DONE")
+    folder = os.path.dirname(done)
+    qrels_out, run_out = os.path.join(folder, "qrels.parquet"), os.path.join(folder, "run")
+    if case == "ltr":
+        qrels_out = run_out
+    if case == "deep":  # the run as it is
+        run_out = run_path
+    if os.path.exists(done):
+        return qrels_out, run_out
+    os.makedirs(folder, exist_ok=True)
+    os.makedirs(run_out, exist_ok=True)
+    rng = np.random.default_rng(21)
+    run = pq.read_table(run_path)
+    qrels = pq.read_table(qrels_path)
+    if case == "deep":
+        judged = run.filter(pa.array(rng.random(run.num_rows) < 0.1))
+        grades = rng.choice([0, 0, 1, 2], judged.num_rows)
+        qrels = pa.table(
+            {"query_id": judged["query_id"], "doc_id": judged["doc_id"], "relevance": grades}
+        )
+    elif case == "x4":
+        runs, judgments = [], []
+        for k in range(4):
+            suffix = f"-{k}"
+            runs.append(run.set_column(0, "query_id", pa.compute.binary_join_element_wise(
+                run["query_id"], suffix, "")))
+            judgments.append(qrels.set_column(0, "query_id", pa.compute.binary_join_element_wise(
+                qrels["query_id"], suffix, "")))
+        for k, part in enumerate(runs):
+            pq.write_table(part, os.path.join(run_out, f"part-{k:05d}.parquet"),
+                           row_group_size=500_000)
+        qrels = pa.concat_tables(judgments)
+    elif case == "ltr":
+        table = run.slice(0, 2_000_000)
+        grades = rng.choice([0, 0, 0, 1, 2], table.num_rows)
+        table = table.append_column("relevance", pa.array(grades))
+        pq.write_table(table, os.path.join(run_out, "part-00000.parquet"), row_group_size=500_000)
+    else:
+        raise SystemExit(f"unknown case {case!r}")
+    if case != "ltr":
+        pq.write_table(qrels, qrels_out)
+    open(done, "w").close()
+    return qrels_out, run_out
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> tuple[list[float], Any]:
@@ -206,12 +265,7 @@ def pandas_udf_evaluate(run_df: Any, qrels_df: Any, measures: list[str]) -> dict
 def ranks_breakdown(spark: Any, qrels_path: str, run_path: str) -> dict[str, float]:
     """Seconds spent in each step of the ``ranks`` strategy."""
     from rankwise.engines.spark._frames import project_qrels, project_run
-    from rankwise.engines.spark.ranks import (
-        check_run,
-        collect_judgments,
-        rank_hits,
-        summarize_run,
-    )
+    from rankwise.engines.spark.ranks import RanksScan, check_duplicates_in, collect_judgments
 
     steps: dict[str, float] = {}
     start = time.perf_counter()
@@ -222,15 +276,20 @@ def ranks_breakdown(spark: Any, qrels_path: str, run_path: str) -> dict[str, flo
     qrels_frame.count()
     steps["count judgments (auto)"] = time.perf_counter() - start
     start = time.perf_counter()
-    collect_judgments(qrels_frame)
+    qrels = collect_judgments(qrels_frame)
     steps["collect judgments"] = time.perf_counter() - start
     start = time.perf_counter()
-    summary = summarize_run(run, qrels_frame)
-    check_run(run, summary)
-    steps["scans 1+2: counts, judged hits"] = time.perf_counter() - start
+    scan = RanksScan(run, qrels_frame, qrels)
+    steps["first scan: counts, judged hits"] = time.perf_counter() - start
     start = time.perf_counter()
-    rank_hits(run, summary)
-    steps["scan 3: ranks of hits"] = time.perf_counter() - start
+    offered = scan.offered_per_row()
+    steps[f"plan: grid (~{offered:.2f} offered/row)"] = time.perf_counter() - start
+    start = time.perf_counter()
+    check_duplicates_in(run)
+    steps["duplicate check"] = time.perf_counter() - start
+    start = time.perf_counter()
+    scan._rank_hits()
+    steps["second scan: rows per interval"] = time.perf_counter() - start
     return steps
 
 
@@ -246,13 +305,14 @@ def main() -> None:
         help="where the Parquet copies are written (not committed)",
     )
     ap.add_argument("--files", type=int, default=4, help="Parquet files of the run")
+    ap.add_argument("--case", default="msmarco", choices=("msmarco", "deep", "x4", "ltr"))
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--driver-memory", default="4g")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument(
         "--variants",
         default="ranks,partitions,window",
-        help="comma-separated: ranks, partitions, window",
+        help="comma-separated: auto, ranks, partitions, window",
     )
     ap.add_argument("--pandas-udf", action="store_true", help="also time applyInPandas, once")
     ap.add_argument("--json", help="write the figures to this file")
@@ -260,6 +320,8 @@ def main() -> None:
 
     qrels_text, run_text = ensure_text(args.data_dir, args.generator)
     qrels_path, run_path = ensure_parquet(qrels_text, run_text, args.cache_dir, args.files)
+    qrels_path, run_path = ensure_case(args.case, qrels_path, run_path, args.cache_dir)
+    one_table = qrels_path == run_path
     rows_in_run = sum(
         pq.ParquetFile(os.path.join(run_path, f)).metadata.num_rows
         for f in os.listdir(run_path)
@@ -268,8 +330,12 @@ def main() -> None:
     print(f"data: {run_path} ({rows_in_run:,} rows), {qrels_path}", flush=True)
 
     def numpy_engine() -> dict[str, float]:
-        qrels = pq.read_table(qrels_path)
         run = pq.read_table(run_path)
+        if one_table:
+            qrels = run.select(["query_id", "doc_id", "relevance"])
+            run = run.select(["query_id", "doc_id", "score"])
+        else:
+            qrels = pq.read_table(qrels_path)
         return dict(rw.evaluate(qrels, run, MEASURES).mean)
 
     reference = numpy_engine()  # also warms the page cache and the imports
@@ -296,12 +362,26 @@ def main() -> None:
     print(f"spark session start: {startup:.1f} s (excluded)", flush=True)
 
     def frames() -> tuple[Any, Any]:
+        if one_table:
+            table = spark.read.parquet(run_path)
+            return table, table
         return spark.read.parquet(run_path), spark.read.parquet(qrels_path)
+
+    plans: dict[str, str] = {}
+
+    def spark_strategy(strategy: str) -> dict[str, float]:
+        run_df, qrels_df = frames()
+        results = evaluate(qrels_df, run_df, MEASURES, strategy=strategy)
+        plans[strategy] = results.plan
+        means = dict(results.mean)
+        results.unpersist()
+        return means
 
     variants: dict[str, Callable[[], dict[str, float]]] = {
         "numpy": numpy_engine,
-        "spark ranks": lambda: evaluate(*frames(), MEASURES, strategy="ranks").mean,
-        "spark partitions": lambda: _partitions(evaluate, frames),
+        "spark auto": lambda: spark_strategy("auto"),
+        "spark ranks": lambda: spark_strategy("ranks"),
+        "spark partitions": lambda: spark_strategy("partitions"),
         "spark window": lambda: window_evaluate(*frames(), MEASURES),
     }
     chosen = ["numpy"] + [f"spark {v.strip()}" for v in args.variants.split(",") if v.strip()]
@@ -337,7 +417,7 @@ def main() -> None:
             f"{numpy_seconds[0]:.2f} s)",
             flush=True,
         )
-    breakdown = ranks_breakdown(spark, qrels_path, run_path)
+    breakdown = {} if one_table else ranks_breakdown(spark, qrels_path, run_path)
 
     base = min(numpy_times)
     print()
@@ -352,6 +432,8 @@ def main() -> None:
             f"{row['variant']:<22} {best:>8.2f} {median:>9.2f} {best / base:>8.1f}  "
             f"{'equal' if row['ok'] else 'DIFFER'}"
         )
+    for strategy, plan in plans.items():
+        print(f"plan of {strategy}: {plan}")
     print("ranks strategy, step by step (one run, after warm-up):")
     for step, seconds in breakdown.items():
         print(f"  {step:<32} {seconds:6.2f} s")
@@ -360,6 +442,8 @@ def main() -> None:
             json.dump(
                 {
                     "rows": rows,
+                    "case": args.case,
+                    "plans": plans,
                     "startup": startup,
                     "breakdown": breakdown,
                     "master": args.master,
@@ -369,12 +453,6 @@ def main() -> None:
                 indent=1,
             )
     spark.stop()
-
-
-def _partitions(evaluate: Any, frames: Callable[[], tuple[Any, Any]]) -> dict[str, float]:
-    results = evaluate(*frames(), MEASURES, strategy="partitions")
-    results.unpersist()
-    return results.mean
 
 
 if __name__ == "__main__":
