@@ -163,3 +163,25 @@ def test_trec_text_problems_found_in_the_first_scan(spark, tmp_path):
     for strategy in ("ranks", "partitions"):
         with pytest.raises(InputFormatError, match=r"expected 6 fields .* got 4: 'q1 Q0 b 2'"):
             evaluate_paths(str(qrels), str(run), ["map"], strategy=strategy)
+
+
+def test_reading_trec_text_runs_no_pass_of_its_own_and_is_cached(spark, tmp_path):
+    """Issue 21: the lines were checked by a ``first()`` pass over the whole file."""
+    from rankwise.engines.spark.paths import cache_text, read_qrels, read_run
+
+    qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "bm25.run"
+    qrels_path.write_text("q1 0 a 1\nq1 0 b 0\n")
+    run_path.write_text("q1 Q0 a 1 1.5 x\nq1 Q0 b 2 0.5 x\n")
+    context = spark.sparkContext
+    group = f"rankwise-read-{tmp_path.name}"
+    context.setJobGroup(group, "reading TREC text")
+    try:
+        run = read_run(spark, str(run_path))
+        qrels = read_qrels(spark, str(qrels_path))
+    finally:
+        context.setLocalProperty("spark.jobGroup.id", None)
+    assert list(context.statusTracker().getJobIdsForGroup(group)) == []  # nothing read yet
+    cached = cache_text(run, str(run_path))
+    assert cached is not None and cached.storageLevel.useMemory
+    cached.unpersist()
+    assert cache_text(qrels, str(tmp_path / "qrels.parquet"), "parquet") is None
