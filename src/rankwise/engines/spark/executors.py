@@ -156,9 +156,8 @@ def package_zip(path: str) -> list[str]:
     """
     import zipfile
 
-    import rankwise
-
-    root = os.path.dirname(os.path.abspath(rankwise.__file__))
+    # this file is rankwise/engines/spark/executors.py: the package is three folders up
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     names = []
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for folder, subfolders, files in os.walk(root):
