@@ -16,14 +16,18 @@ __all__ = ["SPARK_KINDS", "collections", "random_collection", "random_tables", "
 
 
 @st.composite
-def collections(draw: st.DrawFn, ties: bool = True) -> tuple[dict, dict]:
-    """Up to 4 judged queries; grades -1..3; unjudged documents retrieved; ties on request."""
+def collections(
+    draw: st.DrawFn, ties: bool = True, grades: st.SearchStrategy[int] | None = None
+) -> tuple[dict, dict]:
+    """Up to 4 judged queries; grades -1..3 (or drawn from *grades*); unjudged documents
+    retrieved; ties on request."""
+    grade = st.integers(-1, 3) if grades is None else grades
     n_queries = draw(st.integers(1, 4))
     qrels: dict[str, dict[str, int]] = {}
     run: dict[str, dict[str, float]] = {}
     for q in range(n_queries):
         docs = [f"d{i}" for i in range(draw(st.integers(1, 8)))]
-        qrels[f"q{q}"] = {d: draw(st.integers(-1, 3)) for d in docs if draw(st.booleans())} or {
+        qrels[f"q{q}"] = {d: draw(grade) for d in docs if draw(st.booleans())} or {
             docs[0]: 1
         }
         retrieved = draw(

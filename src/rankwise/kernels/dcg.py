@@ -4,6 +4,18 @@ The gain of a grade is set by the measure's ``gain`` (``exp``: 2^g - 1, the
 default of rankwise's ``ndcg``; ``linear``: g, trec_eval's) and ``gains``
 (explicit gains per grade); the discount is 1 / log2(rank + 1). One value per
 evaluated query; no Python loop per query or per document.
+
+Large grades and the exponential gain: 2^g - 1 is exact in float64 for
+integer g up to 53 bits of it, rounds like any float beyond, and overflows to
+infinity from g = 1024 on (an ideal DCG of two documents of grade 1023
+overflows already). nDCG is a ratio, so each query's gains are scaled by
+2^-s with s = max(0, max grade of the query - 512): the gain of g becomes
+2^(g - s) - 2^-s. Scaling by a power of two is exact in floating point, so a
+query whose grades stay at or below 512 gets the same bits as without
+scaling, and above it DCG / IDCG is still the correctly computed ratio
+(terms smaller than 2^-1000 of the largest vanish, as they would in any sum
+with it). ``dcg`` itself is not a ratio: a value beyond float64's range is
+refused with an error rather than returned as infinity.
 """
 
 from __future__ import annotations
@@ -12,6 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from rankwise.exceptions import UnsupportedMeasureError
 from rankwise.kernels._segments import (
     per_query_sum,
     rank_within_query,
@@ -22,31 +35,66 @@ from rankwise.kernels._segments import (
 from rankwise.kernels.context import Context
 from rankwise.measures.spec import Measure
 
+EXP_SCALE_ABOVE = 512.0
+"""Queries with a grade above this have their exponential gains scaled (see the module)."""
 
-def gain_of(grades: np.ndarray, m: Measure) -> np.ndarray:
+
+def is_exponential(m: Measure) -> bool:
+    """Whether *m* uses the exponential gain 2^g - 1 (``ndcg``, ``dcg`` by default)."""
+    return "gain" in m.family.params and m.param("gain") == "exp"
+
+
+def gain_of(grades: np.ndarray, m: Measure, shift: np.ndarray | None = None) -> np.ndarray:
     """The gain of each grade under the measure's ``gain`` and ``gains`` parameters.
 
     Negative grades (judged, never relevant) have gain 0 unless ``gains``
     names them; ``gains`` overrides the gain of the grades it lists.
+    *shift* (one value per grade, from :func:`exp_shift`) scales the
+    exponential gains by 2^-shift, so they stay finite; without it they are
+    2^g - 1.
     """
     params = m.family.params
     kind = m.param("gain") if "gain" in params else "linear"
     positive = np.maximum(grades, 0.0)
-    gains = np.exp2(positive) - 1.0 if kind == "exp" else positive.astype(np.float64)
+    if kind == "exp" and shift is not None:
+        gains = np.exp2(positive - shift) - np.exp2(-shift)
+    elif kind == "exp":
+        gains = np.exp2(positive) - 1.0
+    else:
+        gains = positive.astype(np.float64)
     explicit = m.param("gains") if "gains" in params else ()
     for grade, value in explicit:
-        gains = np.where(grades == grade, value, gains)
+        scaled = value * np.exp2(-shift) if kind == "exp" and shift is not None else value
+        gains = np.where(grades == grade, scaled, gains)
     return gains
+
+
+def exp_shift(ctx: Context, m: Measure) -> np.ndarray | None:
+    """Per query, the power of two its exponential gains are divided by (None: no query needs it).
+
+    s = max(0, max judged grade of the query - 512): 0 (no scaling at all)
+    for every query whose grades stay at or below 512.
+    """
+    d = ctx.data
+    grades = d.judged_grades
+    if not is_exponential(m) or len(grades) == 0 or not np.max(grades) > EXP_SCALE_ABOVE:
+        return None
+    top = np.full(d.n_queries, -np.inf)
+    query = np.repeat(np.arange(d.n_queries), np.diff(d.judged_offsets))
+    np.maximum.at(top, query, grades)
+    return np.maximum(top - EXP_SCALE_ABOVE, 0.0)
 
 
 def _discount(rank: np.ndarray) -> np.ndarray:
     return 1.0 / np.log2(rank + 1.0)
 
 
-def dcg_values(ctx: Context, m: Measure, cutoff: int | None) -> np.ndarray:
-    """DCG of each query's ranking, to *cutoff*."""
+def dcg_values(
+    ctx: Context, m: Measure, cutoff: int | None, shift: np.ndarray | None = None
+) -> np.ndarray:
+    """DCG of each query's ranking, to *cutoff* (times 2^-shift of the query, with *shift*)."""
     d = ctx.data
-    gains = gain_of(d.hit_grade, m)
+    gains = gain_of(d.hit_grade, m, None if shift is None else shift[d.hit_query])
     keep = gains != 0
     if cutoff is not None:
         keep &= d.hit_rank <= cutoff
@@ -55,10 +103,12 @@ def dcg_values(ctx: Context, m: Measure, cutoff: int | None) -> np.ndarray:
     )
 
 
-def _ideal_order(ctx: Context, m: Measure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _ideal_order(
+    ctx: Context, m: Measure, shift: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     d = ctx.data
     query = np.repeat(np.arange(d.n_queries), np.diff(d.judged_offsets))
-    gains = gain_of(d.judged_grades, m)
+    gains = gain_of(d.judged_grades, m, None if shift is None else shift[query])
     positive = gains > 0
     query, gains = query[positive], gains[positive]
     order = np.lexsort((-gains, query))
@@ -66,9 +116,14 @@ def _ideal_order(ctx: Context, m: Measure) -> tuple[np.ndarray, np.ndarray, np.n
     return query, gains, rank_within_query(query)
 
 
-def ideal_dcg_values(ctx: Context, m: Measure, cutoff: np.ndarray | int | None) -> np.ndarray:
-    """DCG of the ideal ranking: every judged document by gain, descending, to *cutoff*."""
-    query, gains, position = _ideal_order(ctx, m)
+def ideal_dcg_values(
+    ctx: Context, m: Measure, cutoff: np.ndarray | int | None, shift: np.ndarray | None = None
+) -> np.ndarray:
+    """DCG of the ideal ranking: every judged document by gain, descending, to *cutoff*.
+
+    With *shift*, each query's value is scaled by 2^-shift (see :func:`exp_shift`).
+    """
+    query, gains, position = _ideal_order(ctx, m, shift)
     keep = np.ones(len(query), dtype=bool)
     if cutoff is not None:
         limit = cutoff[query] if isinstance(cutoff, np.ndarray) else cutoff
@@ -76,20 +131,41 @@ def ideal_dcg_values(ctx: Context, m: Measure, cutoff: np.ndarray | int | None) 
     return per_query_sum(query[keep], gains[keep] * _discount(position[keep]), ctx.n_queries)
 
 
+def unscale(values: np.ndarray, shift: np.ndarray | None, m: Measure) -> np.ndarray:
+    """DCG values computed with *shift*, times 2^shift; an error when one exceeds float64."""
+    if shift is None:
+        return values
+    with np.errstate(over="ignore"):
+        out = values * np.exp2(shift if values.ndim == 1 else shift[np.newaxis, :])
+    if not np.all(np.isfinite(out)):
+        top = float(np.max(shift)) + EXP_SCALE_ABOVE
+        raise UnsupportedMeasureError(
+            f"{str(m)!r}: a grade of {top:g} with the gain 2^grade - 1 makes DCG larger "
+            "than the largest float64 (about 2^1024); use ndcg (a ratio, computed exactly "
+            f"at any grade) or {m.family.name}(gain=linear)"
+        )
+    return out
+
+
 def dcg(ctx: Context, m: Measure) -> np.ndarray:
     """DCG@k = sum over the top k of gain(grade) / log2(rank + 1)."""
-    return dcg_values(ctx, m, m.cutoff)
+    shift = exp_shift(ctx, m)
+    return unscale(dcg_values(ctx, m, m.cutoff, shift), shift, m)
 
 
 def ndcg(ctx: Context, m: Measure) -> np.ndarray:
-    """nDCG@k = DCG@k / IDCG@k; 0 when IDCG is 0."""
-    return safe_divide(dcg_values(ctx, m, m.cutoff), ideal_dcg_values(ctx, m, m.cutoff))
+    """nDCG@k = DCG@k / IDCG@k; 0 when IDCG is 0 (both scaled alike at large grades)."""
+    shift = exp_shift(ctx, m)
+    return safe_divide(
+        dcg_values(ctx, m, m.cutoff, shift), ideal_dcg_values(ctx, m, m.cutoff, shift)
+    )
 
 
-def dcg_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
-    """DCG@k for every k of *cutoffs* at once (one row per cutoff): :func:`dcg`'s numbers."""
+def _dcg_through_cutoffs(
+    ctx: Context, m: Measure, cutoffs: np.ndarray, shift: np.ndarray | None
+) -> np.ndarray:
     d = ctx.data
-    gains = gain_of(d.hit_grade, m)
+    gains = gain_of(d.hit_grade, m, None if shift is None else shift[d.hit_query])
     keep = gains != 0
     return sums_through_cutoffs(
         d.hit_query[keep], d.hit_rank[keep], gains[keep] * _discount(d.hit_rank[keep]),
@@ -97,12 +173,19 @@ def dcg_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
     )
 
 
+def dcg_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
+    """DCG@k for every k of *cutoffs* at once (one row per cutoff): :func:`dcg`'s numbers."""
+    shift = exp_shift(ctx, m)
+    return unscale(_dcg_through_cutoffs(ctx, m, cutoffs, shift), shift, m)
+
+
 def ndcg_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
     """nDCG@k for every k of *cutoffs* at once (one row per cutoff): :func:`ndcg`'s numbers."""
-    query, gains, position = _ideal_order(ctx, m)
+    shift = exp_shift(ctx, m)
+    query, gains, position = _ideal_order(ctx, m, shift)
     ideal = sums_through_cutoffs(query, position, gains * _discount(position), ctx.n_queries,
                                  cutoffs)
-    return safe_divide(dcg_at_cutoffs(ctx, m, cutoffs), ideal)
+    return safe_divide(_dcg_through_cutoffs(ctx, m, cutoffs, shift), ideal)
 
 
 def binary_g(ctx: Context, m: Measure) -> np.ndarray:

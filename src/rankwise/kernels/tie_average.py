@@ -17,7 +17,7 @@ import numpy as np
 from rankwise.exceptions import UnsupportedMeasureError
 from rankwise.kernels._segments import per_query_sum, safe_divide, segment_cumsum
 from rankwise.kernels.context import Context
-from rankwise.kernels.dcg import gain_of, ideal_dcg_values
+from rankwise.kernels.dcg import exp_shift, gain_of, ideal_dcg_values, unscale
 from rankwise.measures.spec import Measure
 
 __all__ = ["AVERAGE_KERNELS", "average_kernel"]
@@ -105,11 +105,16 @@ def _discount_table(limit: int) -> np.ndarray:
     return np.concatenate(([0.0], np.cumsum(1.0 / np.log2(positions + 1.0))))
 
 
-def expected_dcg(ctx: Context, m: Measure, cutoff: float) -> np.ndarray:
-    """E[DCG@k] = sum over hits of gain / g * (discounts of the group's positions within k)."""
+def expected_dcg(
+    ctx: Context, m: Measure, cutoff: float, shift: np.ndarray | None = None
+) -> np.ndarray:
+    """E[DCG@k] = sum over hits of gain / g * (discounts of the group's positions within k).
+
+    With *shift*, each query's value is scaled by 2^-shift (see ``dcg.exp_shift``).
+    """
     d = ctx.data
     above, size = _groups(ctx)
-    gains = gain_of(d.hit_grade, m)
+    gains = gain_of(d.hit_grade, m, None if shift is None else shift[d.hit_query])
     last = np.minimum(above + size, cutoff)
     if len(last) == 0:
         return np.zeros(ctx.n_queries)
@@ -122,14 +127,17 @@ def expected_dcg(ctx: Context, m: Measure, cutoff: float) -> np.ndarray:
 
 def dcg(ctx: Context, m: Measure) -> np.ndarray:
     """E[DCG@k]."""
-    return expected_dcg(ctx, m, _cut(ctx, m.cutoff))
+    shift = exp_shift(ctx, m)
+    return unscale(expected_dcg(ctx, m, _cut(ctx, m.cutoff), shift), shift, m)
 
 
 def ndcg(ctx: Context, m: Measure) -> np.ndarray:
     """E[nDCG@k] = E[DCG@k] / IDCG@k (the ideal ranking does not depend on ties)."""
     # the depth cuts the ranking, not the ideal one
+    shift = exp_shift(ctx, m)
     return safe_divide(
-        expected_dcg(ctx, m, _cut(ctx, m.cutoff)), ideal_dcg_values(ctx, m, m.cutoff)
+        expected_dcg(ctx, m, _cut(ctx, m.cutoff), shift),
+        ideal_dcg_values(ctx, m, m.cutoff, shift),
     )
 
 
