@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from rankwise.engines import Engine, get_engine
-from rankwise.engines.core import prepare_measures, warn_coverage, warn_relevance
+from rankwise.engines.core import prepare_measures, warn_coverage, warn_notes, warn_relevance
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.options import EvalOptions, options_from
@@ -154,6 +154,7 @@ def evaluate(
     results = backend.evaluate(qrels, run, parsed, chosen)
     warn_coverage(results, chosen.missing)
     warn_relevance([results])
+    warn_notes(getattr(results, "notes", ()))
     return results
 
 
@@ -307,6 +308,7 @@ def evaluate_runs(
     ])
     for name, results in zip(names, evaluated):
         results.run_name = name
+    warn_notes(note for results in evaluated for note in getattr(results, "notes", ()))
     return dict(zip(names, evaluated))
 
 

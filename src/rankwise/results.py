@@ -129,6 +129,12 @@ class Results(Mapping[str, np.ndarray]):
     max_grade : float or None
         The highest grade judged for the evaluated queries (None when not
         known): a measure whose ``rel`` is above it counts nothing as relevant.
+    notes : tuple of str
+        What to tell the user once about these values (for example that the
+        exponential gain of ``ndcg`` met graded judgments, where other tools
+        use the linear gain). ``rankwise.evaluate`` gives each as a
+        :class:`~rankwise.exceptions.RankwiseWarning`; the command line prints
+        them under the table.
     """
 
     def __init__(
@@ -142,6 +148,7 @@ class Results(Mapping[str, np.ndarray]):
         ties: TieReport | Callable[[], TieReport] | None = None,
         query_id_type: type | None = None,
         max_grade: float | None = None,
+        notes: tuple[str, ...] = (),
     ) -> None:
         if query_id_type is int:
             query_ids, values = _as_integer_ids(query_ids, values)
@@ -158,6 +165,7 @@ class Results(Mapping[str, np.ndarray]):
         # a report, or how to make it when first asked for (it evaluates twice more)
         self._ties = ties if ties is not None else TieReport("trec", 0, 0, {})
         self.max_grade = max_grade
+        self.notes = tuple(notes)
         self.mean = {str(m): aggregate(m, v) for m, v in values.items()}
 
     @property
@@ -342,11 +350,14 @@ class Results(Mapping[str, np.ndarray]):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
+        from html import escape
+
         rows = "".join(
-            f"<tr><td>{name}</td><td>{self.mean[name]:.4f}</td></tr>" for name in self._by_name
+            f"<tr><td>{escape(name)}</td><td>{self.mean[name]:.4f}</td></tr>"
+            for name in self._by_name
         )
         return (
-            f"<table><caption>{self.run_name}: {self.n_queries} queries</caption>"
+            f"<table><caption>{escape(str(self.run_name))}: {self.n_queries} queries</caption>"
             f"<tr><th>measure</th><th>mean</th></tr>{rows}</table>"
         )
 

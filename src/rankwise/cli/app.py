@@ -135,4 +135,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     handler: Callable[[argparse.Namespace], int] = namespace.handler
-    return run_guarded(lambda: handler(namespace), debug=getattr(namespace, "debug", False))
+    import warnings
+
+    from rankwise.exceptions import RankwiseWarning
+
+    with warnings.catch_warnings():
+        # the library's warnings are for Python callers; each command says what
+        # matters in its own words (and not at all under --quiet)
+        warnings.simplefilter("ignore", RankwiseWarning)
+        return run_guarded(lambda: handler(namespace), debug=getattr(namespace, "debug", False))

@@ -43,11 +43,13 @@ __all__ = [
     "coverage_notes",
     "cutoff_groups",
     "evaluate_ranking",
+    "gain_notes",
     "kernel_for",
     "prepare_measures",
     "relevance_notes",
     "tie_report",
     "warn_coverage",
+    "warn_notes",
     "warn_relevance",
 ]
 
@@ -212,7 +214,45 @@ def evaluate_ranking(
             values if options.ties in _SAME_WITHOUT_TIES else None,
         ),
         max_grade=float(grades.max()) if len(grades) else None,
+        notes=tuple(gain_notes(ranking.judged_grades, measures)),
     )
+
+
+LINEAR_GAIN_TOOLS = "trec_eval, pytrec_eval, ranx, ir_measures and scikit-learn"
+"""The tools whose nDCG uses the grade itself as the gain."""
+
+
+def gain_notes(judged_grades: np.ndarray, measures: Sequence[Measure]) -> list[str]:
+    """What to say when graded judgments meet a measure with the exponential gain.
+
+    With grades 0 and 1 only, 2^grade - 1 is the grade itself and nothing is
+    said. A measure that sets its gains explicitly (``gains=``) is left alone.
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> gain_notes(np.array([0.0, 1.0]), [parse("ndcg@10")])
+    []
+    >>> note = gain_notes(np.array([0.0, 2.0]), [parse("ndcg@10"), parse("map")])[0]
+    >>> note[:60]
+    "ndcg@10 uses rankwise's gain 2^grade - 1 and the judgments h"
+    >>> note[-49:]
+    'the gain: ndcg@10(gain=linear) gives their number'
+    """
+    exponential = [
+        m for m in measures
+        if "gain" in m.family.params and m.param("gain") == "exp" and not m.param("gains")
+    ]
+    grades = np.asarray(judged_grades)
+    if not exponential or not np.any((grades > 0) & (grades != 1)):
+        return []
+    names = ", ".join(str(m) for m in exponential)
+    linear = str(exponential[0].replace(gain="linear"))
+    verb = "uses" if len(exponential) == 1 else "use"
+    return [
+        f"{names} {verb} rankwise's gain 2^grade - 1 and the judgments have grades above 1; "
+        f"{LINEAR_GAIN_TOOLS} use the grade itself as the gain: {linear} gives their number"
+    ]
 
 
 _SAME_WITHOUT_TIES = ("trec", "worst", "best")
@@ -325,6 +365,12 @@ def coverage_notes(
             f"{count} judged quer{'y is' if count == 1 else 'ies are'} not in the run ({what})"
         )
     return notes
+
+
+def warn_notes(notes: Iterable[str], stacklevel: int = 3) -> None:
+    """Give each distinct note once, as a :class:`RankwiseWarning`."""
+    for note in dict.fromkeys(notes):
+        warnings.warn(note, RankwiseWarning, stacklevel=stacklevel)
 
 
 def warn_coverage(

@@ -241,4 +241,7 @@ def run(args: argparse.Namespace) -> int:
     text = render_comparison(comparison, fmt, long=args.long, digits=args.digits,
                              marker=args.marker, letters=args.letters)
     write_output(text, args.output)
+    if not args.quiet:  # under the table: what the numbers mean
+        for note in dict.fromkeys(note for r in results.values() for note in r.notes):
+            sys.stderr.write(f"rankwise: note: {note}\n")
     return 0

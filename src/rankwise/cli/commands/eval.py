@@ -155,4 +155,7 @@ def run(args: argparse.Namespace) -> int:
     parsed = next(iter(all_results.values())).measures
     table = results_table(all_results, parsed, per_query=args.per_query)
     write_output(render(table, fmt, digits=args.digits), args.output)
+    if not args.quiet:  # under the table: what the numbers mean
+        for note in dict.fromkeys(note for r in all_results.values() for note in r.notes):
+            sys.stderr.write(f"rankwise: note: {note}\n")
     return 0

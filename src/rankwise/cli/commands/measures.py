@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 from rankwise.cli.options import add_common_options
@@ -19,6 +20,22 @@ trec_eval's semantics: 'ndcg_cut.10' is ndcg@10(gain=linear) (trec_eval's nDCG
 uses the grade itself as gain), 'P.5,10' is P@5 and P@10, 'official' and
 'all_trec' are trec_eval's sets. 'rankwise measures --trec' lists them all;
 'rankwise trec-eval' prints them with trec_eval's labels (P_5, ndcg_cut_10)."""
+
+
+_MEANINGS = {
+    "ndcg": (
+        "'ndcg' has two meanings. In rankwise's language ('rankwise eval', 'compare', "
+        "the Python API) it is ndcg(gain=exp): gain 2^grade - 1. In trec_eval's "
+        "('rankwise trec-eval -m ndcg', and names with a dot such as ndcg_cut.10) it is "
+        "ndcg(gain=linear): the grade itself, as trec_eval, pytrec_eval, ranx, ir_measures "
+        "and scikit-learn compute it. With grades 0 and 1 only, both give the same number."
+    ),
+    "dcg": (
+        "'dcg' is dcg(gain=exp): gain 2^grade - 1; dcg(gain=linear) uses the grade itself, "
+        "as trec_eval, pytrec_eval, ranx, ir_measures and scikit-learn do."
+    ),
+}
+"""What a bare family name means where it means two things."""
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -75,6 +92,9 @@ def list_families() -> str:
                 f"{key}={_default_text(param.default)}" for key, param in family.params.items()
             )
             lines.append(f"{indent}parameters (defaults): {params}")
+        if family.name == "ndcg":
+            lines.append(f"{indent}trec_eval's 'ndcg' (rankwise trec-eval, ndcg_cut.k) "
+                         "is ndcg(gain=linear)")
     lines += [
         "",
         "Syntax: NAME[@K][(KEY=VALUE,...)], for example ndcg@10, P@5(rel=2),",
@@ -121,6 +141,9 @@ def describe_family(name: str) -> str:
     for key, param in family.params.items():
         lines.append(f"  parameter {key} (default {_default_text(param.default)}): {param.doc}")
     lines.append(f"  aggregate: {aggregate}")
+    if family.name in _MEANINGS:
+        lines += textwrap.wrap(_MEANINGS[family.name], width=88, initial_indent="  meaning: ",
+                               subsequent_indent="    ")
     if family.reference:
         lines.append(f"  reference: {family.reference}")
     return "\n".join(lines) + "\n"
