@@ -16,8 +16,8 @@ FAMILIES: list[Family] = [
     Family(
         "ndcg",
         "normalised discounted cumulative gain",
-        "DCG@k / IDCG@k, DCG@k = sum_{i<=k} gain(rel_i) / log2(i + 1); "
-        "IDCG from all judged grades sorted descending; 0 when IDCG = 0",
+        "DCG@k / IDCG@k, IDCG@k being the DCG@k of all judged documents sorted by gain, "
+        "descending; 0 when IDCG@k = 0",
         "optional",
         {"gain": GAIN, "gains": GAINS},
         (),
@@ -26,7 +26,8 @@ FAMILIES: list[Family] = [
     Family(
         "dcg",
         "discounted cumulative gain",
-        "sum_{i<=k} gain(rel_i) / log2(i + 1)",
+        "sum over the top k of gain(grade) / log2(rank + 1); gain 2^grade - 1 (gain=exp, the "
+        "default) or the grade itself (gain=linear)",
         "optional",
         {"gain": GAIN, "gains": GAINS},
         (),
@@ -35,7 +36,8 @@ FAMILIES: list[Family] = [
     Family(
         "map",
         "mean average precision",
-        "(1/R) sum_{relevant d ranked <= k} P@rank(d); R = relevant judged documents",
+        "(1/R) sum over relevant hits ranked <= k of (their index among relevant hits) / rank; "
+        "map@k is trec_eval's map_cut.k",
         "optional",
         {"rel": REL},
         ("ap",),
@@ -44,7 +46,7 @@ FAMILIES: list[Family] = [
     Family(
         "gm_map",
         "geometric mean of average precision",
-        "exp(mean(log(max(AP, 1e-5))))",
+        "per query AP; aggregated as exp(mean(log(max(AP, 1e-5))))",
         "none",
         {"rel": REL},
         aggregate="gmean",
@@ -62,7 +64,7 @@ FAMILIES: list[Family] = [
     Family(
         "P",
         "precision at k",
-        "(relevant in the top k) / k (k even when fewer retrieved)",
+        "relevant in the top k / k (k even when fewer were retrieved)",
         "required",
         {"rel": REL},
         ("precision", "p"),
@@ -71,7 +73,7 @@ FAMILIES: list[Family] = [
     Family(
         "recall",
         "recall at k",
-        "(relevant in the top k) / R; 0 when R = 0",
+        "relevant in the top k / R; 0 when R = 0",
         "required",
         {"rel": REL},
         ("R",),
@@ -80,7 +82,8 @@ FAMILIES: list[Family] = [
     Family(
         "Rprec",
         "R-precision",
-        "(relevant in the top round(mult * R)) / round(mult * R)",
+        "relevant in the top c / c with c = int(mult * R + 0.9) (c = R by default; trec_eval "
+        "Rprec, Rprec_mult)",
         "none",
         {"rel": REL, "mult": Param(1.0, number, "multiple of R as cutoff")},
         ("r-prec",),
@@ -89,8 +92,8 @@ FAMILIES: list[Family] = [
     Family(
         "bpref",
         "binary preference",
-        "(1/R) sum_{relevant retrieved r} (1 - min(N_above(r), R) / min(R, N)); "
-        "N = judged non-relevant, N_above = judged non-relevant ranked above r",
+        "(1/R) sum over relevant hits r of 1 - min(n_r, R) / min(N, R): n_r judged non-relevant "
+        "ranked above r, N judged non-relevant in the judgments (Buckley & Voorhees 2004)",
         "none",
         {"rel": REL},
         reference="Buckley & Voorhees, SIGIR 2004",
@@ -98,7 +101,7 @@ FAMILIES: list[Family] = [
     Family(
         "gm_bpref",
         "geometric mean of bpref",
-        "exp(mean(log(max(bpref, 1e-5))))",
+        "per query bpref; aggregated as exp(mean(log(max(bpref, 1e-5))))",
         "none",
         {"rel": REL},
         aggregate="gmean",
@@ -107,7 +110,7 @@ FAMILIES: list[Family] = [
     Family(
         "hit",
         "hit rate (success) at k",
-        "1 if a relevant document is in the top k, else 0",
+        "1 when a relevant document is in the top k, else 0",
         "required",
         {"rel": REL},
         ("success", "hits"),
@@ -116,7 +119,10 @@ FAMILIES: list[Family] = [
     Family(
         "infAP",
         "inferred average precision",
-        "AP estimated from a sampled pool: unjudged documents are unsampled",
+        "inferred AP (Yilmaz & Aslam 2006) as trec_eval computes it: a document judged with a "
+        "negative grade was pooled but not judged (left out: assumed relevant in the proportion "
+        "of the judged ones); a document absent from the judgments was not pooled (counts as non-"
+        "relevant)",
         "none",
         {"rel": REL},
         ("infap",),
@@ -125,7 +131,7 @@ FAMILIES: list[Family] = [
     Family(
         "judged",
         "judged at k",
-        "(judged documents in the top k) / k",
+        "judged documents (any grade) in the top k / k",
         "required",
         aliases=("judged_at",),
         reference="Sakai & Kando 2008; ir_measures Judged",
@@ -133,14 +139,14 @@ FAMILIES: list[Family] = [
     Family(
         "unj",
         "unjudged at k",
-        "(unjudged documents in the top k) / k",
+        "documents in the top k that are unjudged or have a negative grade / k (trec_eval unj)",
         "required",
         reference="trec_eval unj",
     ),
     Family(
         "set_P",
         "precision of the retrieved set",
-        "(relevant retrieved) / retrieved",
+        "relevant retrieved / retrieved",
         "none",
         {"rel": REL},
         reference="trec_eval set_P",
@@ -148,7 +154,7 @@ FAMILIES: list[Family] = [
     Family(
         "set_recall",
         "recall of the retrieved set",
-        "(relevant retrieved) / R",
+        "relevant retrieved / R",
         "none",
         {"rel": REL},
         reference="trec_eval set_recall",
@@ -156,7 +162,7 @@ FAMILIES: list[Family] = [
     Family(
         "set_F",
         "F-measure of the retrieved set",
-        "(1 + beta^2) P R / (beta^2 P + R)",
+        "(1 + beta^2) P R / (beta^2 P + R) over the retrieved set",
         "none",
         {"rel": REL, "beta": Param(1.0, number, "weight of recall")},
         reference="van Rijsbergen 1979; trec_eval set_F",
@@ -172,7 +178,7 @@ FAMILIES: list[Family] = [
     Family(
         "set_relative_P",
         "relative precision of the retrieved set",
-        "(relevant retrieved) / min(retrieved, R)",
+        "relevant retrieved / min(retrieved, R)",
         "none",
         {"rel": REL},
         reference="trec_eval set_relative_P",
@@ -180,7 +186,7 @@ FAMILIES: list[Family] = [
     Family(
         "relative_P",
         "relative precision at k",
-        "(relevant in the top k) / min(k, R)",
+        "relevant in the top k / min(k, R)",
         "required",
         {"rel": REL},
         reference="trec_eval relative_P",
@@ -188,7 +194,7 @@ FAMILIES: list[Family] = [
     Family(
         "num_q",
         "number of queries evaluated",
-        "count of queries",
+        "1 per evaluated query (summed: the number of queries)",
         aggregate="sum",
         integer=True,
         reference="trec_eval num_q",
@@ -196,7 +202,7 @@ FAMILIES: list[Family] = [
     Family(
         "num_ret",
         "number of documents retrieved",
-        "documents in the ranking (after depth)",
+        "documents retrieved (after the depth cut), summed over queries",
         aggregate="sum",
         integer=True,
         reference="trec_eval num_ret",
@@ -204,7 +210,7 @@ FAMILIES: list[Family] = [
     Family(
         "num_rel",
         "number of relevant documents",
-        "R, counted in the judgments",
+        "R, the relevant documents in the judgments, summed over queries",
         params={"rel": REL},
         aggregate="sum",
         integer=True,
@@ -213,7 +219,7 @@ FAMILIES: list[Family] = [
     Family(
         "num_rel_ret",
         "number of relevant documents retrieved",
-        "relevant documents in the ranking",
+        "relevant documents retrieved, summed over queries",
         params={"rel": REL},
         aggregate="sum",
         integer=True,
@@ -222,7 +228,7 @@ FAMILIES: list[Family] = [
     Family(
         "num_nonrel_judged_ret",
         "number of judged non-relevant documents retrieved",
-        "judged documents below the relevance level in the ranking",
+        "retrieved documents judged with a grade from 0 to below rel, summed over queries",
         params={"rel": REL},
         aggregate="sum",
         integer=True,
@@ -231,7 +237,8 @@ FAMILIES: list[Family] = [
     Family(
         "iprec_at_recall",
         "interpolated precision at a recall level",
-        "max precision at any rank whose recall >= level",
+        "highest precision at any relevant hit from the c-th on, c = lround(recall * R); 0 when "
+        "fewer than c relevant documents were retrieved",
         "none",
         {"rel": REL, "recall": Param(0.0, number, "recall level in [0, 1]")},
         reference="trec_eval iprec_at_recall",
@@ -239,7 +246,7 @@ FAMILIES: list[Family] = [
     Family(
         "11pt_avg",
         "interpolated precision averaged over recall levels",
-        "mean over levels of iprec_at_recall(level)",
+        "mean of iprec_at_recall over the levels (0.0, 0.1, ..., 1.0)",
         "none",
         {"rel": REL, "levels": Param((), levels, "recall levels, default 0.0;0.1;...;1.0")},
         reference="trec_eval 11pt_avg",
@@ -247,7 +254,8 @@ FAMILIES: list[Family] = [
     Family(
         "utility",
         "set utility",
-        "a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret",
+        "a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (collection size 0, as "
+        "trec_eval without -N)",
         "none",
         {"rel": REL, "coefficients": Param((1.0, -1.0, 0.0, 0.0), coefficients, "a;b;c;d")},
         reference="trec_eval utility",
@@ -255,7 +263,8 @@ FAMILIES: list[Family] = [
     Family(
         "rbp",
         "rank-biased precision",
-        "(1 - p) sum_i rel_i p^(i - 1)",
+        "(1 - p) sum_i gain_i p^(i-1), linear gains rescaled to [0, 1] per query when outside it "
+        "(Moffat & Zobel 2008); trec_eval's rbp is rbp(p=0.9)",
         "none",
         {"rel": REL, "p": Param(0.8, number, "persistence")},
         reference="Moffat & Zobel, TOIS 2008",
@@ -263,7 +272,8 @@ FAMILIES: list[Family] = [
     Family(
         "rbp_resid",
         "rank-biased precision residual",
-        "p^(retrieved) plus the weight of unjudged retrieved documents",
+        "p^retrieved + (1 - p) * sum of p^(i-1) over unjudged ranks i; 0 without unjudged "
+        "documents",
         "none",
         {"rel": REL, "p": Param(0.8, number, "persistence")},
         reference="trec_eval rbp",
@@ -271,7 +281,8 @@ FAMILIES: list[Family] = [
     Family(
         "ndcg_rel",
         "nDCG averaged over relevant documents",
-        "trec_eval ndcg_rel",
+        "trec_eval's nDCG averaged over the relevant documents: each retrieved one at rank r adds"
+        " DCG@r / IDCG@r, each one not retrieved adds DCG / IDCG; divided by their number",
         "none",
         {"gains": GAINS},
         reference="trec_eval ndcg_rel",
@@ -279,20 +290,34 @@ FAMILIES: list[Family] = [
     Family(
         "Rndcg",
         "nDCG averaged over the ends of the ideal gain levels",
-        "mean of nDCG@i over the ranks i where the ideal gain drops (trec_eval Rndcg); "
-        "0 without a document relevant at level rel",
+        "mean of nDCG@i over the ranks i where the ideal gain drops (trec_eval Rndcg); 0 without "
+        "a document relevant at level rel",
         "none",
         {"gains": GAINS, "rel": REL},
         reference="trec_eval Rndcg",
     ),
     Family(
-        "binG", "binary G", "trec_eval binG", "none", {"rel": REL}, reference="trec_eval binG"
+        "binG",
+        "binary G",
+        "(1/R) sum over relevant hits of 1 / log2(2 + rank - their index among relevant hits) "
+        "(trec_eval binG)",
+        "none",
+        {"rel": REL},
+        reference="trec_eval binG",
     ),
-    Family("G", "graded G", "trec_eval G", "none", {"gains": GAINS}, reference="trec_eval G"),
+    Family(
+        "G",
+        "graded G",
+        "binG with gains: sum over hits of gain / log2(2 + cost - gain retrieved through the "
+        "hit), normalised by the sum of the ideal gains (trec_eval G)",
+        "none",
+        {"gains": GAINS},
+        reference="trec_eval G",
+    ),
     Family(
         "relstring",
         "relevance string of the top k",
-        "one character per rank: the grade, '.' unjudged, '-' judged below zero",
+        "one character per rank: the grade ('>' above 9), '-' unjudged, '.' negative grade",
         "optional",
         text_valued=True,
         aggregate="none",
