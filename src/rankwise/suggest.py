@@ -11,19 +11,37 @@ __all__ = ["closest", "did_you_mean"]
 def closest(word: str, choices: Iterable[str], *, cutoff: float = 0.6) -> str | None:
     """The choice nearest to *word* (case-insensitive), or None when none is near.
 
+    Names that look like the same thing come first: a choice that *word*
+    begins (``rec`` -> ``recall``, at least 3 letters typed), then the most
+    similar choices that start with the same letter, then the other similar
+    ones; a choice of one or two letters is suggested only when it starts
+    with the same letter (``HR`` is not ``R``, ``ERR`` is not ``rr``).
+
     Examples
     --------
     >>> closest("ndgc", ["ndcg", "map", "P"])
     'ndcg'
     >>> closest("xyz", ["ndcg", "map"]) is None
     True
+    >>> closest("rec", ["Rprec", "recall", "recip_rank"]), closest("ERR", ["rr", "map"])
+    ('recall', None)
     """
     options = list(dict.fromkeys(choices))
     by_lower: dict[str, str] = {}
     for choice in options:
         by_lower.setdefault(choice.lower(), choice)
-    near = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=cutoff)
-    return by_lower[near[0]] if near else None
+    typed = word.lower()
+    if not typed:
+        return None
+    if len(typed) >= 3:
+        begun = [choice for choice in by_lower if choice.startswith(typed)]
+        if begun:
+            return by_lower[min(begun, key=lambda choice: (len(choice), choice))]
+    near = difflib.get_close_matches(typed, list(by_lower), n=len(by_lower), cutoff=cutoff)
+    near = [choice for choice in near if len(choice) > 2 or choice[0] == typed[0]]
+    same_start = [choice for choice in near if choice[0] == typed[0]]
+    best = same_start or near
+    return by_lower[best[0]] if best else None
 
 
 def did_you_mean(word: str, choices: Iterable[str], *, suffix: str = "") -> str:

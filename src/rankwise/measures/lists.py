@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rankwise.exceptions import MeasureSyntaxError
+from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
 from rankwise.measures.language import parse
 from rankwise.measures.spec import Measure
-from rankwise.measures.trec_names import is_trec_syntax, parse_trec
+from rankwise.measures.trec_names import is_trec_syntax, parse_trec, trec_name_hint
 
 __all__ = ["parse_many", "split_measure_list"]
 
@@ -63,6 +63,19 @@ def _inside_trec_params(current: str) -> bool:
     return "." in head and "@" not in head and "(" not in head
 
 
+def _parse_one(item: str | Measure) -> Measure:
+    """:func:`parse`, with a trec_eval spelling suggested for a trec_eval name written otherwise."""
+    try:
+        return parse(item)
+    except MeasureSyntaxError:
+        if not isinstance(item, str):
+            raise
+        hint = trec_name_hint(item)
+        if hint is None:
+            raise
+        raise UnknownMeasureError(f"unknown measure {item.strip()!r}{hint}") from None
+
+
 def parse_many(measures: str | Measure | Iterable[str | Measure]) -> list[Measure]:
     """Parse a list of measures (or one string of comma-separated measures).
 
@@ -81,7 +94,7 @@ def parse_many(measures: str | Measure | Iterable[str | Measure]) -> list[Measur
         if isinstance(item, str) and is_trec_syntax(item):
             parsed = [entry.measure for entry in parse_trec(item) if entry.measure is not None]
         else:
-            parsed = [parse(item)]
+            parsed = [_parse_one(item)]
         for measure in parsed:
             if measure not in out:
                 out.append(measure)

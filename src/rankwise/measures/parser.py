@@ -13,6 +13,7 @@ from typing import Any
 
 from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
 from rankwise.measures.catalog import all_labels, lookup, normalise_params
+from rankwise.measures.elsewhere import hint_for
 from rankwise.measures.spec import Measure
 from rankwise.suggest import did_you_mean
 
@@ -25,6 +26,9 @@ _SYNTAX = re.compile(
 
 
 def _unknown(text: str, name: str, rest: str) -> UnknownMeasureError:
+    elsewhere = hint_for(name, rest)  # another tool's name: its exact counterpart, or none
+    if elsewhere is not None:
+        return UnknownMeasureError(f"unknown measure {text.strip()!r}{elsewhere}")
     hint = did_you_mean(name, all_labels(), suffix=rest)
     return UnknownMeasureError(
         f"unknown measure {text.strip()!r}"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
-from rankwise.measures.catalog import normalise_params
+from rankwise.measures.catalog import lookup, normalise_params
 from rankwise.measures.parser import parse
 from rankwise.measures.spec import Measure
 
@@ -313,6 +313,35 @@ def is_trec_syntax(text: str) -> bool:
     return stripped in {"runid", "relstring", "utility", "11pt_avg", "iprec_at_recall"}
 
 
+_KEY = re.compile(r"^(?P<name>[A-Za-z0-9_]+?)(?:_(?P<key>\d[\d.]*)|\s*@\s*(?P<at>\d[\d.]*))$")
+
+
+def trec_name_hint(text: str) -> str | None:
+    """A suggestion for a trec_eval measure written another way, or None.
+
+    pytrec_eval's output keys (``P_10``, ``ndcg_cut_10``,
+    ``iprec_at_recall_0.10``) and a trec_eval name with rankwise's cutoff
+    (``ndcg_cut@10``) are written ``P.10``, ``ndcg_cut.10`` in trec_eval's
+    syntax, which keeps trec_eval's meaning.
+
+    Examples
+    --------
+    >>> trec_name_hint("P_10"), trec_name_hint("ndcg_cut@10"), trec_name_hint("ndcg@10")
+    ("; did you mean 'P.10'? (pytrec_eval's key for trec_eval's P.10)", \
+"; did you mean 'ndcg_cut.10'? (trec_eval's name: ndcg_cut.10)", None)
+    """
+    match = _KEY.match(text.strip())
+    if match is None or match["name"] not in TREC_MEASURES:
+        return None
+    if match["at"] is not None and lookup(match["name"]) is not None:
+        return None  # rankwise's own name with a cutoff: not trec_eval's
+    if match["key"] is not None:
+        spelled = f"{match['name']}.{match['key']}"
+        return f"; did you mean {spelled!r}? (pytrec_eval's key for trec_eval's {spelled})"
+    spelled = f"{match['name']}.{match['at']}"
+    return f"; did you mean {spelled!r}? (trec_eval's name: {spelled})"
+
+
 def parse_trec(text: str) -> list[TrecEntry]:
     """Expand one trec_eval measure argument into printable entries.
 
@@ -331,7 +360,7 @@ def parse_trec(text: str) -> list[TrecEntry]:
     if family is None:
         from rankwise.suggest import did_you_mean
 
-        hint = did_you_mean(name, [*TREC_MEASURES, *NICKNAMES])
+        hint = trec_name_hint(stripped) or did_you_mean(name, [*TREC_MEASURES, *NICKNAMES])
         raise UnknownMeasureError(f"unknown trec_eval measure {stripped!r}{hint}")
     built = family.build(params if dot and params != "" else None)
     return [

@@ -1,0 +1,84 @@
+"""Names other tools give their measures, for the message of an unknown measure.
+
+A name typed from another tool's vocabulary (ir_measures, ranx, TorchMetrics)
+that rankwise's language does not read gets an exact answer instead of the
+nearest spelling, which can be a measure of another meaning (``ERR@10`` is
+not ``rr@10``, ``IPrec@0.5`` is not ``Rprec``): the rankwise measure that
+computes the same thing, or "not available in rankwise (yet)".
+
+Only consulted when a name is unknown: a name rankwise reads is never
+looked up here.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ELSEWHERE", "hint_for"]
+
+ELSEWHERE: dict[str, tuple[str, str | None]] = {
+    # name (lowercase): (what it is, the rankwise measure computing it; None: not available)
+    # {cutoff} stands for the value after '@'; without a placeholder, '@...' is kept as typed
+    "iprec": ("ir_measures' interpolated precision at a recall level",
+              "iprec_at_recall(recall={cutoff})"),
+    "setp": ("ir_measures' precision of the retrieved set", "set_P"),
+    "setr": ("ir_measures' recall of the retrieved set", "set_recall"),
+    "setf": ("ir_measures' F-measure of the retrieved set", "set_F"),
+    "setap": ("ir_measures' set precision times set recall", "set_map"),
+    "numq": ("ir_measures' number of queries", "num_q"),
+    "numret": ("ir_measures' number of documents retrieved", "num_ret"),
+    "numrel": ("ir_measures' number of relevant documents", "num_rel"),
+    "numrelret": ("ir_measures' number of relevant documents retrieved", "num_rel_ret"),
+    "hit_rate": ("ranx's hit rate", "hit"),
+    "hitrate": ("hit rate", "hit"),
+    "r_precision": ("ranx's R-precision", "Rprec"),
+    "r-precision": ("R-precision", "Rprec"),
+    "ndcg_burges": ("ranx's nDCG with the gain 2^grade - 1", "ndcg"),
+    "dcg_burges": ("ranx's DCG with the gain 2^grade - 1", "dcg"),
+    "err": ("expected reciprocal rank, Chapelle et al. 2009", None),
+    "nerr": ("normalised expected reciprocal rank", None),
+    "err_ia": ("intent-aware expected reciprocal rank", None),
+    "nerr_ia": ("intent-aware normalised expected reciprocal rank", None),
+    "alpha_ndcg": ("a diversity measure, Clarke et al. 2008", None),
+    "alpha-ndcg": ("a diversity measure, Clarke et al. 2008", None),
+    "\u03b1_ndcg": ("a diversity measure, Clarke et al. 2008", None),
+    "nrbp": ("novelty- and rank-biased precision, a diversity measure", None),
+    "p_ia": ("intent-aware precision, a diversity measure", None),
+    "ap_ia": ("intent-aware average precision, a diversity measure", None),
+    "strecall": ("subtopic recall, a diversity measure", None),
+    "sdcg": ("ir_measures' scaled DCG", None),
+    "compat": ("the compatibility measure, Clarke et al. 2020", None),
+    "bpm": ("the bejeweled player model, Zhang et al. 2017", None),
+    "insq": ("a C/W/L measure, Moffat et al.", None),
+    "inst": ("a C/W/L measure, Moffat et al.", None),
+    "f1": ("F1 at k", None),
+    "fall_out": ("fall-out", None),
+    "fallout": ("fall-out", None),
+}
+"""Names from other tools' vocabularies that rankwise's language does not read."""
+
+
+def hint_for(name: str, rest: str) -> str | None:
+    """The message tail for *name* (as typed, *rest* being what followed it), or None.
+
+    Examples
+    --------
+    >>> hint_for("IPrec", "@0.5").split("? ")[0]
+    "; did you mean 'iprec_at_recall(recall=0.5)'"
+    >>> hint_for("ERR", "@10")
+    ': ERR (expected reciprocal rank, Chapelle et al. 2009) is not available in rankwise (yet)'
+    >>> hint_for("ndcg", "@10") is None
+    True
+    """
+    known = ELSEWHERE.get(name.lower())
+    if known is None:
+        return None
+    what, rankwise = known
+    if rankwise is None:
+        return f": {name} ({what}) is not available in rankwise (yet)"
+    if "{cutoff}" in rankwise:
+        match = re.fullmatch(r"\s*@\s*([^()\s]+)\s*", rest)
+        if match is None:
+            return f"; rankwise's measure for it is {rankwise.replace('{cutoff}', 'X')!r} ({what})"
+        return f"; did you mean {rankwise.replace('{cutoff}', match[1])!r}? ({what})"
+    return f"; did you mean {rankwise + rest!r}? ({what})"
