@@ -34,12 +34,88 @@ examples:
 Run 'rankwise COMMAND --help' for the options of a command."""
 
 
+class _ParseError(Exception):
+    """A malformed command line: which parser found it, and its message."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+        self.message = message
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with the error line prefixed like every other rankwise error."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        raise _ParseError(self, message)
+
+
+_MEASURE_OPTIONS = ("-m", "--measure")
+
+
+def _measures_took_files(args: list[str]) -> tuple[list[str], list[str]] | None:
+    """When ``-m`` took existing files as measures: those files and the command line in order.
+
+    ``-m`` takes every following word that is not an option, so trec_eval's
+    order (``-m ndcg@10 qrels run``) gives the files to ``-m``.
+
+    Examples
+    --------
+    >>> _measures_took_files(["eval", "-m", "ndcg@10", "map"]) is None
+    True
+    """
+    import os
+
+    line: list[str] = []
+    files: list[str] = []
+    measures: list[str] = []
+    where: int | None = None
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg == "--":
+            line += args[index - 1:]
+            break
+        if arg not in _MEASURE_OPTIONS:  # (-mX and --measure=X take X only)
+            line.append(arg)
+            continue
+        values: list[str] = []
+        while index < len(args) and args[index] != "--" and (
+            args[index] == "-" or not args[index].startswith("-")
+        ):
+            values.append(args[index])
+            index += 1
+        for value in values:
+            is_file = value == "-" or os.path.isfile(value) or os.path.isdir(value)
+            (files if is_file else measures).append(value)
+        if where is None:
+            where = len(line)
+    if not files or where is None:
+        return None
+    fixed = line[:where] + files + line[where:]
+    if measures:
+        fixed += ["-m", *measures]
+    return files, fixed
+
+
+def _usage_error(error: _ParseError, args: list[str]) -> int:
+    """Print a malformed command line's error (saying so when -m took the files)."""
+    import shlex
+
+    if "the following arguments are required" in error.message:
+        found = _measures_took_files(args)
+        if found is not None:
+            files, fixed = found
+            sys.stderr.write(
+                f"{error.parser.prog}: error: -m took the file{'s' if len(files) > 1 else ''} "
+                f"{', '.join(files)} as measures (-m takes every word up to the next option); "
+                f"put the files first: rankwise {shlex.join(fixed)}\n"
+            )
+            return EXIT_USAGE
+    error.parser.print_usage(sys.stderr)
+    sys.stderr.write(f"{error.parser.prog}: error: {error.message}\n")
+    return EXIT_USAGE
 
 
 COMMANDS: dict[str, str] = {
@@ -129,6 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         namespace = parser.parse_args(args)
+    except _ParseError as error:
+        return _usage_error(error, args)
     except SystemExit as stop:
         return int(stop.code) if isinstance(stop.code, int) else EXIT_USAGE
     if namespace.command is None:
