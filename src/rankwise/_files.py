@@ -25,7 +25,7 @@ import stat
 import tempfile
 import threading
 import types
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 __all__ = ["write_file"]
 
@@ -86,21 +86,43 @@ def _write_all(fd: int, data: bytes, path: str) -> None:
         view = view[written:]
 
 
-def _write_directly(target: str, data: bytes, shown: str) -> None:
+def _pieces(data: bytes | str | Iterable[bytes | str]) -> Iterator[bytes]:
+    """The contents as bytes, piece by piece (str pieces as UTF-8)."""
+    pieces: Iterable[bytes | str] = (
+        [bytes(data)] if isinstance(data, (bytearray, memoryview))
+        else [data] if isinstance(data, (bytes, str)) else data
+    )
+    for piece in pieces:
+        if isinstance(piece, str):
+            yield piece.encode("utf-8")
+        elif isinstance(piece, (bytes, bytearray, memoryview)):
+            yield bytes(piece)
+        else:
+            raise TypeError(f"expected str or bytes to write, got {type(piece).__name__}")
+
+
+def _write_pieces(fd: int, data: bytes | str | Iterable[bytes | str], shown: str) -> None:
+    for piece in _pieces(data):
+        _write_all(fd, piece, shown)
+
+
+def _write_directly(target: str, data: bytes | str | Iterable[bytes | str], shown: str) -> None:
     fd = os.open(target, os.O_WRONLY)
     try:
-        _write_all(fd, data, shown)
+        _write_pieces(fd, data, shown)
     finally:
         os.close(fd)
 
 
-def write_file(data: bytes | str, path: str | os.PathLike[str]) -> None:
+def write_file(data: bytes | str | Iterable[bytes | str], path: str | os.PathLike[str]) -> None:
     r"""Write *data* to *path*: atomically for regular files, directly for anything else.
 
     Parameters
     ----------
-    data : bytes or str
-        The complete contents (a str is written as UTF-8).
+    data : bytes, str, or an iterable of them
+        The complete contents (str is written as UTF-8). An iterable is
+        written piece by piece as it comes (a large output never has to be
+        in memory whole); the file appears, complete, only at the end.
     path : path
         The file to write.
 
@@ -121,7 +143,8 @@ def write_file(data: bytes | str, path: str | os.PathLike[str]) -> None:
     >>> open(target).read(), os.listdir(folder)
     ('second\n', ['out.txt'])
     """
-    payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    if data is None:
+        raise TypeError("expected str, bytes or an iterable of them to write, got None")
     shown = os.fspath(path)
     target = os.path.realpath(shown)  # follow symbolic links: write the file they point to
     if os.path.isdir(target):
@@ -130,7 +153,7 @@ def write_file(data: bytes | str, path: str | os.PathLike[str]) -> None:
     with contextlib.suppress(FileNotFoundError):
         existing = os.stat(target)
     if existing is not None and not stat.S_ISREG(existing.st_mode):
-        _write_directly(target, payload, shown)  # a device, a pipe, a terminal: never replaced
+        _write_directly(target, data, shown)  # a device, a pipe, a terminal: never replaced
         return
     folder = os.path.dirname(target)
     with _cleanup_on_sigterm():
@@ -143,7 +166,7 @@ def write_file(data: bytes | str, path: str | os.PathLike[str]) -> None:
         _PENDING.add(temporary)
         try:
             try:
-                _write_all(fd, payload, shown)
+                _write_pieces(fd, data, shown)
                 os.fsync(fd)
             finally:
                 os.close(fd)

@@ -72,19 +72,19 @@ def test_json_and_jsonl_use_null_for_nan_and_missing() -> None:
     assert [json.loads(line) for line in lines] == records
 
 
-def test_markdown_escapes_pipes() -> None:
+def test_markdown_escapes_pipes_and_html() -> None:
     assert render(TABLE, "markdown") == (
-        "| run     |    map | num_ret | relstring@3 |\n"
-        "| :------ | -----: | ------: | :---------- |\n"
-        "| a\\|b_&% | 0.3333 |      12 | 10.         |\n"
-        "| x,y     |    nan |       0 |             |\n"
+        "| run         |    map | num_ret | relstring@3 |\n"
+        "| :---------- | -----: | ------: | :---------- |\n"
+        "| a\\|b_&amp;% | 0.3333 |      12 | 10.         |\n"
+        "| x,y         |    nan |       0 |             |\n"
     )
 
 
 def test_latex_escapes_special_characters() -> None:
     text = render(TABLE, "latex")
     assert "\\begin{tabular}{lrrl}" in text
-    assert "a|b\\_\\&\\% & 0.3333 & 12 & 10. \\\\" in text
+    assert "a\\textbar{}b\\_\\&\\% & 0.3333 & 12 & 10. \\\\" in text
     assert "run & map & num\\_ret & relstring@3 \\\\" in text
 
 

@@ -18,16 +18,19 @@ in trec_eval's fixed order), then the summary rows with ``all`` as the query.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rankwise.measures.trec_names import TrecEntry
     from rankwise.results import Results
 
-__all__ = ["format_float", "format_trec"]
+__all__ = ["format_float", "format_trec", "trec_chunks"]
 
 _SUMMARY_ONLY = frozenset({"num_q", "gm_map", "gm_bpref"})
+
+BLOCK_LINES = 1 << 17
+"""Lines formatted at a time with ``-q`` (memory does not grow with the number of queries)."""
 
 
 def format_float(value: float) -> str:
@@ -61,15 +64,37 @@ def _line(label: str, qid: str, value: str) -> str:
     return f"{label:<22}\t{qid}\t{value}\n"
 
 
-def format_trec(
+def _column_text(entry: TrecEntry, values: Any) -> list[str]:
+    """The printed values of one measure for a block of queries."""
+    import numpy as np
+
+    array = np.asarray(values)
+    if entry.text or array.dtype.kind not in "fiub":
+        return [_format_value(entry, value) for value in array.tolist()]
+    numbers = array.astype(np.float64)
+    finite = np.isfinite(numbers)
+    if entry.integer:
+        text = [str(v) for v in np.where(finite, numbers, 0).astype(np.int64).tolist()]
+    else:
+        text = list(map("%6.4f".__mod__, numbers.tolist()))
+    if not finite.all():
+        for index in np.flatnonzero(~finite).tolist():
+            text[index] = format_float(float(numbers[index]))
+    return text
+
+
+def trec_chunks(
     entries: Sequence[TrecEntry],
     results: Results,
     *,
     run_id: str,
     per_query: bool,
     summary: bool = True,
-) -> str:
-    """Render *results* as trec_eval prints them.
+) -> Iterator[str]:
+    """Render *results* as trec_eval prints them, a block of queries at a time.
+
+    The memory used does not grow with the number of queries: each block's
+    lines are formatted from the per-query arrays and handed on.
 
     Parameters
     ----------
@@ -85,26 +110,58 @@ def format_trec(
     summary : bool, default True
         Print the ``all`` rows (trec_eval prints none with ``-n``).
 
-    Returns
-    -------
+    Yields
+    ------
     str
-        The whole output.
+        Pieces of the output, in order.
     """
-    lines: list[str] = []
     if per_query:
         shown = [
             entry for entry in entries
             if entry.measure is not None and entry.measure.name not in _SUMMARY_ONLY
         ]
-        columns = [results[entry.measure].tolist() for entry in shown]  # type: ignore[index]
-        for index, qid in enumerate(results.query_ids):
-            for entry, values in zip(shown, columns):
-                lines.append(_line(entry.label, qid, _format_value(entry, values[index])))
+        # one format call per query: "label\tqid\tvalue\n" for each measure
+        template = "".join(
+            f"{entry.label:<22}".replace("{", "{{").replace("}", "}}") + f"\t{{0}}\t{{{i + 1}}}\n"
+            for i, entry in enumerate(shown)
+        )
+        ids = results.query_ids
+        step = max(64, BLOCK_LINES // max(len(shown), 1))
+        for start in range(0, len(ids), step):
+            stop = min(start + step, len(ids))
+            columns = [
+                _column_text(entry, results[entry.measure][start:stop])  # type: ignore[index]
+                for entry in shown
+            ]
+            yield "".join(
+                template.format(qid, *values) for qid, values in zip(ids[start:stop], zip(*columns))
+            )
     if summary:
+        lines: list[str] = []
         for entry in entries:
             if entry.measure is None:
                 lines.append(_line(entry.label, "all", run_id))
             elif not entry.text:
                 value = results.mean[str(entry.measure)]
                 lines.append(_line(entry.label, "all", _format_value(entry, value)))
-    return "".join(lines)
+        yield "".join(lines)
+
+
+def format_trec(
+    entries: Sequence[TrecEntry],
+    results: Results,
+    *,
+    run_id: str,
+    per_query: bool,
+    summary: bool = True,
+) -> str:
+    """Render *results* as trec_eval prints them, as one string (see :func:`trec_chunks`).
+
+    Returns
+    -------
+    str
+        The whole output.
+    """
+    return "".join(
+        trec_chunks(entries, results, run_id=run_id, per_query=per_query, summary=summary)
+    )

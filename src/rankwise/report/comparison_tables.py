@@ -15,7 +15,14 @@ import math
 from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any
 
-from rankwise.report.tables import Table, latex_escape, render
+from rankwise.report.tables import (
+    Table,
+    latex_comment,
+    latex_escape,
+    markdown_escape,
+    render,
+    terminal_escape,
+)
 
 if TYPE_CHECKING:
     from rankwise.comparison import Comparison
@@ -201,16 +208,19 @@ def wide_table(comparison: Comparison, fmt: str, *, digits: int = 4,
             cells.append(text.rjust(width) + (" " + suffix if suffix else ""))
         longest = max(len(cell) for cell in cells)
         columns.append([cell.ljust(longest) for cell in cells])
-    table = Table(["system", *measures], ["text"] * (len(measures) + 1))
+    # numbers are right-aligned, as in every table (the cells are already formatted)
+    table = Table(["system", *measures], ["text"] + ["float"] * len(measures))
     for index, name in enumerate(systems):
         table.rows.append([system_label(name), *(column[index] for column in columns)])
     body = render(table, fmt, digits=digits)
     legend = _legend_lines(comparison, marker, labels, mode)
     if fmt == "markdown":
-        if mode == "baseline" and legend:
-            legend[0] = _markdown_literal(marker) + legend[0][len(marker):]
+        legend = [markdown_escape(line) for line in legend]
+        if mode == "baseline" and legend and marker:
+            shown = markdown_escape(marker)
+            legend[0] = _markdown_literal(marker) + legend[0][len(shown):]
         return body + "\n" + "\n\n".join(legend) + "\n"
-    return body + "\n" + "\n".join(legend) + "\n"
+    return body + "\n" + "\n".join(terminal_escape(line) for line in legend) + "\n"
 
 
 def _legend_lines(comparison: Comparison, marker: str, labels: dict[str, str],
@@ -250,25 +260,37 @@ def _latex_wide(
         packages += r" and \usepackage{amssymb}"
     lines = [
         f"% needs {packages}",
-        f"\\begin{{tabular}}{{l{'l' * len(measures)}}}",
+        f"\\begin{{tabular}}{{l{'r' * len(measures)}}}",
         "\\toprule",
         " & ".join(latex_escape(name) for name in ["system", *measures]) + " \\\\",
         "\\midrule",
     ]
+
+    def mark(suffix: str) -> str:
+        if mode != "baseline":
+            return f"$^{{\\mathrm{{{suffix}}}}}$"
+        return f"$^{{{suffix}}}$"
+
+    # numbers right-aligned; a cell without a mark gets the widest mark of its
+    # column as blank space, so that the numbers stay aligned on their last digit
+    widest = {
+        measure: max((suffixes.get((measure, name), "") for name in systems), key=len)
+        for measure in measures
+    }
     for name in systems:
         cells = [latex_escape(system_label(name))]
         for measure in measures:
             cell = _number_text(means.get((measure, name), math.nan), digits)
             suffix = suffixes.get((measure, name), "")
-            if suffix and mode != "baseline":
-                cell += f"$^{{\\mathrm{{{suffix}}}}}$"
-            elif suffix:
-                cell += f"$^{{{suffix}}}$"
+            if suffix:
+                cell += mark(suffix)
+            elif widest[measure]:
+                cell += f"\\phantom{{{mark(widest[measure])}}}"
             cells.append(cell)
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
-    lines += [f"% {line}" for line in _legend_lines(comparison, marker, labels, mode,
-                                                     latex=True)]
+    lines += [latex_comment(line) for line in _legend_lines(comparison, marker, labels, mode,
+                                                             latex=True)]
     return "\n".join(lines) + "\n"
 
 
@@ -353,5 +375,7 @@ def render_comparison(comparison: Comparison, fmt: str, *, long: bool = False,
     if not people:
         return text
     if fmt == "latex":
-        return text + f"% {comparison.legend}\n"
-    return text + "\n" + comparison.legend + "\n"
+        return text + latex_comment(comparison.legend) + "\n"
+    if fmt == "markdown":
+        return text + "\n" + markdown_escape(comparison.legend) + "\n"
+    return text + "\n" + terminal_escape(comparison.legend) + "\n"

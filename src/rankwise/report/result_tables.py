@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from rankwise.report.tables import Table
+from rankwise.report.tables import Table, block_rows
 
 if TYPE_CHECKING:
     from rankwise.measures import Measure
@@ -21,10 +21,8 @@ def _kind(measure: Measure) -> str:
     return "int" if family.integer else "float"
 
 
-def _cell(value: object, kind: str) -> str | float | int | None:
-    if kind == "text":
-        return None if value is None else str(value)
-    return float(value)  # type: ignore[arg-type]
+def _text_column(values: Any) -> list[str | None]:
+    return [None if value is None else str(value) for value in values.tolist()]
 
 
 def results_table(
@@ -34,6 +32,10 @@ def results_table(
     per_query: bool = False,
 ) -> Table:
     """Lay out the results of one or more runs as one table.
+
+    With *per_query*, the rows are produced in blocks, straight from the
+    per-query arrays, when the table is written: its memory does not grow
+    with the number of queries.
 
     Parameters
     ----------
@@ -48,7 +50,8 @@ def results_table(
     Returns
     -------
     Table
-        Render it with :func:`rankwise.report.tables.render`.
+        Render it with :func:`rankwise.report.tables.render` (or write it in
+        pieces with :func:`rankwise.report.tables.write_chunks`).
 
     Examples
     --------
@@ -66,19 +69,33 @@ def results_table(
     if measures is None:
         first = next(iter(results.values()), None)
         measures = list(first.measures) if first is not None else []
+    measures = list(measures)
     labels = [str(m) for m in measures]
     kinds = [_kind(m) for m in measures]
     header = ["run", "query", *labels] if per_query else ["run", *labels]
-    table = Table(header, ["text"] * (len(header) - len(labels)) + kinds)
-    for name, result in results.items():
-        if per_query:
-            columns = [result[m].tolist() for m in measures]
-            for index, qid in enumerate(result.query_ids):
-                table.rows.append(
-                    [name, str(qid), *(_cell(col[index], k) for col, k in zip(columns, kinds))]
-                )
-        means = [
-            None if k == "text" else float(result.mean[label]) for label, k in zip(labels, kinds)
-        ]
-        table.rows.append([name, "all", *means] if per_query else [name, *means])
-    return table
+    lead = ["text"] * (len(header) - len(labels))
+
+    def means(result: Results) -> list[float | None]:
+        return [None if k == "text" else float(result.mean[label])
+                for label, k in zip(labels, kinds)]
+
+    if not per_query:
+        rows: list[list[Any]] = [[name, *means(result)] for name, result in results.items()]
+        return Table(header, lead + kinds, rows)
+
+    step = block_rows(len(header))
+
+    def blocks() -> Iterator[list[Any]]:
+        for name, result in results.items():
+            ids = result.query_ids
+            for start in range(0, len(ids), step):
+                stop = min(start + step, len(ids))
+                values = [result[m][start:stop] for m in measures]
+                yield [
+                    [name] * (stop - start),
+                    [str(qid) for qid in ids[start:stop]],
+                    *(_text_column(v) if k == "text" else v for v, k in zip(values, kinds)),
+                ]
+            yield [[name], ["all"], *([value] for value in means(result))]
+
+    return Table(header, lead + kinds, blocks=blocks)

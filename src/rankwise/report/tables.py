@@ -1,8 +1,11 @@
 r"""Tables as text: one logical table, seven renderings (``Results.to_table``, the CLI).
 
 A :class:`Table` is a header, the kind of each column (``"text"``,
-``"float"`` or ``"int"``) and rows of cells (``str``, ``float``, ``int`` or
-``None`` for a value that does not exist). Each writer turns it into text:
+``"float"`` or ``"int"``) and its cells (``str``, ``float``, ``int`` or
+``None`` for a value that does not exist): a list of rows, or blocks of
+columns produced on demand (:attr:`Table.blocks`), so that a table of ten
+million rows is written in pieces, its memory independent of its length.
+Each writer turns it into text, piece by piece (:func:`write_chunks`):
 
 ========  ===============================================================
 table     aligned columns for a terminal; floats with ``digits`` decimals
@@ -11,32 +14,73 @@ csv       RFC 4180 (quoted when needed), a header line, full precision
 json      one JSON array of objects (one per row); NaN and missing -> null
 jsonl     one JSON object per line (same objects as ``json``)
 markdown  a GitHub pipe table, numbers right-aligned, ``digits`` decimals
-latex     a ``booktabs`` tabular, ``digits`` decimals, special chars escaped
+latex     a ``booktabs`` tabular, numbers right-aligned, ``digits`` decimals
 ========  ===============================================================
+
+Numbers are right-aligned and text left-aligned in every format that aligns
+(``table``, ``markdown``, ``latex``).
 
 Full precision is Python's shortest round-trip ``repr`` of the float64, so
 reading a TSV, CSV or JSON output back gives the exact values. In the text
 formats (``tsv``, ``csv``) a NaN is written ``NaN`` and a missing value as an
-empty field. TSV has no quoting: a tab, newline, carriage return or backslash
-inside a cell is written as ``\t``, ``\n``, ``\r`` or ``\\`` (the
-escapes of PostgreSQL's text format and of most TSV readers).
+empty field.
+
+Text cells (run names, query ids) are written so that they cannot act as
+anything but text:
+
+- ``tsv`` has no quoting: a tab, newline, carriage return or backslash inside
+  a cell is written as ``\t``, ``\n``, ``\r`` or ``\\`` (the escapes of
+  PostgreSQL's text format and of most TSV readers);
+- ``csv``: a text cell that a spreadsheet would read as a formula (it starts
+  with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and is not a
+  plain number such as ``-1``) gets a leading ``'`` (OWASP's rule against
+  formula injection); numbers are never changed;
+- ``markdown``: ``&``, ``<`` and ``>`` are written as HTML entities (no live
+  HTML), and ``\``, ``|``, backquotes and square brackets are
+  backslash-escaped (no cell break, code span or link); a line break becomes
+  a space;
+- ``latex``: every special character is escaped (``\ & % $ # _ { } ~ ^ < > |``),
+  line breaks become spaces and other control characters are dropped;
+- ``table`` (a terminal): control characters (line breaks, tabs, escape
+  sequences) are shown as ``\n``, ``\t``, ``\x1b``, never sent to the terminal.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rankwise.exceptions import InvalidParameterError
 from rankwise.suggest import did_you_mean
 
-__all__ = ["FORMATS", "Table", "render"]
+__all__ = [
+    "BLOCK_CELLS",
+    "FORMATS",
+    "Table",
+    "block_rows",
+    "latex_comment",
+    "latex_escape",
+    "markdown_escape",
+    "render",
+    "terminal_escape",
+    "write_chunks",
+]
 
 Cell = str | float | int | None
+Column = Sequence[Cell] | Any  # a list of cells, or a numpy array of numbers
+Block = Sequence[Column]
+
+BLOCK_CELLS = 1 << 18
+"""Cells formatted at a time when a table is produced in blocks (a few tens of MB at most)."""
+
+
+def block_rows(columns: int) -> int:
+    """Rows per block for a table of *columns* columns (:data:`BLOCK_CELLS` cells, >= 256 rows)."""
+    return max(256, BLOCK_CELLS // max(columns, 1))
 
 
 @dataclass(frozen=True)
@@ -48,14 +92,22 @@ class Table:
     header : sequence of str
         Column names.
     kinds : sequence of {"text", "float", "int"}
-        How each column's values are formatted (and aligned).
+        How each column's values are formatted (and aligned: text left,
+        numbers right). A ``float`` or ``int`` column may hold pre-formatted
+        numbers as ``str`` (printed as they are, aligned as numbers).
     rows : list of list
         Cells: ``str``, ``float``, ``int``, or ``None`` for no value.
+    blocks : callable, optional
+        Instead of *rows*: ``blocks()`` returns a new iterator of blocks, each
+        a list of columns of equal length (lists of cells, or numpy arrays for
+        number columns). Called once per pass over the table (twice for the
+        aligned formats), so the whole table never has to be in memory.
     """
 
     header: Sequence[str]
     kinds: Sequence[str]
     rows: list[list[Cell]] = field(default_factory=list)
+    blocks: Callable[[], Iterable[Block]] | None = None
 
     def __post_init__(self) -> None:
         if len(self.header) != len(self.kinds):
@@ -63,6 +115,17 @@ class Table:
                 f"a table needs one kind per column: {len(self.header)} columns, "
                 f"{len(self.kinds)} kinds"
             )
+
+    def column_blocks(self) -> Iterator[Block]:
+        """The cells, a block of columns at a time."""
+        if self.blocks is not None:
+            for block in self.blocks():
+                if len(block) and len(block[0]):
+                    yield block
+            return
+        step = block_rows(len(self.header))
+        for start in range(0, len(self.rows), step):
+            yield [list(column) for column in zip(*self.rows[start:start + step])]
 
 
 # --------------------------------------------------------------------------
@@ -98,56 +161,88 @@ def _exact(value: Cell, kind: str) -> str:
             return "NaN"
         if math.isinf(value):
             return "inf" if value > 0 else "-inf"
-        return repr(value)
+        return float.__repr__(value)
     return str(value)
 
 
-def _json_value(value: Cell, kind: str) -> object:
+def _json_text(value: Cell, kind: str) -> str:
+    """A cell as JSON text (``json.dumps`` of the value, NaN and infinities as null)."""
     if value is None or _is_nan(value):
-        return None
+        return "null"
     if kind == "int" and isinstance(value, (int, float)):
-        return int(value)
-    if isinstance(value, float) and math.isinf(value):
-        return None
-    return value
+        if isinstance(value, float) and math.isinf(value):
+            return "null"
+        return str(int(value))
+    if isinstance(value, float):
+        return "null" if math.isinf(value) else float.__repr__(value)
+    if isinstance(value, (int, bool)):
+        return json.dumps(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _is_array(column: Column) -> bool:
+    return hasattr(column, "dtype") and hasattr(column, "tolist")
+
+
+def _numbers(column: Column, kind: str, digits: int | None) -> list[str]:
+    """Format a column of numbers (a numpy array: one pass in C where possible)."""
+    import numpy as np
+
+    array = np.asarray(column)
+    if array.dtype.kind not in "fiub":
+        values = array.tolist()
+        if digits is None:
+            return [_exact(v, kind) for v in values]
+        return [_short(v, kind, digits) for v in values]
+    values = array.astype(np.float64)
+    finite = np.isfinite(values)
+    if kind == "int":
+        text = [str(v) for v in np.where(finite, values, 0).astype(np.int64).tolist()]
+    elif digits is None:
+        text = list(map(float.__repr__, values.tolist()))
+    else:
+        text = list(map(f"%.{digits}f".__mod__, values.tolist()))
+    if not finite.all():
+        for index in np.flatnonzero(~finite).tolist():
+            value = float(values[index])
+            text[index] = _exact(value, "float") if digits is None else _short(value, "float",
+                                                                                digits)
+    return text
+
+
+def _cells(column: Column, kind: str, digits: int | None) -> list[str]:
+    """The text of each cell of a column: *digits* decimals, or exact when None."""
+    if kind != "text" and _is_array(column):
+        return _numbers(column, kind, digits)
+    if digits is None:
+        return [_exact(v, kind) for v in column]
+    return [_short(v, kind, digits) for v in column]
 
 
 # --------------------------------------------------------------------------
-# writers
+# escapes, per format
 # --------------------------------------------------------------------------
 
-
-def _write_table(table: Table, digits: int) -> str:
-    cells = [[_short(v, k, digits) for v, k in zip(row, table.kinds)] for row in table.rows]
-    widths = [len(name) for name in table.header]
-    for row in cells:
-        widths = [max(w, len(c)) for w, c in zip(widths, row)]
-
-    def line(values: Sequence[str]) -> str:
-        parts = [
-            v.ljust(w) if kind == "text" else v.rjust(w)
-            for v, w, kind in zip(values, widths, table.kinds)
-        ]
-        return "  ".join(parts).rstrip()
-
-    lines = [line(list(table.header)), "  ".join("-" * w for w in widths)]
-    lines.extend(line(row) for row in cells)
-    return "\n".join(lines) + "\n"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
-def _write_delimited(table: Table, delimiter: str) -> str:
-    buffer = io.StringIO()
-    if delimiter == "\t":
-        rows = [list(table.header)]
-        rows += [[_exact(v, k) for v, k in zip(row, table.kinds)] for row in table.rows]
-        for row in rows:
-            buffer.write("\t".join(_tsv_escape(cell) for cell in row) + "\n")
-        return buffer.getvalue()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(table.header)
-    for cells in table.rows:
-        writer.writerow([_exact(v, k) for v, k in zip(cells, table.kinds)])
-    return buffer.getvalue()
+def terminal_escape(text: str) -> str:
+    r"""Control characters shown, never sent to the terminal.
+
+    Examples
+    --------
+    >>> print(terminal_escape("a\tb\nc\x1b[31m"))
+    a\tb\nc\x1b[31m
+    """
+    if not _CONTROL.search(text):
+        return text
+
+    def shown(match: re.Match[str]) -> str:
+        char = match.group()
+        return {"\t": "\\t", "\n": "\\n", "\r": "\\r"}.get(char, repr(char)[1:-1])
+
+    return _CONTROL.sub(shown, text)
 
 
 _TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
@@ -164,52 +259,40 @@ def _tsv_escape(cell: str) -> str:
     return cell.translate(_TSV_ESCAPES)
 
 
-def _records(table: Table) -> list[dict[str, object]]:
-    return [
-        {name: _json_value(v, k) for name, v, k in zip(table.header, row, table.kinds)}
-        for row in table.rows
-    ]
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
-def _write_json(table: Table, digits: int) -> str:
-    return json.dumps(_records(table), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+def _csv_text(cell: str) -> str:
+    """A text cell a spreadsheet will not run as a formula (a leading ``'`` when it could).
+
+    Examples
+    --------
+    >>> _csv_text("=HYPERLINK(1)"), _csv_text("@SUM(A1)"), _csv_text("-1"), _csv_text("q1")
+    ("'=HYPERLINK(1)", "'@SUM(A1)", '-1', 'q1')
+    """
+    if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not _PLAIN_NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
 
 
-def _write_jsonl(table: Table, digits: int) -> str:
-    return "".join(
-        json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n"
-        for record in _records(table)
-    )
+_MARKDOWN_ESCAPES = str.maketrans({
+    "\\": "\\\\", "|": "\\|", "`": "\\`", "[": "\\[", "]": "\\]",
+    "&": "&amp;", "<": "&lt;", ">": "&gt;",
+})
 
 
-def _markdown_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+def markdown_escape(text: str) -> str:
+    r"""Text for a Markdown table cell or paragraph: no live HTML, link, code span or cell break.
 
+    Line breaks and tabs become spaces; other control characters are dropped.
 
-def _write_markdown(table: Table, digits: int) -> str:
-    header = [_markdown_escape(name) for name in table.header]
-    cells = [
-        [_markdown_escape(_short(v, k, digits)) for v, k in zip(row, table.kinds)]
-        for row in table.rows
-    ]
-    widths = [max(3, len(name)) for name in header]
-    for row in cells:
-        widths = [max(w, len(c)) for w, c in zip(widths, row)]
-
-    def line(values: Sequence[str]) -> str:
-        parts = [
-            v.ljust(w) if kind == "text" else v.rjust(w)
-            for v, w, kind in zip(values, widths, table.kinds)
-        ]
-        return "| " + " | ".join(parts) + " |"
-
-    rule = [
-        ":" + "-" * (w - 1) if kind == "text" else "-" * (w - 1) + ":"
-        for w, kind in zip(widths, table.kinds)
-    ]
-    lines = [line(header), "| " + " | ".join(rule) + " |"]
-    lines.extend(line(row) for row in cells)
-    return "\n".join(lines) + "\n"
+    Examples
+    --------
+    >>> print(markdown_escape("<img src=x onerror=alert(1)> a|b [x](y)"))
+    &lt;img src=x onerror=alert(1)&gt; a\|b \[x\](y)
+    """
+    text = _CONTROL.sub("", _LINE_BREAKS.sub(" ", text).replace("\t", " "))
+    return text.translate(_MARKDOWN_ESCAPES)
 
 
 _LATEX_SPECIAL = {
@@ -223,41 +306,217 @@ _LATEX_SPECIAL = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
 }
 
 
 def latex_escape(text: str) -> str:
+    r"""Text that LaTeX prints as it is: specials escaped, line breaks as spaces, controls dropped.
+
+    Examples
+    --------
+    >>> print(latex_escape("a_b\n\\immediate\\write18{x}"))
+    a\_b \textbackslash{}immediate\textbackslash{}write18\{x\}
+    """
+    text = _CONTROL.sub("", _LINE_BREAKS.sub(" ", text).replace("\t", " "))
     return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
 
 
-def _write_latex(table: Table, digits: int) -> str:
+def latex_comment(text: str) -> str:
+    r"""One LaTeX comment line: ``% text``, no line break inside that could end it.
+
+    Examples
+    --------
+    >>> print(latex_comment("run 'a\n\\immediate\\write18{rm -rf x}'"))
+    % run 'a \immediate\write18{rm -rf x}'
+    """
+    return "% " + _CONTROL.sub("", _LINE_BREAKS.sub(" ", text).replace("\t", " "))
+
+
+# --------------------------------------------------------------------------
+# writers: each yields the text in pieces
+# --------------------------------------------------------------------------
+
+Writer = Callable[[Table, int], Iterator[str]]
+
+
+def _aligned_blocks(table: Table, digits: int, escape: Callable[[str], str]
+                    ) -> tuple[list[int], Callable[[], Iterator[list[list[str]]]]]:
+    """Widths of each column over the whole table, and the cells block by block (2 passes)."""
+    def texts() -> Iterator[list[list[str]]]:
+        for block in table.column_blocks():
+            yield [
+                _cells(column, kind, digits) if kind != "text" and _is_array(column)
+                else [escape(c) for c in _cells(column, kind, digits)]
+                for column, kind in zip(block, table.kinds)
+            ]
+
+    widths = [len(escape(name)) for name in table.header]
+    for columns in texts():
+        widths = [max([w, *map(len, column)]) for w, column in zip(widths, columns)]
+    return widths, texts
+
+
+def _write_table(table: Table, digits: int) -> Iterator[str]:
+    widths, texts = _aligned_blocks(table, digits, terminal_escape)
+    left = [kind == "text" for kind in table.kinds]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(
+            v.ljust(w) if is_left else v.rjust(w) for v, w, is_left in zip(values, widths, left)
+        ).rstrip()
+
+    yield line([terminal_escape(name) for name in table.header]) + "\n"
+    yield "  ".join("-" * w for w in widths) + "\n"
+    for columns in texts():
+        yield "".join(line(row) + "\n" for row in zip(*columns))
+
+
+def _write_tsv(table: Table, digits: int) -> Iterator[str]:
+    yield "\t".join(_tsv_escape(name) for name in table.header) + "\n"
+    for block in table.column_blocks():
+        columns = [
+            [_tsv_escape(c) for c in _cells(column, kind, None)] if kind == "text"
+            else _cells(column, kind, None)
+            for column, kind in zip(block, table.kinds)
+        ]
+        yield "".join("\t".join(row) + "\n" for row in zip(*columns))
+
+
+def _csv_field(cell: str) -> str:
+    """RFC 4180: quoted (quotes doubled) when it holds a comma, quote, CR or LF."""
+    if any(char in cell for char in ',"\r\n'):
+        return '"' + cell.replace('"', '""') + '"'
+    return cell
+
+
+def _write_csv(table: Table, digits: int) -> Iterator[str]:
+    yield ",".join(_csv_field(_csv_text(name)) for name in table.header) + "\n"
+    for block in table.column_blocks():
+        columns = [
+            [_csv_field(_csv_text(c)) for c in _cells(column, kind, None)] if kind == "text"
+            else _cells(column, kind, None) if _is_array(column)
+            else [_csv_field(c) for c in _cells(column, kind, None)]
+            for column, kind in zip(block, table.kinds)
+        ]
+        yield "".join(",".join(row) + "\n" for row in zip(*columns))
+
+
+def _json_columns(block: Block, kinds: Sequence[str]) -> list[list[str]]:
+    import numpy as np
+
+    out = []
+    for column, kind in zip(block, kinds):
+        if kind != "text" and _is_array(column) and np.asarray(column).dtype.kind in "fiub":
+            array = np.asarray(column, dtype=np.float64)
+            text = _numbers(array, kind, None)
+            finite = np.isfinite(array)
+            if not finite.all():
+                for index in np.flatnonzero(~finite).tolist():
+                    text[index] = "null"
+            out.append(text)
+        else:
+            out.append([_json_text(v, kind) for v in column])
+    return out
+
+
+def _write_json(table: Table, digits: int) -> Iterator[str]:
+    keys = ["    " + json.dumps(name, ensure_ascii=False) + ": " for name in table.header]
+    first = True
+    for block in table.column_blocks():
+        columns = _json_columns(block, table.kinds)
+        records = [
+            "  {\n" + ",\n".join(key + value for key, value in zip(keys, row)) + "\n  }"
+            for row in zip(*columns)
+        ]
+        if not records:
+            continue
+        yield ("[\n" if first else ",\n") + ",\n".join(records)
+        first = False
+    yield "[]\n" if first else "\n]\n"
+
+
+def _write_jsonl(table: Table, digits: int) -> Iterator[str]:
+    keys = [json.dumps(name, ensure_ascii=False) + ": " for name in table.header]
+    for block in table.column_blocks():
+        columns = _json_columns(block, table.kinds)
+        yield "".join(
+            "{" + ", ".join(key + value for key, value in zip(keys, row)) + "}\n"
+            for row in zip(*columns)
+        )
+
+
+def _write_markdown(table: Table, digits: int) -> Iterator[str]:
+    widths, texts = _aligned_blocks(table, digits, markdown_escape)
+    widths = [max(3, w) for w in widths]
+    left = [kind == "text" for kind in table.kinds]
+
+    def line(values: Sequence[str]) -> str:
+        parts = [v.ljust(w) if is_left else v.rjust(w)
+                 for v, w, is_left in zip(values, widths, left)]
+        return "| " + " | ".join(parts) + " |"
+
+    rule = [":" + "-" * (w - 1) if is_left else "-" * (w - 1) + ":"
+            for w, is_left in zip(widths, left)]
+    yield line([markdown_escape(name) for name in table.header]) + "\n"
+    yield "| " + " | ".join(rule) + " |\n"
+    for columns in texts():
+        yield "".join(line(row) + "\n" for row in zip(*columns))
+
+
+def _write_latex(table: Table, digits: int) -> Iterator[str]:
     spec = "".join("l" if kind == "text" else "r" for kind in table.kinds)
-    lines = [
+    yield "\n".join([
         "% needs \\usepackage{booktabs}",
         f"\\begin{{tabular}}{{{spec}}}",
         "\\toprule",
         " & ".join(latex_escape(name) for name in table.header) + " \\\\",
         "\\midrule",
-    ]
-    for row in table.rows:
-        lines.append(
-            " & ".join(latex_escape(_short(v, k, digits)) for v, k in zip(row, table.kinds))
-            + " \\\\"
-        )
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    ]) + "\n"
+    for block in table.column_blocks():
+        columns = [
+            [latex_escape(c) for c in _cells(column, kind, digits)]
+            for column, kind in zip(block, table.kinds)
+        ]
+        yield "".join(" & ".join(row) + " \\\\\n" for row in zip(*columns))
+    yield "\\bottomrule\n\\end{tabular}\n"
 
 
-FORMATS: dict[str, Callable[[Table, int], str]] = {
+FORMATS: dict[str, Writer] = {
     "table": _write_table,
-    "tsv": lambda table, digits: _write_delimited(table, "\t"),
-    "csv": lambda table, digits: _write_delimited(table, ","),
+    "tsv": _write_tsv,
+    "csv": _write_csv,
     "json": _write_json,
     "jsonl": _write_jsonl,
     "markdown": _write_markdown,
     "latex": _write_latex,
 }
-"""Writers by format name: ``(table, digits) -> text``."""
+"""Writers by format name: ``(table, digits) -> iterator of text pieces``."""
+
+
+def write_chunks(table: Table, fmt: str, *, digits: int = 4) -> Iterator[str]:
+    """Render *table* in format *fmt*, in pieces (a block of rows at a time).
+
+    The memory used does not grow with the number of rows when the table is
+    given in :attr:`Table.blocks`: write the pieces to a stream as they come
+    (:func:`rankwise.cli._output.write_output` does).
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown format (raised at once, before any piece).
+    """
+    try:
+        writer = FORMATS[fmt]
+    except KeyError:
+        known = ", ".join(FORMATS)
+        raise InvalidParameterError(
+            f"unknown output format {fmt!r}; expected one of {known}"
+            + did_you_mean(str(fmt), FORMATS)
+        ) from None
+    return writer(table, digits)
 
 
 def render(table: Table, fmt: str, *, digits: int = 4) -> str:
@@ -291,12 +550,4 @@ def render(table: Table, fmt: str, *, digits: int = 4) -> str:
     bm25,0.25
     dense,0.3333333333333333
     """
-    try:
-        writer = FORMATS[fmt]
-    except KeyError:
-        known = ", ".join(FORMATS)
-        raise InvalidParameterError(
-            f"unknown output format {fmt!r}; expected one of {known}"
-            + did_you_mean(str(fmt), FORMATS)
-        ) from None
-    return writer(table, digits)
+    return "".join(write_chunks(table, fmt, digits=digits))

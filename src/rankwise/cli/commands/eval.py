@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     from rankwise.exceptions import InvalidParameterError
     from rankwise.measures import parse_many
     from rankwise.report.result_tables import results_table
-    from rankwise.report.tables import render
+    from rankwise.report.tables import write_chunks
 
     fmt = output_format(args.format, args.output)
     options = evaluation_options(args)
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"rankwise: warning: {note}\n")
     parsed = next(iter(all_results.values())).measures
     table = results_table(all_results, parsed, per_query=args.per_query)
-    write_output(render(table, fmt, digits=args.digits), args.output)
+    write_output(write_chunks(table, fmt, digits=args.digits), args.output)
     if not args.quiet:  # under the table: what the numbers mean
         for note in dict.fromkeys(note for r in all_results.values() for note in r.notes):
             sys.stderr.write(f"rankwise: note: {note}\n")

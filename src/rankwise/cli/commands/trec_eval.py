@@ -316,7 +316,7 @@ def _check_num_docs(options: TrecOptions, entries: list[TrecEntry]) -> None:
 
 def _evaluate(options: TrecOptions) -> int:
     from rankwise.cli.progress import Progress
-    from rankwise.cli.trec_printer import format_trec
+    from rankwise.cli.trec_printer import trec_chunks
     from rankwise.engines.numpy import NumpyEngine
     from rankwise.io import read_qrels, read_run
     from rankwise.options import EvalOptions
@@ -352,10 +352,10 @@ def _evaluate(options: TrecOptions) -> int:
             "not in the run and left out of the means (trec_eval 10.0 would exit with "
             "status 4; -c scores them 0)\n"
         )
-    text = format_trec(
+    for piece in trec_chunks(
         entries, results, run_id=run.name, per_query=options.per_query, summary=options.summary
-    )
-    sys.stdout.write(text)
+    ):
+        sys.stdout.write(piece)
     sys.stdout.flush()
     return 0
 
