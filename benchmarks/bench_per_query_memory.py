@@ -69,6 +69,23 @@ def measure(command: list[str], src: Path) -> dict[str, float]:
     return {"rss_mb": int(match[1]) / 1024, "seconds": wall}
 
 
+def all_trec_cases(rankwise: list[str], qrels: Path, run: Path) -> dict[str, list[str]]:
+    """trec_eval's whole set, per query: in eval's TSV and as trec-eval -q."""
+    return {
+        "eval -m all_trec (means only)": [
+            *rankwise, "eval", str(qrels), str(run), "-m", "all_trec", "-f", "tsv",
+            "-o", os.devnull, "--quiet",
+        ],
+        "eval -m all_trec --per-query -f tsv": [
+            *rankwise, "eval", str(qrels), str(run), "-m", "all_trec", "--per-query", "-f",
+            "tsv", "-o", os.devnull, "--quiet",
+        ],
+        "trec-eval -q -m all_trec": [
+            *rankwise, "trec-eval", "-q", "-m", "all_trec", str(qrels), str(run),
+        ],
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--queries", type=int, default=1_000_000)
@@ -76,6 +93,9 @@ def main() -> int:
     parser.add_argument("--data-dir", type=Path, default=ROOT / "benchmarks" / ".data")
     parser.add_argument("--formats", nargs="+", default=FORMATS, choices=FORMATS)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--no-all-trec", action="store_true",
+                        help="skip the all_trec cases (the slowest, and before streaming the "
+                             "largest: about 15 GB at 1M queries)")
     args = parser.parse_args()
 
     qrels, run = generate(args.data_dir, args.queries)
@@ -89,13 +109,8 @@ def main() -> int:
             *rankwise, "eval", str(qrels), str(run), "-m", "ndcg@10", "map", "--per-query",
             "-f", fmt, "-o", os.devnull, "--quiet",
         ]
-    cases["eval -m all_trec --per-query -f tsv"] = [
-        *rankwise, "eval", str(qrels), str(run), "-m", "all_trec", "--per-query", "-f", "tsv",
-        "-o", os.devnull, "--quiet",
-    ]
-    cases["trec-eval -q -m all_trec"] = [
-        *rankwise, "trec-eval", "-q", "-m", "all_trec", str(qrels), str(run),
-    ]
+    if not args.no_all_trec:
+        cases.update(all_trec_cases(rankwise, qrels, run))
     figures: dict[str, dict[str, float]] = {}
     print(f"{args.queries:,} queries, rankwise from {args.src}")
     print(f"{'case':<40} {'peak RSS MB':>12} {'seconds':>9}")
