@@ -3,6 +3,19 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import re
+import stat
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
 
 def _live_lines(latex: str) -> list[str]:
     """Lines LaTeX reads as code: outside the tabular, everything must be a comment."""
@@ -21,3 +34,235 @@ def test_compare_latex_from_the_command_line(cli, tmp_path) -> None:
     assert outcome.status == 0, outcome.err
     assert _live_lines(outcome.text) == []
     assert not any(line.startswith("\\immediate") for line in outcome.text.splitlines())
+
+
+# -- -o of every command that writes (item 23) ----------------------------------------------
+
+
+QRELS = "q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d1 1\nq2 0 d4 0\nq3 0 d5 1\n"
+RUN_A = "q1 Q0 d1 1 3 a\nq1 Q0 d2 2 2 a\nq1 Q0 d3 3 1 a\nq2 Q0 d4 1 2 a\nq2 Q0 d1 2 1 a\n" \
+        "q3 Q0 d5 1 1 a\n"
+RUN_B = "q1 Q0 d3 1 3 b\nq1 Q0 d1 2 2 b\nq2 Q0 d1 1 2 b\nq3 Q0 d2 1 2 b\nq3 Q0 d5 2 1 b\n"
+
+HEAVY = {"report", "plot"}  # matplotlib: a few seconds each
+
+
+def _command(name: str, target: str) -> list[str]:
+    common = ["q.txt", "a.run", "b.run", "-m", "map", "ndcg@3", "--quiet"]
+    if name == "eval":
+        return ["eval", *common, "-f", "csv", "-o", target]
+    if name == "compare":
+        return ["compare", *common, "-f", "markdown", "--seed", "1", "-o", target]
+    if name == "report":
+        return ["report", *common, "--seed", "1", "-o", target]
+    return ["plot", *common, "--kind", "distribution", "-f", "svg", "-o", target]
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> Path:
+    pytest.importorskip("matplotlib")
+    (tmp_path / "q.txt").write_text(QRELS)
+    (tmp_path / "a.run").write_text(RUN_A)
+    (tmp_path / "b.run").write_text(RUN_B)
+    return tmp_path
+
+
+def _reference(cli, inputs: Path, name: str) -> bytes:
+    outcome = cli(_command(name, "ref.out"), cwd=inputs)
+    assert outcome.status == 0, outcome.err
+    return (inputs / "ref.out").read_bytes()
+
+
+COMMANDS = [pytest.param(name, marks=[pytest.mark.slow] if name in HEAVY else [])
+            for name in ("eval", "compare", "report", "plot")]
+
+
+@pytest.mark.parametrize("name", ["eval", "compare", "report", "plot"])
+def test_dev_null_is_written_not_replaced(cli, inputs: Path, name: str) -> None:
+    before = os.stat("/dev/null")
+    outcome = cli(_command(name, "/dev/null"), cwd=inputs)
+    assert outcome.status == 0, outcome.err
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
+
+
+@pytest.mark.parametrize("name", ["eval", "compare", "report", "plot"])
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_device_is_an_error_with_one_line(cli, inputs: Path, name: str) -> None:
+    outcome = cli(_command(name, "/dev/full"), cwd=inputs)
+    assert outcome.status == 1
+    assert outcome.err == "rankwise: error: /dev/full: cannot write: no space left on device\n"
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_a_fifo_gets_the_output(cli, inputs: Path, name: str) -> None:
+    expected = _reference(cli, inputs, name)
+    fifo = inputs / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+
+    def read() -> None:
+        with open(fifo, "rb") as stream:
+            received.append(stream.read())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    outcome = cli(_command(name, "pipe"), cwd=inputs)
+    reader.join(30)
+    assert outcome.status == 0, outcome.err
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    if name == "report":  # the report records its output's date: compare its size only
+        assert abs(len(received[0]) - len(expected)) < 200
+    elif name == "plot":  # an SVG carries its date and random element ids
+        def shape(svg: bytes) -> bytes:
+            return re.sub(rb'(<dc:date>[^<]*</dc:date>|id="[^"]*"|#[0-9a-z]{10,}\b)', b"", svg)
+
+        assert shape(received[0]) == shape(expected)
+    else:
+        assert received == [expected]
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_a_symbolic_link_keeps_pointing_at_the_written_file(cli, inputs: Path, name: str) -> None:
+    (inputs / "out").mkdir()
+    real = inputs / "out" / "real.file"
+    real.write_text("old\n")
+    (inputs / "link.file").symlink_to(Path("out") / "real.file")
+    outcome = cli(_command(name, "link.file"), cwd=inputs)
+    assert outcome.status == 0, outcome.err
+    assert (inputs / "link.file").is_symlink()
+    assert os.readlink(inputs / "link.file") == os.path.join("out", "real.file")
+    assert real.read_bytes() != b"old\n" and len(real.read_bytes()) > 10
+    assert sorted(p.name for p in (inputs / "out").iterdir()) == ["real.file"]
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_an_existing_private_file_stays_private(cli, inputs: Path, name: str) -> None:
+    target = inputs / "private.file"
+    target.write_text("old\n")
+    target.chmod(0o600)
+    outcome = cli(_command(name, "private.file"), cwd=inputs)
+    assert outcome.status == 0, outcome.err
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert target.read_bytes() != b"old\n"
+
+
+def test_a_failed_write_keeps_the_old_file_and_exits_1(
+    cli, inputs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = inputs / "out.csv"
+    target.write_text("old\n")
+
+    def full(fd: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    outcome = cli(_command("eval", "out.csv"), cwd=inputs)
+    monkeypatch.undo()
+    assert outcome.status == 1
+    assert outcome.err == ("rankwise: error: out.csv: cannot write: no space left on device\n")
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in inputs.iterdir()) == ["a.run", "b.run", "out.csv", "q.txt"]
+
+
+# -- the Python writers: Report.save and save_figure ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory):
+    pytest.importorskip("matplotlib")
+    from rankwise.reporting import build_report
+
+    folder = tmp_path_factory.mktemp("report")
+    (folder / "q.txt").write_text(QRELS)
+    (folder / "a.run").write_text(RUN_A)
+    (folder / "b.run").write_text(RUN_B)
+    return build_report(folder / "q.txt", [folder / "a.run", folder / "b.run"], ["map"], seed=1)
+
+
+@pytest.fixture(scope="module")
+def figure():
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(2, 2))
+    figure.add_subplot().plot([0, 1], [1, 0])
+    return figure
+
+
+def _save(kind: str, report, figure, target: str | Path) -> None:
+    if kind == "Report.save":
+        report.save(target)
+    else:
+        from rankwise.report.export import save_figure
+
+        save_figure(figure, target, fmt="svg")
+
+
+@pytest.mark.parametrize("kind", ["Report.save", "save_figure"])
+def test_python_writers_follow_the_same_rules(kind: str, report, figure, tmp_path: Path) -> None:
+    before = os.stat("/dev/null")
+    _save(kind, report, figure, "/dev/null")
+    assert os.stat("/dev/null").st_ino == before.st_ino
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    if os.path.exists("/dev/full"):
+        with pytest.raises(OSError) as caught:
+            _save(kind, report, figure, "/dev/full")
+        assert caught.value.errno == errno.ENOSPC
+    private = tmp_path / "private.out"
+    private.write_text("old\n")
+    private.chmod(0o600)
+    _save(kind, report, figure, private)
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    link = tmp_path / "link.out"
+    link.symlink_to(private)
+    _save(kind, report, figure, link)
+    assert link.is_symlink() and os.readlink(link) == str(private)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.out", "private.out"]
+
+
+# -- SIGTERM during -o (item 31) -------------------------------------------------------------
+
+SLOW_WRITER = textwrap.dedent("""
+    import sys, time
+    sys.path.insert(0, {src!r})
+    import rankwise.report.tables as tables
+    from rankwise.cli import main
+
+    original = tables.write_chunks
+
+    def slow(*args, **kwargs):
+        pieces = original(*args, **kwargs)
+        yield next(pieces)
+        open({ready!r}, "w").close()
+        time.sleep(60)
+        yield from pieces
+
+    tables.write_chunks = slow
+    sys.exit(main(["eval", "q.txt", "a.run", "-m", "map", "--per-query", "-o", "out.tsv"]))
+""")
+
+
+def test_sigterm_during_eval_o_leaves_no_temporary_file(tmp_path: Path) -> None:
+    import signal
+
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    (tmp_path / "q.txt").write_text(QRELS)
+    (tmp_path / "a.run").write_text(RUN_A)
+    (tmp_path / "out.tsv").write_text("old\n")
+    ready = tmp_path / "ready"
+    child = subprocess.Popen(
+        [sys.executable, "-c", SLOW_WRITER.format(src=src, ready=str(ready))],
+        cwd=tmp_path, stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 120
+    while not ready.exists():
+        assert child.poll() is None, child.stderr.read() if child.stderr else b""
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert any(p.name.startswith(".out.tsv.") for p in tmp_path.iterdir())
+    child.send_signal(signal.SIGTERM)
+    child.wait(60)
+    assert child.returncode == -signal.SIGTERM
+    assert (tmp_path / "out.tsv").read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.run", "out.tsv", "q.txt", "ready"]

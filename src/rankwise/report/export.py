@@ -77,24 +77,35 @@ def file_format(path: str | os.PathLike[str]) -> str:
     return FILE_FORMATS[suffix]
 
 
-def save_figure(figure: Any, path: str | os.PathLike[str], *, dpi: float = 150) -> None:
-    """Write *figure* to *path* (PNG, SVG or PDF, from the suffix), atomically.
+def save_figure(
+    figure: Any, path: str | os.PathLike[str], *, dpi: float = 150, fmt: str | None = None
+) -> None:
+    """Write *figure* to *path* (PNG, SVG or PDF, from the suffix or *fmt*), atomically.
 
     The figure is rendered in memory and written through
-    :func:`os.replace`, so a failure leaves no partial file.
+    :func:`rankwise._files.write_file`: a regular file is replaced
+    atomically (a failure leaves no partial file), anything else (``/dev/null``,
+    a named pipe) is written directly.
 
     Parameters
     ----------
     figure : matplotlib.figure.Figure
         The figure to write.
     path : str or path-like
-        The file; its suffix gives the format.
+        The file; its suffix gives the format unless *fmt* does.
     dpi : float
         Resolution of PNG files.
+    fmt : {"png", "svg", "pdf"}, optional
+        The format, for a file name without the suffix (``/dev/stdout``, a pipe).
     """
     from rankwise._files import write_file
 
-    fmt = file_format(path)
+    if fmt is None:
+        fmt = file_format(path)
+    elif fmt not in FILE_FORMATS.values():
+        raise InvalidParameterError(
+            f"figure format must be one of {', '.join(FILE_FORMATS.values())}, got {fmt!r}"
+        )
     buffer = io.BytesIO()
     figure.savefig(buffer, format=fmt, dpi=dpi, metadata=_file_metadata(fmt))
     write_file(buffer.getvalue(), path)

@@ -64,6 +64,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                              "ndcg@10 map mrr otherwise)")
     parser.add_argument("-o", "--output", metavar="FILE", required=True,
                         help="the figure: FILE.png, FILE.svg or FILE.pdf")
+    parser.add_argument("-f", "--format", choices=("png", "svg", "pdf"), default=None,
+                        help="the figure's format, when FILE has no such suffix "
+                             "(/dev/stdout, a named pipe)")
     parser.add_argument("--kind", choices=KINDS, default="curves",
                         help="what to draw (default: curves)")
     figure = parser.add_argument_group("figure")
@@ -106,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     from rankwise.report.summaries import curve_measures
 
     check_no_stdin([args.qrels, *args.runs], "rankwise plot")
-    file_format(args.output)  # a bad suffix fails before any work
+    if args.format is None:
+        file_format(args.output)  # a bad suffix fails before any work
     require_matplotlib("rankwise plot")
     options = evaluation_options(args)
     texts = measure_texts(args.measures, _DEFAULTS[args.kind])
@@ -138,5 +142,5 @@ def run(args: argparse.Namespace) -> int:
                 else find_run(args.baseline, list(results), args.runs, what="baseline")
             )
             figure = figures.differences_figure(results, [str(m) for m in measures], baseline)
-        save_figure(figure, args.output, dpi=args.dpi)
+        save_figure(figure, args.output, dpi=args.dpi, fmt=args.format)
     return 0
