@@ -36,7 +36,7 @@ def test_ndcg_is_finite_and_exact_at_large_grades(top: int) -> None:
     qrels = {"q1": {"a": top, "b": 3, "c": 0, "d": top - 1, "e": 1}}
     run = {"q1": {"b": 5.0, "a": 4.0, "c": 3.0, "e": 2.0, "d": 1.0}}
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no RuntimeWarning from numpy
+        warnings.simplefilter("error", RuntimeWarning)  # no RuntimeWarning from numpy
         results = rw.evaluate(qrels, run, ["ndcg", "ndcg@2", "ndcg@3(gain=linear)"])
     expected = _exact_ndcg([3, top, 0, 1, top - 1], list(qrels["q1"].values()))
     assert results["ndcg"][0] == pytest.approx(expected, rel=1e-14)
@@ -44,6 +44,31 @@ def test_ndcg_is_finite_and_exact_at_large_grades(top: int) -> None:
     assert results["ndcg@2"][0] == pytest.approx(
         _exact_ndcg([3, top, 0, 1, top - 1], list(qrels["q1"].values()), k=2), rel=1e-14
     )
+
+
+@pytest.mark.parametrize("top", [1023, 1100, 10**6])
+def test_many_cutoffs_at_once_at_large_grades(top: int) -> None:
+    """ndcg@1..5 asked together (one pass, CUTOFF_KERNELS) scale their gains as ndcg@k alone."""
+    qrels = {"q1": {"a": top, "b": 3, "c": 0, "d": top - 1, "e": 1}, "q2": {"a": 2, "b": 1}}
+    run = {"q1": {"b": 5.0, "a": 4.0, "c": 3.0, "e": 2.0, "d": 1.0}, "q2": {"b": 2.0, "a": 1.0}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        together = rw.evaluate(qrels, run, [f"ndcg@{k}" for k in range(1, 6)])
+        for k in range(1, 6):
+            alone = rw.evaluate(qrels, run, [f"ndcg@{k}"])[f"ndcg@{k}"]
+            assert together[f"ndcg@{k}"].tolist() == alone.tolist()
+            assert np.isfinite(alone).all()
+            expected = _exact_ndcg([3, top, 0, 1, top - 1], list(qrels["q1"].values()), k=k)
+            assert alone[0] == pytest.approx(expected, rel=1e-14)
+
+
+def test_many_dcg_cutoffs_beyond_float64_are_refused() -> None:
+    qrels = {"q1": {"a": 2000, "b": 1}}
+    run = {"q1": {"a": 2.0, "b": 1.0}}
+    with pytest.raises(rw.RankwiseError, match="larger than the largest float64"):
+        rw.evaluate(qrels, run, ["dcg@1", "dcg@2"])
+    small = rw.evaluate({"q1": {"a": 600, "b": 1}}, run, ["dcg@1", "dcg@2", "dcg@3"])
+    assert small["dcg@1"][0] == 2.0**600 - 1.0  # scaled and unscaled by a power of two: exact
 
 
 def test_average_ties_at_large_grades() -> None:
