@@ -126,6 +126,8 @@ def as_string_chunks(values: Any, what: str, source: str | None = None,
             from rankwise.exceptions import InputFormatError
 
             raise InputFormatError(f"{what}s must be text or integers: {error}", source) from None
+    if len(values) == 0:  # an empty column (pandas makes it float64) holds no bad id
+        return pa.chunked_array([], type=pa.string())
     if pa.types.is_dictionary(values.type):
         values = values.cast(values.type.value_type)
     if values.null_count:
@@ -173,6 +175,8 @@ def numbers_column(values: Any, what: str, source: str | None = None,
 
     if isinstance(values, pa.Array):
         values = pa.chunked_array([values])
+    if len(values) == 0:  # an empty column (of any type: pandas makes object ones) has no bad value
+        return np.empty(0, dtype=np.float64)
     if pa.types.is_dictionary(values.type):
         values = values.cast(values.type.value_type)
     if values.null_count:

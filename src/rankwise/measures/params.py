@@ -6,6 +6,7 @@ used by one family only may be defined next to it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,11 +34,24 @@ class Param:
 
 
 def number(text: str) -> float:
-    """Read a number."""
+    """Read a finite number (NaN and infinity never mean anything as a parameter).
+
+    Examples
+    --------
+    >>> number("2"), number("0.5")
+    (2.0, 0.5)
+    >>> number("nan")
+    Traceback (most recent call last):
+    ...
+    ValueError: expected a finite number, got 'nan'
+    """
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise ValueError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"expected a finite number, got {text!r}")
+    return value
 
 
 def gain_kind(text: str) -> str:
@@ -58,18 +72,18 @@ def gain_map(text: str) -> tuple[tuple[float, float], ...]:
         grade, sep, gain = item.partition("=")
         if not sep:
             raise ValueError(f"expected grade=gain pairs like '1=3;2=9', got {text!r}")
-        pairs.append((float(grade), float(gain)))
+        pairs.append((number(grade), number(gain)))
     return tuple(sorted(pairs))
 
 
 def levels(text: str) -> tuple[float, ...]:
     """Read recall levels, ``0.1;0.5`` (or with commas), sorted."""
-    return tuple(sorted(float(item) for item in text.replace(",", ";").split(";") if item))
+    return tuple(sorted(number(item) for item in text.replace(",", ";").split(";") if item))
 
 
 def coefficients(text: str) -> tuple[float, ...]:
     """Read utility's four coefficients ``a;b;c;d``."""
-    values = tuple(float(item) for item in text.replace(",", ";").split(";") if item)
+    values = tuple(number(item) for item in text.replace(",", ";").split(";") if item)
     if len(values) != 4:
         raise ValueError(f"expected four numbers a;b;c;d, got {text!r}")
     return values
