@@ -36,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 SRC = os.path.join(REPO, "src")
 DEFAULT_DATA_DIR = os.path.join(HERE, ".data")
-DEFAULT_GENERATOR = "/work/shared/bench/gen_msmarco_like.py"
+DEFAULT_GENERATOR = os.path.join(REPO, "..", "shared", "bench", "gen_msmarco_like.py")
 PREFIX = "msmarco_like"
 RESULT_TAG = "@@RESULT "
 

@@ -64,7 +64,7 @@ import rankwise as rw  # noqa: E402
 
 MEASURES = ["ndcg@10", "map", "mrr@10", "P@10", "recall@1000"]
 DEFAULT_DATA = "/tmp/bench-data"
-DEFAULT_GENERATOR = "/work/shared/bench/gen_msmarco_like.py"
+DEFAULT_GENERATOR = os.path.join(REPO, "..", "shared", "bench", "gen_msmarco_like.py")
 PREFIX = "msmarco_like"
 
 warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
