@@ -62,12 +62,31 @@ def test_bundled_data_is_trec_evals_test_collection() -> None:
     assert "trec_eval" in notice
 
 
-def test_the_printed_trec_eval_command_works(cli) -> None:
+def test_the_printed_commands_work_from_anywhere(cli, tmp_path: Path) -> None:
+    """Issue 13, item 19: no site-packages path; the commands shown work as printed."""
     text = cli(["demo"]).text
-    command = re.search(r"rankwise trec-eval (\S+) (\S+)", text)
-    assert command is not None
-    outcome = cli(["trec-eval", command.group(1), command.group(2)])
+    assert "site-packages" not in text and str(ROOT) not in text
+    assert not re.search(r"\s/\S+", text)  # no absolute path at all
+    save = re.search(r"^\s+(rankwise demo --save \S+)$", text, re.MULTILINE)
+    trec = re.search(r"^\s+rankwise (trec-eval \S+ \S+)$", text, re.MULTILINE)
+    assert save is not None and trec is not None
+    outcome = cli(save.group(1).split()[1:], cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    assert sorted(p.name for p in (tmp_path / "demo").iterdir()) == [
+        "NOTICE.md", "qrels.test", "results.test"]
+    outcome = cli(trec.group(1).split(), cwd=tmp_path)
     assert outcome.text == (CONFORMANCE / "out.test").read_text()
+
+
+def test_each_step_says_in_plain_words_what_its_parts_are(cli) -> None:
+    text = cli(["demo"]).text
+    first, second = text.split("\n2. ")
+    for words in ('("topics", or', 'the "judgments" (TREC calls them', 'a search engine (a "run")',
+                  "ndcg@10", "map ", "mrr ", "P@10 ", "recall@1000 "):
+        assert words in first, words
+    assert "3 questions" in first and "301-303" in first and "500 documents each" in first
+    assert "the judgments are the list of grades above" in second
+    assert "sorted\n   by score, the documents make that model's ranking" in second
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ Two examples, no files of the user's needed:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +19,13 @@ from pathlib import Path
 
 from rankwise.cli.options import add_common_options
 
-__all__ = ["TREC_MEASURES", "TUTORIAL_GRADES", "TUTORIAL_SCORES", "add_parser", "data_file", "run"]
+__all__ = [
+    "DATA_FILES", "TREC_MEASURES", "TUTORIAL_GRADES", "TUTORIAL_SCORES", "add_parser", "data_file",
+    "run", "save_data",
+]
+
+DATA_FILES = ("qrels.test", "results.test", "NOTICE.md")
+"""The bundled files ``rankwise demo --save DIR`` copies."""
 
 TREC_MEASURES = ("ndcg@10", "map", "mrr", "P@10", "recall@1000")
 """Measures shown for the TREC run."""
@@ -46,6 +53,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--format", choices=("table", "markdown"), default="table",
                         help="how to print the tables (default table)")
+    parser.add_argument("--save", metavar="DIR", default=None,
+                        help="copy the example files (qrels.test, results.test, NOTICE.md) into "
+                             "DIR (created if needed) to try other commands on, and print "
+                             "nothing else")
     add_common_options(parser)
     parser.set_defaults(handler=run)
 
@@ -69,6 +80,35 @@ def data_file(name: str) -> Iterator[Path]:
         yield Path(path)
 
 
+def save_data(folder: str | os.PathLike[str]) -> list[Path]:
+    """Copy the bundled example files into *folder* (created if needed); return their paths."""
+    from rankwise._files import write_file
+
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in DATA_FILES:
+        with data_file(name) as source:
+            write_file(source.read_bytes(), target / name)
+        written.append(target / name)
+    return written
+
+
+_TREC_WORDS = """\
+   In plain words: a search engine (a "run") answered {topics} questions ("topics", or
+   queries: TREC's numbers {first}-{last}) with a ranked list of {per_topic} documents each.
+   People judged many documents of each topic: the "judgments" (TREC calls them
+   qrels) give each a grade, here 1 for relevant and 0 for not (others use more). Each
+   measure scores a ranking against the judgments, from 0 (worst) to 1 (best):
+   ndcg@10   relevant documents near the top of the first 10 count most
+   map       precision at the rank of each relevant document, averaged
+   mrr       1 / the rank of the first relevant document
+   P@10      the share of the first 10 documents that are relevant
+   recall@1000  the share of all relevant documents found in the first 1000
+
+"""
+
+
 def _trec_section(fmt: str) -> str:
     from rankwise.evaluation import evaluate
     from rankwise.io import read_qrels, read_run
@@ -76,16 +116,20 @@ def _trec_section(fmt: str) -> str:
     with data_file("qrels.test") as qrels_path, data_file("results.test") as run_path:
         qrels = read_qrels(qrels_path)
         run = read_run(run_path)
-        shown = f"{qrels_path}", f"{run_path}"
     results = evaluate(qrels, run, list(TREC_MEASURES))
     header = (
         f"1. A TREC run and its judgments: trec_eval's test collection (NIST), "
         f"run {run.name!r}, {results.n_queries} topics, {len(run)} retrieved documents\n\n"
+        + _TREC_WORDS.format(topics=results.n_queries, first=min(results.query_ids),
+                             last=max(results.query_ids),
+                             per_topic=len(run) // max(results.n_queries, 1))
     )
     footer = (
-        "\n   Each topic, then the mean ('all'). The same files through trec_eval's output:\n"
-        f"     rankwise trec-eval {shown[0]} {shown[1]}\n"
-        "   Your own files:\n"
+        "\n   Each topic, then the mean ('all'). To try other commands on these files, copy\n"
+        "   them into a folder (here: demo) and give their paths (in any directory):\n"
+        "     rankwise demo --save demo\n"
+        "     rankwise trec-eval demo/qrels.test demo/results.test\n"
+        "   Your own files (judgments first, then one or more runs):\n"
         "     rankwise eval QRELS RUN [RUN ...] -m ndcg@10 map mrr P@10\n"
     )
     return header + results.to_table(fmt, per_query=True) + footer
@@ -117,6 +161,11 @@ def _tutorial_section(fmt: str) -> str:
     header = (
         "2. The tutorial: one query, 10 documents graded 0-3, ranked by two models\n"
         f"   grades   {grades}\n\n"
+        "   In plain words: the judgments are the list of grades above, one per document\n"
+        "   (3 = very relevant, 0 = not). Each model gives every document a score; sorted\n"
+        "   by score, the documents make that model's ranking. NDCG@k compares the first\n"
+        "   k documents of a ranking with the best possible order (1 = as good as it gets).\n"
+        "   In Python: rw.evaluate(frame, [\"ndcg@10\"], query=..., label=..., score=...)\n\n"
     )
     footer = (
         "\n   Model A puts the three grade-3 documents first: a perfect ranking, NDCG 1 at every k."
@@ -132,13 +181,18 @@ def run(args: argparse.Namespace) -> int:
     Parameters
     ----------
     args : argparse.Namespace
-        Parsed arguments (``format``).
+        Parsed arguments (``format``, ``save``).
 
     Returns
     -------
     int
         0.
     """
+    if args.save is not None:
+        for path in save_data(args.save):
+            sys.stdout.write(f"{path}\n")
+        sys.stdout.flush()
+        return 0
     text = (
         "rankwise demo: the example data bundled with rankwise\n\n"
         + _trec_section(args.format)
