@@ -58,3 +58,23 @@ def test_python_dash_m_works_like_the_command() -> None:
     )
     assert done.returncode == 0
     assert done.stdout.startswith("trec_eval name")
+
+
+def test_eval_of_small_trec_files_imports_only_what_it_needs(tmp_path: Path) -> None:
+    """Issue 13, item 21: TREC files need no frame or dict reader, no JSON, nothing heavy.
+
+    (Start-up time itself is measured by benchmarks/bench_startup.py, not here.)
+    """
+    data = SRC / "rankwise" / "demo_data"
+    probe = PROBE.replace("heavy = sorted(m for m in {heavy!r} if m in sys.modules)",
+                          "heavy = sorted(m for m in {heavy!r} if m in sys.modules)\n"
+                          "heavy += sorted(m for m in {light!r} if m in sys.modules)")
+    light = ("json", "rankwise.io.frames", "rankwise.io.dicts", "rankwise.io._ccolumns")
+    done = subprocess.run(
+        [sys.executable, "-c", probe.format(heavy=HEAVY, light=light), "eval",
+         str(data / "qrels.test"), str(data / "results.test"), "-m", "map", "ndcg@10"],
+        capture_output=True, text=True, check=False, env={"PYTHONPATH": str(SRC)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "STANDARD" in done.stdout
+    assert done.stderr.strip().splitlines()[-1] == "HEAVY="

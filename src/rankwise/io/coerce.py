@@ -9,8 +9,6 @@ from typing import Any
 from rankwise.data import Qrels, Run
 from rankwise.data._rows import key_type
 from rankwise.exceptions import InputFormatError
-from rankwise.io.dicts import qrels_from_dict, run_from_dict
-from rankwise.io.frames import run_from_frame
 from rankwise.io.records import records_table
 from rankwise.io.tables import (
     NotATableError,
@@ -190,6 +188,8 @@ def _run_of_frame(
         picked.append(query)
         return query, doc, score
 
+    from rankwise.io.frames import run_from_frame  # not needed (nor loaded) for files
+
     try:
         run = run_from_frame(frame, pick, name=name, source=source)
     except _NoScoreError:
@@ -367,6 +367,8 @@ def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
     if isinstance(obj, (str, os.PathLike)):
         return read_qrels(obj, columns=columns)
     if isinstance(obj, dict):
+        from rankwise.io.dicts import qrels_from_dict  # not needed (nor loaded) for files
+
         return qrels_from_dict(obj)._with_query_id_type(key_type(obj))
     table = records_table(obj)
     if table is None:
@@ -421,6 +423,8 @@ def as_run(
     if isinstance(obj, (str, os.PathLike)):
         return read_run(obj, name=name, keep_rank=keep_rank, columns=columns)
     if isinstance(obj, dict):
+        from rankwise.io.dicts import run_from_dict
+
         return run_from_dict(obj, name=name or "run")._with_query_id_type(
             key_type(obj)
         )

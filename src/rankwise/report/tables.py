@@ -47,7 +47,6 @@ anything but text:
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -167,6 +166,8 @@ def _exact(value: Cell, kind: str) -> str:
 
 def _json_text(value: Cell, kind: str) -> str:
     """A cell as JSON text (``json.dumps`` of the value, NaN and infinities as null)."""
+    import json  # only the json formats need it
+
     if value is None or _is_nan(value):
         return "null"
     if kind == "int" and isinstance(value, (int, float)):
@@ -423,6 +424,8 @@ def _json_columns(block: Block, kinds: Sequence[str]) -> list[list[str]]:
 
 
 def _write_json(table: Table, digits: int) -> Iterator[str]:
+    import json
+
     keys = ["    " + json.dumps(name, ensure_ascii=False) + ": " for name in table.header]
     first = True
     for block in table.column_blocks():
@@ -439,6 +442,8 @@ def _write_json(table: Table, digits: int) -> Iterator[str]:
 
 
 def _write_jsonl(table: Table, digits: int) -> Iterator[str]:
+    import json
+
     keys = [json.dumps(name, ensure_ascii=False) + ": " for name in table.header]
     for block in table.column_blocks():
         columns = _json_columns(block, table.kinds)
