@@ -297,11 +297,16 @@ def engine_of(args: argparse.Namespace) -> Any:
         from rankwise.engines.spark import SparkEngine
 
         check_no_stdin([args.qrels, *args.runs], "--engine spark")
+        # Spark's console log: errors only under --quiet, warnings by default, all of it
+        # (Spark's own settings) under --debug
+        level = None if getattr(args, "debug", False) else (
+            "error" if getattr(args, "quiet", False) else "warn")
         return SparkEngine(
             master=args.spark_master,
             strategy=args.spark_strategy,
             config=dict(args.spark_conf),
             num_partitions=args.spark_partitions,
+            log_level=level,
         )
     from rankwise.engines import get_engine
 

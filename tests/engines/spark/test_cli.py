@@ -100,3 +100,52 @@ def test_spark_options_without_the_spark_engine_are_refused(capsys, extra, said)
 def test_bad_spark_options_are_usage_errors(capsys, extra, said):
     assert main(_eval_args("--engine", "spark", *extra)) == 2
     assert said in capsys.readouterr().err
+
+
+JVM_OWN_LINES = ("WARNING: Using incubator modules",)  # the JVM's, before any logging starts
+
+
+def test_quiet_silences_sparks_console_log() -> None:
+    """Issue 13, item 18: --quiet with --engine spark prints the result and nothing of Spark's.
+
+    A fresh process: the log configuration is given to the driver JVM it starts.
+    """
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("pyspark")
+    from rankwise.engines.spark import find_java
+    from rankwise.exceptions import MissingDependencyError
+
+    try:
+        find_java()
+    except MissingDependencyError as error:
+        pytest.skip(str(error))
+    src = Path(__file__).parents[3] / "src"
+    done = subprocess.run(
+        [sys.executable, "-m", "rankwise", "eval", str(DATA / "qrels.test"),
+         str(DATA / "results.test"), "-m", "map", "--engine", "spark",
+         "--spark-master", "local[1]", "--quiet"],
+        capture_output=True, text=True, check=False, timeout=600,
+        env={**os.environ, "PYTHONPATH": str(src)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["run", "map", "--------", "------", "STANDARD", "0.1785"]
+    noise = [line for line in done.stderr.splitlines() if not line.startswith(JVM_OWN_LINES)]
+    assert noise == []
+
+
+def test_log_options_start_spark_at_the_level_asked_for() -> None:
+    from rankwise.engines.spark._session import log_options
+
+    for level in ("error", "warn"):
+        options = log_options(level)
+        java = options["spark.driver.extraJavaOptions"]
+        path = java.split("-Dlog4j2.configurationFile=file:", 1)[1]
+        text = Path(path).read_text()
+        assert f"rootLogger.level = {level}\n" in text
+        assert f"logger.spark.level = {level}\n" in text
+        assert ("spark.ui.showConsoleProgress" in options) == (level == "error")
+    with pytest.raises(ValueError, match="log level must be one of"):
+        log_options("loud")

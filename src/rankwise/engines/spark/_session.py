@@ -11,7 +11,10 @@ from rankwise.exceptions import MissingDependencyError
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-__all__ = ["find_java", "get_session", "require_pyspark"]
+__all__ = ["LOG_LEVELS", "find_java", "get_session", "log_options", "require_pyspark"]
+
+LOG_LEVELS = ("error", "warn", "info", "debug")
+"""Levels of Spark's console log a new session can be started with (``log_level``)."""
 
 INSTALL_HINT = "pip install 'rankwise[spark]'"
 
@@ -63,11 +66,58 @@ def find_java() -> str:
     return found
 
 
+def log_options(level: str) -> dict[str, str]:
+    """Spark settings that start the driver's console log at *level* (and no lower).
+
+    Spark's own log4j2 profile logs WARN and above and prints banners
+    ("Using Spark's default log4j profile", "Setting default log level")
+    before any Python code can call ``setLogLevel``. Here the driver JVM gets
+    a log4j2 configuration of its own (a small file in the temporary folder)
+    whose root and shell loggers are at *level*: nothing below it is printed,
+    nor the banners. At ``error`` the progress bar is off too.
+
+    Examples
+    --------
+    >>> options = log_options("error")
+    >>> options["spark.ui.showConsoleProgress"]
+    'false'
+    >>> "-Dlog4j2.configurationFile=file:" in options["spark.driver.extraJavaOptions"]
+    True
+    """
+    import tempfile
+
+    from rankwise._files import write_file
+
+    if level not in LOG_LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}, got {level!r}")
+    text = (
+        f"rootLogger.level = {level}\n"
+        "rootLogger.appenderRef.stderr.ref = console\n"
+        "appender.console.type = Console\n"
+        "appender.console.name = console\n"
+        "appender.console.target = SYSTEM_ERR\n"
+        "appender.console.layout.type = PatternLayout\n"
+        "appender.console.layout.pattern = %d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n%ex\n"
+        # Spark's loggers configured at the root's level: Spark then prints no
+        # "Setting default log level" (it does when they follow the root's configuration)
+        "logger.spark.name = org.apache.spark\n"
+        f"logger.spark.level = {level}\n"
+    )
+    user = f"-{os.getuid()}" if hasattr(os, "getuid") else ""
+    path = os.path.join(tempfile.gettempdir(), f"rankwise-spark-log4j2-{level}{user}.properties")
+    write_file(text, path)
+    options = {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{path}"}
+    if level == "error":
+        options["spark.ui.showConsoleProgress"] = "false"
+    return options
+
+
 def get_session(
     master: str | None = None,
     *,
     app_name: str = "rankwise",
     config: dict[str, str] | None = None,
+    log_level: str | None = None,
 ) -> SparkSession:
     """Return the active Spark session, or start one.
 
@@ -82,6 +132,11 @@ def get_session(
         Application name shown in the Spark UI.
     config : dict, optional
         Extra Spark settings, ``{"spark.executor.memory": "8g"}``.
+    log_level : {"error", "warn", "info", "debug"}, optional
+        For a new session: the lowest level of the driver's console log (see
+        :func:`log_options`); ``rankwise --quiet`` uses ``error``. Without
+        it, Spark's own logging settings apply. An active session is left
+        as it is.
 
     Returns
     -------
@@ -102,6 +157,20 @@ def get_session(
     builder = SparkSession.builder.appName(app_name)
     if master is not None:
         builder = builder.master(master)
-    for key, value in (config or {}).items():
+    settings = dict(config or {})
+    if log_level is not None:
+        logging = log_options(log_level)
+        java = "spark.driver.extraJavaOptions"
+        if settings.get(java):  # the user's Java options, and the log configuration
+            logging[java] = f"{settings[java]} {logging[java]}"
+        settings = {**logging, **{k: v for k, v in settings.items() if k != java},
+                    java: logging[java]}
+    for key, value in settings.items():
         builder = builder.config(key, value)
+    if log_level in ("error", "warn"):
+        import warnings
+
+        # pyspark 4 warns about pandas 3 on every conversion; rankwise converts through Arrow
+        warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas",
+                                FutureWarning)
     return builder.getOrCreate()

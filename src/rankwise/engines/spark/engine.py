@@ -200,6 +200,20 @@ class SparkEngine:
     ``s3a://``, ``hdfs://``) and returns :class:`~rankwise.Results`
     (the per-query values collected to the driver). For the lazy, per-query
     DataFrame, use :func:`rankwise.spark.evaluate`.
+
+    Parameters
+    ----------
+    master : str, optional
+        Spark master of a session it starts (``local[2]``, ``yarn``, ...).
+    strategy : str
+        How ties and judgments are joined (see :func:`rankwise.spark.evaluate`).
+    config : dict, optional
+        Extra Spark settings of the session (``--spark-conf``).
+    num_partitions : int, optional
+        Partitions of the ``partitions`` strategy (``--spark-partitions``).
+    log_level : {"error", "warn", "info", "debug"}, optional
+        Console log level of a session it starts (``rankwise --quiet``:
+        ``error``); None keeps Spark's own settings.
     """
 
     name = "spark"
@@ -212,11 +226,13 @@ class SparkEngine:
         *,
         config: dict[str, str] | None = None,
         num_partitions: int | None = None,
+        log_level: str | None = None,
     ) -> None:
         self.master = master
         self.strategy = strategy
         self.config = dict(config or {})
         self.num_partitions = num_partitions
+        self.log_level = log_level
 
     def available(self) -> bool:
         """Whether pyspark is installed (Java is checked when a session starts)."""
@@ -259,7 +275,7 @@ class SparkEngine:
         run_name = name
         cached = []
         if isinstance(qrels, (str, os.PathLike)) or isinstance(run, (str, os.PathLike)):
-            spark = get_session(self.master, config=self.config)
+            spark = get_session(self.master, config=self.config, log_level=self.log_level)
             if isinstance(qrels, (str, os.PathLike)):
                 path = os.fspath(qrels)
                 qrels = read_qrels(spark, path)
