@@ -33,7 +33,7 @@ def test_empty_frames_are_an_error_or_no_query() -> None:
 
 @pytest.mark.parametrize("measure", [
     "P@5(rel=nan)", "P@5(rel=inf)", "map(rel=-inf)", "rbp(p=nan)", "ndcg(gains=1=nan)",
-    "iprec_at_recall(recall=nan)", "utility(coefficients=1;nan;0;0)", "Rprec(mult=inf)",
+    "iprec_at_recall(recall=nan)", "utility(coefficients=1;nan;0;0)", "set_F(beta=inf)",
 ])
 def test_non_finite_measure_parameters_are_refused(measure: str) -> None:
     """A NaN level silently scored everything 0: refused like rel=nan and --rel nan."""
