@@ -158,7 +158,7 @@ def get_session(
     if master is not None:
         builder = builder.master(master)
     settings = dict(config or {})
-    if log_level is not None:
+    if log_level is not None and active is None:  # a running JVM keeps its log settings
         logging = log_options(log_level)
         java = "spark.driver.extraJavaOptions"
         if settings.get(java):  # the user's Java options, and the log configuration
