@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -197,6 +196,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _render(sections: list[tuple[str, Any]], fmt: str, digits_: int) -> str:
     """Each section's title and table; JSON formats as one object of arrays."""
+    import json  # loaded by this command only, not when the CLI starts
+
     from rankwise.report.tables import render
 
     if fmt in ("json", "jsonl"):
