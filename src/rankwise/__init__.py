@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from rankwise.comparison import Comparison, compare, compare_results
     from rankwise.data import Qrels, Run
     from rankwise.evaluation import evaluate, evaluate_runs
+    from rankwise.recommenders import evaluate_recommendations
     from rankwise.fusion import fuse
     from rankwise.fusion.optimize import optimize_fusion
     from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
@@ -42,6 +43,7 @@ _LAZY = {
     "compare_results": "rankwise.comparison",
     "EvalOptions": "rankwise.options",
     "evaluate_runs": "rankwise.evaluation",
+    "evaluate_recommendations": "rankwise.recommenders",
     "fuse": "rankwise.fusion",
     "optimize_fusion": "rankwise.fusion.optimize",
     "build_report": "rankwise.reporting",
@@ -84,6 +86,7 @@ __all__ = [
     "compare_results",
     "design",
     "evaluate",
+    "evaluate_recommendations",
     "evaluate_runs",
     "fuse",
     "measure_agreement",

@@ -1,0 +1,21 @@
+"""Recommender evaluation: interactions as judgments, lists as runs, beyond accuracy.
+
+:func:`evaluate_recommendations` takes held-out interactions and
+recommendation lists (a table, ``{user: [item, ...]}`` or a 2-D array),
+removes the items each user saw in training (``exclude=``), cuts at k, and
+computes accuracy measures with rankwise's engine and beyond-accuracy
+measures (coverage, Gini, entropy, novelty, EPC, ARP, APLT, PopREO, ILD,
+serendipity, personalisation) over the whole set, per user and per segment.
+The kernels are in :mod:`rankwise.recommenders.beyond`.
+"""
+
+from __future__ import annotations
+
+from rankwise.recommenders.evaluation import (
+    BEYOND,
+    RecommenderResults,
+    SegmentResults,
+    evaluate_recommendations,
+)
+
+__all__ = ["BEYOND", "RecommenderResults", "SegmentResults", "evaluate_recommendations"]

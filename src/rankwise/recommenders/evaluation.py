@@ -1,0 +1,779 @@
+"""The recommender front door: ``evaluate_recommendations``.
+
+Interactions are the judgments, recommendation lists the run: the lists are
+ordered (score descending, ties by input row order), the items each user
+saw in training removed (``exclude=``), cut at ``k``, and then the accuracy
+measures go through :func:`rankwise.evaluate` (the same engine and numbers
+as any ranking) while the beyond-accuracy measures are computed over the
+whole recommendation set by :mod:`rankwise.recommenders.beyond`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rankwise.exceptions import (
+    InvalidParameterError,
+    MeasureSyntaxError,
+    RankwiseWarning,
+    UnknownMeasureError,
+)
+from rankwise.recommenders import beyond
+from rankwise.recommenders.inputs import (
+    Interactions,
+    Lists,
+    Vocabulary,
+    as_table,
+    exclude_seen,
+    find_column,
+)
+from rankwise.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from rankwise.results import Results
+
+__all__ = ["BEYOND", "RecommenderResults", "SegmentResults", "evaluate_recommendations"]
+
+BEYOND: dict[str, str] = {
+    "coverage": "catalogue coverage: distinct items recommended / catalogue size",
+    "gini": "Gini index of item exposure (0 = every item equally often)",
+    "entropy": "Shannon entropy (bits) of item exposure",
+    "novelty": "mean self-information -log2(pop(i)/users) of recommended items",
+    "epc": "expected popularity complement (rank- and relevance-aware novelty)",
+    "arp": "average recommendation popularity (training interactions)",
+    "aplt": "share of long-tail items in the list",
+    "popreo": "popularity-opportunity bias: std/mean of head and tail recall",
+    "ild": "intra-list diversity: mean cosine distance between listed items",
+    "serendipity": "share of the list relevant and not in the baseline's list",
+    "personalisation": "1 - mean pairwise (cosine) overlap of users' lists",
+}
+"""Beyond-accuracy measure names and what they say."""
+
+_ALIASES = {"personalization": "personalisation", "catalog_coverage": "coverage",
+            "catalogue_coverage": "coverage", "item_coverage": "coverage",
+            "itemcoverage": "coverage", "shannon_entropy": "entropy", "shannonentropy": "entropy",
+            "giniindex": "gini", "gini_index": "gini", "averagepopularity": "arp",
+            "tailpercentage": "aplt", "diversity": "ild"}
+_SET_LEVEL = {"coverage", "gini", "entropy", "popreo", "personalisation"}
+_DIALECTS = {"rankwise", "recbole", "recommenders"}
+_PARAMS = {"dialect": None, "head": float, "tail": float}
+_PATTERN = re.compile(r"^\s*([A-Za-z_]+)\s*(?:@\s*(\d+))?\s*(?:\((.*)\))?\s*$")
+
+
+@dataclass(frozen=True)
+class BeyondMeasure:
+    """A parsed beyond-accuracy measure: ``name@k(param=value, ...)``."""
+
+    name: str
+    cutoff: int | None
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def param(self, key: str, default: Any = None) -> Any:
+        return dict(self.params).get(key, default)
+
+    @property
+    def set_level(self) -> bool:
+        return self.name in _SET_LEVEL or (
+            self.name == "novelty" and self.param("dialect") == "recommenders")
+
+    def __str__(self) -> str:
+        text = self.name + (f"@{self.cutoff}" if self.cutoff is not None else "")
+        if self.params:
+            text += "(" + ",".join(f"{k}={v}" for k, v in self.params) + ")"
+        return text
+
+
+def parse_beyond(text: str) -> BeyondMeasure | None:
+    """A beyond-accuracy measure, or None when *text* names none (an accuracy measure).
+
+    Examples
+    --------
+    >>> str(parse_beyond("Gini@10(dialect=recbole)")), parse_beyond("ndcg@10")
+    ('gini@10(dialect=recbole)', None)
+    """
+    match = _PATTERN.match(text)
+    if not match:
+        return None
+    name = match.group(1).lower()
+    name = _ALIASES.get(name, name)
+    if name not in BEYOND:
+        return None
+    cutoff = int(match.group(2)) if match.group(2) else None
+    if cutoff is not None and cutoff < 1:
+        raise MeasureSyntaxError(f"{text!r}: the cutoff must be at least 1, got {cutoff}")
+    params: list[tuple[str, Any]] = []
+    for part in filter(None, (p.strip() for p in (match.group(3) or "").split(","))):
+        key, sep, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or key not in _PARAMS:
+            raise MeasureSyntaxError(
+                f"{text!r}: unknown parameter {key!r}; parameters are "
+                f"{sorted(_PARAMS)}" + did_you_mean(key, _PARAMS)
+            )
+        if key == "dialect":
+            if value not in _DIALECTS:
+                raise MeasureSyntaxError(
+                    f"{text!r}: unknown dialect {value!r}; dialects are {sorted(_DIALECTS)}"
+                    + did_you_mean(value, _DIALECTS)
+                )
+            if value == "rankwise":
+                continue
+            params.append((key, value))
+        else:
+            try:
+                params.append((key, float(value)))
+            except ValueError:
+                raise MeasureSyntaxError(
+                    f"{text!r}: {key} must be a number, got {value!r}") from None
+    return BeyondMeasure(name, cutoff, tuple(sorted(params)))
+
+
+@dataclass
+class SegmentResults:
+    """Every measure per segment, and a test of the difference between segments.
+
+    Attributes
+    ----------
+    names : list
+        The segments, sorted.
+    mean : dict
+        ``{segment: {measure: value}}``.
+    users : dict
+        ``{segment: number of evaluated users}``.
+    p_values : dict
+        ``{measure: p-value}`` of the test between segments, for per-user
+        measures (NaN for whole-set measures: there is one value per segment).
+    test : str
+        The test: Welch's t-test (2 segments) or Welch's one-way ANOVA
+        (more), or Mann-Whitney U / Kruskal-Wallis (``"rank"``).
+    """
+
+    names: list[Any]
+    mean: dict[Any, dict[str, float]]
+    users: dict[Any, int]
+    p_values: dict[str, float]
+    test: str
+
+    def to_pandas(self) -> pd.DataFrame:
+        """One row per segment (and a ``p-value`` row), one column per measure."""
+        import pandas as pd
+
+        frame = pd.DataFrame.from_dict(self.mean, orient="index")
+        frame.insert(0, "users", pd.Series(self.users))
+        frame.loc["p-value"] = {"users": np.nan, **self.p_values}
+        return frame
+
+    def to_table(self, digits: int = 4) -> str:
+        """A markdown table: segments x measures, the p-values on the last row."""
+        measures = list(self.p_values)
+        head = "| segment | users | " + " | ".join(measures) + " |"
+        rows = [head, "|" + "---|" * (len(measures) + 2)]
+        for name in self.names:
+            cells = [f"{self.mean[name][m]:.{digits}f}" for m in measures]
+            rows.append(f"| {name} | {self.users[name]} | " + " | ".join(cells) + " |")
+        cells = ["" if math.isnan(p) else f"{p:.{digits}g}" for p in self.p_values.values()]
+        rows.append(f"| p ({self.test}) | | " + " | ".join(cells) + " |")
+        return "\n".join(rows)
+
+
+@dataclass
+class RecommenderResults:
+    """Per-user values and whole-set values of recommender measures.
+
+    Attributes
+    ----------
+    users : list
+        Evaluated users (their ids as given).
+    per_user : dict
+        ``{measure: array aligned with users}`` for the measures with a value
+        per user (accuracy, novelty, ild, ...); NaN where a measure leaves a
+        user out (ILD of a list shorter than 2).
+    mean : dict
+        ``{measure: value}``: the mean over users of per-user measures
+        (ignoring NaN), and the whole-set measures (coverage, Gini, ...).
+    accuracy : Results or None
+        What :func:`rankwise.evaluate` returned for the accuracy measures.
+    segments : SegmentResults or None
+        With ``segments=``.
+    """
+
+    users: list[Any]
+    per_user: dict[str, np.ndarray]
+    mean: dict[str, float]
+    accuracy: Results | None = None
+    segments: SegmentResults | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_pandas(self) -> pd.DataFrame:
+        """One row per user, one column per per-user measure."""
+        import pandas as pd
+
+        return pd.DataFrame(self.per_user, index=pd.Index(self.users, name="user"))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v:.4f}" for k, v in self.mean.items())
+        return f"RecommenderResults({len(self.users)} users: {shown})"
+
+
+def _item_ids(obj: Any, items: Vocabulary, columns: Mapping[str, str] | None,
+              what: str) -> np.ndarray:
+    """Codes of a list of item ids, or of the item column of a table."""
+    if isinstance(obj, (list, tuple, np.ndarray)) or type(obj).__name__ in (
+            "Series", "Array", "ChunkedArray", "Index"):
+        return items.encode(obj)
+    table = as_table(obj, what)
+    return items.encode(table.column(find_column(table, "item", columns, what)))
+
+
+def _features(obj: Any, items: Vocabulary, columns: Mapping[str, str] | None) -> Any:
+    """Item vectors by item code: ``{item: vector}``, ``(ids, matrix)`` or a table."""
+    if isinstance(obj, tuple) and len(obj) == 2:
+        ids, matrix = obj
+        matrix = matrix if hasattr(matrix, "tocsr") else np.asarray(matrix, dtype=np.float64)
+        codes = items.encode(ids)
+    elif isinstance(obj, Mapping):
+        codes = items.encode(list(obj.keys()))
+        matrix = np.asarray(list(obj.values()), dtype=np.float64)
+    else:
+        table = as_table(obj, "features")
+        item_col = find_column(table, "item", columns, "features")
+        others = [c for c in table.column_names if c != item_col]
+        codes = items.encode(table.column(item_col))
+        if len(others) == 1 and table.schema.field(others[0]).type.num_fields == 0 and \
+                not _is_number_type(table.schema.field(others[0]).type):
+            matrix = np.asarray(table.column(others[0]).to_pylist(), dtype=np.float64)
+        else:
+            matrix = np.column_stack([np.asarray(table.column(c).to_numpy(
+                zero_copy_only=False), dtype=np.float64) for c in others])
+    if getattr(matrix, "ndim", 2) != 2 or matrix.shape[0] != len(codes):
+        raise InvalidParameterError(
+            f"features: expected one vector per item ({len(codes)} items), got an array "
+            f"of shape {getattr(matrix, 'shape', None)}"
+        )
+    return codes, matrix
+
+
+def _is_number_type(t: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t))
+
+
+def _place(codes: np.ndarray, matrix: Any, n_items: int) -> Any:
+    """Rows of *matrix* moved to their item codes (missing items: zero vectors)."""
+    if hasattr(matrix, "tocsr"):
+        from scipy import sparse
+
+        placement = sparse.csr_matrix((np.ones(len(codes)), (codes, np.arange(len(codes)))),
+                                      shape=(n_items, len(codes)))
+        return placement @ sparse.csr_matrix(matrix)
+    out = np.zeros((n_items, matrix.shape[1]))
+    out[codes] = matrix
+    return out
+
+
+def _cooccurrence(train: Interactions, n_items: int, n_users: int) -> Any:
+    """Items as binary vectors over training users (cosine = Recommenders' co-occurrence)."""
+    from scipy import sparse
+
+    return sparse.csr_matrix((np.ones(len(train.users)), (train.items, train.users)),
+                             shape=(n_items, n_users))
+
+
+def _segments_of(segments: Any, users: Vocabulary, columns: Mapping[str, str] | None
+                 ) -> tuple[np.ndarray, list[Any]]:
+    """Segment index per user code (-1: none) and the segment labels, sorted."""
+    import pyarrow as pa
+
+    if isinstance(segments, Mapping) and not any(
+            str(k) in ("user", "segment") or (columns and str(k) in columns.values())
+            for k in segments):
+        ids, labels = list(segments.keys()), list(segments.values())
+    elif type(segments).__name__ == "Series":
+        ids, labels = list(segments.index), segments.tolist()
+    else:
+        table = as_table(segments, "segments")
+        user_col = find_column(table, "user", columns, "segments")
+        seg_col = (columns or {}).get("segment", "segment")
+        if seg_col not in table.column_names:
+            others = [c for c in table.column_names if c != user_col]
+            if len(others) != 1:
+                raise InvalidParameterError(
+                    "segments: a table needs a user column and a 'segment' column "
+                    f"(or columns={{'segment': ...}}), got columns {table.column_names}"
+                )
+            seg_col = others[0]
+        ids, labels = table.column(user_col), table.column(seg_col).to_pylist()
+    codes = users.lookup(pa.array(ids) if isinstance(ids, list) else ids)
+    names = sorted(set(labels), key=lambda x: (str(type(x)), x))
+    index = {name: n for n, name in enumerate(names)}
+    by_code = np.full(len(users), -1, dtype=np.int64)
+    position = np.fromiter((index[x] for x in labels), dtype=np.int64, count=len(labels))
+    known = codes >= 0
+    by_code[codes[known]] = position[known]
+    return by_code, names
+
+
+def evaluate_recommendations(
+    test: Any,
+    recommendations: Any,
+    measures: str | Iterable[str],
+    *,
+    k: int | None = None,
+    exclude: Any = None,
+    train: Any = None,
+    catalogue: Any = None,
+    features: Any = None,
+    baseline: Any = None,
+    segments: Any = None,
+    segment_test: str = "welch",
+    users: Any = None,
+    columns: Mapping[str, str] | None = None,
+    relevance: str | None = None,
+    rel: float = 1,
+    missing: str = "skip",
+    engine: str = "numpy",
+) -> RecommenderResults:
+    """Evaluate recommendation lists against held-out interactions.
+
+    Parameters
+    ----------
+    test : table, dict of columns, or None
+        Held-out interactions (``user``, ``item``, optional ``rating``): the
+        judgments. Without ``relevance=`` every interaction is relevant with
+        grade 1 (implicit feedback). ``None`` when only beyond-accuracy
+        measures that need no judgments are asked for.
+    recommendations : table, ``{user: [item, ...]}`` or 2-D array
+        A table of ``user, item, score`` (or ``rank``; or neither: rows in
+        order) ordered by score descending with ties in input row order;
+        top-k lists per user; or a 2-D array of item ids, one row per user
+        (``users=`` names the rows, default 0..n-1).
+    measures : str or list of str
+        Accuracy measures of rankwise's language (``"ndcg@10"``,
+        ``"recall@50"``, ``"map@10"``, ``"P@10"``, ``"mrr"``, ...) and
+        beyond-accuracy ones (:data:`BEYOND`): ``coverage``, ``gini``,
+        ``entropy``, ``novelty``, ``epc``, ``arp``, ``aplt``, ``popreo``,
+        ``ild``, ``serendipity``, ``personalisation``, each with an optional
+        ``@k`` and ``(dialect=recbole)`` / ``(dialect=recommenders)`` for
+        those tools' conventions (see docs/recommenders.md).
+    k : int, optional
+        Cut every list at k (after excluding seen items).
+    exclude : table, optional
+        Interactions whose items are removed from each user's list before
+        cutting at k (usually the training interactions).
+    train : table, optional
+        Training interactions: item popularity (novelty, ARP, APLT, PopREO,
+        EPC), the catalogue when none is given, co-occurrence similarity for
+        ILD without features. Defaults to *exclude*.
+    catalogue : int, list of item ids or table, optional
+        All items (coverage and Gini). Defaults to the training items.
+    features : ``{item: vector}``, ``(ids, matrix)`` or table, optional
+        Item vectors (embeddings, genre indicators; dense or scipy sparse)
+        for ILD and serendipity in the Recommenders dialect. Without them,
+        items are compared by co-occurrence in *train*.
+    baseline : recommendations, optional
+        A baseline recommender's lists (same forms), for ``serendipity``.
+    segments : ``{user: segment}``, Series or table, optional
+        Every measure per segment, with a test between segments.
+    segment_test : {"welch", "rank"}
+        Welch's t-test / Welch's ANOVA, or Mann-Whitney U / Kruskal-Wallis.
+    users : sequence, optional
+        The user id of each row of a 2-D array of recommendations.
+    columns : dict, optional
+        ``{role: column}`` for roles ``user``, ``item``, ``score``,
+        ``rank``, ``rating``, ``segment``.
+    relevance : str, optional
+        The column of *test* holding grades (then ``rel`` is the relevance
+        level); by default every test interaction has grade 1.
+    rel, missing, engine
+        As in :func:`rankwise.evaluate`. ``missing="zero"`` scores a test
+        user without recommendations 0 (Microsoft Recommenders' nDCG).
+
+    Returns
+    -------
+    RecommenderResults
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> train = {"user": [1, 1, 2], "item": ["a", "b", "a"]}
+    >>> test = {"user": [1, 2], "item": ["c", "b"]}
+    >>> recs = {1: ["a", "c", "d"], 2: ["b", "c", "d"]}
+    >>> r = rw.evaluate_recommendations(test, recs, ["P@1", "recall@2", "coverage@2"],
+    ...                                 exclude=train, catalogue=["a", "b", "c", "d"])
+    >>> r.mean
+    {'P@1': 1.0, 'recall@2': 1.0, 'coverage@2': 0.75}
+    >>> r.per_user["P@1"].tolist()
+    [1.0, 1.0]
+    """
+    if isinstance(measures, str):
+        measures = [measures]
+    measures = list(measures)
+    if not measures:
+        raise InvalidParameterError("measures is empty; give at least one, e.g. ['ndcg@10']")
+    if k is not None and (not isinstance(k, (int, np.integer)) or k < 1):
+        raise InvalidParameterError(f"k must be a positive integer, got {k!r}")
+    if segment_test not in ("welch", "rank"):
+        raise InvalidParameterError(
+            f"segment_test must be 'welch' or 'rank', got {segment_test!r}")
+    beyond_measures: list[BeyondMeasure] = []
+    accuracy_names: list[str] = []
+    for text in measures:
+        parsed = parse_beyond(text) if isinstance(text, str) else None
+        if parsed is not None:
+            beyond_measures.append(parsed)
+        else:
+            accuracy_names.append(text)
+    if accuracy_names:
+        from rankwise.exceptions import UnknownMeasureError as _Unknown
+        from rankwise.measures import parse
+
+        for text in accuracy_names:
+            try:
+                parse(text)
+            except _Unknown as error:
+                name = re.split(r"[@(]", str(text), maxsplit=1)[0]
+                hint = did_you_mean(name.lower(), BEYOND)
+                raise UnknownMeasureError(str(error) + (
+                    f" (or a recommender measure{hint[1:] if hint else ''})" if hint else
+                    "; recommender measures: " + ", ".join(BEYOND))) from None
+        if test is None:
+            raise InvalidParameterError(
+                f"{accuracy_names} need the held-out interactions (test=)")
+
+    user_vocab, item_vocab = Vocabulary("user"), Vocabulary("item")
+    truth = Interactions.read(test, user_vocab, item_vocab, columns=columns, what="test",
+                              rating=relevance is not None) if test is not None else None
+    if truth is not None and relevance is not None:
+        truth = _with_grades(test, truth, relevance, user_vocab, item_vocab, columns)
+    lists = Lists.read(recommendations, user_vocab, item_vocab, columns=columns,
+                       user_index=users)
+    history = Interactions.read(train if train is not None else exclude, user_vocab,
+                                item_vocab, columns=columns, what="train", rating=False) \
+        if (train is not None or exclude is not None) else None
+    if exclude is None:
+        seen = None
+    elif train is None or exclude is train:
+        seen = history
+    else:
+        seen = Interactions.read(exclude, user_vocab, item_vocab, columns=columns,
+                                 what="exclude", rating=False)
+    base = Lists.read(baseline, user_vocab, item_vocab, columns=columns,
+                      what="baseline") if baseline is not None else None
+    catalogue_codes: np.ndarray | None = None
+    catalogue_size: int | None = None
+    if isinstance(catalogue, (int, np.integer)) and not isinstance(catalogue, bool):
+        catalogue_size = int(catalogue)
+    elif catalogue is not None:
+        catalogue_codes = np.unique(_item_ids(catalogue, item_vocab, columns, "catalogue"))
+    item_features = _features(features, item_vocab, columns) if features is not None \
+        else None
+    segment_of, segment_names = _segments_of(segments, user_vocab, columns) \
+        if segments is not None else (None, [])
+    n_users, n_items = max(len(user_vocab), 1), max(len(item_vocab), 1)
+
+    if seen is not None:
+        lists = exclude_seen(lists, seen, n_items)
+        if base is not None:
+            base = exclude_seen(base, seen, n_items)
+    lists = lists.head(k)
+    if base is not None:
+        base = base.head(k)
+
+    # the evaluated users
+    has_list = lists.lengths(n_users) > 0
+    if truth is not None:
+        in_test = np.bincount(truth.users, minlength=n_users) > 0
+        evaluated = in_test & (has_list if missing == "skip" else True)
+    else:
+        evaluated = has_list
+    if not evaluated.any():
+        raise InvalidParameterError(
+            "no user to evaluate: no test user has a recommendation list"
+            if truth is not None else "the recommendations are empty")
+    eval_codes = np.flatnonzero(evaluated)
+    per_user: dict[str, np.ndarray] = {}
+    totals: dict[str, float] = {}
+    accuracy = None
+    order = {str(m): n for n, m in enumerate(measures)}
+
+    if accuracy_names and truth is not None:
+        accuracy = _accuracy(truth, lists, accuracy_names, user_vocab, item_vocab,
+                             rel=rel, missing=missing, engine=engine)
+        codes = user_vocab.lookup(_as_typed(accuracy.query_ids, user_vocab))
+        for name in accuracy:
+            values = np.full(n_users, np.nan)
+            values[codes] = accuracy[name]
+            per_user[name] = values
+    kept_lists = lists.only_users(evaluated)
+    context = _Context(kept_lists, base, truth, history, item_features, n_users, n_items,
+                       catalogue_codes, catalogue_size)
+    for measure in beyond_measures:
+        value = context.compute(measure)
+        if isinstance(value, float):
+            totals[str(measure)] = value
+        else:
+            per_user[str(measure)] = value
+
+    def key(name: str) -> int:
+        return order.get(name, len(order))
+
+    per_user_eval = {name: per_user[name][eval_codes] for name in sorted(per_user, key=key)}
+    means = {name: _nanmean(v) for name, v in per_user_eval.items()}
+    if accuracy is not None:
+        means.update({name: accuracy.mean[name] for name in accuracy})
+    means.update(totals)
+    means = {name: means[name] for name in sorted(means, key=key)}
+    labels = user_vocab.labels().take(_arrow_codes(eval_codes)).to_pylist()
+    result = RecommenderResults(labels, per_user_eval, means, accuracy)
+    if segment_of is not None:
+        result.segments = _by_segment(segment_of, segment_names, evaluated, per_user, context,
+                                      beyond_measures, list(means), segment_test)
+    return result
+
+
+def _arrow_codes(codes: np.ndarray) -> Any:
+    import pyarrow as pa
+
+    return pa.array(codes)
+
+
+def _as_typed(texts: list[str], vocab: Vocabulary) -> Any:
+    """Query ids (text) back in the vocabulary's type."""
+    import pyarrow as pa
+
+    labels = vocab.labels()
+    array = pa.array(texts, type=pa.string())
+    return array if pa.types.is_string(labels.type) else array.cast(labels.type)
+
+
+def _nanmean(values: np.ndarray) -> float:
+    finite = values[~np.isnan(values)]
+    return float(finite.mean()) if len(finite) else float("nan")
+
+
+def _with_grades(test: Any, truth: Interactions, relevance: str, users: Vocabulary,
+                 items: Vocabulary, columns: Mapping[str, str] | None) -> Interactions:
+    table = as_table(test, "test")
+    if relevance not in table.column_names:
+        raise InvalidParameterError(
+            f"relevance={relevance!r} names no column of test; columns are "
+            f"{table.column_names}" + did_you_mean(relevance, table.column_names))
+    u = users.lookup(table.column(find_column(table, "user", columns, "test")))
+    i = items.lookup(table.column(find_column(table, "item", columns, "test")))
+    grades = np.asarray(table.column(relevance).to_numpy(zero_copy_only=False), dtype=float)
+    return Interactions.from_codes(u, i, grades, n_items=max(len(items), 1))
+
+
+def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabulary,
+              items: Vocabulary, *, rel: float, missing: str, engine: str) -> Results:
+    from rankwise.data import Qrels, Run
+    from rankwise.evaluation import evaluate
+
+    qrels = Qrels.from_arrow(users.texts(truth.users), items.texts(truth.items),
+                             truth.ratings)
+    # scores from the rank: the order is settled (ties broken by input row order)
+    run = Run.from_arrow(users.texts(lists.users), items.texts(lists.items),
+                         -lists.ranks.astype(np.float64), name="recommendations",
+                         check_duplicates=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RankwiseWarning)
+        return evaluate(qrels, run, names, rel=rel, missing=missing, engine=engine)
+
+
+class _Context:
+    """What the beyond-accuracy measures share: lists, popularity, catalogue."""
+
+    def __init__(self, lists: Lists, base: Lists | None, truth: Interactions | None,
+                 history: Interactions | None, features: Any, n_users: int, n_items: int,
+                 catalogue_codes: np.ndarray | None, catalogue_size: int | None) -> None:
+        self.lists, self.base, self.truth, self.history = lists, base, truth, history
+        self.n_users, self.n_items = n_users, n_items
+        self.features = features
+        self.catalogue_codes, self.catalogue_size = catalogue_codes, catalogue_size
+        if history is not None:
+            self.interactions = np.bincount(history.items, weights=history.counts,
+                                            minlength=n_items).astype(np.float64)
+            self.user_counts = np.bincount(history.items, minlength=n_items).astype(
+                np.float64)
+            self.train_users = float(len(np.unique(history.users)))
+        self._vectors: Any = None
+
+    def need_history(self, measure: BeyondMeasure) -> Interactions:
+        if self.history is None:
+            raise InvalidParameterError(
+                f"{measure} needs the training interactions: give train= (or exclude=)")
+        return self.history
+
+    def need_truth(self, measure: BeyondMeasure) -> Interactions:
+        if self.truth is None:
+            raise InvalidParameterError(f"{measure} needs the held-out interactions (test=)")
+        return self.truth
+
+    def relevant(self, measure: BeyondMeasure, rel: float = 1) -> Interactions:
+        truth = self.need_truth(measure)
+        keep = truth.ratings >= rel
+        return Interactions(truth.users[keep], truth.items[keep], truth.ratings[keep],
+                            truth.counts[keep])
+
+    def size(self, measure: BeyondMeasure) -> int:
+        if self.catalogue_size is not None:
+            return self.catalogue_size
+        if self.catalogue_codes is not None:
+            return len(self.catalogue_codes)
+        history = self.history
+        if history is None:
+            raise InvalidParameterError(
+                f"{measure} needs the catalogue: give catalogue= (item ids or their number) "
+                "or train=")
+        return len(np.unique(history.items))
+
+    def vectors(self) -> Any:
+        if self._vectors is None:
+            if self.features is not None:
+                codes, matrix = self.features
+                self._vectors = _place(codes, matrix, self.n_items)
+            else:
+                history = self.history
+                if history is None:
+                    raise InvalidParameterError(
+                        "ild and serendipity(dialect=recommenders) need features= (item "
+                        "vectors) or train= (items compared by co-occurrence)")
+                self._vectors = _cooccurrence(history, self.n_items, self.n_users)
+        return self._vectors
+
+    def compute(self, m: BeyondMeasure, lists: Lists | None = None,
+                users: np.ndarray | None = None) -> float | np.ndarray:
+        lists = (lists if lists is not None else self.lists).head(m.cutoff)
+        dialect = m.param("dialect")
+        n_users, n_items = self.n_users, self.n_items
+        if m.name == "coverage":
+            return beyond.catalogue_coverage(lists, self.size(m))
+        if m.name == "gini":
+            return beyond.gini(beyond.exposure(lists, n_items), self.size(m),
+                               form="recbole" if dialect == "recbole" else "handbook")
+        if m.name == "entropy":
+            counts = beyond.exposure(lists, n_items)
+            if dialect == "recbole":
+                return beyond.shannon_entropy(counts, base=math.e, per_item=True)
+            return beyond.shannon_entropy(counts)
+        if m.name == "personalisation":
+            return beyond.personalisation(lists, n_items)
+        if m.name == "ild":
+            return beyond.ild(lists, self.vectors(), n_users)
+        if m.name == "serendipity":
+            if dialect == "recommenders":
+                truth = self.need_truth(m)
+                history = self.need_history(m)
+                relevance = np.isin(lists.users * n_items + lists.items,
+                                    truth.keys(n_items)).astype(np.float64)
+                return beyond.history_serendipity(lists, history, self.vectors(), relevance,
+                                                  n_users)[1]
+            if self.base is None:
+                raise InvalidParameterError(
+                    f"{m} needs a baseline recommender's lists: give baseline=")
+            base = self.base.head(m.cutoff)
+            return beyond.serendipity(lists, base, self.relevant(m), n_items, n_users)
+        history = self.need_history(m)
+        if m.name == "novelty":
+            if dialect == "recommenders":
+                pop = self.interactions[lists.items]
+                total = float(history.counts.sum())
+                known = pop > 0
+                return float(np.sum(-np.log2(pop[known] / total)) / max(len(pop), 1))
+            return beyond.novelty(lists, self.user_counts, self.train_users, n_users)
+        if m.name == "arp":
+            return beyond.arp(lists, self.interactions, n_users,
+                              k=m.cutoff if dialect == "recbole" else None)
+        if m.name in ("aplt", "popreo"):
+            tail = self._tail(m)
+            if m.name == "aplt":
+                return beyond.aplt(lists, tail, n_users,
+                                   k=m.cutoff if dialect == "recbole" else None)
+            head = (self.interactions > 0) & ~tail
+            return beyond.popreo(lists, self.relevant(m), tail, head, n_items, history)
+        if m.name == "epc":
+            share = self.user_counts / self.train_users
+            return beyond.epc(lists, self.relevant(m), share, n_items, n_users)
+        raise UnknownMeasureError(f"unknown recommender measure {m.name!r}")  # pragma: no cover
+
+    def _tail(self, m: BeyondMeasure) -> np.ndarray:
+        if m.param("dialect") == "recbole":
+            return recbole_tail(self.interactions, self.interactions > 0, m.param("tail"))
+        return beyond.long_tail(self.interactions, head=m.param("head", 0.8))
+
+
+def recbole_tail(counts: np.ndarray, known: np.ndarray, tail: float | None) -> np.ndarray:
+    """RecBole's ``TailPercentage`` tail: count <= tail (tail > 1), else the bottom share.
+
+    With *tail* <= 1 (default 0.1) the tail is the first max(int(n * tail), 1)
+    of the *known* items sorted by (count, code) ascending.
+
+    Examples
+    --------
+    >>> recbole_tail(np.array([0.0, 0, 1, 2, 3, 4, 5, 0]),
+    ...              np.array([False, True, True, True, True, True, True, False]), None).tolist()
+    [False, True, False, False, False, False, False, False]
+    """
+    ratio = 0.1 if tail is None else tail
+    mask = np.zeros(len(counts), dtype=bool)
+    if ratio > 1:
+        mask[known] = counts[known] <= ratio
+        return mask
+    codes = np.flatnonzero(known)
+    order = codes[np.lexsort((codes, counts[codes]))]
+    mask[order[:max(int(len(codes) * ratio), 1)]] = True
+    return mask
+
+
+def _by_segment(segment_of: np.ndarray, names: list[Any], evaluated: np.ndarray,
+                per_user: dict[str, np.ndarray], context: _Context,
+                beyond_measures: list[BeyondMeasure], order: list[str], test: str
+                ) -> SegmentResults:
+    from scipy import stats
+
+    mean: dict[Any, dict[str, float]] = {}
+    counts: dict[Any, int] = {}
+    groups: dict[str, list[np.ndarray]] = {name: [] for name in per_user}
+    set_level = [m for m in beyond_measures if str(m) not in per_user]
+    for index, name in enumerate(names):
+        members = evaluated & (segment_of == index)
+        counts[name] = int(members.sum())
+        row: dict[str, float] = {}
+        for measure, values in per_user.items():
+            chosen = values[members]
+            chosen = chosen[~np.isnan(chosen)]
+            groups[measure].append(chosen)
+            row[measure] = float(chosen.mean()) if len(chosen) else float("nan")
+        lists = context.lists.only_users(members)
+        for m in set_level:
+            row[str(m)] = float(context.compute(m, lists)) if len(lists.users) else \
+                float("nan")
+        mean[name] = {key: row[key] for key in order if key in row}
+    p_values: dict[str, float] = {}
+    for key in order:
+        samples = [g for g in groups.get(key, []) if len(g) >= 2]
+        if key not in groups or len(samples) < 2:
+            p_values[key] = float("nan")
+            continue
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            if test == "welch":
+                result = stats.ttest_ind(*samples, equal_var=False) if len(samples) == 2 \
+                    else stats.f_oneway(*samples, equal_var=False)
+            else:
+                result = stats.mannwhitneyu(*samples, alternative="two-sided") \
+                    if len(samples) == 2 else stats.kruskal(*samples)
+        p_values[key] = float(result.pvalue)
+    label = {"welch": "Welch's t-test" if len(names) == 2 else "Welch's ANOVA",
+             "rank": "Mann-Whitney U" if len(names) == 2 else "Kruskal-Wallis"}[test]
+    return SegmentResults(names, mean, counts, p_values, label)

@@ -1,0 +1,426 @@
+"""Recommender inputs as flat integer columns: interactions, recommendation lists.
+
+Every input form (pandas, polars or Arrow tables, ``{column: values}``
+mappings, ``{user: [item, ...]}`` top-k lists, a 2-D array of item ids with a
+user index) becomes a :class:`Lists` (one row per recommended item, grouped by
+user in rank order) or an :class:`Interactions` (one row per user-item pair),
+with users and items coded once against shared vocabularies
+(:class:`Vocabulary`), so that excluding seen items, cutting at k and every
+measure are array operations: no Python loop per user or per row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rankwise.exceptions import InputFormatError, InvalidParameterError
+from rankwise.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = [
+    "ROLES",
+    "Interactions",
+    "Lists",
+    "Vocabulary",
+    "as_table",
+    "exclude_seen",
+    "find_column",
+]
+
+ROLES: dict[str, tuple[str, ...]] = {
+    "user": ("user", "user_id", "userID", "userId", "UserId", "uid", "user:token"),
+    "item": ("item", "item_id", "itemID", "itemId", "ItemId", "iid", "item:token"),
+    "score": ("score", "prediction", "pred", "predictions"),
+    "rank": ("rank",),
+    "rating": ("rating", "weight", "relevance", "label", "rating:float"),
+    "timestamp": ("timestamp", "time", "ts"),
+}
+"""Each column role and the names found without a column map, in order."""
+
+
+def as_table(obj: Any, what: str) -> pa.Table:
+    """An Arrow table from a pandas / polars / Arrow table or ``{column: values}``."""
+    import pyarrow as pa
+
+    if isinstance(obj, pa.Table):
+        return obj
+    if isinstance(obj, pa.RecordBatch):
+        return pa.Table.from_batches([obj])
+    module = type(obj).__module__
+    if module.startswith("pandas"):
+        return pa.Table.from_pandas(obj, preserve_index=False)
+    if module.startswith("polars"):
+        return obj.to_arrow()
+    if isinstance(obj, Mapping):
+        try:
+            return pa.table({str(k): v for k, v in obj.items()})
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as error:
+            raise InputFormatError(
+                f"{what}: expected a table or {{column: values}} of equal-length columns, "
+                f"got a {type(obj).__name__} that Arrow could not read ({error})"
+            ) from None
+    raise InputFormatError(
+        f"{what}: expected a pandas, polars or Arrow table or {{column: values}}, "
+        f"got {type(obj).__name__}"
+    )
+
+
+def find_column(
+    table: pa.Table, role: str, columns: Mapping[str, str] | None, what: str,
+    *, required: bool = True,
+) -> str | None:
+    """The column of *table* playing *role*: the column map's, else a usual name."""
+    names = list(table.column_names)
+    if columns and role in columns:
+        name = columns[role]
+        if name not in names:
+            raise InputFormatError(
+                f"{what}: columns={{'{role}': '{name}'}} names no column; columns are "
+                f"{names}" + did_you_mean(name, names)
+            )
+        return name
+    for name in ROLES[role]:
+        if name in names:
+            return name
+    if required:
+        raise InputFormatError(
+            f"{what}: no {role} column (looked for {list(ROLES[role])}); columns are "
+            f"{names}; name it with columns={{'{role}': '<column>'}}"
+        )
+    return None
+
+
+class Vocabulary:
+    """Ids of one kind (users or items) seen in any input, coded 0..n-1 in order of arrival.
+
+    Examples
+    --------
+    >>> v = Vocabulary("item")
+    >>> v.encode([10, 20, 10]).tolist(), v.encode([30, 20]).tolist(), len(v)
+    ([0, 1, 0], [2, 1], 3)
+    >>> v.labels().to_pylist()
+    [10, 20, 30]
+    """
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._chunks: list[pa.Array] = []
+        self._type: pa.DataType | None = None
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _normalise(self, values: Any) -> pa.Array:
+        import pyarrow as pa
+
+        if isinstance(values, pa.ChunkedArray):
+            values = values.combine_chunks()
+        if not isinstance(values, pa.Array):
+            values = pa.array(np.asarray(values) if isinstance(values, np.ndarray) else values)
+        if pa.types.is_dictionary(values.type):
+            values = values.dictionary_decode()
+        if pa.types.is_large_string(values.type) or pa.types.is_string_view(values.type):
+            values = values.cast(pa.string())
+        if pa.types.is_integer(values.type):
+            values = values.cast(pa.int64())
+        if values.null_count:
+            row = int(np.flatnonzero(values.is_null().to_numpy(zero_copy_only=False))[0])
+            raise InputFormatError(f"{self.kind} id missing (null) at row {row}")
+        if not (pa.types.is_integer(values.type) or pa.types.is_string(values.type)):
+            raise InputFormatError(
+                f"{self.kind} ids must be integers or text, got {values.type}"
+            )
+        if self._type is None:
+            self._type = values.type
+        elif values.type != self._type:
+            raise InputFormatError(
+                f"{self.kind} ids are {self._type} in one input and {values.type} in another; "
+                "give them one type (for example cast both to str)"
+            )
+        return values
+
+    def encode(self, values: Any) -> np.ndarray:
+        """Codes of *values* (int64), adding the ids not seen before."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        array = self._normalise(values)
+        if len(array) == 0:
+            return np.zeros(0, dtype=np.int64)
+        known = self.labels()
+        if len(known):
+            codes = pc.index_in(array, value_set=known).to_numpy(zero_copy_only=False)
+            new = np.isnan(codes) if codes.dtype.kind == "f" else np.zeros(len(codes), bool)
+            if codes.dtype.kind == "f":
+                codes = np.where(new, -1, codes)
+            codes = codes.astype(np.int64)
+        else:
+            codes = np.full(len(array), -1, dtype=np.int64)
+            new = np.ones(len(array), dtype=bool)
+        if new.any():
+            fresh = array.filter(pa.array(new))
+            encoded = pc.dictionary_encode(fresh).combine_chunks() if isinstance(
+                fresh, pa.ChunkedArray) else pc.dictionary_encode(fresh)
+            indices = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+            codes[new] = indices + self._size
+            self._chunks.append(encoded.dictionary)
+            self._size += len(encoded.dictionary)
+        return codes
+
+    def lookup(self, values: Any) -> np.ndarray:
+        """Codes of *values*, -1 for ids not in the vocabulary (nothing is added)."""
+        import pyarrow.compute as pc
+
+        array = self._normalise(values)
+        if len(array) == 0 or self._size == 0:
+            return np.full(len(array), -1, dtype=np.int64)
+        codes = pc.index_in(array, value_set=self.labels()).fill_null(-1)
+        return codes.to_numpy(zero_copy_only=False).astype(np.int64)
+
+    def labels(self) -> pa.Array:
+        """The ids in code order."""
+        import pyarrow as pa
+
+        if not self._chunks:
+            return pa.array([], type=self._type or pa.string())
+        if len(self._chunks) > 1:
+            self._chunks = [pa.concat_arrays(self._chunks)]
+        return self._chunks[0]
+
+    def texts(self, codes: np.ndarray) -> pa.Array:
+        """The ids of *codes* as text (for rankwise's judgments and runs)."""
+        import pyarrow as pa
+
+        labels = self.labels()
+        if not pa.types.is_string(labels.type):
+            labels = labels.cast(pa.string())
+        return labels.take(pa.array(codes))
+
+
+@dataclass(frozen=True)
+class Interactions:
+    """User-item interactions (judgments, training history): coded, one row per pair.
+
+    Attributes
+    ----------
+    users, items : ndarray of int64
+        Codes in the shared vocabularies.
+    ratings : ndarray of float64
+        The rating (or weight) of each pair, 1 when the table has none.
+    counts : ndarray of int64
+        How many rows of the table the pair had (interactions repeated).
+    """
+
+    users: np.ndarray
+    items: np.ndarray
+    ratings: np.ndarray
+    counts: np.ndarray
+
+    @classmethod
+    def read(
+        cls, obj: Any, users: Vocabulary, items: Vocabulary, *,
+        columns: Mapping[str, str] | None = None, what: str = "interactions",
+        rating: bool = True,
+    ) -> Interactions:
+        """Code a table of interactions; repeated pairs are merged (ratings: the largest)."""
+        table = as_table(obj, what)
+        user_col = find_column(table, "user", columns, what)
+        item_col = find_column(table, "item", columns, what)
+        rating_col = find_column(table, "rating", columns, what, required=False) if rating \
+            else None
+        u = users.encode(table.column(user_col))
+        i = items.encode(table.column(item_col))
+        if rating_col is not None:
+            r = np.asarray(table.column(rating_col).to_numpy(zero_copy_only=False),
+                           dtype=np.float64)
+            if not np.isfinite(r).all():
+                row = int(np.flatnonzero(~np.isfinite(r))[0])
+                raise InputFormatError(
+                    f"{what}: {rating_col} must be a finite number, got {r[row]} at row {row}"
+                )
+        else:
+            r = np.ones(len(u), dtype=np.float64)
+        return cls.from_codes(u, i, r, n_items=max(len(items), 1))
+
+    @classmethod
+    def from_codes(cls, u: np.ndarray, i: np.ndarray, r: np.ndarray, *,
+                   n_items: int) -> Interactions:
+        """Merge repeated pairs (sorted by user, then item)."""
+        keys = u.astype(np.int64) * n_items + i
+        unique, first, counts = np.unique(keys, return_index=True, return_counts=True)
+        ratings = r[first]
+        if len(unique) != len(keys):
+            order = np.argsort(keys, kind="stable")
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            ratings = np.maximum.reduceat(r[order], starts) if len(keys) else ratings
+        return cls(unique // n_items, unique % n_items, ratings.astype(np.float64),
+                   counts.astype(np.int64))
+
+    def keys(self, n_items: int) -> np.ndarray:
+        """One int64 per pair: ``user * n_items + item``."""
+        return self.users * n_items + self.items
+
+
+@dataclass(frozen=True)
+class Lists:
+    """Recommendation lists: one row per recommended item, by user then rank.
+
+    Attributes
+    ----------
+    users, items : ndarray of int64
+        Codes; rows of one user are contiguous, in rank order.
+    ranks : ndarray of int64
+        1-based position in the user's list.
+    """
+
+    users: np.ndarray
+    items: np.ndarray
+    ranks: np.ndarray
+
+    @property
+    def list_users(self) -> np.ndarray:
+        """The users that have a list, in order of their rows."""
+        return self.users[self.ranks == 1]
+
+    def lengths(self, n_users: int) -> np.ndarray:
+        """Length of every user's list (0 for users without one)."""
+        return np.bincount(self.users, minlength=n_users)
+
+    def head(self, k: int | None) -> Lists:
+        """The first *k* items of every list."""
+        if k is None:
+            return self
+        keep = self.ranks <= k
+        return Lists(self.users[keep], self.items[keep], self.ranks[keep])
+
+    def only_users(self, mask: np.ndarray) -> Lists:
+        """The lists of the users where *mask* (indexed by user code) is true."""
+        keep = mask[self.users]
+        return Lists(self.users[keep], self.items[keep], self.ranks[keep])
+
+    @classmethod
+    def ordered(cls, u: np.ndarray, i: np.ndarray, key: np.ndarray, *, n_items: int,
+                what: str) -> Lists:
+        """Lists from rows, each user's rows sorted by *key* ascending (ties: row order)."""
+        order = np.lexsort((key, u)) if len(u) else np.zeros(0, dtype=np.int64)
+        u, i = u[order], i[order]
+        pairs = u * n_items + i
+        if len(pairs) > 1:
+            sorted_pairs = np.sort(pairs)
+            same = sorted_pairs[1:] == sorted_pairs[:-1]
+            if same.any():
+                from rankwise.exceptions import DuplicateEntryError
+
+                pair = int(sorted_pairs[1:][same][0])
+                raise DuplicateEntryError(
+                    f"{what}: an item is recommended twice to one user (user code "
+                    f"{pair // n_items}, item code {pair % n_items}); give each pair once"
+                )
+        return cls(u, i, _ranks_within(u))
+
+    @classmethod
+    def read(
+        cls, obj: Any, users: Vocabulary, items: Vocabulary, *,
+        columns: Mapping[str, str] | None = None, user_index: Any = None,
+        what: str = "recommendations",
+    ) -> Lists:
+        """Code recommendations given as a table, ``{user: [items]}`` or a 2-D array."""
+        if isinstance(obj, np.ndarray) or (
+            isinstance(obj, Sequence) and not isinstance(obj, (str, bytes))
+            and len(obj) and isinstance(obj[0], (list, tuple, np.ndarray))
+        ):
+            matrix = np.asarray(obj)
+            if matrix.ndim != 2:
+                raise InputFormatError(
+                    f"{what}: a 2-D array of item ids (one row per user) was expected, "
+                    f"got {matrix.ndim} dimensions"
+                )
+            n_rows, width = matrix.shape
+            index = np.arange(n_rows) if user_index is None else user_index
+            u = users.encode(index)
+            if len(u) != n_rows:
+                raise InputFormatError(
+                    f"{what}: users= has {len(u)} ids for {n_rows} rows of the array"
+                )
+            u = np.repeat(u, width)
+            i = items.encode(matrix.reshape(-1))
+            key = np.tile(np.arange(width, dtype=np.float64), n_rows)
+            return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what)
+        if user_index is not None:
+            raise InvalidParameterError("users= goes with a 2-D array of item ids only")
+        if isinstance(obj, Mapping) and obj and all(
+            isinstance(v, (list, tuple, np.ndarray)) for v in obj.values()
+        ) and not _columns_like(obj):
+            import itertools
+
+            import pyarrow as pa
+
+            lengths = np.fromiter(map(len, obj.values()), dtype=np.int64, count=len(obj))
+            u = np.repeat(users.encode(pa.array(list(obj.keys()))), lengths)
+            i = items.encode(pa.array(itertools.chain.from_iterable(
+                v.tolist() if isinstance(v, np.ndarray) else v for v in obj.values())))
+            key = (np.arange(len(u)) - np.repeat(np.cumsum(lengths) - lengths, lengths))
+            return cls.ordered(u, i, key.astype(np.float64), n_items=max(len(items), 1),
+                               what=what)
+        table = as_table(obj, what)
+        user_col = find_column(table, "user", columns, what)
+        item_col = find_column(table, "item", columns, what)
+        rank_col = find_column(table, "rank", columns, what, required=False)
+        score_col = None if rank_col else find_column(table, "score", columns, what,
+                                                      required=False)
+        u = users.encode(table.column(user_col))
+        i = items.encode(table.column(item_col))
+        if rank_col is None and score_col is None:
+            key = np.arange(len(u), dtype=np.float64)  # rows in order
+        else:
+            col = rank_col or score_col
+            values = np.asarray(table.column(col).to_numpy(zero_copy_only=False),
+                                dtype=np.float64)
+            if not np.isfinite(values).all():
+                row = int(np.flatnonzero(~np.isfinite(values))[0])
+                raise InputFormatError(
+                    f"{what}: {col} must be a finite number, got {values[row]} at row {row}"
+                )
+            key = values if rank_col else -values
+        return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what)
+
+
+def _columns_like(obj: Mapping[Any, Any]) -> bool:
+    """A ``{column: values}`` table rather than ``{user: [items]}``."""
+    return any(str(key) in names for key in obj for names in ROLES.values())
+
+
+def _ranks_within(users: np.ndarray) -> np.ndarray:
+    """1-based position of each row within its run of equal users (rows grouped)."""
+    n = len(users)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.concatenate([[True], users[1:] != users[:-1]]))
+    lengths = np.diff(np.append(starts, n))
+    return np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
+
+
+def exclude_seen(lists: Lists, seen: Interactions, n_items: int) -> Lists:
+    """Remove from each list the items its user interacted with in *seen*, then re-rank.
+
+    Examples
+    --------
+    >>> lists = Lists(np.array([0, 0, 0, 1]), np.array([5, 6, 7, 5]), np.array([1, 2, 3, 1]))
+    >>> seen = Interactions(np.array([0]), np.array([6]), np.ones(1), np.ones(1, dtype=int))
+    >>> out = exclude_seen(lists, seen, n_items=8)
+    >>> out.items.tolist(), out.ranks.tolist()
+    ([5, 7, 5], [1, 2, 1])
+    """
+    if len(seen.users) == 0 or len(lists.users) == 0:
+        return lists
+    keys = lists.users * n_items + lists.items
+    keep = ~np.isin(keys, seen.keys(n_items))
+    users = lists.users[keep]
+    return Lists(users, lists.items[keep], _ranks_within(users))
