@@ -337,6 +337,7 @@ def evaluate_recommendations(
     segments: Any = None,
     segment_test: str = "welch",
     users: Any = None,
+    duplicates: str = "error",
     columns: Mapping[str, str] | None = None,
     relevance: str | None = None,
     rel: float = 1,
@@ -388,6 +389,9 @@ def evaluate_recommendations(
         Welch's t-test / Welch's ANOVA, or Mann-Whitney U / Kruskal-Wallis.
     users : sequence, optional
         The user id of each row of a 2-D array of recommendations.
+    duplicates : {"error", "first"}
+        An item recommended twice to one user is an error, or kept at its
+        best-ranked position only.
     columns : dict, optional
         ``{role: column}`` for roles ``user``, ``item``, ``score``,
         ``rank``, ``rating``, ``segment``.
@@ -455,8 +459,11 @@ def evaluate_recommendations(
                               rating=relevance is not None) if test is not None else None
     if truth is not None and relevance is not None:
         truth = _with_grades(test, truth, relevance, user_vocab, item_vocab, columns)
+    if duplicates not in ("error", "first"):
+        raise InvalidParameterError(
+            f"duplicates must be 'error' or 'first', got {duplicates!r}")
     lists = Lists.read(recommendations, user_vocab, item_vocab, columns=columns,
-                       user_index=users)
+                       user_index=users, duplicates=duplicates)
     history = Interactions.read(train if train is not None else exclude, user_vocab,
                                 item_vocab, columns=columns, what="train", rating=False) \
         if (train is not None or exclude is not None) else None
@@ -468,7 +475,7 @@ def evaluate_recommendations(
         seen = Interactions.read(exclude, user_vocab, item_vocab, columns=columns,
                                  what="exclude", rating=False)
     base = Lists.read(baseline, user_vocab, item_vocab, columns=columns,
-                      what="baseline") if baseline is not None else None
+                      what="baseline", duplicates=duplicates) if baseline is not None else None
     catalogue_codes: np.ndarray | None = None
     catalogue_size: int | None = None
     if isinstance(catalogue, (int, np.integer)) and not isinstance(catalogue, bool):

@@ -307,29 +307,43 @@ class Lists:
 
     @classmethod
     def ordered(cls, u: np.ndarray, i: np.ndarray, key: np.ndarray, *, n_items: int,
-                what: str) -> Lists:
-        """Lists from rows, each user's rows sorted by *key* ascending (ties: row order)."""
+                what: str, duplicates: str = "error",
+                vocabularies: tuple[Vocabulary, Vocabulary] | None = None) -> Lists:
+        """Lists from rows, each user's rows sorted by *key* ascending (ties: row order).
+
+        An item listed twice for one user is an error, or (``duplicates="first"``)
+        kept at its first (best) position only.
+        """
         order = np.lexsort((key, u)) if len(u) else np.zeros(0, dtype=np.int64)
         u, i = u[order], i[order]
         pairs = u * n_items + i
         if len(pairs) > 1:
-            sorted_pairs = np.sort(pairs)
-            same = sorted_pairs[1:] == sorted_pairs[:-1]
-            if same.any():
-                from rankwise.exceptions import DuplicateEntryError
+            _, first = np.unique(pairs, return_index=True)
+            if len(first) != len(pairs):
+                if duplicates == "first":
+                    first.sort()
+                    u, i = u[first], i[first]
+                else:
+                    from rankwise.exceptions import DuplicateEntryError
 
-                pair = int(sorted_pairs[1:][same][0])
-                raise DuplicateEntryError(
-                    f"{what}: an item is recommended twice to one user (user code "
-                    f"{pair // n_items}, item code {pair % n_items}); give each pair once"
-                )
+                    repeated = np.ones(len(pairs), dtype=bool)
+                    repeated[first] = False
+                    row = int(np.flatnonzero(repeated)[0])
+                    user, item = (u[row], i[row]) if vocabularies is None else (
+                        vocabularies[0].labels()[int(u[row])].as_py(),
+                        vocabularies[1].labels()[int(i[row])].as_py())
+                    raise DuplicateEntryError(
+                        f"{what}: item {item!r} is recommended twice to user {user!r}; "
+                        "give each pair once, or pass duplicates='first' to keep the "
+                        "best-ranked one"
+                    )
         return cls(u, i, _ranks_within(u))
 
     @classmethod
     def read(
         cls, obj: Any, users: Vocabulary, items: Vocabulary, *,
         columns: Mapping[str, str] | None = None, user_index: Any = None,
-        what: str = "recommendations",
+        what: str = "recommendations", duplicates: str = "error",
     ) -> Lists:
         """Code recommendations given as a table, ``{user: [items]}`` or a 2-D array."""
         if isinstance(obj, np.ndarray) or (
@@ -352,7 +366,8 @@ class Lists:
             u = np.repeat(u, width)
             i = items.encode(matrix.reshape(-1))
             key = np.tile(np.arange(width, dtype=np.float64), n_rows)
-            return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what)
+            return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
+                               duplicates=duplicates, vocabularies=(users, items))
         if user_index is not None:
             raise InvalidParameterError("users= goes with a 2-D array of item ids only")
         if isinstance(obj, Mapping) and obj and all(
@@ -368,7 +383,7 @@ class Lists:
                 v.tolist() if isinstance(v, np.ndarray) else v for v in obj.values())))
             key = (np.arange(len(u)) - np.repeat(np.cumsum(lengths) - lengths, lengths))
             return cls.ordered(u, i, key.astype(np.float64), n_items=max(len(items), 1),
-                               what=what)
+                               what=what, duplicates=duplicates, vocabularies=(users, items))
         table = as_table(obj, what)
         user_col = find_column(table, "user", columns, what)
         item_col = find_column(table, "item", columns, what)
@@ -389,7 +404,8 @@ class Lists:
                     f"{what}: {col} must be a finite number, got {values[row]} at row {row}"
                 )
             key = values if rank_col else -values
-        return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what)
+        return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
+                               duplicates=duplicates, vocabularies=(users, items))
 
 
 def _columns_like(obj: Mapping[Any, Any]) -> bool:
