@@ -179,10 +179,12 @@ def arp(lists: Lists, popularity: np.ndarray, n_users: int, *, k: int | None = N
     return np.where(has, sums / k, np.nan)
 
 
-def long_tail(popularity: np.ndarray, *, head: float = 0.8) -> np.ndarray:
+def long_tail(popularity: np.ndarray, *, head: float = 0.8,
+              ties: np.ndarray | None = None) -> np.ndarray:
     """Long-tail mask of item codes: items outside the short head.
 
-    The short head is the most popular items (ties by code) that together
+    The short head is the most popular items (ties by *ties* ascending,
+    default the item code) that together
     hold *head* of all interactions, the item that reaches the share
     included (Abdollahpouri, Burke & Mobasher 2017; Elliot's split). Items
     with popularity 0 (not in training) are in neither group: the mask is
@@ -195,7 +197,7 @@ def long_tail(popularity: np.ndarray, *, head: float = 0.8) -> np.ndarray:
     """
     if not 0 < head <= 1:
         raise InvalidParameterError(f"head must be in (0, 1], got {head}")
-    order = np.lexsort((np.arange(len(popularity)), -popularity))
+    order = np.lexsort((np.arange(len(popularity)) if ties is None else ties, -popularity))
     cumulative = np.cumsum(popularity[order])
     total = cumulative[-1] if len(cumulative) else 0.0
     # items before the first whose cumulative share reaches head, and that item

@@ -523,7 +523,7 @@ def evaluate_recommendations(
             per_user[name] = values
     kept_lists = lists.only_users(evaluated)
     context = _Context(kept_lists, base, truth, history, item_features, n_users, n_items,
-                       catalogue_codes, catalogue_size)
+                       catalogue_codes, catalogue_size, _id_order(item_vocab))
     for measure in beyond_measures:
         value = context.compute(measure)
         if isinstance(value, float):
@@ -546,6 +546,17 @@ def evaluate_recommendations(
         result.segments = _by_segment(segment_of, segment_names, evaluated, per_user, context,
                                       beyond_measures, list(means), segment_test)
     return result
+
+
+def _id_order(vocab: Vocabulary) -> np.ndarray:
+    """Rank of every code when the ids are sorted (numbers by value, text by bytes)."""
+    import pyarrow.compute as pc
+
+    labels = vocab.labels()
+    order = np.asarray(pc.sort_indices(labels), dtype=np.int64)
+    ranks = np.empty(len(order), dtype=np.int64)
+    ranks[order] = np.arange(len(order))
+    return ranks
 
 
 def _arrow_codes(codes: np.ndarray) -> Any:
@@ -602,11 +613,13 @@ class _Context:
 
     def __init__(self, lists: Lists, base: Lists | None, truth: Interactions | None,
                  history: Interactions | None, features: Any, n_users: int, n_items: int,
-                 catalogue_codes: np.ndarray | None, catalogue_size: int | None) -> None:
+                 catalogue_codes: np.ndarray | None, catalogue_size: int | None,
+                 item_order: np.ndarray | None = None) -> None:
         self.lists, self.base, self.truth, self.history = lists, base, truth, history
         self.n_users, self.n_items = n_users, n_items
         self.features = features
         self.catalogue_codes, self.catalogue_size = catalogue_codes, catalogue_size
+        self.item_order = item_order  # rank of each item code in id order (tie-breaks)
         if history is not None:
             self.interactions = np.bincount(history.items, weights=history.counts,
                                             minlength=n_items).astype(np.float64)
@@ -716,7 +729,8 @@ class _Context:
     def _tail(self, m: BeyondMeasure) -> np.ndarray:
         if m.param("dialect") == "recbole":
             return recbole_tail(self.interactions, self.interactions > 0, m.param("tail"))
-        return beyond.long_tail(self.interactions, head=m.param("head", 0.8))
+        return beyond.long_tail(self.interactions, head=m.param("head", 0.8),
+                                ties=self.item_order)
 
 
 def recbole_tail(counts: np.ndarray, known: np.ndarray, tail: float | None) -> np.ndarray:

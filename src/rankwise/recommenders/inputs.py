@@ -75,19 +75,24 @@ def find_column(
     table: pa.Table, role: str, columns: Mapping[str, str] | None, what: str,
     *, required: bool = True,
 ) -> str | None:
-    """The column of *table* playing *role*: the column map's, else a usual name."""
+    """The column of *table* playing *role*: the column map's, else a usual name.
+
+    One column map serves every table (judgments, recommendations,
+    training): a table without the mapped column falls back to the usual
+    names of the role (:data:`ROLES`).
+    """
     names = list(table.column_names)
-    if columns and role in columns:
-        name = columns[role]
-        if name not in names:
-            raise InputFormatError(
-                f"{what}: columns={{'{role}': '{name}'}} names no column; columns are "
-                f"{names}" + did_you_mean(name, names)
-            )
-        return name
+    mapped = columns.get(role) if columns else None
+    if mapped is not None and mapped in names:
+        return mapped
     for name in ROLES[role]:
         if name in names:
             return name
+    if mapped is not None and required:
+        raise InputFormatError(
+            f"{what}: columns={{'{role}': '{mapped}'}} names no column, and none of "
+            f"{list(ROLES[role])} is there; columns are {names}" + did_you_mean(mapped, names)
+        )
     if required:
         raise InputFormatError(
             f"{what}: no {role} column (looked for {list(ROLES[role])}); columns are "
@@ -372,7 +377,7 @@ class Lists:
             raise InvalidParameterError("users= goes with a 2-D array of item ids only")
         if isinstance(obj, Mapping) and obj and all(
             isinstance(v, (list, tuple, np.ndarray)) for v in obj.values()
-        ) and not _columns_like(obj):
+        ) and not _columns_like(obj, columns):
             import itertools
 
             import pyarrow as pa
@@ -408,9 +413,11 @@ class Lists:
                                duplicates=duplicates, vocabularies=(users, items))
 
 
-def _columns_like(obj: Mapping[Any, Any]) -> bool:
-    """A ``{column: values}`` table rather than ``{user: [items]}``."""
-    return any(str(key) in names for key in obj for names in ROLES.values())
+def _columns_like(obj: Mapping[Any, Any], columns: Mapping[str, str] | None) -> bool:
+    """A ``{column: values}`` table rather than ``{user: [items]}``: its keys name columns."""
+    known = {name for names in ROLES.values() for name in names} | set(
+        (columns or {}).values())
+    return any(isinstance(key, str) and key in known for key in obj)
 
 
 def _ranks_within(users: np.ndarray) -> np.ndarray:
