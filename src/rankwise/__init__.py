@@ -27,12 +27,12 @@ if TYPE_CHECKING:
     from rankwise.comparison import Comparison, compare, compare_results
     from rankwise.data import Qrels, Run
     from rankwise.evaluation import evaluate, evaluate_runs
-    from rankwise.recommenders import evaluate_recommendations
     from rankwise.fusion import fuse
     from rankwise.fusion.optimize import optimize_fusion
     from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
     from rankwise.measures import Measure, parse
     from rankwise.options import EvalOptions
+    from rankwise.recommenders import evaluate_recommendations
     from rankwise.reporting import build_report
     from rankwise.reproducibility import measure_agreement, rbo, reproduce
     from rankwise.results import Results

@@ -279,7 +279,7 @@ def test_errors_say_what_and_how() -> None:
         rw.evaluate_recommendations({"user": ["u1"], "item": ["a"]}, recs, ["coverge@10"])
     with pytest.raises(rw.MeasureSyntaxError, match="recbole"):
         rw.evaluate_recommendations(None, recs, ["gini(dialect=recbol)"], catalogue=3)
-    with pytest.raises(rw.DuplicateEntryError, match="'a'.*'u1'"):
+    with pytest.raises(rw.DuplicateEntryError, match=r"'a'.*'u1'"):
         rw.evaluate_recommendations(None, {"u1": ["a", "a"]}, ["coverage"], catalogue=3)
     with pytest.raises(rw.InputFormatError, match="no user column"):
         rw.evaluate_recommendations({"who": ["u1"], "item": ["a"]}, recs, ["P@1"])

@@ -287,7 +287,7 @@ def ild(lists: Lists, features: Any, n_users: int, *, chunk_rows: int = 1 << 18
     """
     unit = _unit_vectors(features)
     out = np.full(n_users, np.nan)
-    for users, starts, sums, self_sq, lengths in _chunked_sums(lists, unit, chunk_rows):
+    for users, _starts, sums, self_sq, lengths in _chunked_sums(lists, unit, chunk_rows):
         pair_sum = (sums - self_sq) / 2
         pairs = lengths * (lengths - 1) / 2
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -386,8 +386,8 @@ class Lists:
             u = np.repeat(users.encode(pa.array(list(obj.keys()))), lengths)
             i = items.encode(pa.array(itertools.chain.from_iterable(
                 v.tolist() if isinstance(v, np.ndarray) else v for v in obj.values())))
-            key = (np.arange(len(u)) - np.repeat(np.cumsum(lengths) - lengths, lengths))
-            return cls.ordered(u, i, key.astype(np.float64), n_items=max(len(items), 1),
+            key = np.arange(len(u), dtype=np.float64)  # list order (rows of a user adjacent)
+            return cls.ordered(u, i, key, n_items=max(len(items), 1),
                                what=what, duplicates=duplicates, vocabularies=(users, items))
         table = as_table(obj, what)
         user_col = find_column(table, "user", columns, what)
