@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
+from rankwise.recommenders.inputs import contains
 
 if TYPE_CHECKING:
     from rankwise.recommenders.inputs import Interactions, Lists
@@ -78,7 +79,8 @@ def catalogue_coverage(lists: Lists, catalogue_size: int) -> float:
     """
     if catalogue_size <= 0:
         raise InvalidParameterError(f"the catalogue is empty (size {catalogue_size})")
-    return float(len(np.unique(lists.items)) / catalogue_size)
+    n_items = int(lists.items.max()) + 1 if len(lists.items) else 0
+    return float(np.count_nonzero(np.bincount(lists.items, minlength=n_items)) / catalogue_size)
 
 
 def gini(counts: np.ndarray, catalogue_size: int, *, form: str = "handbook") -> float:
@@ -149,12 +151,13 @@ def novelty(lists: Lists, popularity: np.ndarray, population: float, n_users: in
     >>> novelty(lists, np.array([4.0, 1.0]), 4.0, 1).tolist()
     [1.0]
     """
-    pop = popularity[lists.items]
+    seen = popularity > 0
+    with np.errstate(divide="ignore"):
+        information = -np.log2(np.where(seen, popularity, max(unseen, 1.0)) / population)
     if unseen > 0:
-        pop = np.where(pop > 0, pop, unseen)
-        return user_means(lists.users, -np.log2(pop / population), n_users)
-    keep = pop > 0
-    return user_means(lists.users[keep], -np.log2(pop[keep] / population), n_users)
+        return user_means(lists.users, information[lists.items], n_users)
+    keep = seen[lists.items]
+    return user_means(lists.users[keep], information[lists.items[keep]], n_users)
 
 
 def arp(lists: Lists, popularity: np.ndarray, n_users: int, *, k: int | None = None
@@ -244,9 +247,9 @@ def popreo(lists: Lists, relevant: Interactions, tail: np.ndarray, head: np.ndar
     rel_keys = relevant.keys(n_items)
     rel_items = relevant.items
     if seen is not None and len(seen.users):
-        fresh = ~np.isin(rel_keys, seen.keys(n_items))
+        fresh = ~contains(seen.keys(n_items), rel_keys)
         rel_keys, rel_items = rel_keys[fresh], rel_items[fresh]
-    hit = np.isin(lists.users * n_items + lists.items, rel_keys)
+    hit = contains(rel_keys, lists.users * n_items + lists.items)
     hit_items = lists.items[hit]
     probabilities = []
     for group in (head, tail):
@@ -388,7 +391,7 @@ def serendipity(lists: Lists, baseline: Lists, relevant: Interactions, n_items: 
     """
     keys = lists.users * n_items + lists.items
     unexpected = ~np.isin(keys, baseline.users * n_items + baseline.items)
-    useful = np.isin(keys, relevant.keys(n_items))
+    useful = contains(relevant.keys(n_items), keys)
     return user_means(lists.users, (unexpected & useful).astype(np.float64), n_users)
 
 
@@ -456,7 +459,7 @@ def epc(lists: Lists, relevant: Interactions, seen_share: np.ndarray, n_items: i
     0.306574
     """
     disc = 1 / np.log2(lists.ranks + 1.0)
-    rel = np.isin(lists.users * n_items + lists.items, relevant.keys(n_items))
+    rel = contains(relevant.keys(n_items), lists.users * n_items + lists.items)
     gain = disc * rel * (1 - seen_share[lists.items])
     num = np.bincount(lists.users, weights=gain, minlength=n_users)
     den = np.bincount(lists.users, weights=disc, minlength=n_users)

@@ -31,6 +31,7 @@ from rankwise.recommenders.inputs import (
     Lists,
     Vocabulary,
     as_table,
+    contains,
     exclude_seen,
     find_column,
 )
@@ -597,6 +598,11 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
     from rankwise.data import Qrels, Run
     from rankwise.evaluation import evaluate
 
+    from rankwise.measures import parse
+
+    cutoffs = [parse(name).cutoff for name in names]
+    if all(cutoff is not None for cutoff in cutoffs):  # only the top of each list counts
+        lists = lists.head(max(c for c in cutoffs if c is not None))
     qrels = Qrels.from_arrow(users.texts(truth.users), items.texts(truth.items),
                              truth.ratings)
     # scores from the rank: the order is settled (ties broken by input row order)
@@ -625,7 +631,7 @@ class _Context:
                                             minlength=n_items).astype(np.float64)
             self.user_counts = np.bincount(history.items, minlength=n_items).astype(
                 np.float64)
-            self.train_users = float(len(np.unique(history.users)))
+            self.train_users = float(np.count_nonzero(np.bincount(history.users)))
         self._vectors: Any = None
 
     def need_history(self, measure: BeyondMeasure) -> Interactions:
@@ -655,7 +661,7 @@ class _Context:
             raise InvalidParameterError(
                 f"{measure} needs the catalogue: give catalogue= (item ids or their number) "
                 "or train=")
-        return len(np.unique(history.items))
+        return int(np.count_nonzero(np.bincount(history.items)))
 
     def vectors(self) -> Any:
         if self._vectors is None:
@@ -694,8 +700,8 @@ class _Context:
             if dialect == "recommenders":
                 truth = self.need_truth(m)
                 history = self.need_history(m)
-                relevance = np.isin(lists.users * n_items + lists.items,
-                                    truth.keys(n_items)).astype(np.float64)
+                relevance = contains(truth.keys(n_items),
+                                     lists.users * n_items + lists.items).astype(np.float64)
                 return beyond.history_serendipity(lists, history, self.vectors(), relevance,
                                                   n_users)[1]
             if self.base is None:

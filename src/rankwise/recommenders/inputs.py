@@ -29,6 +29,7 @@ __all__ = [
     "Lists",
     "Vocabulary",
     "as_table",
+    "contains",
     "exclude_seen",
     "find_column",
 ]
@@ -156,6 +157,15 @@ class Vocabulary:
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        if isinstance(values, (pa.Array, pa.ChunkedArray)) and pa.types.is_integer(
+                values.type) and values.null_count == 0:
+            values = values.to_numpy() if isinstance(values, pa.Array) else np.concatenate(
+                [c.to_numpy() for c in values.chunks] or [np.zeros(0, dtype=np.int64)])
+        if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.ndim == 1 \
+                and (self._type is None or self._type == pa.int64()):
+            fast = self._encode_small_integers(values)
+            if fast is not None:
+                return fast
         array = self._normalise(values)
         if len(array) == 0:
             return np.zeros(0, dtype=np.int64)
@@ -178,6 +188,31 @@ class Vocabulary:
             self._chunks.append(encoded.dictionary)
             self._size += len(encoded.dictionary)
         return codes
+
+    def _encode_small_integers(self, values: np.ndarray) -> np.ndarray | None:
+        """Codes of non-negative integer ids through a table (no hashing), or None."""
+        import pyarrow as pa
+
+        if len(values) == 0:
+            return None
+        low, high = int(values.min()), int(values.max())
+        known = self.labels().to_numpy(zero_copy_only=False) if self._size else \
+            np.zeros(0, dtype=np.int64)
+        top = max(high, int(known.max()) if len(known) else 0)
+        if low < 0 or (len(known) and int(known.min()) < 0) or top > 4 * (
+                len(values) + len(known)) + (1 << 20):
+            return None
+        self._normalise(pa.array(values[:1]))  # the type check (int64)
+        table = np.full(top + 1, -1, dtype=np.int64)
+        table[known] = np.arange(len(known))
+        present = np.zeros(top + 1, dtype=bool)
+        present[values] = True
+        new_ids = np.flatnonzero(present & (table < 0))  # in id order
+        table[new_ids] = np.arange(self._size, self._size + len(new_ids))
+        if len(new_ids):
+            self._chunks.append(pa.array(new_ids.astype(np.int64)))
+            self._size += len(new_ids)
+        return table[values]
 
     def lookup(self, values: Any) -> np.ndarray:
         """Codes of *values*, -1 for ids not in the vocabulary (nothing is added)."""
@@ -257,14 +292,16 @@ class Interactions:
     @classmethod
     def from_codes(cls, u: np.ndarray, i: np.ndarray, r: np.ndarray, *,
                    n_items: int) -> Interactions:
-        """Merge repeated pairs (sorted by user, then item)."""
+        """Merge repeated pairs (sorted by user, then item; ratings: the largest)."""
         keys = u.astype(np.int64) * n_items + i
-        unique, first, counts = np.unique(keys, return_index=True, return_counts=True)
-        ratings = r[first]
-        if len(unique) != len(keys):
-            order = np.argsort(keys, kind="stable")
-            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-            ratings = np.maximum.reduceat(r[order], starts) if len(keys) else ratings
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        n = len(keys)
+        starts = np.flatnonzero(np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]])) \
+            if n else np.zeros(0, dtype=np.int64)
+        unique = sorted_keys[starts]
+        counts = np.diff(np.append(starts, n))
+        ratings = np.maximum.reduceat(r[order], starts) if n else np.zeros(0)
         return cls(unique // n_items, unique % n_items, ratings.astype(np.float64),
                    counts.astype(np.int64))
 
@@ -313,26 +350,30 @@ class Lists:
     @classmethod
     def ordered(cls, u: np.ndarray, i: np.ndarray, key: np.ndarray, *, n_items: int,
                 what: str, duplicates: str = "error",
-                vocabularies: tuple[Vocabulary, Vocabulary] | None = None) -> Lists:
+                vocabularies: tuple[Vocabulary, Vocabulary] | None = None,
+                presorted: bool = False) -> Lists:
         """Lists from rows, each user's rows sorted by *key* ascending (ties: row order).
 
         An item listed twice for one user is an error, or (``duplicates="first"``)
-        kept at its first (best) position only.
+        kept at its first (best) position only. ``presorted=True``: the rows
+        are already grouped by user and in rank order (no sort).
         """
-        order = np.lexsort((key, u)) if len(u) else np.zeros(0, dtype=np.int64)
-        u, i = u[order], i[order]
-        pairs = u * n_items + i
-        if len(pairs) > 1:
-            _, first = np.unique(pairs, return_index=True)
-            if len(first) != len(pairs):
+        if not presorted:
+            order = np.lexsort((key, u)) if len(u) else np.zeros(0, dtype=np.int64)
+            u, i = u[order], i[order]
+        if len(u) > 1:
+            pairs = u * n_items + i
+            order = np.argsort(pairs, kind="stable")
+            sorted_pairs = pairs[order]
+            repeated_sorted = np.concatenate([[False], sorted_pairs[1:] == sorted_pairs[:-1]])
+            if repeated_sorted.any():
+                repeated = np.zeros(len(pairs), dtype=bool)
+                repeated[order[repeated_sorted]] = True  # later (worse-ranked) copies
                 if duplicates == "first":
-                    first.sort()
-                    u, i = u[first], i[first]
+                    u, i = u[~repeated], i[~repeated]
                 else:
                     from rankwise.exceptions import DuplicateEntryError
 
-                    repeated = np.ones(len(pairs), dtype=bool)
-                    repeated[first] = False
                     row = int(np.flatnonzero(repeated)[0])
                     user, item = (u[row], i[row]) if vocabularies is None else (
                         vocabularies[0].labels()[int(u[row])].as_py(),
@@ -368,11 +409,18 @@ class Lists:
                 raise InputFormatError(
                     f"{what}: users= has {len(u)} ids for {n_rows} rows of the array"
                 )
+            unique_users = bool(np.all(np.bincount(u) <= 1)) if len(u) else True
             u = np.repeat(u, width)
             i = items.encode(matrix.reshape(-1))
+            if unique_users and width > 0:
+                by_row = np.sort(i.reshape(n_rows, width), axis=1)
+                if not (by_row[:, 1:] == by_row[:, :-1]).any():  # no item twice in a row
+                    ranks = np.tile(np.arange(1, width + 1, dtype=np.int64), n_rows)
+                    return cls(u, i, ranks)
             key = np.tile(np.arange(width, dtype=np.float64), n_rows)
             return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
-                               duplicates=duplicates, vocabularies=(users, items))
+                               duplicates=duplicates, vocabularies=(users, items),
+                               presorted=unique_users)
         if user_index is not None:
             raise InvalidParameterError("users= goes with a 2-D array of item ids only")
         if isinstance(obj, Mapping) and obj and all(
@@ -388,7 +436,8 @@ class Lists:
                 v.tolist() if isinstance(v, np.ndarray) else v for v in obj.values())))
             key = np.arange(len(u), dtype=np.float64)  # list order (rows of a user adjacent)
             return cls.ordered(u, i, key, n_items=max(len(items), 1),
-                               what=what, duplicates=duplicates, vocabularies=(users, items))
+                               what=what, duplicates=duplicates, vocabularies=(users, items),
+                               presorted=True)
         table = as_table(obj, what)
         user_col = find_column(table, "user", columns, what)
         item_col = find_column(table, "item", columns, what)
@@ -430,6 +479,20 @@ def _ranks_within(users: np.ndarray) -> np.ndarray:
     return np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
 
 
+def contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``np.isin(keys, sorted_keys)`` for sorted unique *sorted_keys*, without sorting *keys*.
+
+    Examples
+    --------
+    >>> contains(np.array([2, 5, 9]), np.array([5, 1, 9, 10])).tolist()
+    [True, False, True, False]
+    """
+    if len(sorted_keys) == 0:
+        return np.zeros(len(keys), dtype=bool)
+    at = np.searchsorted(sorted_keys, keys)
+    return sorted_keys[np.minimum(at, len(sorted_keys) - 1)] == keys
+
+
 def exclude_seen(lists: Lists, seen: Interactions, n_items: int) -> Lists:
     """Remove from each list the items its user interacted with in *seen*, then re-rank.
 
@@ -443,7 +506,6 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int) -> Lists:
     """
     if len(seen.users) == 0 or len(lists.users) == 0:
         return lists
-    keys = lists.users * n_items + lists.items
-    keep = ~np.isin(keys, seen.keys(n_items))
+    keep = ~contains(seen.keys(n_items), lists.users * n_items + lists.items)
     users = lists.users[keep]
     return Lists(users, lists.items[keep], _ranks_within(users))
