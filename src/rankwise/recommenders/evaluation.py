@@ -597,7 +597,6 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
               items: Vocabulary, *, rel: float, missing: str, engine: str) -> Results:
     from rankwise.data import Qrels, Run
     from rankwise.evaluation import evaluate
-
     from rankwise.measures import parse
 
     cutoffs = [parse(name).cutoff for name in names]
