@@ -406,6 +406,9 @@ def evaluate_recommendations(
     Returns
     -------
     RecommenderResults
+        The evaluated users are the test users with a list (every test user
+        with ``missing="zero"``), or every user with a list when *test* is
+        None; beyond-accuracy measures are computed over their lists.
 
     Examples
     --------
