@@ -21,23 +21,34 @@ MIN_GEOMETRIC_VALUE = 1e-5
 """Values below this are raised to it before a geometric mean (trec_eval's MIN_GEO_MEAN)."""
 
 
-def aggregate(measure: Measure, values: np.ndarray) -> float:
+def aggregate(measure: Measure, values: np.ndarray, counted: np.ndarray | None = None) -> float:
     """Aggregate per-query *values* of *measure* over queries.
 
     Arithmetic mean for most measures, geometric mean (values floored at
     1e-5) for ``gm_map`` and ``gm_bpref``, sum for the ``num_*`` counts.
-    NaN for an empty set of queries.
+    NaN for an empty set of queries. With *counted*, only the queries it
+    marks count (a dialect may leave queries out); a dialect that rounds
+    its means (BEIR, MTEB) rounds this one.
     """
     kind = measure.family.aggregate
     if kind == "none":
         return math.nan
+    if counted is not None:
+        values = values[counted]
     if kind == "sum":
         return float(values.sum())
     if len(values) == 0:
         return math.nan
     if kind == "gmean":
         return float(np.exp(np.mean(np.log(np.maximum(values, MIN_GEOMETRIC_VALUE)))))
-    return float(values.sum() / len(values))
+    mean = float(values.sum() / len(values))
+    if "dialect" in measure.family.params:
+        from rankwise.measures.dialects import conventions_of
+
+        digits = conventions_of(measure).round
+        if digits is not None:
+            mean = round(mean, digits)
+    return mean
 
 
 @dataclass(frozen=True)
@@ -126,15 +137,14 @@ class Results(Mapping[str, np.ndarray]):
         Judged queries the run does not hold.
     unjudged_queries : int
         Queries of the run the judgments do not hold (ignored).
-    max_grade : float or None
-        The highest grade judged for the evaluated queries (None when not
-        known): a measure whose ``rel`` is above it counts nothing as relevant.
-    notes : tuple of str
-        What to tell the user once about these values (for example that the
-        exponential gain of ``ndcg`` met graded judgments, where other tools
-        use the linear gain). ``rankwise.evaluate`` gives each as a
-        :class:`~rankwise.exceptions.RankwiseWarning`; the command line prints
-        them under the table.
+
+    Notes
+    -----
+    A query a measure does not count has the value NaN for it and is left
+    out of its mean: a dialect that leaves empty queries out (Microsoft
+    Recommenders, ``empty=skip``), or a judged query absent from the run
+    when another measure of the same evaluation counts those (BEIR's MRR).
+    :meth:`counted` says which queries each mean counts.
     """
 
     def __init__(
@@ -145,10 +155,8 @@ class Results(Mapping[str, np.ndarray]):
         run_name: str = "run",
         missing_queries: int = 0,
         unjudged_queries: int = 0,
-        ties: TieReport | Callable[[], TieReport] | None = None,
-        query_id_type: type | None = None,
-        max_grade: float | None = None,
-        notes: tuple[str, ...] = (),
+        ties: TieReport | None = None,
+        counted: dict[Measure, np.ndarray] | None = None,
     ) -> None:
         if query_id_type is int:
             query_ids, values = _as_integer_ids(query_ids, values)
@@ -156,17 +164,17 @@ class Results(Mapping[str, np.ndarray]):
         self.query_id_type = int if query_id_type is int else str
         self.measures = list(values)
         self._values = values
+        self._counted = {m: mask for m, mask in (counted or {}).items() if not mask.all()}
+        for mask in self._counted.values():
+            mask.flags.writeable = False
         self._by_name = {str(m): m for m in values}
         for array in values.values():
             array.flags.writeable = False
         self.run_name = run_name
         self.missing_queries = missing_queries
         self.unjudged_queries = unjudged_queries
-        # a report, or how to make it when first asked for (it evaluates twice more)
-        self._ties = ties if ties is not None else TieReport("trec", 0, 0, {})
-        self.max_grade = max_grade
-        self.notes = tuple(notes)
-        self.mean = {str(m): aggregate(m, v) for m, v in values.items()}
+        self.ties = ties if ties is not None else TieReport("trec", 0, 0, {})
+        self.mean = {str(m): aggregate(m, v, self._counted.get(m)) for m, v in values.items()}
 
     @property
     def ties(self) -> TieReport:
@@ -209,8 +217,26 @@ class Results(Mapping[str, np.ndarray]):
         """Number of evaluated queries."""
         return len(self.query_ids)
 
-    def value(self, measure: str | Measure, query_id: Any) -> float:
-        """The value of *measure* for one query (an integer id also by its text)."""
+    def counted(self, measure: str | Measure) -> np.ndarray:
+        """Which queries the mean of *measure* counts (a boolean array, all True usually).
+
+        Examples
+        --------
+        >>> import rankwise as rw
+        >>> qrels = {"q1": {"a": 1}, "q2": {"b": 0}}
+        >>> run = {"q1": {"a": 1.0}, "q2": {"b": 1.0}}
+        >>> r = rw.evaluate(qrels, run, ["P@1(dialect=recommenders)"])
+        >>> r.counted("P@1(dialect=recommenders)").tolist(), r["P@1(dialect=recommenders)"]
+        ([True, False], array([ 1., nan]))
+        >>> r.mean
+        {'P@1(dialect=recommenders)': 1.0}
+        """
+        measure_obj = self._measure(measure)
+        mask = self._counted.get(measure_obj)
+        return mask if mask is not None else np.ones(self.n_queries, dtype=bool)
+
+    def value(self, measure: str | Measure, query_id: str) -> float:
+        """The value of *measure* for one query."""
         try:
             index = self.query_ids.index(query_id)
         except ValueError:

@@ -90,7 +90,7 @@ def test_unknown_measures_suggest(text: str, message: str) -> None:
         ("P", "needs a cutoff"),
         ("bpref@10", "takes no cutoff"),
         ("ndcg@10(foo=1)", "no parameter 'foo'"),
-        ("ndcg@10(gain=cubic)", "expected 'exp' or 'linear'"),
+        ("ndcg@10(gain=cubic)", "expected 'exp', 'linear' or 'binary'"),
         ("map(rel=2,rel=3)", "given twice"),
         ("map(rel)", "key=value"),
         ("map(rel=x)", "expected a number"),

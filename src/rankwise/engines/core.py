@@ -12,6 +12,11 @@ construction:
 - :func:`check_supported`: every measure has a kernel under the options
   (before any data is read or ranked);
 - :func:`compute`: the kernels over the ranking, one value per query;
+  measures in another tool's dialect (:mod:`rankwise.measures.dialects`)
+  may need the run ranked another way (ties in input order, scores in
+  float32, ...): the engine gives those rankings on request
+  (:data:`Rankings`), and :func:`ranking_missing` says whether judged
+  queries absent from the run must be ranked too;
 - :func:`evaluate_ranking`: :func:`compute` plus the tie report, as
   :class:`~rankwise.results.Results`;
 - :class:`Coverage` and :func:`coverage_notes`: queries only on one side,
@@ -21,23 +26,45 @@ construction:
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import partial
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rankwise.exceptions import RankwiseWarning, UnsupportedMeasureError
+from rankwise.exceptions import InvalidParameterError, RankwiseWarning, UnsupportedMeasureError
 from rankwise.measures import Measure, parse_many
+from rankwise.measures.dialects import (
+    DEFAULT_DIALECT,
+    DIALECTS,
+    Conventions,
+    conventions_of,
+    dialect_of,
+    ranking_key,
+    uses_default_kernel,
+)
 from rankwise.options import EvalOptions
 from rankwise.results import Results, TieReport, aggregate
 
 if TYPE_CHECKING:
+    from rankwise.kernels.context import Context
     from rankwise.kernels.ranking import TiedRanking
 
+RankingKey = tuple[str, bool, bool]
+"""How a run is ranked: (tie order "docno" or "input", float32 scores, drop self documents)."""
+
+DEFAULT_KEY: RankingKey = ("docno", False, False)
+"""trec_eval's ranking: every engine computes it."""
+
+Rankings = Callable[[RankingKey], "TiedRanking"]
+"""An engine's way to rank the run another way, for the measures of a dialect."""
+
 __all__ = [
+    "DEFAULT_KEY",
     "Coverage",
+    "Plan",
+    "RankingKey",
+    "Rankings",
     "check_supported",
     "compute",
     "coverage_notes",
@@ -45,8 +72,9 @@ __all__ = [
     "evaluate_ranking",
     "gain_notes",
     "kernel_for",
+    "plan_of",
     "prepare_measures",
-    "relevance_notes",
+    "ranking_missing",
     "tie_report",
     "warn_coverage",
     "warn_notes",
@@ -79,6 +107,52 @@ def prepare_measures(
     return out
 
 
+@dataclass(frozen=True)
+class Plan:
+    """How one measure is computed: its conventions, the ranking it reads, its kernel.
+
+    Attributes
+    ----------
+    conventions : Conventions
+        The record of its dialect with its own parameters applied.
+    key : RankingKey
+        The ranking its kernel reads.
+    dialect_kernel : bool
+        Computed by :mod:`rankwise.kernels.dialects` (else by rankwise's own kernels).
+    own : bool
+        rankwise's own measure: the options' tie policy applies to it.
+    """
+
+    conventions: Conventions
+    key: RankingKey
+    dialect_kernel: bool
+    own: bool
+
+
+def plan_of(measure: Measure) -> Plan:
+    """The :class:`Plan` of *measure*.
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> plan = plan_of(parse("ndcg@10(dialect=xgboost)"))
+    >>> plan.key, plan.dialect_kernel, plan.own
+    (('input', True, False), True, False)
+    >>> plan_of(parse("ndcg@10(dialect=ranx)")).dialect_kernel
+    False
+    """
+    if "dialect" not in measure.family.params:
+        return Plan(Conventions(), DEFAULT_KEY, False, True)
+    c = conventions_of(measure)
+    base = DIALECTS[DEFAULT_DIALECT].families.get(measure.name, Conventions())
+    own = (
+        dialect_of(measure) == DEFAULT_DIALECT
+        and replace(c, gain=base.gain, gains=()) == replace(base, gains=())
+        and c.gain in ("exp", "linear", base.gain)
+    )
+    return Plan(c, ranking_key(c), not uses_default_kernel(measure.name, c), own)
+
+
 def kernel_for(measure: Measure, ties: str, depth: int | None) -> Any:
     """The kernel computing *measure* under tie policy *ties* (and a depth cut).
 
@@ -88,73 +162,201 @@ def kernel_for(measure: Measure, ties: str, depth: int | None) -> Any:
         No kernel computes the measure that way (the message says what does).
     """
     from rankwise.kernels import KERNELS
+    from rankwise.kernels.registry import DIALECT_KERNELS
     from rankwise.kernels.tie_average import average_kernel
 
+    plan = plan_of(measure)
+    if plan.dialect_kernel:
+        kernel = DIALECT_KERNELS.get(measure.name)
+        if kernel is None:
+            raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented")
+        _check_cutoff(measure)
+        conventions = plan.conventions
+        return lambda ctx, m: kernel(ctx, m, conventions)
     if measure.name not in KERNELS:
         raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented")
-    if ties == "average":
+    if ties == "average" and plan.own:
         return average_kernel(measure.name, KERNELS[measure.name], depth)
     return KERNELS[measure.name]
 
 
-def check_supported(measures: Sequence[Measure], options: EvalOptions) -> None:
-    """Raise before any work when a measure cannot be computed under *options*."""
+def _check_cutoff(measure: Measure) -> None:
+    dialect = DIALECTS[dialect_of(measure)]
+    if measure.cutoff is not None and dialect.cutoff.get(measure.name) == "none":
+        raise UnsupportedMeasureError(
+            f"{measure}: {dialect.tool}'s {dialect.names.get(measure.name, measure.name)} "
+            f"takes no cutoff; write {measure.replace(cutoff=None)}"
+        )
+
+
+def ranking_missing(measures: Sequence[Measure], options: EvalOptions) -> str:
+    """The ``missing`` policy to rank with.
+
+    ``"zero"`` when a measure counts the judged queries the run does not
+    hold (BEIR's MRR), or the options ask for it.
+    """
+    if options.missing == "zero":
+        return "zero"
+    needs = any(plan_of(m).conventions.missing == "zero" for m in measures)
+    return "zero" if needs else options.missing
+
+
+def check_supported(
+    measures: Sequence[Measure], options: EvalOptions, *, other_rankings: bool = True
+) -> None:
+    """Raise before any work when a measure cannot be computed under *options*.
+
+    An engine that cannot rank the run another way (``other_rankings=False``)
+    refuses the measures of a dialect that need it.
+    """
     for measure in measures:
+        plan = plan_of(measure)
+        if not plan.own and options.ties != "trec":
+            raise InvalidParameterError(
+                f"ties={options.ties!r} applies to rankwise's own measures; {measure} breaks "
+                f"ties as its dialect does ({plan.conventions.ties}): evaluate it separately"
+            )
+        if not other_rankings and (
+            plan.key != DEFAULT_KEY
+            or plan.conventions.missing == "zero"
+            or plan.conventions.empty == "skip"
+        ):
+            raise UnsupportedMeasureError(
+                f"{measure} needs the run ranked as {dialect_of(measure)} does (or queries left "
+                "out); this engine cannot: use the numpy engine"
+            )
         kernel_for(measure, options.ties, options.depth)
 
 
+def _align(values: np.ndarray, ids: list[str], target: list[str]) -> np.ndarray:
+    """Values of queries *ids* re-ordered to *target* (both in byte order); NaN where absent."""
+    if ids == target:
+        return values
+    source = np.array(ids, dtype=object)
+    wanted = np.array(target, dtype=object)
+    out = np.full(len(target), np.nan)
+    if len(source):
+        place = np.minimum(np.searchsorted(source, wanted), len(source) - 1)
+        found = source[place] == wanted
+        out[found] = values[place[found]]
+    return out
+
+
+class _Contexts:
+    """The contexts of one evaluation, one per ranking key and tie view, made on first use."""
+
+    def __init__(
+        self, ranking: TiedRanking, options: EvalOptions, rankings: Rankings | None
+    ) -> None:
+        self.ranking = ranking
+        self.options = options
+        self.rankings = rankings
+        self._rankings: dict[RankingKey, TiedRanking] = {DEFAULT_KEY: ranking}
+        self._contexts: dict[tuple[RankingKey, str], Context] = {}
+
+    def tied(self, key: RankingKey) -> TiedRanking:
+        if key not in self._rankings:
+            if self.rankings is None:
+                raise UnsupportedMeasureError(
+                    f"this engine cannot rank the run as {key} (needed by a dialect)"
+                )
+            self._rankings[key] = self.rankings(key)
+        return self._rankings[key]
+
+    def context(self, key: RankingKey, ties: str) -> Context:
+        from rankwise.kernels import Context
+
+        if (key, ties) not in self._contexts:
+            self._contexts[(key, ties)] = Context(self.tied(key).view(ties))
+        return self._contexts[(key, ties)]
+
+    def values(
+        self,
+        measure: Measure,
+        ties: str | None = None,
+        conventions: Conventions | None = None,
+    ) -> np.ndarray:
+        """*measure* on its ranking, aligned to the evaluated queries.
+
+        *ties* ("worst", "best") bounds it instead; *conventions* computes it
+        under another record (as :func:`rankwise.explain` does).
+        """
+        from rankwise.kernels.dialects import measure_for
+        from rankwise.kernels.registry import DIALECT_KERNELS
+
+        plan = plan_of(measure)
+        own = plan.own and conventions is None
+        c = plan.conventions if conventions is None else conventions
+        if ties is not None and not own and measure.name in DIALECT_KERNELS:
+            c = replace(c, ties={"worst": "low_first", "best": "high_first"}[ties])
+        key = ranking_key(c)
+        if not uses_default_kernel(measure.name, c):
+            _check_cutoff(measure)
+            kernel = DIALECT_KERNELS.get(measure.name)
+            if kernel is None:
+                raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented")
+            values = kernel(self.context(key, "trec"), measure, c)
+        else:
+            policy = ties if ties is not None else (self.options.ties if own else "trec")
+            target = measure if conventions is None else measure_for(measure, c)
+            kernel = kernel_for(target, policy, self.ranking.depth)
+            values = kernel(self.context(key, policy), target)
+        if key != DEFAULT_KEY:
+            values = _align(values, self.tied(key).query_ids, self.ranking.query_ids)
+        return values
+
+    def counted(
+        self, measure: Measure, values: np.ndarray, conventions: Conventions | None = None
+    ) -> np.ndarray | None:
+        """Which queries the mean of *measure* counts (None: all of them)."""
+        plan = plan_of(measure)
+        c = plan.conventions if conventions is None else conventions
+        own = plan.own and conventions is None
+        mask = None
+        if (
+            self.options.missing == "skip"
+            and c.missing == "skip"
+            and not self.ranking.in_run.all()
+        ):
+            mask = self.ranking.in_run.copy()
+        if not own and np.isnan(values).any():
+            mask = ~np.isnan(values) if mask is None else mask & ~np.isnan(values)
+        return mask
+
+
 def compute(
-    ranking: TiedRanking, measures: Sequence[Measure], options: EvalOptions
-) -> dict[Measure, np.ndarray]:
-    """One value per evaluated query (``ranking.query_ids``) for each measure."""
-    from rankwise.kernels import Context
-
-    kernels = {m: kernel_for(m, options.ties, ranking.depth) for m in measures}
-    context = Context(ranking.view(options.ties))
-    return _run_kernels(context, measures, kernels, by_cutoff=options.ties != "average")
-
-
-MIN_CUTOFFS_AT_ONCE = 2
-"""A family asked at this many cutoffs or more is computed in one pass
-(:data:`rankwise.kernels.CUTOFF_KERNELS`)."""
-
-
-def cutoff_groups(
+    ranking: TiedRanking,
     measures: Sequence[Measure],
-) -> dict[tuple[str, tuple[tuple[str, Any], ...]], list[Measure]]:
-    """The measures computed in one pass: ``{(family, params): [measure at each cutoff]}``."""
-    from rankwise.kernels import CUTOFF_KERNELS
-
-    groups: dict[tuple[str, tuple[tuple[str, Any], ...]], list[Measure]] = {}
-    for measure in measures:
-        if measure.cutoff is not None and measure.name in CUTOFF_KERNELS:
-            groups.setdefault((measure.name, measure.params), []).append(measure)
-    return {key: members for key, members in groups.items()
-            if len(members) >= MIN_CUTOFFS_AT_ONCE}
-
-
-def _run_kernels(
-    context: Any, measures: Sequence[Measure], kernels: dict[Measure, Any], *, by_cutoff: bool
+    options: EvalOptions,
+    *,
+    rankings: Rankings | None = None,
+    counted: dict[Measure, np.ndarray] | None = None,
 ) -> dict[Measure, np.ndarray]:
-    """Each measure's values; a family asked at several cutoffs in one pass when it can be.
+    """One value per evaluated query (``ranking.query_ids``) for each measure.
 
-    The one-pass kernels give bit for bit the values of the one-cutoff kernels
-    (tests/kernels/test_cutoffs.py), so grouping changes only the time:
-    ``ndcg@1`` ... ``ndcg@100`` cost one pass over the hits, not a hundred.
+    *rankings* ranks the run another way for the measures of a dialect that
+    need it. A query a measure does not count (left out by its dialect, or
+    absent from the run when only another measure counts those) has the
+    value NaN, and, when *counted* is given, its mask there.
     """
-    from rankwise.kernels import CUTOFF_KERNELS
+    return _compute(_Contexts(ranking, options, rankings), measures, counted)
 
-    values: dict[Measure, np.ndarray] = {}
-    if by_cutoff:
-        for (name, params), members in cutoff_groups(measures).items():
-            cutoffs = np.array([m.cutoff for m in members], dtype=np.int64)
-            rows = CUTOFF_KERNELS[name](context, Measure(name, None, params), cutoffs)
-            for measure, row in zip(members, rows):
-                values[measure] = row
+
+def _compute(
+    contexts: _Contexts,
+    measures: Sequence[Measure],
+    counted: dict[Measure, np.ndarray] | None,
+) -> dict[Measure, np.ndarray]:
+    out: dict[Measure, np.ndarray] = {}
     for measure in measures:
-        if measure not in values:
-            values[measure] = kernels[measure](context, measure)
-    return {measure: values[measure] for measure in measures}
+        values = np.asarray(contexts.values(measure), dtype=np.float64)
+        mask = contexts.counted(measure, values)
+        if mask is not None:
+            values = np.where(mask, values, np.nan)
+            if counted is not None:
+                counted[measure] = mask
+        out[measure] = values
+    return out
 
 
 @dataclass(frozen=True)
@@ -193,15 +395,16 @@ def evaluate_ranking(
     *,
     run_name: str = "run",
     coverage: Coverage = Coverage(),
-    query_id_type: type | None = None,
+    rankings: Rankings | None = None,
 ) -> Results:
     """Compute *measures* from a ranking, with the tie report: the end of every engine.
 
-    *query_id_type* ``int`` gives the query ids back as integers (the
-    judgments gave them so; see :attr:`rankwise.data.Qrels.query_id_type`).
+    *rankings* ranks the run another way for the measures of a dialect that
+    need it (see :func:`compute`).
     """
-    values = compute(ranking, measures, options)
-    grades = ranking.judged_grades
+    contexts = _Contexts(ranking, options, rankings)
+    counted: dict[Measure, np.ndarray] = {}
+    values = _compute(contexts, measures, counted)
     return Results(
         query_id_type=query_id_type,
         query_ids=ranking.query_ids,
@@ -209,71 +412,24 @@ def evaluate_ranking(
         run_name=run_name,
         missing_queries=coverage.missing_queries,
         unjudged_queries=coverage.unjudged_queries,
-        ties=partial(  # computed when asked for
-            tie_report, ranking, tuple(measures), options.ties,
-            values if options.ties in _SAME_WITHOUT_TIES else None,
-        ),
-        max_grade=float(grades.max()) if len(grades) else None,
-        notes=tuple(gain_notes(ranking.judged_grades, measures)),
+        ties=tie_report(ranking, measures, options.ties, contexts=contexts, counted=counted),
+        counted=counted,
     )
 
 
-LINEAR_GAIN_TOOLS = "trec_eval, pytrec_eval, ranx, ir_measures and scikit-learn"
-"""The tools whose nDCG uses the grade itself as the gain."""
-
-
-def gain_notes(judged_grades: np.ndarray, measures: Sequence[Measure]) -> list[str]:
-    """What to say when graded judgments meet a measure with the exponential gain.
-
-    With grades 0 and 1 only, 2^grade - 1 is the grade itself and nothing is
-    said. A measure that sets its gains explicitly (``gains=``) is left alone.
-
-    Examples
-    --------
-    >>> from rankwise.measures import parse
-    >>> gain_notes(np.array([0.0, 1.0]), [parse("ndcg@10")])
-    []
-    >>> note = gain_notes(np.array([0.0, 2.0]), [parse("ndcg@10"), parse("map")])[0]
-    >>> note[:60]
-    "ndcg@10 uses rankwise's gain 2^grade - 1 and the judgments h"
-    >>> note[-49:]
-    'the gain: ndcg@10(gain=linear) gives their number'
-    """
-    exponential = [
-        m for m in measures
-        if "gain" in m.family.params and m.param("gain") == "exp" and not m.param("gains")
-    ]
-    grades = np.asarray(judged_grades)
-    if not exponential or not np.any((grades > 0) & (grades != 1)):
-        return []
-    names = ", ".join(str(m) for m in exponential)
-    linear = str(exponential[0].replace(gain="linear"))
-    verb = "uses" if len(exponential) == 1 else "use"
-    return [
-        f"{names} {verb} rankwise's gain 2^grade - 1 and the judgments have grades above 1; "
-        f"{LINEAR_GAIN_TOOLS} use the grade itself as the gain: {linear} gives their number"
-    ]
-
-
-_SAME_WITHOUT_TIES = ("trec", "worst", "best")
-"""Tie policies that rank a query without tied judged documents the same way."""
-
-
 def tie_report(
-    ranking: TiedRanking, measures: Sequence[Measure], ties: str,
-    values: dict[Measure, np.ndarray] | None = None,
+    ranking: TiedRanking,
+    measures: Sequence[Measure],
+    ties: str,
+    *,
+    contexts: _Contexts | None = None,
+    counted: dict[Measure, np.ndarray] | None = None,
 ) -> TieReport:
     """How much ties decide the result: affected queries and best/worst bounds per measure.
 
-    *values*, the measures' values under a policy of :data:`_SAME_WITHOUT_TIES`,
-    lets the bounds of the families computed in one pass (:func:`cutoff_groups`:
-    the curves of a report) be computed on the queries with tied judged
-    documents only: the other queries rank the same under every such policy,
-    and those kernels give each query the same bits whatever the other
-    queries, so the bounds are the same numbers, at the cost of the tied
-    queries.
+    A measure of another dialect is bounded by its own kernel with the
+    relevant documents of each tie group last, then first.
     """
-    from rankwise.kernels import KERNELS, Context
     from rankwise.kernels._unique import distinct
 
     if not ranking.has_ties:
@@ -301,31 +457,16 @@ def tie_report(
     mixed_groups = (rel_count > 0) & (rel_count < size)
     mixed_queries = distinct(groups[mixed_groups] >> 32)[0]
     bounds: dict[str, tuple[float, float]] = {}
-    numeric = [m for m in measures if not m.family.text_valued]
-    kernels = {m: KERNELS[m.name] for m in numeric}
-    # the one-pass families on the tied queries only: their kernels give each query the
-    # same bits whatever the other queries (tests/kernels/test_cutoffs.py); the others in full
-    grouped = [] if values is None else [
-        m for members in cutoff_groups(numeric).values() for m in members]
-    in_groups = set(grouped)
-    rest = [m for m in numeric if m not in in_groups]
-    low: dict[Measure, np.ndarray] = {}
-    high: dict[Measure, np.ndarray] = {}
-    if grouped and values is not None:
-        # queries with a tied judged document (also past the depth cut: a tie can straddle it)
-        affected = distinct(ranking.hit_query[ranking.tie_size > 1])[0]
-        part = ranking.subset(affected)
-        worst = _run_kernels(Context(part.view("worst")), grouped, kernels, by_cutoff=True)
-        best = _run_kernels(Context(part.view("best")), grouped, kernels, by_cutoff=True)
-        for measure in grouped:
-            low[measure], high[measure] = values[measure].copy(), values[measure].copy()
-            low[measure][affected], high[measure][affected] = worst[measure], best[measure]
-    if rest:
-        low.update(_run_kernels(Context(ranking.view("worst")), rest, kernels, by_cutoff=True))
-        high.update(_run_kernels(Context(ranking.view("best")), rest, kernels, by_cutoff=True))
-    for measure in numeric:
-        bounds[str(measure)] = (aggregate(measure, low[measure]),
-                                aggregate(measure, high[measure]))
+    if contexts is None:
+        contexts = _Contexts(ranking, EvalOptions(), None)
+    counted = counted or {}
+    for measure in measures:
+        if measure.family.text_valued:
+            continue
+        mask = counted.get(measure)
+        low = aggregate(measure, contexts.values(measure, ties="worst"), mask)
+        high = aggregate(measure, contexts.values(measure, ties="best"), mask)
+        bounds[str(measure)] = (low, high)
     return TieReport(
         ties,
         len(distinct(data.hit_query[straddle])[0]),

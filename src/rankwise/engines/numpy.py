@@ -5,9 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rankwise.engines.core import Coverage, check_supported, evaluate_ranking
+from rankwise.engines.core import (
+    Coverage,
+    RankingKey,
+    check_supported,
+    evaluate_ranking,
+    ranking_missing,
+)
 
 if TYPE_CHECKING:
+    from rankwise.kernels.ranking import TiedRanking
     from rankwise.measures import Measure
     from rankwise.options import EvalOptions
     from rankwise.results import Results
@@ -60,31 +67,36 @@ class NumpyEngine:
         from rankwise.kernels.ranking import rank_all_ties
 
         self.check(measures, options)
-        qrels_obj = as_qrels(qrels, columns=options.columns)
-        if not len(qrels_obj.query_ids):
-            raise InputFormatError(
-                f"{describe(qrels)}: the qrels hold no judgments: expected at least one judged "
-                "document ({query_id: {doc_id: grade}}, or rows of query, document, grade); "
-                "nothing can be evaluated without them"
-            )
-        run_obj = as_run(run, name=name, keep_rank=options.by_rank, columns=options.columns)
-        if options.exclude_self:
-            from rankwise.data.selection import without_self
-
-            run_obj = without_self(run_obj)
+        qrels_obj = as_qrels(qrels)
+        run_obj = as_run(run, name=name, keep_rank=options.by_rank)
+        missing = ranking_missing(measures, options)
         ranking = rank_all_ties(
             qrels_obj,
             run_obj,
             depth=options.depth,
-            missing=options.missing,
+            missing=missing,
             judged_only=options.judged_only,
             by_rank=options.by_rank,
         )
+
+        def rankings(key: RankingKey) -> TiedRanking:
+            tie_order, float32, drop_self = key
+            return rank_all_ties(
+                qrels_obj,
+                run_obj,
+                depth=options.depth,
+                missing="zero" if drop_self else missing,
+                judged_only=options.judged_only,
+                tie_order=tie_order,
+                float32=float32,
+                drop_self=drop_self,
+            )
+
         return evaluate_ranking(
             ranking,
             measures,
             options,
             run_name=run_obj.name,
             coverage=Coverage.between(qrels_obj.query_ids, run_obj.query_ids),
-            query_id_type=qrels_obj.query_id_type,
+            rankings=rankings,
         )

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from rankwise.data import Qrels, Run
 
 __all__ = [
+    "TIE_ORDERS",
     "TIE_POLICIES",
     "RankedJudgments",
     "TiedRanking",
@@ -74,6 +75,9 @@ class RankedJudgments:
         The depth cut; with ``ties="average"`` it acts as a cutoff.
     ties : str
         The tie policy the ranks follow.
+    hit_score : ndarray or None
+        Per hit, the score that ranked it (cast to float32 when the ranking
+        compared scores in float32); None when the engine did not keep it.
     """
 
     query_ids: list[str]
@@ -88,6 +92,7 @@ class RankedJudgments:
     tie_size: np.ndarray
     depth: int | None = None
     ties: str = "trec"
+    hit_score: np.ndarray | None = None
 
     @property
     def n_queries(self) -> int:
@@ -174,14 +179,20 @@ def _by_group_then_score(groups: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 
 def _tie_groups(
-    ordering: _Ordering, positions: np.ndarray, doc_ids: StringsLike, rows_of: np.ndarray | None
+    ordering: _Ordering,
+    positions: np.ndarray,
+    doc_ids: StringsLike,
+    rows_of: np.ndarray | None,
+    by_row: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Tie groups of the target positions, and trec_eval's order inside them.
+    """Tie groups of the target positions, and the order inside them.
 
     Inside a group of equal scores, documents come by docno descending
-    (byte order). Returns, per target: its offset from the sorted position
-    ((first position of its group + its place by docno) - position), the
-    first position of its group and the group's size.
+    (byte order, trec_eval's rule), or with *by_row* in the order of their
+    rows (input order: what a stable sort by score gives). Returns, per
+    target: its offset from the sorted position ((first position of its
+    group + its place in the group) - position), the first position of its
+    group and the group's size.
     """
     scores = ordering.scores
     n = len(scores)
@@ -211,9 +222,11 @@ def _tie_groups(
     source = members if ordering.order is None else ordering.order[members]
     if rows_of is not None:
         source = rows_of[source]
-    ordered = _by_group_then_doc_descending(
-        np.repeat(np.arange(len(groups)), lengths), source.astype(np.int64), doc_ids
-    )
+    group_of_member = np.repeat(np.arange(len(groups)), lengths)
+    if by_row:
+        ordered = np.lexsort((source.astype(np.int64), group_of_member))
+    else:
+        ordered = _by_group_then_doc_descending(group_of_member, source.astype(np.int64), doc_ids)
     place = np.empty(len(members), dtype=np.int64)
     place[ordered] = local
     member_of_target = offsets[group_index] + (targets - group_start[group_index])
@@ -322,6 +335,10 @@ def rank_judgments(
     ).view(ties)
 
 
+TIE_ORDERS = ("docno", "input")
+"""The order of tied documents a ranking can follow: docno descending, or input order."""
+
+
 def rank_all_ties(
     qrels: Qrels,
     run: Run,
@@ -330,6 +347,9 @@ def rank_all_ties(
     missing: str = "skip",
     judged_only: bool = False,
     by_rank: bool = False,
+    tie_order: str = "docno",
+    float32: bool = False,
+    drop_self: bool = False,
 ) -> TiedRanking:
     """Rank the judged documents and describe the tie groups they sit in.
 
@@ -338,43 +358,48 @@ def rank_all_ties(
     orders the documents instead of the scores. With *judged_only* and
     *depth*, the ranking is cut at *depth* first and unjudged documents are
     dropped after (trec_eval's ``-J -M``, form_res_rels.c).
+
+    The other tools' rankings (see :mod:`rankwise.measures.dialects`): with
+    ``tie_order="input"`` tied documents keep the order of the run's rows (a
+    stable sort by score), instead of docno descending; with *float32* the
+    scores are compared after rounding to float32 (distinct float64 scores
+    can then tie); with *drop_self* a document whose id is its query's id is
+    not retrieved (BEIR's ``ignore_identical_ids``).
     """
     if missing not in ("skip", "zero"):
         raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
+    if tie_order not in TIE_ORDERS:
+        raise InvalidParameterError(
+            f"tie_order must be 'docno' or 'input', got {tie_order!r}"
+        )
     if depth is not None and (
         isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0
     ):
         raise InvalidParameterError(
             f"depth must be a non-negative integer (0: empty rankings) or None, got {depth!r}"
         )
+    if drop_self:
+        run = _without_self(run)
+    by_row = tie_order == "input"
     qrels_index = {name: i for i, name in enumerate(qrels.query_ids)}
     run_to_qrels = np.array(
         [qrels_index.get(name, -1) for name in run.query_ids], dtype=np.int64
     )
     scores = _order_values(run, by_rank)
-    counted = None
-    if by_rank or run.rank_order_blocks is None:  # not in rank order: count, do not sort
-        counted = _find_and_rank(qrels, run, run_to_qrels, scores)
-    if counted is not None:
-        judged_rows, judged_qrels_row, full_ranks = counted
-    else:
-        judged_rows, judged_qrels_row = _find_judged(qrels, run, run_to_qrels)
+    if float32:
+        scores = scores.astype(np.float32).astype(np.float64)
     if judged_only:
         usable = qrels.grades[judged_qrels_row] >= 0
         if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
-            full = (
-                full_ranks if counted is not None
-                else _ranks_of(run, scores, judged_rows, None, by_rank)
-            )
+            full = _ranks_of(run, scores, judged_rows, None, by_rank, by_row)
             usable &= full.rank <= depth
         kept_rows = judged_rows[usable]
         judged_qrels_row = judged_qrels_row[usable]
-        ranked = _ranks_of(run, scores, np.arange(len(kept_rows)), kept_rows, by_rank)
+        ranked = _ranks_of(run, scores, np.arange(len(kept_rows)), kept_rows, by_rank, by_row)
+        hit_rows = kept_rows
     else:
-        ranked = (
-            full_ranks if counted is not None
-            else _ranks_of(run, scores, judged_rows, None, by_rank)
-        )
+        ranked = _ranks_of(run, scores, judged_rows, None, by_rank, by_row)
+        hit_rows = judged_rows
     counts = np.full(len(qrels.query_ids), -1, dtype=np.int64)
     block_query = run_to_qrels[ranked.block_codes]
     in_qrels = block_query >= 0
@@ -393,6 +418,31 @@ def rank_all_ties(
         depth=depth,
         missing=missing,
         judged_only=judged_only,
+        hit_score=scores[hit_rows],
+    )
+
+
+def _without_self(run: Run) -> Run:
+    """The run without the rows whose document id is their query's id."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from rankwise.data import Run as RunType
+
+    queries = pa.array(run.query_ids, pa.string()).take(numpy_to_array(run.query_codes))
+    docs = run.doc_ids.combine_chunks()
+    same = pc.fill_null(pc.equal(docs, queries), False)
+    keep = ~array_to_numpy(same, np.bool_) if len(run) else np.zeros(0, dtype=bool)
+    if keep.all():
+        return run
+    rows = np.flatnonzero(keep)
+    return RunType.from_arrow(
+        queries.take(numpy_to_array(rows)),
+        docs.take(numpy_to_array(rows)),
+        run.scores[rows],
+        name=run.name,
+        source=run.source,
+        check_duplicates=False,
     )
 
 
@@ -409,12 +459,18 @@ class _Ranked:
 
 
 def _ranks_of(
-    run: Run, scores: np.ndarray, targets: np.ndarray, rows_of: np.ndarray | None, by_rank: bool
+    run: Run,
+    scores: np.ndarray,
+    targets: np.ndarray,
+    rows_of: np.ndarray | None,
+    by_rank: bool,
+    by_row: bool = False,
 ) -> _Ranked:
     """Rank *targets* among the rows of their query (among *rows_of* only, when given).
 
     *targets* index the run's rows, or with *rows_of* index into *rows_of*.
-    Ties are broken by docno descending (trec_eval's rule).
+    Ties are broken by docno descending (trec_eval's rule), or with *by_row*
+    by row order.
     """
     blocks = run.rank_order_blocks if rows_of is None and not by_rank else None
     if blocks is not None:  # in rank order already: no per-row codes needed
@@ -423,7 +479,9 @@ def _ranks_of(
         codes = run.query_codes if rows_of is None else run.query_codes_at(rows_of)
         ordering = _order_rows(codes, scores if rows_of is None else scores[rows_of])
     positions = targets if ordering.position is None else ordering.position[targets]
-    correction, group_first, group_size = _tie_groups(ordering, positions, run.doc_column, rows_of)
+    correction, group_first, group_size = _tie_groups(
+        ordering, positions, run.doc_column, rows_of, by_row
+    )
     positions = positions + correction
     block = np.searchsorted(ordering.starts, positions, side="right") - 1
     return _Ranked(
@@ -558,6 +616,7 @@ def assemble_ranking(
     depth: int | None,
     missing: str,
     judged_only: bool = False,
+    hit_score: np.ndarray | None = None,
 ) -> TiedRanking:
     """The kernels' input, from ranks however an engine computed them.
 
@@ -587,6 +646,9 @@ def assemble_ranking(
         query absent from the run then counts as retrieved with nothing left
         to rank, as in trec_eval ``-c -J`` (its placeholder document is
         unjudged and dropped): its precision at recall 0 is undefined (NaN).
+    hit_score : ndarray, optional
+        Per hit, the score that ranked it (read by conventions that look at
+        scores, see :mod:`rankwise.measures.dialects`).
 
     Returns
     -------
@@ -649,6 +711,7 @@ def assemble_ranking(
         # in the run, even when -J leaves nothing to rank
         in_run=present[evaluated] | (judged_only and missing == "zero"),
         depth=depth,
+        hit_score=None if hit_score is None else np.asarray(hit_score, np.float64)[kept],
     )
 
 
@@ -725,6 +788,7 @@ class TiedRanking:
     judged_grades: np.ndarray
     in_run: np.ndarray
     depth: int | None
+    hit_score: np.ndarray | None = None
 
     def view(self, ties: str) -> RankedJudgments:
         """The judgments ranked under tie policy *ties*."""
@@ -757,6 +821,7 @@ class TiedRanking:
             tie_size=ordered(self.tie_size),
             depth=self.depth,
             ties=ties,
+            hit_score=None if self.hit_score is None else self.hit_score[keep][order],
         )
 
     def _bound_ranks(self, *, best: bool) -> tuple[np.ndarray, np.ndarray | None]:

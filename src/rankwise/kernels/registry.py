@@ -11,11 +11,15 @@ from collections.abc import Callable
 
 import numpy as np
 
-from rankwise.kernels import average_precision, counts, dcg, precision, rbp
+from rankwise.kernels import average_precision, counts, dcg, dialects, precision, rbp
 from rankwise.kernels.context import Context
 from rankwise.measures.spec import Measure
 
-__all__ = ["CUTOFF_KERNELS", "KERNELS", "CutoffKernel", "Kernel"]
+__all__ = ["DIALECT_KERNELS", "KERNELS", "Kernel"]
+
+DIALECT_KERNELS = dialects.DIALECT_KERNELS
+"""Measure family -> kernel following a :class:`~rankwise.measures.dialects.Conventions`
+record (the measures of another tool's dialect)."""
 
 Kernel = Callable[[Context, Measure], np.ndarray]
 CutoffKernel = Callable[[Context, Measure, np.ndarray], np.ndarray]
@@ -26,6 +30,7 @@ KERNELS: dict[str, Kernel] = {
     **dcg.KERNELS,
     **rbp.KERNELS,
     **counts.KERNELS,
+    **dialects.KERNELS,
 }
 """Measure family -> kernel (the ``ties="trec"``, ``"worst"``, ``"best"`` and ``"rank"`` one;
 ``ties="average"`` has its own in :mod:`rankwise.kernels.tie_average`)."""

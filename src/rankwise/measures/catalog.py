@@ -16,7 +16,7 @@ from rankwise.measures.params import Param
 
 __all__ = ["FAMILIES", "GROUPS", "Family", "Param", "all_labels", "lookup", "normalise_params"]
 
-GROUPS = ("core",)
+GROUPS = ("core", "label_ranking")
 """The modules of :mod:`rankwise.measures.families`, in the order they are listed."""
 
 
@@ -51,16 +51,29 @@ def all_labels() -> list[str]:
 
 
 def normalise_params(name: str, params: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    """Drop parameters equal to their defaults and sort the rest by name."""
+    """Drop parameters equal to their defaults and sort the rest by name (``dialect`` first).
+
+    With a ``dialect``, the defaults are the dialect's (see
+    :mod:`rankwise.measures.dialects`).
+    """
     family = FAMILIES[name]
+    dialect = None
+    if "dialect" in family.params:
+        from rankwise.measures.dialects import dialect_param_default, normalise_dialect
+
+        params, dialect = normalise_dialect(name, params)
     kept = []
-    for key in sorted(params):
+    for key in sorted(params, key=lambda name: (name != "dialect", name)):
         if key not in family.params:
             accepted = ", ".join(sorted(family.params)) or "none"
             raise MeasureSyntaxError(
                 f"measure {name!r} has no parameter {key!r}; accepted parameters: {accepted}"
             )
         value = params[key]
-        if value != family.params[key].default:
+        default = family.params[key].default
+        if dialect is not None:
+            override = dialect_param_default(name, dialect, key)
+            default = default if override is None else override
+        if value != default:
             kept.append((key, value))
     return tuple(kept)

@@ -55,11 +55,12 @@ def number(text: str) -> float:
 
 
 def gain_kind(text: str) -> str:
-    """Read a gain kind: ``exp`` (``exponential``) or ``linear`` (``lin``)."""
+    """Read a gain kind: ``exp`` (``exponential``), ``linear`` (``lin``) or ``binary``."""
     value = text.lower()
-    aliases = {"exp": "exp", "exponential": "exp", "linear": "linear", "lin": "linear"}
+    aliases = {"exp": "exp", "exponential": "exp", "linear": "linear", "lin": "linear",
+               "binary": "binary"}
     if value not in aliases:
-        raise ValueError(f"expected 'exp' or 'linear', got {text!r}")
+        raise ValueError(f"expected 'exp', 'linear' or 'binary', got {text!r}")
     return aliases[value]
 
 
@@ -90,5 +91,7 @@ def coefficients(text: str) -> tuple[float, ...]:
 
 
 REL = Param(1.0, number, "minimum grade that counts as relevant")
-GAIN = Param("exp", gain_kind, "gain of a grade g: 'exp' = 2^g - 1, 'linear' = g")
+GAIN = Param(
+    "exp", gain_kind, "gain of a grade g: 'exp' = 2^g - 1, 'linear' = g, 'binary' = 1 if g >= 1"
+)
 GAINS = Param((), gain_map, "explicit gains per grade, '1=3;2=9' (trec_eval's ndcg.1=3,2=9)")

@@ -63,10 +63,23 @@ class Measure:
         return FAMILIES[self.name]
 
     def param(self, key: str) -> Any:
-        """Return the value of parameter *key*, the family's default when not set."""
+        """Return the value of parameter *key*, the default when not set.
+
+        The default is the family's, or its dialect's where the measure names
+        one (``ndcg@10(dialect=catboost)`` has ``gain`` linear).
+        """
+        dialect = None
         for name, value in self.params:
             if name == key:
                 return value
+            if name == "dialect":
+                dialect = value
+        if dialect is not None:
+            from rankwise.measures.dialects import dialect_param_default
+
+            override = dialect_param_default(self.name, dialect, key)
+            if override is not None:
+                return override
         return self.family.params[key].default
 
     def replace(self, **changes: Any) -> Measure:

@@ -7,6 +7,7 @@ The kernels of :mod:`rankwise.kernels` compute them.
 
 from __future__ import annotations
 
+from rankwise.measures.dialects import DENOMINATOR, DIALECT, EMPTY
 from rankwise.measures.family import Family
 from rankwise.measures.params import GAIN, GAINS, REL, Param, coefficients, levels, number
 
@@ -19,7 +20,7 @@ FAMILIES: list[Family] = [
         "DCG@k / IDCG@k, IDCG@k being the DCG@k of all judged documents sorted by gain, "
         "descending; 0 when IDCG@k = 0",
         "optional",
-        {"gain": GAIN, "gains": GAINS},
+        {"gain": GAIN, "gains": GAINS, "dialect": DIALECT, "empty": EMPTY},
         (),
         reference="Jarvelin & Kekalainen, TOIS 2002; Burges et al., ICML 2005",
     ),
@@ -29,7 +30,7 @@ FAMILIES: list[Family] = [
         "sum over the top k of gain(grade) / log2(rank + 1); gain 2^grade - 1 (gain=exp, the "
         "default) or the grade itself (gain=linear)",
         "optional",
-        {"gain": GAIN, "gains": GAINS},
+        {"gain": GAIN, "gains": GAINS, "dialect": DIALECT},
         (),
         reference="Jarvelin & Kekalainen, TOIS 2002",
     ),
@@ -39,7 +40,7 @@ FAMILIES: list[Family] = [
         "(1/R) sum over relevant hits ranked <= k of (their index among relevant hits) / rank; "
         "map@k is trec_eval's map_cut.k",
         "optional",
-        {"rel": REL},
+        {"rel": REL, "dialect": DIALECT, "empty": EMPTY, "denominator": DENOMINATOR},
         ("ap",),
         reference="trec_eval map / map_cut",
     ),
@@ -57,7 +58,7 @@ FAMILIES: list[Family] = [
         "mean reciprocal rank",
         "1 / rank of the first relevant document within the top k, else 0",
         "optional",
-        {"rel": REL},
+        {"rel": REL, "dialect": DIALECT, "empty": EMPTY},
         ("recip_rank", "rr"),
         reference="trec_eval recip_rank",
     ),
@@ -66,7 +67,7 @@ FAMILIES: list[Family] = [
         "precision at k",
         "relevant in the top k / k (k even when fewer were retrieved)",
         "required",
-        {"rel": REL},
+        {"rel": REL, "dialect": DIALECT, "empty": EMPTY},
         ("precision", "p"),
         reference="trec_eval P",
     ),
@@ -75,7 +76,7 @@ FAMILIES: list[Family] = [
         "recall at k",
         "relevant in the top k / R; 0 when R = 0",
         "required",
-        {"rel": REL},
+        {"rel": REL, "dialect": DIALECT, "empty": EMPTY},
         ("R",),
         reference="trec_eval recall",
     ),
@@ -95,7 +96,7 @@ FAMILIES: list[Family] = [
         "(1/R) sum over relevant hits r of 1 - min(n_r, R) / min(N, R): n_r judged non-relevant "
         "ranked above r, N judged non-relevant in the judgments (Buckley & Voorhees 2004)",
         "none",
-        {"rel": REL},
+        {"rel": REL, "dialect": DIALECT},
         reference="Buckley & Voorhees, SIGIR 2004",
     ),
     Family(
@@ -112,8 +113,8 @@ FAMILIES: list[Family] = [
         "hit rate (success) at k",
         "1 when a relevant document is in the top k, else 0",
         "required",
-        {"rel": REL},
-        ("success", "hits", "HR"),
+        {"rel": REL, "dialect": DIALECT, "empty": EMPTY},
+        ("success", "hits"),
         reference="trec_eval success",
     ),
     Family(
@@ -266,7 +267,7 @@ FAMILIES: list[Family] = [
         "(1 - p) sum_i gain_i p^(i-1), linear gains rescaled to [0, 1] per query when outside it "
         "(Moffat & Zobel 2008); trec_eval's rbp is rbp(p=0.9)",
         "none",
-        {"rel": REL, "p": Param(0.8, number, "persistence")},
+        {"rel": REL, "p": Param(0.8, number, "persistence"), "dialect": DIALECT},
         reference="Moffat & Zobel, TOIS 2008",
     ),
     Family(

@@ -1,0 +1,432 @@
+"""Kernels that follow a :class:`~rankwise.measures.dialects.Conventions` record.
+
+One kernel per measure family, reading every convention from the record it
+is given: the tie rule, what is relevant, the gain, where the ideal DCG and
+R come from, the denominators, the value of an empty query, the arithmetic.
+The ranking it receives was built for the record
+(:func:`rankwise.measures.dialects.ranking_key`: tie order, float32 scores,
+documents dropped), so ranks under ``ties="docno"`` or ``"input"`` are read
+as they are; the other tie rules are computed here from the tie groups.
+
+A query left out (``empty="skip"``) has the value NaN. Everything is
+vectorised over all queries and hits; no Python loop per query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from rankwise.exceptions import UnsupportedMeasureError
+from rankwise.kernels._segments import per_query_sum, rank_within_query, safe_divide
+from rankwise.kernels.context import Context
+from rankwise.measures.dialects import Conventions, conventions_of
+from rankwise.measures.spec import Measure
+
+__all__ = ["DIALECT_KERNELS", "compute_with", "coverage", "measure_for"]
+
+DialectKernel = Callable[[Context, Measure, Conventions], np.ndarray]
+
+
+class _Hits:
+    """The hits of one context, ranked under one record's tie rule and cut at the depth."""
+
+    def __init__(self, ctx: Context, c: Conventions) -> None:
+        d = ctx.data
+        self.n_queries = ctx.n_queries
+        query, grade = d.hit_query, d.hit_grade
+        above, size = d.tie_above.astype(np.int64), d.tie_size.astype(np.int64)
+        score = d.hit_score if d.hit_score is not None else np.ones(len(query))
+        if c.ties in ("docno", "input"):
+            rank = d.hit_rank.astype(np.int64)
+        elif c.ties in ("low_first", "high_first"):
+            rank = _bound_ranks(query, grade, above, size, d.hit_rank, c.ties == "low_first")
+        else:  # average, group_end: a rank per document is not defined; the group end bounds it
+            rank = above + size
+        keep = np.ones(len(query), dtype=bool)
+        if d.depth is not None:
+            keep = (above < d.depth) if c.ties in ("average", "group_end") else (rank <= d.depth)
+        order = np.lexsort((rank[keep], query[keep]))
+        self.query = query[keep][order]
+        self.rank = rank[keep][order]
+        self.grade = grade[keep][order]
+        self.above = above[keep][order]
+        self.size = size[keep][order]
+        self.score = score[keep][order]
+        self.num_ret = d.num_ret.astype(np.int64)
+        self.depth = d.depth
+        self.ties = c.ties
+        self.data = d
+
+    def judged(self) -> tuple[np.ndarray, np.ndarray]:
+        """(query, grade) of every judgment of the evaluated queries."""
+        d = self.data
+        query = np.repeat(np.arange(self.n_queries), np.diff(d.judged_offsets))
+        return query, d.judged_grades
+
+
+def _bound_ranks(
+    query: np.ndarray,
+    grade: np.ndarray,
+    above: np.ndarray,
+    size: np.ndarray,
+    base_rank: np.ndarray,
+    low_first: bool,
+) -> np.ndarray:
+    """Ranks with each tie group ordered by grade: ascending (pessimistic) or descending.
+
+    Unjudged documents of a group have grade 0: they come after the negative
+    grades and before the others when ascending, after the positive ones and
+    the zeros when descending.
+    """
+    if len(query) == 0:
+        return np.zeros(0, dtype=np.int64)
+    key = grade if low_first else -grade
+    order = np.lexsort((base_rank, key, above, query))
+    q, a = query[order], above[order]
+    new_group = np.concatenate(([True], (q[1:] != q[:-1]) | (a[1:] != a[:-1])))
+    starts = np.flatnonzero(new_group)
+    group_id = np.cumsum(new_group) - 1
+    index = np.arange(len(order)) - starts[group_id]
+    judged_in_group = np.diff(np.append(starts, len(order)))[group_id]
+    unjudged = size[order] - judged_in_group
+    g = grade[order]
+    before = (g >= 0) if low_first else (g < 0)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = a + 1 + index + np.where(before, unjudged, 0)
+    return rank
+
+
+def _empty_value(c: Conventions) -> float:
+    return {"0": 0.0, "1": 1.0, "skip": np.nan}[c.empty]
+
+
+def _relevant(hits: _Hits, rel: float, c: Conventions, gated: bool) -> np.ndarray:
+    """Per hit: relevant (grade >= rel), and scored > 0 when the record ignores the others."""
+    relevant = hits.grade >= rel
+    if gated and c.nonpositive == "ignore":
+        relevant &= hits.score > 0
+    return relevant
+
+
+def _num_rel(hits: _Hits, rel: float, c: Conventions) -> np.ndarray:
+    """R per query: relevant judgments, or relevant documents of the retrieved list."""
+    if c.ideal == "list":
+        relevant = hits.grade >= rel
+        return per_query_sum(hits.query[relevant], None, hits.n_queries)
+    query, grades = hits.judged()
+    return per_query_sum(query[grades >= rel], None, hits.n_queries)
+
+
+def _finish(values: np.ndarray, empty: np.ndarray, c: Conventions) -> np.ndarray:
+    return np.where(empty, _empty_value(c), values)
+
+
+def _rel_param(m: Measure) -> float:
+    return float(m.param("rel")) if "rel" in m.family.params else 1.0
+
+
+def _top(hits: _Hits, k: int | None) -> np.ndarray:
+    return np.ones(len(hits.rank), dtype=bool) if k is None else hits.rank <= k
+
+
+def precision(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """P@k: relevant in the top k, divided by k or by min(k, n)."""
+    hits = _Hits(ctx, c)
+    k = int(m.cutoff)  # type: ignore[arg-type]
+    rel = _rel_param(m)
+    found = _relevant(hits, rel, c, gated=True) & _top(hits, k)
+    count = per_query_sum(hits.query[found], None, hits.n_queries)
+    if c.past_list == "n":
+        value = safe_divide(count, np.minimum(k, hits.num_ret).astype(np.float64))
+    else:
+        value = count / k
+    return _finish(value, _num_rel(hits, rel, c) == 0, c)
+
+
+def recall(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """recall@k: relevant in the top k over R."""
+    hits = _Hits(ctx, c)
+    rel = _rel_param(m)
+    found = _relevant(hits, rel, c, gated=True) & _top(hits, m.cutoff)
+    num_rel = _num_rel(hits, rel, c)
+    value = safe_divide(per_query_sum(hits.query[found], None, hits.n_queries), num_rel)
+    return _finish(value, num_rel == 0, c)
+
+
+def hit(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """hit@k: 1 when a relevant document is in the top k."""
+    hits = _Hits(ctx, c)
+    rel = _rel_param(m)
+    found = _relevant(hits, rel, c, gated=True) & _top(hits, m.cutoff)
+    value = (per_query_sum(hits.query[found], None, hits.n_queries) > 0).astype(np.float64)
+    return _finish(value, _num_rel(hits, rel, c) == 0, c)
+
+
+def reciprocal_rank(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """RR@k: 1 / rank of the first relevant document within the top k, else 0."""
+    hits = _Hits(ctx, c)
+    _refuse(m, c, ("average",))
+    rel = _rel_param(m)
+    found = _relevant(hits, rel, c, gated=True) & _top(hits, m.cutoff)
+    first = np.full(hits.n_queries, np.inf)
+    np.minimum.at(first, hits.query[found], hits.rank[found].astype(np.float64))
+    return _finish(1.0 / first, _num_rel(hits, rel, c) == 0, c)
+
+
+def average_precision(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """AP@k: the precision at each relevant document in the top k, summed, over the denominator.
+
+    With ``ties="group_end"`` (scikit-learn's label ranking average
+    precision) every document of a tie group sits at its last rank, and the
+    precision there counts every relevant document of the group.
+    """
+    hits = _Hits(ctx, c)
+    _refuse(m, c, ("average",))
+    rel = _rel_param(m)
+    relevant = _relevant(hits, rel, c, gated=True)
+    query, rank = hits.query[relevant], hits.rank[relevant]
+    if c.ties == "group_end":
+        # relevant documents up to the end of each group: count by (query, group start)
+        index = _count_through_group(query, hits.above[relevant])
+    else:
+        index = rank_within_query(query)
+    inside = _top(hits, m.cutoff)[relevant]
+    total = per_query_sum(query[inside], (index / rank)[inside], hits.n_queries)
+    num_rel = _num_rel(hits, rel, c)
+    if c.denominator == "R":
+        denominator = num_rel
+    elif c.denominator == "capped":
+        denominator = num_rel if m.cutoff is None else np.minimum(num_rel, m.cutoff)
+    else:
+        denominator = per_query_sum(query[inside], None, hits.n_queries)
+    return _finish(safe_divide(total, denominator), num_rel == 0, c)
+
+
+def _count_through_group(query: np.ndarray, above: np.ndarray) -> np.ndarray:
+    """Per entry (sorted by query, then group), the entries of its query up to its group's end."""
+    if len(query) == 0:
+        return np.zeros(0, dtype=np.float64)
+    within = rank_within_query(query)
+    last = np.concatenate(((query[1:] != query[:-1]) | (above[1:] != above[:-1]), [True]))
+    group_end = np.flatnonzero(last)
+    group_of = np.searchsorted(group_end, np.arange(len(query)))
+    return within[group_end][group_of].astype(np.float64)
+
+
+def coverage(ctx: Context, m: Measure, c: Conventions | None = None) -> np.ndarray:
+    """Coverage: the rank of the deepest relevant document retrieved (0 when none).
+
+    With ``ties="group_end"`` (scikit-learn's ``coverage_error``) a tied
+    document is at the last rank of its group.
+    """
+    c = conventions_of(m) if c is None else c
+    hits = _Hits(ctx, c)
+    relevant = _relevant(hits, _rel_param(m), c, gated=True)
+    deepest = np.zeros(hits.n_queries)
+    np.maximum.at(deepest, hits.query[relevant], hits.rank[relevant].astype(np.float64))
+    return deepest
+
+
+def _gains(grades: np.ndarray, c: Conventions) -> np.ndarray:
+    """The gain of each grade under the record's gain, negative-grade rule and explicit gains."""
+    grades = np.asarray(grades, dtype=np.float64)
+    if c.gain == "binary":
+        gains = (grades >= 1).astype(np.float64)
+    elif c.gain == "exp":
+        if c.negative == "zero":
+            gains = np.exp2(np.maximum(grades, 0.0)) - 1.0
+        else:
+            gains = np.exp2(grades) - 1.0
+    else:
+        gains = np.maximum(grades, 0.0) if c.negative == "zero" else grades.copy()
+    for grade, value in c.gains:
+        gains = np.where(grades == grade, value, gains)
+    return gains
+
+
+def _discount_table(limit: int, dtype: type = np.float64) -> np.ndarray:
+    """table[p] = sum of 1 / log2(i + 1) for i = 1..p (table[0] = 0)."""
+    positions = np.arange(1, limit + 1)
+    if dtype is np.float32:
+        discount = (1.0 / np.log2((positions - 1).astype(np.float32) + np.float32(2.0))).astype(
+            np.float32
+        )
+        return np.concatenate(([np.float32(0.0)], np.cumsum(discount, dtype=np.float32)))
+    return np.concatenate(([0.0], np.cumsum(1.0 / np.log2(positions + 1.0))))
+
+
+def _dcg(hits: _Hits, gains: np.ndarray, k: int | None, c: Conventions) -> np.ndarray:
+    """DCG@k of each query: at each hit's rank, or averaged over its tie group."""
+    dtype = np.float32 if c.arithmetic == "float32" else np.float64
+    if c.ties == "average":
+        last = hits.above + hits.size
+        if k is not None:
+            last = np.minimum(last, k)
+        first = np.minimum(hits.above, last)
+        limit = int(last.max()) if len(last) else 0
+        table = _discount_table(limit, dtype)
+        weight = (table[last] - table[first]).astype(dtype) / hits.size.astype(dtype)
+        terms = gains.astype(dtype) * weight
+    else:
+        inside = _top(hits, k)
+        if c.ties == "group_end":
+            raise UnsupportedMeasureError("DCG with ties='group_end' is not defined")
+        ranks = hits.rank[inside]
+        terms = np.zeros(len(gains), dtype=dtype)
+        terms[inside] = gains[inside].astype(dtype) / np.log2(ranks.astype(dtype) + dtype(1.0))
+    return _segment_sum(hits.query, terms, hits.n_queries, dtype)
+
+
+def _segment_sum(query: np.ndarray, values: np.ndarray, n: int, dtype: type) -> np.ndarray:
+    """Per query sum of *values* (sorted by query), accumulated in *dtype*."""
+    if dtype is np.float64:
+        return per_query_sum(query, values, n)
+    out = np.zeros(n, dtype=np.float32)
+    if len(query):
+        starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
+        out[query[starts]] = np.add.reduceat(values.astype(np.float32), starts)
+    return out.astype(np.float64)
+
+
+def _ideal_dcg(hits: _Hits, k: int | None, c: Conventions) -> np.ndarray:
+    """The ideal DCG@k: the gains of the judgments (or of the list) sorted descending.
+
+    In the list, unjudged documents gain 0 and negative gains come last.
+    """
+    dtype = np.float32 if c.arithmetic == "float32" else np.float64
+    n = hits.n_queries
+    if c.ideal == "list":
+        query, gains = hits.query, _gains(hits.grade, c)
+        length = hits.num_ret
+    else:
+        query, grades = hits.judged()
+        gains = _gains(grades, c)
+        length = np.diff(hits.data.judged_offsets)
+    nonzero = gains != 0
+    query, gains = query[nonzero], gains[nonzero]
+    order = np.lexsort((-gains, query))
+    query, gains = query[order], gains[order]
+    within = rank_within_query(query)
+    position = within
+    negative = gains < 0
+    if negative.any():
+        # negative gains fill the last positions of the ideal list: length - m + 1 ... length
+        negatives = per_query_sum(query[negative], None, n).astype(np.int64)
+        positives = per_query_sum(query[~negative], None, n).astype(np.int64)
+        position = np.where(
+            negative, length[query] - negatives[query] + (within - positives[query]), within
+        )
+    keep = position >= 1
+    if k is not None:
+        keep &= position <= k
+    terms = gains[keep].astype(dtype) / np.log2(position[keep].astype(dtype) + dtype(1.0))
+    return _segment_sum(query[keep], terms, n, dtype)
+
+
+def _gain_empty(hits: _Hits, ideal: np.ndarray, c: Conventions) -> np.ndarray:
+    if c.empty_when == "nonpositive":
+        return ideal <= 0
+    if c.empty_when == "label_sum":
+        return per_query_sum(hits.query, hits.grade, hits.n_queries) == 0
+    return ideal == 0
+
+
+def dcg(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """DCG@k under the record's gain, ties and arithmetic."""
+    hits = _Hits(ctx, c)
+    return _dcg(hits, _gains(hits.grade, c), m.cutoff, c)
+
+
+def ndcg(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """nDCG@k = DCG@k / ideal DCG@k; the empty value when the query is empty."""
+    hits = _Hits(ctx, c)
+    value = _dcg(hits, _gains(hits.grade, c), m.cutoff, c)
+    ideal = _ideal_dcg(hits, m.cutoff, c)
+    if c.arithmetic == "float32":
+        ratio = np.zeros(len(value))
+        ok = ideal != 0
+        ratio[ok] = (value[ok].astype(np.float32) / ideal[ok].astype(np.float32)).astype(
+            np.float64
+        )
+    else:
+        ratio = safe_divide(value, ideal)
+    return _finish(ratio, _gain_empty(hits, ideal, c), c)
+
+
+def rank_biased_precision(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """RBP = (1 - p) sum_i gain_i p^(i-1); the gain of a relevant document (grade >= rel).
+
+    ``gain="linear"`` is ranx's graded RBP (values can exceed 1); rankwise's
+    own (trec_eval's rescaled gains) is computed by :mod:`rankwise.kernels.rbp`.
+    """
+    hits = _Hits(ctx, c)
+    _refuse(m, c, ("average", "group_end"))
+    p = float(m.param("p"))
+    relevant = hits.grade >= _rel_param(m)
+    gains = np.where(relevant, _gains(hits.grade, c), 0.0)
+    value = (1.0 - p) * per_query_sum(hits.query, gains * p ** (hits.rank - 1.0), hits.n_queries)
+    return value
+
+
+def _refuse(m: Measure, c: Conventions, ties: tuple[str, ...]) -> None:
+    if c.ties in ties:
+        raise UnsupportedMeasureError(
+            f"{m} cannot be computed with ties={c.ties!r}: no tool computes it that way"
+        )
+
+
+DIALECT_KERNELS: dict[str, DialectKernel] = {
+    "ndcg": ndcg,
+    "dcg": dcg,
+    "map": average_precision,
+    "mrr": reciprocal_rank,
+    "P": precision,
+    "recall": recall,
+    "hit": hit,
+    "rbp": rank_biased_precision,
+    "coverage": coverage,
+}
+"""Measure family -> kernel under a :class:`Conventions` record."""
+
+
+def measure_for(m: Measure, c: Conventions) -> Measure:
+    """*m* with the gain of record *c*, for rankwise's own kernels (which read parameters).
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> from rankwise.measures.dialects import Conventions
+    >>> str(measure_for(parse("ndcg@10"), Conventions(gain="linear")))
+    'ndcg@10(gain=linear)'
+    """
+    changes: dict[str, object] = {}
+    if "gain" in m.family.params and c.gain in ("exp", "linear"):
+        changes["gain"] = c.gain
+    if "gains" in m.family.params:
+        changes["gains"] = c.gains
+    if "dialect" in m.family.params:
+        changes["dialect"] = "rankwise"
+    for key in ("empty", "denominator"):
+        if key in m.family.params:
+            changes[key] = m.family.params[key].default
+    return m.replace(**changes) if changes else m
+
+
+def compute_with(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """The values of *m* under record *c*, on a context ranked for it.
+
+    Raises
+    ------
+    UnsupportedMeasureError
+        No kernel follows these conventions for the family.
+    """
+    kernel = DIALECT_KERNELS.get(m.name)
+    if kernel is None:
+        raise UnsupportedMeasureError(f"no kernel computes {m} under other conventions")
+    return kernel(ctx, m, c)
+
+
+KERNELS: dict[str, Callable[[Context, Measure], np.ndarray]] = {"coverage": coverage}
+"""rankwise's own kernels of the families first defined for a dialect."""
