@@ -27,8 +27,7 @@ if TYPE_CHECKING:
     from rankwise.comparison import Comparison, compare, compare_results
     from rankwise.data import Qrels, Run
     from rankwise.evaluation import evaluate, evaluate_runs
-    from rankwise.fusion import fuse
-    from rankwise.fusion.optimize import optimize_fusion
+    from rankwise.explanation import explain
     from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
     from rankwise.measures import Measure, parse
     from rankwise.options import EvalOptions
@@ -50,6 +49,7 @@ _LAZY = {
     "Qrels": "rankwise.data",
     "Run": "rankwise.data",
     "evaluate": "rankwise.evaluation",
+    "explain": "rankwise.explanation",
     "read_qrels": "rankwise.io",
     "read_run": "rankwise.io",
     "read_trec_qrels": "rankwise.io",
@@ -88,9 +88,7 @@ __all__ = [
     "evaluate",
     "evaluate_recommendations",
     "evaluate_runs",
-    "fuse",
-    "measure_agreement",
-    "optimize_fusion",
+    "explain",
     "parse",
     "rbo",
     "read_qrels",

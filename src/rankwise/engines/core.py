@@ -62,6 +62,7 @@ Rankings = Callable[[RankingKey], "TiedRanking"]
 __all__ = [
     "DEFAULT_KEY",
     "Coverage",
+    "Evaluator",
     "Plan",
     "RankingKey",
     "Rankings",
@@ -242,8 +243,23 @@ def _align(values: np.ndarray, ids: list[str], target: list[str]) -> np.ndarray:
     return out
 
 
-class _Contexts:
-    """The contexts of one evaluation, one per ranking key and tie view, made on first use."""
+class Evaluator:
+    """The measures of one evaluation, over the rankings the engine gives.
+
+    Holds one context per ranking key and tie view, made on first use.
+    :meth:`values` computes a measure, under its own conventions or any
+    other record (:func:`rankwise.explain` switches them one at a time);
+    :meth:`counted` says which queries its mean counts.
+
+    Parameters
+    ----------
+    ranking : TiedRanking
+        trec_eval's ranking of the run (ties by docno, float64 scores).
+    options : EvalOptions
+        The options of the evaluation.
+    rankings : callable, optional
+        ``rankings(key)`` ranks the run another way (see :data:`Rankings`).
+    """
 
     def __init__(
         self, ranking: TiedRanking, options: EvalOptions, rankings: Rankings | None
@@ -255,6 +271,7 @@ class _Contexts:
         self._contexts: dict[tuple[RankingKey, str], Context] = {}
 
     def tied(self, key: RankingKey) -> TiedRanking:
+        """The ranking of *key* (asked of the engine once)."""
         if key not in self._rankings:
             if self.rankings is None:
                 raise UnsupportedMeasureError(
@@ -264,6 +281,7 @@ class _Contexts:
         return self._rankings[key]
 
     def context(self, key: RankingKey, ties: str) -> Context:
+        """The kernels' context of the ranking of *key* under tie policy *ties*."""
         from rankwise.kernels import Context
 
         if (key, ties) not in self._contexts:
@@ -339,11 +357,11 @@ def compute(
     absent from the run when only another measure counts those) has the
     value NaN, and, when *counted* is given, its mask there.
     """
-    return _compute(_Contexts(ranking, options, rankings), measures, counted)
+    return _compute(Evaluator(ranking, options, rankings), measures, counted)
 
 
 def _compute(
-    contexts: _Contexts,
+    contexts: Evaluator,
     measures: Sequence[Measure],
     counted: dict[Measure, np.ndarray] | None,
 ) -> dict[Measure, np.ndarray]:
@@ -402,7 +420,7 @@ def evaluate_ranking(
     *rankings* ranks the run another way for the measures of a dialect that
     need it (see :func:`compute`).
     """
-    contexts = _Contexts(ranking, options, rankings)
+    contexts = Evaluator(ranking, options, rankings)
     counted: dict[Measure, np.ndarray] = {}
     values = _compute(contexts, measures, counted)
     return Results(
@@ -422,7 +440,7 @@ def tie_report(
     measures: Sequence[Measure],
     ties: str,
     *,
-    contexts: _Contexts | None = None,
+    contexts: Evaluator | None = None,
     counted: dict[Measure, np.ndarray] | None = None,
 ) -> TieReport:
     """How much ties decide the result: affected queries and best/worst bounds per measure.
@@ -458,7 +476,7 @@ def tie_report(
     mixed_queries = distinct(groups[mixed_groups] >> 32)[0]
     bounds: dict[str, tuple[float, float]] = {}
     if contexts is None:
-        contexts = _Contexts(ranking, EvalOptions(), None)
+        contexts = Evaluator(ranking, EvalOptions(), None)
     counted = counted or {}
     for measure in measures:
         if measure.family.text_valued:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from rankwise.engines.core import (
     Coverage,
+    Evaluator,
     RankingKey,
     check_supported,
     evaluate_ranking,
@@ -61,12 +62,37 @@ class NumpyEngine:
         name: str | None = None,
     ) -> Results:
         """Evaluate *run* against *qrels* (any input form, or objects already built)."""
-        from rankwise.exceptions import InputFormatError
-        from rankwise.io._source import describe
+        self.check(measures, options)
+        evaluator, coverage, run_name = self.evaluator(qrels, run, measures, options, name=name)
+        return evaluate_ranking(
+            evaluator.ranking,
+            measures,
+            options,
+            run_name=run_name,
+            coverage=coverage,
+            rankings=evaluator.rankings,
+        )
+
+    def evaluator(
+        self,
+        qrels: Any,
+        run: Any,
+        measures: Sequence[Measure],
+        options: EvalOptions,
+        *,
+        name: str | None = None,
+    ) -> tuple[Evaluator, Coverage, str]:
+        """Rank *run* for *measures*.
+
+        Returns the :class:`~rankwise.engines.core.Evaluator`, the coverage
+        of the judged queries and the run's name. The run is ranked as
+        trec_eval does; the rankings the measures of other dialects need
+        (ties in input order, float32 scores, ...) are made when first
+        asked for.
+        """
         from rankwise.io.coerce import as_qrels, as_run
         from rankwise.kernels.ranking import rank_all_ties
 
-        self.check(measures, options)
         qrels_obj = as_qrels(qrels)
         run_obj = as_run(run, name=name, keep_rank=options.by_rank)
         missing = ranking_missing(measures, options)
@@ -92,11 +118,5 @@ class NumpyEngine:
                 drop_self=drop_self,
             )
 
-        return evaluate_ranking(
-            ranking,
-            measures,
-            options,
-            run_name=run_obj.name,
-            coverage=Coverage.between(qrels_obj.query_ids, run_obj.query_ids),
-            rankings=rankings,
-        )
+        coverage = Coverage.between(qrels_obj.query_ids, run_obj.query_ids)
+        return Evaluator(ranking, options, rankings), coverage, run_obj.name

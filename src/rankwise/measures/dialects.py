@@ -228,6 +228,10 @@ class Dialect:
         Measure family -> what rankwise cannot follow, or follows by choice.
     cutoff : dict
         Measure family -> "none" when the tool's measure takes no cutoff.
+    options : dict
+        Measure family -> the tool's own options rankwise follows, as
+        (the tool's spelling, the measure's parameters): XGBoost's
+        ``ndcg@k-`` is ``empty=0``.
     """
 
     name: str
@@ -236,6 +240,7 @@ class Dialect:
     names: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
     cutoff: dict[str, str] = field(default_factory=dict)
+    options: dict[str, tuple[tuple[str, dict[str, str]], ...]] = field(default_factory=dict)
 
 
 DIALECT_FAMILIES = ("ndcg", "dcg", "map", "mrr", "P", "recall", "hit", "bpref", "rbp", "coverage")
@@ -323,6 +328,12 @@ DIALECTS: dict[str, Dialect] = {
             },
             names={"ndcg": "ndcg@k (ndcg@k- is empty=0; ndcg_exp_gain=false is gain=linear)",
                    "map": "map@k (map@k- is empty=0)", "P": "pre@k"},
+            options={
+                "ndcg": (("ndcg@k-", {"empty": "0"}),
+                         ("ndcg_exp_gain=false", {"gain": "linear"}),
+                         ("ndcg@k- with ndcg_exp_gain=false", {"gain": "linear", "empty": "0"})),
+                "map": (("map@k-", {"empty": "0"}),),
+            },
             notes={"ndcg": "with the exponential gain XGBoost refuses negative grades",
                    "map": "XGBoost >= 2.0 refuses graded labels: rankwise uses grade >= rel",
                    "P": "XGBoost >= 2.0 refuses graded labels: rankwise uses grade >= rel"},
@@ -339,6 +350,8 @@ DIALECTS: dict[str, Dialect] = {
                 "P": _list(ties="low_first", past_list="n"),
                 "recall": _list(ties="low_first", empty="1"),
             },
+            options={"ndcg": (("type=Exp", {"gain": "exp"}),),
+                     "dcg": (("type=Exp", {"gain": "exp"}),)},
             names={"ndcg": "NDCG:top=k (type=Exp is gain=exp)", "dcg": "DCG:top=k",
                    "map": "MAP:top=k", "mrr": "MRR:top=k", "P": "PrecisionAt:top=k",
                    "recall": "RecallAt:top=k"},
@@ -358,6 +371,11 @@ DIALECTS: dict[str, Dialect] = {
                 "recall": _list(scores="float32", ties="input", nonpositive="ignore"),
                 "hit": _list(scores="float32", ties="input"),
             },
+            options={
+                f: (("empty_target_action='pos'", {"empty": "1"}),
+                    ("empty_target_action='skip'", {"empty": "skip"}))
+                for f in ("ndcg", "map", "mrr", "P", "recall", "hit")
+            },
             names={"ndcg": "RetrievalNormalizedDCG(top_k=k)", "map": "RetrievalMAP(top_k=k)",
                    "mrr": "RetrievalMRR(top_k=k)", "P": "RetrievalPrecision(top_k=k)",
                    "recall": "RetrievalRecall(top_k=k)", "hit": "RetrievalHitRate(top_k=k)"},
@@ -374,9 +392,11 @@ DIALECTS: dict[str, Dialect] = {
                 "P": _C(ties="input"),
                 "recall": _C(ties="input"),
             },
+            options={"ndcg": (("Scala, relevance given, labels by grade", {"gain": "exp"}),)},
             names={"ndcg": "ndcgAt(k)", "map": "meanAveragePrecision, meanAveragePrecisionAt(k)",
                    "P": "precisionAt(k)", "recall": "recallAt(k)"},
-            notes={"ndcg": "PySpark drops the relevance array: ndcgAt is binary from Python; "
+            notes={"no mrr": "Spark MLlib 4.3 has no reciprocal rank",
+                   "ndcg": "PySpark drops the relevance array: ndcgAt is binary from Python; "
                            "Scala's graded ndcgAt with the labels sorted by grade is "
                            "gain=exp",
                    "map": "Spark takes ranked ids, not scores: rankwise ranks them by score, "
@@ -390,6 +410,11 @@ DIALECTS: dict[str, Dialect] = {
                 "map": _C(ties="input", denominator="capped", empty="skip"),
                 "P": _C(ties="input", empty="skip"),
                 "recall": _C(ties="input", empty="skip"),
+            },
+            options={
+                "ndcg": (("score_type='raw'", {"gain": "linear"}),
+                         ("score_type='exp'", {"gain": "exp"})),
+                "map": (("map (not map_at_k)", {"denominator": "R"}),),
             },
             names={"ndcg": "ndcg_at_k (score_type=raw is gain=linear, exp is gain=exp)",
                    "map": "map_at_k (map is denominator=R)", "P": "precision_at_k",
@@ -410,6 +435,7 @@ DIALECTS: dict[str, Dialect] = {
                 "bpref": _C(missing="zero", ties="input"),
                 "rbp": _C(missing="zero", ties="input", gain="linear"),
             },
+            options={"ndcg": (("ndcg_burges", {"gain": "exp"}),)},
             names={"ndcg": "ndcg@k (ndcg_burges@k is gain=exp)", "map": "map, map@k",
                    "mrr": "mrr@k", "P": "precision@k", "recall": "recall@k",
                    "hit": "hit_rate@k", "bpref": "bpref", "rbp": "rbp.p"},

@@ -1,0 +1,123 @@
+"""``rankwise explain``: why two tools give different numbers, or which tool gave a number."""
+
+from __future__ import annotations
+
+import argparse
+
+from rankwise.cli.options import (
+    add_common_options,
+    add_evaluation_options,
+    add_input_options,
+    check_stdin_once,
+    digits,
+    evaluation_options,
+    measure_texts,
+    number,
+)
+
+__all__ = ["add_parser", "run"]
+
+_DESCRIPTION = """\
+Explain why two tools give different numbers for one measure: its mean in
+two dialects (the conventions of trec_eval, scikit-learn, LightGBM, XGBoost,
+CatBoost, torchmetrics, Spark, Microsoft Recommenders, ranx, BEIR, MTEB), and
+the difference split by convention, switched one at a time in the order they
+apply: for each, the queries it changes and its part of the difference (the
+parts add up to the difference exactly).
+
+With --measured, find which dialect gives a number a tool printed."""
+
+_EPILOG = """\
+dialects: rankwise, trec_eval, sklearn, lightgbm, xgboost, catboost,
+  torchmetrics, spark, recommenders, ranx, beir, mteb (see docs/dialects.md).
+
+examples:
+  rankwise explain qrels.txt run.txt -m ndcg@10 --between trec_eval sklearn
+  rankwise explain qrels.txt run.txt -m map@10 --between recommenders spark
+  rankwise explain qrels.txt run.txt -m ndcg@10 --measured 0.4312
+
+exit status: 0 success, 1 bad input or measure, 2 malformed command line."""
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Register the ``explain`` command."""
+    parser = commands.add_parser(
+        "explain",
+        help="why two tools give different numbers: the difference split by convention",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("qrels", metavar="QRELS", help="the relevance judgments")
+    parser.add_argument("run", metavar="RUN", help="the run")
+    parser.add_argument("-m", "--measure", required=True, metavar="MEASURE",
+                        help="the measure, e.g. ndcg@10, map@10, mrr@10, P@5")
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--between", nargs=2, metavar=("DIALECT_A", "DIALECT_B"),
+                      help="the two dialects to compare, e.g. trec_eval sklearn")
+    what.add_argument("--measured", metavar="NUMBER",
+                      help="a number a tool printed: which dialect gives it")
+    parser.add_argument("--tolerance", type=number, default=None, metavar="T",
+                        help="with --measured: how close a mean must be (default: half a unit "
+                             "of the number's last decimal)")
+    output = parser.add_argument_group("output")
+    output.add_argument("-f", "--format", choices=("text", "json"), default="text",
+                        help="text (default) or json")
+    output.add_argument("-o", "--output", metavar="FILE",
+                        help="write to FILE (atomically: nothing is left on failure)")
+    output.add_argument("--digits", type=digits, default=4, metavar="N",
+                        help="decimals in the text format (default 4)")
+    add_evaluation_options(parser)
+    add_input_options(parser)
+    add_common_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``rankwise explain`` with parsed arguments.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        From the parser :func:`add_parser` registers.
+
+    Returns
+    -------
+    int
+        0 on success.
+    """
+    import json
+
+    from rankwise.cli._output import write_output
+    from rankwise.exceptions import InvalidParameterError
+    from rankwise.explanation import explain
+    from rankwise.io import read_qrels, read_run
+
+    texts = measure_texts([args.measure], [])
+    if len(texts) != 1:
+        raise InvalidParameterError(
+            f"explain takes one measure, got {len(texts)}: {', '.join(texts)}"
+        )
+    if args.measured is not None:
+        try:
+            float(args.measured)
+        except ValueError:
+            raise InvalidParameterError(
+                f"--measured must be a number, got {args.measured!r}"
+            ) from None
+    check_stdin_once([args.qrels, args.run])
+    options = evaluation_options(args)
+    qrels = read_qrels(args.qrels, fmt=args.qrels_format)
+    run_obj = read_run(args.run, fmt=args.run_format)
+    if args.between is not None:
+        result = explain(qrels, run_obj, texts[0], *args.between, options=options)
+    else:
+        result = explain(qrels, run_obj, texts[0], measured=args.measured,
+                         tolerance=args.tolerance, options=options)
+    if args.format == "json":
+        text = json.dumps(result.to_dict(), indent=2) + "\n"
+    else:
+        places = args.digits if args.between is not None else max(args.digits, 6)
+        text = result.to_text(places)
+    write_output(text, args.output)
+    return 0
