@@ -789,6 +789,7 @@ class TiedRanking:
     in_run: np.ndarray
     depth: int | None
     hit_score: np.ndarray | None = None
+    presorted: bool = False  # hits already sorted by (query, rank)
 
     def view(self, ties: str) -> RankedJudgments:
         """The judgments ranked under tie policy *ties*."""
@@ -799,7 +800,24 @@ class TiedRanking:
         rank = self.hit_rank
         order = _by_query_then_rank(self.hit_query, rank)
         if ties in ("best", "worst"):
-            rank, order = self._bound_ranks(best=ties == "best")
+            rank = self._bound_ranks(best=ties == "best")
+        if self.presorted and self.depth is None and ties in ("trec", "rank", "average"):
+            return RankedJudgments(
+                query_ids=self.query_ids,
+                num_ret=self.num_ret,
+                hit_query=self.hit_query,
+                hit_rank=rank,
+                hit_grade=self.hit_grade,
+                judged_offsets=self.judged_offsets,
+                judged_grades=self.judged_grades,
+                in_run=self.in_run,
+                tie_above=self.tie_above,
+                tie_size=self.tie_size,
+                depth=self.depth,
+                ties=ties,
+                hit_score=self.hit_score,
+            )
+        keep = np.ones(len(rank), dtype=bool)
         if self.depth is not None and ties != "average":
             kept = rank <= self.depth
             if not kept.all():

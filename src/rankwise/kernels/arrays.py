@@ -1,0 +1,197 @@
+"""Rankings from numpy arrays: labels, scores and query group sizes (training loops).
+
+Learning-to-rank libraries hold one row per (query, document): a label, a
+prediction, and the rows of each query together (LightGBM's ``group``,
+XGBoost's ``qid``). :func:`rank_arrays` turns those arrays into the
+:class:`~rankwise.kernels.ranking.TiedRanking` every kernel reads, with no
+string ids and no join: every row is a judged document (its label is its
+grade) and a document's id is its position in its group. Tied scores are
+ordered by that id descending (later rows first, rankwise's rule) or in
+input order (``tie_order="input"``).
+
+It sorts once (scores, then groups, both linear-time or close) and is fast
+enough for every boosting round: see benchmarks/bench_integrations.py.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from rankwise.exceptions import InvalidParameterError
+from rankwise.kernels.ranking import TIE_ORDERS, TiedRanking
+
+__all__ = ["check_arrays", "group_sizes_of", "rank_arrays"]
+
+
+@lru_cache(maxsize=8)
+def _names(n: int) -> list[str]:
+    return [str(i) for i in range(n)]
+
+
+def group_sizes_of(qid: np.ndarray) -> np.ndarray:
+    """Group sizes from a query id per row (rows of one query together).
+
+    Raises
+    ------
+    InvalidParameterError
+        The rows of a query are not together.
+
+    Examples
+    --------
+    >>> group_sizes_of(np.array([7, 7, 3, 3, 3, 9])).tolist()
+    [2, 3, 1]
+    """
+    qid = np.asarray(qid)
+    if len(qid) == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.concatenate(([True], qid[1:] != qid[:-1])))
+    if len(np.unique(qid[starts])) != len(starts):
+        raise InvalidParameterError(
+            "the rows of each query must be together (sorted by query id), as LightGBM and "
+            "XGBoost require; sort the data by query id first"
+        )
+    return np.diff(np.append(starts, len(qid))).astype(np.int64)
+
+
+def check_arrays(
+    labels: np.ndarray, scores: np.ndarray, groups: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The three arrays as float64, float64 and int64, checked against each other.
+
+    Raises
+    ------
+    InvalidParameterError
+        Lengths that disagree, group sizes that do not add up to the rows,
+        or a score that is not finite.
+    """
+    labels = np.asarray(labels, dtype=np.float64).ravel()
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim != 1:
+        raise InvalidParameterError(
+            f"predictions must be one score per row, got an array of shape {scores.shape}"
+        )
+    groups = np.asarray(groups, dtype=np.int64).ravel()
+    if len(labels) != len(scores):
+        raise InvalidParameterError(
+            f"labels and predictions differ in length: [{len(labels)}, {len(scores)}]"
+        )
+    if (groups < 0).any() or int(groups.sum()) != len(labels):
+        raise InvalidParameterError(
+            f"group sizes must be >= 0 and add up to the {len(labels)} rows, "
+            f"got {len(groups)} groups of {int(groups.sum())} rows"
+        )
+    if not np.isfinite(scores).all():
+        row = int(np.flatnonzero(~np.isfinite(scores))[0])
+        raise InvalidParameterError(f"prediction of row {row} is not finite: {scores[row]}")
+    return labels, scores, groups
+
+
+def rank_arrays(
+    labels: np.ndarray,
+    scores: np.ndarray,
+    groups: np.ndarray,
+    *,
+    tie_order: str = "docno",
+    float32: bool = False,
+) -> TiedRanking:
+    """The ranking of rows grouped by query: every row a judged document.
+
+    Parameters
+    ----------
+    labels : array of float
+        Per row, its grade.
+    scores : array of float
+        Per row, its score (higher ranks first).
+    groups : array of int
+        The number of rows of each query, in row order (queries ``"0"``,
+        ``"1"``, ...).
+    tie_order : {"docno", "input"}
+        Tied scores: later rows first (a row's id is its position), or
+        earlier rows first.
+    float32 : bool
+        Compare scores after rounding to float32.
+
+    Returns
+    -------
+    TiedRanking
+        Hits sorted by (query, rank), judgments sorted by grade descending.
+
+    Examples
+    --------
+    >>> r = rank_arrays(np.array([1.0, 0, 2]), np.array([0.5, 0.5, 0.9]), np.array([3]))
+    >>> r.hit_rank.tolist(), r.hit_grade.tolist(), r.tie_size.tolist()
+    ([1, 2, 3], [2.0, 0.0, 1.0], [1, 2, 2])
+    >>> rank_arrays(np.array([1.0, 0, 2]), np.array([0.5, 0.5, 0.9]), np.array([3]),
+    ...             tie_order="input").hit_grade.tolist()
+    [2.0, 1.0, 0.0]
+    """
+    if tie_order not in TIE_ORDERS:
+        raise InvalidParameterError(f"tie_order must be 'docno' or 'input', got {tie_order!r}")
+    n = len(scores)
+    n_groups = len(groups)
+    if float32:
+        scores = scores.astype(np.float32).astype(np.float64)
+    starts = np.concatenate(([0], np.cumsum(groups)[:-1])) if n_groups else np.zeros(0, np.int64)
+    group = np.repeat(np.arange(n_groups, dtype=np.int64), groups)
+    # rows by score descending (tied rows in no particular order), then stably by group
+    by_score = np.argsort(-scores)
+    keys = group[by_score]
+    if n_groups <= 1 << 16:
+        keys = keys.astype(np.uint16 if n_groups > 256 else np.uint8)
+    order = by_score[np.argsort(keys, kind="stable")]
+    sorted_scores = scores[order]
+    sorted_group = group[order]
+    same = np.zeros(n, dtype=bool)
+    if n > 1:
+        same[1:] = (sorted_scores[1:] == sorted_scores[:-1]) & (
+            sorted_group[1:] == sorted_group[:-1]
+        )
+    run_start = ~same
+    run_id = np.cumsum(run_start) - 1
+    run_first = np.flatnonzero(run_start)
+    run_size = np.diff(np.append(run_first, n))
+    if same.any():
+        # order the rows of each tie run by position: descending (docno) or ascending (input)
+        tied_runs = run_size > 1
+        members = np.flatnonzero(tied_runs[run_id])
+        position = order[members] if tie_order == "input" else -order[members]
+        local = np.lexsort((position, run_id[members]))
+        order = order.copy()
+        order[members] = order[members][local]
+    position_in_group = np.arange(n) - starts[sorted_group]
+    above = run_first[run_id] - starts[sorted_group]
+    labels_sorted = labels[order]
+    grades_desc = _grades_descending(labels, group, starts, n_groups)
+    return TiedRanking(
+        query_ids=_names(n_groups),
+        num_ret=np.asarray(groups, dtype=np.int64),
+        hit_query=sorted_group,
+        hit_rank=position_in_group + 1,
+        hit_grade=labels_sorted,
+        tie_above=above,
+        tie_size=run_size[run_id],
+        judged_offsets=np.concatenate(([0], np.cumsum(groups))).astype(np.int64),
+        judged_grades=grades_desc,
+        in_run=np.ones(n_groups, dtype=bool),
+        depth=None,
+        hit_score=scores[order],
+        presorted=True,
+    )
+
+
+def _grades_descending(
+    labels: np.ndarray, group: np.ndarray, starts: np.ndarray, n_groups: int
+) -> np.ndarray:
+    """The labels of each group sorted descending (a counting sort for small integer grades)."""
+    if len(labels) == 0:
+        return labels.copy()
+    low, high = float(labels.min()), float(labels.max())
+    span = high - low
+    integral = span < 64 and bool(np.all(labels == np.floor(labels)))
+    if integral and n_groups * (span + 1) < 1 << 62:
+        width = int(span) + 1
+        key = np.sort(group * width + (high - labels).astype(np.int64))
+        return high - (key % width).astype(np.float64)
+    return labels[np.lexsort((-labels, group))]
