@@ -11,8 +11,14 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-__all__ = ["SPARK_KINDS", "collections", "random_collection", "random_tables", "ranked_lists",
-           "score_matrices", "significance_matrices", "small_collections"]
+__all__ = [
+    "collections",
+    "dialect_collection",
+    "grouped_as_dicts",
+    "random_collection",
+    "ranking_data",
+    "small_collections",
+]
 
 
 @st.composite
@@ -89,183 +95,91 @@ def random_collection(seed: int, *, ties: bool) -> tuple[dict, dict]:
     return qrels, run
 
 
-# ------------------------------------------------------------------------------------------
-# Python inputs as users hold them: dicts with keys and values of several types
+def dialect_collection(
+    n_queries: int, seed: int, *, negative: bool = True, one_sided: bool = True
+) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]]:
+    """A seeded collection for comparing dialects with the tools they follow.
 
-
-def _id_values(draw: st.DrawFn) -> st.SearchStrategy:
-    """Ids as users write them: str (ASCII, non-ASCII, long, shared prefixes), int, numpy."""
-    text = st.sampled_from(["d1", "d10", "d2", "D1", "d1a", "é", "日本", "x" * 20, "x" * 21, ""])
-    numbers = st.integers(-3, 12)
-    return st.one_of(
-        text,
-        numbers,
-        numbers.map(np.int64),
-        numbers.map(np.int32),
-        st.text(alphabet="ab\u00e9\U0001f600", max_size=10),
-    )
-
-
-def _numbers() -> st.SearchStrategy:
-    """Scores and grades as users hold them: float, int, numpy floats and ints (tied often)."""
-    small = st.integers(-2, 4)
-    return st.one_of(
-        small,
-        small.map(lambda v: v / 2),
-        small.map(lambda v: np.float32(v / 4)),
-        small.map(lambda v: np.float64(v / 8)),
-        small.map(np.int64),
-        st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
-    )
-
-
-@st.composite
-def python_dicts(draw: st.DrawFn, max_queries: int = 5, max_docs: int = 12) -> dict:
-    """``{query: {doc: number}}`` with ids and numbers of mixed types and empty entries.
-
-    Ids of different types may print the same (``1`` and ``"1"``): such dicts
-    may list a document twice for one query.
+    Every awkward case of issue 17, by query number modulo 8: 0 every grade
+    0 (judged); 1 heavy ties (scores rounded to one decimal); 2 a constant
+    scorer; 3 negative and zero scores; 4 two scores equal in float32 but not
+    in float64; 5 negative grades (with *negative*); 6 long lists (up to 40
+    documents, beyond ranx's 15); 7 plain. Grades 0-4; lists of 1 to 25
+    documents (shorter than the largest cutoff, 20, often); some retrieved
+    documents unjudged, some judged ones not retrieved. The run's dict order
+    is the input order (rows of a query are not in score order), which the
+    tools that keep input order on ties follow. With *one_sided*, one query
+    in 40 is judged but not retrieved, and 3 queries are retrieved but not
+    judged.
     """
-    ids = _id_values(draw)
-    out: dict = {}
-    for _ in range(draw(st.integers(0, max_queries))):
-        query = draw(ids)
-        out[query] = draw(st.dictionaries(ids, _numbers(), max_size=max_docs))
-    return out
-
-
-@st.composite
-def score_matrices(draw: st.DrawFn, max_systems: int = 6, max_topics: int = 12,
-                   dyadic: bool = False) -> np.ndarray:
-    """Systems x topics matrices of per-query values in [0, 1]: ties, constant rows, zeros.
-
-    With *dyadic*, values are multiples of 1/8 (every sum is exact in floating point).
-    """
-    m = draw(st.integers(2, max_systems))
-    n = draw(st.integers(2, max_topics))
-    if dyadic:
-        cells = st.integers(0, 8).map(lambda v: v / 8)
-    else:
-        cells = st.one_of(st.sampled_from([0.0, 0.5, 1.0]),
-                          st.floats(0, 1, allow_nan=False, width=32))
-    values = draw(st.lists(cells, min_size=m * n, max_size=m * n))
-    return np.array(values, dtype=np.float64).reshape(m, n)
-
-
-@st.composite
-def significance_matrices(draw: st.DrawFn, max_systems: int = 9) -> tuple[np.ndarray, np.ndarray]:
-    """Means and a symmetric matrix of which pairs differ (any pattern, not only consistent)."""
-    m = draw(st.integers(1, max_systems))
-    means = np.array(draw(st.lists(st.integers(0, 5).map(float), min_size=m, max_size=m)))
-    flags = np.zeros((m, m), dtype=bool)
-    for i in range(m):
-        for j in range(i + 1, m):
-            flags[i, j] = flags[j, i] = draw(st.booleans())
-    return means, flags
-
-
-@st.composite
-def ranked_lists(draw: st.DrawFn, max_length: int = 12) -> tuple[list[str], list[str]]:
-    """Two rankings without repeats from a small pool: overlaps, disjoint tails, unequal lengths."""
-    pool = [f"d{i}" for i in range(draw(st.integers(1, 2 * max_length)))]
-    first = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=max_length))
-    second = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=max_length))
-    return first, second
-
-
-SPARK_KINDS = ("mixed", "unjudged", "deep", "ltr", "sparse", "unretrieved")
-
-
-def random_tables(seed: int, kind: str | None = None) -> dict:
-    """A seeded dataset as Arrow tables, for the engines' differential tests.
-
-    ``kind`` (drawn when None): ``mixed`` (queries on one side only, some
-    judged queries whose retrieved documents are all unjudged), ``unjudged``
-    (no query of the run is judged), ``deep`` (most retrieved documents
-    judged), ``ltr`` (one table with a score and a label on every row),
-    ``sparse`` (one judgment per query or so), ``unretrieved`` (judged
-    queries mostly absent from the run). Ids mix lengths, digits and
-    non-ASCII bytes (the byte-order tie rule matters); scores have few
-    distinct values (ties) or many; grades -1..3.
-
-    Returns
-    -------
-    dict
-        ``qrels`` and ``run`` (Arrow tables ``query_id, doc_id, relevance`` /
-        ``score``), ``table`` (for ``ltr``: one table with both, else None)
-        and ``kind``.
-    """
-    import pyarrow as pa
-
     rng = np.random.default_rng(seed)
-    if kind is None:
-        kind = str(rng.choice(SPARK_KINDS))
-    alphabet = ["a", "b", "Z", "\u00e9", "0", "~", "ab", "\u00df", "9"]
-    ties = bool(rng.random() < 0.6)
-    run_q: list[str] = []
-    run_d: list[str] = []
-    run_s: list[float] = []
-    qrels_q: list[str] = []
-    qrels_d: list[str] = []
-    qrels_g: list[int] = []
-    for i in range(int(rng.integers(1, 30))):
-        query = f"q{i}" if i % 5 else f"Q{i}\u00e9"
-        size = int(rng.integers(1, 50))
-        pool = sorted(
-            {"".join(rng.choice(alphabet, int(rng.integers(1, 4)))) + str(j) for j in range(size)}
-        )
-        in_run = kind != "unretrieved" or rng.random() < 0.3
-        judged_query = {
-            "unjudged": False,
-            "unretrieved": True,
-            "ltr": True,
-        }.get(kind, bool(rng.random() < 0.8))
-        retrieved: list[str] = []
-        if in_run:
-            retrieved = list(rng.permutation(pool)[: int(rng.integers(0, len(pool) + 1))])
-            if ties:
-                scores = rng.integers(0, 5, size=len(retrieved)) / 2.0
-            else:
-                scores = np.round(rng.normal(10, 5, size=len(retrieved)), 3)
-            run_q += [query] * len(retrieved)
-            run_d += retrieved
-            run_s += scores.tolist()
-        if not judged_query:
-            continue
-        if kind in ("deep", "ltr"):
-            judged = list(retrieved)
-            if kind == "deep":
-                judged = [d for d in judged if rng.random() < 0.9] + [f"extra{i}"]
-        elif kind == "sparse":
-            judged = list(rng.permutation(pool)[:1])
-        elif kind == "mixed" and rng.random() < 0.2:
-            judged = [f"only-judged{i}-{j}" for j in range(3)]  # retrieved: all unjudged
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    for q in range(n_queries):
+        qid = f"q{q:04d}"
+        kind = q % 8
+        n = int(rng.integers(16, 41)) if kind == 6 else int(rng.integers(1, 26))
+        docs = [f"d{i:03d}" for i in rng.choice(400, size=n + 5, replace=False)]
+        retrieved, extra = docs[:n], docs[n:]
+        grades = rng.choice([0, 0, 0, 1, 1, 2, 3, 4], size=n)
+        if kind == 0:
+            grades = np.zeros(n, dtype=np.int64)
+        if kind == 5 and negative:
+            grades = np.where(rng.random(n) < 0.3, -rng.integers(1, 3, size=n), grades)
+        if kind in (1, 6):
+            scores = np.round(rng.random(n), 1)
+        elif kind == 2:
+            scores = np.full(n, 0.5)
+        elif kind == 3:
+            scores = np.round(rng.uniform(-1.0, 1.0, size=n), 2)
         else:
-            judged = list(rng.permutation(pool)[: int(rng.integers(1, len(pool) + 1))])
+            scores = rng.random(n)
+            if kind == 4 and n >= 2:
+                scores[1] = scores[0] + 1e-12
+        judged = {}
+        for doc, grade in zip(retrieved, grades):
+            if grade != 0 or rng.random() < 0.7:  # some grade-0 documents unjudged
+                judged[doc] = int(grade)
+        for doc in extra:  # judged, not retrieved
+            if rng.random() < 0.5:
+                judged[doc] = int(rng.choice([0, 1, 2, 3]))
         if not judged:
-            continue
-        qrels_q += [query] * len(judged)
-        qrels_d += judged
-        qrels_g += rng.choice([-1, 0, 0, 1, 1, 2, 3], size=len(judged)).tolist()
-    qrels = pa.table(
-        {
-            "query_id": pa.array(qrels_q, pa.string()),
-            "doc_id": pa.array(qrels_d, pa.string()),
-            "relevance": pa.array(qrels_g, pa.int64()),
-        }
-    )
-    run = pa.table(
-        {
-            "query_id": pa.array(run_q, pa.string()),
-            "doc_id": pa.array(run_d, pa.string()),
-            "score": pa.array(run_s, pa.float64()),
-        }
-    )
-    table = None
-    if kind == "ltr":  # every retrieved document is judged: one table holds both
-        grade = dict(zip(zip(qrels_q, qrels_d), qrels_g))
-        table = run.append_column(
-            "relevance", pa.array([grade[(q, d)] for q, d in zip(run_q, run_d)], pa.int64())
-        )
-        qrels = table.select(["query_id", "doc_id", "relevance"])
-    return {"qrels": qrels, "run": run, "table": table, "kind": kind}
+            judged[extra[0]] = 0
+        qrels[qid] = judged
+        if not (one_sided and q % 40 == 39):
+            run[qid] = {doc: float(score) for doc, score in zip(retrieved, scores)}
+    if one_sided:
+        for extra_query in range(3):
+            run[f"u{extra_query}"] = {f"d{i:03d}": float(rng.random()) for i in range(5)}
+    return qrels, run
+
+
+def ranking_data(groups: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Learning-to-rank data: features, labels 0-4 and group sizes 1-20, rows grouped.
+
+    One group in nine has no relevant row (every label 0).
+    """
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 21, size=groups)
+    n = int(sizes.sum())
+    x = rng.normal(size=(n, 6))
+    signal = x[:, 0] + 0.5 * x[:, 1] + rng.normal(scale=1.0, size=n)
+    labels = np.clip(np.round(signal + 1.0), 0, 4)
+    labels[np.repeat(np.arange(groups) % 9 == 0, sizes)] = 0
+    return x, labels, sizes
+
+
+def grouped_as_dicts(
+    labels: np.ndarray, scores: np.ndarray, sizes: np.ndarray
+) -> tuple[dict, dict]:
+    """Judgments and run of grouped rows (queries "0", "1", ...; a row's id is its
+    zero-padded position in its group, so that id order is position order)."""
+    qrels: dict = {}
+    run: dict = {}
+    start = 0
+    for g, size in enumerate(sizes):
+        rows = range(start, start + int(size))
+        qrels[str(g)] = {f"d{i - start:04d}": float(labels[i]) for i in rows}
+        run[str(g)] = {f"d{i - start:04d}": float(scores[i]) for i in rows}
+        start += int(size)
+    return qrels, run

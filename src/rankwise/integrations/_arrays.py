@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from rankwise.engines.core import RankingKey, check_supported, compute
+from rankwise.engines.core import RankingKey, check_supported, compute, plan_of
 from rankwise.exceptions import InvalidParameterError, MissingDependencyError
 from rankwise.kernels.arrays import check_arrays, group_sizes_of, rank_arrays
 from rankwise.measures import Measure, parse_many
@@ -109,14 +109,18 @@ def evaluate_groups(
             raise InvalidParameterError("give the query groups: groups= (sizes) or qid=")
         groups = group_sizes_of(np.asarray(qid))
     label_array, score_array, sizes = check_arrays(labels, predictions, groups)
-    ranking = rank_arrays(label_array, score_array, sizes)
 
     def rankings(key: RankingKey) -> Any:
         tie_order, float32, _ = key  # no row's id is its query's id: nothing to drop
         return rank_arrays(label_array, score_array, sizes, tie_order=tie_order, float32=float32)
 
+    first = plan_of(parsed[0]).key  # rank the way the first measure needs first
+    ranking = rankings(first)
     counted: dict[Measure, np.ndarray] = {}
-    values = compute(ranking, parsed, _OPTIONS, rankings=rankings, counted=counted)
+    values = compute(
+        ranking, parsed, _OPTIONS, rankings=rankings, counted=counted, dialect_kernels=True,
+        key=first,
+    )
     return Results(ranking.query_ids, values, run_name="predictions", counted=counted)
 
 

@@ -133,8 +133,8 @@ def rank_arrays(
     n_groups = len(groups)
     if float32:
         scores = scores.astype(np.float32).astype(np.float64)
-    starts = np.concatenate(([0], np.cumsum(groups)[:-1])) if n_groups else np.zeros(0, np.int64)
-    group = np.repeat(np.arange(n_groups, dtype=np.int64), groups)
+    group_start = np.concatenate(([0], np.cumsum(groups)[:-1])) if n_groups else groups
+    group = np.repeat(np.arange(n_groups, dtype=np.int32), groups)
     # rows by score descending (tied rows in no particular order), then stably by group
     by_score = np.argsort(-scores)
     keys = group[by_score]
@@ -142,56 +142,51 @@ def rank_arrays(
         keys = keys.astype(np.uint16 if n_groups > 256 else np.uint8)
     order = by_score[np.argsort(keys, kind="stable")]
     sorted_scores = scores[order]
-    sorted_group = group[order]
-    same = np.zeros(n, dtype=bool)
-    if n > 1:
-        same[1:] = (sorted_scores[1:] == sorted_scores[:-1]) & (
-            sorted_group[1:] == sorted_group[:-1]
-        )
-    run_start = ~same
-    run_id = np.cumsum(run_start) - 1
-    run_first = np.flatnonzero(run_start)
+    row_start = np.repeat(group_start, groups)  # the first row of each row's group
+    # tie runs: equal scores next to each other inside a group
+    boundary = np.empty(n, dtype=bool)
+    boundary[:1] = True
+    np.not_equal(sorted_scores[1:], sorted_scores[:-1], out=boundary[1:])
+    boundary[group_start[groups > 0]] = True
+    run_first = np.flatnonzero(boundary)
     run_size = np.diff(np.append(run_first, n))
-    if same.any():
+    if len(run_first) < n:
         # order the rows of each tie run by position: descending (docno) or ascending (input)
-        tied_runs = run_size > 1
-        members = np.flatnonzero(tied_runs[run_id])
+        run_id = np.repeat(np.arange(len(run_first)), run_size)
+        members = np.flatnonzero((run_size > 1)[run_id])
         position = order[members] if tie_order == "input" else -order[members]
         local = np.lexsort((position, run_id[members]))
         order = order.copy()
         order[members] = order[members][local]
-    position_in_group = np.arange(n) - starts[sorted_group]
-    above = run_first[run_id] - starts[sorted_group]
-    labels_sorted = labels[order]
-    grades_desc = _grades_descending(labels, group, starts, n_groups)
+    above = np.repeat(run_first, run_size) - row_start
     return TiedRanking(
         query_ids=_names(n_groups),
         num_ret=np.asarray(groups, dtype=np.int64),
-        hit_query=sorted_group,
-        hit_rank=position_in_group + 1,
-        hit_grade=labels_sorted,
+        hit_query=group,
+        hit_rank=np.arange(1, n + 1) - row_start,
+        hit_grade=labels[order],
         tie_above=above,
-        tie_size=run_size[run_id],
-        judged_offsets=np.concatenate(([0], np.cumsum(groups))).astype(np.int64),
-        judged_grades=grades_desc,
+        tie_size=np.repeat(run_size, run_size),
+        judged_offsets=np.append(group_start, n).astype(np.int64),
+        judged_grades=_grades_descending(labels, group, n_groups),
         in_run=np.ones(n_groups, dtype=bool),
         depth=None,
-        hit_score=scores[order],
+        hit_score=sorted_scores,
         presorted=True,
     )
 
 
-def _grades_descending(
-    labels: np.ndarray, group: np.ndarray, starts: np.ndarray, n_groups: int
-) -> np.ndarray:
+def _grades_descending(labels: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
     """The labels of each group sorted descending (a counting sort for small integer grades)."""
     if len(labels) == 0:
         return labels.copy()
     low, high = float(labels.min()), float(labels.max())
     span = high - low
-    integral = span < 64 and bool(np.all(labels == np.floor(labels)))
-    if integral and n_groups * (span + 1) < 1 << 62:
+    if span < 64 and n_groups * (span + 1) < 1 << 31:
         width = int(span) + 1
-        key = np.sort(group * width + (high - labels).astype(np.int64))
-        return high - (key % width).astype(np.float64)
+        level = (high - labels).astype(np.int64)  # 0 for the highest grade
+        if np.array_equal(high - level, labels):  # integer steps: count them
+            counts = np.bincount(group * width + level, minlength=n_groups * width)
+            values = np.tile(high - np.arange(width, dtype=np.float64), n_groups)
+            return np.repeat(values, counts)
     return labels[np.lexsort((-labels, group))]

@@ -19,51 +19,88 @@ from collections.abc import Callable
 import numpy as np
 
 from rankwise.exceptions import UnsupportedMeasureError
-from rankwise.kernels._segments import per_query_sum, rank_within_query, safe_divide
+from rankwise.kernels._segments import (
+    per_query_sum,
+    rank_within_query,
+    safe_divide,
+    segment_cumsum,
+)
 from rankwise.kernels.context import Context
 from rankwise.measures.dialects import Conventions, conventions_of
 from rankwise.measures.spec import Measure
 
-__all__ = ["DIALECT_KERNELS", "compute_with", "coverage", "measure_for"]
+__all__ = ["DIALECT_KERNELS", "OWN_FAMILIES", "compute_with", "coverage", "measure_for"]
 
 DialectKernel = Callable[[Context, Measure, Conventions], np.ndarray]
 
 
 class _Hits:
-    """The hits of one context, ranked under one record's tie rule and cut at the depth."""
+    """The hits of one context, ranked under one record's tie rule and cut at the depth.
+
+    The context's hits come sorted by (query, rank); they stay in that order
+    unless the tie rule reorders tied documents (``low_first``,
+    ``high_first``). Under ``average`` and ``group_end`` a hit's rank is the
+    last rank of its tie group.
+    """
 
     def __init__(self, ctx: Context, c: Conventions) -> None:
         d = ctx.data
         self.n_queries = ctx.n_queries
         query, grade = d.hit_query, d.hit_grade
-        above, size = d.tie_above.astype(np.int64), d.tie_size.astype(np.int64)
-        score = d.hit_score if d.hit_score is not None else np.ones(len(query))
+        above, size = d.tie_above, d.tie_size
+        score = d.hit_score
+        reorder = False
         if c.ties in ("docno", "input"):
-            rank = d.hit_rank.astype(np.int64)
+            rank = d.hit_rank
         elif c.ties in ("low_first", "high_first"):
             rank = _bound_ranks(query, grade, above, size, d.hit_rank, c.ties == "low_first")
+            reorder = bool((size > 1).any())
         else:  # average, group_end: a rank per document is not defined; the group end bounds it
             rank = above + size
-        keep = np.ones(len(query), dtype=bool)
         if d.depth is not None:
             keep = (above < d.depth) if c.ties in ("average", "group_end") else (rank <= d.depth)
-        order = np.lexsort((rank[keep], query[keep]))
-        self.query = query[keep][order]
-        self.rank = rank[keep][order]
-        self.grade = grade[keep][order]
-        self.above = above[keep][order]
-        self.size = size[keep][order]
-        self.score = score[keep][order]
-        self.num_ret = d.num_ret.astype(np.int64)
+            query, rank, grade, above, size = (a[keep] for a in (query, rank, grade, above, size))
+            score = None if score is None else score[keep]
+        if reorder:
+            order = np.lexsort((rank, query))
+            query, rank, grade, above, size = (a[order] for a in (query, rank, grade, above, size))
+            score = None if score is None else score[order]
+        self.query = query
+        self.rank = rank.astype(np.int64, copy=False)
+        self.grade = grade
+        self.above = above.astype(np.int64, copy=False)
+        self.size = size.astype(np.int64, copy=False)
+        self._score = score
+        self.num_ret = d.num_ret.astype(np.int64, copy=False)
         self.depth = d.depth
         self.ties = c.ties
         self.data = d
 
+    @property
+    def score(self) -> np.ndarray:
+        """Per hit, its score (1 where the engine kept none)."""
+        return self._score if self._score is not None else np.ones(len(self.query))
+
     def judged(self) -> tuple[np.ndarray, np.ndarray]:
-        """(query, grade) of every judgment of the evaluated queries."""
+        """(query, grade) of every judgment of the evaluated queries, grades descending."""
         d = self.data
         query = np.repeat(np.arange(self.n_queries), np.diff(d.judged_offsets))
         return query, d.judged_grades
+
+    def list_is_judged(self) -> bool:
+        """Whether every retrieved document is judged and every judgment retrieved.
+
+        Then the retrieved list and the judgments are the same documents (the
+        training-loop data of :mod:`rankwise.kernels.arrays`): the list's
+        ideal is the judgments', already sorted.
+        """
+        d = self.data
+        counts = np.diff(d.judged_offsets)
+        return (
+            self.depth is None
+            and len(self.query) == len(d.judged_grades)
+            and bool(np.array_equal(counts, self.num_ret))
+        )
 
 
 def _bound_ranks(
@@ -127,6 +164,11 @@ def _rel_param(m: Measure) -> float:
     return float(m.param("rel")) if "rel" in m.family.params else 1.0
 
 
+def _cut(m: Measure, c: Conventions) -> int | None:
+    """The measure's cutoff, or the record's for a measure written without one."""
+    return m.cutoff if m.cutoff is not None else c.cutoff
+
+
 def _top(hits: _Hits, k: int | None) -> np.ndarray:
     return np.ones(len(hits.rank), dtype=bool) if k is None else hits.rank <= k
 
@@ -134,7 +176,7 @@ def _top(hits: _Hits, k: int | None) -> np.ndarray:
 def precision(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """P@k: relevant in the top k, divided by k or by min(k, n)."""
     hits = _Hits(ctx, c)
-    k = int(m.cutoff)  # type: ignore[arg-type]
+    k = int(_cut(m, c))  # type: ignore[arg-type]
     rel = _rel_param(m)
     found = _relevant(hits, rel, c, gated=True) & _top(hits, k)
     count = per_query_sum(hits.query[found], None, hits.n_queries)
@@ -149,7 +191,7 @@ def recall(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """recall@k: relevant in the top k over R."""
     hits = _Hits(ctx, c)
     rel = _rel_param(m)
-    found = _relevant(hits, rel, c, gated=True) & _top(hits, m.cutoff)
+    found = _relevant(hits, rel, c, gated=True) & _top(hits, _cut(m, c))
     num_rel = _num_rel(hits, rel, c)
     value = safe_divide(per_query_sum(hits.query[found], None, hits.n_queries), num_rel)
     return _finish(value, num_rel == 0, c)
@@ -159,7 +201,7 @@ def hit(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """hit@k: 1 when a relevant document is in the top k."""
     hits = _Hits(ctx, c)
     rel = _rel_param(m)
-    found = _relevant(hits, rel, c, gated=True) & _top(hits, m.cutoff)
+    found = _relevant(hits, rel, c, gated=True) & _top(hits, _cut(m, c))
     value = (per_query_sum(hits.query[found], None, hits.n_queries) > 0).astype(np.float64)
     return _finish(value, _num_rel(hits, rel, c) == 0, c)
 
@@ -169,7 +211,7 @@ def reciprocal_rank(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     hits = _Hits(ctx, c)
     _refuse(m, c, ("average",))
     rel = _rel_param(m)
-    found = _relevant(hits, rel, c, gated=True) & _top(hits, m.cutoff)
+    found = _relevant(hits, rel, c, gated=True) & _top(hits, _cut(m, c))
     first = np.full(hits.n_queries, np.inf)
     np.minimum.at(first, hits.query[found], hits.rank[found].astype(np.float64))
     return _finish(1.0 / first, _num_rel(hits, rel, c) == 0, c)
@@ -192,13 +234,14 @@ def average_precision(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
         index = _count_through_group(query, hits.above[relevant])
     else:
         index = rank_within_query(query)
-    inside = _top(hits, m.cutoff)[relevant]
+    inside = _top(hits, _cut(m, c))[relevant]
     total = per_query_sum(query[inside], (index / rank)[inside], hits.n_queries)
     num_rel = _num_rel(hits, rel, c)
     if c.denominator == "R":
         denominator = num_rel
     elif c.denominator == "capped":
-        denominator = num_rel if m.cutoff is None else np.minimum(num_rel, m.cutoff)
+        k = _cut(m, c)
+        denominator = num_rel if k is None else np.minimum(num_rel, k)
     else:
         denominator = per_query_sum(query[inside], None, hits.n_queries)
     return _finish(safe_divide(total, denominator), num_rel == 0, c)
@@ -230,8 +273,19 @@ def coverage(ctx: Context, m: Measure, c: Conventions | None = None) -> np.ndarr
 
 
 def _gains(grades: np.ndarray, c: Conventions) -> np.ndarray:
-    """The gain of each grade under the record's gain, negative-grade rule and explicit gains."""
+    """The gain of each grade under the record's gain, negative-grade rule and explicit gains.
+
+    Small integer grades (the usual case) are looked up in a table of their
+    gains rather than computed one by one.
+    """
     grades = np.asarray(grades, dtype=np.float64)
+    if len(grades) > 64 and not c.gains:
+        low, high = float(grades.min()), float(grades.max())
+        if high - low < 64 and low == np.floor(low):
+            index = (grades - low).astype(np.int64)
+            levels = np.arange(low, low + int(high - low) + 1)
+            if np.array_equal(levels[index], grades):
+                return _gains(levels, c)[index]
     if c.gain == "binary":
         gains = (grades >= 1).astype(np.float64)
     elif c.gain == "exp":
@@ -246,6 +300,23 @@ def _gains(grades: np.ndarray, c: Conventions) -> np.ndarray:
     return gains
 
 
+_DISCOUNTS = np.zeros(1)
+
+
+def _discount(rank: np.ndarray) -> np.ndarray:
+    """1 / log2(rank + 1), from a table (ranks are small integers)."""
+    global _DISCOUNTS
+    if len(rank) == 0:
+        return np.zeros(0)
+    top = int(rank.max())
+    if top >= len(_DISCOUNTS):
+        size = max(top + 1, 2 * len(_DISCOUNTS), 1024)
+        table = np.zeros(size)
+        table[1:] = 1.0 / np.log2(np.arange(1, size) + 1.0)
+        _DISCOUNTS = table
+    return _DISCOUNTS[rank]
+
+
 def _discount_table(limit: int, dtype: type = np.float64) -> np.ndarray:
     """table[p] = sum of 1 / log2(i + 1) for i = 1..p (table[0] = 0)."""
     positions = np.arange(1, limit + 1)
@@ -254,7 +325,14 @@ def _discount_table(limit: int, dtype: type = np.float64) -> np.ndarray:
             np.float32
         )
         return np.concatenate(([np.float32(0.0)], np.cumsum(discount, dtype=np.float32)))
-    return np.concatenate(([0.0], np.cumsum(1.0 / np.log2(positions + 1.0))))
+    return np.concatenate(([0.0], np.cumsum(_discount(positions))))
+
+
+def _weighted(gains: np.ndarray, positions: np.ndarray, dtype: type) -> np.ndarray:
+    """Gain / log2(position + 1), in float64 (through the discount table) or in float32."""
+    if dtype is np.float64:
+        return gains * _discount(positions)
+    return gains.astype(np.float32) / np.log2(positions.astype(np.float32) + np.float32(1.0))
 
 
 def _dcg(hits: _Hits, gains: np.ndarray, k: int | None, c: Conventions) -> np.ndarray:
@@ -269,14 +347,16 @@ def _dcg(hits: _Hits, gains: np.ndarray, k: int | None, c: Conventions) -> np.nd
         table = _discount_table(limit, dtype)
         weight = (table[last] - table[first]).astype(dtype) / hits.size.astype(dtype)
         terms = gains.astype(dtype) * weight
-    else:
-        inside = _top(hits, k)
-        if c.ties == "group_end":
-            raise UnsupportedMeasureError("DCG with ties='group_end' is not defined")
-        ranks = hits.rank[inside]
-        terms = np.zeros(len(gains), dtype=dtype)
-        terms[inside] = gains[inside].astype(dtype) / np.log2(ranks.astype(dtype) + dtype(1.0))
-    return _segment_sum(hits.query, terms, hits.n_queries, dtype)
+        return _segment_sum(hits.query, terms, hits.n_queries, dtype)
+    if c.ties == "group_end":
+        raise UnsupportedMeasureError("DCG with ties='group_end' is not defined")
+    query, rank = hits.query, hits.rank
+    keep = gains != 0
+    if k is not None:
+        keep &= rank <= k
+    if not keep.all():
+        query, rank, gains = query[keep], rank[keep], gains[keep]
+    return _segment_sum(query, _weighted(gains, rank, dtype), hits.n_queries, dtype)
 
 
 def _segment_sum(query: np.ndarray, values: np.ndarray, n: int, dtype: type) -> np.ndarray:
@@ -293,17 +373,29 @@ def _segment_sum(query: np.ndarray, values: np.ndarray, n: int, dtype: type) -> 
 def _ideal_dcg(hits: _Hits, k: int | None, c: Conventions) -> np.ndarray:
     """The ideal DCG@k: the gains of the judgments (or of the list) sorted descending.
 
-    In the list, unjudged documents gain 0 and negative gains come last.
+    In the list, unjudged documents gain 0 and negative gains come last. The
+    judgments come sorted by grade descending: with a gain that grows with
+    the grade, their order is the ideal one already.
     """
     dtype = np.float32 if c.arithmetic == "float32" else np.float64
     n = hits.n_queries
-    if c.ideal == "list":
+    presorted = not c.gains
+    if c.ideal == "list" and not hits.list_is_judged():
         query, gains = hits.query, _gains(hits.grade, c)
         length = hits.num_ret
+        presorted = False
     else:
         query, grades = hits.judged()
         gains = _gains(grades, c)
         length = np.diff(hits.data.judged_offsets)
+    if presorted:
+        within = rank_within_query(query)
+        keep = gains != 0
+        if k is not None:
+            keep &= within <= k
+        return _segment_sum(
+            query[keep], _weighted(gains[keep], within[keep], dtype), n, dtype
+        )
     nonzero = gains != 0
     query, gains = query[nonzero], gains[nonzero]
     order = np.lexsort((-gains, query))
@@ -321,8 +413,7 @@ def _ideal_dcg(hits: _Hits, k: int | None, c: Conventions) -> np.ndarray:
     keep = position >= 1
     if k is not None:
         keep &= position <= k
-    terms = gains[keep].astype(dtype) / np.log2(position[keep].astype(dtype) + dtype(1.0))
-    return _segment_sum(query[keep], terms, n, dtype)
+    return _segment_sum(query[keep], _weighted(gains[keep], position[keep], dtype), n, dtype)
 
 
 def _gain_empty(hits: _Hits, ideal: np.ndarray, c: Conventions) -> np.ndarray:
@@ -336,14 +427,14 @@ def _gain_empty(hits: _Hits, ideal: np.ndarray, c: Conventions) -> np.ndarray:
 def dcg(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """DCG@k under the record's gain, ties and arithmetic."""
     hits = _Hits(ctx, c)
-    return _dcg(hits, _gains(hits.grade, c), m.cutoff, c)
+    return _dcg(hits, _gains(hits.grade, c), _cut(m, c), c)
 
 
 def ndcg(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """nDCG@k = DCG@k / ideal DCG@k; the empty value when the query is empty."""
     hits = _Hits(ctx, c)
-    value = _dcg(hits, _gains(hits.grade, c), m.cutoff, c)
-    ideal = _ideal_dcg(hits, m.cutoff, c)
+    value = _dcg(hits, _gains(hits.grade, c), _cut(m, c), c)
+    ideal = _ideal_dcg(hits, _cut(m, c), c)
     if c.arithmetic == "float32":
         ratio = np.zeros(len(value))
         ok = ideal != 0
@@ -370,6 +461,32 @@ def rank_biased_precision(ctx: Context, m: Measure, c: Conventions) -> np.ndarra
     return value
 
 
+def bpref(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """Bpref = (1/R) sum over relevant retrieved r of 1 - min(n_r, R) / min(R, N).
+
+    n_r counts the judged non-relevant documents ranked above r, N those in
+    the judgments. A negative grade is judged non-relevant with
+    ``negative="raw"`` (ranx), and unjudged with ``negative="zero"``
+    (trec_eval: judged, but not in the pool).
+    """
+    hits = _Hits(ctx, c)
+    _refuse(m, c, ("average", "group_end"))
+    rel = _rel_param(m)
+    relevant = hits.grade >= rel
+    nonrelevant = ~relevant if c.negative == "raw" else (hits.grade >= 0) & ~relevant
+    before = segment_cumsum(hits.query, nonrelevant.astype(np.float64)) - nonrelevant
+    query = hits.query[relevant]
+    above = before[relevant]
+    judged_query, grades = hits.judged()
+    judged_nonrel = grades < rel if c.negative == "raw" else (grades >= 0) & (grades < rel)
+    n_nonrel = per_query_sum(judged_query[judged_nonrel], None, hits.n_queries)
+    num_rel = per_query_sum(judged_query[grades >= rel], None, hits.n_queries)
+    r = num_rel[query]
+    penalty = safe_divide(np.minimum(above, r), np.minimum(n_nonrel[query], r))
+    term = np.where(above > 0, 1.0 - penalty, 1.0)
+    return safe_divide(per_query_sum(query, term, hits.n_queries), num_rel)
+
+
 def _refuse(m: Measure, c: Conventions, ties: tuple[str, ...]) -> None:
     if c.ties in ties:
         raise UnsupportedMeasureError(
@@ -386,9 +503,14 @@ DIALECT_KERNELS: dict[str, DialectKernel] = {
     "recall": recall,
     "hit": hit,
     "rbp": rank_biased_precision,
+    "bpref": bpref,
     "coverage": coverage,
 }
 """Measure family -> kernel under a :class:`Conventions` record."""
+
+OWN_FAMILIES = frozenset({"ndcg", "dcg", "map", "mrr", "P", "recall", "hit", "coverage"})
+"""Families whose kernel here computes rankwise's own conventions too (with the same
+values as :mod:`rankwise.kernels`, tested): the training hooks use these."""
 
 
 def measure_for(m: Measure, c: Conventions) -> Measure:

@@ -15,9 +15,10 @@ from rankwise.kernels import average_precision, counts, dcg, dialects, precision
 from rankwise.kernels.context import Context
 from rankwise.measures.spec import Measure
 
-__all__ = ["DIALECT_KERNELS", "KERNELS", "Kernel"]
+__all__ = ["DIALECT_KERNELS", "KERNELS", "OWN_FAMILIES", "Kernel"]
 
 DIALECT_KERNELS = dialects.DIALECT_KERNELS
+OWN_FAMILIES = dialects.OWN_FAMILIES
 """Measure family -> kernel following a :class:`~rankwise.measures.dialects.Conventions`
 record (the measures of another tool's dialect)."""
 

@@ -87,6 +87,9 @@ class Conventions:
         (CatBoost's pessimistic order; "high_first" is the optimistic one);
         every tied document at the last rank of its group (scikit-learn's
         label ranking measures).
+    cutoff : int or None
+        The cutoff of a measure written without one: none (the whole list),
+        or XGBoost's 32.
     nonpositive : {"count", "ignore"}
         A relevant document with a score <= 0 counts as relevant, or not
         (torchmetrics >= 1.8 for MAP, MRR, P and recall).
@@ -96,7 +99,9 @@ class Conventions:
     gains : tuple of (grade, gain)
         Explicit gains per grade (LightGBM's ``label_gain``), over ``gain``.
     negative : {"zero", "raw"}
-        A negative grade has gain 0, or its own (negative) gain.
+        A negative grade has gain 0, or its own (negative) gain; for bpref,
+        a negative grade is unjudged (trec_eval's "not in the pool"), or
+        judged non-relevant (ranx).
     ideal : {"judgments", "list"}
         Where the ideal DCG and R (the relevant documents) come from: all
         judgments of the query, or the retrieved list only (the tools that
@@ -122,6 +127,7 @@ class Conventions:
     missing: str = "skip"
     scores: str = "float64"
     ties: str = "docno"
+    cutoff: int | None = None
     nonpositive: str = "count"
     gain: str = "linear"
     gains: tuple[tuple[float, float], ...] = ()
@@ -145,6 +151,7 @@ scores compare and ties break, what is relevant and what it gains, the ideal,
 the divisions, the empty query, the arithmetic, the rounding of the mean."""
 
 CHOICES: dict[str, tuple[Any, ...]] = {
+    # ``cutoff``, ``gains`` and ``round`` take numbers
     "self_docs": ("keep", "drop"),
     "missing": ("skip", "zero"),
     "scores": ("float64", "float32"),
@@ -176,7 +183,8 @@ _WORDS: dict[str, dict[Any, str]] = {
                     "ignore": "a document scored <= 0 is never relevant"},
     "gain": {"exp": "gain 2^g - 1", "linear": "gain g", "binary": "gain 1 if relevant",
              "scaled": "gain g, rescaled to [0, 1] when a gain is outside it (trec_eval)"},
-    "negative": {"zero": "negative grades gain 0", "raw": "negative grades keep their gain"},
+    "negative": {"zero": "negative grades gain 0 (bpref: unjudged)",
+                 "raw": "negative grades keep their gain (bpref: judged non-relevant)"},
     "ideal": {"judgments": "ideal and R from all judgments",
               "list": "ideal and R from the retrieved list"},
     "past_list": {"k": "P@k divides by k", "n": "P@k divides by min(k, n)"},
@@ -203,6 +211,8 @@ def describe(name: str, value: Any) -> str:
     """
     if name == "round":
         return "mean not rounded" if value is None else f"mean rounded to {value} decimals"
+    if name == "cutoff":
+        return "no cutoff: the whole list" if value is None else f"no cutoff: the top {value}"
     if name == "gains":
         return "no explicit gains" if not value else "gains " + ";".join(
             f"{g:g}={v:g}" for g, v in value
@@ -321,10 +331,11 @@ DIALECTS: dict[str, Dialect] = {
             "xgboost",
             "XGBoost 3.2.0",
             {
-                "ndcg": _list(scores="float32", ties="input", gain="exp", negative="raw",
-                              empty="1", empty_when="nonpositive"),
-                "map": _list(scores="float32", ties="input", denominator="capped", empty="1"),
-                "P": _list(scores="float32", ties="input", past_list="n"),
+                "ndcg": _list(scores="float32", ties="input", cutoff=32, gain="exp",
+                              negative="raw", empty="1", empty_when="nonpositive"),
+                "map": _list(scores="float32", ties="input", cutoff=32, denominator="capped",
+                             empty="1"),
+                "P": _list(scores="float32", ties="input", cutoff=32, past_list="n"),
             },
             names={"ndcg": "ndcg@k (ndcg@k- is empty=0; ndcg_exp_gain=false is gain=linear)",
                    "map": "map@k (map@k- is empty=0)", "P": "pre@k"},
@@ -334,7 +345,8 @@ DIALECTS: dict[str, Dialect] = {
                          ("ndcg@k- with ndcg_exp_gain=false", {"gain": "linear", "empty": "0"})),
                 "map": (("map@k-", {"empty": "0"}),),
             },
-            notes={"ndcg": "with the exponential gain XGBoost refuses negative grades",
+            notes={"ndcg": "with the exponential gain XGBoost refuses negative grades; "
+                           "ndcg without @k is ndcg@32 (as map and pre)",
                    "map": "XGBoost >= 2.0 refuses graded labels: rankwise uses grade >= rel",
                    "P": "XGBoost >= 2.0 refuses graded labels: rankwise uses grade >= rel"},
         ),
@@ -432,7 +444,7 @@ DIALECTS: dict[str, Dialect] = {
                 "P": _C(missing="zero", ties="input"),
                 "recall": _C(missing="zero", ties="input"),
                 "hit": _C(missing="zero", ties="input"),
-                "bpref": _C(missing="zero", ties="input"),
+                "bpref": _C(missing="zero", ties="input", negative="raw"),
                 "rbp": _C(missing="zero", ties="input", gain="linear"),
             },
             options={"ndcg": (("ndcg_burges", {"gain": "exp"}),)},

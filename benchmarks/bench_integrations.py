@@ -1,0 +1,96 @@
+"""Speed of the training-loop hooks: one call on 100,000 rows in 10,000 query groups.
+
+The target (issue 17): under 20 ms per call, so that a rankwise measure can
+be evaluated at every boosting round. Run:
+
+    python benchmarks/bench_integrations.py [--rows 100000] [--groups 10000] [--repeat 30]
+
+It times ``rankwise.integrations.evaluate_groups`` (what every hook calls)
+for a few measure lists, and the LightGBM ``feval`` and XGBoost
+``custom_metric`` objects when those libraries are installed (their own
+metric on the same data, for comparison), and prints the median and the
+best of the repeats. Nothing is asserted: speed targets are not unit tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+
+def _data(rows: int, groups: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    sizes = rng.multinomial(rows - groups, np.full(groups, 1.0 / groups)) + 1
+    labels = rng.choice([0, 0, 0, 1, 1, 2, 3, 4], size=rows).astype(np.float64)
+    predictions = rng.normal(size=rows) + 0.3 * labels
+    return labels, predictions, sizes
+
+
+def _time(call: Callable[[], object], repeat: int) -> tuple[float, float]:
+    call()  # warm (parsing is cached, imports done)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3, min(times) * 1e3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--groups", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=30)
+    args = parser.parse_args()
+    from rankwise.integrations import evaluate_groups
+
+    labels, predictions, sizes = _data(args.rows, args.groups)
+    print(f"{args.rows} rows in {args.groups} query groups; median and best of {args.repeat}")
+    cases = {
+        "ndcg@10": ["ndcg@10"],
+        "ndcg@10, map": ["ndcg@10", "map"],
+        "ndcg@10(dialect=lightgbm)": ["ndcg@10(dialect=lightgbm)"],
+        "ndcg@10, map (dialect=lightgbm)": ["ndcg@10(dialect=lightgbm)",
+                                             "map@10(dialect=lightgbm)"],
+        "ndcg@10(dialect=xgboost)": ["ndcg@10(dialect=xgboost)"],
+        "mrr@10, P@10, recall@10": ["mrr@10", "P@10", "recall@10"],
+    }
+    for name, measures in cases.items():
+        median, best = _time(
+            lambda m=measures: evaluate_groups(labels, predictions, sizes, m), args.repeat
+        )
+        print(f"  evaluate_groups {name:34s} {median:7.1f} ms  (best {best:.1f} ms)")
+    try:
+        import lightgbm as lgb
+
+        from rankwise.integrations.lightgbm import feval
+    except ImportError:
+        print("  (LightGBM not installed)")
+    else:
+        data = lgb.Dataset(np.zeros((args.rows, 1)), label=labels, group=sizes).construct()
+        metric = feval(["ndcg@10(dialect=lightgbm)", "map@10(dialect=lightgbm)"])
+        median, best = _time(lambda: metric(predictions, data), args.repeat)
+        print(f"  lightgbm feval ndcg@10, map@10 (dialect=lightgbm) {median:7.1f} ms  "
+              f"(best {best:.1f} ms)")
+    try:
+        import xgboost as xgb
+
+        from rankwise.integrations.xgboost import custom_metric
+    except ImportError:
+        print("  (XGBoost not installed)")
+    else:
+        qid = np.repeat(np.arange(args.groups), sizes)
+        dmatrix = xgb.DMatrix(np.zeros((args.rows, 1)), label=labels, qid=qid)
+        metric_x = custom_metric(["ndcg@10(dialect=xgboost)"])
+        median, best = _time(lambda: metric_x(predictions.astype(np.float32), dmatrix),
+                             args.repeat)
+        print(f"  xgboost custom_metric ndcg@10(dialect=xgboost)    {median:7.1f} ms  "
+              f"(best {best:.1f} ms)")
+
+
+if __name__ == "__main__":
+    main()

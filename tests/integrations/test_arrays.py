@@ -1,0 +1,77 @@
+"""evaluate_groups (labels, predictions, group sizes) gives rw.evaluate's numbers.
+
+The training hooks all go through it: rows are judged documents whose id is
+their position in the group, so rankwise's rule for ties (document id
+descending) ranks later rows first, and the dialects that keep input order
+rank earlier rows first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from strategies import grouped_as_dicts
+
+import rankwise as rw
+from rankwise.integrations import evaluate_groups
+
+MEASURES = [
+    "ndcg@3", "ndcg", "ndcg@5(gain=linear)", "map", "map@3", "mrr@3", "P@2", "recall@3",
+    "hit@1", "bpref", "Rprec", "rbp", "ndcg@3(dialect=lightgbm)", "map@3(dialect=lightgbm)",
+    "ndcg@3(dialect=xgboost)", "map(dialect=xgboost,empty=0)", "P@2(dialect=xgboost)",
+    "ndcg@3(dialect=catboost)", "mrr@3(dialect=catboost)", "recall@3(dialect=catboost)",
+    "ndcg@3(dialect=sklearn)", "map(dialect=sklearn)", "coverage(dialect=sklearn)",
+    "ndcg@3(dialect=torchmetrics)", "map@3(dialect=torchmetrics)",
+    "P@2(dialect=recommenders)", "ndcg@3(dialect=ranx)", "bpref(dialect=ranx)",
+]
+
+
+@st.composite
+def grouped(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    sizes = np.array(draw(st.lists(st.integers(1, 7), min_size=1, max_size=6)))
+    n = int(sizes.sum())
+    labels = draw(hnp.arrays(np.float64, n, elements=st.sampled_from([-1.0, 0.0, 0.0, 1.0, 2.0,
+                                                                       3.0])))
+    scores = draw(hnp.arrays(np.float64, n, elements=st.sampled_from([-0.5, 0.0, 0.25, 0.5,
+                                                                       1.0])))
+    return labels, scores, sizes
+
+
+@settings(max_examples=60, deadline=None)
+@given(grouped())
+def test_arrays_give_the_numbers_of_rw_evaluate(data: tuple) -> None:
+    labels, scores, sizes = data
+    arrays = evaluate_groups(labels, scores, sizes, MEASURES)
+    qrels, run = grouped_as_dicts(labels, scores, sizes)
+    results = rw.evaluate(qrels, run, MEASURES)
+    assert arrays.query_ids == results.query_ids if len(sizes) < 10 else True
+    for measure in MEASURES:
+        ours = dict(zip(arrays.query_ids, arrays[measure]))
+        theirs = dict(zip(results.query_ids, results[measure]))
+        for query, value in theirs.items():
+            assert ours[query] == pytest.approx(value, abs=1e-12, nan_ok=True), (measure, query)
+        assert arrays.mean[measure] == pytest.approx(results.mean[measure], abs=1e-12,
+                                                     nan_ok=True)
+
+
+def test_qid_instead_of_group_sizes() -> None:
+    labels = np.array([1.0, 0, 2, 0, 1])
+    scores = np.array([0.1, 0.9, 0.8, 0.3, 0.4])
+    by_sizes = evaluate_groups(labels, scores, np.array([3, 2]), ["ndcg@2", "mrr"])
+    by_qid = evaluate_groups(labels, scores, measures=["ndcg@2", "mrr"],
+                             qid=np.array([7, 7, 7, 3, 3]))
+    assert by_sizes.mean == by_qid.mean
+
+
+def test_errors_name_the_problem() -> None:
+    with pytest.raises(rw.InvalidParameterError, match="add up to the 3 rows"):
+        evaluate_groups([1, 0, 1], [0.1, 0.2, 0.3], [2, 2], "ndcg")
+    with pytest.raises(rw.InvalidParameterError, match="differ in length"):
+        evaluate_groups([1, 0], [0.1, 0.2, 0.3], [3], "ndcg")
+    with pytest.raises(rw.InvalidParameterError, match="together"):
+        evaluate_groups([1, 0, 1], [0.1, 0.2, 0.3], measures="ndcg", qid=[1, 2, 1])
+    with pytest.raises(rw.InvalidParameterError, match="not finite"):
+        evaluate_groups([1, 0], [0.1, float("nan")], [2], "ndcg")
