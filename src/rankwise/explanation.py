@@ -54,6 +54,8 @@ class Step:
         The mean after the switch minus the mean before it, exactly.
     queries_changed : int
         Queries whose value (or whether the mean counts them) the switch changes.
+    family : str
+        The measure family (some conventions read differently for some).
     """
 
     convention: str
@@ -62,12 +64,13 @@ class Step:
     mean: float
     delta: Fraction
     queries_changed: int
+    family: str = ""
 
     @property
     def text(self) -> str:
         """The switch in words."""
-        before = describe(self.convention, self.before)
-        return f"{before} -> {describe(self.convention, self.after)}"
+        before = describe(self.convention, self.before, self.family)
+        return f"{before} -> {describe(self.convention, self.after, self.family)}"
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,8 @@ class Explanation:
         """A table: one row per convention switched, then the total."""
         a, b = self.dialects
         lines = [
-            f"{self.measure} on {self.n_queries} queries: {a} {self.means[0]:.{digits}f}, "
+            f"{self.measure} on {self.n_queries} quer{'y' if self.n_queries == 1 else 'ies'}: "
+            f"{a} {self.means[0]:.{digits}f}, "
             f"{b} {self.means[1]:.{digits}f} (difference {float(self.difference):+.{digits}f})",
         ]
         if not self.steps:
@@ -441,13 +445,16 @@ def explain(
         same = (new_values == values) | (np.isnan(new_values) & np.isnan(values))
         changed = int((~same | (new_counted != counted)).sum())
         steps.append(Step(name, getattr(start, name), getattr(end, name), new_mean,
-                          Fraction(new_mean) - Fraction(mean), changed))
+                          Fraction(new_mean) - Fraction(mean), changed, base.name))
         values, counted, mean = new_values, new_counted, new_mean
     return Explanation(base, names, (first, second), (first_mean, mean), steps, n_queries)
 
 
 def _candidates(base: Measure, dialects: Iterable[str] | None) -> list[tuple[Measure, str, str]]:
     names = sorted(DIALECTS) if dialects is None else [read_dialect(d) for d in dialects]
+    if "trec_eval" in names:  # rankwise's measure equal to trec_eval's is named trec_eval
+        names.remove("trec_eval")
+        names.insert(0, "trec_eval")
     out: list[tuple[Measure, str, str]] = []
     seen: set[Measure] = set()
     for name in names:

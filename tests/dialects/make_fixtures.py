@@ -76,20 +76,23 @@ val lines = scala.io.Source.fromFile("%(inp)s").getLines().toList
 val pairs = lines.map { line => val f = line.split("\t", -1); (f(0), (ids(f(1)), ids(f(2)))) }
 val out = new java.io.PrintWriter("%(out)s")
 out.println(row("*mean*", new RankingMetrics(sc.parallelize(pairs.map(_._2), 2))))
-for ((name, pair) <- pairs) out.println(row(name, new RankingMetrics(sc.parallelize(Seq(pair), 1))))
+for ((name, pair) <- pairs.take(%(per_query)d)) {
+  out.println(row(name, new RankingMetrics(sc.parallelize(Seq(pair), 1))))
+}
 out.close()
 System.exit(0)
 """
 
 
-def spark_values(qrels: dict, run: dict) -> tuple[Values, dict[str, float]]:
+def spark_values(qrels: dict, run: dict, per_query: int) -> tuple[Values, dict[str, float]]:
     """Spark MLlib's RankingMetrics, one query per RDD, in one spark-shell (Scala).
 
     The ranked ids are the run's documents by score descending, ties in input
     order; the ground truth, the documents with grade >= 1. PySpark would
     compute the same (it drops only the relevance array, not used here), one
     Python job per value, which is much slower. Also Spark's own means over
-    every judged query (a query not retrieved has an empty ranking).
+    every judged query (a query not retrieved has an empty ranking). One
+    Spark job per value: only the first *per_query* queries get theirs.
     """
     import pyspark
 
@@ -105,7 +108,8 @@ def spark_values(qrels: dict, run: dict) -> tuple[Values, dict[str, float]]:
                 handle.write(f"{query}\t{' '.join(docs[i] for i in order)}\t"
                              f"{' '.join(relevant)}\n")
         with open(script, "w", encoding="utf-8") as handle:
-            handle.write(_SCALA % {"ks": ",".join(map(str, KS)), "inp": inp, "out": out})
+            handle.write(_SCALA % {"ks": ",".join(map(str, KS)), "inp": inp, "out": out,
+                                   "per_query": per_query})
         env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1")
         subprocess.run(
             [str(shell), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
@@ -133,6 +137,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tools", nargs="*", default=[*TOOLS, "spark"])
     parser.add_argument("--queries", type=int, default=1040)
+    parser.add_argument("--spark-queries", type=int, default=400,
+                        help="queries Spark evaluates one by one (a Spark job per value)")
     args = parser.parse_args()
     DATA.mkdir(parents=True, exist_ok=True)
     qrels, run = write_fixture(args.queries)
@@ -145,7 +151,8 @@ def main() -> None:
         if tool == "spark":
             import pyspark
 
-            (values, means), version = spark_values(qrels, run), pyspark.__version__
+            (values, means), version = (spark_values(qrels, run, args.spark_queries),
+                                        pyspark.__version__)
         else:
             values, version = TOOLS[tool][1](qrels, run), version_of(tool)
             means = MEANS[tool](qrels, run) if tool in MEANS else None
@@ -154,12 +161,15 @@ def main() -> None:
             (DATA / f"{tool}.means.json").write_text(
                 json.dumps({m: means[m] for m in sorted(means)}, indent=1) + "\n")
         seconds = time.perf_counter() - start
+        if provenance_path.exists():  # another run may have written meanwhile
+            provenance = json.loads(provenance_path.read_text())
         provenance[tool] = {
             "version": version, "queries": rows, "measures": len(values),
             "generated": date.today().isoformat(), "seconds": round(seconds, 1),
             "python": platform.python_version(),
             "command": f"python tests/dialects/make_fixtures.py --tools {tool} "
-                       f"--queries {args.queries}",
+                       f"--queries {args.queries}"
+                       + (f" --spark-queries {args.spark_queries}" if tool == "spark" else ""),
         }
         provenance_path.write_text(json.dumps(provenance, indent=1, sort_keys=True) + "\n")
         print(f"{tool} {version}: {rows} queries, {len(values)} measures, {seconds:.0f} s",

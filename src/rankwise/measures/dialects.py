@@ -183,8 +183,7 @@ _WORDS: dict[str, dict[Any, str]] = {
                     "ignore": "a document scored <= 0 is never relevant"},
     "gain": {"exp": "gain 2^g - 1", "linear": "gain g", "binary": "gain 1 if relevant",
              "scaled": "gain g, rescaled to [0, 1] when a gain is outside it (trec_eval)"},
-    "negative": {"zero": "negative grades gain 0 (bpref: unjudged)",
-                 "raw": "negative grades keep their gain (bpref: judged non-relevant)"},
+    "negative": {"zero": "negative grades gain 0", "raw": "negative grades keep their gain"},
     "ideal": {"judgments": "ideal and R from all judgments",
               "list": "ideal and R from the retrieved list"},
     "past_list": {"k": "P@k divides by k", "n": "P@k divides by min(k, n)"},
@@ -199,8 +198,12 @@ _WORDS: dict[str, dict[Any, str]] = {
 }
 
 
-def describe(name: str, value: Any) -> str:
-    """One convention's value in words.
+_BPREF_NEGATIVE = {"zero": "negative grades are unjudged (not in the pool)",
+                   "raw": "negative grades are judged non-relevant"}
+
+
+def describe(name: str, value: Any, family: str = "") -> str:
+    """One convention's value in words (for the measure *family*, where it matters).
 
     Examples
     --------
@@ -208,7 +211,11 @@ def describe(name: str, value: Any) -> str:
     'AP divides by min(R, k)'
     >>> describe("round", 5)
     'mean rounded to 5 decimals'
+    >>> describe("negative", "raw", "bpref")
+    'negative grades are judged non-relevant'
     """
+    if name == "negative" and family == "bpref":
+        return _BPREF_NEGATIVE[value]
     if name == "round":
         return "mean not rounded" if value is None else f"mean rounded to {value} decimals"
     if name == "cutoff":
