@@ -15,6 +15,7 @@ best of the repeats. Nothing is asserted: speed targets are not unit tests.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -30,14 +31,16 @@ def _data(rows: int, groups: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray
     return labels, predictions, sizes
 
 
-def _time(call: Callable[[], object], repeat: int) -> tuple[float, float]:
+def _time(call: Callable[[], object], repeat: int) -> tuple[float, float, float]:
+    """Median and best wall time, and median CPU time of this process, in ms."""
     call()  # warm (parsing is cached, imports done)
-    times = []
+    times, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         call()
         times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3, min(times) * 1e3
+        cpu.append(time.process_time() - start_cpu)
+    return statistics.median(times) * 1e3, min(times) * 1e3, statistics.median(cpu) * 1e3
 
 
 def main() -> None:
@@ -49,7 +52,10 @@ def main() -> None:
     from rankwise.integrations import evaluate_groups
 
     labels, predictions, sizes = _data(args.rows, args.groups)
-    print(f"{args.rows} rows in {args.groups} query groups; median and best of {args.repeat}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{args.rows} rows in {args.groups} query groups; median and best wall time of "
+          f"{args.repeat} calls, and median CPU time (load average {load:.1f}, "
+          f"{os.cpu_count()} cores)")
     cases = {
         "ndcg@10": ["ndcg@10"],
         "ndcg@10, map": ["ndcg@10", "map"],
@@ -60,10 +66,10 @@ def main() -> None:
         "mrr@10, P@10, recall@10": ["mrr@10", "P@10", "recall@10"],
     }
     for name, measures in cases.items():
-        median, best = _time(
+        median, best, cpu = _time(
             lambda m=measures: evaluate_groups(labels, predictions, sizes, m), args.repeat
         )
-        print(f"  evaluate_groups {name:34s} {median:7.1f} ms  (best {best:.1f} ms)")
+        print(f"  evaluate_groups {name:34s} {median:7.1f} ms  (best {best:.1f}, cpu {cpu:.1f})")
     try:
         import lightgbm as lgb
 
@@ -71,11 +77,12 @@ def main() -> None:
     except ImportError:
         print("  (LightGBM not installed)")
     else:
-        data = lgb.Dataset(np.zeros((args.rows, 1)), label=labels, group=sizes).construct()
+        data = lgb.Dataset(np.zeros((args.rows, 1)), label=labels, group=sizes,
+                           params={"verbose": -1}).construct()
         metric = feval(["ndcg@10(dialect=lightgbm)", "map@10(dialect=lightgbm)"])
-        median, best = _time(lambda: metric(predictions, data), args.repeat)
+        median, best, cpu = _time(lambda: metric(predictions, data), args.repeat)
         print(f"  lightgbm feval ndcg@10, map@10 (dialect=lightgbm) {median:7.1f} ms  "
-              f"(best {best:.1f} ms)")
+              f"(best {best:.1f}, cpu {cpu:.1f})")
     try:
         import xgboost as xgb
 
@@ -86,10 +93,11 @@ def main() -> None:
         qid = np.repeat(np.arange(args.groups), sizes)
         dmatrix = xgb.DMatrix(np.zeros((args.rows, 1)), label=labels, qid=qid)
         metric_x = custom_metric(["ndcg@10(dialect=xgboost)"])
-        median, best = _time(lambda: metric_x(predictions.astype(np.float32), dmatrix),
-                             args.repeat)
+        median, best, cpu = _time(
+            lambda: metric_x(predictions.astype(np.float32), dmatrix), args.repeat
+        )
         print(f"  xgboost custom_metric ndcg@10(dialect=xgboost)    {median:7.1f} ms  "
-              f"(best {best:.1f} ms)")
+              f"(best {best:.1f}, cpu {cpu:.1f})")
 
 
 if __name__ == "__main__":
