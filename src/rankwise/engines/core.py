@@ -391,6 +391,9 @@ def _compute(
 ) -> dict[Measure, np.ndarray]:
     out: dict[Measure, np.ndarray] = {}
     for measure in measures:
+        if measure.family.text_valued:  # relstring: one string per query
+            out[measure] = contexts.values(measure)
+            continue
         values = np.asarray(contexts.values(measure), dtype=np.float64)
         mask = contexts.counted(measure, values)
         if mask is not None:
