@@ -191,6 +191,8 @@ def describe_measures(measures: Iterable[Measure]) -> list[MeasureRecord]:
             value = measure.param(key)
             if value == param.default and value in ((), None, ""):
                 continue
+            if key in ("dialect", "empty", "denominator") and key not in dict(measure.params):
+                continue  # another tool's conventions: said only when asked for
             default = "" if key in dict(measure.params) else " (default)"
             parts.append(f"{key}={format_value(value)}{default}")
         records.append(MeasureRecord(
