@@ -183,3 +183,46 @@ def grouped_as_dicts(
         run[str(g)] = {f"d{i - start:04d}": float(scores[i]) for i in rows}
         start += int(size)
     return qrels, run
+# ------------------------------------------------------------------------------------------
+# Python inputs as users hold them: dicts with keys and values of several types
+
+
+def _id_values(draw: st.DrawFn) -> st.SearchStrategy:
+    """Ids as users write them: str (ASCII, non-ASCII, long, shared prefixes), int, numpy."""
+    text = st.sampled_from(["d1", "d10", "d2", "D1", "d1a", "é", "日本", "x" * 20, "x" * 21, ""])
+    numbers = st.integers(-3, 12)
+    return st.one_of(
+        text,
+        numbers,
+        numbers.map(np.int64),
+        numbers.map(np.int32),
+        st.text(alphabet="ab\u00e9\U0001f600", max_size=10),
+    )
+
+
+def _numbers() -> st.SearchStrategy:
+    """Scores and grades as users hold them: float, int, numpy floats and ints (tied often)."""
+    small = st.integers(-2, 4)
+    return st.one_of(
+        small,
+        small.map(lambda v: v / 2),
+        small.map(lambda v: np.float32(v / 4)),
+        small.map(lambda v: np.float64(v / 8)),
+        small.map(np.int64),
+        st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
+    )
+
+
+@st.composite
+def python_dicts(draw: st.DrawFn, max_queries: int = 5, max_docs: int = 12) -> dict:
+    """``{query: {doc: number}}`` with ids and numbers of mixed types and empty entries.
+
+    Ids of different types may print the same (``1`` and ``"1"``): such dicts
+    may list a document twice for one query.
+    """
+    ids = _id_values(draw)
+    out: dict = {}
+    for _ in range(draw(st.integers(0, max_queries))):
+        query = draw(ids)
+        out[query] = draw(st.dictionaries(ids, _numbers(), max_size=max_docs))
+    return out

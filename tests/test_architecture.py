@@ -30,7 +30,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rankwise.fusion",),
     ("rankwise.evaluation",),
     ("rankwise.comparison", "rankwise.design", "rankwise.reproducibility",
-     "rankwise.explanation", "rankwise.recommenders"),
+     "rankwise.explanation", "rankwise.recommenders", "rankwise.fusion.optimize"),
     ("rankwise.reporting", "rankwise.spark"),
     ("rankwise.compat", "rankwise.integrations"),
     ("rankwise.cli",),

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from rankwise.data import Qrels, Run
     from rankwise.evaluation import evaluate, evaluate_runs
     from rankwise.explanation import explain
+    from rankwise.fusion import fuse
+    from rankwise.fusion.optimize import optimize_fusion
     from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
     from rankwise.measures import Measure, parse
     from rankwise.options import EvalOptions
@@ -89,6 +91,8 @@ __all__ = [
     "evaluate_recommendations",
     "evaluate_runs",
     "explain",
+    "fuse",
+    "optimize_fusion",
     "parse",
     "rbo",
     "read_qrels",

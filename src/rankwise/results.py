@@ -155,7 +155,7 @@ class Results(Mapping[str, np.ndarray]):
         run_name: str = "run",
         missing_queries: int = 0,
         unjudged_queries: int = 0,
-        ties: TieReport | None = None,
+        ties: TieReport | Callable[[], TieReport] | None = None,
         counted: dict[Measure, np.ndarray] | None = None,
     ) -> None:
         if query_id_type is int:
@@ -173,7 +173,8 @@ class Results(Mapping[str, np.ndarray]):
         self.run_name = run_name
         self.missing_queries = missing_queries
         self.unjudged_queries = unjudged_queries
-        self.ties = ties if ties is not None else TieReport("trec", 0, 0, {})
+        # a report, or how to make it when first asked for (it evaluates twice more)
+        self._ties = ties if ties is not None else TieReport("trec", 0, 0, {})
         self.mean = {str(m): aggregate(m, v, self._counted.get(m)) for m, v in values.items()}
 
     @property

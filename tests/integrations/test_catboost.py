@@ -31,7 +31,7 @@ def test_metric_equals_catboost_at_every_iteration(train_valid: tuple, ours: str
     train, valid = _pools(train_valid)
     model = catboost.CatBoostRanker(
         iterations=12, depth=3, loss_function="YetiRank", verbose=0, thread_count=1,
-        random_seed=0, eval_metric=metric(ours, group_id=[train, valid]),
+        random_seed=0, allow_writing_files=False, eval_metric=metric(ours, group_id=[train, valid]),
         custom_metric=[theirs],
     )
     model.fit(train, eval_set=valid)
@@ -51,6 +51,7 @@ def test_metric_equals_catboost_at_every_iteration(train_valid: tuple, ours: str
 def test_the_metric_needs_the_groups_of_each_pool(train_valid: tuple) -> None:
     train, valid = _pools(train_valid)
     model = catboost.CatBoostRanker(iterations=2, verbose=0, thread_count=1,
+                                    allow_writing_files=False,
                                     eval_metric=metric("ndcg@5", group_id=valid))
     with pytest.raises(catboost.CatBoostError, match=r"groups given are for \d+ rows"):
         model.fit(train, eval_set=valid)

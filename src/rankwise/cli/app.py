@@ -123,6 +123,7 @@ COMMANDS: dict[str, str] = {
     "compare": "rankwise.cli.commands.compare",
     "report": "rankwise.cli.commands.report",
     "plot": "rankwise.cli.commands.plot",
+    "fuse": "rankwise.cli.commands.fuse",
     "explain": "rankwise.cli.commands.explain",
     "trec-eval": "rankwise.cli.commands.trec_eval",
     "demo": "rankwise.cli.commands.demo",

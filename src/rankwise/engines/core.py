@@ -28,6 +28,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -243,6 +244,61 @@ def _align(values: np.ndarray, ids: list[str], target: list[str]) -> np.ndarray:
     return out
 
 
+MIN_CUTOFFS_AT_ONCE = 2
+"""A family asked at this many cutoffs or more is computed in one pass
+(:data:`rankwise.kernels.CUTOFF_KERNELS`)."""
+
+_DIALECT_PARAMS = ("dialect", "empty", "denominator")
+
+
+def cutoff_groups(
+    measures: Sequence[Measure],
+) -> dict[tuple[str, tuple[tuple[str, Any], ...]], list[Measure]]:
+    """The measures computed in one pass: ``{(family, params): [measure at each cutoff]}``.
+
+    Only rankwise's own measures (no dialect parameter, no binary gain): the
+    one-pass kernels follow trec_eval's conventions.
+    """
+    from rankwise.kernels import CUTOFF_KERNELS
+
+    groups: dict[tuple[str, tuple[tuple[str, Any], ...]], list[Measure]] = {}
+    for measure in measures:
+        params = dict(measure.params)
+        if (
+            measure.cutoff is not None
+            and measure.name in CUTOFF_KERNELS
+            and not any(key in params for key in _DIALECT_PARAMS)
+            and params.get("gain") != "binary"
+        ):
+            groups.setdefault((measure.name, measure.params), []).append(measure)
+    return {key: members for key, members in groups.items()
+            if len(members) >= MIN_CUTOFFS_AT_ONCE}
+
+
+def _run_kernels(
+    context: Any, measures: Sequence[Measure], kernels: dict[Measure, Any], *, by_cutoff: bool
+) -> dict[Measure, np.ndarray]:
+    """Each measure's values; a family asked at several cutoffs in one pass when it can be.
+
+    The one-pass kernels give bit for bit the values of the one-cutoff kernels
+    (tests/kernels/test_cutoffs.py), so grouping changes only the time:
+    ``ndcg@1`` ... ``ndcg@100`` cost one pass over the hits, not a hundred.
+    """
+    from rankwise.kernels import CUTOFF_KERNELS
+
+    values: dict[Measure, np.ndarray] = {}
+    if by_cutoff:
+        for (name, params), members in cutoff_groups(measures).items():
+            cutoffs = np.array([m.cutoff for m in members], dtype=np.int64)
+            rows = CUTOFF_KERNELS[name](context, Measure(name, None, params), cutoffs)
+            for measure, row in zip(members, rows):
+                values[measure] = row
+    for measure in measures:
+        if measure not in values:
+            values[measure] = kernels[measure](context, measure)
+    return {measure: values[measure] for measure in measures}
+
+
 class Evaluator:
     """The measures of one evaluation, over the rankings the engine gives.
 
@@ -341,6 +397,31 @@ class Evaluator:
             values = _align(values, self.tied(key).query_ids, self.ranking.query_ids)
         return values
 
+    def grouped(self, measures: Sequence[Measure]) -> dict[Measure, np.ndarray]:
+        """The values of rankwise's own measures asked at several cutoffs, a family at once.
+
+        The measures left out (another dialect's, or a family asked once) are
+        for :meth:`values`.
+        """
+        from rankwise.kernels.registry import OWN_FAMILIES
+
+        if self.options.ties == "average" or self.key != DEFAULT_KEY:
+            return {}
+        own = [
+            m for m in measures
+            if not m.family.text_valued
+            and plan_of(m).own
+            and not plan_of(m).dialect_kernel
+            and not (self.dialect_kernels and m.name in OWN_FAMILIES)
+        ]
+        groups = cutoff_groups(own)
+        if not groups:
+            return {}
+        members = [m for group in groups.values() for m in group]
+        kernels = {m: kernel_for(m, self.options.ties, self.ranking.depth) for m in members}
+        context = self.context(DEFAULT_KEY, self.options.ties)
+        return _run_kernels(context, members, kernels, by_cutoff=True)
+
     def counted(
         self, measure: Measure, values: np.ndarray, conventions: Conventions | None = None
     ) -> np.ndarray | None:
@@ -390,11 +471,13 @@ def _compute(
     counted: dict[Measure, np.ndarray] | None,
 ) -> dict[Measure, np.ndarray]:
     out: dict[Measure, np.ndarray] = {}
+    grouped = contexts.grouped(measures)
     for measure in measures:
         if measure.family.text_valued:  # relstring: one string per query
             out[measure] = contexts.values(measure)
             continue
-        values = np.asarray(contexts.values(measure), dtype=np.float64)
+        computed = grouped[measure] if measure in grouped else contexts.values(measure)
+        values = np.asarray(computed, dtype=np.float64)
         mask = contexts.counted(measure, values)
         if mask is not None:
             values = np.where(mask, values, np.nan)
@@ -457,24 +540,42 @@ def evaluate_ranking(
         run_name=run_name,
         missing_queries=coverage.missing_queries,
         unjudged_queries=coverage.unjudged_queries,
-        ties=tie_report(ranking, measures, options.ties, contexts=contexts, counted=counted),
+        ties=partial(  # computed when asked for
+            tie_report, ranking, tuple(measures), options.ties,
+            values if options.ties in _SAME_WITHOUT_TIES else None,
+            contexts=contexts, counted=counted,
+        ),
         counted=counted,
     )
+
+
+_SAME_WITHOUT_TIES = ("trec", "worst", "best")
+"""Tie policies that rank a query without tied judged documents the same way."""
 
 
 def tie_report(
     ranking: TiedRanking,
     measures: Sequence[Measure],
     ties: str,
+    values: dict[Measure, np.ndarray] | None = None,
     *,
     contexts: Evaluator | None = None,
     counted: dict[Measure, np.ndarray] | None = None,
 ) -> TieReport:
     """How much ties decide the result: affected queries and best/worst bounds per measure.
 
+    *values*, the measures' values under a policy of :data:`_SAME_WITHOUT_TIES`,
+    lets the bounds of the families computed in one pass (:func:`cutoff_groups`:
+    the curves of a report) be computed on the queries with tied judged
+    documents only: the other queries rank the same under every such policy,
+    and those kernels give each query the same bits whatever the other
+    queries, so the bounds are the same numbers, at the cost of the tied
+    queries.
+
     A measure of another dialect is bounded by its own kernel with the
     relevant documents of each tie group last, then first.
     """
+    from rankwise.kernels import KERNELS, Context
     from rankwise.kernels._unique import distinct
 
     if not ranking.has_ties:
@@ -505,13 +606,33 @@ def tie_report(
     if contexts is None:
         contexts = Evaluator(ranking, EvalOptions(), None)
     counted = counted or {}
-    for measure in measures:
-        if measure.family.text_valued:
-            continue
+    numeric = [m for m in measures if not m.family.text_valued]
+    # rankwise's own families asked at several cutoffs: one pass each
+    own = [m for m in numeric if plan_of(m).own and not plan_of(m).dialect_kernel]
+    grouped = [m for members in cutoff_groups(own).values() for m in members]
+    kernels = {m: KERNELS[m.name] for m in grouped}
+    low: dict[Measure, np.ndarray] = {}
+    high: dict[Measure, np.ndarray] = {}
+    if grouped and values is not None:
+        # the tied queries only: their kernels give each query the same bits whatever the
+        # other queries (tests/kernels/test_cutoffs.py); a tie can straddle the depth cut
+        affected = distinct(ranking.hit_query[ranking.tie_size > 1])[0]
+        part = ranking.subset(affected)
+        worst = _run_kernels(Context(part.view("worst")), grouped, kernels, by_cutoff=True)
+        best = _run_kernels(Context(part.view("best")), grouped, kernels, by_cutoff=True)
+        for measure in grouped:
+            low[measure], high[measure] = values[measure].copy(), values[measure].copy()
+            low[measure][affected], high[measure][affected] = worst[measure], best[measure]
+    elif grouped:
+        low.update(_run_kernels(Context(ranking.view("worst")), grouped, kernels, by_cutoff=True))
+        high.update(_run_kernels(Context(ranking.view("best")), grouped, kernels, by_cutoff=True))
+    for measure in numeric:
+        if measure not in low:
+            low[measure] = contexts.values(measure, ties="worst")
+            high[measure] = contexts.values(measure, ties="best")
         mask = counted.get(measure)
-        low = aggregate(measure, contexts.values(measure, ties="worst"), mask)
-        high = aggregate(measure, contexts.values(measure, ties="best"), mask)
-        bounds[str(measure)] = (low, high)
+        bounds[str(measure)] = (aggregate(measure, low[measure], mask),
+                                aggregate(measure, high[measure], mask))
     return TieReport(
         ties,
         len(distinct(data.hit_query[straddle])[0]),

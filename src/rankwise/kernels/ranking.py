@@ -388,17 +388,31 @@ def rank_all_ties(
     scores = _order_values(run, by_rank)
     if float32:
         scores = scores.astype(np.float32).astype(np.float64)
+    counted = None
+    # not in rank order: count, do not sort (the counting kernel breaks ties by docno)
+    if not by_row and (by_rank or run.rank_order_blocks is None):
+        counted = _find_and_rank(qrels, run, run_to_qrels, scores)
+    if counted is not None:
+        judged_rows, judged_qrels_row, full_ranks = counted
+    else:
+        judged_rows, judged_qrels_row = _find_judged(qrels, run, run_to_qrels)
     if judged_only:
         usable = qrels.grades[judged_qrels_row] >= 0
         if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
-            full = _ranks_of(run, scores, judged_rows, None, by_rank, by_row)
+            full = (
+                full_ranks if counted is not None
+                else _ranks_of(run, scores, judged_rows, None, by_rank, by_row)
+            )
             usable &= full.rank <= depth
         kept_rows = judged_rows[usable]
         judged_qrels_row = judged_qrels_row[usable]
         ranked = _ranks_of(run, scores, np.arange(len(kept_rows)), kept_rows, by_rank, by_row)
         hit_rows = kept_rows
     else:
-        ranked = _ranks_of(run, scores, judged_rows, None, by_rank, by_row)
+        ranked = (
+            full_ranks if counted is not None
+            else _ranks_of(run, scores, judged_rows, None, by_rank, by_row)
+        )
         hit_rows = judged_rows
     counts = np.full(len(qrels.query_ids), -1, dtype=np.int64)
     block_query = run_to_qrels[ranked.block_codes]
@@ -711,7 +725,7 @@ def assemble_ranking(
         # in the run, even when -J leaves nothing to rank
         in_run=present[evaluated] | (judged_only and missing == "zero"),
         depth=depth,
-        hit_score=None if hit_score is None else np.asarray(hit_score, np.float64)[kept],
+        hit_score=None if hit_score is None else np.asarray(hit_score, np.float64)[rows],
     )
 
 
@@ -798,9 +812,6 @@ class TiedRanking:
                 f"ties must be one of {', '.join(map(repr, TIE_POLICIES))}, got {ties!r}"
             )
         rank = self.hit_rank
-        order = _by_query_then_rank(self.hit_query, rank)
-        if ties in ("best", "worst"):
-            rank = self._bound_ranks(best=ties == "best")
         if self.presorted and self.depth is None and ties in ("trec", "rank", "average"):
             return RankedJudgments(
                 query_ids=self.query_ids,
@@ -817,7 +828,9 @@ class TiedRanking:
                 ties=ties,
                 hit_score=self.hit_score,
             )
-        keep = np.ones(len(rank), dtype=bool)
+        order = _by_query_then_rank(self.hit_query, rank)
+        if ties in ("best", "worst"):
+            rank, order = self._bound_ranks(best=ties == "best")
         if self.depth is not None and ties != "average":
             kept = rank <= self.depth
             if not kept.all():
@@ -839,7 +852,7 @@ class TiedRanking:
             tie_size=ordered(self.tie_size),
             depth=self.depth,
             ties=ties,
-            hit_score=None if self.hit_score is None else self.hit_score[keep][order],
+            hit_score=None if self.hit_score is None else ordered(self.hit_score),
         )
 
     def _bound_ranks(self, *, best: bool) -> tuple[np.ndarray, np.ndarray | None]:
@@ -908,6 +921,8 @@ class TiedRanking:
             judged_grades=self.judged_grades[judged],
             in_run=self.in_run[queries],
             depth=self.depth,
+            hit_score=None if self.hit_score is None else self.hit_score[hits],
+            presorted=self.presorted,
         )
 
 

@@ -15,7 +15,9 @@ from rankwise.kernels import average_precision, counts, dcg, dialects, precision
 from rankwise.kernels.context import Context
 from rankwise.measures.spec import Measure
 
-__all__ = ["DIALECT_KERNELS", "KERNELS", "OWN_FAMILIES", "Kernel"]
+__all__ = [
+    "CUTOFF_KERNELS", "DIALECT_KERNELS", "KERNELS", "OWN_FAMILIES", "CutoffKernel", "Kernel",
+]
 
 DIALECT_KERNELS = dialects.DIALECT_KERNELS
 OWN_FAMILIES = dialects.OWN_FAMILIES
