@@ -157,9 +157,13 @@ class Results(Mapping[str, np.ndarray]):
         unjudged_queries: int = 0,
         ties: TieReport | Callable[[], TieReport] | None = None,
         counted: dict[Measure, np.ndarray] | None = None,
+        query_id_type: type | None = None,
     ) -> None:
         if query_id_type is int:
-            query_ids, values = _as_integer_ids(query_ids, values)
+            text_ids = list(query_ids)
+            query_ids, values = _as_integer_ids(text_ids, values)
+            if counted:  # permuted alike
+                counted = _as_integer_ids(text_ids, counted)[1]
         self.query_ids: list[Any] = list(query_ids)
         self.query_id_type = int if query_id_type is int else str
         self.measures = list(values)
@@ -236,8 +240,8 @@ class Results(Mapping[str, np.ndarray]):
         mask = self._counted.get(measure_obj)
         return mask if mask is not None else np.ones(self.n_queries, dtype=bool)
 
-    def value(self, measure: str | Measure, query_id: str) -> float:
-        """The value of *measure* for one query."""
+    def value(self, measure: str | Measure, query_id: Any) -> float:
+        """The value of *measure* for one query (an integer id also by its text)."""
         try:
             index = self.query_ids.index(query_id)
         except ValueError:

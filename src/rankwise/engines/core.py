@@ -337,6 +337,7 @@ class Evaluator:
         self.rankings = rankings
         self.dialect_kernels = dialect_kernels and options.ties == "trec"
         self.key = key
+        self.query_id_type: type | None = None  # the judgments' (str, or int)
         self._rankings: dict[RankingKey, TiedRanking] = {key: ranking}
         self._contexts: dict[tuple[RankingKey, str], Context] = {}
 
@@ -524,11 +525,14 @@ def evaluate_ranking(
     run_name: str = "run",
     coverage: Coverage = Coverage(),
     rankings: Rankings | None = None,
+    query_id_type: type | None = None,
 ) -> Results:
     """Compute *measures* from a ranking, with the tie report: the end of every engine.
 
     *rankings* ranks the run another way for the measures of a dialect that
-    need it (see :func:`compute`).
+    need it (see :func:`compute`). *query_id_type* ``int`` gives the query
+    ids back as integers (the judgments gave them so; see
+    :attr:`rankwise.data.Qrels.query_id_type`).
     """
     contexts = Evaluator(ranking, options, rankings)
     counted: dict[Measure, np.ndarray] = {}

@@ -71,6 +71,7 @@ class NumpyEngine:
             run_name=run_name,
             coverage=coverage,
             rankings=evaluator.rankings,
+            query_id_type=evaluator.query_id_type,
         )
 
     def evaluator(
@@ -93,8 +94,12 @@ class NumpyEngine:
         from rankwise.io.coerce import as_qrels, as_run
         from rankwise.kernels.ranking import rank_all_ties
 
-        qrels_obj = as_qrels(qrels)
-        run_obj = as_run(run, name=name, keep_rank=options.by_rank)
+        qrels_obj = as_qrels(qrels, columns=options.columns)
+        run_obj = as_run(run, name=name, keep_rank=options.by_rank, columns=options.columns)
+        if options.exclude_self:
+            from rankwise.data.selection import without_self
+
+            run_obj = without_self(run_obj)
         missing = ranking_missing(measures, options)
         ranking = rank_all_ties(
             qrels_obj,
@@ -119,4 +124,6 @@ class NumpyEngine:
             )
 
         coverage = Coverage.between(qrels_obj.query_ids, run_obj.query_ids)
-        return Evaluator(ranking, options, rankings), coverage, run_obj.name
+        evaluator = Evaluator(ranking, options, rankings)
+        evaluator.query_id_type = qrels_obj.query_id_type
+        return evaluator, coverage, run_obj.name

@@ -249,6 +249,12 @@ class SparkEngine:
                 "ties='rank' (the run's rank column) is not supported by the Spark engine; "
                 "use trec, average, worst or best, or the numpy engine"
             )
+        if options.columns:
+            raise InvalidParameterError(
+                "columns= (a column map) is not supported by the Spark engine; rename the "
+                "DataFrame's columns (query_id, doc_id, score, relevance: "
+                "DataFrame.withColumnRenamed) or use the numpy engine"
+            )
         check_supported(measures, options, other_rankings=False)
 
     def evaluate(
