@@ -11,14 +11,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-__all__ = [
-    "collections",
-    "dialect_collection",
-    "grouped_as_dicts",
-    "random_collection",
-    "ranking_data",
-    "small_collections",
-]
+__all__ = ["SPARK_KINDS", "collections", "dialect_collection", "grouped_as_dicts",
+           "random_collection", "random_tables", "ranked_lists", "ranking_data",
+           "score_matrices", "significance_matrices", "small_collections"]
 
 
 @st.composite
@@ -226,3 +221,140 @@ def python_dicts(draw: st.DrawFn, max_queries: int = 5, max_docs: int = 12) -> d
         query = draw(ids)
         out[query] = draw(st.dictionaries(ids, _numbers(), max_size=max_docs))
     return out
+
+
+@st.composite
+def score_matrices(draw: st.DrawFn, max_systems: int = 6, max_topics: int = 12,
+                   dyadic: bool = False) -> np.ndarray:
+    """Systems x topics matrices of per-query values in [0, 1]: ties, constant rows, zeros.
+
+    With *dyadic*, values are multiples of 1/8 (every sum is exact in floating point).
+    """
+    m = draw(st.integers(2, max_systems))
+    n = draw(st.integers(2, max_topics))
+    if dyadic:
+        cells = st.integers(0, 8).map(lambda v: v / 8)
+    else:
+        cells = st.one_of(st.sampled_from([0.0, 0.5, 1.0]),
+                          st.floats(0, 1, allow_nan=False, width=32))
+    values = draw(st.lists(cells, min_size=m * n, max_size=m * n))
+    return np.array(values, dtype=np.float64).reshape(m, n)
+
+
+@st.composite
+def significance_matrices(draw: st.DrawFn, max_systems: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """Means and a symmetric matrix of which pairs differ (any pattern, not only consistent)."""
+    m = draw(st.integers(1, max_systems))
+    means = np.array(draw(st.lists(st.integers(0, 5).map(float), min_size=m, max_size=m)))
+    flags = np.zeros((m, m), dtype=bool)
+    for i in range(m):
+        for j in range(i + 1, m):
+            flags[i, j] = flags[j, i] = draw(st.booleans())
+    return means, flags
+
+
+@st.composite
+def ranked_lists(draw: st.DrawFn, max_length: int = 12) -> tuple[list[str], list[str]]:
+    """Two rankings without repeats from a small pool: overlaps, disjoint tails, unequal lengths."""
+    pool = [f"d{i}" for i in range(draw(st.integers(1, 2 * max_length)))]
+    first = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=max_length))
+    second = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=max_length))
+    return first, second
+
+
+SPARK_KINDS = ("mixed", "unjudged", "deep", "ltr", "sparse", "unretrieved")
+
+
+def random_tables(seed: int, kind: str | None = None) -> dict:
+    """A seeded dataset as Arrow tables, for the engines' differential tests.
+
+    ``kind`` (drawn when None): ``mixed`` (queries on one side only, some
+    judged queries whose retrieved documents are all unjudged), ``unjudged``
+    (no query of the run is judged), ``deep`` (most retrieved documents
+    judged), ``ltr`` (one table with a score and a label on every row),
+    ``sparse`` (one judgment per query or so), ``unretrieved`` (judged
+    queries mostly absent from the run). Ids mix lengths, digits and
+    non-ASCII bytes (the byte-order tie rule matters); scores have few
+    distinct values (ties) or many; grades -1..3.
+
+    Returns
+    -------
+    dict
+        ``qrels`` and ``run`` (Arrow tables ``query_id, doc_id, relevance`` /
+        ``score``), ``table`` (for ``ltr``: one table with both, else None)
+        and ``kind``.
+    """
+    import pyarrow as pa
+
+    rng = np.random.default_rng(seed)
+    if kind is None:
+        kind = str(rng.choice(SPARK_KINDS))
+    alphabet = ["a", "b", "Z", "\u00e9", "0", "~", "ab", "\u00df", "9"]
+    ties = bool(rng.random() < 0.6)
+    run_q: list[str] = []
+    run_d: list[str] = []
+    run_s: list[float] = []
+    qrels_q: list[str] = []
+    qrels_d: list[str] = []
+    qrels_g: list[int] = []
+    for i in range(int(rng.integers(1, 30))):
+        query = f"q{i}" if i % 5 else f"Q{i}\u00e9"
+        size = int(rng.integers(1, 50))
+        pool = sorted(
+            {"".join(rng.choice(alphabet, int(rng.integers(1, 4)))) + str(j) for j in range(size)}
+        )
+        in_run = kind != "unretrieved" or rng.random() < 0.3
+        judged_query = {
+            "unjudged": False,
+            "unretrieved": True,
+            "ltr": True,
+        }.get(kind, bool(rng.random() < 0.8))
+        retrieved: list[str] = []
+        if in_run:
+            retrieved = list(rng.permutation(pool)[: int(rng.integers(0, len(pool) + 1))])
+            if ties:
+                scores = rng.integers(0, 5, size=len(retrieved)) / 2.0
+            else:
+                scores = np.round(rng.normal(10, 5, size=len(retrieved)), 3)
+            run_q += [query] * len(retrieved)
+            run_d += retrieved
+            run_s += scores.tolist()
+        if not judged_query:
+            continue
+        if kind in ("deep", "ltr"):
+            judged = list(retrieved)
+            if kind == "deep":
+                judged = [d for d in judged if rng.random() < 0.9] + [f"extra{i}"]
+        elif kind == "sparse":
+            judged = list(rng.permutation(pool)[:1])
+        elif kind == "mixed" and rng.random() < 0.2:
+            judged = [f"only-judged{i}-{j}" for j in range(3)]  # retrieved: all unjudged
+        else:
+            judged = list(rng.permutation(pool)[: int(rng.integers(1, len(pool) + 1))])
+        if not judged:
+            continue
+        qrels_q += [query] * len(judged)
+        qrels_d += judged
+        qrels_g += rng.choice([-1, 0, 0, 1, 1, 2, 3], size=len(judged)).tolist()
+    qrels = pa.table(
+        {
+            "query_id": pa.array(qrels_q, pa.string()),
+            "doc_id": pa.array(qrels_d, pa.string()),
+            "relevance": pa.array(qrels_g, pa.int64()),
+        }
+    )
+    run = pa.table(
+        {
+            "query_id": pa.array(run_q, pa.string()),
+            "doc_id": pa.array(run_d, pa.string()),
+            "score": pa.array(run_s, pa.float64()),
+        }
+    )
+    table = None
+    if kind == "ltr":  # every retrieved document is judged: one table holds both
+        grade = dict(zip(zip(qrels_q, qrels_d), qrels_g))
+        table = run.append_column(
+            "relevance", pa.array([grade[(q, d)] for q, d in zip(run_q, run_d)], pa.int64())
+        )
+        qrels = table.select(["query_id", "doc_id", "relevance"])
+    return {"qrels": qrels, "run": run, "table": table, "kind": kind}

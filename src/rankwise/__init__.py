@@ -92,6 +92,7 @@ __all__ = [
     "evaluate_runs",
     "explain",
     "fuse",
+    "measure_agreement",
     "optimize_fusion",
     "parse",
     "rbo",

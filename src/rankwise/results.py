@@ -137,6 +137,15 @@ class Results(Mapping[str, np.ndarray]):
         Judged queries the run does not hold.
     unjudged_queries : int
         Queries of the run the judgments do not hold (ignored).
+    max_grade : float or None
+        The highest grade judged for the evaluated queries (None when not
+        known): a measure whose ``rel`` is above it counts nothing as relevant.
+    notes : tuple of str
+        What to tell the user once about these values (for example that the
+        exponential gain of ``ndcg`` met graded judgments, where other tools
+        use the linear gain). ``rankwise.evaluate`` gives each as a
+        :class:`~rankwise.exceptions.RankwiseWarning`; the command line prints
+        them under the table.
 
     Notes
     -----
@@ -158,6 +167,8 @@ class Results(Mapping[str, np.ndarray]):
         ties: TieReport | Callable[[], TieReport] | None = None,
         counted: dict[Measure, np.ndarray] | None = None,
         query_id_type: type | None = None,
+        max_grade: float | None = None,
+        notes: tuple[str, ...] = (),
     ) -> None:
         if query_id_type is int:
             text_ids = list(query_ids)
@@ -179,6 +190,8 @@ class Results(Mapping[str, np.ndarray]):
         self.unjudged_queries = unjudged_queries
         # a report, or how to make it when first asked for (it evaluates twice more)
         self._ties = ties if ties is not None else TieReport("trec", 0, 0, {})
+        self.max_grade = max_grade
+        self.notes = tuple(notes)
         self.mean = {str(m): aggregate(m, v, self._counted.get(m)) for m, v in values.items()}
 
     @property

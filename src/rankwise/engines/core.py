@@ -77,6 +77,7 @@ __all__ = [
     "plan_of",
     "prepare_measures",
     "ranking_missing",
+    "relevance_notes",
     "tie_report",
     "warn_coverage",
     "warn_notes",
@@ -537,6 +538,7 @@ def evaluate_ranking(
     contexts = Evaluator(ranking, options, rankings)
     counted: dict[Measure, np.ndarray] = {}
     values = _compute(contexts, measures, counted)
+    grades = ranking.judged_grades
     return Results(
         query_id_type=query_id_type,
         query_ids=ranking.query_ids,
@@ -550,7 +552,46 @@ def evaluate_ranking(
             contexts=contexts, counted=counted,
         ),
         counted=counted,
+        max_grade=float(grades.max()) if len(grades) else None,
+        notes=tuple(gain_notes(ranking.judged_grades, measures)),
     )
+
+
+LINEAR_GAIN_TOOLS = "trec_eval, pytrec_eval, ranx, ir_measures and scikit-learn"
+"""The tools whose nDCG uses the grade itself as the gain."""
+
+
+def gain_notes(judged_grades: np.ndarray, measures: Sequence[Measure]) -> list[str]:
+    """What to say when graded judgments meet a measure with the exponential gain.
+
+    With grades 0 and 1 only, 2^grade - 1 is the grade itself and nothing is
+    said. A measure that sets its gains explicitly (``gains=``) is left alone.
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> gain_notes(np.array([0.0, 1.0]), [parse("ndcg@10")])
+    []
+    >>> note = gain_notes(np.array([0.0, 2.0]), [parse("ndcg@10"), parse("map")])[0]
+    >>> note[:60]
+    "ndcg@10 uses rankwise's gain 2^grade - 1 and the judgments h"
+    >>> note[-49:]
+    'the gain: ndcg@10(gain=linear) gives their number'
+    """
+    exponential = [
+        m for m in measures
+        if "gain" in m.family.params and m.param("gain") == "exp" and not m.param("gains")
+    ]
+    grades = np.asarray(judged_grades)
+    if not exponential or not np.any((grades > 0) & (grades != 1)):
+        return []
+    names = ", ".join(str(m) for m in exponential)
+    linear = str(exponential[0].replace(gain="linear"))
+    verb = "uses" if len(exponential) == 1 else "use"
+    return [
+        f"{names} {verb} rankwise's gain 2^grade - 1 and the judgments have grades above 1; "
+        f"{LINEAR_GAIN_TOOLS} use the grade itself as the gain: {linear} gives their number"
+    ]
 
 
 _SAME_WITHOUT_TIES = ("trec", "worst", "best")

@@ -91,10 +91,18 @@ class NumpyEngine:
         (ties in input order, float32 scores, ...) are made when first
         asked for.
         """
+        from rankwise.exceptions import InputFormatError
+        from rankwise.io._source import describe
         from rankwise.io.coerce import as_qrels, as_run
         from rankwise.kernels.ranking import rank_all_ties
 
         qrels_obj = as_qrels(qrels, columns=options.columns)
+        if not len(qrels_obj.query_ids):
+            raise InputFormatError(
+                f"{describe(qrels)}: the qrels hold no judgments: expected at least one judged "
+                "document ({query_id: {doc_id: grade}}, or rows of query, document, grade); "
+                "nothing can be evaluated without them"
+            )
         run_obj = as_run(run, name=name, keep_rank=options.by_rank, columns=options.columns)
         if options.exclude_self:
             from rankwise.data.selection import without_self

@@ -114,7 +114,7 @@ FAMILIES: list[Family] = [
         "1 when a relevant document is in the top k, else 0",
         "required",
         {"rel": REL, "dialect": DIALECT, "empty": EMPTY},
-        ("success", "hits"),
+        ("success", "hits", "HR"),
         reference="trec_eval success",
     ),
     Family(
