@@ -437,17 +437,29 @@ def explain(
     start, end = conventions_of(first), conventions_of(second)
     current = start
     values, counted, mean = _state(evaluator, first, current)
+    _defined(mean, first, "")
     first_mean = mean
     steps: list[Step] = []
     for name in start.changes(end):
         current = replace(current, **{name: getattr(end, name)})
         new_values, new_counted, new_mean = _state(evaluator, first, current)
+        _defined(new_mean, first, f" once {name} is {getattr(end, name)!r}")
         same = (new_values == values) | (np.isnan(new_values) & np.isnan(values))
         changed = int((~same | (new_counted != counted)).sum())
         steps.append(Step(name, getattr(start, name), getattr(end, name), new_mean,
                           Fraction(new_mean) - Fraction(mean), changed, base.name))
         values, counted, mean = new_values, new_counted, new_mean
     return Explanation(base, names, (first, second), (first_mean, mean), steps, n_queries)
+
+
+def _defined(mean: float, measure: Measure, where: str) -> None:
+    """Refuse a mean no query counts in: the difference has no exact parts then."""
+    if math.isnan(mean):
+        raise InvalidParameterError(
+            f"{measure}{where}: no query counts in the mean (every query is left out, e.g. "
+            "none has a relevant document), so the difference cannot be split: evaluate "
+            "queries with relevant documents"
+        )
 
 
 def _candidates(base: Measure, dialects: Iterable[str] | None) -> list[tuple[Measure, str, str]]:
