@@ -61,7 +61,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scipy", action="store_true",
-                        help="also time scipy.stats.studentized_range.sf (about 20 s at 50 systems)")
+                        help="also time scipy.stats.studentized_range.sf "
+                             "(about 20 s at 50 systems)")
     args = parser.parse_args()
     x = matrix(args.systems, args.topics, args.seed)
     print(f"python {platform.python_version()}, numpy {np.__version__}, "
