@@ -211,12 +211,17 @@ def drop_in_measures() -> list:
 def test_drop_in_calc_aggregate_and_iter_calc(seed: int) -> None:
     qrels, run = random_collection(seed, ties=seed % 2 == 0)
     measures = drop_in_measures()
-    want = irm.calc_aggregate(measures, qrels, run)
+    # ir_measures is asked one measure at a time: its pytrec_eval provider groups measures
+    # into evaluators in set order, so with judged_only measures in the same call NumRet or
+    # AP may be computed judged-only or not depending on PYTHONHASHSEED (ir_measures 0.4.3)
+    want = {m: v for measure in measures for m, v in irm.calc_aggregate([measure], qrels,
+                                                                         run).items()}
     got = drop_in.calc_aggregate(measures, qrels, run)
     assert list(got) == measures
     for measure in measures:
         assert got[measure] == pytest.approx(want[measure], abs=1e-12), measure
-    want_rows = {(m.query_id, m.measure): m.value for m in irm.iter_calc(measures, qrels, run)}
+    want_rows = {(m.query_id, m.measure): m.value
+                 for measure in measures for m in irm.iter_calc([measure], qrels, run)}
     got_rows = {(m.query_id, m.measure): m.value for m in drop_in.iter_calc(measures, qrels, run)}
     assert set(got_rows) == set(want_rows)  # every judged query, the run's missing ones too
     for key, value in want_rows.items():
