@@ -6,7 +6,9 @@ object arrays and Arrow string columns to columns), ``rankwise.kernels._cjoin``
 ranks of judged documents in unsorted runs) make rankwise several times
 faster. All are optional: without a C compiler the install still succeeds,
 and rankwise computes the same results through numpy and pyarrow.
-``rankwise.fusion._cfuse`` groups the candidates of rank fusion.
+``rankwise.fusion._cfuse`` groups the candidates of rank fusion and
+``rankwise.kernels._cgreedy`` computes ndeval's greedy ideal ranking (the
+diversity measures).
 """
 
 from setuptools import Extension, setup
@@ -28,6 +30,7 @@ setup(
             ("rankwise.fusion._cfuse", "src/rankwise/fusion/_cfuse.c"),
             ("rankwise.io._ccolumns", "src/rankwise/io/_ccolumns.c"),
             ("rankwise.kernels._crank", "src/rankwise/kernels/_crank.c"),
+            ("rankwise.kernels._cgreedy", "src/rankwise/kernels/_cgreedy.c"),
         )
     ]
 )

@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-__all__ = ["SPARK_KINDS", "collections", "dialect_collection", "grouped_as_dicts",
-           "random_collection", "random_tables", "ranked_lists", "ranking_data",
-           "score_matrices", "significance_matrices", "small_collections"]
+__all__ = ["SPARK_KINDS", "collections", "dialect_collection", "diversity_collection",
+           "diversity_collections", "grouped_as_dicts", "random_collection", "random_tables",
+           "ranked_lists", "ranking_data", "score_matrices", "significance_matrices",
+           "small_collections"]
 
 
 @st.composite
@@ -358,3 +359,74 @@ def random_tables(seed: int, kind: str | None = None) -> dict:
         )
         qrels = table.select(["query_id", "doc_id", "relevance"])
     return {"qrels": qrels, "run": run, "table": table, "kind": kind}
+
+def diversity_collection(
+    seed: int, *, ties: bool = True, negative: bool = False
+) -> tuple[dict, dict]:
+    """A seeded collection of diversity judgments ``{qid: {subtopic: {doc: grade}}}`` and a run.
+
+    3 to 9 queries with numeric ids (ndeval reads only those); 1 to 6
+    subtopics each (numeric ids, 0 allowed), each document judged for some
+    of them with grades 0..3 (-2..3 with *negative*: ndeval refuses
+    negatives); some queries without a relevant document, some judged
+    queries not retrieved, some retrieved queries not judged; unjudged
+    documents retrieved; ids of different lengths; scores exact in float32
+    with many ties when *ties*.
+    """
+    rng = np.random.default_rng(seed)
+    qrels: dict[str, dict[str, dict[str, int]]] = {}
+    run: dict[str, dict[str, float]] = {}
+    for q in range(int(rng.integers(3, 10))):
+        qid = str(q + 1)
+        pool = [f"d{rng.integers(0, 10 ** rng.integers(1, 4))}x{i}" for i in range(30)]
+        kind = rng.random()
+        if kind > 0.1:
+            judged = rng.choice(len(pool), size=int(rng.integers(2, 20)), replace=False)
+            topics = rng.choice(7, size=int(rng.integers(1, 7)), replace=False)
+            grades = [-2, 0, 0, 0, 1, 1, 2, 3] if negative else [0, 0, 0, 1, 1, 2, 3]
+            qrels[qid] = {}
+            for t in topics:
+                docs = judged[rng.random(len(judged)) < 0.6]
+                if len(docs) == 0:
+                    continue
+                levels = rng.choice(grades, size=len(docs))
+                if kind < 0.2:
+                    levels = np.minimum(levels, 0)  # no relevant document
+                qrels[qid][str(int(t))] = {pool[i]: int(g) for i, g in zip(docs, levels)}
+            if not qrels[qid]:
+                qrels[qid] = {str(int(topics[0])): {pool[judged[0]]: 0}}
+        if kind < 0.95:
+            retrieved = rng.choice(len(pool), size=int(rng.integers(1, 30)), replace=False)
+            if ties:
+                scores = rng.integers(0, 6, size=len(retrieved)) / 4.0
+            else:
+                scores = rng.permutation(len(retrieved)) * 0.125 - 1.0
+            run[qid] = {pool[i]: float(np.float32(s)) for i, s in zip(retrieved, scores)}
+    if not any(q in run for q in qrels):
+        first = next(iter(qrels))
+        run[first] = {"dx": 1.0}
+    return qrels, run
+
+
+@st.composite
+def diversity_collections(draw: st.DrawFn, ties: bool = True) -> tuple[dict, dict]:
+    """Up to 3 queries of diversity judgments (1-3 subtopics, grades -1..2) and a run."""
+    qrels: dict[str, dict[str, dict[str, int]]] = {}
+    run: dict[str, dict[str, float]] = {}
+    for q in range(draw(st.integers(1, 3))):
+        docs = [f"d{i}" for i in range(draw(st.integers(1, 7)))]
+        topics = {}
+        for t in range(draw(st.integers(1, 3))):
+            judged = {d: draw(st.integers(-1, 2)) for d in docs if draw(st.booleans())}
+            if judged:
+                topics[str(t)] = judged
+        qrels[f"q{q}"] = topics or {"0": {docs[0]: 1}}
+        retrieved = draw(
+            st.lists(st.sampled_from([*docs, "u1", "u2"]), unique=True, min_size=1)
+        )
+        if ties:
+            scores = [draw(st.integers(0, 3)) / 2 for _ in retrieved]
+        else:
+            scores = list(np.linspace(1, 0, len(retrieved)))
+        run[f"q{q}"] = dict(zip(retrieved, scores))
+    return qrels, run

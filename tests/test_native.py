@@ -8,7 +8,7 @@ import sysconfig
 import pytest
 
 from rankwise.io import _fast, dicts, frames
-from rankwise.kernels import _join, ranking
+from rankwise.kernels import _join, ranking, subtopics
 
 
 def test_the_c_modules_are_built_where_a_compiler_is() -> None:
@@ -23,6 +23,7 @@ def test_the_c_modules_are_built_where_a_compiler_is() -> None:
     from rankwise._compiled import load
 
     assert load("rankwise.fusion._cfuse") is not None, "rankwise.fusion._cfuse was not built"
+    assert load("rankwise.kernels._cgreedy") is not None, "rankwise.kernels._cgreedy was not built"
 
 
 def test_the_environment_variable_turns_them_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -38,3 +39,25 @@ def test_the_environment_variable_turns_them_off(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(_fast, "parse_file_ranges", None)
     assert trec.read_trec_run(b"q Q0 d 1 1 r\n").to_dict() == rw.Run.from_dict(
         {"q": {"d": 1.0}}).to_dict()
+    assert subtopics._cgreedy() is None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_greedy_ideal_is_the_same_with_and_without_c(seed: int, monkeypatch) -> None:
+    import numpy as np
+    from strategies import diversity_collection
+
+    import rankwise as rw
+
+    if subtopics._cgreedy() is None:
+        pytest.skip("rankwise.kernels._cgreedy is not built")
+    qrels, run = diversity_collection(seed, ties=True, negative=True)
+    alpha = [0.5, 0.3, 0.9, 1.0][seed % 4]
+    names = [f"alpha_ndcg@10(alpha={alpha})", f"nerr_ia(alpha={alpha})",
+             f"nnrbp(alpha={alpha},beta=0.9)", "alpha_ndcg(rel=2)"]
+    with_c = rw.evaluate(qrels, run, names, unjudged="bounds")
+    monkeypatch.setenv("RANKWISE_NO_C", "1")
+    without = rw.evaluate(qrels, run, names, unjudged="bounds")
+    for name in with_c:
+        np.testing.assert_array_equal(with_c[name], without[name], err_msg=name)
+        np.testing.assert_array_equal(with_c.unjudged.high[name], without.unjudged.high[name])

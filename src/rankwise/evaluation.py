@@ -49,6 +49,7 @@ def evaluate(
     judged_only: bool = False,
     ties: str = "trec",
     exclude_self: bool = False,
+    unjudged: str = "nonrelevant",
     options: EvalOptions | None = None,
     engine: str | Engine = "numpy",
     columns: Mapping[str, str | None] | None = None,
@@ -77,15 +78,17 @@ def evaluate(
     measures : str, Measure or list of them
         For example ``["ndcg@10", "map", "mrr@10", "P@10", "recall@1000"]``;
         trec_eval's names (``ndcg_cut.10``, ``P.5,10``, ``all_trec``) work too.
-    rel, depth, missing, judged_only, ties, exclude_self
+    rel, depth, missing, judged_only, ties, exclude_self, unjudged
         The options that change the numbers, see
         :class:`~rankwise.options.EvalOptions`: relevance level, depth cut
         (trec_eval ``-M``; 0 makes every ranking empty), judged queries absent
         from the run skipped or scored 0 (``-c``), unjudged documents dropped
         (``-J``), the order of tied scores (``"trec"``, ``"average"``,
-        ``"rank"``, ``"worst"``, ``"best"``), a document retrieved for its own
-        query id dropped (BEIR's ``ignore_identical_ids``). ``Results.ties``
-        reports how much ties matter.
+        ``"rank"``, ``"worst"``, ``"best"``, ``"ascending"``), and
+        ``unjudged="bounds"``: every measure also with the unjudged documents
+        taken as relevant (``Results.unjudged``). ``Results.ties`` reports how
+        much ties matter. A document retrieved for its own query id is dropped
+        with *exclude_self* (BEIR's ``ignore_identical_ids``).
     options : EvalOptions, optional
         All of them at once (keywords given as well override it).
     engine : {"numpy", "spark"} or Engine
@@ -126,6 +129,7 @@ def evaluate(
     chosen = options_from(
         options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
         exclude_self=exclude_self, columns=columns,
+        unjudged=unjudged,
     )
     one_table = {key: value for key, value in zip(_ONE_TABLE, (query, label, score, doc))
                  if value is not None}

@@ -23,16 +23,20 @@ __all__ = [
     "MAX_DEPTH",
     "MISSING_POLICIES",
     "TIE_POLICIES",
+    "UNJUDGED_POLICIES",
     "EvalOptions",
     "check_columns",
     "options_from",
 ]
 
-COLUMN_ROLES = ("query_id", "doc_id", "relevance", "score", "rank")
+COLUMN_ROLES = ("query_id", "doc_id", "relevance", "score", "rank", "subtopic")
 """The roles a column map may name: ``columns={"query_id": "user", "doc_id": "item"}``."""
 
-TIE_POLICIES = ("trec", "average", "rank", "worst", "best")
+TIE_POLICIES = ("trec", "average", "rank", "worst", "best", "ascending")
 """How documents with equal scores are ordered (see :class:`EvalOptions`)."""
+
+UNJUDGED_POLICIES = ("nonrelevant", "bounds")
+"""What becomes of retrieved documents the judgments do not hold (see :class:`EvalOptions`)."""
 
 MISSING_POLICIES = ("skip", "zero")
 """What becomes of a judged query the run does not hold."""
@@ -46,6 +50,8 @@ _TIE_TEXT = {
     "rank": "the run's rank column",
     "worst": "relevant documents last among tied ones (a lower bound)",
     "best": "relevant documents first among tied ones (an upper bound)",
+    "ascending": "score descending, then document id ascending (pyndeval, compat, "
+    "ir_measures' Judged)",
 }
 
 
@@ -97,8 +103,8 @@ def check_columns(columns: Any) -> dict[str, Any]:
     Traceback (most recent call last):
     ...
     rankwise.exceptions.InvalidParameterError: columns: unknown role 'user'; the roles are \
-query_id, doc_id, relevance, score, rank (columns={'query_id': 'user', ...} maps a role to \
-your column)
+query_id, doc_id, relevance, score, rank, subtopic (columns={'query_id': 'user', ...} maps a \
+role to your column)
 
     ``"relevance": None`` says the judgments have no relevance column:
     every listed (query, document) is relevant, grade 1 (implicit feedback:
@@ -152,11 +158,20 @@ class EvalOptions:
         Drop unjudged documents (and those with a negative grade) before
         evaluating (trec_eval ``-J``). With *depth*, the ranking is cut at
         *depth* first, then unjudged documents are dropped, as trec_eval does.
-    ties : {"trec", "average", "rank", "worst", "best"}
+    ties : {"trec", "average", "rank", "worst", "best", "ascending"}
         Order of documents with equal scores: docno descending (trec_eval's
-        rule, default); the exact expected value over all orders of each tie
-        group; the run's rank column; relevant documents last or first (the
-        bounds of any tie-breaking).
+        rule, default; also gdeval's and ndeval ``-traditional``'s); the
+        exact expected value over all orders of each tie group; the run's
+        rank column (ndeval's default); relevant documents last or first
+        (the bounds of any tie-breaking); docno ascending (pyndeval's, the
+        compatibility reference's and ir_measures' ``Judged``).
+    unjudged : {"nonrelevant", "bounds"}
+        Retrieved documents without a judgment are not relevant (default).
+        ``"bounds"`` also computes every measure with them taken as relevant
+        at the top grade of the judgments (and, for the measures of an
+        endless ranking, ``rbp`` and the C/W/L family, the documents past
+        the end of the ranking too): ``Results.unjudged`` holds both values
+        per query and their means.
     exclude_self : bool
         Drop a retrieved document whose id equals its query's id before
         evaluating (BEIR's ``ignore_identical_ids=True``, for ArguAna and
@@ -195,6 +210,7 @@ class EvalOptions:
     ties: str = "trec"
     exclude_self: bool = False
     columns: Mapping[str, str | None] | None = field(default=None, hash=False)
+    unjudged: str = "nonrelevant"
 
     def __post_init__(self) -> None:
         set_field = object.__setattr__
@@ -207,6 +223,7 @@ class EvalOptions:
             )
         set_field(self, "judged_only", bool(self.judged_only))
         set_field(self, "ties", _choice("ties", self.ties, TIE_POLICIES))
+        set_field(self, "unjudged", _choice("unjudged", self.unjudged, UNJUDGED_POLICIES))
         if not isinstance(self.exclude_self, (bool, numbers.Integral)):
             raise InvalidParameterError(
                 f"exclude_self must be True or False, got {self.exclude_self!r}"
@@ -225,6 +242,11 @@ class EvalOptions:
         return replace(self, **changes)
 
     @property
+    def bounds(self) -> bool:
+        """Whether unjudged documents are also evaluated as relevant (``unjudged="bounds"``)."""
+        return self.unjudged == "bounds"
+
+    @property
     def by_rank(self) -> bool:
         """Whether the run's rank column, not its scores, orders the documents."""
         return self.ties == "rank"
@@ -237,7 +259,7 @@ class EvalOptions:
         >>> EvalOptions(rel=2).describe()["relevance level"]
         'grade >= 2'
         """
-        return {
+        described = {
             "queries evaluated": "the queries of the judgments; "
             + (
                 "a judged query a run misses scores 0"
@@ -257,6 +279,11 @@ class EvalOptions:
                                      for role, name in self.columns.items())}
                if self.columns else {}),
         }
+        if self.bounds:
+            described["unjudged documents"] = (
+                "not relevant (low) and relevant at the top grade (high): both reported"
+            )
+        return described
 
 
 _FIELDS = tuple(item.name for item in fields(EvalOptions))

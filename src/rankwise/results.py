@@ -15,7 +15,7 @@ from rankwise.measures.spec import Measure
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["MIN_GEOMETRIC_VALUE", "Results", "TieReport", "aggregate"]
+__all__ = ["MIN_GEOMETRIC_VALUE", "Results", "TieReport", "UnjudgedBounds", "aggregate"]
 
 MIN_GEOMETRIC_VALUE = 1e-5
 """Values below this are raised to it before a geometric mean (trec_eval's MIN_GEO_MEAN)."""
@@ -96,7 +96,7 @@ def _fits_int64(values: list[Any]) -> bool:
 
 def _as_integer_ids(
     query_ids: list[str], values: dict[Measure, np.ndarray]
-) -> tuple[list[int], dict[Measure, np.ndarray]]:
+) -> tuple[list[int], dict[Measure, np.ndarray], np.ndarray | None]:
     """Text ids back to integers, the queries in numeric order (values permuted alike)."""
     numbers = list(map(int, query_ids))
     if _fits_int64(numbers):
@@ -104,9 +104,68 @@ def _as_integer_ids(
     else:
         order = np.array(sorted(range(len(numbers)), key=numbers.__getitem__), dtype=np.int64)
     if len(order) and (np.diff(order) == 1).all():
-        return numbers, values
+        return numbers, values, None
     numbers = [numbers[i] for i in order.tolist()]
-    return numbers, {measure: array[order] for measure, array in values.items()}
+    return numbers, {measure: array[order] for measure, array in values.items()}, order
+
+
+@dataclass(frozen=True)
+class UnjudgedBounds:
+    """Each measure with the unjudged retrieved documents taken as not relevant, and as relevant.
+
+    ``unjudged="bounds"``: ``low`` is the usual value (unjudged documents
+    are not relevant); ``high`` is the value when every unjudged document
+    retrieved is relevant at ``top_grade`` (the top grade of the judgments)
+    to every subtopic of its query, counted in R and in the ideal ranking,
+    and, for the measures of an endless ranking (``rbp`` and the C/W/L
+    family), when the documents past the end of the ranking are too. For a
+    measure normalised by an ideal ranking the high value can be the lower
+    one (the ideal gains as well).
+
+    Attributes
+    ----------
+    low, high : dict
+        Canonical name -> per-query values (aligned with ``Results.query_ids``).
+    judged : dict
+        Canonical name -> per-query judged@k at the measure's cutoff k
+        (judged documents in the top k / k; without a cutoff, judged
+        documents retrieved / retrieved).
+    mean : dict
+        Canonical name -> (aggregate of low, aggregate of high).
+    top_grade : float
+        The grade given to unjudged documents in ``high``.
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> r = rw.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"a": 3.0, "x": 2.0, "b": 1.0}},
+    ...                 ["P@3", "rbp(p=0.5)"], unjudged="bounds")
+    >>> r.unjudged.mean["P@3"], r.unjudged.width("P@3"), r.unjudged.judged["P@3"].tolist()
+    ((0.3333333333333333, 0.6666666666666666), 0.3333333333333333, [0.6666666666666666])
+    >>> r.unjudged.mean["rbp(p=0.5)"]
+    (0.5, 0.875)
+    """
+
+    low: dict[str, np.ndarray]
+    high: dict[str, np.ndarray]
+    judged: dict[str, np.ndarray]
+    mean: dict[str, tuple[float, float]]
+    top_grade: float
+
+    def reordered(self, order: np.ndarray) -> UnjudgedBounds:
+        """The same bounds with the queries taken in *order* (as the results' values)."""
+        return UnjudgedBounds(
+            low={name: array[order] for name, array in self.low.items()},
+            high={name: array[order] for name, array in self.high.items()},
+            judged={name: array[order] for name, array in self.judged.items()},
+            mean=self.mean,
+            top_grade=self.top_grade,
+        )
+
+    def width(self, measure: str) -> float:
+        """The high mean minus the low mean of *measure*."""
+        low, high = self.mean[measure]
+        return high - low
 
 
 class Results(Mapping[str, np.ndarray]):
@@ -146,6 +205,9 @@ class Results(Mapping[str, np.ndarray]):
         use the linear gain). ``rankwise.evaluate`` gives each as a
         :class:`~rankwise.exceptions.RankwiseWarning`; the command line prints
         them under the table.
+    unjudged : UnjudgedBounds or None
+        With ``unjudged="bounds"``: each measure with the unjudged documents
+        taken as not relevant (low, the values) and as relevant (high).
 
     Notes
     -----
@@ -169,12 +231,15 @@ class Results(Mapping[str, np.ndarray]):
         query_id_type: type | None = None,
         max_grade: float | None = None,
         notes: tuple[str, ...] = (),
+        unjudged: UnjudgedBounds | None = None,
     ) -> None:
         if query_id_type is int:
             text_ids = list(query_ids)
-            query_ids, values = _as_integer_ids(text_ids, values)
+            query_ids, values, order = _as_integer_ids(text_ids, values)
             if counted:  # permuted alike
                 counted = _as_integer_ids(text_ids, counted)[1]
+            if unjudged is not None and order is not None:
+                unjudged = unjudged.reordered(order)
         self.query_ids: list[Any] = list(query_ids)
         self.query_id_type = int if query_id_type is int else str
         self.measures = list(values)
@@ -192,6 +257,7 @@ class Results(Mapping[str, np.ndarray]):
         self._ties = ties if ties is not None else TieReport("trec", 0, 0, {})
         self.max_grade = max_grade
         self.notes = tuple(notes)
+        self.unjudged = unjudged
         self.mean = {str(m): aggregate(m, v, self._counted.get(m)) for m, v in values.items()}
 
     @property

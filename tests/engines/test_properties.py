@@ -36,6 +36,26 @@ BOUNDED = [
     "Rndcg",
     "rbp",
     "unj@3",
+    # beyond trec_eval (plain judgments are one subtopic per query)
+    "rbp(p=0.5,rel=2)",
+    "err@5",
+    "nerr",
+    "ncg@3",
+    "compat",
+    "compat(p=0.5,depth=4,normalize=false)",
+    "judged(denominator=retrieved)",
+    "alpha_ndcg@3",
+    "nerr_ia",
+    "nnrbp",
+    "nrbp",
+    "ap_ia",
+    "p_ia@3",
+    "strec@2",
+    "inst(rel=1)",
+    "insq(rel=1,depth=5)",
+    "bpm(rel=1)",
+    "tbg(rel=2)",
+    "umeasure(rel=1,L=3)",
 ]
 
 

@@ -63,7 +63,7 @@ def test_same_per_query_values_as_pytrec_eval(seed: int, ties: bool) -> None:
     measures = {}
     for entry in entries:
         measure = entry.measure
-        if "rel" in measure.family.params:
+        if measure.family.takes_level:
             measure = measure.replace(rel=float(rel))
         measures[entry.label] = measure
     results = rw.evaluate(qrels, run, list(dict.fromkeys(measures.values())))

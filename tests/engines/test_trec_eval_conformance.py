@@ -65,7 +65,7 @@ def test_every_value_matches_trec_eval(case: str) -> None:
         if entry.measure is None:
             continue
         measure = entry.measure
-        if rel is not None and "rel" in measure.family.params:
+        if rel is not None and measure.family.takes_level:
             measure = measure.replace(rel=rel)
         measure_of[entry.label] = measure
     run = rw.read_run(DATA / run_file)

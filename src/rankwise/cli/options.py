@@ -23,11 +23,13 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MEASURES",
     "INPUT_FORMATS",
+    "QRELS_FORMATS",
     "TIE_CHOICES",
     "add_common_options",
     "add_engine_options",
     "add_evaluation_options",
     "add_input_options",
+    "add_unjudged_option",
     "check_no_stdin",
     "columns",
     "digits",
@@ -45,6 +47,8 @@ __all__ = [
 ]
 
 INPUT_FORMATS = ("trec", "parquet", "csv", "tsv", "jsonl")
+QRELS_FORMATS = (*INPUT_FORMATS, "diversity")
+"""Judgments may also be diversity judgments in TREC text (``qid subtopic docno grade``)."""
 TIE_CHOICES = TIE_POLICIES
 
 DEFAULT_MEASURES = ("ndcg@10", "map", "mrr", "P@10", "recall@1000")
@@ -165,9 +169,10 @@ def add_evaluation_options(
                          help="drop unjudged documents before evaluating (trec_eval -J)")
     options.add_argument(
         "--ties", choices=TIE_CHOICES, default="trec",
-        help="order of tied scores: docno descending (trec, default), the expected value over "
-             "all orders (average), the run's rank column (rank), relevant last/first "
-             "(worst/best)",
+        help="order of tied scores: docno descending (trec, default; gdeval, ndeval "
+             "-traditional), the expected value over all orders (average), the run's rank "
+             "column (rank; ndeval's default), relevant last/first (worst/best), docno "
+             "ascending (ascending; pyndeval, compat, ir_measures' Judged)",
     )
     options.add_argument(
         "--exclude-self", action="store_true",
@@ -208,13 +213,23 @@ def columns(text: str) -> dict[str, str | None]:
     except InvalidParameterError as error:
         raise argparse.ArgumentTypeError(str(error).removeprefix("columns: ")) from None
 
+def add_unjudged_option(group: Any) -> None:
+    """Add ``--unjudged`` (``nonrelevant`` or ``bounds``) to an argument group."""
+    group.add_argument(
+        "--unjudged", choices=("nonrelevant", "bounds"), default="nonrelevant",
+        help="unjudged documents are not relevant (nonrelevant, default); bounds: also "
+             "evaluate them as relevant at the top grade and print each measure's high "
+             "value and judged@k next to it",
+    )
+
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--qrels-format``, ``--run-format`` and ``--columns``."""
     inputs = parser.add_argument_group("inputs")
-    inputs.add_argument("--qrels-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
-                        help=f"format of QRELS: {', '.join(INPUT_FORMATS)} (default: from its "
-                             "extension, else trec)")
+    inputs.add_argument("--qrels-format", choices=QRELS_FORMATS, default=None, metavar="FORMAT",
+                        help=f"format of QRELS: {', '.join(QRELS_FORMATS)} (default: from its "
+                             "extension, else trec; diversity: TREC text 'qid subtopic docno "
+                             "grade', ndeval's, for the diversity measures)")
     inputs.add_argument("--run-format", choices=INPUT_FORMATS, default=None, metavar="FORMAT",
                         help="format of every RUN (same choices)")
     inputs.add_argument(
@@ -287,6 +302,7 @@ def evaluation_options(args: argparse.Namespace) -> EvalOptions:
         ties=args.ties,
         exclude_self=getattr(args, "exclude_self", False),
         columns=getattr(args, "columns", None),
+        unjudged=getattr(args, "unjudged", "nonrelevant"),
     )
 
 
@@ -307,6 +323,7 @@ def engine_of(args: argparse.Namespace) -> Any:
             config=dict(args.spark_conf),
             num_partitions=args.spark_partitions,
             log_level=level,
+            qrels_format=getattr(args, "qrels_format", None),
         )
     from rankwise.engines import get_engine
 

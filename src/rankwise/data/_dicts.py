@@ -13,7 +13,27 @@ from typing import Any
 from rankwise.data._values import BadValue
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
-__all__ = ["dict_duplicate_error", "dict_value_error", "flatten_dict"]
+__all__ = ["dict_duplicate_error", "dict_value_error", "flatten_dict", "is_nested"]
+
+
+def is_nested(mapping: Any) -> bool:
+    """Whether *mapping* is ``{query_id: {subtopic: {doc_id: grade}}}`` (diversity judgments).
+
+    Decided by the first value of the first non-empty query entry (one look,
+    not one per row); a later entry of the other form is then refused by
+    the reader with its query named.
+
+    Examples
+    --------
+    >>> is_nested({"q1": {}, "q2": {"1": {"d1": 1}}}), is_nested({"q1": {"d1": 1}})
+    (True, False)
+    """
+    if not isinstance(mapping, dict):
+        return False
+    for entries in mapping.values():
+        if isinstance(entries, dict) and entries:
+            return isinstance(next(iter(entries.values())), dict)
+    return False
 
 
 def flatten_dict(

@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.data._arrow import as_string_chunks, intern, numbers_column, row_error
-from rankwise.data._dicts import dict_duplicate_error, dict_value_error, flatten_dict
+from rankwise.data._dicts import (
+    dict_duplicate_error,
+    dict_value_error,
+    flatten_dict,
+    is_nested,
+)
 from rankwise.data._rows import LineMap, key_type, line_of_row, readonly, typed_column, typed_ids
 from rankwise.data._strings import StringColumn
 from rankwise.data._values import BadValue, real_numbers
@@ -17,6 +22,8 @@ from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+    from rankwise.data.subtopics import Subtopics
 
 __all__ = ["Qrels"]
 
@@ -28,6 +35,12 @@ class Qrels:
     codes, grades as float64. A grade ``>= rel`` (default 1) is relevant; a
     grade below it, negative ones included, is judged but not relevant.
 
+    Diversity judgments (a grade per subtopic of the query: ndeval's
+    ``qid subtopic docno grade``) keep one row per (query, document) graded
+    with the document's maximum grade over its subtopics, which every
+    one-grade-per-document measure reads, and the subtopic judgments in
+    :attr:`subtopics`, which the diversity measures read.
+
     Examples
     --------
     >>> qrels = Qrels.from_dict({"q1": {"d1": 2, "d2": 0}, "q2": {"d3": 1}})
@@ -35,6 +48,9 @@ class Qrels:
     Qrels(2 queries, 3 judgments)
     >>> qrels.to_dict()
     {'q1': {'d1': 2, 'd2': 0}, 'q2': {'d3': 1}}
+    >>> diverse = Qrels.from_dict({"q1": {"1": {"d1": 1, "d2": 0}, "2": {"d1": 0, "d2": 2}}})
+    >>> diverse, diverse.to_dict()
+    (Qrels(1 queries, 2 judgments, 2 subtopics), {'q1': {'d1': 1, 'd2': 2}})
     """
 
     __slots__ = (
@@ -48,6 +64,7 @@ class Qrels:
         "_query_id_type",
         "_query_ids",
         "_source",
+        "_subtopics",
     )
 
     def __init__(
@@ -62,6 +79,7 @@ class Qrels:
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
         doc_column: StringColumn | None = None,
+        subtopics: Subtopics | None = None,
     ) -> None:
         self._query_codes = readonly(query_codes)
         self._query_ids = query_ids
@@ -74,6 +92,7 @@ class Qrels:
         self._line_numbers = line_numbers
         self._locate = locate
         self._query_id_type: type | None = None
+        self._subtopics = subtopics
 
     def __getstate__(self) -> dict[str, Any]:
         return {slot: getattr(self, slot) for slot in self.__slots__}
@@ -93,8 +112,13 @@ class Qrels:
         source: str | None = None,
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
+        subtopics: Any = None,
     ) -> Qrels:
         """Build judgments from three columns (Arrow arrays, numpy arrays or sequences).
+
+        With *subtopics* (a fourth column: the subtopic of each judgment),
+        they are diversity judgments: a (query, document) may be judged once
+        per subtopic, and its row takes its maximum grade over subtopics.
 
         Raises
         ------
@@ -108,6 +132,10 @@ class Qrels:
             locate = LineMap.from_line_numbers(line_numbers)
         queries = as_string_chunks(query_ids, "query id", source, locate)
         docs = as_string_chunks(doc_ids, "document id", source, locate)
+        topics = (
+            as_string_chunks(subtopics, "subtopic", source, locate)
+            if subtopics is not None else None
+        )
         if isinstance(grades, (pa.Array, pa.ChunkedArray)):
             grade_array = numbers_column(grades, "grade", source, locate, booleans=True)
         else:
@@ -115,10 +143,16 @@ class Qrels:
                 grade_array = real_numbers(grades, "grade", booleans=True)
             except BadValue as bad:
                 raise row_error(bad.message, bad.row, source, locate) from None
-        if not (len(queries) == len(docs) == len(grade_array)):
+        if not (len(queries) == len(docs) == len(grade_array)) or (
+            topics is not None and len(topics) != len(docs)
+        ):
+            lengths = [len(queries), len(docs)]
+            lengths += [len(topics)] if topics is not None else []
+            lengths += [len(grade_array)]
             raise InputFormatError(
-                "query ids, document ids and grades differ in length: "
-                f"[{len(queries)}, {len(docs)}, {len(grade_array)}]",
+                "query ids, document ids"
+                + (", subtopics" if topics is not None else "")
+                + f" and grades differ in length: {lengths}",
                 source,
             )
         finite = np.isfinite(grade_array)
@@ -128,6 +162,11 @@ class Qrels:
                             row, source or "<judgments>", locate)
         query_codes, query_names = intern(queries)
         doc_codes, doc_names = intern(docs)
+        if topics is not None:
+            return cls.with_subtopics(
+                query_codes, query_names, doc_codes, doc_names, topics, grade_array,
+                source=source, line_numbers=line_numbers, locate=locate,
+            )
         qrels = cls(
             query_codes,
             query_names,
@@ -142,13 +181,49 @@ class Qrels:
         return qrels
 
     @classmethod
-    def from_dict(cls, judgments: dict[Any, dict[Any, float]]) -> Qrels:
+    def with_subtopics(
+        cls,
+        query_codes: np.ndarray,
+        query_names: list[str],
+        doc_codes: np.ndarray,
+        doc_names: list[str],
+        topics: Any,
+        grades: np.ndarray,
+        *,
+        source: str | None,
+        line_numbers: np.ndarray | None = None,
+        locate: Callable[[int], int] | None = None,
+    ) -> Qrels:
+        """Diversity judgments from interned columns and a subtopic per judgment (for readers).
+
+        A (query, document) keeps one row graded with its maximum over
+        subtopics; the subtopic judgments go to :attr:`subtopics`.
+        """
+        from rankwise.data.subtopics import collapse_subtopics
+
+        lines = _FirstLines(None, line_numbers, locate)
+        topic_codes, topic_names = intern(as_string_chunks(topics, "subtopic", source, locate))
+        rows_query, rows_doc, rows_grade, first, table = collapse_subtopics(
+            query_codes, doc_codes, topic_codes, topic_names, grades,
+            query_ids=query_names, doc_ids=doc_names, source=source, line_of=lines,
+        )
+        return cls(
+            rows_query, query_names, rows_doc, doc_names, rows_grade, source=source,
+            locate=_FirstLines(first, line_numbers, locate), subtopics=table,
+        )
+
+    @classmethod
+    def from_dict(cls, judgments: dict[Any, dict[Any, Any]]) -> Qrels:
         """Build judgments from ``{query_id: {doc_id: grade}}`` (pytrec_eval's and ranx's form).
 
         Ids are text (keys converted with ``str()``; two keys that become one
         id are a :class:`DuplicateEntryError`); grades are real numbers,
         fractional ones included.
+
+        Diversity judgments: ``{query_id: {subtopic: {doc_id: grade}}}``.
         """
+        if is_nested(judgments):
+            return cls._from_nested_dict(judgments)._with_query_id_type(key_type(judgments))
         queries, docs, grades = flatten_dict(judgments, "qrels", "{doc_id: grade}")
         try:
             values = real_numbers(grades, "grade", booleans=True)
@@ -164,6 +239,41 @@ class Qrels:
         except DuplicateEntryError:
             raise dict_duplicate_error(judgments, "qrels") from None
         return qrels._with_query_id_type(key_type(judgments))
+
+    @classmethod
+    def _from_nested_dict(cls, judgments: dict[Any, Any]) -> Qrels:
+        """Diversity judgments from ``{query_id: {subtopic: {doc_id: grade}}}``."""
+        queries: list[str] = []
+        docs: list[str] = []
+        grades: list[Any] = []
+        topics: list[str] = []
+        for query, judged in judgments.items():
+            if not isinstance(judged, dict):
+                raise InputFormatError(
+                    f"qrels entry for query {query!r} must be a dict {{subtopic: "
+                    f"{{doc_id: grade}}}}, got {type(judged).__name__}"
+                )
+            for topic, graded in judged.items():
+                if not isinstance(graded, dict):
+                    raise InputFormatError(
+                        f"qrels entry for query {query!r}, subtopic {topic!r} must be a dict "
+                        f"{{doc_id: grade}} (diversity judgments: {{query_id: {{subtopic: "
+                        f"{{doc_id: grade}}}}}}), got {type(graded).__name__}"
+                    )
+                queries.extend([str(query)] * len(graded))
+                topics.extend([str(topic)] * len(graded))
+                docs.extend(str(doc) for doc in graded)
+                grades.extend(graded.values())
+        try:
+            values = real_numbers(grades, "grade", booleans=True)
+        except BadValue as bad:
+            raise InputFormatError(f"diversity judgments: {bad.message}", "<dict>") from None
+        return cls.from_arrow(queries, docs, values, source="<dict>", subtopics=topics)
+
+    @property
+    def subtopics(self) -> Subtopics | None:
+        """The subtopic judgments of diversity judgments (None for plain judgments)."""
+        return self._subtopics
 
     @property
     def query_ids(self) -> list[str]:
@@ -231,15 +341,30 @@ class Qrels:
         return len(self._grades)
 
     def __repr__(self) -> str:
-        return f"Qrels({len(self._query_ids)} queries, {len(self)} judgments)"
+        topics = (
+            f", {len(distinct_subtopics(self))} subtopics" if self._subtopics is not None else ""
+        )
+        return f"Qrels({len(self._query_ids)} queries, {len(self)} judgments{topics})"
 
-    def to_dict(self) -> dict[Any, dict[str, int | float]]:
+    def to_dict(self, *, subtopics: bool = False) -> dict[Any, Any]:
         """Return ``{query_id: {doc_id: grade}}`` (integral grades as ints).
 
         Integer query ids come back as integers; :meth:`from_dict` reads it
-        back to equal judgments.
+        back to equal judgments. For diversity judgments the grade is the
+        maximum over subtopics; with *subtopics*, ``{query_id: {subtopic:
+        {doc_id: grade}}}``.
         """
-        out: dict[Any, dict[str, int | float]] = {}
+        out: dict[Any, Any] = {}
+        if subtopics and self._subtopics is not None:
+            table = self._subtopics
+            integral = bool(np.all(table.grades == np.round(table.grades)))
+            rows = table.rows
+            topic_names = typed_ids(self._query_ids, self._query_id_type)
+            for r, t, g in zip(rows.tolist(), table.codes.tolist(), table.grades.tolist()):
+                query = topic_names[self._query_codes[r]]
+                by_topic = out.setdefault(query, {}).setdefault(table.names[t], {})
+                by_topic[self._doc_ids[self._doc_codes[r]]] = int(g) if integral else g
+            return out
         integral = bool(np.all(self._grades == np.round(self._grades)))
         names = typed_ids(self._query_ids, self._query_id_type)
         for q, d, g in zip(
@@ -253,9 +378,25 @@ class Qrels:
 
         With *typed*, integer query ids (:attr:`query_id_type`) are an int64
         column; otherwise text.
+
+        Diversity judgments: ``query_id, subtopic, doc_id, relevance``, one
+        row per subtopic judgment (read back to equal judgments).
         """
         import pyarrow as pa
 
+        queries = typed_column(self._query_ids, self._query_id_type if typed else str)
+        docs = pa.array(self._doc_ids, pa.string())
+        if self._subtopics is not None:
+            table = self._subtopics
+            rows = pa.array(table.rows)
+            return pa.table(
+                {
+                    "query_id": queries.take(pa.array(self._query_codes).take(rows)),
+                    "subtopic": pa.array(table.names, pa.string()).take(pa.array(table.codes)),
+                    "doc_id": docs.take(pa.array(self._doc_codes).take(rows)),
+                    "relevance": table.grades,
+                }
+            )
         return pa.table(
             {
                 "query_id": typed_column(
@@ -269,6 +410,9 @@ class Qrels:
 
     def to_trec(self, path: str | os.PathLike[str]) -> None:
         """Write the judgments as a TREC qrels file ``qid 0 docno grade`` (atomically).
+
+        Diversity judgments are written ``qid subtopic docno grade`` (ndeval's
+        format; read them back with ``read_qrels(path, subtopics=True)``).
 
         Examples
         --------
@@ -310,7 +454,8 @@ class Qrels:
         Traceback (most recent call last):
         ...
         rankwise.exceptions.DuplicateEntryError: <judgments>:2: judgment for document 'd1' \
-of query 'q1' is given twice (first at line 1); each (query, document) is judged once
+of query 'q1' is given twice (first at line 1); each (query, document) is judged once (a \
+grade per subtopic: read diversity judgments with subtopics=True, or --qrels-format diversity)
         """
         if len(self) < 2:
             return
@@ -324,7 +469,40 @@ of query 'q1' is given twice (first at line 1); each (query, document) is judged
         raise DuplicateEntryError(
             f"judgment for document {self._doc_ids[self._doc_codes[second]]!r} of query "
             f"{self._query_ids[self._query_codes[second]]!r} is given twice "
-            f"(first at line {self.line_of(first)}); each (query, document) is judged once",
+            f"(first at line {self.line_of(first)}); each (query, document) is judged once "
+            "(a grade per subtopic: read diversity judgments with subtopics=True, or "
+            "--qrels-format diversity)",
             self._source or "<judgments>",
             self.line_of(second),
         )
+
+
+class _FirstLines:
+    """The line of a row: that of its first judgment (*first*) in the source (picklable)."""
+
+    __slots__ = ("first", "line_numbers", "locate")
+
+    def __init__(self, first: np.ndarray | None, line_numbers: np.ndarray | None,
+                 locate: Callable[[int], int] | None) -> None:
+        self.first = first
+        self.line_numbers = line_numbers
+        self.locate = locate
+
+    def __call__(self, row: int) -> int:
+        at = int(self.first[row]) if self.first is not None else int(row)
+        return line_of_row(at, self.line_numbers, self.locate)
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return self.first, self.line_numbers, self.locate
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.first, self.line_numbers, self.locate = state
+
+
+def distinct_subtopics(qrels: Qrels) -> set[tuple[int, int]]:
+    """The distinct (query code, subtopic code) pairs of diversity judgments."""
+    table = qrels.subtopics
+    if table is None:
+        return set()
+    pairs = qrels.query_codes[table.rows].astype(np.int64) * (1 << 32) + table.codes
+    return set(np.unique(pairs).tolist())

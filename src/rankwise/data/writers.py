@@ -126,16 +126,22 @@ def run_to_trec(run: Run, path: str | os.PathLike[str], *, run_id: str | None = 
 
 
 def qrels_to_trec(qrels: Qrels, path: str | os.PathLike[str]) -> None:
-    """Write *qrels* as a TREC qrels file ``qid 0 docno grade`` (grades as read)."""
+    """Write *qrels* as a TREC qrels file ``qid 0 docno grade`` (grades as read).
+
+    Diversity judgments are written ``qid subtopic docno grade`` (ndeval's format).
+    """
     from rankwise._files import write_file
 
     table = qrels.to_arrow()
     _check_ids(table["query_id"].combine_chunks(), "query id")
     _check_ids(table["doc_id"].combine_chunks(), "document id")
     n = table.num_rows
+    if "subtopic" in table.column_names:
+        _check_ids(table["subtopic"].combine_chunks(), "subtopic")
     columns = [
         table["query_id"].combine_chunks(),
-        _constant("0", n),
+        table["subtopic"].combine_chunks() if "subtopic" in table.column_names
+        else _constant("0", n),
         table["doc_id"].combine_chunks(),
         _numbers_as_text(table["relevance"].to_numpy()),
     ]

@@ -45,7 +45,7 @@ from rankwise.measures.dialects import (
     uses_default_kernel,
 )
 from rankwise.options import EvalOptions
-from rankwise.results import Results, TieReport, aggregate
+from rankwise.results import Results, TieReport, UnjudgedBounds, aggregate
 
 if TYPE_CHECKING:
     from rankwise.kernels.context import Context
@@ -79,6 +79,7 @@ __all__ = [
     "ranking_missing",
     "relevance_notes",
     "tie_report",
+    "unjudged_bounds",
     "warn_coverage",
     "warn_notes",
     "warn_relevance",
@@ -90,8 +91,10 @@ def prepare_measures(
 ) -> list[Measure]:
     """Parse *measures* and give the options' relevance level to those that take one.
 
-    A measure that sets ``rel`` itself keeps it. Duplicates are dropped, the
-    first position kept.
+    A measure that sets ``rel`` itself keeps it. The measures whose ``rel``
+    binarises graded gains and is unset by default (``rbp``, the C/W/L
+    family) stay graded: the level does not reach them. Duplicates are
+    dropped, the first position kept.
 
     Examples
     --------
@@ -103,7 +106,7 @@ def prepare_measures(
         return parsed
     out: list[Measure] = []
     for measure in parsed:
-        if "rel" in measure.family.params and "rel" not in dict(measure.params):
+        if measure.family.takes_level and "rel" not in dict(measure.params):
             measure = measure.replace(rel=options.rel)
         if measure not in out:
             out.append(measure)
@@ -534,6 +537,9 @@ def evaluate_ranking(
     need it (see :func:`compute`). *query_id_type* ``int`` gives the query
     ids back as integers (the judgments gave them so; see
     :attr:`rankwise.data.Qrels.query_id_type`).
+
+    With ``options.unjudged == "bounds"``, also with the unjudged documents
+    taken as relevant (:func:`unjudged_bounds`).
     """
     contexts = Evaluator(ranking, options, rankings)
     counted: dict[Measure, np.ndarray] = {}
@@ -554,6 +560,39 @@ def evaluate_ranking(
         counted=counted,
         max_grade=float(grades.max()) if len(grades) else None,
         notes=tuple(gain_notes(ranking.judged_grades, measures)),
+        unjudged=unjudged_bounds(ranking, measures, options, values) if options.bounds else None,
+    )
+
+
+def unjudged_bounds(
+    ranking: TiedRanking,
+    measures: Sequence[Measure],
+    options: EvalOptions,
+    values: dict[Measure, np.ndarray],
+) -> UnjudgedBounds:
+    """Every measure with the unjudged documents retrieved taken as relevant, next to *values*.
+
+    They take the top grade of the judgments (at least 1), as
+    :meth:`~rankwise.kernels.ranking.TiedRanking.with_unjudged_as` places
+    them; judged@k is reported at each measure's cutoff.
+    """
+    from rankwise.kernels import Context
+
+    grades = ranking.qrels.grades if ranking.qrels is not None else ranking.judged_grades
+    top = max(float(grades.max()) if len(grades) else 1.0, 1.0)
+    numeric = [m for m in measures if not m.family.text_valued]
+    high = compute(ranking.with_unjudged_as(top), numeric, options)
+    context = Context(ranking.view(options.ties))
+    judged_kernel = kernel_for(Measure("judged", 1), options.ties, ranking.depth)
+    judged: dict[str, np.ndarray] = {}
+    for m in numeric:
+        judged[str(m)] = judged_kernel(context, Measure("judged", m.cutoff))
+    return UnjudgedBounds(
+        low={str(m): values[m] for m in numeric},
+        high={str(m): high[m] for m in numeric},
+        judged=judged,
+        mean={str(m): (aggregate(m, values[m]), aggregate(m, high[m])) for m in numeric},
+        top_grade=top,
     )
 
 
@@ -594,7 +633,7 @@ def gain_notes(judged_grades: np.ndarray, measures: Sequence[Measure]) -> list[s
     ]
 
 
-_SAME_WITHOUT_TIES = ("trec", "worst", "best")
+_SAME_WITHOUT_TIES = ("trec", "worst", "best", "ascending")
 """Tie policies that rank a query without tied judged documents the same way."""
 
 
@@ -638,7 +677,11 @@ def tie_report(
     straddle = np.zeros(len(tied), dtype=bool)
     straddle[inside] = ordered[above[inside]] < (data.tie_above + data.tie_size)[inside]
     straddle &= tied
-    rel = next((m.param("rel") for m in measures if "rel" in m.family.params), 1.0)
+    rel = next(
+        (m.param("rel") for m in measures
+         if "rel" in m.family.params and m.param("rel") is not None),
+        1.0,
+    )
     relevant = data.hit_grade >= rel
     group = data.hit_query.astype(np.int64) * (1 << 32) + data.tie_above
     groups, _, inverse = distinct(group[tied])

@@ -116,6 +116,7 @@ class NumpyEngine:
             missing=missing,
             judged_only=options.judged_only,
             by_rank=options.by_rank,
+            ascending=options.ties == "ascending",
         )
 
         def rankings(key: RankingKey) -> TiedRanking:

@@ -23,6 +23,7 @@ from rankwise.options import COLUMN_ROLES, check_columns
 
 __all__ = [
     "COLUMN_ROLES",
+    "QRELS_FORMATS",
     "as_qrels",
     "as_run",
     "check_columns",
@@ -38,11 +39,15 @@ _CANDIDATES = {
     "relevance": ("relevance", "label", "grade", "rel"),
     "score": ("score", "prediction", "pred"),
     "rank": ("rank",),
+    "subtopic": ("subtopic", "intent"),
 }
 BEIR_QRELS_HEADER = ("query-id", "corpus-id", "score")
 """The header of BEIR's qrels TSV files, whose ``score`` is the relevance grade."""
 _ROLE_TEXT = {"query_id": "query", "doc_id": "document", "relevance": "relevance",
-              "score": "score", "rank": "rank"}
+              "score": "score", "rank": "rank", "subtopic": "subtopic"}
+
+QRELS_FORMATS = ("trec", "diversity", "parquet", "csv", "tsv", "jsonl")
+"""Formats of judgments files: ``diversity`` is TREC text whose second field is the subtopic."""
 
 
 def _find(names: list[str], columns: dict[str, Any], role: str) -> str | None:
@@ -92,36 +97,71 @@ def read_qrels(
     *,
     fmt: str | None = None,
     columns: Mapping[str, Any] | None = None,
+    subtopics: bool | None = None,
 ) -> Qrels:
-    """Read judgments from a TREC qrels file or a Parquet / CSV / TSV / JSONL table.
+    r"""Read judgments from a TREC qrels file or a Parquet / CSV / TSV / JSONL table.
 
     Parameters
     ----------
     path : path or ``"-"``
         The file; ``"-"`` reads standard input.
-    fmt : {"trec", "parquet", "csv", "tsv", "jsonl"}, optional
+    fmt : {"trec", "diversity", "parquet", "csv", "tsv", "jsonl"}, optional
         Overrides the format implied by the extension (TREC text otherwise).
+        ``diversity`` is TREC text read with ``subtopics=True``.
     columns : dict, optional
-        For tables: ``{role: column}`` for the roles ``query_id``, ``doc_id``
-        and ``relevance`` (default: the first column found among
+        For tables: ``{role: column}`` for the roles ``query_id``, ``doc_id``,
+        ``relevance`` and ``subtopic`` (default: the first column found among
         ``query_id, qid, query``; ``doc_id, docno, docid, doc``;
-        ``relevance, label, grade, rel``).
+        ``relevance, label, grade, rel``; ``subtopic, intent``).
+    subtopics : bool, optional
+        Read diversity judgments (a grade per subtopic of the query). True: a
+        TREC file's second field is the subtopic (ndeval's ``qid subtopic
+        docno grade``), a table must have a subtopic column. False: plain
+        judgments (a TREC file's second field is ignored, a table's subtopic
+        column too). By default a TREC file is plain and a table is diversity
+        judgments when it has a subtopic column.
 
     Returns
     -------
     Qrels
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "qrels.ndeval")
+    >>> _ = open(path, "w").write("1 1 d1 1\n1 2 d1 0\n1 2 d2 2\n")
+    >>> read_qrels(path, subtopics=True)
+    Qrels(1 queries, 2 judgments, 2 subtopics)
+    >>> read_qrels(path, fmt="diversity").to_dict(subtopics=True)
+    {'1': {'1': {'d1': 1}, '2': {'d1': 0, 'd2': 2}}}
     """
+    from rankwise.exceptions import InvalidParameterError
+
     text = os.fspath(path)
     mapping = check_columns(columns)
+    if subtopics is not None and not isinstance(subtopics, bool):
+        raise InvalidParameterError(f"subtopics must be True, False or None, got {subtopics!r}")
     kind = fmt or table_format(text) or "trec"
+    if kind not in QRELS_FORMATS:
+        raise InvalidParameterError(
+            f"qrels format must be one of {', '.join(QRELS_FORMATS)}, got {kind!r}"
+        )
+    if kind == "diversity":
+        if subtopics is False:
+            raise InvalidParameterError(
+                "format 'diversity' reads subtopics; subtopics=False contradicts it"
+            )
+        return read_trec_qrels(text, subtopics=True)
     if kind == "trec":
-        return read_trec_qrels(text)
+        return read_trec_qrels(text, subtopics=bool(subtopics))
     table = read_table(text, kind)
-    return _qrels_of_table(table, mapping, source=text, typed=kind in ("parquet", "jsonl"))
+    return _qrels_of_table(table, mapping, source=text, typed=kind in ("parquet", "jsonl"),
+                           subtopics=subtopics)
 
 
 def _qrels_of_table(
-    table: Any, columns: dict[str, Any], source: str | None = None, *, typed: bool = True
+    table: Any, columns: dict[str, Any], source: str | None = None, *, typed: bool = True,
+    subtopics: bool | None = None,
 ) -> Qrels:
     """Judgments from a table; *typed*: its column types are the data's (not a text file's)."""
     import numpy as np
@@ -139,7 +179,13 @@ def _qrels_of_table(
             relevance = "score"  # BEIR's qrels TSV: query-id corpus-id score
         if relevance is None:
             relevance = _pick(names, columns, "relevance")  # raises, with the remedy
-        qrels = qrels_from_table(table, query=query, doc=doc, relevance=relevance, source=source)
+        topic: str | None = None
+        if subtopics is True or "subtopic" in columns:
+            topic = _pick(names, columns, "subtopic")
+        elif subtopics is None:
+            topic = _find(names, {}, "subtopic")
+        qrels = qrels_from_table(table, query=query, doc=doc, relevance=relevance,
+                                 subtopic=topic, source=source)
     return qrels._with_query_id_type(_id_type_of_column(table, query) if typed else None)
 
 
@@ -361,6 +407,9 @@ def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
     ...                                   "relevance": None})
     >>> qrels.to_dict(), qrels.query_id_type
     ({7: {'a': 1, 'b': 1}, 9: {'a': 1}}, <class 'int'>)
+
+    Frames with a ``subtopic`` (or ``intent``) column and dicts
+    ``{query_id: {subtopic: {doc_id: grade}}}`` are diversity judgments.
     """
     if isinstance(obj, Qrels):
         return obj

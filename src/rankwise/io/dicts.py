@@ -32,6 +32,7 @@ import numpy as np
 
 from rankwise._compiled import enabled, load
 from rankwise.data import Qrels, Run
+from rankwise.data._dicts import is_nested
 from rankwise.data._strings import StringColumn
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
@@ -150,6 +151,8 @@ def qrels_from_dict(judgments: Any) -> Qrels:
     >>> qrels_from_dict({"q1": {"d1": 2, "d2": 0}}).to_dict()
     {'q1': {'d1': 2, 'd2': 0}}
     """
+    if is_nested(judgments):  # diversity judgments {query_id: {subtopic: {doc_id: grade}}}
+        return Qrels.from_dict(judgments)
     native = _native()
     if native is not None:
         read = native.qrels_dict(judgments, ID_TYPES, NUMBER_TYPES)

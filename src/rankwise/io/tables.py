@@ -153,12 +153,16 @@ def qrels_from_table(
     query: str = "query_id",
     doc: str = "doc_id",
     relevance: str = "relevance",
+    subtopic: str | None = None,
     source: str | None = None,
 ) -> Qrels:
     """Judgments from a table with query, document and relevance columns.
 
     Ids are text (integers are converted); grades must be numbers (in CSV
     and TSV files, decimal text), fractional grades included.
+
+    With *subtopic* (a column name), diversity judgments: a grade per
+    subtopic of the query.
     """
     from rankwise.data import Qrels
     from rankwise.data._arrow import numbers_column
@@ -173,6 +177,7 @@ def qrels_from_table(
         grades,
         source=where,
         locate=lines,
+        subtopics=_column(table, subtopic, "subtopic", where) if subtopic is not None else None,
     )
 
 

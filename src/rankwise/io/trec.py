@@ -242,7 +242,7 @@ def _read_csv(data: bytes, separator: bytes, layout: _Layout, wanted: tuple[str,
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.string(),
+    types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.string(), "iter": pa.string(),
              "score": pa.float64(), "grade": pa.int64() if integer_grades else pa.float64()}
     return pacsv.read_csv(
         pa.BufferReader(data),
@@ -623,7 +623,9 @@ def read_trec_run(
     return run
 
 
-def read_trec_qrels(source: PathLike | bytes, *, integer_grades: bool = False) -> Qrels:
+def read_trec_qrels(
+    source: PathLike | bytes, *, integer_grades: bool = False, subtopics: bool = False
+) -> Qrels:
     r"""Read a TREC qrels file: ``qid iter docno grade`` per line.
 
     Parameters
@@ -634,6 +636,12 @@ def read_trec_qrels(source: PathLike | bytes, *, integer_grades: bool = False) -
         Accept only integer grades (``-?digits``), the only ones trec_eval
         reads as written (it reads ``1.5`` as 1): for a drop-in that must give
         trec_eval's numbers. By default grades are any finite decimal number.
+    subtopics : bool, default False
+        Read diversity judgments: the second field is the subtopic
+        (``qid subtopic docno grade``, ndeval's format), not TREC's ignored
+        iteration, and a document may be judged once per subtopic. (The
+        subtopic column is read in a second pass over the text, held whole in
+        memory: diversity judgments are small.)
 
     Returns
     -------
@@ -650,11 +658,19 @@ def read_trec_qrels(source: PathLike | bytes, *, integer_grades: bool = False) -
     >>> qrels = read_trec_qrels(b"q1 0 d1 2\nq1 0 d2 0.5\n")
     >>> len(qrels), qrels.query_ids, qrels.grades.tolist()
     (2, ['q1'], [2.0, 0.5])
+    >>> read_trec_qrels(b"q1 1 d1 2\nq1 2 d1 0\nq1 2 d2 1\n", subtopics=True)
+    Qrels(1 queries, 2 judgments, 2 subtopics)
     """
     from rankwise.data.qrels import Qrels
 
     columns, display = _read_columns(source, _QRELS, False, integer_grades)
     assert columns.doc_codes is not None and columns.doc_names is not None
+    if subtopics:
+        return Qrels.with_subtopics(
+            columns.query_codes, columns.query_ids, columns.doc_codes, columns.doc_names,
+            _subtopic_field(source, len(columns.values)), columns.values,
+            source=display, locate=columns.lines,
+        )
     qrels = Qrels(
         columns.query_codes,
         columns.query_ids,
@@ -666,6 +682,17 @@ def read_trec_qrels(source: PathLike | bytes, *, integer_grades: bool = False) -
     )
     qrels.check_duplicates()
     return qrels
+
+
+def _subtopic_field(source: PathLike | bytes, rows: int) -> pa.ChunkedArray:
+    """The second field of every data line of a qrels input already read and checked."""
+    with open_source(source) as opened:
+        data = b"".join(opened.chunks())
+    text, _ = _normalise(data, _QRELS)
+    field = _read_csv(text, b" ", _QRELS, ("iter",), False)["iter"] if text else None
+    if field is None or len(field) != rows:  # pragma: no cover - the first pass checked it
+        raise InputFormatError("cannot read the subtopic field (column 2)", None)
+    return field
 
 
 def iter_lines(source: PathLike | bytes) -> Iterator[bytes]:

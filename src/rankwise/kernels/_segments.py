@@ -131,3 +131,37 @@ def sums_through_cutoffs(
         np.cumsum(running, axis=1, out=running)
         out[order, first:last] = np.take_along_axis(running, through, axis=1).T
     return out
+
+
+def exclusive_cumprod(query: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per entry, the product of the *values* of the entries before it in its query.
+
+    Entries are sorted by query. The products are formed left to right, one
+    multiplication per entry as a scalar loop would (no logarithms, no
+    division): rows of a dense matrix, one query per row, a block of rows at
+    a time.
+
+    Examples
+    --------
+    >>> exclusive_cumprod(np.array([0, 0, 0, 2, 2]), np.array([0.5, 0.5, 0.5, 0.25, 1.0])).tolist()
+    [1.0, 0.5, 0.25, 1.0, 0.25]
+    """
+    n = len(values)
+    out = np.ones(n, dtype=np.float64)
+    if n == 0:
+        return out
+    starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
+    lengths = np.diff(np.append(starts, n))
+    position = np.arange(n) - np.repeat(starts, lengths)
+    segment = np.repeat(np.arange(len(starts)), lengths)
+    width = int(lengths.max())
+    block = max(1, (1 << 22) // max(width, 1))
+    for first in range(0, len(starts), block):
+        rows = slice(first, min(first + block, len(starts)))
+        lo = int(starts[first])
+        hi = int(starts[rows.stop]) if rows.stop < len(starts) else n
+        dense = np.ones((rows.stop - first, width + 1), dtype=np.float64)
+        dense[segment[lo:hi] - first, position[lo:hi] + 1] = values[lo:hi]
+        np.cumprod(dense, axis=1, out=dense)
+        out[lo:hi] = dense[segment[lo:hi] - first, position[lo:hi]]
+    return out

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -64,6 +66,13 @@ class Context:
     def __init__(self, data: RankedJudgments) -> None:
         self.data = data
         self._views: dict[float, RelevanceView] = {}
+        self._memo: dict[Hashable, Any] = {}
+
+    def memo(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The value stored under *key*, made once by *make* (shared by the measures)."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
 
     def view(self, rel: float) -> RelevanceView:
         """The :class:`RelevanceView` for relevance level *rel*."""

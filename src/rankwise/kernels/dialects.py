@@ -161,7 +161,8 @@ def _finish(values: np.ndarray, empty: np.ndarray, c: Conventions) -> np.ndarray
 
 
 def _rel_param(m: Measure) -> float:
-    return float(m.param("rel")) if "rel" in m.family.params else 1.0
+    rel = m.param("rel") if "rel" in m.family.params else None
+    return 1.0 if rel is None else float(rel)  # rbp's rel defaults to None: grade >= 1
 
 
 def _cut(m: Measure, c: Conventions) -> int | None:

@@ -58,11 +58,22 @@ def r_precision(ctx: Context, m: Measure) -> np.ndarray:
     return safe_divide(found, cut)
 
 
+def judged_denominator(ctx: Context, m: Measure) -> np.ndarray:
+    """What judged@k divides by: k, or min(k, retrieved) with ``denominator=retrieved``.
+
+    Without a cutoff, k is the number retrieved.
+    """
+    retrieved = ctx.data.num_ret.astype(np.float64)
+    k = retrieved if m.cutoff is None else np.full(ctx.n_queries, float(m.cutoff))
+    return np.minimum(k, retrieved) if m.param("denominator") == "retrieved" else k
+
+
 def judged_at(ctx: Context, m: Measure) -> np.ndarray:
-    """judged@k = judged documents in the top k / k."""
+    """judged@k = judged documents in the top k / k (or / min(k, retrieved))."""
     d = ctx.data
-    top = d.hit_rank <= _k(m)
-    return per_query_sum(d.hit_query[top], None, ctx.n_queries) / _k(m)
+    top = d.hit_rank <= (m.cutoff if m.cutoff is not None else np.inf)
+    found = per_query_sum(d.hit_query[top], None, ctx.n_queries)
+    return safe_divide(found, judged_denominator(ctx, m))
 
 
 def unjudged_at(ctx: Context, m: Measure) -> np.ndarray:

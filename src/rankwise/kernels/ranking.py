@@ -18,9 +18,9 @@ computes exactly that, for all queries at once:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,6 +44,7 @@ __all__ = [
     "assemble_ranking",
     "byte_order",
     "judged_rows",
+    "judgment_rows",
     "rank_all_ties",
     "rank_judgments",
     "rank_rows",
@@ -78,6 +79,22 @@ class RankedJudgments:
     hit_score : ndarray or None
         Per hit, the score that ranked it (cast to float32 when the ranking
         compared scores in float32); None when the engine did not keep it.
+    hit_judged : ndarray of int64 or None
+        Per hit, its entry in the judgments of its query (an index into
+        ``judged_grades``).
+    judged_rows : ndarray of int64 or None
+        Per entry of ``judged_grades``, its row in ``qrels`` (-1: a retrieved
+        unjudged document taken as relevant, see :meth:`TiedRanking.with_unjudged_as`).
+    qrels : Qrels or None
+        The judgments the rows index (document ids, subtopic judgments).
+    beyond_grade : float or None
+        The grade of the documents past the end of each ranking: None (there
+        are none, the usual reading), or the grade the upper bound of
+        ``unjudged="bounds"`` gives them (read by the measures of an endless
+        ranking: ``rbp`` and the C/W/L family).
+    cache : dict
+        What the kernels derive from the judgments alone (the same for every
+        tie policy), shared by the views of one :class:`TiedRanking`.
     """
 
     query_ids: list[str]
@@ -93,6 +110,11 @@ class RankedJudgments:
     depth: int | None = None
     ties: str = "trec"
     hit_score: np.ndarray | None = None
+    hit_judged: np.ndarray | None = None
+    judged_rows: np.ndarray | None = None
+    qrels: Qrels | None = None
+    beyond_grade: float | None = None
+    cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def n_queries(self) -> int:
@@ -184,15 +206,16 @@ def _tie_groups(
     doc_ids: StringsLike,
     rows_of: np.ndarray | None,
     by_row: bool = False,
+    ascending: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Tie groups of the target positions, and the order inside them.
 
     Inside a group of equal scores, documents come by docno descending
-    (byte order, trec_eval's rule), or with *by_row* in the order of their
-    rows (input order: what a stable sort by score gives). Returns, per
-    target: its offset from the sorted position ((first position of its
-    group + its place in the group) - position), the first position of its
-    group and the group's size.
+    (byte order, trec_eval's rule; ascending with *ascending*), or with
+    *by_row* in the order of their rows (input order: what a stable sort by
+    score gives). Returns, per target: its offset from the sorted position
+    ((first position of its group + its place in the group) - position), the
+    first position of its group and the group's size.
     """
     scores = ordering.scores
     n = len(scores)
@@ -226,7 +249,9 @@ def _tie_groups(
     if by_row:
         ordered = np.lexsort((source.astype(np.int64), group_of_member))
     else:
-        ordered = _by_group_then_doc_descending(group_of_member, source.astype(np.int64), doc_ids)
+        ordered = _by_group_then_doc_descending(
+            group_of_member, source.astype(np.int64), doc_ids, ascending
+        )
     place = np.empty(len(members), dtype=np.int64)
     place[ordered] = local
     member_of_target = offsets[group_index] + (targets - group_start[group_index])
@@ -262,9 +287,12 @@ def _equal_range(
 
 
 def _by_group_then_doc_descending(
-    group: np.ndarray, rows: np.ndarray, doc_ids: StringsLike
+    group: np.ndarray, rows: np.ndarray, doc_ids: StringsLike, ascending: bool = False
 ) -> np.ndarray:
-    """The order of *rows* by group, then by document id descending (byte order)."""
+    """The order of *rows* by group, then by document id descending (byte order).
+
+    With *ascending*, by document id ascending.
+    """
     from rankwise.data._arrow import string_keys_at
 
     keys, exact = string_keys_at(doc_ids, rows, with_exact=True)
@@ -272,7 +300,7 @@ def _by_group_then_doc_descending(
         # zero-padded bytes, big-endian: integer order is byte order, unless a docno
         # holds a NUL byte (then two keys can be equal: confirmed below)
         keys = keys.byteswap()
-        order = np.lexsort((~keys, group))
+        order = np.lexsort((keys if ascending else ~keys, group))
         same = (group[order][1:] == group[order][:-1]) & (keys[order][1:] == keys[order][:-1])
         if not same.any():
             return order
@@ -281,7 +309,10 @@ def _by_group_then_doc_descending(
 
     docs = to_arrow(doc_ids).take(numpy_to_array(rows))
     table = pa.table({"group": numpy_to_array(group), "doc": docs})
-    ordered = pc.sort_indices(table, sort_keys=[("group", "ascending"), ("doc", "descending")])
+    ordered = pc.sort_indices(
+        table,
+        sort_keys=[("group", "ascending"), ("doc", "ascending" if ascending else "descending")],
+    )
     return array_to_numpy(ordered, np.uint64).astype(np.int64)
 
 
@@ -302,6 +333,42 @@ def _find_judged(qrels: Qrels, run: Run, run_to_qrels: np.ndarray) -> tuple[np.n
     place = np.minimum(np.searchsorted(sorted_keys, wanted), max(len(sorted_keys) - 1, 0))
     found = sorted_keys[place] == wanted if len(sorted_keys) else np.zeros(0, dtype=bool)
     return candidates[found], key_order[place[found]]
+
+
+def judgment_rows(qrels: Qrels, query_codes: np.ndarray, docs: StringsLike) -> np.ndarray:
+    """The row of *qrels* judging each (query, document), -1 where none does.
+
+    *query_codes* index ``qrels.query_ids`` (-1: not a judged query); *docs*
+    are document ids (an Arrow string array or column). Engines that rank
+    by ids (Spark) find the rows of their hits with it.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from rankwise.data import Qrels
+    >>> qrels = Qrels.from_dict({"q1": {"a": 1, "b": 0}, "q2": {"a": 2}})
+    >>> judgment_rows(qrels, np.array([1, 0, 0, -1]), pa.array(["a", "b", "c", "a"])).tolist()
+    [2, 1, -1, -1]
+    """
+    import pyarrow as pa
+
+    from rankwise.kernels._join import find_strings
+
+    codes = np.asarray(query_codes, dtype=np.int64)
+    out = np.full(len(codes), -1, dtype=np.int64)
+    if isinstance(docs, pa.Array):
+        docs = pa.chunked_array([docs], type=docs.type)
+    found, doc_code = find_strings(docs, qrels.doc_column)
+    n_docs = max(1, len(qrels.doc_ids))
+    keys = qrels.query_codes.astype(np.int64) * n_docs + qrels.doc_codes
+    order = np.argsort(keys)
+    wanted = codes[found] * n_docs + doc_code
+    if len(keys) == 0:
+        return out
+    place = np.minimum(np.searchsorted(keys[order], wanted), len(keys) - 1)
+    hit = (keys[order][place] == wanted) & (codes[found] >= 0)
+    out[found[hit]] = order[place[hit]]
+    return out
 
 
 def rank_judgments(
@@ -331,7 +398,8 @@ def rank_judgments(
     RankedJudgments
     """
     return rank_all_ties(
-        qrels, run, depth=depth, missing=missing, judged_only=judged_only, by_rank=ties == "rank"
+        qrels, run, depth=depth, missing=missing, judged_only=judged_only,
+        by_rank=ties == "rank", ascending=ties == "ascending",
     ).view(ties)
 
 
@@ -350,12 +418,15 @@ def rank_all_ties(
     tie_order: str = "docno",
     float32: bool = False,
     drop_self: bool = False,
+    ascending: bool = False,
 ) -> TiedRanking:
     """Rank the judged documents and describe the tie groups they sit in.
 
     Any tie policy can then be applied with :meth:`TiedRanking.view`
     without ranking the run again. With *by_rank*, the run's rank column
-    orders the documents instead of the scores. With *judged_only* and
+    orders the documents instead of the scores. With *ascending*, tied
+    documents come by docno ascending (``ties="ascending"``), not
+    descending (trec_eval's rule). With *judged_only* and
     *depth*, the ranking is cut at *depth* first and unjudged documents are
     dropped after (trec_eval's ``-J -M``, form_res_rels.c).
 
@@ -389,8 +460,8 @@ def rank_all_ties(
     if float32:
         scores = scores.astype(np.float32).astype(np.float64)
     counted = None
-    # not in rank order: count, do not sort (the counting kernel breaks ties by docno)
-    if not by_row and (by_rank or run.rank_order_blocks is None):
+    # not in rank order: count, do not sort (the counting kernel breaks ties by docno descending)
+    if not by_row and not ascending and (by_rank or run.rank_order_blocks is None):
         counted = _find_and_rank(qrels, run, run_to_qrels, scores)
     if counted is not None:
         judged_rows, judged_qrels_row, full_ranks = counted
@@ -401,17 +472,19 @@ def rank_all_ties(
         if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
             full = (
                 full_ranks if counted is not None
-                else _ranks_of(run, scores, judged_rows, None, by_rank, by_row)
+                else _ranks_of(run, scores, judged_rows, None, by_rank, by_row, ascending)
             )
             usable &= full.rank <= depth
         kept_rows = judged_rows[usable]
         judged_qrels_row = judged_qrels_row[usable]
-        ranked = _ranks_of(run, scores, np.arange(len(kept_rows)), kept_rows, by_rank, by_row)
+        ranked = _ranks_of(
+            run, scores, np.arange(len(kept_rows)), kept_rows, by_rank, by_row, ascending
+        )
         hit_rows = kept_rows
     else:
         ranked = (
             full_ranks if counted is not None
-            else _ranks_of(run, scores, judged_rows, None, by_rank, by_row)
+            else _ranks_of(run, scores, judged_rows, None, by_rank, by_row, ascending)
         )
         hit_rows = judged_rows
     counts = np.full(len(qrels.query_ids), -1, dtype=np.int64)
@@ -433,6 +506,7 @@ def rank_all_ties(
         missing=missing,
         judged_only=judged_only,
         hit_score=scores[hit_rows],
+        hit_row=judged_qrels_row,
     )
 
 
@@ -479,12 +553,13 @@ def _ranks_of(
     rows_of: np.ndarray | None,
     by_rank: bool,
     by_row: bool = False,
+    ascending: bool = False,
 ) -> _Ranked:
     """Rank *targets* among the rows of their query (among *rows_of* only, when given).
 
     *targets* index the run's rows, or with *rows_of* index into *rows_of*.
-    Ties are broken by docno descending (trec_eval's rule), or with *by_row*
-    by row order.
+    Ties are broken by docno descending (trec_eval's rule; ascending with
+    *ascending*), or with *by_row* by row order.
     """
     blocks = run.rank_order_blocks if rows_of is None and not by_rank else None
     if blocks is not None:  # in rank order already: no per-row codes needed
@@ -494,7 +569,7 @@ def _ranks_of(
         ordering = _order_rows(codes, scores if rows_of is None else scores[rows_of])
     positions = targets if ordering.position is None else ordering.position[targets]
     correction, group_first, group_size = _tie_groups(
-        ordering, positions, run.doc_column, rows_of, by_row
+        ordering, positions, run.doc_column, rows_of, by_row, ascending
     )
     positions = positions + correction
     block = np.searchsorted(ordering.starts, positions, side="right") - 1
@@ -631,6 +706,7 @@ def assemble_ranking(
     missing: str,
     judged_only: bool = False,
     hit_score: np.ndarray | None = None,
+    hit_row: np.ndarray | None = None,
 ) -> TiedRanking:
     """The kernels' input, from ranks however an engine computed them.
 
@@ -663,6 +739,9 @@ def assemble_ranking(
     hit_score : ndarray, optional
         Per hit, the score that ranked it (read by conventions that look at
         scores, see :mod:`rankwise.measures.dialects`).
+    hit_row : ndarray of int64, optional
+        Per hit, its row in *qrels* (:func:`judgment_rows` finds them from
+        ids); the diversity measures need it.
 
     Returns
     -------
@@ -695,6 +774,12 @@ def assemble_ranking(
     keep = judged_query >= 0
     judged_query = judged_query[keep]
     judged_grade = qrels.grades[keep]
+    judged_rows = None
+    entry_of_row = None
+    if hit_row is not None:  # the rows of the entries of judged_grades (diversity measures)
+        judged_rows = np.flatnonzero(keep)[_by_query_grade_descending(judged_query, judged_grade)]
+        entry_of_row = np.full(len(qrels.grades), -1, dtype=np.int64)
+        entry_of_row[judged_rows] = np.arange(len(judged_rows))
     judged_offsets = np.concatenate(
         ([0], np.cumsum(np.bincount(judged_query, minlength=n_eval)))
     ).astype(np.int64)
@@ -712,6 +797,10 @@ def assemble_ranking(
     hit_order = _by_query_then_rank(hit_query[rows], hit_rank[rows])
     if hit_order is not None:  # hits in view order once: views need not sort again
         rows = rows[hit_order]
+    hit_judged = (
+        entry_of_row[np.asarray(hit_row, dtype=np.int64)[rows]]
+        if hit_row is not None and entry_of_row is not None else None
+    )
     return TiedRanking(
         query_ids=[names[i] for i in evaluated],
         num_ret=num_ret,
@@ -726,6 +815,9 @@ def assemble_ranking(
         in_run=present[evaluated] | (judged_only and missing == "zero"),
         depth=depth,
         hit_score=None if hit_score is None else np.asarray(hit_score, np.float64)[rows],
+        hit_judged=hit_judged,
+        judged_rows=judged_rows,
+        qrels=qrels,
     )
 
 
@@ -752,6 +844,22 @@ def _grades_descending(query: np.ndarray, grade: np.ndarray, n_queries: int) -> 
             values = np.tile(high - np.arange(step, dtype=np.float64), n_queries)
             return np.repeat(values, counts)
     return grade[np.lexsort((-grade, query))]
+
+
+def _by_query_grade_descending(query: np.ndarray, grade: np.ndarray) -> np.ndarray:
+    """Judgments ordered by query, then grade descending (stable): :func:`_grades_descending`.
+
+    Examples
+    --------
+    >>> _by_query_grade_descending(np.array([1, 0, 1, 0]), np.array([0.0, 2.0, 3.0, -1.0])).tolist()
+    [1, 3, 2, 0]
+    """
+    if len(grade) and (grade == np.floor(grade)).all():
+        low, high = float(grade.min()), float(grade.max())
+        if high - low < 1 << 20 and len(grade) < 1 << 40:
+            key = query.astype(np.int64) * int(high - low + 1) + (high - grade).astype(np.int64)
+            return np.argsort(key, kind="stable")
+    return np.lexsort((-grade, query))
 
 
 def _by_query_then_rank(query: np.ndarray, rank: np.ndarray) -> np.ndarray | None:
@@ -804,6 +912,11 @@ class TiedRanking:
     depth: int | None
     hit_score: np.ndarray | None = None
     presorted: bool = False  # hits already sorted by (query, rank)
+    hit_judged: np.ndarray | None = None
+    judged_rows: np.ndarray | None = None
+    qrels: Qrels | None = None
+    beyond_grade: float | None = None
+    cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def view(self, ties: str) -> RankedJudgments:
         """The judgments ranked under tie policy *ties*."""
@@ -827,6 +940,11 @@ class TiedRanking:
                 depth=self.depth,
                 ties=ties,
                 hit_score=self.hit_score,
+                hit_judged=self.hit_judged,
+                judged_rows=self.judged_rows,
+                qrels=self.qrels,
+                beyond_grade=self.beyond_grade,
+                cache=self.cache,
             )
         order = _by_query_then_rank(self.hit_query, rank)
         if ties in ("best", "worst"):
@@ -853,6 +971,11 @@ class TiedRanking:
             depth=self.depth,
             ties=ties,
             hit_score=None if self.hit_score is None else ordered(self.hit_score),
+            hit_judged=ordered(self.hit_judged) if self.hit_judged is not None else None,
+            judged_rows=self.judged_rows,
+            qrels=self.qrels,
+            beyond_grade=self.beyond_grade,
+            cache=self.cache,
         )
 
     def _bound_ranks(self, *, best: bool) -> tuple[np.ndarray, np.ndarray | None]:
@@ -890,6 +1013,92 @@ class TiedRanking:
         identity = trec_order is None and not len(shared)
         return rank, None if identity else order
 
+    def with_unjudged_as(self, grade: float) -> TiedRanking:
+        """The ranking with every retrieved unjudged document judged *grade*.
+
+        The upper bound of ``unjudged="bounds"``: each rank no judged
+        document holds (within the depth cut, and within a tie group of a
+        judged document that straddles it) gets a document of grade *grade*,
+        added to the judgments of its query (so R counts it), relevant to
+        every subtopic of its query; documents past the end of the ranking
+        get *grade* too, for the measures that read them (``beyond_grade``).
+        Tie groups are kept: an added document shares the group of the rank
+        it fills (alone when no judged document is tied there).
+
+        Examples
+        --------
+        >>> from rankwise.data import Qrels
+        >>> qrels = Qrels.from_dict({"q": {"a": 1, "b": 0}})
+        >>> ranking = assemble_ranking(
+        ...     qrels, np.array([4]), hit_query=np.array([0, 0]), hit_rank=np.array([2, 4]),
+        ...     hit_grade=np.array([1.0, 0.0]), tie_above=np.array([1, 3]),
+        ...     tie_size=np.array([1, 1]), depth=None, missing="skip", hit_row=np.array([0, 1]))
+        >>> high = ranking.with_unjudged_as(1.0).view("trec")
+        >>> high.hit_rank.tolist(), high.hit_grade.tolist(), high.judged_grades.tolist()
+        ([1, 2, 3, 4], [1.0, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 0.0])
+        """
+        n = len(self.query_ids)
+        hit_end = self.tie_above + self.tie_size
+        longest = np.zeros(n, dtype=np.int64)
+        if len(hit_end):
+            np.maximum.at(longest, self.hit_query, hit_end)
+        length = np.maximum(self.num_ret.astype(np.int64), longest)
+        starts = np.concatenate(([0], np.cumsum(length))).astype(np.int64)
+        total = int(starts[-1])
+        occupied = np.zeros(total, dtype=bool)
+        occupied[starts[self.hit_query] + self.hit_rank - 1] = True
+        position = np.arange(total, dtype=np.int64)
+        query_of = np.repeat(np.arange(n, dtype=np.int64), length)
+        rank_of = position - starts[query_of] + 1
+        group_above = rank_of - 1
+        group_size = np.ones(total, dtype=np.int64)
+        tied = self.tie_size > 1
+        if tied.any():
+            first = starts[self.hit_query[tied]] + self.tie_above[tied]
+            first, index = np.unique(first, return_index=True)
+            sizes = self.tie_size[tied][index]
+            members = np.repeat(first, sizes) + (
+                np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+            )
+            group_above[members] = np.repeat(self.tie_above[tied][index], sizes)
+            group_size[members] = np.repeat(sizes, sizes)
+        free = np.flatnonzero(~occupied)
+        new_query = query_of[free]
+        added = np.bincount(new_query, minlength=n).astype(np.int64)
+        added_before = np.concatenate(([0], np.cumsum(added)))[:-1]
+        old_sizes = np.diff(self.judged_offsets)
+        offsets = np.concatenate(([0], np.cumsum(old_sizes + added))).astype(np.int64)
+        grades = np.empty(int(offsets[-1]), dtype=np.float64)
+        rows = np.full(len(grades), -1, dtype=np.int64)
+        old_query = np.repeat(np.arange(n), old_sizes)
+        old_place = np.arange(len(self.judged_grades)) + added_before[old_query] + added[old_query]
+        grades[old_place] = self.judged_grades
+        if self.judged_rows is not None:
+            rows[old_place] = self.judged_rows
+        new_index = np.arange(len(free)) - np.repeat(np.cumsum(added) - added, added)
+        new_place = offsets[new_query] + new_index
+        grades[new_place] = grade
+        hit_judged = None
+        if self.hit_judged is not None:
+            hit_judged = np.concatenate((old_place[self.hit_judged], new_place))
+        return TiedRanking(
+            query_ids=self.query_ids,
+            num_ret=self.num_ret,
+            hit_query=np.concatenate((self.hit_query, new_query)),
+            hit_rank=np.concatenate((self.hit_rank, rank_of[free])),
+            hit_grade=np.concatenate((self.hit_grade, np.full(len(free), float(grade)))),
+            tie_above=np.concatenate((self.tie_above, group_above[free])),
+            tie_size=np.concatenate((self.tie_size, group_size[free])),
+            judged_offsets=offsets,
+            judged_grades=grades,
+            in_run=self.in_run,
+            depth=self.depth,
+            hit_judged=hit_judged,
+            judged_rows=rows,
+            qrels=self.qrels,
+            beyond_grade=float(grade),
+        )
+
     @property
     def has_ties(self) -> bool:
         """Whether any judged document shares its score with another document."""
@@ -923,6 +1132,13 @@ class TiedRanking:
             depth=self.depth,
             hit_score=None if self.hit_score is None else self.hit_score[hits],
             presorted=self.presorted,
+            hit_judged=(
+                (np.cumsum(judged) - 1)[self.hit_judged[hits]]
+                if self.hit_judged is not None else None
+            ),
+            judged_rows=self.judged_rows[judged] if self.judged_rows is not None else None,
+            qrels=self.qrels,
+            beyond_grade=self.beyond_grade,
         )
 
 

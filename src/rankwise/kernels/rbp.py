@@ -20,9 +20,13 @@ def rbp_gains(ctx: Context, m: Measure) -> np.ndarray:
 
     The gains of a query are its grade levels 0..max (or the ``gains``
     given); when one lies outside [0, 1], all are rescaled to
-    (g - min) / (max - min).
+    (g - min) / (max - min). With ``rel``, the gain is binary: 1 for a grade
+    >= rel, else 0 (ir_measures' ``RBP(rel=...)``).
     """
     d = ctx.data
+    rel = m.param("rel")
+    if rel is not None:
+        return (d.hit_grade >= float(rel)).astype(np.float64)
     gains = np.where(d.hit_grade >= 0, gain_of(d.hit_grade, m), 0.0)
     n = ctx.n_queries
     sizes = np.diff(d.judged_offsets)
@@ -46,12 +50,30 @@ def rbp_gains(ctx: Context, m: Measure) -> np.ndarray:
     return np.where(d.hit_grade >= 0, scaled, 0.0)
 
 
+def beyond_gain(ctx: Context, m: Measure) -> np.ndarray:
+    """Per query, the gain of the documents past the end of the ranking, times p^retrieved.
+
+    0, except in the upper bound of ``unjudged="bounds"``: there they are of
+    the top grade, whose gain is 1 (the largest gain after rescaling), or
+    with ``rel``, 1 when the top grade is >= rel. So the bound's width is
+    Moffat & Zobel's residual.
+    """
+    d = ctx.data
+    if d.beyond_grade is None:
+        return np.zeros(ctx.n_queries)
+    rel = m.param("rel")
+    grade = float(d.beyond_grade)
+    gain = float(grade >= float(rel)) if rel is not None else min(max(grade, 0.0), 1.0)
+    return gain * float(m.param("p")) ** d.num_ret.astype(np.float64)
+
+
 def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
     """RBP = (1 - p) sum_i gain_i p^(i-1) (Moffat & Zobel 2008), gains as :func:`rbp_gains`."""
     d = ctx.data
     p = float(m.param("p"))
     weight = p ** (d.hit_rank - 1.0)
-    return (1.0 - p) * per_query_sum(d.hit_query, rbp_gains(ctx, m) * weight, ctx.n_queries)
+    found = (1.0 - p) * per_query_sum(d.hit_query, rbp_gains(ctx, m) * weight, ctx.n_queries)
+    return found + beyond_gain(ctx, m)
 
 
 def rbp_residual(ctx: Context, m: Measure) -> np.ndarray:

@@ -11,7 +11,18 @@ from collections.abc import Callable
 
 import numpy as np
 
-from rankwise.kernels import average_precision, counts, dcg, dialects, precision, rbp
+from rankwise.kernels import (
+    average_precision,
+    counts,
+    cwl,
+    dcg,
+    dialects,
+    diversity,
+    err,
+    other,
+    precision,
+    rbp,
+)
 from rankwise.kernels.context import Context
 from rankwise.measures.spec import Measure
 
@@ -34,6 +45,10 @@ KERNELS: dict[str, Kernel] = {
     **rbp.KERNELS,
     **counts.KERNELS,
     **dialects.KERNELS,
+    **err.KERNELS,
+    **diversity.KERNELS,
+    **cwl.KERNELS,
+    **other.KERNELS,
 }
 """Measure family -> kernel (the ``ties="trec"``, ``"worst"``, ``"best"`` and ``"rank"`` one;
 ``ties="average"`` has its own in :mod:`rankwise.kernels.tie_average`)."""

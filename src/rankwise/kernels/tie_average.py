@@ -86,8 +86,12 @@ def r_precision(ctx: Context, m: Measure) -> np.ndarray:
 
 def judged(ctx: Context, m: Measure) -> np.ndarray:
     """E[judged@k]."""
+    from rankwise.kernels.precision import judged_denominator
+
     top = _prob_in_top(ctx, _cut(ctx, m.cutoff))
-    return per_query_sum(ctx.data.hit_query, top, ctx.n_queries) / _k(m)
+    return safe_divide(
+        per_query_sum(ctx.data.hit_query, top, ctx.n_queries), judged_denominator(ctx, m)
+    )
 
 
 def unjudged(ctx: Context, m: Measure) -> np.ndarray:
@@ -246,13 +250,14 @@ def hit(ctx: Context, m: Measure) -> np.ndarray:
 
 def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
     """E[RBP]: each hit's weight p^(position - 1) averaged over its group's positions."""
-    from rankwise.kernels.rbp import rbp_gains
+    from rankwise.kernels.rbp import beyond_gain, rbp_gains
 
     p = float(m.param("p"))
     above, size = _groups(ctx)
     last = np.maximum(np.minimum(above + size, _cut(ctx, None)), above)
     weight = (last - above) / size if p == 1.0 else (p**above - p**last) / (1.0 - p) / size
-    return (1.0 - p) * per_query_sum(ctx.data.hit_query, rbp_gains(ctx, m) * weight, ctx.n_queries)
+    found = per_query_sum(ctx.data.hit_query, rbp_gains(ctx, m) * weight, ctx.n_queries)
+    return (1.0 - p) * found + beyond_gain(ctx, m)
 
 
 def num_rel_ret(ctx: Context, m: Measure) -> np.ndarray:

@@ -16,7 +16,7 @@ from rankwise.measures.params import Param
 
 __all__ = ["FAMILIES", "GROUPS", "Family", "Param", "all_labels", "lookup", "normalise_params"]
 
-GROUPS = ("core", "label_ranking")
+GROUPS = ("core", "label_ranking", "err", "diversity", "cwl", "other")
 """The modules of :mod:`rankwise.measures.families`, in the order they are listed."""
 
 

@@ -23,3 +23,14 @@ class Family:
     integer: bool = False
     reference: str = ""
     text_valued: bool = False
+
+    @property
+    def takes_level(self) -> bool:
+        """Whether the relevance level (``EvalOptions.rel``, trec_eval's ``-l``) sets ``rel``.
+
+        True for the families whose ``rel`` is a relevance level (default 1);
+        False where ``rel`` turns graded gains binary and is unset by
+        default (``rbp``, the C/W/L family): the level leaves those graded.
+        """
+        param = self.params.get("rel")
+        return param is not None and param.default is not None

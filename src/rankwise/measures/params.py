@@ -12,15 +12,21 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "BINARY_REL",
     "GAIN",
     "GAINS",
     "REL",
     "Param",
+    "boolean",
+    "choice",
     "coefficients",
     "gain_kind",
     "gain_map",
+    "integer",
     "levels",
     "number",
+    "positive",
+    "probability",
 ]
 
 
@@ -52,6 +58,55 @@ def number(text: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"expected a finite number, got {text!r}")
     return value
+
+
+def probability(text: str) -> float:
+    """Read a number in [0, 1]."""
+    value = number(text)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"expected a number from 0 to 1, got {text!r}")
+    return value
+
+
+def positive(text: str) -> float:
+    """Read a number > 0."""
+    value = number(text)
+    if not value > 0:
+        raise ValueError(f"expected a number above 0, got {text!r}")
+    return value
+
+
+def integer(text: str) -> int:
+    """Read a positive integer."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise ValueError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def boolean(text: str) -> bool:
+    """Read ``true``/``false`` (also ``1``/``0``, ``yes``/``no``)."""
+    value = text.strip().lower()
+    if value in ("true", "1", "yes"):
+        return True
+    if value in ("false", "0", "no"):
+        return False
+    raise ValueError(f"expected true or false, got {text!r}")
+
+
+def choice(*allowed: str) -> Callable[[str], str]:
+    """A reader of one of *allowed* (case-insensitive)."""
+
+    def read(text: str) -> str:
+        value = text.strip().lower()
+        if value not in allowed:
+            raise ValueError(f"expected one of {', '.join(allowed)}, got {text!r}")
+        return value
+
+    return read
 
 
 def gain_kind(text: str) -> str:
@@ -93,5 +148,10 @@ def coefficients(text: str) -> tuple[float, ...]:
 REL = Param(1.0, number, "minimum grade that counts as relevant")
 GAIN = Param(
     "exp", gain_kind, "gain of a grade g: 'exp' = 2^g - 1, 'linear' = g, 'binary' = 1 if g >= 1"
+)
+BINARY_REL = Param(
+    None,
+    number,
+    "binary gains: 1 for a grade >= rel, 0 below (default: graded gains, no binarising)",
 )
 GAINS = Param((), gain_map, "explicit gains per grade, '1=3;2=9' (trec_eval's ndcg.1=3,2=9)")

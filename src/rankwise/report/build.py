@@ -128,7 +128,7 @@ def curve_templates(
                 template = Measure(measure.name, None, measure.params)
                 break
         else:
-            if rel is not None and "rel" in template.family.params and \
+            if rel is not None and template.family.takes_level and \
                     "rel" not in dict(template.params):
                 template = template.replace(rel=float(rel))
         if template not in templates:

@@ -30,6 +30,7 @@ def results_table(
     measures: Sequence[Measure] | None = None,
     *,
     per_query: bool = False,
+    unjudged: bool = False,
 ) -> Table:
     """Lay out the results of one or more runs as one table.
 
@@ -46,6 +47,10 @@ def results_table(
     per_query : bool
         One row per (run, query) followed by the run's means (query ``all``);
         otherwise one row of means per run.
+    unjudged : bool
+        After each measure, its value with the unjudged documents taken as
+        relevant (``<measure> high``, from ``Results.unjudged``), and at the
+        end judged@k at each cutoff of the measures.
 
     Returns
     -------
@@ -70,6 +75,8 @@ def results_table(
         first = next(iter(results.values()), None)
         measures = list(first.measures) if first is not None else []
     measures = list(measures)
+    if unjudged:
+        return _bounds_table(results, measures, per_query)
     labels = [str(m) for m in measures]
     kinds = [_kind(m) for m in measures]
     header = ["run", "query", *labels] if per_query else ["run", *labels]
@@ -99,3 +106,41 @@ def results_table(
             yield [[name], ["all"], *([value] for value in means(result))]
 
     return Table(header, lead + kinds, blocks=blocks)
+
+def _bounds_table(
+    results: Mapping[str, Results], measures: Sequence[Measure], per_query: bool
+) -> Table:
+    """Each measure, its value with unjudged documents relevant, and judged@k per cutoff."""
+    import math
+
+    numeric = [m for m in measures if not m.family.text_valued]
+    cutoffs: dict[str, str] = {}
+    for m in numeric:
+        label = f"judged@{m.cutoff}" if m.cutoff is not None else "judged"
+        cutoffs.setdefault(label, str(m))
+    labels: list[str] = []
+    for m in numeric:
+        labels += [str(m), f"{m} high"]
+    labels += list(cutoffs)
+    header = ["run", "query", *labels] if per_query else ["run", *labels]
+    kinds = ["text"] * (len(header) - len(labels)) + ["float"] * len(labels)
+    table = Table(header, kinds)
+    for name, result in results.items():
+        report = result.unjudged
+        if report is None:
+            raise ValueError(f"run {name!r} was evaluated without unjudged='bounds'")
+        columns: list[list[float]] = []
+        means: list[float] = []
+        for m in numeric:
+            columns += [report.low[str(m)].tolist(), report.high[str(m)].tolist()]
+            means += list(report.mean[str(m)])
+        for first in cutoffs.values():
+            values = report.judged[first]
+            columns.append(values.tolist())
+            means.append(float(values.mean()) if len(values) else math.nan)
+        if per_query:
+            for index, qid in enumerate(result.query_ids):
+                table.rows.append([name, str(qid), *(float(col[index]) for col in columns)])
+        table.rows.append([name, "all", *means] if per_query else [name, *means])
+    return table
+

@@ -149,3 +149,16 @@ def test_log_options_start_spark_at_the_level_asked_for() -> None:
         assert ("spark.ui.showConsoleProgress" in options) == (level == "error")
     with pytest.raises(ValueError, match="log level must be one of"):
         log_options("loud")
+
+
+def test_spark_engine_reads_diversity_judgments_and_gives_bounds(spark, capsys) -> None:
+    ndeval = Path(__file__).parents[2] / "data" / "ndeval"
+    master = spark.sparkContext.master
+    args = ["eval", str(ndeval / "pyndeval_test.qrels"), str(ndeval / "pyndeval_test.run"),
+            "-m", "alpha_ndcg@20", "err_ia@20", "nrbp", "P@5", "--qrels-format", "diversity",
+            "--unjudged", "bounds", "-f", "tsv", "--per-query", "--quiet"]
+    assert main(args) == 0
+    numpy_out = capsys.readouterr().out
+    assert main([*args, "--engine", "spark", "--spark-master", master]) == 0
+    spark_out = capsys.readouterr().out
+    assert spark_out == numpy_out and "alpha_ndcg@20 high" in spark_out

@@ -12,6 +12,7 @@ from rankwise.cli.options import (
     add_engine_options,
     add_evaluation_options,
     add_input_options,
+    add_unjudged_option,
     check_stdin_once,
     digits,
     engine_of,
@@ -46,6 +47,8 @@ measures: rankwise's language ('ndcg@10', 'P@5(rel=2)', 'ndcg@10(gain=linear)',
 examples:
   rankwise eval qrels.txt bm25.run dense.run -m ndcg@10 map mrr@10
   rankwise eval qrels.txt bm25.run.gz -m 'P@5(rel=2)' --per-query --format tsv
+  rankwise eval qrels.ndeval run -m alpha_ndcg@20 err_ia@20 --qrels-format diversity
+  rankwise eval qrels.txt dense.run -m ndcg@10 rbp --unjudged bounds
   zcat run.gz | rankwise eval qrels.txt - -m ndcg@10 -o results.json
 
 exit status: 0 success, 1 bad input or measure (one line on stderr says what
@@ -77,7 +80,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help="write to FILE (atomically: nothing is left on failure)")
     output.add_argument("--digits", type=digits, default=4, metavar="N",
                         help="decimals in the table, markdown and latex formats (default 4)")
-    add_engine_options(add_evaluation_options(parser))
+    evaluation = add_evaluation_options(parser)
+    add_unjudged_option(evaluation)
+    add_engine_options(evaluation)
     add_input_options(parser)
     add_common_options(parser)
     parser.set_defaults(handler=run)
@@ -153,7 +158,8 @@ def run(args: argparse.Namespace) -> int:
         for note in relevance_notes(all_results.values()):
             sys.stderr.write(f"rankwise: warning: {note}\n")
     parsed = next(iter(all_results.values())).measures
-    table = results_table(all_results, parsed, per_query=args.per_query)
+    table = results_table(all_results, parsed, per_query=args.per_query,
+                          unjudged=options.bounds)
     write_output(write_chunks(table, fmt, digits=args.digits), args.output)
     if not args.quiet:  # under the table: what the numbers mean
         for note in dict.fromkeys(note for r in all_results.values() for note in r.notes):

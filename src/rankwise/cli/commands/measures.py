@@ -71,7 +71,7 @@ def _default_text(value: Any) -> str:
 
 
 def list_families() -> str:
-    """The catalog as text: each family, its parameters and defaults, a one-line definition.
+    """The catalog as text: each family, its definition, parameters and defaults, reference.
 
     Returns
     -------
@@ -95,6 +95,8 @@ def list_families() -> str:
         if family.name == "ndcg":
             lines.append(f"{indent}trec_eval's 'ndcg' (rankwise trec-eval, ndcg_cut.k) "
                          "is ndcg(gain=linear)")
+        if family.reference:
+            lines.append(f"{indent}reference: {family.reference}")
     lines += [
         "",
         "Syntax: NAME[@K][(KEY=VALUE,...)], for example ndcg@10, P@5(rel=2),",

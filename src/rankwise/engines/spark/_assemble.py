@@ -32,7 +32,8 @@ def _index_of(values: pa.Array, names: list[str]) -> np.ndarray:
 
 
 def judged_only_ranks(
-    query: np.ndarray, doc: pa.Array, score: np.ndarray, grade: np.ndarray
+    query: np.ndarray, doc: pa.Array, score: np.ndarray, grade: np.ndarray,
+    *, ascending: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Ranks and tie groups when only judged documents count (trec_eval ``-J``).
 
@@ -46,6 +47,8 @@ def judged_only_ranks(
         Score of each hit.
     grade : ndarray of float64
         Grade of each hit.
+    ascending : bool
+        Ties by document id ascending (``ties="ascending"``), not descending.
 
     Returns
     -------
@@ -53,7 +56,8 @@ def judged_only_ranks(
         The hits that take part (grade >= 0).
     rank : ndarray of int64
         Their 1-based ranks among the kept hits of their query: score
-        descending, ties by document id descending in byte order.
+        descending, ties by document id descending in byte order
+        (ascending with *ascending*).
     above, size : ndarrays of int64
         Kept hits of the query with a higher score, and with the same score
         (itself included).
@@ -80,7 +84,9 @@ def judged_only_ranks(
         }
     )
     order = pc.sort_indices(
-        table, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]
+        table,
+        sort_keys=[("q", "ascending"), ("s", "descending"),
+                   ("d", "ascending" if ascending else "descending")],
     ).to_numpy()
     sorted_query = query[rows][order]
     sorted_score = score[rows][order]
@@ -123,7 +129,8 @@ def tied_ranking(
         One entry per judged document retrieved, in any order: ``query``
         (Arrow strings), ``rank`` (1-based), ``grade``, ``above`` (documents
         of the query with a higher score) and ``size`` (documents with the
-        same score, itself included).
+        same score, itself included); and ``doc`` (Arrow strings), which
+        finds its judgment (the diversity measures read it).
     depth : int or None
         The depth cut.
     missing : {"skip", "zero"}
@@ -150,17 +157,19 @@ def tied_ranking(
     >>> data.query_ids, data.num_ret.tolist(), data.hit_rank.tolist()
     (['q1', 'q2'], [5, 0], [2, 4])
     """
-    from rankwise.kernels.ranking import assemble_ranking
+    from rankwise.kernels.ranking import assemble_ranking, judgment_rows
 
     names = qrels.query_ids
     counts = np.full(len(names), -1, dtype=np.int64)
     where = _index_of(run_queries, names)
     found = where >= 0
     counts[where[found]] = np.asarray(run_counts, dtype=np.int64)[found]
+    hit_query = _index_of(hits["query"], names)
+    rows = judgment_rows(qrels, hit_query, hits["doc"]) if "doc" in hits else None
     return assemble_ranking(
         qrels,
         counts,
-        hit_query=_index_of(hits["query"], names),
+        hit_query=hit_query,
         hit_rank=hits["rank"],
         hit_grade=hits["grade"],
         tie_above=hits["above"],
@@ -168,6 +177,7 @@ def tied_ranking(
         depth=depth,
         missing=missing,
         judged_only=judged_only,
+        hit_row=rows,
     )
 
 
@@ -198,9 +208,14 @@ class HitIntervals:
         document: ``I_0``'s lower end, ``I_m``'s upper end).
     hit_interval : ndarray of int64
         Per hit (in the caller's order), the interval it starts.
+
+    With *ascending* (``ties="ascending"``: tied documents ranked by id
+    ascending), the document ids of the order above are descending.
     """
 
-    def __init__(self, query: np.ndarray, doc: pa.Array, score: np.ndarray) -> None:
+    def __init__(
+        self, query: np.ndarray, doc: pa.Array, score: np.ndarray, *, ascending: bool = False
+    ) -> None:
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -209,7 +224,9 @@ class HitIntervals:
         n = len(query)
         table = pa.table({"q": pa.array(query), "s": pa.array(score), "d": doc.cast(pa.binary())})
         order = pc.sort_indices(
-            table, sort_keys=[("q", "ascending"), ("s", "ascending"), ("d", "ascending")]
+            table,
+            sort_keys=[("q", "ascending"), ("s", "ascending"),
+                       ("d", "descending" if ascending else "ascending")],
         ).to_numpy()
         sorted_query = query[order]
         sorted_score = score[order]

@@ -21,6 +21,7 @@ __all__ = [
     "project_one_table",
     "project_qrels",
     "project_run",
+    "subtopic_column",
     "to_arrow",
 ]
 
@@ -88,8 +89,13 @@ def project_run(frame: Any, *, query: str, doc: str, score: str) -> DataFrame:
     )
 
 
-def project_qrels(frame: Any, *, query: str, doc: str, label: str) -> DataFrame:
-    """Return *frame* as columns ``q, d, g`` after checking names and types.
+def project_qrels(
+    frame: Any, *, query: str, doc: str, label: str, subtopic: str | None = None
+) -> DataFrame:
+    """Return *frame* as columns ``q, d, g`` (and ``t``) after checking names and types.
+
+    With *subtopic* (a column name), diversity judgments: the subtopic of
+    each judgment as column ``t``.
 
     Raises
     ------
@@ -100,11 +106,22 @@ def project_qrels(frame: Any, *, query: str, doc: str, label: str) -> DataFrame:
     what = "qrels_df"
     field = _field(frame, label, "relevance label", "label", what)
     _check_type(field, (*_NUMBER_TYPES, "BooleanType"), "numbers (or booleans)", what)
-    return frame.select(
+    columns = [
         _ids(frame, query, "query", "query", what).alias("q"),
         _ids(frame, doc, "document", "doc", what).alias("d"),
         column(label).cast("double").alias("g"),
-    )
+    ]
+    if subtopic is not None:
+        columns.append(_ids(frame, subtopic, "subtopic", "subtopic", what).alias("t"))
+    return frame.select(*columns)
+
+
+def subtopic_column(frame: Any, subtopic: str | None) -> str | None:
+    """The subtopic column of a judgments frame: the one named, else ``subtopic`` or ``intent``."""
+    if subtopic is not None:
+        return subtopic
+    names = [field.name for field in frame.schema.fields] if hasattr(frame, "schema") else []
+    return next((name for name in ("subtopic", "intent") if name in names), None)
 
 
 def project_one_table(frame: Any, *, query: str, doc: str, score: str, label: str) -> DataFrame:

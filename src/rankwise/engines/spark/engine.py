@@ -39,11 +39,13 @@ def evaluate(
     judged_only: bool = False,
     ties: str = "trec",
     exclude_self: bool = False,
+    unjudged: str = "nonrelevant",
     options: EvalOptions | None = None,
     strategy: str = "auto",
     num_partitions: int | None = None,
     chunk_rows: int = 500_000,
     check_duplicates: bool = True,
+    subtopic: str | None = None,
 ) -> SparkResults:
     """Evaluate a run against judgments, both Spark DataFrames.
 
@@ -69,9 +71,10 @@ def evaluate(
     query, doc, score, label : str
         Column names; ids may be strings or integers, scores and labels
         numbers (labels may be booleans).
-    rel, depth, missing, judged_only, ties, exclude_self, options
+    rel, depth, missing, judged_only, ties, exclude_self, unjudged, options
         As in :func:`rankwise.evaluate` (:class:`~rankwise.options.EvalOptions`);
-        ``ties="rank"``, which needs the run's rank column, is not supported here.
+        ``ties="rank"``, which needs the run's rank column, is not supported here;
+        ``unjudged="bounds"`` needs the ``ranks`` strategy (``auto`` picks it).
     strategy : {"auto", "ranks", "partitions"}
         ``"ranks"``: Spark SQL computes only the ranks of judged documents
         (two map-side scans of the run, the judgments broadcast, no Python
@@ -97,6 +100,10 @@ def evaluate(
         shuffle of 8 bytes per row): pass False to skip it when the run is
         known to list each document once per query. ``partitions`` always
         checks.
+    subtopic : str, optional
+        The judgments' subtopic column (diversity judgments: a grade per
+        subtopic of the query, for the diversity measures); by default a
+        column ``subtopic`` or ``intent`` when there is one.
 
     Returns
     -------
@@ -130,11 +137,17 @@ def evaluate(
     require_pyspark()
     from rankwise.engines.core import prepare_measures, warn_coverage
     from rankwise.engines.spark._errors import rankwise_errors
-    from rankwise.engines.spark._frames import project_one_table, project_qrels, project_run
+    from rankwise.engines.spark._frames import (
+        project_one_table,
+        project_qrels,
+        project_run,
+        subtopic_column,
+    )
 
     chosen = options_from(
         options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
         exclude_self=exclude_self,
+        unjudged=unjudged,
     )
     if _in_old_order(qrels_df, run_df, score=score, label=label):
         import warnings
@@ -153,6 +166,11 @@ def evaluate(
     _check_strategy(strategy, num_partitions, chunk_rows)
     if not isinstance(query, str) or not query:
         raise InvalidParameterError(f"query must be a column name, got {query!r}")
+    if chosen.bounds and strategy == "partitions":
+        raise InvalidParameterError(
+            "unjudged='bounds' needs strategy='ranks' (or 'auto'): the bounds are computed "
+            "on the driver"
+        )
     one_table = qrels_df is run_df and not chosen.exclude_self
     if one_table:  # one learning-to-rank table: read and shuffled once, not twice
         run = project_one_table(run_df, query=query, doc=doc, score=score, label=label)
@@ -161,7 +179,8 @@ def evaluate(
         run = project_run(run_df, query=query, doc=doc, score=score)
         if chosen.exclude_self:  # as the numpy engine: the run only, the judgments as given
             run = run.where(run["q"] != run["d"])
-        qrels = project_qrels(qrels_df, query=query, doc=doc, label=label)
+        topic = subtopic_column(qrels_df, subtopic) if qrels_df is not run_df else subtopic
+        qrels = project_qrels(qrels_df, query=query, doc=doc, label=label, subtopic=topic)
     with rankwise_errors():
         results = _plan_and_evaluate(
             run,
@@ -227,12 +246,14 @@ class SparkEngine:
         config: dict[str, str] | None = None,
         num_partitions: int | None = None,
         log_level: str | None = None,
+        qrels_format: str | None = None,
     ) -> None:
         self.master = master
         self.strategy = strategy
         self.config = dict(config or {})
         self.num_partitions = num_partitions
         self.log_level = log_level
+        self.qrels_format = qrels_format  # "diversity": TREC text with subtopics
 
     def available(self) -> bool:
         """Whether pyspark is installed (Java is checked when a session starts)."""
@@ -278,7 +299,7 @@ class SparkEngine:
             spark = get_session(self.master, config=self.config, log_level=self.log_level)
             if isinstance(qrels, (str, os.PathLike)):
                 path = os.fspath(qrels)
-                qrels = read_qrels(spark, path)
+                qrels = read_qrels(spark, path, subtopics=self.qrels_format == "diversity")
                 cached.append(cache_text(qrels, path))
                 qrels = cached[-1] or qrels
             if isinstance(run, (str, os.PathLike)):
@@ -378,6 +399,12 @@ def _plan_and_evaluate(
         what = "the table" if qrels is None else "the judgments"
         sized = f"{what}: {rows:,} rows, ~{describe_bytes(size)}"
         if size > budget:
+            if options.bounds:
+                raise InvalidParameterError(
+                    f"unjudged='bounds' is computed on the driver, which collects {what}, "
+                    f"but {sized} is more than half of spark.driver.maxResultSize "
+                    f"({describe_bytes(2 * budget)}): raise spark.driver.maxResultSize"
+                )
             if strategy == "ranks":
                 raise InvalidParameterError(
                     f"strategy='ranks' collects {what} to the driver, but {sized} is more "
@@ -390,10 +417,13 @@ def _plan_and_evaluate(
         else:
             from rankwise.engines.spark.ranks import RanksScan, collect_judgments
 
-            scan = RanksScan(run, qrels, collect_judgments(qrels))
+            scan = RanksScan(
+                run, qrels, collect_judgments(qrels), ascending=options.ties == "ascending"
+            )
             second_scan = not scan.covered and not (options.judged_only and options.depth is None)
             offered = scan.offered_per_row() if second_scan else 0.0
-            if strategy == "auto" and offered > MAX_OFFERED_PER_ROW:
+            # unjudged="bounds" is computed on the driver: the ranks plan whatever it costs
+            if strategy == "auto" and offered > MAX_OFFERED_PER_ROW and not options.bounds:
                 reasons.append(
                     f"{sized}; the second scan would offer ~{offered:.0f} intervals per row "
                     f"(> {MAX_OFFERED_PER_ROW:.0f})"
@@ -486,7 +516,11 @@ def _evaluate_table_on_driver(
     collected = to_arrow(table)
     check_table(collected)
     ranking, coverage = rank_on_driver(
-        collected, depth=options.depth, missing=options.missing, judged_only=options.judged_only
+        collected,
+        depth=options.depth,
+        missing=options.missing,
+        judged_only=options.judged_only,
+        ascending=options.ties == "ascending",
     )
     local = evaluate_ranking(ranking, measures, options, run_name="", coverage=coverage)
     return _local_results(

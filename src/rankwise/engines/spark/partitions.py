@@ -125,12 +125,14 @@ def evaluate_chunk(
             pc.and_(pc.equal(table["side"], _BOTH), pc.is_valid(table["g"])),
         )
     )
+    topics = qrels_rows["t"] if "t" in qrels_rows.column_names else None
     problem = _check_scores(run_rows)
     if problem is not None:
         return [_special_batch(schema, error=problem)]
     try:
         qrels = Qrels.from_arrow(
-            qrels_rows["q"], qrels_rows["d"], qrels_rows["g"], source="qrels_df"
+            qrels_rows["q"], qrels_rows["d"], qrels_rows["g"], source="qrels_df",
+            subtopics=topics,
         )
         run = Run.from_arrow(run_rows["q"], run_rows["d"], run_rows["s"], source="run_df")
         ranking = rank_all_ties(
@@ -139,6 +141,7 @@ def evaluate_chunk(
             depth=options.depth,
             missing=options.missing,
             judged_only=options.judged_only,
+            ascending=options.ties == "ascending",
         )
         values = compute(ranking, measures, options)
         columns = [pa.array(ranking.query_ids, pa.string())]
@@ -246,12 +249,14 @@ def per_query_frame(
     if qrels is None:
         both = run.select("q", "d", "s", "g", sf.lit(_BOTH).cast("byte").alias("side"))
     else:
+        topics = "t" in qrels.columns  # diversity judgments: their subtopic column too
         both = run.select(
             "q",
             "d",
             "s",
             sf.lit(None).cast("double").alias("g"),
             sf.lit(_RUN).cast("byte").alias("side"),
+            *([sf.lit(None).cast("string").alias("t")] if topics else []),
         ).unionByName(
             qrels.select(
                 "q",
@@ -259,6 +264,7 @@ def per_query_frame(
                 sf.lit(None).cast("double").alias("s"),
                 "g",
                 sf.lit(_QRELS).cast("byte").alias("side"),
+                *(["t"] if topics else []),
             )
         )
     shuffled = both.repartition(num_partitions, "q") if num_partitions else both.repartition("q")

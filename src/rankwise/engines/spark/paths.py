@@ -134,8 +134,13 @@ def read_qrels(
     query: str | None = None,
     doc: str | None = None,
     label: str | None = None,
+    subtopics: bool = False,
 ) -> DataFrame:
-    """Judgments as a DataFrame ``query_id, doc_id, relevance`` (Parquet columns renamed)."""
+    """Judgments as a DataFrame ``query_id, doc_id, relevance`` (Parquet columns renamed).
+
+    Diversity judgments keep a ``subtopic`` column: TREC text with *subtopics*
+    (its second field), Parquet with a ``subtopic`` or ``intent`` column.
+    """
     from pyspark.sql import functions as sf
 
     from rankwise.engines.spark._frames import column
@@ -146,12 +151,15 @@ def read_qrels(
             sf.col("f")[0].alias("query_id"),
             sf.col("f")[2].alias("doc_id"),
             _number(sf.col("f")[3], path, "relevance").alias("relevance"),
+            *([sf.col("f")[1].alias("subtopic")] if subtopics else []),
         )
     table = spark.read.parquet(path)
+    topic = next((name for name in ("subtopic", "intent") if name in table.columns), None)
     return table.select(
         column(_pick(table, query, _QUERY_NAMES, "query", path)).alias("query_id"),
         column(_pick(table, doc, _DOC_NAMES, "document", path)).alias("doc_id"),
         column(_pick(table, label, _LABEL_NAMES, "relevance", path)).alias("relevance"),
+        *([column(topic).alias("subtopic")] if topic is not None else []),
     )
 
 

@@ -58,6 +58,7 @@ __all__ = [
     "check_run",
     "check_table",
     "collect_judgments",
+    "per_document",
     "rank_hits",
     "rank_on_driver",
     "summarize_run",
@@ -72,11 +73,22 @@ def _finite(name: str) -> Column:
 
 
 def collect_judgments(qrels: DataFrame) -> Qrels:
-    """Collect the projected judgments (``q, d, g``) and check them like the numpy engine."""
+    """Collect the projected judgments (``q, d, g``; ``t``: subtopics) and check them."""
     from rankwise.data import Qrels
 
     table = to_arrow(qrels)
-    return Qrels.from_arrow(table["q"], table["d"], table["g"], source="qrels_df")
+    topics = table["t"] if "t" in table.column_names else None
+    return Qrels.from_arrow(table["q"], table["d"], table["g"], source="qrels_df",
+                            subtopics=topics)
+
+
+def per_document(qrels: DataFrame) -> DataFrame:
+    """One row per (query, document): diversity judgments graded by their maximum over subtopics."""
+    from pyspark.sql import functions as sf
+
+    if "t" not in qrels.columns:
+        return qrels
+    return qrels.groupBy("q", "d").agg(sf.max("g").alias("g"))
 
 
 class RunSummary:
@@ -207,6 +219,7 @@ def rank_hits(
     summary: RunSummary,
     *,
     grid: tuple[Any, float, np.ndarray, np.ndarray] | None = None,
+    ascending: bool = False,
 ) -> dict[str, np.ndarray]:
     """Second scan: the rank and the tie group of each hit of *summary* in its query.
 
@@ -217,6 +230,10 @@ def rank_hits(
     interval. At most one row per run row leaves the join (the plan of
     rankwise 0.1 emitted one per hit and document above it: quadratic in the
     judged documents of a query), and one row per interval is collected.
+    With *ascending* (``ties="ascending"``), tied documents go by document id
+    ascending: the order inside a query is then (score, document id
+    descending), and the intervals and the join follow it (*grid* must have
+    been built the same way).
 
     Returns
     -------
@@ -230,7 +247,9 @@ def rank_hits(
     from rankwise.engines.spark._assemble import CELL_LIMIT, HitIntervals
 
     if grid is None:
-        intervals = HitIntervals(_query_codes(summary), summary.hit_doc, summary.hit_score)
+        intervals = HitIntervals(
+            _query_codes(summary), summary.hit_doc, summary.hit_score, ascending=ascending
+        )
         budget = GRID_ENTRIES_PER_INTERVAL * len(intervals)
         grid = (intervals, *intervals.grid(summary.top_scores, budget))
     intervals, scale, entry, cell = grid
@@ -263,13 +282,16 @@ def rank_hits(
     s, d = sf.col("s"), sf.col("d")
     limit = sf.lit(CELL_LIMIT)
     row_cell = sf.floor(sf.least(sf.greatest(s * sf.lit(scale), -limit), limit))
+    # the order inside a query: (score, document id), the id descending with ascending ties
+    at_or_after_low = (d <= sf.col("ld")) if ascending else (d >= sf.col("ld"))
+    before_high = (d > sf.col("hd")) if ascending else (d < sf.col("hd"))
     above_low = (s > sf.col("ls")) | (
-        (s == sf.col("ls")) & (sf.col("ld").isNull() | (d >= sf.col("ld")))
+        (s == sf.col("ls")) & (sf.col("ld").isNull() | at_or_after_low)
     )
     below_high = (
         sf.col("hs").isNull()
         | (s < sf.col("hs"))
-        | ((s == sf.col("hs")) & (d < sf.col("hd")))
+        | ((s == sf.col("hs")) & before_high)
     )
     matched = (sf.col("q") == sf.col("iq")) & (row_cell == sf.col("ic")) & above_low & below_high
     counts = (
@@ -307,10 +329,14 @@ class RanksScan:
         As :func:`check_run`.
     """
 
-    def __init__(self, run: DataFrame, qrels_frame: DataFrame, qrels: Qrels) -> None:
+    def __init__(
+        self, run: DataFrame, qrels_frame: DataFrame, qrels: Qrels, *, ascending: bool = False
+    ) -> None:
         self.run = run
         self.qrels = qrels
-        self.summary = summarize_run(run, qrels_frame)
+        self.ascending = ascending  # ties="ascending": tied documents by id ascending
+        # diversity judgments: one row per (query, document), the best grade over subtopics
+        self.summary = summarize_run(run, per_document(qrels_frame))
         check_run(run, self.summary)
         self._grid: tuple[Any, float, np.ndarray, np.ndarray] | None = None
 
@@ -332,7 +358,10 @@ class RanksScan:
             from rankwise.engines.spark._assemble import HitIntervals
 
             summary = self.summary
-            intervals = HitIntervals(_query_codes(summary), summary.hit_doc, summary.hit_score)
+            intervals = HitIntervals(
+                _query_codes(summary), summary.hit_doc, summary.hit_score,
+                ascending=self.ascending,
+            )
             budget = GRID_ENTRIES_PER_INTERVAL * len(intervals)
             scale, entry, cell = intervals.grid(summary.top_scores, budget)
             self._grid = (intervals, scale, entry, cell)
@@ -375,11 +404,13 @@ class RanksScan:
             if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
                 usable &= self._rank_hits()["rank"] <= depth
             kept, rank, above, size = judged_only_ranks(
-                codes, summary.hit_doc, summary.hit_score, np.where(usable, summary.hit_grade, -1.0)
+                codes, summary.hit_doc, summary.hit_score, np.where(usable, summary.hit_grade, -1.0),
+                ascending=self.ascending,
             )
             counts = np.bincount(codes[kept], minlength=len(summary.queries)).astype(np.int64)
             hits = {
                 "query": summary.hit_query.filter(pa.array(kept)),
+                "doc": summary.hit_doc.filter(pa.array(kept)),
                 "grade": summary.hit_grade[kept],
                 "rank": rank,
                 "above": above,
@@ -387,7 +418,8 @@ class RanksScan:
             }
         else:
             counts = summary.counts
-            hits = {"query": summary.hit_query, "grade": summary.hit_grade, **self._rank_hits()}
+            hits = {"query": summary.hit_query, "doc": summary.hit_doc,
+                    "grade": summary.hit_grade, **self._rank_hits()}
         return tied_ranking(
             self.qrels,
             summary.queries,
@@ -400,7 +432,9 @@ class RanksScan:
 
     def _rank_hits(self) -> dict[str, np.ndarray]:
         intervals, scale, entry, cell = self.grid()
-        return rank_hits(self.run, self.summary, grid=(intervals, scale, entry, cell))
+        return rank_hits(
+            self.run, self.summary, grid=(intervals, scale, entry, cell), ascending=self.ascending
+        )
 
     def _ranking_of_hits(
         self, *, depth: int | None, missing: str, judged_only: bool
@@ -414,7 +448,8 @@ class RanksScan:
             summary.hit_query, summary.hit_doc, summary.hit_score, source="run_df"
         )
         return rank_all_ties(
-            self.qrels, run, depth=depth, missing=missing, judged_only=judged_only
+            self.qrels, run, depth=depth, missing=missing, judged_only=judged_only,
+            ascending=self.ascending,
         )
 
 
@@ -442,7 +477,12 @@ def check_table(table: pa.Table) -> None:
 
 
 def rank_on_driver(
-    table: pa.Table, *, depth: int | None, missing: str, judged_only: bool
+    table: pa.Table,
+    *,
+    depth: int | None,
+    missing: str,
+    judged_only: bool,
+    ascending: bool = False,
 ) -> tuple[TiedRanking, Coverage]:
     """Rank one collected learning-to-rank table (``q, d, s, g``) with the numpy engine.
 
@@ -458,7 +498,9 @@ def rank_on_driver(
     judged = table.filter(pc.is_valid(table["g"]))
     qrels = Qrels.from_arrow(judged["q"], judged["d"], judged["g"], source="qrels_df")
     run = Run.from_arrow(table["q"], table["d"], table["s"], source="run_df")
-    ranking = rank_all_ties(qrels, run, depth=depth, missing=missing, judged_only=judged_only)
+    ranking = rank_all_ties(
+        qrels, run, depth=depth, missing=missing, judged_only=judged_only, ascending=ascending
+    )
     return ranking, Coverage.between(qrels.query_ids, run.query_ids)
 
 

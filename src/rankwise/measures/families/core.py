@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from rankwise.measures.dialects import DENOMINATOR, DIALECT, EMPTY
 from rankwise.measures.family import Family
-from rankwise.measures.params import GAIN, GAINS, REL, Param, coefficients, levels, number
+from rankwise.measures.params import (
+    BINARY_REL,
+    GAIN,
+    GAINS,
+    REL,
+    Param,
+    choice,
+    coefficients,
+    levels,
+    number,
+)
 
 __all__ = ["FAMILIES"]
 
@@ -132,8 +142,16 @@ FAMILIES: list[Family] = [
     Family(
         "judged",
         "judged at k",
-        "judged documents (any grade) in the top k / k",
-        "required",
+        "judged documents (any grade) in the top k / k; denominator=retrieved: "
+        "/ min(k, retrieved) (ir_measures' Judged); without k, k = retrieved",
+        "optional",
+        {
+            "denominator": Param(
+                "k",
+                choice("k", "retrieved"),
+                "what the judged count is divided by: k, or min(k, retrieved) (ir_measures)",
+            )
+        },
         aliases=("judged_at",),
         reference="Sakai & Kando 2008; ir_measures Judged",
     ),
@@ -264,10 +282,11 @@ FAMILIES: list[Family] = [
     Family(
         "rbp",
         "rank-biased precision",
-        "(1 - p) sum_i gain_i p^(i-1), linear gains rescaled to [0, 1] per query when outside it "
-        "(Moffat & Zobel 2008); trec_eval's rbp is rbp(p=0.9)",
+        "(1 - p) sum_i gain_i p^(i-1), linear gains rescaled to [0, 1] per query when outside it, "
+        "or with rel, 1 for a grade >= rel (Moffat & Zobel 2008; ir_measures' RBP(rel=...)); "
+        "trec_eval's rbp is rbp(p=0.9)",
         "none",
-        {"rel": REL, "p": Param(0.8, number, "persistence"), "dialect": DIALECT},
+        {"rel": BINARY_REL, "p": Param(0.8, number, "persistence"), "dialect": DIALECT},
         reference="Moffat & Zobel, TOIS 2008",
     ),
     Family(
@@ -276,8 +295,8 @@ FAMILIES: list[Family] = [
         "p^retrieved + (1 - p) * sum of p^(i-1) over unjudged ranks i; 0 without unjudged "
         "documents",
         "none",
-        {"rel": REL, "p": Param(0.8, number, "persistence")},
-        reference="trec_eval rbp",
+        {"p": Param(0.8, number, "persistence")},
+        reference="Moffat & Zobel, TOIS 2008; trec_eval rbp",
     ),
     Family(
         "ndcg_rel",

@@ -1,0 +1,87 @@
+"""The C/W/L framework's measures (cwl_eval): INST, INSQ, BPM, TBG, U-measure.
+
+Each takes ``quantity`` (``eu``: expected utility per document, the value;
+``etu``, ``ec``, ``etc``, ``ed``: expected total utility, expected cost per
+document, expected total cost, expected depth), ``depth`` (the ranking is
+padded or cut to it, cwl_eval's 1000), ``max_grade`` (gains are grade /
+max_grade, at most 1) or ``rel`` (binary gains). Every document costs 1. ``rbp`` (in the
+core group) is C/W/L's RBP as trec_eval computes it.
+"""
+
+from __future__ import annotations
+
+from rankwise.measures.family import Family
+from rankwise.measures.params import BINARY_REL, Param, choice, integer, positive
+
+__all__ = ["FAMILIES"]
+
+_COMMON = {
+    "quantity": Param(
+        "eu",
+        choice("eu", "etu", "ec", "etc", "ed"),
+        "eu: expected utility per document (the value); etu: expected total utility; "
+        "ec: expected cost per document; etc: expected total cost; ed: expected depth",
+    ),
+    "depth": Param(1000, integer, "the ranking is padded (gain 0) or cut to this many documents"),
+    "max_grade": Param(
+        1.0, positive, "gains are grade / max_grade, at most 1 (cwl_eval reads gains in [0, 1])"
+    ),
+    "rel": BINARY_REL,
+}
+_CWL = (
+    "Moffat, Bailey, Scholer & Thomas, TOIS 2017; "
+    "Azzopardi, Thomas & Moffat, SIGIR 2019 (cwl_eval)"
+)
+_C_W_L = (
+    "W_i = prod_{j<i} C_j / sum_{i<=N} prod_{j<i} C_j; value = sum_i W_i gain_i"
+)
+
+FAMILIES: list[Family] = [
+    Family(
+        "inst",
+        "INST: adaptive, target-driven expected utility (C/W/L)",
+        f"C_i = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T - (gain through rank i); {_C_W_L}",
+        "none",
+        {"T": Param(1.0, positive, "the gain the user wants"), **_COMMON},
+        reference=f"Moffat, Bailey, Scholer & Thomas, ADCS 2015; {_CWL}",
+    ),
+    Family(
+        "insq",
+        "INSQ: target-driven expected utility, gain-independent continuation (C/W/L)",
+        f"C_i = ((i + 2T - 1) / (i + 2T))^2; {_C_W_L}",
+        "none",
+        {"T": Param(1.0, positive, "the gain the user wants"), **_COMMON},
+        reference=f"Moffat, Scholer & Thomas, ADCS 2012; {_CWL}",
+    ),
+    Family(
+        "bpm",
+        "bejewelled player model, static (C/W/L)",
+        f"C_i = 1 while the gain through rank i is < T and i < K, then 0; {_C_W_L}",
+        "none",
+        {
+            "T": Param(1.0, positive, "the gain the user wants"),
+            "K": Param(10.0, positive, "the cost (documents) the user will spend"),
+            **_COMMON,
+        },
+        reference=f"Zhang, Liu, Li, Zhang, Xu & Ma, SIGIR 2017; {_CWL}",
+    ),
+    Family(
+        "tbg",
+        "time-biased gain (C/W/L, unit costs)",
+        "W_i proportional to h 2^(-(i-1)/h) / ln 2 (the decay after the time spent above "
+        "rank i), normalised over N; C_i = W_(i+1) / W_i; value = sum_i W_i gain_i",
+        "none",
+        {"halflife": Param(224.0, positive, "half-life h of the decay, in cost units"), **_COMMON},
+        reference=f"Smucker & Clarke, SIGIR 2012; {_CWL}",
+    ),
+    Family(
+        "umeasure",
+        "U-measure (C/W/L, unit costs)",
+        "W_i proportional to max(0, 1 - (i - 1) / L) for i < N, W_N = 0, normalised; "
+        "value = sum_i W_i gain_i",
+        "none",
+        {"L": Param(1000.0, positive, "the cost after which the user has stopped"), **_COMMON},
+        ("u_measure", "u-measure"),
+        reference=f"Sakai & Dou, SIGIR 2013; {_CWL}",
+    ),
+]
