@@ -105,3 +105,35 @@ def test_plain_judgments_count_as_one_subtopic() -> None:
     b = rw.evaluate(one, run, names).to_dict()
     assert a == b
     assert np.isclose(a["p_ia@2"]["q"], 0.5) and a["strec@1"]["q"] == 1.0
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_comments_blank_lines_crlf_and_compression_keep_rows_aligned(
+    tmp_path: Path, compress: bool
+) -> None:
+    # the subtopic field is read in a second pass: it must line up with the checked rows
+    import gzip
+    import pickle
+
+    text = b"# judged by\r\n\r\n1 2 d1 1\r\n1   1\td1 0\n\n# more\n1 10 d2 3\n2 x d9 -2\n1 2 d1 5\n"
+    path = tmp_path / "qrels"
+    path.write_bytes(gzip.compress(text) if compress else text)
+    with pytest.raises(DuplicateEntryError, match=r"qrels:9: .*subtopic '2' is given twice "
+                                                  r"\(first at line 3\)"):
+        rw.read_qrels(path, subtopics=True)
+    path.write_bytes(gzip.compress(text[: text.rindex(b"1 2 d1 5")]) if compress
+                     else text[: text.rindex(b"1 2 d1 5")])
+    qrels = rw.read_qrels(path, subtopics=True)
+    assert qrels.to_dict(subtopics=True) == NESTED
+    again = pickle.loads(pickle.dumps(qrels))
+    assert again.to_dict(subtopics=True) == NESTED
+    assert [again.line_of(row) for row in range(len(again))] == [3, 7, 8]
+
+
+def test_nested_dicts_are_told_by_their_first_entry() -> None:
+    qrels = rw.io.as_qrels({"0": {}, **NESTED})
+    assert qrels.to_dict(subtopics=True) == NESTED
+    with pytest.raises(InputFormatError, match="must be a number"):
+        rw.io.as_qrels({"a": {"d1": 1}, **NESTED})
+    with pytest.raises(InputFormatError, match=r"query '2', subtopic 'x' must be a dict"):
+        rw.io.as_qrels({"1": NESTED["1"], "2": {"x": 1}})
