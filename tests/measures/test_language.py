@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
+from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError, UnsupportedMeasureError
 from rankwise.measures import FAMILIES, Measure, parse, parse_many
 from rankwise.measures.ir_language import parse_ir_measures
 from rankwise.measures.ir_measures_names import IR_MEASURES
@@ -188,7 +188,11 @@ def test_canonical_string_round_trips(name: str, cutoff: int | None) -> None:
     measure = Measure(name, cutoff)
     assert parse(str(measure)) == measure
     shouted = str(measure).upper() if name.islower() else str(measure)
-    if shouted.partition("@")[0] in IR_MEASURES:  # NDCG: ir_measures' name, its meaning
+    ir_name = IR_MEASURES.get(shouted.partition("@")[0])
+    if ir_name is not None and ir_name.family is None:  # NRBP: ir_measures', not mapped yet
+        with pytest.raises(UnsupportedMeasureError, match=f"planned: rankwise's {name}"):
+            parse(shouted)
+    elif ir_name is not None:  # NDCG: ir_measures' name, its meaning
         assert parse(shouted) == parse_ir_measures(shouted).measure
     else:
         assert parse(shouted) == measure

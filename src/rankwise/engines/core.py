@@ -812,7 +812,10 @@ def relevance_notes(results: Iterable[Any]) -> list[str]:
     for measure in items[0].measures:
         if "rel" not in measure.family.params:
             continue
-        level = float(measure.param("rel"))
+        rel = measure.param("rel")
+        if rel is None:  # rbp and the C/W/L family: graded gains unless rel is given
+            continue
+        level = float(rel)
         if level > top:
             by_level.setdefault(level, []).append(str(measure))
     notes = []

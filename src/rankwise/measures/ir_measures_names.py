@@ -127,22 +127,32 @@ _RR = IrName(
     "scores by document id ascending (trec_eval and rankwise: descending)",
 )
 _JUDGED = IrName(
-    None, {"cutoff": "cutoff"}, planned="judged(denominator=retrieved)",
-    note="ir_measures divides by min(k, retrieved) and orders ties by document id ascending; "
-    "rankwise's judged@k divides by k",
+    "judged", {"cutoff": "cutoff"}, fixed={"denominator": "retrieved"},
+    note="divided by min(k, retrieved), as ir_measures; ir_measures orders tied scores by "
+    "document id ascending: ties='ascending' gives its values",
 )
-_RBP_BINARY = IrName(None, {"cutoff": None, "p": "p", "rel": "rel"}, planned="rbp(rel=...)",
-                     note="with rel, a grade >= rel has gain 1 (cwl_eval)")
+_RBP_BINARY = IrName("rbp", {"cutoff": None, "p": "p", "rel": "rel"},
+                     note="with rel, a grade >= rel has gain 1 (cwl_eval's RBP, which ranks "
+                     "tied scores in input order)")
 _RBP_CUT = IrName(None, {"cutoff": None, "p": "p", "rel": "rel"},
                   note="rankwise's rbp takes no cutoff (it sums over the whole ranking)")
 _RBP = IrName(
     "rbp", {"cutoff": None, "p": "p", "rel": "rel"},
-    variants=(("rel", ..., _RBP_BINARY), ("cutoff", ..., _RBP_CUT)),
+    variants=(("cutoff", ..., _RBP_CUT), ("rel", ..., _RBP_BINARY)),
     note="without rel, graded: the grade rescaled to [0, 1] per query (trec_eval's rbp)",
 )
 _AP_IA = IrName(None, SET, planned="ap_ia")
 _ALPHA_DCG = IrName(None, DIVERSITY, planned="alpha_dcg")
 _ALPHA_NDCG = IrName(None, DIVERSITY, planned="alpha_ndcg")
+_CWL = "cwl_eval's, which ranks tied scores in input order"
+_CWL_MIN_REL = IrName(None, {"T": None, "cutoff": None, **GRADES},
+                      note="rankwise's C/W/L gain is grade / max_grade: ir_measures' max_rel, "
+                      "with min_rel 0 only")
+
+
+def _cwl(family: str, extra: Mapping[str, str | None]) -> IrName:
+    return IrName(family, {**extra, "min_rel": None, "max_rel": "max_grade"},
+                  variants=(("min_rel", ..., _CWL_MIN_REL),), note=_CWL)
 _NOT_PLANNED = "no rankwise measure planned"
 
 IR_MEASURES: dict[str, IrName] = {
@@ -184,7 +194,8 @@ IR_MEASURES: dict[str, IrName] = {
     "SetAP": IrName("set_map", SET),
     "Judged": _JUDGED,
     "RBP": _RBP,
-    "ERR": IrName(None, {"cutoff": "cutoff"}, planned="err"),
+    "ERR": IrName("err", {"cutoff": "cutoff"}, note="gdeval's ERR@k (ir_measures prints its 5 "
+                  "decimals)"),
     "ERR_IA": IrName(None, RANKED, planned="err_ia"),
     "nERR_IA": IrName(None, RANKED, planned="nerr_ia"),
     "alpha_DCG": _ALPHA_DCG,
@@ -197,10 +208,14 @@ IR_MEASURES: dict[str, IrName] = {
     "MAP_IA": _AP_IA,
     "P_IA": IrName(None, RANKED, planned="p_ia"),
     "StRecall": IrName(None, {"cutoff": "cutoff", "rel": "rel"}, planned="strec"),
-    "Compat": IrName(None, {"p": "p", "normalize": "normalize"}, planned="compat"),
-    "INST": IrName(None, CWL, planned="inst"),
-    "INSQ": IrName(None, CWL, planned="insq"),
-    "BPM": IrName(None, {"cutoff": None, **CWL}, planned="bpm"),
+    "Compat": IrName(
+        None, {"p": "p", "normalize": "normalize"},
+        note="rankwise's compat is the reference implementation's (depth 1000); ir_measures' "
+        "goes to max(len(run), len(ideal)) and breaks ideal ties by run score",
+    ),
+    "INST": _cwl("inst", {"T": "T"}),
+    "INSQ": _cwl("insq", {"T": "T"}),
+    "BPM": _cwl("bpm", {"T": "T", "cutoff": "K"}),
     "SDCG": IrName(None, {"cutoff": None, "dcg": None, **GRADES}, planned=_NOT_PLANNED),
     "NERR8": IrName(None, {"cutoff": None, **GRADES}, planned=_NOT_PLANNED),
     "NERR9": IrName(None, {"cutoff": None, **GRADES}, planned=_NOT_PLANNED),
