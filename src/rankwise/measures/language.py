@@ -68,11 +68,13 @@ def parse(text: str | Measure | Any) -> Measure:
     ('ndcg@10', 'ndcg@10(gain=linear)', 'ndcg@10(gain=linear)')
     >>> str(parse("AP(rel=2)@100")), str(parse("P_5")), str(parse("SetF(beta=4)"))
     ('map@100(rel=2)', 'P@5', 'set_F(beta=2)')
-    >>> parse("ERR@20")
+    >>> str(parse("ERR@20")), str(parse("Judged@10"))
+    ('err@20', 'judged@10(denominator=retrieved)')
+    >>> parse("NRBP")
     Traceback (most recent call last):
     ...
-    rankwise.exceptions.UnsupportedMeasureError: ir_measures' ERR@20 is not available in \
-rankwise yet (planned: rankwise's err)
+    rankwise.exceptions.UnsupportedMeasureError: ir_measures' NRBP is not available in \
+rankwise yet (planned: rankwise's nrbp)
     """
     if isinstance(text, Measure):
         return text
