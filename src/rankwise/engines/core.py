@@ -617,9 +617,12 @@ def gain_notes(judged_grades: np.ndarray, measures: Sequence[Measure]) -> list[s
     >>> note[-49:]
     'the gain: ndcg@10(gain=linear) gives their number'
     """
-    exponential = [
+    exponential = [  # the families whose default gain is 2^grade - 1 (ndcg, dcg; not ncg)
         m for m in measures
-        if "gain" in m.family.params and m.param("gain") == "exp" and not m.param("gains")
+        if "gain" in m.family.params
+        and m.family.params["gain"].default == "exp"
+        and m.param("gain") == "exp"
+        and not m.param("gains")
     ]
     grades = np.asarray(judged_grades)
     if not exponential or not np.any((grades > 0) & (grades != 1)):

@@ -404,7 +404,10 @@ class RanksScan:
             if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
                 usable &= self._rank_hits()["rank"] <= depth
             kept, rank, above, size = judged_only_ranks(
-                codes, summary.hit_doc, summary.hit_score, np.where(usable, summary.hit_grade, -1.0),
+                codes,
+                summary.hit_doc,
+                summary.hit_score,
+                np.where(usable, summary.hit_grade, -1.0),
                 ascending=self.ascending,
             )
             counts = np.bincount(codes[kept], minlength=len(summary.queries)).astype(np.int64)
