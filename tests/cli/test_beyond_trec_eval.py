@@ -65,7 +65,7 @@ def test_measures_lists_the_new_groups_with_definition_and_reference(cli) -> Non
     outcome = cli(["measures"])
     assert outcome.status == 0
     text = outcome.text
-    assert GROUPS == ("core", "err", "diversity", "cwl", "other")
+    assert GROUPS == ("core", "label_ranking", "err", "diversity", "cwl", "other")
     for name in ["err", "nerr", "alpha_ndcg", "alpha_dcg", "err_ia", "nerr_ia", "nrbp", "nnrbp",
                  "ap_ia", "p_ia", "strec", "inst", "insq", "bpm", "tbg", "umeasure", "compat",
                  "ncg"]:
