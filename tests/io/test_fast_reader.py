@@ -516,3 +516,16 @@ def test_a_carriage_return_inside_a_comment_is_part_of_the_comment(
         run = _read("run", path, pure=pure)
         assert isinstance(run, rw.Run)
         assert run.query_ids == ["q1"] and len(run) == 1
+
+
+def test_a_nul_byte_in_the_first_64_kib_is_said_first_however_small_the_stream_blocks(
+    tmp_path: Path,
+) -> None:
+    # found by test_any_run_file: a stream checked only its first block for NUL bytes, so a
+    # bad line in its second block was said instead (a file said the NUL byte)
+    path = tmp_path / "run"
+    line = b"q1 Q0 d1 0 0.0 run\n"
+    path.write_bytes(line * 3 + b"q1\n" + line + b"\x00" + line)
+    assert_same("run", path)
+    fast = _read("run", path, pure=False)
+    assert isinstance(fast, tuple) and ":6: binary data (a NUL byte)" in fast[1]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -179,6 +179,29 @@ def _binary_head(head: bytes, first_line: int, layout: _Layout, display: str) ->
             display,
             first_line + head.count(b"\n", 0, nul),
         )
+
+
+def _head_checked(blocks: Iterator[bytes], check: Callable[[bytes], None]) -> Iterator[bytes]:
+    """*blocks*, once *check* has seen their first 64 KiB (a stream's blocks may be smaller).
+
+    A NUL byte anywhere in the first 64 KiB is said before the error of any line, as
+    for a file, however small the blocks a stream comes in.
+    """
+    buffered: list[bytes] = []
+    size = 0
+    try:
+        for block in blocks:
+            buffered.append(block)
+            size += len(block)
+            if size >= _HEAD:
+                break
+    except LineTooLong as error:
+        check(b"".join(buffered) + error.head)
+        yield from buffered
+        raise error from None
+    check(b"".join(buffered))
+    yield from buffered
+    yield from blocks
 
 
 # ------------------------------------------------------------------------------------------
@@ -511,7 +534,8 @@ class _Reader:
         from rankwise._threads import cores
 
         size = _STREAM_BLOCK if self.fast else 4 * _STREAM_BLOCK  # pyarrow: fewer, larger
-        blocks = line_blocks(self.source.chunks(), size)
+        blocks = _head_checked(line_blocks(self.source.chunks(), size),
+                               lambda head: _binary_head(head, 1, self.layout, self.display))
         workers = max(1, min(4, cores() - 1)) if self.fast else 0
         pool = None
         if workers:
@@ -524,9 +548,7 @@ class _Reader:
             first = True
             try:
                 for block in blocks:
-                    if first:
-                        _binary_head(block, 1, self.layout, self.display)
-                        first = False
+                    first = False
                     if not self.text:
                         self.text = bool(block.strip())
                     if pool is None:
