@@ -102,13 +102,12 @@ def test_bad_spark_options_are_usage_errors(capsys, extra, said):
     assert said in capsys.readouterr().err
 
 
-JVM_OWN_LINES = ("WARNING: Using incubator modules",)  # the JVM's, before any logging starts
-
-
 def test_quiet_silences_sparks_console_log() -> None:
     """Issue 13, item 18: --quiet with --engine spark prints the result and nothing of Spark's.
 
-    A fresh process: the log configuration is given to the driver JVM it starts.
+    A fresh process: the log configuration is given to the driver JVM it starts, and
+    the Java launcher's own "WARNING: Using incubator modules" line (printed before
+    any logging starts) is filtered from the JVM's standard error.
     """
     import os
     import subprocess
@@ -132,8 +131,31 @@ def test_quiet_silences_sparks_console_log() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["run", "map", "--------", "------", "STANDARD", "0.1785"]
-    noise = [line for line in done.stderr.splitlines() if not line.startswith(JVM_OWN_LINES)]
-    assert noise == []
+    assert done.stderr == ""
+    # and a file Spark cannot find is rankwise's one-line error, not a Java trace
+    missing = subprocess.run(
+        [sys.executable, "-m", "rankwise", "eval", str(DATA / "qrels.test"),
+         str(DATA / "no-such.run"), "-m", "map", "--engine", "spark",
+         "--spark-master", "local[1]", "--quiet"],
+        capture_output=True, text=True, check=False, timeout=600,
+        env={**os.environ, "PYTHONPATH": str(src)},
+    )
+    assert missing.returncode != 0
+    assert "no-such.run: no such file" in missing.stderr
+    assert "Traceback" not in missing.stderr and "AnalysisException" not in missing.stderr
+
+
+def test_the_jvm_launchers_warning_is_dropped_and_everything_else_kept() -> None:
+    import io
+
+    from rankwise.engines.spark._session import forward_stderr
+
+    lines = [b"WARNING: Using incubator modules: jdk.incubator.vector\n", b"ERROR boom\n",
+             b"  WARNING: Using incubator modules (indented: not the launcher's)\n",
+             b"last line without newline"]
+    kept: list[bytes] = []
+    forward_stderr(io.BytesIO(b"".join(lines)), kept.append)
+    assert kept == lines[1:]
 
 
 def test_log_options_start_spark_at_the_level_asked_for() -> None:

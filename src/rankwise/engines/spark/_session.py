@@ -112,6 +112,66 @@ def log_options(level: str) -> dict[str, str]:
     return options
 
 
+JVM_NOISE = (b"WARNING: Using incubator modules",)
+"""Lines the Java launcher prints before any logging is set up (Spark 4 adds the
+``jdk.incubator.vector`` module); dropped from the JVM's stderr under ``--quiet``."""
+
+
+def forward_stderr(stream: Any, write: Any, noise: tuple[bytes, ...] = JVM_NOISE) -> None:
+    r"""Copy the lines of *stream* to *write*, but those that start with one of *noise*.
+
+    Runs until *stream* ends (the JVM exits). Every other line is written as it came:
+    Spark's errors, a JVM crash, anything printed by a user's Java options.
+
+    Examples
+    --------
+    >>> import io
+    >>> out = []
+    >>> forward_stderr(io.BytesIO(b"WARNING: Using incubator modules: x\nreal error\n"),
+    ...                out.append)
+    >>> out
+    [b'real error\n']
+    """
+    for line in iter(stream.readline, b""):
+        if not line.startswith(noise):
+            write(line)
+
+
+def _write_stderr(line: bytes) -> None:
+    import sys
+
+    try:
+        sys.stderr.write(line.decode("utf-8", "replace"))
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed: nothing is lost that anyone reads
+        pass
+
+
+def _start_context_quietly(master: str | None, app_name: str, settings: dict[str, str]) -> None:
+    """Start the JVM and the SparkContext with the launcher's noise filtered from its stderr.
+
+    ``SparkSession.builder.getOrCreate()`` then finds this context and uses it. A JVM
+    already running (a context of the caller's, ``PYSPARK_GATEWAY_PORT``) is left alone.
+    """
+    import subprocess
+    import threading
+
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    if SparkContext._active_spark_context is not None or os.environ.get("PYSPARK_GATEWAY_PORT"):
+        return
+    conf = SparkConf().setAppName(app_name)
+    if master is not None:
+        conf.setMaster(master)
+    for key, value in settings.items():
+        conf.set(key, value)
+    gateway = launch_gateway(conf, popen_kwargs={"stderr": subprocess.PIPE})
+    threading.Thread(target=forward_stderr, args=(gateway.proc.stderr, _write_stderr),
+                     name="rankwise-jvm-stderr", daemon=True).start()
+    SparkContext(conf=conf, gateway=gateway)
+
+
 def get_session(
     master: str | None = None,
     *,
@@ -165,12 +225,14 @@ def get_session(
             logging[java] = f"{settings[java]} {logging[java]}"
         settings = {**logging, **{k: v for k, v in settings.items() if k != java},
                     java: logging[java]}
-    for key, value in settings.items():
-        builder = builder.config(key, value)
     if log_level in ("error", "warn"):
         import warnings
 
         # pyspark 4 warns about pandas 3 on every conversion; rankwise converts through Arrow
         warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas",
                                 FutureWarning)
+    if log_level == "error" and active is None:
+        _start_context_quietly(master, app_name, settings)
+    for key, value in settings.items():
+        builder = builder.config(key, value)
     return builder.getOrCreate()

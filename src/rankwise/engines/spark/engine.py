@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.engines.spark._session import require_pyspark
-from rankwise.exceptions import InvalidParameterError
+from rankwise.exceptions import InputFormatError, InvalidParameterError
 from rankwise.options import EvalOptions, options_from
 
 if TYPE_CHECKING:
@@ -299,13 +299,14 @@ class SparkEngine:
             spark = get_session(self.master, config=self.config, log_level=self.log_level)
             if isinstance(qrels, (str, os.PathLike)):
                 path = os.fspath(qrels)
-                qrels = read_qrels(spark, path, subtopics=self.qrels_format == "diversity")
+                qrels = _read_path(read_qrels, spark, path,
+                                   subtopics=self.qrels_format == "diversity")
                 cached.append(cache_text(qrels, path))
                 qrels = cached[-1] or qrels
             if isinstance(run, (str, os.PathLike)):
                 path = os.fspath(run)
                 run_name = run_name or _run_name_of_path(path)
-                run = read_run(spark, path)
+                run = _read_path(read_run, spark, path)
                 cached.append(cache_text(run, path))
                 run = cached[-1] or run
         try:
@@ -324,6 +325,18 @@ class SparkEngine:
                     frame.unpersist()
         results.unpersist()
         return local
+
+
+def _read_path(read: Any, spark: Any, path: str, **options: Any) -> Any:
+    """``read(spark, path)``, with Spark's "path does not exist" said as rankwise says it."""
+    from pyspark.errors import AnalysisException
+
+    try:
+        return read(spark, path, **options)
+    except AnalysisException as error:
+        if "PATH_NOT_FOUND" not in str(error):
+            raise
+        raise InputFormatError("no such file (as Spark sees it)", path) from None
 
 
 def _run_name_of_path(path: str) -> str:
