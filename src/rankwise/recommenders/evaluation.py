@@ -493,12 +493,13 @@ def evaluate_recommendations(
     n_users, n_items = max(len(user_vocab), 1), max(len(item_vocab), 1)
 
     if seen is not None:
-        lists = exclude_seen(lists, seen, n_items)
+        lists = exclude_seen(lists, seen, n_items, k)
         if base is not None:
-            base = exclude_seen(base, seen, n_items)
-    lists = lists.head(k)
-    if base is not None:
-        base = base.head(k)
+            base = exclude_seen(base, seen, n_items, k)
+    else:
+        lists = lists.head(k)
+        if base is not None:
+            base = base.head(k)
 
     # the evaluated users
     has_list = lists.lengths(n_users) > 0

@@ -292,18 +292,21 @@ class Interactions:
     @classmethod
     def from_codes(cls, u: np.ndarray, i: np.ndarray, r: np.ndarray, *,
                    n_items: int) -> Interactions:
-        """Merge repeated pairs (sorted by user, then item; ratings: the largest)."""
-        keys = u.astype(np.int64) * n_items + i
-        order = np.argsort(keys, kind="stable")
-        sorted_keys = keys[order]
-        n = len(keys)
-        starts = np.flatnonzero(np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]])) \
-            if n else np.zeros(0, dtype=np.int64)
-        unique = sorted_keys[starts]
-        counts = np.diff(np.append(starts, n))
-        ratings = np.maximum.reduceat(r[order], starts) if n else np.zeros(0)
-        return cls(unique // n_items, unique % n_items, ratings.astype(np.float64),
-                   counts.astype(np.int64))
+        """Merge repeated pairs (ratings: the largest), in linear time.
+
+        The pairs keep the order of their representative rows (not sorted).
+        """
+        u, i = np.asarray(u, dtype=np.int64), np.asarray(i, dtype=np.int64)
+        first, owner = first_of_keys(u * n_items + i)
+        if first.all():
+            return cls(u, i, np.asarray(r, dtype=np.float64), np.ones(len(u), dtype=np.int64))
+        counts = np.bincount(owner, minlength=len(u))[first]
+        ratings = np.asarray(r, dtype=np.float64)
+        if (ratings != ratings[0]).any():
+            best = np.full(len(u), -np.inf)
+            np.maximum.at(best, owner, ratings)
+            ratings = best
+        return cls(u[first], i[first], ratings[first], counts.astype(np.int64))
 
     def keys(self, n_items: int) -> np.ndarray:
         """One int64 per pair: ``user * n_items + item``."""
@@ -479,22 +482,97 @@ def _ranks_within(users: np.ndarray) -> np.ndarray:
     return np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
 
 
-def contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """``np.isin(keys, sorted_keys)`` for sorted unique *sorted_keys*, without sorting *keys*.
+_SPAN = 1 << 22
+"""Pair keys are handled a block of this many consecutive keys at a time (a dense table)."""
+
+
+def _key_blocks(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """Rows of *keys* (non-negative int64) grouped by block ``key // _SPAN``.
+
+    Returns the row order (None: the rows are grouped already, as when they
+    come by user), the block ids present (ascending) and their row bounds in
+    that order (``len(ids) + 1`` entries).
+    """
+    block = keys >> _SPAN.bit_length() - 1
+    if len(block) > 1 and not bool((block[1:] >= block[:-1]).all()):
+        top = int(block.max())
+        order = np.argsort(block.astype(np.uint16) if top < 1 << 16 else block, kind="stable")
+        block = block[order]
+    else:
+        order = None
+    if len(block) == 0:
+        return order, np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    starts = np.flatnonzero(block[1:] != block[:-1]) + 1
+    bounds = np.concatenate([[0], starts, [len(block)]]).astype(np.int64)
+    return order, block[bounds[:-1]], bounds
+
+
+def contains(set_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``np.isin(keys, set_keys)`` for non-negative int64 pair keys, in linear time.
+
+    Neither side needs to be sorted or unique: the keys go, a block of
+    consecutive values at a time, into one dense table (no sort, no hashing).
 
     Examples
     --------
-    >>> contains(np.array([2, 5, 9]), np.array([5, 1, 9, 10])).tolist()
+    >>> contains(np.array([9, 2, 5, 5]), np.array([5, 1, 9, 10])).tolist()
     [True, False, True, False]
     """
-    if len(sorted_keys) == 0:
-        return np.zeros(len(keys), dtype=bool)
-    at = np.searchsorted(sorted_keys, keys)
-    return sorted_keys[np.minimum(at, len(sorted_keys) - 1)] == keys
+    out = np.zeros(len(keys), dtype=bool)
+    if len(set_keys) == 0 or len(keys) == 0:
+        return out
+    set_order, set_ids, set_bounds = _key_blocks(set_keys)
+    order, ids, bounds = _key_blocks(keys)
+    table = np.zeros(_SPAN, dtype=np.int32)  # the block (+1) that last marked a slot
+    mask = _SPAN - 1
+    at = np.searchsorted(set_ids, ids)
+    found = set_ids[np.minimum(at, len(set_ids) - 1)] == ids
+    for n in np.flatnonzero(found).tolist():
+        stamp = n + 1
+        lo, hi = int(set_bounds[at[n]]), int(set_bounds[at[n] + 1])
+        marked = set_keys[lo:hi] if set_order is None else set_keys[set_order[lo:hi]]
+        table[marked & mask] = stamp
+        rows = slice(int(bounds[n]), int(bounds[n + 1]))
+        if order is None:
+            out[rows] = table[keys[rows] & mask] == stamp
+        else:
+            where = order[rows]
+            out[where] = table[keys[where] & mask] == stamp
+    return out
 
 
-def exclude_seen(lists: Lists, seen: Interactions, n_items: int) -> Lists:
-    """Remove from each list the items its user interacted with in *seen*, then re-rank.
+def first_of_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One representative row per distinct key, and which representative each row has.
+
+    Returns ``(first, owner)``: *first* marks one row of every distinct key
+    (not necessarily the first), *owner* gives each row the index of its
+    key's representative row. Linear time, as :func:`contains`.
+
+    Examples
+    --------
+    >>> first, owner = first_of_keys(np.array([7, 3, 7, 8]))
+    >>> int(first.sum()), bool(owner[0] == owner[2]), bool(owner[1] != owner[0])
+    (3, True, True)
+    """
+    n = len(keys)
+    owner = np.arange(n, dtype=np.int64)
+    if n < 2:
+        return np.ones(n, dtype=bool), owner
+    order, ids, bounds = _key_blocks(keys)
+    table = np.zeros(_SPAN, dtype=np.int64)
+    mask = _SPAN - 1
+    for n_block in range(len(ids)):
+        rows = slice(int(bounds[n_block]), int(bounds[n_block + 1]))
+        where = np.arange(rows.start, rows.stop) if order is None else order[rows]
+        local = keys[where] & mask
+        table[local] = where  # one writer wins per slot
+        owner[where] = table[local]
+    return owner == np.arange(n), owner
+
+
+def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None = None
+                 ) -> Lists:
+    """Remove from each list the items its user interacted with in *seen*, re-rank, cut at *k*.
 
     Examples
     --------
@@ -505,7 +583,15 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int) -> Lists:
     ([5, 7, 5], [1, 2, 1])
     """
     if len(seen.users) == 0 or len(lists.users) == 0:
-        return lists
-    keep = ~contains(seen.keys(n_items), lists.users * n_items + lists.items)
-    users = lists.users[keep]
-    return Lists(users, lists.items[keep], _ranks_within(users))
+        return lists.head(k)
+    removed = contains(seen.keys(n_items), lists.users * n_items + lists.items)
+    # the new rank: the old one less the rows removed above it in the same list
+    # (a list's rows are contiguous, in rank order, from rank 1)
+    before = np.cumsum(removed, dtype=np.int64)
+    before -= removed
+    row = np.arange(len(removed), dtype=np.int64)
+    ranks = lists.ranks - (before - before[row - (lists.ranks - 1)])
+    keep = ~removed
+    if k is not None:
+        keep &= ranks <= k
+    return Lists(lists.users[keep], lists.items[keep], ranks[keep])
