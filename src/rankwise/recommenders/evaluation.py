@@ -598,14 +598,26 @@ def _with_grades(test: Any, truth: Interactions, relevance: str, users: Vocabula
 
 
 def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabulary,
-              items: Vocabulary, *, rel: float, missing: str, engine: str) -> Results:
-    from rankwise.data import Qrels, Run
-    from rankwise.evaluation import evaluate
+              items: Vocabulary, *, rel: float, missing: str, engine: str,
+              general: bool = False) -> Results:
+    """The accuracy measures, through rankwise's engine.
+
+    On the numpy engine the ranking goes to the engine's core on the integer
+    codes (:func:`_accuracy_on_codes`); ``general=True`` (or another engine)
+    builds judgments and a run of text ids and evaluates them as any run.
+    """
     from rankwise.measures import parse
 
     cutoffs = [parse(name).cutoff for name in names]
     if all(cutoff is not None for cutoff in cutoffs):  # only the top of each list counts
         lists = lists.head(max(c for c in cutoffs if c is not None))
+    if not general and engine == "numpy":
+        fast = _accuracy_on_codes(truth, lists, names, users, items, rel=rel, missing=missing)
+        if fast is not None:
+            return fast
+    from rankwise.data import Qrels, Run
+    from rankwise.evaluation import evaluate
+
     qrels = Qrels.from_arrow(users.texts(truth.users), items.texts(truth.items),
                              truth.ratings)
     # scores from the rank: the order is settled (ties broken by input row order)
@@ -615,6 +627,72 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RankwiseWarning)
         return evaluate(qrels, run, names, rel=rel, missing=missing, engine=engine)
+
+
+def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
+                       users: Vocabulary, items: Vocabulary, *, rel: float,
+                       missing: str) -> Results | None:
+    """The accuracy measures from the integer codes: no text ids per row, no run to rank.
+
+    The lists are ranked already (rank 1, 2, ... without ties), so the
+    judged items retrieved, their ranks and every user's judgments are
+    found by array operations and handed to
+    :func:`rankwise.engines.core.evaluate_ranking`, as every engine does;
+    the numbers are those of the general path (a run of text ids with
+    scores ``-rank``). None when a measure asks for a ranking this path
+    does not make (a document dropped for having its query's id).
+    """
+    from rankwise.data import Qrels
+    from rankwise.engines import get_engine
+    from rankwise.engines.core import (
+        Coverage,
+        evaluate_ranking,
+        plan_of,
+        prepare_measures,
+        ranking_missing,
+    )
+    from rankwise.kernels.ranking import TiedRanking, assemble_ranking
+    from rankwise.measures.dialects import ranking_key
+    from rankwise.options import options_from
+    from rankwise.recommenders.inputs import positions
+
+    options = options_from(None, rel=rel, missing=missing)
+    parsed = prepare_measures(names, options)
+    get_engine("numpy").check(parsed, options)
+    if any(ranking_key(plan_of(m).conventions)[2] for m in parsed):
+        return None
+    n_users, n_items = max(len(users), 1), max(len(items), 1)
+    judged_users = np.bincount(truth.users, minlength=n_users) > 0
+    query_users = np.flatnonzero(judged_users)  # the judgments' queries, by code
+    query_of = np.full(n_users, -1, dtype=np.int64)
+    query_of[query_users] = np.arange(len(query_users))
+    qrels = Qrels(query_of[truth.users], users.texts(query_users).to_pylist(),
+                  truth.items, items.texts(np.arange(len(items))).to_pylist(), truth.ratings)
+    lengths = np.bincount(lists.users, minlength=n_users)
+    listed = lengths > 0
+    counts = np.where(listed[query_users], lengths[query_users], -1)
+    row = positions(truth.keys(n_items), lists.users * n_items + lists.items)
+    hit = np.flatnonzero(row >= 0)
+    judged_row = row[hit]
+    rank = lists.ranks[hit]
+    ranking = assemble_ranking(
+        qrels, counts,
+        hit_query=query_of[lists.users[hit]], hit_rank=rank,
+        hit_grade=truth.ratings[judged_row], tie_above=rank - 1,
+        tie_size=np.ones(len(hit), dtype=np.int64), depth=None,
+        missing=ranking_missing(parsed, options),
+        hit_score=-rank.astype(np.float64), hit_row=judged_row,
+    )
+
+    def rankings(key: tuple[str, bool, bool]) -> TiedRanking:
+        # no ties and ranks below 2**24: input order, docno order and float32
+        # scores all rank the lists as they are
+        return ranking
+
+    both = int(np.count_nonzero(listed & judged_users))
+    coverage = Coverage(len(query_users) - both, int(np.count_nonzero(listed)) - both)
+    return evaluate_ranking(ranking, parsed, options, run_name="recommendations",
+                            coverage=coverage, rankings=rankings)
 
 
 class _Context:

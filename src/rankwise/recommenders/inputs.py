@@ -32,6 +32,8 @@ __all__ = [
     "contains",
     "exclude_seen",
     "find_column",
+    "first_of_keys",
+    "positions",
 ]
 
 ROLES: dict[str, tuple[str, ...]] = {
@@ -507,11 +509,46 @@ def _key_blocks(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.nda
     return order, block[bounds[:-1]], bounds
 
 
+def positions(set_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """For each of *keys*, a row of *set_keys* holding it, or -1 (non-negative int64 keys).
+
+    Neither side needs to be sorted: the keys go, a block of consecutive
+    values at a time, into one dense table (no sort, no hashing). With a key
+    repeated in *set_keys*, one of its rows is given.
+
+    Examples
+    --------
+    >>> positions(np.array([9, 2, 5]), np.array([5, 1, 9, 10])).tolist()
+    [2, -1, 0, -1]
+    """
+    out = np.full(len(keys), -1, dtype=np.int64)
+    if len(set_keys) == 0 or len(keys) == 0:
+        return out
+    set_order, set_ids, set_bounds = _key_blocks(set_keys)
+    order, ids, bounds = _key_blocks(keys)
+    stamps = np.zeros(_SPAN, dtype=np.int32)  # the block (+1) that last wrote a slot
+    table = np.zeros(_SPAN, dtype=np.int64)
+    mask = _SPAN - 1
+    at = np.searchsorted(set_ids, ids)
+    found = set_ids[np.minimum(at, len(set_ids) - 1)] == ids
+    for n in np.flatnonzero(found).tolist():
+        stamp = n + 1
+        lo, hi = int(set_bounds[at[n]]), int(set_bounds[at[n] + 1])
+        rows_of_set = np.arange(lo, hi) if set_order is None else set_order[lo:hi]
+        local = set_keys[rows_of_set] & mask
+        stamps[local] = stamp
+        table[local] = rows_of_set
+        rows = slice(int(bounds[n]), int(bounds[n + 1]))
+        where = np.arange(rows.start, rows.stop) if order is None else order[rows]
+        local = keys[where] & mask
+        out[where] = np.where(stamps[local] == stamp, table[local], -1)
+    return out
+
+
 def contains(set_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """``np.isin(keys, set_keys)`` for non-negative int64 pair keys, in linear time.
 
-    Neither side needs to be sorted or unique: the keys go, a block of
-    consecutive values at a time, into one dense table (no sort, no hashing).
+    Neither side needs to be sorted or unique (see :func:`positions`).
 
     Examples
     --------
