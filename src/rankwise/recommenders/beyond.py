@@ -247,9 +247,9 @@ def popreo(lists: Lists, relevant: Interactions, tail: np.ndarray, head: np.ndar
     rel_keys = relevant.keys(n_items)
     rel_items = relevant.items
     if seen is not None and len(seen.users):
-        fresh = ~contains(seen.keys(n_items), rel_keys)
+        fresh = ~contains(seen.keys(n_items), rel_keys, n_items)
         rel_keys, rel_items = rel_keys[fresh], rel_items[fresh]
-    hit = contains(rel_keys, lists.users * n_items + lists.items)
+    hit = contains(rel_keys, lists.users * n_items + lists.items, n_items)
     hit_items = lists.items[hit]
     probabilities = []
     for group in (head, tail):
@@ -391,7 +391,7 @@ def serendipity(lists: Lists, baseline: Lists, relevant: Interactions, n_items: 
     """
     keys = lists.users * n_items + lists.items
     unexpected = ~np.isin(keys, baseline.users * n_items + baseline.items)
-    useful = contains(relevant.keys(n_items), keys)
+    useful = contains(relevant.keys(n_items), keys, n_items)
     return user_means(lists.users, (unexpected & useful).astype(np.float64), n_users)
 
 
@@ -459,7 +459,7 @@ def epc(lists: Lists, relevant: Interactions, seen_share: np.ndarray, n_items: i
     0.306574
     """
     disc = 1 / np.log2(lists.ranks + 1.0)
-    rel = contains(relevant.keys(n_items), lists.users * n_items + lists.items)
+    rel = contains(relevant.keys(n_items), lists.users * n_items + lists.items, n_items)
     gain = disc * rel * (1 - seen_share[lists.items])
     num = np.bincount(lists.users, weights=gain, minlength=n_users)
     den = np.bincount(lists.users, weights=disc, minlength=n_users)

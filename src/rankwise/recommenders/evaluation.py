@@ -526,7 +526,7 @@ def evaluate_recommendations(
             values = np.full(n_users, np.nan)
             values[codes] = accuracy[name]
             per_user[name] = values
-    kept_lists = lists.only_users(evaluated)
+    kept_lists = lists if evaluated[lists.list_users].all() else lists.only_users(evaluated)
     context = _Context(kept_lists, base, truth, history, item_features, n_users, n_items,
                        catalogue_codes, catalogue_size, _id_order(item_vocab))
     for measure in beyond_measures:
@@ -671,7 +671,7 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     lengths = np.bincount(lists.users, minlength=n_users)
     listed = lengths > 0
     counts = np.where(listed[query_users], lengths[query_users], -1)
-    row = positions(truth.keys(n_items), lists.users * n_items + lists.items)
+    row = positions(truth.keys(n_items), lists.users * n_items + lists.items, n_items)
     hit = np.flatnonzero(row >= 0)
     judged_row = row[hit]
     rank = lists.ranks[hit]
@@ -781,8 +781,8 @@ class _Context:
             if dialect == "recommenders":
                 truth = self.need_truth(m)
                 history = self.need_history(m)
-                relevance = contains(truth.keys(n_items),
-                                     lists.users * n_items + lists.items).astype(np.float64)
+                relevance = contains(truth.keys(n_items), lists.users * n_items + lists.items,
+                                     n_items).astype(np.float64)
                 return beyond.history_serendipity(lists, history, self.vectors(), relevance,
                                                   n_users)[1]
             if self.base is None:

@@ -299,7 +299,7 @@ class Interactions:
         The pairs keep the order of their representative rows (not sorted).
         """
         u, i = np.asarray(u, dtype=np.int64), np.asarray(i, dtype=np.int64)
-        first, owner = first_of_keys(u * n_items + i)
+        first, owner = first_of_keys(u * n_items + i, n_items)
         if first.all():
             return cls(u, i, np.asarray(r, dtype=np.float64), np.ones(len(u), dtype=np.int64))
         counts = np.bincount(owner, minlength=len(u))[first]
@@ -488,14 +488,21 @@ _SPAN = 1 << 22
 """Pair keys are handled a block of this many consecutive keys at a time (a dense table)."""
 
 
-def _key_blocks(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-    """Rows of *keys* (non-negative int64) grouped by block ``key // _SPAN``.
+def _width(n_items: int) -> int:
+    """Keys per block: whole users (``n_items`` keys each), about :data:`_SPAN` of them."""
+    return max(1, _SPAN // max(n_items, 1)) * max(n_items, 1)
+
+
+def _key_blocks(keys: np.ndarray, width: int
+                ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """Rows of *keys* (non-negative int64) grouped by block ``key // width``.
 
     Returns the row order (None: the rows are grouped already, as when they
-    come by user), the block ids present (ascending) and their row bounds in
-    that order (``len(ids) + 1`` entries).
+    come by user code ascending: a block holds whole users), the block ids
+    present (ascending) and their row bounds in that order (``len(ids) + 1``
+    entries).
     """
-    block = keys >> _SPAN.bit_length() - 1
+    block = keys // width
     if len(block) > 1 and not bool((block[1:] >= block[:-1]).all()):
         top = int(block.max())
         order = np.argsort(block.astype(np.uint16) if top < 1 << 16 else block, kind="stable")
@@ -509,7 +516,7 @@ def _key_blocks(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.nda
     return order, block[bounds[:-1]], bounds
 
 
-def positions(set_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+def positions(set_keys: np.ndarray, keys: np.ndarray, n_items: int = 1) -> np.ndarray:
     """For each of *keys*, a row of *set_keys* holding it, or -1 (non-negative int64 keys).
 
     Neither side needs to be sorted: the keys go, a block of consecutive
@@ -524,28 +531,28 @@ def positions(set_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     out = np.full(len(keys), -1, dtype=np.int64)
     if len(set_keys) == 0 or len(keys) == 0:
         return out
-    set_order, set_ids, set_bounds = _key_blocks(set_keys)
-    order, ids, bounds = _key_blocks(keys)
-    stamps = np.zeros(_SPAN, dtype=np.int32)  # the block (+1) that last wrote a slot
-    table = np.zeros(_SPAN, dtype=np.int64)
-    mask = _SPAN - 1
+    width = _width(n_items)
+    set_order, set_ids, set_bounds = _key_blocks(set_keys, width)
+    order, ids, bounds = _key_blocks(keys, width)
+    stamps = np.zeros(width, dtype=np.int32)  # the block (+1) that last wrote a slot
+    table = np.zeros(width, dtype=np.int64)
     at = np.searchsorted(set_ids, ids)
     found = set_ids[np.minimum(at, len(set_ids) - 1)] == ids
     for n in np.flatnonzero(found).tolist():
-        stamp = n + 1
+        stamp, base = n + 1, int(ids[n]) * width
         lo, hi = int(set_bounds[at[n]]), int(set_bounds[at[n] + 1])
         rows_of_set = np.arange(lo, hi) if set_order is None else set_order[lo:hi]
-        local = set_keys[rows_of_set] & mask
+        local = set_keys[rows_of_set] - base
         stamps[local] = stamp
         table[local] = rows_of_set
         rows = slice(int(bounds[n]), int(bounds[n + 1]))
         where = np.arange(rows.start, rows.stop) if order is None else order[rows]
-        local = keys[where] & mask
+        local = keys[where] - base
         out[where] = np.where(stamps[local] == stamp, table[local], -1)
     return out
 
 
-def contains(set_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+def contains(set_keys: np.ndarray, keys: np.ndarray, n_items: int = 1) -> np.ndarray:
     """``np.isin(keys, set_keys)`` for non-negative int64 pair keys, in linear time.
 
     Neither side needs to be sorted or unique (see :func:`positions`).
@@ -558,27 +565,27 @@ def contains(set_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     out = np.zeros(len(keys), dtype=bool)
     if len(set_keys) == 0 or len(keys) == 0:
         return out
-    set_order, set_ids, set_bounds = _key_blocks(set_keys)
-    order, ids, bounds = _key_blocks(keys)
-    table = np.zeros(_SPAN, dtype=np.int32)  # the block (+1) that last marked a slot
-    mask = _SPAN - 1
+    width = _width(n_items)
+    set_order, set_ids, set_bounds = _key_blocks(set_keys, width)
+    order, ids, bounds = _key_blocks(keys, width)
+    table = np.zeros(width, dtype=np.int32)  # the block (+1) that last marked a slot
     at = np.searchsorted(set_ids, ids)
     found = set_ids[np.minimum(at, len(set_ids) - 1)] == ids
     for n in np.flatnonzero(found).tolist():
-        stamp = n + 1
+        stamp, base = n + 1, int(ids[n]) * width
         lo, hi = int(set_bounds[at[n]]), int(set_bounds[at[n] + 1])
         marked = set_keys[lo:hi] if set_order is None else set_keys[set_order[lo:hi]]
-        table[marked & mask] = stamp
+        table[marked - base] = stamp
         rows = slice(int(bounds[n]), int(bounds[n + 1]))
         if order is None:
-            out[rows] = table[keys[rows] & mask] == stamp
+            out[rows] = table[keys[rows] - base] == stamp
         else:
             where = order[rows]
-            out[where] = table[keys[where] & mask] == stamp
+            out[where] = table[keys[where] - base] == stamp
     return out
 
 
-def first_of_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def first_of_keys(keys: np.ndarray, n_items: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """One representative row per distinct key, and which representative each row has.
 
     Returns ``(first, owner)``: *first* marks one row of every distinct key
@@ -595,13 +602,14 @@ def first_of_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     owner = np.arange(n, dtype=np.int64)
     if n < 2:
         return np.ones(n, dtype=bool), owner
-    order, ids, bounds = _key_blocks(keys)
-    table = np.zeros(_SPAN, dtype=np.int64)
-    mask = _SPAN - 1
+    width = _width(n_items)
+    order, ids, bounds = _key_blocks(keys, width)
+    table = np.zeros(width, dtype=np.int64)
     for n_block in range(len(ids)):
         rows = slice(int(bounds[n_block]), int(bounds[n_block + 1]))
+        base = int(ids[n_block]) * width
         where = np.arange(rows.start, rows.stop) if order is None else order[rows]
-        local = keys[where] & mask
+        local = keys[where] - base
         table[local] = where  # one writer wins per slot
         owner[where] = table[local]
     return owner == np.arange(n), owner
@@ -621,7 +629,7 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None =
     """
     if len(seen.users) == 0 or len(lists.users) == 0:
         return lists.head(k)
-    removed = contains(seen.keys(n_items), lists.users * n_items + lists.items)
+    removed = contains(seen.keys(n_items), lists.users * n_items + lists.items, n_items)
     # the new rank: the old one less the rows removed above it in the same list
     # (a list's rows are contiguous, in rank order, from rank 1)
     before = np.cumsum(removed, dtype=np.int64)
