@@ -186,3 +186,49 @@ def test_serendipity_dialect_in_the_front_door() -> None:
                                     train=FIX["diversity_train"], columns=BCOLS)
     assert r.mean["serendipity(dialect=recommenders)"] == pytest.approx(
         _beyond_oracle("serendipity"), abs=TOL)
+
+
+def test_map_at_k_probe_where_the_denominators_differ() -> None:
+    """|T| = 5, k = 3, hits at ranks 1 and 3: map_at_k (1 + 2/3) / 3, map (1 + 2/3) / 5.
+
+    Recommenders 1.2 (PR #2004) divides map_at_k by min(|T|, k) and map by |T|
+    (docs/recommenders.md); values from the installed package (notes, issue 20).
+    """
+    test = {"user": [1] * 5, "item": ["a", "b", "c", "d", "e"]}
+    recs = {1: ["a", "x", "b"]}
+    r = rw.evaluate_recommendations(test, recs, ["map@3(dialect=recommenders)", "map@3"])
+    assert r.mean["map@3(dialect=recommenders)"] == pytest.approx(5 / 9, abs=1e-15)
+    assert r.mean["map@3"] == pytest.approx(1 / 3, abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_map_at_k_equals_the_installed_recommenders(seed: int) -> None:
+    """``map_at_k`` of Microsoft Recommenders (1.2.x, in this process) to 1e-12.
+
+    Random judgments with up to 30 items per user (|T| > k often), scores
+    with many ties (Recommenders keeps the row order: so does rankwise),
+    users without predictions and predictions for users without judgments.
+    """
+    pe = pytest.importorskip("recommenders.evaluation.python_evaluation")
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    true = {"userID": [], "itemID": [], "rating": []}
+    pred = {"userID": [], "itemID": [], "prediction": []}
+    for user in range(40):
+        if user % 9 != 8:
+            for item in rng.choice(60, int(rng.integers(1, 30)), replace=False).tolist():
+                true["userID"].append(user)
+                true["itemID"].append(item)
+                true["rating"].append(1.0)
+        if user % 7 != 6:
+            for item in rng.choice(60, int(rng.integers(1, 25)), replace=False).tolist():
+                pred["userID"].append(user)
+                pred["itemID"].append(item)
+                pred["prediction"].append(float(rng.integers(0, 4)))
+    cols = {"user": "userID", "item": "itemID", "score": "prediction"}
+    for k in (1, 3, 5, 10, 20):
+        want = pe.map_at_k(pd.DataFrame(true), pd.DataFrame(pred), k=k)
+        got = rw.evaluate_recommendations(true, pred, [f"map@{k}(dialect=recommenders)"],
+                                          columns=cols)
+        assert got.mean[f"map@{k}(dialect=recommenders)"] == pytest.approx(want, abs=1e-12)
