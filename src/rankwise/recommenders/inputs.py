@@ -484,7 +484,7 @@ def _ranks_within(users: np.ndarray) -> np.ndarray:
     return np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
 
 
-_SPAN = 1 << 22
+_SPAN = 1 << 24
 """Pair keys are handled a block of this many consecutive keys at a time (a dense table)."""
 
 
