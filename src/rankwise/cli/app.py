@@ -124,6 +124,7 @@ COMMANDS: dict[str, str] = {
     "report": "rankwise.cli.commands.report",
     "plot": "rankwise.cli.commands.plot",
     "fuse": "rankwise.cli.commands.fuse",
+    "recs": "rankwise.cli.commands.recs",
     "design": "rankwise.cli.commands.design",
     "explain": "rankwise.cli.commands.explain",
     "trec-eval": "rankwise.cli.commands.trec_eval",

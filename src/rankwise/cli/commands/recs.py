@@ -1,0 +1,211 @@
+"""``rankwise recs``: evaluate recommendation lists against held-out interactions."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from rankwise.cli.options import (
+    add_common_options,
+    digits,
+    non_negative_int,
+    number,
+    output_format,
+    positive_int,
+)
+from rankwise.report.tables import FORMATS
+
+__all__ = ["ROLES", "add_parser", "recommender_columns", "run"]
+
+ROLES = ("user", "item", "score", "rank", "rating", "timestamp", "segment")
+"""The roles a ``--columns`` map of ``rankwise recs`` names."""
+
+DEFAULT_MEASURES = ("ndcg@10", "recall@10", "P@10", "mrr@10")
+"""Without -m: these, and with --train or --exclude also coverage, gini and novelty."""
+
+_DESCRIPTION = """\
+Evaluate the recommendation lists RECS against the held-out interactions TEST
+(implicit feedback: every interaction is relevant, grade 1, unless --relevance
+names a grade column) and print a table of means: accuracy measures of
+rankwise's language (ndcg@10, recall@50, map@10, P@10, mrr) and measures
+beyond accuracy (coverage, gini, entropy, novelty, epc, arp, aplt, popreo,
+ild, serendipity, personalisation; see docs/recommenders.md).
+
+Inputs: Parquet, CSV, TSV or JSONL tables, by extension. TEST, --train and
+--exclude have columns user, item (optional rating); RECS has user, item and
+score (higher first) or rank, or neither (rows in list order); --segments has
+user and segment. Other column names: --columns user=uid,item=sku,score=pred.
+Ids are compared as written (CSV and TSV: as text)."""
+
+_EPILOG = """\
+examples:
+  rankwise recs test.csv recs.parquet -m ndcg@10 recall@50 coverage gini novelty \\
+      --exclude train.csv --catalogue 100000
+  rankwise recs test.parquet recs.parquet --exclude train.parquet -k 100 --per-user -o users.tsv
+  rankwise recs test.csv recs.csv --exclude train.csv --segments groups.csv --segment-test rank
+  rankwise recs test.csv recs.csv -m 'map@10(dialect=recommenders)' \\
+      --columns user=userID,item=itemID
+
+exit status: 0 success, 1 bad input or measure (one line on stderr says what
+  and where), 2 malformed command line."""
+
+
+def recommender_columns(text: str) -> dict[str, str]:
+    """Read ``role=name,...`` for the recommender roles (an argparse type).
+
+    Examples
+    --------
+    >>> recommender_columns("user=uid, item=sku,score=pred")
+    {'user': 'uid', 'item': 'sku', 'score': 'pred'}
+    """
+    from rankwise.suggest import did_you_mean
+
+    mapping: dict[str, str] = {}
+    for part in text.split(","):
+        role, sep, name = (piece.strip() for piece in part.partition("="))
+        if not sep or not role or not name:
+            raise argparse.ArgumentTypeError(
+                f"expected role=column pairs separated by commas (roles: {', '.join(ROLES)}), "
+                f"got {part.strip()!r}")
+        if role not in ROLES:
+            raise argparse.ArgumentTypeError(
+                f"unknown role {role!r}; roles are {', '.join(ROLES)}"
+                + did_you_mean(role, ROLES))
+        if role in mapping:
+            raise argparse.ArgumentTypeError(f"role {role!r} is given twice")
+        mapping[role] = name
+    return mapping
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Register the ``recs`` command."""
+    parser = commands.add_parser(
+        "recs",
+        help="evaluate recommendation lists: accuracy and beyond (coverage, Gini, novelty, "
+             "...), per segment",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("test", metavar="TEST", help="held-out interactions (the judgments)")
+    parser.add_argument("recs", metavar="RECS", help="the recommendation lists")
+    parser.add_argument("-m", "--measure", dest="measures", metavar="MEASURE", nargs="+",
+                        action="extend", help="measures to compute (repeatable; default "
+                        f"{' '.join(DEFAULT_MEASURES)}, and coverage gini novelty with "
+                        "--train or --exclude)")
+    context = parser.add_argument_group("evaluation")
+    context.add_argument("--exclude", metavar="TRAIN", default=None,
+                         help="interactions whose items are removed from each user's list "
+                              "before the cut at k (usually the training interactions); also "
+                              "the training interactions unless --train is given")
+    context.add_argument("--train", metavar="FILE", default=None,
+                         help="training interactions: item popularity (novelty, arp, aplt, "
+                              "popreo, epc), the catalogue without --catalogue")
+    context.add_argument("--catalogue", metavar="N|FILE", default=None,
+                         help="all items (coverage, gini): their number, or a table with an "
+                              "item column (default: the training items)")
+    context.add_argument("-k", type=positive_int, default=None, metavar="K",
+                         help="cut every list at K after excluding seen items")
+    context.add_argument("--relevance", metavar="COLUMN", default=None,
+                         help="the grade column of TEST (default: every interaction grade 1)")
+    context.add_argument("--rel", type=number, default=1, metavar="LEVEL",
+                         help="relevance level with --relevance (default 1)")
+    context.add_argument("--missing", choices=("skip", "zero"), default="skip",
+                         help="test users without a list: skipped (default) or scored 0")
+    context.add_argument("--duplicates", choices=("error", "first"), default="error",
+                         help="an item listed twice for a user: an error (default), or kept at "
+                              "its best rank")
+    context.add_argument("--segments", metavar="FILE", default=None,
+                         help="a table of user, segment: every measure per segment, with a "
+                              "test between segments")
+    context.add_argument("--segment-test", choices=("welch", "rank"), default="welch",
+                         help="Welch's t-test / ANOVA (default), or Mann-Whitney U / "
+                              "Kruskal-Wallis")
+    context.add_argument("--columns", type=recommender_columns, default=None,
+                         metavar="ROLE=NAME,...",
+                         help=f"column names of every table (roles: {', '.join(ROLES)})")
+    output = parser.add_argument_group("output")
+    output.add_argument("--per-user", action="store_true",
+                        help="also print each user's values (the means are the rows whose "
+                             "user is 'all')")
+    output.add_argument("-f", "--format", choices=list(FORMATS), default=None, metavar="FORMAT",
+                        help=f"{', '.join(FORMATS)} (default: from the -o file's extension, "
+                             "else table)")
+    output.add_argument("-o", "--output", metavar="FILE",
+                        help="write to FILE (atomically: nothing is left on failure)")
+    output.add_argument("--digits", type=digits, default=4, metavar="N",
+                        help="decimals in the table, markdown and latex formats (default 4)")
+    add_common_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def _catalogue(text: str | None) -> Any:
+    from rankwise.io.tables import read_table
+
+    if text is None:
+        return None
+    try:
+        return non_negative_int(text)
+    except argparse.ArgumentTypeError:
+        return read_table(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``rankwise recs`` with parsed arguments.
+
+    Returns
+    -------
+    int
+        0 on success.
+
+    Raises
+    ------
+    RankwiseError
+        Bad input or measure (reported as one line by the caller).
+    """
+    from rankwise.cli._output import write_output
+    from rankwise.io.tables import read_table
+    from rankwise.recommenders import evaluate_recommendations
+    from rankwise.report.tables import Table, write_chunks
+
+    fmt = output_format(args.format, args.output)
+    measures = [m for text in (args.measures or []) for m in text.split(",") if m.strip()]
+    if not measures:
+        measures = list(DEFAULT_MEASURES)
+        if args.train is not None or args.exclude is not None:
+            measures += ["coverage", "gini", "novelty"]
+    test = read_table(args.test)
+    recs = read_table(args.recs)
+    exclude = read_table(args.exclude) if args.exclude is not None else None
+    train = read_table(args.train) if args.train is not None else None
+    if args.train is not None and args.train == args.exclude:
+        train = exclude
+    segments = read_table(args.segments) if args.segments is not None else None
+    result = evaluate_recommendations(
+        test, recs, measures, k=args.k, exclude=exclude, train=train,
+        catalogue=_catalogue(args.catalogue), segments=segments,
+        segment_test=args.segment_test, duplicates=args.duplicates, columns=args.columns,
+        relevance=args.relevance, rel=args.rel, missing=args.missing,
+    )
+    names = list(result.mean)
+    name = os.path.basename(args.recs)
+    if result.segments is not None:
+        seg = result.segments
+        rows: list[list[Any]] = [
+            [name, str(segment), seg.users[segment], *(seg.mean[segment].get(m) for m in names)]
+            for segment in seg.names]
+        rows.append([name, f"p ({seg.test})", None, *(seg.p_values.get(m) for m in names)])
+        table = Table(["run", "segment", "users", *names],
+                      ["text", "text", "int", *["float"] * len(names)], rows)
+    elif args.per_user:
+        rows = [[name, str(user), *(result.per_user[m][n] if m in result.per_user else None
+                                    for m in names)]
+                for n, user in enumerate(result.users)]
+        rows.append([name, "all", *(result.mean[m] for m in names)])
+        table = Table(["run", "user", *names], ["text", "text", *["float"] * len(names)], rows)
+    else:
+        table = Table(["run", "users", *names], ["text", "int", *["float"] * len(names)],
+                      [[name, len(result.users), *(result.mean[m] for m in names)]])
+    write_output(write_chunks(table, fmt, digits=args.digits), args.output)
+    return 0

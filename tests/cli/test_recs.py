@@ -1,0 +1,115 @@
+"""``rankwise recs``: the API's numbers from files, column maps, per user, segments, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rankwise as rw
+
+TRAIN = "user,item\n1,a\n1,b\n2,c\n3,a\n4,b\n"
+TEST = "user,item\n1,c\n2,a\n2,d\n3,e\n4,a\n4,c\n"
+RECS = ("user,item,score\n1,a,0.9\n1,c,0.8\n1,d,0.1\n2,a,0.5\n2,b,0.4\n2,c,0.3\n"
+        "3,e,0.2\n3,b,0.9\n4,b,0.3\n4,e,0.2\n4,a,0.2\n")
+SEGMENTS = "user,segment\n1,new\n2,active\n3,active\n4,new\n"
+MEASURES = ["ndcg@10", "recall@2", "map@10(dialect=recommenders)", "coverage", "gini",
+            "novelty"]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    for name, text in [("train.csv", TRAIN), ("test.csv", TEST), ("recs.csv", RECS),
+                       ("segments.csv", SEGMENTS)]:
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def _api(files: Path, **kwargs: object) -> rw.recommenders.RecommenderResults:
+    import pyarrow.csv as pcsv
+
+    def read(name: str) -> object:
+        return pcsv.read_csv(files / name, convert_options=pcsv.ConvertOptions(
+            column_types={"user": "string", "item": "string"}))
+
+    return rw.evaluate_recommendations(read("test.csv"), read("recs.csv"), MEASURES,
+                                       exclude=read("train.csv"), catalogue=6, **kwargs)
+
+
+def test_the_cells_are_the_api_s_numbers(cli, files: Path) -> None:
+    outcome = cli(["recs", "test.csv", "recs.csv", "--exclude", "train.csv", "--catalogue", "6",
+                   "-m", *MEASURES, "-f", "json"], cwd=files)
+    assert outcome.status == 0, outcome.err
+    [row] = json.loads(outcome.text)
+    want = _api(files)
+    assert row["run"] == "recs.csv" and row["users"] == 4
+    for name in MEASURES:
+        assert row[name] == want.mean[name]
+
+
+def test_per_user_rows_and_the_means(cli, files: Path) -> None:
+    outcome = cli(["recs", "test.csv", "recs.csv", "--exclude", "train.csv", "--catalogue", "6",
+                   "-m", *MEASURES, "--per-user", "-f", "json"], cwd=files)
+    assert outcome.status == 0, outcome.err
+    rows = json.loads(outcome.text)
+    want = _api(files)
+    assert [row["user"] for row in rows] == [*want.users, "all"]
+    for n, row in enumerate(rows[:-1]):
+        assert row["ndcg@10"] == want.per_user["ndcg@10"][n]
+        assert row["coverage"] is None  # a whole-set measure has no per-user value
+    assert rows[-1]["gini"] == want.mean["gini"]
+
+
+def test_segments_with_the_test_between_them(cli, files: Path) -> None:
+    outcome = cli(["recs", "test.csv", "recs.csv", "--exclude", "train.csv", "--catalogue", "6",
+                   "-m", *MEASURES, "--segments", "segments.csv", "--segment-test", "rank",
+                   "-f", "json"], cwd=files)
+    assert outcome.status == 0, outcome.err
+    rows = json.loads(outcome.text)
+    import pyarrow.csv as pcsv
+
+    seg = pcsv.read_csv(files / "segments.csv", convert_options=pcsv.ConvertOptions(
+        column_types={"user": "string"}))
+    want = _api(files, segments=seg, segment_test="rank").segments
+    assert want is not None
+    assert [row["segment"] for row in rows] == ["active", "new", "p (Mann-Whitney U)"]
+    for row, name in zip(rows, want.names):
+        assert row["users"] == want.users[name]
+        assert row["ndcg@10"] == want.mean[name]["ndcg@10"]
+        assert row["gini"] == want.mean[name]["gini"]
+    assert rows[-1]["ndcg@10"] == pytest.approx(want.p_values["ndcg@10"], abs=1e-15)
+
+
+def test_column_map_and_parquet(cli, files: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    recs = pa.table({"uid": ["1", "1", "2", "3", "4"], "sku": ["c", "a", "a", "e", "a"],
+                     "pos": [1, 2, 1, 1, 1]})
+    pq.write_table(recs, files / "recs.parquet")
+    outcome = cli(["recs", "test.csv", "recs.parquet", "--columns",
+                   "user=uid,item=sku,rank=pos", "-m", "P@1", "-f", "json"], cwd=files)
+    assert outcome.status == 0, outcome.err
+    [row] = json.loads(outcome.text)
+    assert row["P@1"] == 1.0  # every user's first item is a test interaction
+
+
+def test_default_measures_and_output_file(cli, files: Path) -> None:
+    outcome = cli(["recs", "test.csv", "recs.csv", "--exclude", "train.csv", "--catalogue", "6",
+                   "-o", "out.tsv"], cwd=files)
+    assert outcome.status == 0, outcome.err
+    header = (files / "out.tsv").read_text().splitlines()[0].split("\t")
+    assert header == ["run", "users", "ndcg@10", "recall@10", "P@10", "mrr@10", "coverage",
+                      "gini", "novelty"]
+    values = (files / "out.tsv").read_text().splitlines()[1].split("\t")
+    assert np.isfinite([float(v) for v in values[2:]]).all()
+
+
+def test_errors_are_one_line(cli, files: Path) -> None:
+    bad_role = cli(["recs", "test.csv", "recs.csv", "--columns", "usr=x"], cwd=files)
+    assert bad_role.status == 2 and "did you mean 'user'" in bad_role.err
+    unknown = cli(["recs", "test.csv", "recs.csv", "-m", "ginni"], cwd=files)
+    assert unknown.status == 1 and "gini" in unknown.err
+    assert unknown.err.count("\n") == 1
