@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -113,3 +114,18 @@ def test_errors_are_one_line(cli, files: Path) -> None:
     unknown = cli(["recs", "test.csv", "recs.csv", "-m", "ginni"], cwd=files)
     assert unknown.status == 1 and "gini" in unknown.err
     assert unknown.err.count("\n") == 1
+
+
+def test_the_cli_writes_the_report(cli, tmp_path: Path) -> None:
+    (tmp_path / "test.csv").write_text("user,item\n1,a\n2,b\n3,a\n4,c\n")
+    (tmp_path / "recs.csv").write_text("user,item\n1,a\n1,b\n2,a\n2,b\n3,c\n3,a\n4,c\n4,b\n")
+    (tmp_path / "seg.csv").write_text("user,segment\n1,x\n2,x\n3,y\n4,y\n")
+    outcome = cli(["recs", "test.csv", "recs.csv", "-m", "mrr", "--segments", "seg.csv",
+                   "--html", "r.html"], cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    page = (tmp_path / "r.html").read_text()
+    body = re.search(r'<section id="segments".*?<tbody>(.*?)</tbody>', page, re.S)
+    assert body is not None
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row)
+            for row in re.findall(r"<tr>(.*?)</tr>", body.group(1))]
+    assert [row[:3] for row in rows[:-1]] == [["x", "2", "0.7500"], ["y", "2", "0.7500"]]

@@ -220,6 +220,22 @@ class RecommenderResults:
 
         return pd.DataFrame(self.per_user, index=pd.Index(self.users, name="user"))
 
+    def to_html(self, path: str | None = None, *, title: str = "Recommender evaluation",
+                digits: int = 4) -> str:
+        """A self-contained HTML page: the measures, and the segments with their tests.
+
+        Written to *path* (atomically) when given; the page is returned either way.
+        See :func:`rankwise.recommenders.report.render_html`.
+        """
+        from rankwise.recommenders.report import render_html
+
+        page = render_html(self, title=title, digits=digits)
+        if path is not None:
+            from rankwise._files import write_file
+
+            write_file(page, path)
+        return page
+
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v:.4f}" for k, v in self.mean.items())
         return f"RecommenderResults({len(self.users)} users: {shown})"

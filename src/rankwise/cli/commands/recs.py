@@ -134,6 +134,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                              "else table)")
     output.add_argument("-o", "--output", metavar="FILE",
                         help="write to FILE (atomically: nothing is left on failure)")
+    output.add_argument("--html", metavar="FILE", default=None,
+                        help="also write a self-contained HTML report: the measures, and the "
+                             "segments with their tests")
     output.add_argument("--digits", type=digits, default=4, metavar="N",
                         help="decimals in the table, markdown and latex formats (default 4)")
     add_common_options(parser)
@@ -208,4 +211,6 @@ def run(args: argparse.Namespace) -> int:
         table = Table(["run", "users", *names], ["text", "int", *["float"] * len(names)],
                       [[name, len(result.users), *(result.mean[m] for m in names)]])
     write_output(write_chunks(table, fmt, digits=args.digits), args.output)
+    if args.html is not None:
+        result.to_html(args.html, title=f"Recommendations: {name}", digits=args.digits)
     return 0
