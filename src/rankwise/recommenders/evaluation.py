@@ -229,7 +229,8 @@ class RecommenderResults:
         """
         from rankwise.recommenders.report import render_html
 
-        page = render_html(self, title=title, digits=digits)
+        page = render_html(self, title=title, digits=digits,
+                           descriptions={name: _describe(name) for name in self.mean})
         if path is not None:
             from rankwise._files import write_file
 
@@ -239,6 +240,19 @@ class RecommenderResults:
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v:.4f}" for k, v in self.mean.items())
         return f"RecommenderResults({len(self.users)} users: {shown})"
+
+
+def _describe(name: str) -> str:
+    """What a measure says, in a few words (for the report)."""
+    parsed = parse_beyond(name)
+    if parsed is not None:
+        return BEYOND[parsed.name]
+    from rankwise.measures import parse
+
+    try:
+        return str(parse(name).family.summary)
+    except (MeasureSyntaxError, UnknownMeasureError):  # pragma: no cover - parsed before
+        return ""
 
 
 def _item_ids(obj: Any, items: Vocabulary, columns: Mapping[str, str] | None,

@@ -7,6 +7,7 @@ Content-Security-Policy that forbids every request.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -31,28 +32,18 @@ def _num(value: Any, digits: int) -> str:
     return f"{value:.{digits}f}"
 
 
-def _what(name: str) -> str:
-    from rankwise.recommenders.evaluation import BEYOND, parse_beyond
-
-    parsed = parse_beyond(name)
-    if parsed is not None:
-        return BEYOND[parsed.name]
-    try:
-        from rankwise.measures import parse
-
-        return str(parse(name).family.summary)
-    except Exception:  # a description is a courtesy
-        return ""
-
-
 def render_html(result: RecommenderResults, *, title: str = "Recommender evaluation",
-                digits: int = 4, alpha: float = 0.05) -> str:
+                digits: int = 4, alpha: float = 0.05,
+                descriptions: Mapping[str, str] | None = None) -> str:
     """The page: every measure's mean, and with segments every measure per segment.
 
     A per-user measure's p-value (Welch's or a rank test between segments,
     see :class:`~rankwise.recommenders.SegmentResults`) is shown under the
     segments; those below *alpha* are marked. Whole-set measures (coverage,
     Gini, ...) have one value per segment and no test.
+
+    *descriptions* (``{measure: what it says}``) fill the third column of
+    the table of measures.
 
     Examples
     --------
@@ -68,7 +59,7 @@ def render_html(result: RecommenderResults, *, title: str = "Recommender evaluat
     names = list(result.mean)
     rows = "".join(
         f"<tr><td>{_e(name)}</td><td class=\"num\">{_num(result.mean[name], digits)}</td>"
-        f"<td>{_e(_what(name))}</td></tr>" for name in names)
+        f"<td>{_e((descriptions or {}).get(name, ''))}</td></tr>" for name in names)
     sections = [
         '<section id="means" class="card"><h2>Measures</h2>'
         f'<p class="lead">Means over the <b>{len(result.users):,}</b> evaluated users '
