@@ -129,3 +129,32 @@ def test_the_cli_writes_the_report(cli, tmp_path: Path) -> None:
     rows = [re.findall(r"<td[^>]*>(.*?)</td>", row)
             for row in re.findall(r"<tr>(.*?)</tr>", body.group(1))]
     assert [row[:3] for row in rows[:-1]] == [["x", "2", "0.7500"], ["y", "2", "0.7500"]]
+
+
+def test_the_documented_command_gives_the_documented_numbers(cli, tmp_path: Path) -> None:
+    """docs/recommenders.md: the worked example from files, by the command the page shows."""
+    import shlex
+
+    page = (Path(__file__).parents[2] / "docs" / "recommenders.md").read_text()
+    line = re.search(r"^rankwise recs test\.csv recs\.csv .*?(?<!\\)$", page, re.M | re.S)
+    assert line is not None
+    argv = shlex.split(line.group(0).replace("\\\n", " "))[1:]
+    train = {"user": ["ann", "ann", "ann", "bob", "bob", "cat", "dan", "dan", "dan", "dan"],
+             "item": ["i1", "i2", "i3", "i1", "i4", "i1", "i1", "i2", "i5", "i6"]}
+    test = {"user": ["ann", "ann", "bob", "cat", "cat", "dan"],
+            "item": ["i4", "i7", "i2", "i5", "i8", "i3"]}
+    items = ["i1", "i4", "i5", "i7", "i8", "i1", "i2", "i3", "i5", "i6",
+             "i1", "i2", "i5", "i6", "i8", "i1", "i2", "i3", "i7", "i8"]
+    recs = {"user": [u for u in ("ann", "bob", "cat", "dan") for _ in range(5)], "item": items,
+            "score": [0.9, 0.8, 0.7, 0.6, 0.5] * 4}
+    for name, table in [("train.csv", train), ("test.csv", test), ("recs.csv", recs)]:
+        rows = zip(*table.values())
+        (tmp_path / name).write_text(",".join(table) + "\n" + "".join(
+            ",".join(map(str, row)) + "\n" for row in rows))
+    outcome = cli([*argv, "-f", "json"], cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    [row] = json.loads(outcome.text)
+    documented = {"ndcg@3": 0.8266, "recall@3": 0.875, "P@3": 0.4167, "coverage@3": 0.875,
+                  "gini@3": 0.3571, "novelty@3": 1.8333}
+    assert {k: round(row[k], 4) for k in documented} == documented
+    assert "<td>gini@3</td>" in (tmp_path / "report.html").read_text()
