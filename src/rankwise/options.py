@@ -25,8 +25,10 @@ __all__ = [
     "TIE_POLICIES",
     "UNJUDGED_POLICIES",
     "EvalOptions",
+    "RecommenderOptions",
     "check_columns",
     "options_from",
+    "recommender_options_from",
 ]
 
 COLUMN_ROLES = ("query_id", "doc_id", "relevance", "score", "rank", "subtopic")
@@ -316,5 +318,100 @@ def options_from(options: EvalOptions | None = None, **given: Any) -> EvalOption
             f"options must be an EvalOptions, got {type(options).__name__}"
         )
     defaults = EvalOptions()
+    changed = {k: v for k, v in given.items() if v != getattr(defaults, k)}
+    return options.replace(**changed) if changed else options
+
+
+SEGMENT_TESTS = ("welch", "rank")
+"""Tests between segments of users: Welch's t-test / ANOVA, or Mann-Whitney U / Kruskal-Wallis."""
+
+DUPLICATE_POLICIES = ("error", "first")
+"""An item listed twice for one user: an error, or kept at its best rank."""
+
+
+@dataclass(frozen=True)
+class RecommenderOptions:
+    """The options that change the numbers of a recommender evaluation.
+
+    One frozen object, checked once, as :class:`EvalOptions` is for
+    rankings; :func:`rankwise.evaluate_recommendations` takes it as
+    ``options=`` (keywords given as well override it).
+
+    Parameters
+    ----------
+    k : int, optional
+        Cut every list at k, after excluding the seen items.
+    rel : float
+        Relevance level of the accuracy measures (with *relevance*).
+    missing : {"skip", "zero"}
+        A test user without a list: left out, or scored 0 (Microsoft
+        Recommenders' nDCG).
+    duplicates : {"error", "first"}
+        An item listed twice for one user: an error, or kept at its best rank.
+    relevance : str, optional
+        The column of the test table holding grades (default: every
+        interaction has grade 1).
+    segment_test : {"welch", "rank"}
+        The test between segments.
+
+    Examples
+    --------
+    >>> o = RecommenderOptions(k=10, missing="zero").replace(k=20)
+    >>> o.k, o.missing, o.duplicates
+    (20, 'zero', 'error')
+    >>> RecommenderOptions(k=0)
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: k must be a positive integer or None, got 0
+    """
+
+    k: int | None = None
+    rel: float = 1.0
+    missing: str = "skip"
+    duplicates: str = "error"
+    relevance: str | None = None
+    segment_test: str = "welch"
+
+    def __post_init__(self) -> None:
+        set_field = object.__setattr__
+        if self.k is not None and (
+            isinstance(self.k, bool) or not isinstance(self.k, numbers.Integral) or self.k < 1
+        ):
+            raise InvalidParameterError(f"k must be a positive integer or None, got {self.k!r}")
+        if self.k is not None:
+            set_field(self, "k", int(self.k))
+        rel = _rel(self.rel)
+        set_field(self, "rel", 1.0 if rel is None else rel)
+        set_field(self, "missing", _choice("missing", self.missing, MISSING_POLICIES))
+        set_field(self, "duplicates", _choice("duplicates", self.duplicates, DUPLICATE_POLICIES))
+        set_field(self, "segment_test",
+                  _choice("segment_test", self.segment_test, SEGMENT_TESTS))
+        if self.relevance is not None and not isinstance(self.relevance, str):
+            raise InvalidParameterError(
+                f"relevance must name a column of the test table (a str), got "
+                f"{type(self.relevance).__name__}")
+
+    def replace(self, **changes: Any) -> RecommenderOptions:
+        """A copy with some options changed (and checked)."""
+        return replace(self, **changes)
+
+
+def recommender_options_from(options: RecommenderOptions | None = None,
+                             **given: Any) -> RecommenderOptions:
+    """The options of a recommender evaluation: an object, keywords, or both.
+
+    Keywords equal to their defaults are ignored when *options* is given.
+
+    Examples
+    --------
+    >>> recommender_options_from(RecommenderOptions(k=5), missing="zero").k
+    5
+    """
+    if options is None:
+        return RecommenderOptions(**given)
+    if not isinstance(options, RecommenderOptions):
+        raise InvalidParameterError(
+            f"options must be a RecommenderOptions, got {type(options).__name__}")
+    defaults = RecommenderOptions()
     changed = {k: v for k, v in given.items() if v != getattr(defaults, k)}
     return options.replace(**changed) if changed else options

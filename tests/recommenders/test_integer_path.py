@@ -131,3 +131,30 @@ def test_merging_and_exclusion_equal_the_sorted_definitions(seed: int) -> None:
                 if uu == user and (user, item) not in seen][:k]
         want += [(user, item, rank + 1) for rank, item in enumerate(kept)]
     assert list(zip(out.users.tolist(), out.items.tolist(), out.ranks.tolist())) == want
+
+
+def test_one_options_object_equals_the_keywords() -> None:
+    from rankwise.exceptions import InvalidParameterError
+    from rankwise.recommenders import RecommenderOptions
+
+    data = _data(3, text=True)
+    options = RecommenderOptions(k=3, missing="zero", duplicates="first", relevance="rating",
+                                 segment_test="rank")
+    by_object = rw.evaluate_recommendations(data["test"], data["recs"], ["ndcg@10", "P@5"],
+                                            exclude=data["train"], options=options)
+    by_keywords = rw.evaluate_recommendations(data["test"], data["recs"], ["ndcg@10", "P@5"],
+                                              exclude=data["train"], k=3, missing="zero",
+                                              duplicates="first", relevance="rating")
+    assert by_object.mean == by_keywords.mean
+    overridden = rw.evaluate_recommendations(data["test"], data["recs"], ["ndcg@10"],
+                                             exclude=data["train"], options=options, k=20)
+    direct = rw.evaluate_recommendations(data["test"], data["recs"], ["ndcg@10"],
+                                         exclude=data["train"], options=options.replace(k=20))
+    assert overridden.mean == direct.mean
+    for bad in ({"k": 0}, {"k": 2.5}, {"missing": "drop"}, {"duplicates": "last"},
+                {"segment_test": "t"}, {"relevance": 3}):
+        with pytest.raises(InvalidParameterError):
+            RecommenderOptions(**bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameterError, match="RecommenderOptions"):
+        rw.evaluate_recommendations(data["test"], data["recs"], ["P@5"],
+                                    options=rw.EvalOptions())  # type: ignore[arg-type]

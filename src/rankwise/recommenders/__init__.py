@@ -11,6 +11,7 @@ The kernels are in :mod:`rankwise.recommenders.beyond`.
 
 from __future__ import annotations
 
+from rankwise.options import RecommenderOptions
 from rankwise.recommenders.evaluation import (
     BEYOND,
     RecommenderResults,
@@ -18,4 +19,5 @@ from rankwise.recommenders.evaluation import (
     evaluate_recommendations,
 )
 
-__all__ = ["BEYOND", "RecommenderResults", "SegmentResults", "evaluate_recommendations"]
+__all__ = ["BEYOND", "RecommenderOptions", "RecommenderResults", "SegmentResults",
+           "evaluate_recommendations"]

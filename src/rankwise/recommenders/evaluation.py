@@ -25,6 +25,7 @@ from rankwise.exceptions import (
     RankwiseWarning,
     UnknownMeasureError,
 )
+from rankwise.options import RecommenderOptions, recommender_options_from
 from rankwise.recommenders import beyond
 from rankwise.recommenders.inputs import (
     Interactions,
@@ -374,6 +375,7 @@ def evaluate_recommendations(
     rel: float = 1,
     missing: str = "skip",
     engine: str = "numpy",
+    options: RecommenderOptions | None = None,
 ) -> RecommenderResults:
     """Evaluate recommendation lists against held-out interactions.
 
@@ -429,6 +431,10 @@ def evaluate_recommendations(
     relevance : str, optional
         The column of *test* holding grades (then ``rel`` is the relevance
         level); by default every test interaction has grade 1.
+    options : RecommenderOptions, optional
+        ``k``, ``rel``, ``missing``, ``duplicates``, ``relevance`` and
+        ``segment_test`` at once, checked once (keywords given as well
+        override it).
     rel, missing, engine
         As in :func:`rankwise.evaluate`. ``missing="zero"`` scores a test
         user without recommendations 0 (Microsoft Recommenders' nDCG).
@@ -458,11 +464,11 @@ def evaluate_recommendations(
     measures = list(measures)
     if not measures:
         raise InvalidParameterError("measures is empty; give at least one, e.g. ['ndcg@10']")
-    if k is not None and (not isinstance(k, (int, np.integer)) or k < 1):
-        raise InvalidParameterError(f"k must be a positive integer, got {k!r}")
-    if segment_test not in ("welch", "rank"):
-        raise InvalidParameterError(
-            f"segment_test must be 'welch' or 'rank', got {segment_test!r}")
+    chosen = recommender_options_from(options, k=k, rel=rel, missing=missing,
+                                      duplicates=duplicates, relevance=relevance,
+                                      segment_test=segment_test)
+    k, rel, missing = chosen.k, chosen.rel, chosen.missing
+    duplicates, relevance, segment_test = chosen.duplicates, chosen.relevance, chosen.segment_test
     beyond_measures: list[BeyondMeasure] = []
     accuracy_names: list[str] = []
     for text in measures:
@@ -493,9 +499,6 @@ def evaluate_recommendations(
                               rating=relevance is not None) if test is not None else None
     if truth is not None and relevance is not None:
         truth = _with_grades(test, truth, relevance, user_vocab, item_vocab, columns)
-    if duplicates not in ("error", "first"):
-        raise InvalidParameterError(
-            f"duplicates must be 'error' or 'first', got {duplicates!r}")
     lists = Lists.read(recommendations, user_vocab, item_vocab, columns=columns,
                        user_index=users, duplicates=duplicates)
     history = Interactions.read(train if train is not None else exclude, user_vocab,

@@ -629,13 +629,23 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None =
     """
     if len(seen.users) == 0 or len(lists.users) == 0:
         return lists.head(k)
-    removed = contains(seen.keys(n_items), lists.users * n_items + lists.items, n_items)
+    keys = lists.users * n_items
+    keys += lists.items
+    removed = contains(seen.keys(n_items), keys, n_items)
+    del keys
+    if not removed.any():
+        return lists.head(k)
     # the new rank: the old one less the rows removed above it in the same list
     # (a list's rows are contiguous, in rank order, from rank 1)
-    before = np.cumsum(removed, dtype=np.int64)
+    n = len(removed)
+    before = np.cumsum(removed, dtype=np.int32 if n < 1 << 31 else np.int64)
     before -= removed
-    row = np.arange(len(removed), dtype=np.int64)
-    ranks = lists.ranks - (before - before[row - (lists.ranks - 1)])
+    first = np.arange(1, n + 1, dtype=np.int64)
+    first -= lists.ranks  # the row of the list's first item
+    shift = before - before[first]
+    del first, before
+    ranks = lists.ranks - shift
+    del shift
     keep = ~removed
     if k is not None:
         keep &= ranks <= k
