@@ -692,7 +692,8 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     options = options_from(None, rel=rel, missing=missing)
     parsed = prepare_measures(names, options)
     get_engine("numpy").check(parsed, options)
-    if any(ranking_key(plan_of(m).conventions)[2] for m in parsed):
+    if any(ranking_key(plan_of(m).conventions)[2] for m in parsed) or (
+            len(lists.ranks) and int(lists.ranks.max()) >= 1 << 24):  # float32 ties
         return None
     n_users, n_items = max(len(users), 1), max(len(items), 1)
     judged_users = np.bincount(truth.users, minlength=n_users) > 0
