@@ -5,8 +5,9 @@
 The fixture (``strategies.dialect_collection(1040, seed=17)``: ties, queries
 whose grades are all 0, grades -2..4, lists shorter than the cutoffs, scores
 equal in float32, judged documents not retrieved, queries on one side only)
-is written to ``fixture.json.gz``; each tool's values (``tools.TOOLS``, and
-Spark through ``spark-shell``) to ``<tool>.csv.gz``: one row per query, one
+is written to ``fixture.json.gz``; each tool's values (``tools.TOOLS``,
+Spark through ``spark-shell``, gdeval.pl through perl where ``RANKWISE_GDEVAL``
+names it) to ``<tool>.csv.gz``: one row per query, one
 column per rankwise measure, the tool's value (empty where it gives none).
 ``provenance.json`` records the tool versions and the command. The tests
 compare rankwise with these files everywhere, and with the tools themselves
@@ -43,8 +44,9 @@ SEED = 17
 
 def write_fixture(n_queries: int) -> tuple[dict, dict]:
     qrels, run = dialect_collection(n_queries, SEED)
-    with gzip.open(DATA / "fixture.json.gz", "wt", encoding="utf-8") as out:
-        json.dump({"seed": SEED, "queries": n_queries, "qrels": qrels, "run": run}, out)
+    text = json.dumps({"seed": SEED, "queries": n_queries, "qrels": qrels, "run": run})
+    with gzip.GzipFile(DATA / "fixture.json.gz", "wb", mtime=0) as out:  # same bytes each run
+        out.write(text.encode("utf-8"))
     return qrels, run
 
 
@@ -167,7 +169,9 @@ def main() -> None:
             "version": version, "queries": rows, "measures": len(values),
             "generated": date.today().isoformat(), "seconds": round(seconds, 1),
             "python": platform.python_version(),
-            "command": f"python tests/dialects/make_fixtures.py --tools {tool} "
+            "command": ("RANKWISE_GDEVAL=gdeval.pl (its printf widened from %.5f to %.17g) "
+                        if tool == "gdeval" else "")
+                       + f"python tests/dialects/make_fixtures.py --tools {tool} "
                        f"--queries {args.queries}"
                        + (f" --spark-queries {args.spark_queries}" if tool == "spark" else ""),
         }

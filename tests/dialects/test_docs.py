@@ -16,7 +16,8 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "dialects.md"
 
 GRADES = [3, 0, 2, 1, 3, 0, 2, 1, 0, 3]
 MODEL_B = [0.8, 0.2, 0.9, 0.6, 0.4, 0.1, 0.7, 0.5, 0.05, 0.3]
-COLUMNS = ["ndcg@3", "ndcg@5", "ndcg@10", "map", "map@3", "map@5", "mrr@10", "P@5", "recall@5"]
+COLUMNS = ["ndcg@3", "ndcg@5", "ndcg@10", "map", "map@3", "map@5", "mrr@10", "P@5", "recall@5",
+           "err@10"]
 ROWS = [
     ("rankwise", "", {}), ("trec_eval", "", {}), ("sklearn", "", {}),
     ("lightgbm", "", {}), ("xgboost", "", {}),
@@ -26,7 +27,7 @@ ROWS = [
     ("recommenders", "score_type='raw'", {"gain": "linear"}),
     ("recommenders", "map (not map_at_k)", {"denominator": "R"}),
     ("ranx", "", {}), ("ranx", "ndcg_burges", {"gain": "exp"}), ("beir", "", {}),
-    ("mteb", "", {}),
+    ("mteb", "", {}), ("gdeval", "", {}),
 ]
 
 
@@ -55,8 +56,9 @@ def tutorial_table() -> str:
 
 
 def conventions_table() -> str:
-    """Per dialect and family, the conventions that differ from trec_eval's."""
-    reference = DIALECTS["trec_eval"].families
+    """Per dialect and family, the conventions that differ from trec_eval's (rankwise's for
+    the families trec_eval does not have: ERR)."""
+    reference = {**DIALECTS["rankwise"].families, **DIALECTS["trec_eval"].families}
     lines = ["| dialect | family | tool's name | conventions (where they differ from trec_eval) |",
              "|---|---|---|---|"]
     for name, dialect in DIALECTS.items():
@@ -113,6 +115,8 @@ def test_the_tutorial_numbers_are_the_tools(page: str) -> None:
         "map@3(dialect=recommenders,denominator=R)": 0.428571, "map@3(dialect=lightgbm)": 1.0,
         "map(dialect=sklearn)": 1.0, "coverage(dialect=sklearn)": 7.0,
         "ndcg@10(dialect=beir)": 0.89235, "map@5(dialect=beir)": 0.71429,
+        "ndcg@3(dialect=gdeval)": 0.597761, "err@3(dialect=gdeval)": 0.393799,
+        "err@10(dialect=gdeval)": 0.439224,
     }
     means = rw.evaluate(qrels, run, list(tools)).mean
     for measure, value in tools.items():

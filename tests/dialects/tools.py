@@ -512,6 +512,84 @@ def beir_means(qrels: dict, run: dict) -> dict[str, float]:
             for output in (*outputs, mrr) for key, value in output.items()}
 
 
+# --------------------------------------------------------------------------- gdeval
+
+
+def gdeval_script() -> str | None:
+    """gdeval.pl, where ``RANKWISE_GDEVAL`` names it and perl is on the path (else None).
+
+    Its printf widened from %.5f to %.17g gives full doubles; the original's
+    5 decimals are compared to 5e-6.
+    """
+    import os
+    import shutil
+
+    script = os.environ.get("RANKWISE_GDEVAL")
+    return script if script and shutil.which("perl") else None
+
+
+def _gdeval_outputs(
+    qrels: dict, run: dict, flags: tuple[str, ...] = ()
+) -> dict[int, list[tuple[str, float, float]]]:
+    """gdeval.pl's (query, ndcg@k, err@k) rows for each cutoff, its mean as query "*mean*".
+
+    Queries are numbered for it (it reads numeric topics) and named back.
+    """
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    script = gdeval_script()
+    if script is None:
+        raise RuntimeError("set RANKWISE_GDEVAL to gdeval.pl (and put perl on the path)")
+    number = {q: str(i + 1) for i, q in enumerate(sorted(set(qrels) | set(run)))}
+    name = {n: q for q, n in number.items()}
+    name["amean"] = "*mean*"
+    outputs = {}
+    with tempfile.TemporaryDirectory() as work:
+        qpath, rpath = Path(work) / "qrels", Path(work) / "run"
+        qpath.write_text("".join(f"{number[q]} 0 {d} {g}\n" for q, docs in qrels.items()
+                                 for d, g in docs.items()))
+        rpath.write_text("".join(f"{number[q]} Q0 {d} {i} {s!r} run\n"
+                                 for q, docs in run.items()
+                                 for i, (d, s) in enumerate(docs.items(), start=1)))
+        for k in KS:
+            lines = subprocess.run(
+                ["perl", script, *flags, "-k", str(k), str(qpath), str(rpath)],
+                capture_output=True, text=True, check=True,
+            ).stdout.strip().splitlines()
+            assert lines[0] == f"runid,topic,ndcg@{k},err@{k}", lines[0]
+            outputs[k] = [(name[topic], float(ndcg), float(err))
+                          for _, topic, ndcg, err in (line.split(",") for line in lines[1:])]
+    return outputs
+
+
+def gdeval_values(qrels: dict, run: dict) -> Values:
+    """gdeval.pl's ndcg@k and err@k, for every k (one perl run per k).
+
+    gdeval prints nothing for a query without a positive judgment (NaN here).
+    """
+    values: Values = {}
+    for k, rows in _gdeval_outputs(qrels, run).items():
+        for measure in (f"ndcg@{k}(dialect=gdeval)", f"err@{k}(dialect=gdeval)"):
+            values[measure] = {q: math.nan for q in run if q in qrels}
+        for query, ndcg, err in rows:
+            if query != "*mean*":
+                _put(values, f"ndcg@{k}(dialect=gdeval)", query, ndcg)
+                _put(values, f"err@{k}(dialect=gdeval)", query, err)
+    return values
+
+
+def gdeval_means(qrels: dict, run: dict, complete: bool = False) -> dict[str, float]:
+    """gdeval.pl's own means (its ``amean`` row); with *complete*, of ``gdeval.pl -c``."""
+    out = {}
+    for k, rows in _gdeval_outputs(qrels, run, ("-c",) if complete else ()).items():
+        _, ndcg, err = next(row for row in rows if row[0] == "*mean*")
+        out[f"ndcg@{k}(dialect=gdeval)"] = ndcg
+        out[f"err@{k}(dialect=gdeval)"] = err
+    return out
+
+
 def defined_part(tool: str, qrels: dict, run: dict) -> tuple[dict, dict]:
     """The fixture without the queries whose value *tool* leaves unspecified.
 
@@ -537,7 +615,7 @@ def defined_part(tool: str, qrels: dict, run: dict) -> tuple[dict, dict]:
 MEANS: dict[str, Callable[[dict, dict], dict[str, float]]] = {
     "lightgbm": lightgbm_means, "xgboost": xgboost_means, "catboost": catboost_means,
     "torchmetrics": torchmetrics_means, "recommenders": recommenders_means,
-    "ranx": ranx_means, "beir": beir_means,
+    "ranx": ranx_means, "beir": beir_means, "gdeval": gdeval_means,
 }
 """Tool name -> the tool's own means over the whole fixture, in one call."""
 
@@ -552,13 +630,22 @@ TOOLS: dict[str, tuple[str, Callable[[dict, dict], Values]]] = {
     "recommenders": ("recommenders", recommenders_values),
     "beir": ("beir", beir_values),
     "pytrec_eval": ("pytrec_eval", pytrec_eval_values),
+    "gdeval": ("perl", gdeval_values),
 }
-"""Tool name -> (its Python module, the function running it)."""
+"""Tool name -> (its Python module, the function running it; "perl": gdeval.pl through
+perl, see :func:`gdeval_script`)."""
 
 
 def version_of(tool: str) -> str:
     """The installed version of *tool* (its distribution's)."""
     from importlib.metadata import version
 
+    if tool == "gdeval":
+        import subprocess
+
+        script = gdeval_script()
+        line = subprocess.run(["perl", str(script), "-v"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        return line.split(": ", 1)[-1]  # "version 1.3 (Mon Apr 29 20:50:24 EDT 2013)"
     distribution = {"pytrec_eval": "pytrec_eval-terrier", "sklearn": "scikit-learn"}
     return version(distribution.get(tool, tool))

@@ -617,10 +617,13 @@ def gain_notes(judged_grades: np.ndarray, measures: Sequence[Measure]) -> list[s
     "ndcg@10 uses rankwise's gain 2^grade - 1 and the judgments h"
     >>> note[-49:]
     'the gain: ndcg@10(gain=linear) gives their number'
+    >>> gain_notes(np.array([0.0, 2.0]), [parse("ndcg@10(dialect=lightgbm)")])
+    []
     """
-    exponential = [  # the families whose default gain is 2^grade - 1 (ndcg, dcg; not ncg)
-        m for m in measures
+    exponential = [  # the families whose default gain is 2^grade - 1 (ndcg, dcg; not ncg),
+        m for m in measures  # in rankwise's dialect (another tool's gain is that tool's)
         if "gain" in m.family.params
+        and dialect_of(m) == DEFAULT_DIALECT
         and m.family.params["gain"].default == "exp"
         and m.param("gain") == "exp"
         and not m.param("gains")

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from rankwise.exceptions import UnsupportedMeasureError
+from rankwise.kernels import err as _err
 from rankwise.kernels._segments import (
     per_query_sum,
     rank_within_query,
@@ -488,6 +489,21 @@ def bpref(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     return safe_divide(per_query_sum(query, term, hits.n_queries), num_rel)
 
 
+def expected_reciprocal_rank(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
+    """ERR@k (:mod:`rankwise.kernels.err`) under the record's tie rule, cutoff and empty value.
+
+    A query is empty when none of its judgments has a stop probability above
+    0 (no grade above 0: gdeval's queries without a positive judgment).
+    """
+    hits = _Hits(ctx, c)
+    _refuse(m, c, ("average", "group_end"))
+    max_grade = _err.check_grades(ctx, m)
+    k = _cut(m, c)
+    value = _err.err_of_hits(hits.query, hits.rank, hits.grade, max_grade, k, hits.n_queries)
+    ideal = _err.ideal_err_values(ctx, m.replace(cutoff=k))
+    return _finish(value, ideal == 0, c)
+
+
 def _refuse(m: Measure, c: Conventions, ties: tuple[str, ...]) -> None:
     if c.ties in ties:
         raise UnsupportedMeasureError(
@@ -506,6 +522,7 @@ DIALECT_KERNELS: dict[str, DialectKernel] = {
     "rbp": rank_biased_precision,
     "bpref": bpref,
     "coverage": coverage,
+    "err": expected_reciprocal_rank,
 }
 """Measure family -> kernel under a :class:`Conventions` record."""
 

@@ -36,7 +36,8 @@ def stop_probability(grades: np.ndarray, max_grade: float) -> np.ndarray:
     return (np.exp2(np.maximum(grades, 0.0)) - 1.0) / np.exp2(max_grade)
 
 
-def _check_grades(ctx: Context, m: Measure) -> float:
+def check_grades(ctx: Context, m: Measure) -> float:
+    """The measure's max_grade, refused when a judged grade exceeds it."""
     max_grade = float(m.param("max_grade"))
     grades = ctx.data.judged_grades
     if len(grades) and float(grades.max()) > max_grade:
@@ -59,21 +60,39 @@ def _err(
     return per_query_sum(query, stop / rank * survive, n_queries)
 
 
+def err_of_hits(
+    query: np.ndarray,
+    rank: np.ndarray,
+    grade: np.ndarray,
+    max_grade: float,
+    cutoff: int | None,
+    n_queries: int,
+) -> np.ndarray:
+    """ERR@*cutoff* per query from its hits (query, rank, grade), sorted by query then rank.
+
+    Examples
+    --------
+    >>> err_of_hits(np.array([0, 0]), np.array([1, 2]), np.array([4.0, 1.0]), 4, None, 1)
+    array([0.93945312])
+    """
+    stop = stop_probability(grade, max_grade)
+    keep = stop > 0
+    if cutoff is not None:
+        keep &= rank <= cutoff
+    return _err(query[keep], rank[keep].astype(np.float64), stop[keep], n_queries)
+
+
 def err_values(ctx: Context, m: Measure) -> np.ndarray:
     """ERR@k of each query's ranking."""
     d = ctx.data
-    max_grade = _check_grades(ctx, m)
-    stop = stop_probability(d.hit_grade, max_grade)
-    keep = stop > 0
-    if m.cutoff is not None:
-        keep &= d.hit_rank <= m.cutoff
-    return _err(d.hit_query[keep], d.hit_rank[keep].astype(np.float64), stop[keep], ctx.n_queries)
+    max_grade = check_grades(ctx, m)
+    return err_of_hits(d.hit_query, d.hit_rank, d.hit_grade, max_grade, m.cutoff, ctx.n_queries)
 
 
 def ideal_err_values(ctx: Context, m: Measure) -> np.ndarray:
     """ERR@k of the ideal ranking: the query's judged grades, descending."""
     d = ctx.data
-    max_grade = _check_grades(ctx, m)
+    max_grade = check_grades(ctx, m)
     query = np.repeat(np.arange(ctx.n_queries), np.diff(d.judged_offsets))
     position = rank_within_query(query).astype(np.float64)
     stop = stop_probability(d.judged_grades, max_grade)  # grades descending within a query

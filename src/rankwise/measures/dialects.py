@@ -260,7 +260,9 @@ class Dialect:
     options: dict[str, tuple[tuple[str, dict[str, str]], ...]] = field(default_factory=dict)
 
 
-DIALECT_FAMILIES = ("ndcg", "dcg", "map", "mrr", "P", "recall", "hit", "bpref", "rbp", "coverage")
+DIALECT_FAMILIES = (
+    "ndcg", "dcg", "map", "mrr", "P", "recall", "hit", "bpref", "rbp", "coverage", "err",
+)
 """The measure families that take a ``dialect`` parameter."""
 
 _C = Conventions
@@ -275,8 +277,9 @@ _RANKWISE = {
     "bpref": _C(),
     "rbp": _C(gain="scaled"),
     "coverage": _C(),
+    "err": _C(),  # ERR's stop probability is its own (2^g - 1) / 2^max_grade: no gain here
 }
-_TREC = {**_RANKWISE, "ndcg": _C(), "dcg": _C()}
+_TREC = {**{f: c for f, c in _RANKWISE.items() if f != "err"}, "ndcg": _C(), "dcg": _C()}
 
 
 def _list(**changes: Any) -> Conventions:
@@ -475,6 +478,20 @@ DIALECTS: dict[str, Dialect] = {
                    "mrr": "MRR@k (evaluate_custom)"},
             notes={"mrr": "evaluate_custom does not drop a document with the query's id, but "
                           "evaluate() called first removes it from the results it is given"},
+        ),
+        Dialect(
+            "gdeval",
+            "gdeval.pl 1.3 (TREC Web track 2010-2014)",
+            {
+                "ndcg": _C(cutoff=20, gain="exp", empty="skip"),
+                "err": _C(cutoff=20, empty="skip"),
+            },
+            names={"ndcg": "ndcg@k (-k k; 20 without)", "err": "err@k (-k k; 20 without)"},
+            notes={"ndcg": "gdeval refuses grades above 4, non-integer grades and non-numeric "
+                           "topics; it scores duplicate documents twice (rankwise refuses them); "
+                           "-c (mean over every judged query) is missing='zero'",
+                   "err": "stop probability (2^g - 1) / 2^4 (err's max_grade=4); gdeval "
+                          "refuses grades above 4 (rankwise: above max_grade)"},
         ),
         Dialect(
             "mteb",

@@ -6,6 +6,7 @@ ideal from all judged grades cut at k): no family of its own.
 
 from __future__ import annotations
 
+from rankwise.measures.dialects import DIALECT, EMPTY
 from rankwise.measures.family import Family
 from rankwise.measures.params import Param, number
 
@@ -25,7 +26,7 @@ FAMILIES: list[Family] = [
         "sum_{i<=k} R_i / i * prod_{j<i} (1 - R_j), R = (2^g - 1) / 2^max_grade "
         "(g: the grade, 0 if unjudged or negative); as gdeval.pl",
         "optional",
-        {"max_grade": MAX_GRADE},
+        {"max_grade": MAX_GRADE, "dialect": DIALECT, "empty": EMPTY},
         reference="Chapelle, Metzler, Zhang & Grinspan, CIKM 2009; TREC Web track gdeval.pl",
     ),
     Family(
