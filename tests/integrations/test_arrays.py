@@ -75,3 +75,57 @@ def test_errors_name_the_problem() -> None:
         evaluate_groups([1, 0, 1], [0.1, 0.2, 0.3], measures="ndcg", qid=[1, 2, 1])
     with pytest.raises(rw.InvalidParameterError, match="not finite"):
         evaluate_groups([1, 0], [0.1, float("nan")], [2], "ndcg")
+
+
+def test_rounds_on_prepared_groups_give_the_numbers_of_rw_evaluate() -> None:
+    """A training loop's rounds: the query structure of each data set is prepared once
+    (kernels.arrays.GroupedRows) and found again; every round's values are still those of
+    rw.evaluate, whatever the predictions (ties, a constant model, float32 collisions), with
+    two data sets alternating, and after the labels change in place."""
+    from strategies import ranking_data
+
+    from rankwise.integrations._arrays import prepared
+
+    rng = np.random.default_rng(3)
+    train = ranking_data(300, seed=1)[1:]
+    valid = ranking_data(200, seed=2)[1:]
+    assert len(train[0]) >= 1024 and len(valid[0]) >= 1024  # large enough to be kept
+    rounds = []
+    for labels, sizes in (train, valid):
+        n = len(labels)
+        noisy = labels + rng.normal(size=n)
+        collide = rng.random(n)
+        collide[1::2] = collide[::2][: n // 2] + 1e-12  # equal in float32 only
+        rounds += [(labels, sizes, s) for s in (noisy, np.round(noisy, 1), np.zeros(n),
+                                               collide)]
+    order = [0, 4, 1, 5, 2, 6, 3, 7]  # train and validation alternate
+    for index in order:
+        labels, sizes, scores = rounds[index]
+        arrays = evaluate_groups(labels, scores, sizes, MEASURES)
+        qrels, run = grouped_as_dicts(labels, scores, sizes)
+        results = rw.evaluate(qrels, run, MEASURES)
+        for measure in MEASURES:
+            ours = dict(zip(arrays.query_ids, arrays[measure]))
+            for query, value in zip(results.query_ids, results[measure]):
+                assert ours[query] == pytest.approx(value, abs=1e-12, nan_ok=True), (
+                    index, measure, query)
+    labels, sizes = train
+    assert prepared(labels, sizes) is prepared(labels.copy(), sizes)  # found again
+    changed = labels.copy()
+    changed[:50] = 4 - changed[:50]
+    scores = rng.normal(size=len(labels))
+    arrays = evaluate_groups(changed, scores, sizes, ["ndcg@5", "map"])
+    qrels, run = grouped_as_dicts(changed, scores, sizes)
+    assert arrays.mean == pytest.approx(rw.evaluate(qrels, run, ["ndcg@5", "map"]).mean,
+                                        abs=1e-12)
+
+
+def test_the_prepared_arrays_are_read_only() -> None:
+    """Every round's ranking shares them: a kernel writing to one would corrupt the next."""
+    from rankwise.kernels.arrays import GroupedRows
+
+    ranking = GroupedRows(np.array([1.0, 0.0, 2.0]), np.array([3])).rank(np.array([.1, .2, .3]))
+    for shared in (ranking.hit_query, ranking.hit_rank, ranking.judged_grades,
+                   ranking.judged_offsets, ranking.num_ret, ranking.in_run):
+        with pytest.raises(ValueError, match="read-only"):
+            shared[0] = 0

@@ -11,7 +11,7 @@ import numpy as np
 
 from rankwise.engines.core import RankingKey, check_supported, compute, plan_of
 from rankwise.exceptions import InvalidParameterError, MissingDependencyError
-from rankwise.kernels.arrays import check_arrays, group_sizes_of, rank_arrays
+from rankwise.kernels.arrays import GroupedRows, check_arrays, group_sizes_of
 from rankwise.measures import Measure, parse_many
 from rankwise.options import EvalOptions
 from rankwise.results import Results
@@ -19,6 +19,42 @@ from rankwise.results import Results
 __all__ = ["evaluate_groups", "lower_is_better", "measures_of", "require"]
 
 _OPTIONS = EvalOptions()
+
+_PREPARED: list[GroupedRows] = []
+"""The query structures of the data sets evaluated last (a training loop's train and
+validation sets), most recent first: their groups and labels do not change from one
+round to the next."""
+
+_PREPARED_KEPT = 4
+_PREPARED_ROWS = 1024
+"""Smaller data sets (XGBRanker's metric is called once per query group) are prepared
+afresh each time: that is cheap, and they would push the big ones out."""
+
+
+def prepared(labels: np.ndarray, groups: np.ndarray) -> GroupedRows:
+    """The :class:`GroupedRows` of these labels and groups: made once, then found again.
+
+    Examples
+    --------
+    >>> labels, groups = np.zeros(2000), np.array([1000, 1000])
+    >>> a = prepared(labels, groups)
+    >>> prepared(labels.copy(), groups) is a
+    True
+    >>> labels[0] = 1.0
+    >>> prepared(labels, groups) is a  # the labels changed: prepared again
+    False
+    """
+    if len(labels) < _PREPARED_ROWS:
+        return GroupedRows(labels, groups)
+    for index, rows in enumerate(_PREPARED):
+        if rows.matches(labels, groups):
+            if index:
+                _PREPARED.insert(0, _PREPARED.pop(index))
+            return rows
+    rows = GroupedRows(labels, groups)
+    _PREPARED.insert(0, rows)
+    del _PREPARED[_PREPARED_KEPT:]
+    return rows
 
 
 def require(module: str, extra: str, what: str) -> None:
@@ -109,10 +145,11 @@ def evaluate_groups(
             raise InvalidParameterError("give the query groups: groups= (sizes) or qid=")
         groups = group_sizes_of(np.asarray(qid))
     label_array, score_array, sizes = check_arrays(labels, predictions, groups)
+    rows = prepared(label_array, sizes)
 
     def rankings(key: RankingKey) -> Any:
         tie_order, float32, _ = key  # no row's id is its query's id: nothing to drop
-        return rank_arrays(label_array, score_array, sizes, tie_order=tie_order, float32=float32)
+        return rows.rank(score_array, tie_order=tie_order, float32=float32)
 
     first = plan_of(parsed[0]).key  # rank the way the first measure needs first
     ranking = rankings(first)

@@ -16,13 +16,14 @@ enough for every boosting round: see benchmarks/bench_integrations.py.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
 from rankwise.kernels.ranking import TIE_ORDERS, TiedRanking
 
-__all__ = ["check_arrays", "group_sizes_of", "rank_arrays"]
+__all__ = ["GroupedRows", "check_arrays", "group_sizes_of", "rank_arrays"]
 
 
 @lru_cache(maxsize=8)
@@ -88,6 +89,118 @@ def check_arrays(
     return labels, scores, groups
 
 
+class GroupedRows:
+    """The fixed part of rows grouped by query: labels and groups, prepared once.
+
+    A training loop evaluates new predictions of the same rows every round:
+    the query structure (which row is in which group, where each group
+    starts, the labels sorted for the ideal rankings) does not change, so it
+    is computed here once and :meth:`rank` only sorts the scores.
+
+    Parameters
+    ----------
+    labels : array of float
+        Per row, its grade (checked by :func:`check_arrays`).
+    groups : array of int
+        The number of rows of each query, in row order.
+
+    Examples
+    --------
+    >>> rows = GroupedRows(np.array([1.0, 0, 2]), np.array([3]))
+    >>> rows.rank(np.array([0.5, 0.5, 0.9])).hit_grade.tolist()
+    [2.0, 0.0, 1.0]
+    >>> rows.matches(np.array([1.0, 0, 2]), np.array([3]))
+    True
+    """
+
+    def __init__(self, labels: np.ndarray, groups: np.ndarray) -> None:
+        self.labels = np.array(labels, dtype=np.float64)  # a copy: the caller's may change
+        self.groups = np.array(groups, dtype=np.int64)
+        n, n_groups = len(self.labels), len(self.groups)
+        self.n, self.n_groups = n, n_groups
+        self.group_start = (
+            np.concatenate(([0], np.cumsum(self.groups)[:-1])) if n_groups else self.groups
+        )
+        self.group = np.repeat(np.arange(n_groups, dtype=np.int32), self.groups)
+        # the key of the stable sort by group: numpy radix-sorts 8- and 16-bit integers
+        self.group_key: np.ndarray
+        if n_groups <= 1 << 8:
+            self.group_key = self.group.astype(np.uint8)
+        elif n_groups <= 1 << 16:
+            self.group_key = self.group.astype(np.uint16)
+        else:
+            self.group_key = self.group
+        self.row_start = np.repeat(self.group_start, self.groups)
+        self.hit_rank = np.arange(1, n + 1) - self.row_start
+        self.nonempty_starts = self.group_start[self.groups > 0]
+        self.judged_offsets = np.append(self.group_start, n).astype(np.int64)
+        self.judged_grades = _grades_descending(self.labels, self.group, n_groups)
+        self.query_ids = _names(n_groups)
+        self.in_run = np.ones(n_groups, dtype=bool)
+        self.cache: dict[Any, Any] = {}  # what the kernels derive from the judgments alone
+        for shared in (self.labels, self.groups, self.group_start, self.group, self.group_key,
+                       self.row_start, self.hit_rank, self.judged_offsets, self.judged_grades,
+                       self.in_run):  # every ranking shares them: no kernel may write to them
+            shared.flags.writeable = False
+
+    def matches(self, labels: np.ndarray, groups: np.ndarray) -> bool:
+        """Whether *labels* and *groups* are the ones prepared (equal values)."""
+        return (
+            len(labels) == self.n
+            and len(groups) == self.n_groups
+            and bool(np.array_equal(groups, self.groups))
+            and bool(np.array_equal(labels, self.labels))
+        )
+
+    def rank(
+        self, scores: np.ndarray, *, tie_order: str = "docno", float32: bool = False
+    ) -> TiedRanking:
+        """The ranking of the rows by *scores* (see :func:`rank_arrays`)."""
+        if tie_order not in TIE_ORDERS:
+            raise InvalidParameterError(
+                f"tie_order must be 'docno' or 'input', got {tie_order!r}"
+            )
+        n = self.n
+        if float32:
+            scores = scores.astype(np.float32).astype(np.float64)
+        # rows by score descending (tied rows in no particular order), then stably by group
+        by_score = np.argsort(-scores)
+        order = by_score[np.argsort(self.group_key[by_score], kind="stable")]
+        sorted_scores = scores[order]
+        # tie runs: equal scores next to each other inside a group
+        boundary = np.empty(n, dtype=bool)
+        boundary[:1] = True
+        np.not_equal(sorted_scores[1:], sorted_scores[:-1], out=boundary[1:])
+        boundary[self.nonempty_starts] = True
+        run_first = np.flatnonzero(boundary)
+        run_size = np.diff(np.append(run_first, n))
+        run_id = np.cumsum(boundary) - 1
+        if len(run_first) < n:
+            # order the rows of each tie run by position: descending (docno) or ascending
+            # (input); the (run, position) keys are distinct, so any sort orders them
+            members = np.flatnonzero(run_size[run_id] > 1)
+            position = order[members] if tie_order == "input" else n - 1 - order[members]
+            local = np.argsort(run_id[members].astype(np.int64) * n + position)
+            order = order.copy()
+            order[members] = order[members][local]
+        return TiedRanking(
+            query_ids=self.query_ids,
+            num_ret=self.groups,
+            hit_query=self.group,
+            hit_rank=self.hit_rank,
+            hit_grade=self.labels[order],
+            tie_above=run_first[run_id] - self.row_start,
+            tie_size=run_size[run_id],
+            judged_offsets=self.judged_offsets,
+            judged_grades=self.judged_grades,
+            in_run=self.in_run,
+            depth=None,
+            hit_score=sorted_scores,
+            presorted=True,
+            cache=self.cache,
+        )
+
+
 def rank_arrays(
     labels: np.ndarray,
     scores: np.ndarray,
@@ -129,51 +242,7 @@ def rank_arrays(
     """
     if tie_order not in TIE_ORDERS:
         raise InvalidParameterError(f"tie_order must be 'docno' or 'input', got {tie_order!r}")
-    n = len(scores)
-    n_groups = len(groups)
-    if float32:
-        scores = scores.astype(np.float32).astype(np.float64)
-    group_start = np.concatenate(([0], np.cumsum(groups)[:-1])) if n_groups else groups
-    group = np.repeat(np.arange(n_groups, dtype=np.int32), groups)
-    # rows by score descending (tied rows in no particular order), then stably by group
-    by_score = np.argsort(-scores)
-    keys = group[by_score]
-    if n_groups <= 1 << 16:
-        keys = keys.astype(np.uint16 if n_groups > 256 else np.uint8)
-    order = by_score[np.argsort(keys, kind="stable")]
-    sorted_scores = scores[order]
-    row_start = np.repeat(group_start, groups)  # the first row of each row's group
-    # tie runs: equal scores next to each other inside a group
-    boundary = np.empty(n, dtype=bool)
-    boundary[:1] = True
-    np.not_equal(sorted_scores[1:], sorted_scores[:-1], out=boundary[1:])
-    boundary[group_start[groups > 0]] = True
-    run_first = np.flatnonzero(boundary)
-    run_size = np.diff(np.append(run_first, n))
-    if len(run_first) < n:
-        # order the rows of each tie run by position: descending (docno) or ascending (input)
-        run_id = np.repeat(np.arange(len(run_first)), run_size)
-        members = np.flatnonzero((run_size > 1)[run_id])
-        position = order[members] if tie_order == "input" else -order[members]
-        local = np.lexsort((position, run_id[members]))
-        order = order.copy()
-        order[members] = order[members][local]
-    above = np.repeat(run_first, run_size) - row_start
-    return TiedRanking(
-        query_ids=_names(n_groups),
-        num_ret=np.asarray(groups, dtype=np.int64),
-        hit_query=group,
-        hit_rank=np.arange(1, n + 1) - row_start,
-        hit_grade=labels[order],
-        tie_above=above,
-        tie_size=np.repeat(run_size, run_size),
-        judged_offsets=np.append(group_start, n).astype(np.int64),
-        judged_grades=_grades_descending(labels, group, n_groups),
-        in_run=np.ones(n_groups, dtype=bool),
-        depth=None,
-        hit_score=sorted_scores,
-        presorted=True,
-    )
+    return GroupedRows(labels, groups).rank(scores, tie_order=tie_order, float32=float32)
 
 
 def _grades_descending(labels: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:

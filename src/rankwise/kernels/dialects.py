@@ -14,7 +14,8 @@ vectorised over all queries and hits; no Python loop per query.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 import numpy as np
 
@@ -82,10 +83,27 @@ class _Hits:
         """Per hit, its score (1 where the engine kept none)."""
         return self._score if self._score is not None else np.ones(len(self.query))
 
+    def static(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """What *make* derives from the judgments alone, made once per set of judgments.
+
+        The ranking's cache holds it, shared by its views and, in training
+        loops, by the rankings of every round (:class:`~rankwise.kernels.arrays.GroupedRows`).
+        """
+        cache = self.data.cache
+        if key not in cache:
+            value = make()
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False  # shared: nobody may change it
+            cache[key] = value
+        return cache[key]
+
     def judged(self) -> tuple[np.ndarray, np.ndarray]:
         """(query, grade) of every judgment of the evaluated queries, grades descending."""
         d = self.data
-        query = np.repeat(np.arange(self.n_queries), np.diff(d.judged_offsets))
+        query = self.static(
+            ("judged query",),
+            lambda: np.repeat(np.arange(self.n_queries), np.diff(d.judged_offsets)),
+        )
         return query, d.judged_grades
 
     def list_is_judged(self) -> bool:
@@ -150,11 +168,15 @@ def _relevant(hits: _Hits, rel: float, c: Conventions, gated: bool) -> np.ndarra
 
 def _num_rel(hits: _Hits, rel: float, c: Conventions) -> np.ndarray:
     """R per query: relevant judgments, or relevant documents of the retrieved list."""
-    if c.ideal == "list":
+    if c.ideal == "list" and not hits.list_is_judged():
         relevant = hits.grade >= rel
         return per_query_sum(hits.query[relevant], None, hits.n_queries)
-    query, grades = hits.judged()
-    return per_query_sum(query[grades >= rel], None, hits.n_queries)
+
+    def count() -> np.ndarray:
+        query, grades = hits.judged()
+        return per_query_sum(query[grades >= rel], None, hits.n_queries)
+
+    return hits.static(("num_rel", rel), count)
 
 
 def _finish(values: np.ndarray, empty: np.ndarray, c: Conventions) -> np.ndarray:
@@ -379,17 +401,30 @@ def _ideal_dcg(hits: _Hits, k: int | None, c: Conventions) -> np.ndarray:
     judgments come sorted by grade descending: with a gain that grows with
     the grade, their order is the ideal one already.
     """
+    if c.ideal == "list" and not hits.list_is_judged():
+        return _ideal_dcg_of(hits, hits.query, _gains(hits.grade, c), hits.num_ret, k, c, False)
+
+    def make() -> np.ndarray:
+        query, grades = hits.judged()
+        length = np.diff(hits.data.judged_offsets)
+        return _ideal_dcg_of(hits, query, _gains(grades, c), length, k, c, not c.gains)
+
+    key = ("ideal dcg", k, c.gain, c.gains, c.negative, c.arithmetic)
+    return hits.static(key, make)
+
+
+def _ideal_dcg_of(
+    hits: _Hits,
+    query: np.ndarray,
+    gains: np.ndarray,
+    length: np.ndarray,
+    k: int | None,
+    c: Conventions,
+    presorted: bool,
+) -> np.ndarray:
+    """The ideal DCG@k of the documents *query*, *gains* (sorted by gain when *presorted*)."""
     dtype = np.float32 if c.arithmetic == "float32" else np.float64
     n = hits.n_queries
-    presorted = not c.gains
-    if c.ideal == "list" and not hits.list_is_judged():
-        query, gains = hits.query, _gains(hits.grade, c)
-        length = hits.num_ret
-        presorted = False
-    else:
-        query, grades = hits.judged()
-        gains = _gains(grades, c)
-        length = np.diff(hits.data.judged_offsets)
     if presorted:
         within = rank_within_query(query)
         keep = gains != 0
