@@ -121,3 +121,10 @@ def test_the_tutorial_numbers_are_the_tools(page: str) -> None:
     means = rw.evaluate(qrels, run, list(tools)).mean
     for measure, value in tools.items():
         assert round(means[str(rw.parse(measure))], 6) == value, measure
+
+
+def test_the_explain_help_names_every_dialect() -> None:
+    from rankwise.cli.commands.explain import _EPILOG
+
+    listed = " ".join(_EPILOG.split("(see")[0].split()).removeprefix("dialects: ").split(", ")
+    assert listed == list(DIALECTS)

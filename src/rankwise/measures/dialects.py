@@ -480,20 +480,6 @@ DIALECTS: dict[str, Dialect] = {
                           "evaluate() called first removes it from the results it is given"},
         ),
         Dialect(
-            "gdeval",
-            "gdeval.pl 1.3 (TREC Web track 2010-2014)",
-            {
-                "ndcg": _C(cutoff=20, gain="exp", empty="skip"),
-                "err": _C(cutoff=20, empty="skip"),
-            },
-            names={"ndcg": "ndcg@k (-k k; 20 without)", "err": "err@k (-k k; 20 without)"},
-            notes={"ndcg": "gdeval refuses grades above 4, non-integer grades and non-numeric "
-                           "topics; it scores duplicate documents twice (rankwise refuses them); "
-                           "-c (mean over every judged query) is missing='zero'",
-                   "err": "stop probability (2^g - 1) / 2^4 (err's max_grade=4); gdeval "
-                          "refuses grades above 4 (rankwise: above max_grade)"},
-        ),
-        Dialect(
             "mteb",
             "MTEB 2.26.24 (>= 2.18.19; retrieval on pytrec_eval)",
             {
@@ -507,6 +493,20 @@ DIALECTS: dict[str, Dialect] = {
             names={"ndcg": "ndcg_at_k", "map": "map_at_k", "recall": "recall_at_k",
                    "P": "precision_at_k", "hit": "success (hit rate)", "mrr": "mrr_at_k"},
             notes={"mrr": "before 2.18.19 MTEB broke MRR ties in input order"},
+        ),
+        Dialect(
+            "gdeval",
+            "gdeval.pl 1.3 (TREC Web track 2010-2014)",
+            {
+                "ndcg": _C(cutoff=20, gain="exp", empty="skip"),
+                "err": _C(cutoff=20, empty="skip"),
+            },
+            names={"ndcg": "ndcg@k (-k k; 20 without)", "err": "err@k (-k k; 20 without)"},
+            notes={"ndcg": "gdeval refuses grades above 4, non-integer grades and non-numeric "
+                           "topics; it scores duplicate documents twice (rankwise refuses them); "
+                           "-c (mean over every judged query) is missing='zero'",
+                   "err": "stop probability (2^g - 1) / 2^4 (err's max_grade=4); gdeval "
+                          "refuses grades above 4 (rankwise: above max_grade)"},
         ),
     ]
 }

@@ -29,7 +29,8 @@ With --measured, find which dialect gives a number a tool printed."""
 
 _EPILOG = """\
 dialects: rankwise, trec_eval, sklearn, lightgbm, xgboost, catboost,
-  torchmetrics, spark, recommenders, ranx, beir, mteb (see docs/dialects.md).
+  torchmetrics, spark, recommenders, ranx, beir, mteb, gdeval (see
+  docs/dialects.md).
 
 examples:
   rankwise explain qrels.txt run.txt -m ndcg@10 --between trec_eval sklearn
