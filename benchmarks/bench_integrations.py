@@ -5,7 +5,8 @@ be evaluated at every boosting round. Run:
 
     python benchmarks/bench_integrations.py [--rows 100000] [--groups 10000] [--repeat 30]
 
-It times ``rankwise.integrations.evaluate_groups`` (what every hook calls)
+It times ``rankwise.integrations.evaluate_groups`` (what every hook calls, with
+the hook's ``GroupCache``)
 for a few measure lists, and the LightGBM ``feval`` and XGBoost
 ``custom_metric`` objects when those libraries are installed, and prints the
 median and the best of the repeats (wall and CPU time). The query structure
@@ -64,6 +65,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     args = parser.parse_args()
     from rankwise.integrations import evaluate_groups
+    from rankwise.integrations._arrays import GroupCache
 
     labels, predictions, sizes = _data(args.rows, args.groups)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -86,8 +88,10 @@ def main() -> None:
         "mrr@10, P@10, recall@10": ["mrr@10", "P@10", "recall@10"],
     }
     for name, measures in cases.items():
+        cache = GroupCache()  # as every hook holds one
         timing = _time(
-            lambda m=measures: evaluate_groups(labels, predictions, sizes, m), args.repeat
+            lambda m=measures, c=cache: evaluate_groups(labels, predictions, sizes, m, cache=c),
+            args.repeat,
         )
         print(_line(f"evaluate_groups {name}", timing))
     try:

@@ -84,8 +84,9 @@ def test_rounds_on_prepared_groups_give_the_numbers_of_rw_evaluate() -> None:
     two data sets alternating, and after the labels change in place."""
     from strategies import ranking_data
 
-    from rankwise.integrations._arrays import prepared
+    from rankwise.integrations._arrays import GroupCache
 
+    cache = GroupCache()
     rng = np.random.default_rng(3)
     train = ranking_data(300, seed=1)[1:]
     valid = ranking_data(200, seed=2)[1:]
@@ -101,7 +102,7 @@ def test_rounds_on_prepared_groups_give_the_numbers_of_rw_evaluate() -> None:
     order = [0, 4, 1, 5, 2, 6, 3, 7]  # train and validation alternate
     for index in order:
         labels, sizes, scores = rounds[index]
-        arrays = evaluate_groups(labels, scores, sizes, MEASURES)
+        arrays = evaluate_groups(labels, scores, sizes, MEASURES, cache=cache)
         qrels, run = grouped_as_dicts(labels, scores, sizes)
         results = rw.evaluate(qrels, run, MEASURES)
         for measure in MEASURES:
@@ -110,11 +111,11 @@ def test_rounds_on_prepared_groups_give_the_numbers_of_rw_evaluate() -> None:
                 assert ours[query] == pytest.approx(value, abs=1e-12, nan_ok=True), (
                     index, measure, query)
     labels, sizes = train
-    assert prepared(labels, sizes) is prepared(labels.copy(), sizes)  # found again
-    changed = labels.copy()
+    assert cache.get(labels, sizes) is cache.get(labels.copy(), sizes)  # found again
+    changed = labels  # changed in place, as a caller might
     changed[:50] = 4 - changed[:50]
     scores = rng.normal(size=len(labels))
-    arrays = evaluate_groups(changed, scores, sizes, ["ndcg@5", "map"])
+    arrays = evaluate_groups(changed, scores, sizes, ["ndcg@5", "map"], cache=cache)
     qrels, run = grouped_as_dicts(changed, scores, sizes)
     assert arrays.mean == pytest.approx(rw.evaluate(qrels, run, ["ndcg@5", "map"]).mean,
                                         abs=1e-12)
@@ -129,3 +130,18 @@ def test_the_prepared_arrays_are_read_only() -> None:
                    ranking.judged_offsets, ranking.num_ret, ranking.in_run):
         with pytest.raises(ValueError, match="read-only"):
             shared[0] = 0
+
+
+def test_the_hooks_keep_their_own_cache_and_a_copy_starts_empty() -> None:
+    import pickle
+
+    from rankwise.integrations._arrays import GroupCache
+
+    cache = GroupCache()
+    labels, sizes = np.zeros(3000), np.array([1000, 2000])
+    rows = cache.get(labels, sizes)
+    assert cache.get(labels, sizes) is rows
+    copy = pickle.loads(pickle.dumps(cache))
+    assert copy.get(labels, sizes) is not rows
+    small = np.zeros(10), np.array([10])
+    assert cache.get(*small) is not cache.get(*small)  # small data sets are not kept

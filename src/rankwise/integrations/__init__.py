@@ -14,11 +14,13 @@ Any measure, in any dialect:
 Each module needs its library (``pip install 'rankwise[lightgbm]'``, ...)
 and says so when imported without it. All of them compute with
 :func:`evaluate_groups`: labels, predictions and query group sizes, straight
-to the kernels (no string ids), fast enough for every boosting round.
+to the kernels (no string ids), fast enough for every boosting round: each
+hook keeps the query structure of the data sets it sees in a
+:class:`GroupCache`, so a round only ranks the new predictions.
 """
 
 from __future__ import annotations
 
-from rankwise.integrations._arrays import evaluate_groups
+from rankwise.integrations._arrays import GroupCache, evaluate_groups
 
-__all__ = ["evaluate_groups"]
+__all__ = ["GroupCache", "evaluate_groups"]

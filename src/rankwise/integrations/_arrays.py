@@ -16,45 +16,53 @@ from rankwise.measures import Measure, parse_many
 from rankwise.options import EvalOptions
 from rankwise.results import Results
 
-__all__ = ["evaluate_groups", "lower_is_better", "measures_of", "require"]
+__all__ = ["GroupCache", "evaluate_groups", "lower_is_better", "measures_of", "require"]
 
 _OPTIONS = EvalOptions()
 
-_PREPARED: list[GroupedRows] = []
-"""The query structures of the data sets evaluated last (a training loop's train and
-validation sets), most recent first: their groups and labels do not change from one
-round to the next."""
+class GroupCache:
+    """The query structures of the data sets a hook evaluates, prepared once each.
 
-_PREPARED_KEPT = 4
-_PREPARED_ROWS = 1024
-"""Smaller data sets (XGBRanker's metric is called once per query group) are prepared
-afresh each time: that is cheap, and they would push the big ones out."""
-
-
-def prepared(labels: np.ndarray, groups: np.ndarray) -> GroupedRows:
-    """The :class:`GroupedRows` of these labels and groups: made once, then found again.
+    A training loop evaluates new predictions of the same rows every round
+    (the training set, a validation set): their groups and labels do not
+    change, so their :class:`~rankwise.kernels.arrays.GroupedRows` are kept
+    (the last *kept*, of *min_rows* rows or more: smaller ones are cheap to
+    prepare) and found again by comparing labels and groups. Each hook holds
+    its own, so the memory goes with the hook.
 
     Examples
     --------
+    >>> cache = GroupCache()
     >>> labels, groups = np.zeros(2000), np.array([1000, 1000])
-    >>> a = prepared(labels, groups)
-    >>> prepared(labels.copy(), groups) is a
+    >>> rows = cache.get(labels, groups)
+    >>> cache.get(labels.copy(), groups) is rows
     True
     >>> labels[0] = 1.0
-    >>> prepared(labels, groups) is a  # the labels changed: prepared again
+    >>> cache.get(labels, groups) is rows  # the labels changed: prepared again
     False
     """
-    if len(labels) < _PREPARED_ROWS:
-        return GroupedRows(labels, groups)
-    for index, rows in enumerate(_PREPARED):
-        if rows.matches(labels, groups):
-            if index:
-                _PREPARED.insert(0, _PREPARED.pop(index))
-            return rows
-    rows = GroupedRows(labels, groups)
-    _PREPARED.insert(0, rows)
-    del _PREPARED[_PREPARED_KEPT:]
-    return rows
+
+    def __init__(self, kept: int = 4, min_rows: int = 1024) -> None:
+        self.kept = kept
+        self.min_rows = min_rows
+        self._rows: list[GroupedRows] = []  # most recent first
+
+    def get(self, labels: np.ndarray, groups: np.ndarray) -> GroupedRows:
+        """The structure of *labels* and *groups*: found, or prepared (and kept)."""
+        if len(labels) < self.min_rows:
+            return GroupedRows(labels, groups)
+        for index, rows in enumerate(self._rows):
+            if rows.matches(labels, groups):
+                if index:
+                    self._rows.insert(0, self._rows.pop(index))
+                return rows
+        rows = GroupedRows(labels, groups)
+        self._rows.insert(0, rows)
+        del self._rows[self.kept:]
+        return rows
+
+    def __getstate__(self) -> dict[str, Any]:  # a copy sent to a worker starts empty
+        return {"kept": self.kept, "min_rows": self.min_rows, "_rows": []}
 
 
 def require(module: str, extra: str, what: str) -> None:
@@ -104,6 +112,7 @@ def evaluate_groups(
     measures: str | Measure | Iterable[str | Measure] = "ndcg@10",
     *,
     qid: Any = None,
+    cache: GroupCache | None = None,
 ) -> Results:
     """Evaluate predictions grouped by query, as learning-to-rank libraries hold them.
 
@@ -125,6 +134,10 @@ def evaluate_groups(
         Any measure, in any dialect: ``["ndcg@10", "map(dialect=lightgbm)"]``.
     qid : array, optional
         Per row, its query id (XGBoost's ``qid``); rows of a query together.
+    cache : GroupCache, optional
+        Where the query structure of the data is kept from one call to the
+        next (the hooks give theirs): a later call with the same labels and
+        groups only ranks the new predictions.
 
     Returns
     -------
@@ -145,7 +158,7 @@ def evaluate_groups(
             raise InvalidParameterError("give the query groups: groups= (sizes) or qid=")
         groups = group_sizes_of(np.asarray(qid))
     label_array, score_array, sizes = check_arrays(labels, predictions, groups)
-    rows = prepared(label_array, sizes)
+    rows = GroupedRows(label_array, sizes) if cache is None else cache.get(label_array, sizes)
 
     def rankings(key: RankingKey) -> Any:
         tie_order, float32, _ = key  # no row's id is its query's id: nothing to drop
@@ -162,8 +175,12 @@ def evaluate_groups(
 
 
 def means(
-    measures: Sequence[Measure], labels: Any, predictions: Any, groups: Any
+    measures: Sequence[Measure],
+    labels: Any,
+    predictions: Any,
+    groups: Any,
+    cache: GroupCache | None = None,
 ) -> list[tuple[str, float, bool]]:
     """(name, mean, higher is better) per measure: what boosting libraries print."""
-    results = evaluate_groups(labels, predictions, groups, measures)
+    results = evaluate_groups(labels, predictions, groups, measures, cache=cache)
     return [(str(m), results.mean[str(m)], not lower_is_better(m)) for m in measures]

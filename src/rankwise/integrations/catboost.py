@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
-from rankwise.integrations._arrays import evaluate_groups, lower_is_better, measures_of, require
+from rankwise.integrations._arrays import (
+    GroupCache,
+    evaluate_groups,
+    lower_is_better,
+    measures_of,
+    require,
+)
 from rankwise.kernels.arrays import group_sizes_of
 from rankwise.measures import Measure
 
@@ -76,6 +82,7 @@ class RankwiseMetric:
             list(group_id) if isinstance(group_id, (list, tuple)) else [group_id]
         )
         self._sizes: dict[int, np.ndarray] = {}
+        self.cache = GroupCache()  # the data sets' query structures, prepared once
         for source in sources:
             ids = _group_ids(source)
             sizes = group_sizes_of(ids)
@@ -103,7 +110,8 @@ class RankwiseMetric:
                 f"CatBoost evaluates the metric on {len(predictions)} rows, but the groups given "
                 f"are for {known} rows: give the group_id of every data set (train and eval)"
             )
-        results = evaluate_groups(np.asarray(target), predictions, sizes, (self.measure,))
+        results = evaluate_groups(np.asarray(target), predictions, sizes, (self.measure,),
+                                  cache=self.cache)
         values = results[self.measure]
         counted = results.counted(self.measure)
         return float(values[counted].sum()), float(counted.sum())

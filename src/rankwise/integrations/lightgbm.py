@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rankwise.integrations._arrays import means, measures_of, require
+from rankwise.integrations._arrays import GroupCache, means, measures_of, require
 from rankwise.measures import Measure
 
 require("lightgbm", "lightgbm", "rankwise.integrations.lightgbm")
@@ -48,6 +48,7 @@ class RankwiseEval:
 
     def __init__(self, measures: str | Measure | Iterable[str | Measure]) -> None:
         self.measures = measures_of(measures)
+        self.cache = GroupCache()  # the data sets' query structures, prepared once
 
     def __call__(
         self, y_or_preds: Any, preds_or_data: Any, weight: Any = None, group: Any = None
@@ -70,7 +71,7 @@ class RankwiseEval:
                 "rankwise's LightGBM evaluation needs the query groups: give the Dataset a "
                 "group= (lgb.Dataset(X, y, group=sizes)), or fit(..., eval_group=[...])"
             )
-        return means(self.measures, labels, predictions, group)
+        return means(self.measures, labels, predictions, group, self.cache)
 
     def __repr__(self) -> str:
         return f"feval({[str(m) for m in self.measures]!r})"

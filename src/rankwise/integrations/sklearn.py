@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
-from rankwise.integrations._arrays import evaluate_groups, lower_is_better, measures_of, require
+from rankwise.integrations._arrays import (
+    GroupCache,
+    evaluate_groups,
+    lower_is_better,
+    measures_of,
+    require,
+)
 from rankwise.measures import Measure
 
 require("sklearn", "sklearn", "rankwise.integrations.sklearn")
@@ -32,7 +38,9 @@ require("sklearn", "sklearn", "rankwise.integrations.sklearn")
 __all__ = ["GroupScore", "ranking_scorer"]
 
 
-def _grouped_mean(measure: Measure, y_true: Any, y_pred: Any, groups: Any) -> float:
+def _grouped_mean(
+    measure: Measure, y_true: Any, y_pred: Any, groups: Any, cache: GroupCache | None = None
+) -> float:
     """The mean of *measure* over the queries of *groups* (rows of a query in any order)."""
     qid = np.asarray(groups)
     labels, scores = np.asarray(y_true, dtype=np.float64), np.asarray(y_pred, dtype=np.float64)
@@ -42,7 +50,8 @@ def _grouped_mean(measure: Measure, y_true: Any, y_pred: Any, groups: Any) -> fl
             f"{len(scores)}]"
         )
     order = np.argsort(qid, kind="stable")  # the rows of each query together, in input order
-    results = evaluate_groups(labels[order], scores[order], measures=(measure,), qid=qid[order])
+    results = evaluate_groups(labels[order], scores[order], measures=(measure,), qid=qid[order],
+                              cache=cache)
     return results.mean[str(measure)]
 
 
@@ -63,6 +72,7 @@ class GroupScore:
             raise InvalidParameterError(f"a scorer computes one measure; got {len(parsed)}")
         self.measure = parsed[0]
         self.__name__ = str(self.measure)
+        self.cache = GroupCache()  # the folds' query structures, prepared once
 
     def __call__(self, y_true: Any, y_pred: Any, *, groups: Any = None) -> float:
         """The mean over the queries of *groups*."""
@@ -72,7 +82,7 @@ class GroupScore:
                 "(search.fit(X, y, groups=qid)) with sklearn.set_config("
                 "enable_metadata_routing=True)"
             )
-        return _grouped_mean(self.measure, y_true, y_pred, groups)
+        return _grouped_mean(self.measure, y_true, y_pred, groups, self.cache)
 
 
 class _ColumnScorer:
@@ -81,10 +91,11 @@ class _ColumnScorer:
     def __init__(self, measure: Measure, groups: str | Callable[[Any], Any]) -> None:
         self.measure = measure
         self.groups = groups
+        self.cache = GroupCache()  # the folds' query structures, prepared once
 
     def __call__(self, estimator: Any, X: Any, y_true: Any) -> float:  # noqa: N803
         qid = self.groups(X) if callable(self.groups) else X[self.groups]
-        value = _grouped_mean(self.measure, y_true, estimator.predict(X), qid)
+        value = _grouped_mean(self.measure, y_true, estimator.predict(X), qid, self.cache)
         return -value if lower_is_better(self.measure) else value
 
     def __repr__(self) -> str:

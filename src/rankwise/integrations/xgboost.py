@@ -23,7 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from rankwise.integrations._arrays import evaluate_groups, means, measures_of, require
+from rankwise.integrations._arrays import (
+    GroupCache,
+    evaluate_groups,
+    means,
+    measures_of,
+    require,
+)
 from rankwise.measures import Measure
 
 require("xgboost", "xgboost", "rankwise.integrations.xgboost")
@@ -45,6 +51,7 @@ class CustomMetric:
     def __init__(self, measures: str | Measure | Iterable[str | Measure]) -> None:
         self.measures = measures_of(measures)
         self.__name__ = ",".join(str(m) for m in self.measures)
+        self.cache = GroupCache()  # the data sets' query structures, prepared once
 
     def __call__(self, predictions: Any, dmatrix: Any) -> list[tuple[str, float]]:
         """Evaluate *predictions* against the labels and groups of *dmatrix*."""
@@ -56,7 +63,8 @@ class CustomMetric:
                 "rankwise's XGBoost metric needs query groups: build the DMatrix with qid= "
                 "(or call set_group)"
             )
-        out = means(self.measures, dmatrix.get_label(), np.asarray(predictions), groups)
+        out = means(self.measures, dmatrix.get_label(), np.asarray(predictions), groups,
+                    self.cache)
         return [(name, value) for name, value, _ in out]
 
 
