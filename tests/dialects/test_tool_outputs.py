@@ -41,13 +41,6 @@ DIALECT_OF_FILE = {
 }
 
 
-NOT_STORED = {
-    "recommenders": "35 pandas calls a query: ~10 CPU minutes; run tests/dialects/"
-                    "make_fixtures.py --tools recommenders; test_tools_live.py runs the tool",
-}
-"""Tools whose outputs on the stored fixture are yet to be written (why, and what tests them)."""
-
-
 def load_fixture() -> tuple[dict, dict]:
     with gzip.open(DATA / "fixture.json.gz", "rt", encoding="utf-8") as handle:
         data = json.load(handle)
@@ -158,8 +151,6 @@ def test_the_fixture_has_every_case(fixture: tuple[dict, dict]) -> None:
 @pytest.mark.parametrize("tool", sorted(DIALECT_OF_FILE))
 def test_per_query_values_equal_the_tools(tool: str, fixture: tuple[dict, dict]) -> None:
     if not (DATA / f"{tool}.csv.gz").exists():
-        if tool in NOT_STORED:
-            pytest.skip(f"{tool}'s outputs are not stored yet ({NOT_STORED[tool]})")
         pytest.fail(f"no stored outputs of {tool}: run tests/dialects/make_fixtures.py "
                     f"--tools {tool}")
     compared = compare(tool, fixture)
@@ -184,8 +175,6 @@ def test_means_equal_the_tools_own_means(tool: str, fixture: tuple[dict, dict]) 
     """The tool's mean over the whole fixture, as it prints it, equals rankwise's mean."""
     from tools import defined_part
 
-    if not (DATA / f"{tool}.means.json").exists() and tool in NOT_STORED:
-        pytest.skip(f"{tool}'s means are not stored yet ({NOT_STORED[tool]})")
     qrels, run = defined_part(tool, *fixture)
     means = json.loads((DATA / f"{tool}.means.json").read_text())
     # Spark was given every judged query (those not retrieved with an empty ranking)
@@ -200,6 +189,23 @@ def test_means_equal_the_tools_own_means(tool: str, fixture: tuple[dict, dict]) 
             mine = results.mean[measure]
         tolerance = 1e-6 if tool == "torchmetrics" else 1e-9
         assert abs(mine - theirs) <= tolerance, (measure, mine, theirs)
+
+
+def test_recommenders_map_at_k_is_among_the_compared_measures() -> None:
+    """Recommenders' map_at_k (1.2.1: divided by min(R, k), its issues #1702, #2091, #2309)
+    and its map (divided by R) at every cutoff, per query and as its own means."""
+    from tools import KS
+
+    stored = load_values("recommenders")
+    means = json.loads((DATA / "recommenders.means.json").read_text())
+    for k in KS:
+        for name in (f"map@{k}(dialect=recommenders)",
+                     f"map@{k}(dialect=recommenders,denominator=R)"):
+            assert name in stored and name in means
+            assert sum(not math.isnan(v) for v in stored[name].values()) >= 700
+    # the two denominators differ where R > k: the stored values tell them apart
+    capped, by_r = (stored[f"map@3(dialect=recommenders{d})"] for d in ("", ",denominator=R"))
+    assert any(capped[q] > by_r[q] for q in capped if not math.isnan(capped[q]))
 
 
 def test_mteb_mrr_is_rankwise_mrr(fixture: tuple[dict, dict]) -> None:
