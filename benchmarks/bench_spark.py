@@ -148,13 +148,52 @@ def ensure_case(case: str, qrels_path: str, run_path: str, cache: str) -> tuple[
     return qrels_out, run_out
 
 
-def timed(fn: Callable[[], Any], repeat: int) -> tuple[list[float], Any]:
-    times, out = [], None
+JVM_PID: int | None = None  # the driver JVM (local[N]: also the executors), once started
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds (user + system, with reaped children) of *root* and its live descendants.
+
+    Read from ``/proc/<pid>/stat``; in ``local[N]`` the JVM runs the driver and the
+    executors, and its children are the Python workers of ``mapInArrow``.
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry)
+        parents[pid] = int(fields[1])
+        cpu[pid] = sum(int(f) for f in fields[11:15]) / tick  # utime stime cutime cstime
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += cpu.get(pid, 0.0)
+        todo += [child for child, parent in parents.items() if parent == pid]
+    return total
+
+
+def cpu_now() -> float:
+    """CPU seconds so far of this process (driver; numpy engine) plus the JVM's tree."""
+    own = os.times()
+    return own.user + own.system + (tree_cpu_seconds(JVM_PID) if JVM_PID else 0.0)
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[list[float], Any, list[float]]:
+    times, out, cpus = [], None, []
     for _ in range(repeat):
+        cpu = cpu_now()
         start = time.perf_counter()
         out = fn()
         times.append(time.perf_counter() - start)
-    return times, out
+        cpus.append(cpu_now() - cpu)
+    return times, out, cpus
 
 
 def check_means(name: str, got: dict[str, float], want: dict[str, float]) -> bool:
@@ -359,7 +398,13 @@ def main() -> None:
     )
     spark.sparkContext.setLogLevel("ERROR")
     startup = time.perf_counter() - start
-    print(f"spark session start: {startup:.1f} s (excluded)", flush=True)
+    global JVM_PID
+    JVM_PID = int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
+    startup_cpu = tree_cpu_seconds(JVM_PID)
+    print(
+        f"spark session start: {startup:.1f} s, JVM CPU {startup_cpu:.1f} s (excluded)",
+        flush=True,
+    )
 
     def frames() -> tuple[Any, Any]:
         if one_table:
@@ -389,25 +434,33 @@ def main() -> None:
         variants[name]()  # warm-up: JIT, Python workers, file listing
     # round-robin, so that the load of a shared machine hits every variant alike
     times: dict[str, list[float]] = {name: [] for name in chosen}
+    cpus: dict[str, list[float]] = {name: [] for name in chosen}
     ok = {name: True for name in chosen}
     for round_ in range(args.repeat):
         for name in chosen:
-            seconds, means = timed(variants[name], 1)
+            seconds, means, cpu = timed(variants[name], 1)
             times[name] += seconds
+            cpus[name] += cpu
             ok[name] &= check_means(name, means, reference)
-            print(f"round {round_ + 1}: {name:<18} {seconds[0]:6.2f} s", flush=True)
+            print(
+                f"round {round_ + 1}: {name:<18} {seconds[0]:6.2f} s wall {cpu[0]:6.2f} s CPU"
+                f"  (load {os.getloadavg()[0]:.1f})",
+                flush=True,
+            )
     rows: list[dict[str, Any]] = [
-        {"variant": name, "times": times[name], "ok": ok[name]} for name in chosen
+        {"variant": name, "times": times[name], "cpu": cpus[name], "ok": ok[name]}
+        for name in chosen
     ]
     numpy_times = times["numpy"]
     if args.pandas_udf:
-        seconds, means = timed(lambda: pandas_udf_evaluate(*frames(), MEASURES), 1)
-        numpy_seconds, _ = timed(numpy_engine, 1)
+        seconds, means, cpu = timed(lambda: pandas_udf_evaluate(*frames(), MEASURES), 1)
+        numpy_seconds, _, _ = timed(numpy_engine, 1)
         ok_udf = check_means("applyInPandas", means, reference)
         rows.append(
             {
                 "variant": "spark applyInPandas",
                 "times": seconds,
+                "cpu": cpu,
                 "ok": ok_udf,
                 "numpy_alongside": numpy_seconds[0],
             }
@@ -420,17 +473,23 @@ def main() -> None:
     breakdown = {} if one_table else ranks_breakdown(spark, qrels_path, run_path)
 
     base = min(numpy_times)
+    base_cpu = min(cpus["numpy"])
     print()
     print(
         f"{args.master}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"pyspark {spark.version}, rankwise {rw.__version__}; measures {', '.join(MEASURES)}"
+        f"pyspark {spark.version}, rankwise {rw.__version__}; measures {', '.join(MEASURES)}; "
+        f"load average at the end {os.getloadavg()[0]:.1f}"
     )
-    print(f"{'variant':<22} {'best s':>8} {'median s':>9} {'x numpy':>8}  means")
+    print(
+        f"{'variant':<22} {'best s':>8} {'median s':>9} {'x numpy':>8} "
+        f"{'best CPU s':>11} {'x numpy':>8}  means"
+    )
     for row in rows:
         best, median = min(row["times"]), statistics.median(row["times"])
+        cpu = min(row["cpu"])
         print(
-            f"{row['variant']:<22} {best:>8.2f} {median:>9.2f} {best / base:>8.1f}  "
-            f"{'equal' if row['ok'] else 'DIFFER'}"
+            f"{row['variant']:<22} {best:>8.2f} {median:>9.2f} {best / base:>8.1f} "
+            f"{cpu:>11.2f} {cpu / base_cpu:>8.1f}  {'equal' if row['ok'] else 'DIFFER'}"
         )
     for strategy, plan in plans.items():
         print(f"plan of {strategy}: {plan}")
@@ -445,6 +504,8 @@ def main() -> None:
                     "case": args.case,
                     "plans": plans,
                     "startup": startup,
+                    "startup_cpu": startup_cpu,
+                    "rows_in_run": rows_in_run,
                     "breakdown": breakdown,
                     "master": args.master,
                     "pyspark": spark.version,

@@ -24,6 +24,25 @@ def assert_same(got, expected: rw.Results) -> None:
         )
 
 
+@pytest.mark.parametrize("strategy", ["auto", "ranks", "partitions"])
+def test_judgments_without_a_row_are_refused_as_by_numpy(spark, strategy):
+    """Found by bench_spark_parity.py (seeds 21, 34): numpy refused empty judgments, Spark not."""
+    from rankwise.spark import evaluate
+
+    data = random_tables(21)
+    assert data["kind"] == "unjudged" and data["qrels"].num_rows == 0 and data["run"].num_rows > 0
+    with pytest.raises(InputFormatError, match="hold no judgments"):
+        rw.evaluate(data["qrels"], data["run"], MEASURES)
+    qrels_df = spark.createDataFrame(data["qrels"])
+    run_df = spark.createDataFrame(data["run"])
+    with pytest.raises(InputFormatError, match="qrels_df: the judgments hold no rows"):
+        evaluate(qrels_df, run_df, MEASURES, strategy=strategy)
+    empty_table = spark.createDataFrame(data["run"].append_column(
+        "relevance", pa.array([0] * data["run"].num_rows)).slice(0, 0))
+    with pytest.raises(InputFormatError, match=r"the table .* hold no rows"):
+        evaluate(empty_table, empty_table, MEASURES, strategy=strategy)
+
+
 @pytest.mark.parametrize("partitions", [1, 2, 5])
 def test_partitions_with_a_run_whose_queries_are_all_unjudged(spark, partitions):
     """Issue 21's crash: chunks with run rows and no judgments, at any partition count."""

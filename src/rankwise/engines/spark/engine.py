@@ -404,9 +404,11 @@ def _plan_and_evaluate(
     )
 
     reasons: list[str] = []
+    judgments = run if qrels is None else qrels
     if strategy != "partitions":
-        judgments = run if qrels is None else qrels
         rows = judgments.count()
+        if rows == 0:
+            raise _no_judgments(qrels is None)
         size = estimate_bytes(judgments, rows)
         budget = result_budget(run.sparkSession)
         what = "the table" if qrels is None else "the judgments"
@@ -449,9 +451,20 @@ def _plan_and_evaluate(
                     + ("every retrieved document judged)" if scan.covered else "judged_only)")
                 )
                 return _evaluate_ranks(scan, measures, query, options, plan, check_duplicates)
+    elif judgments.isEmpty():
+        raise _no_judgments(qrels is None)
     plan = "partitions" + (": " + "; ".join(reasons) if reasons else "")
     return _evaluate_partitions(
         run, qrels, measures, query, options, num_partitions, chunk_rows, plan
+    )
+
+
+def _no_judgments(one_table: bool) -> InputFormatError:
+    """The numpy engine's error for judgments without a row (same type, Spark's names)."""
+    what = "the table (passed as both qrels_df and run_df)" if one_table else "qrels_df"
+    return InputFormatError(
+        f"{what}: the judgments hold no rows: expected at least one judged document (rows of "
+        "query, document, grade); nothing can be evaluated without them"
     )
 
 
