@@ -430,3 +430,62 @@ def diversity_collections(draw: st.DrawFn, ties: bool = True) -> tuple[dict, dic
             scores = list(np.linspace(1, 0, len(retrieved)))
         run[f"q{q}"] = dict(zip(retrieved, scores))
     return qrels, run
+
+
+def random_recommendations(seed: int, *, integer_ids: bool | None = None) -> dict:
+    """Seeded recommender data as Arrow tables, for the Spark recommender differential.
+
+    ``test`` (``user, item, rating``: graded 0..3, some pairs twice),
+    ``recs`` (``user, item, score``: few distinct scores, so ties, broken by
+    row order; no pair twice), ``train`` (``user, item``: some pairs twice;
+    many recommended items seen) and ``catalogue`` (item ids). Some users
+    are only in the test, some only in the recommendations, some only in
+    training; ids are integers or text with non-ASCII bytes.
+
+    Returns
+    -------
+    dict
+        ``test``, ``recs``, ``train`` (Arrow tables) and ``catalogue`` (a list).
+    """
+    import pyarrow as pa
+
+    rng = np.random.default_rng(seed)
+    if integer_ids is None:
+        integer_ids = bool(rng.random() < 0.5)
+    n_users, n_items = int(rng.integers(3, 25)), int(rng.integers(5, 40))
+
+    def user(u: int):
+        return u * 7 + 1 if integer_ids else f"u{u}" + ("\u00e9" if u % 3 == 0 else "")
+
+    def item(i: int):
+        return i * 3 + 10 if integer_ids else ("Z" if i % 4 == 0 else "a") + str(i)
+
+    everyone = rng.permutation(n_users)
+    test_users = everyone[: max(1, int(n_users * 0.8))]
+    rec_users = everyone[int(n_users * 0.2):]
+    rec_u, rec_i, rec_s = [], [], []
+    for u in rec_users:
+        chosen = rng.permutation(n_items)[: int(rng.integers(1, min(n_items, 15) + 1))]
+        rec_u += [user(int(u))] * len(chosen)
+        rec_i += [item(int(i)) for i in chosen]
+        rec_s += (rng.integers(0, 4, len(chosen)) / 2.0).tolist()
+    test_u, test_i, test_r = [], [], []
+    for u in test_users:
+        chosen = rng.choice(n_items, int(rng.integers(1, 6)))  # repeats: pairs twice
+        test_u += [user(int(u))] * len(chosen)
+        test_i += [item(int(i)) for i in chosen]
+        test_r += rng.integers(0, 4, len(chosen)).tolist()
+    train_u, train_i = [], []
+    for u in range(n_users + 2):  # two users only in training
+        chosen = rng.choice(n_items, int(rng.integers(0, 8)))
+        train_u += [user(u)] * len(chosen)
+        train_i += [item(int(i)) for i in chosen]
+    ids = pa.int64() if integer_ids else pa.string()
+    return {
+        "test": pa.table({"user": pa.array(test_u, ids), "item": pa.array(test_i, ids),
+                          "rating": pa.array(test_r, pa.int64())}),
+        "recs": pa.table({"user": pa.array(rec_u, ids), "item": pa.array(rec_i, ids),
+                          "score": pa.array(rec_s, pa.float64())}),
+        "train": pa.table({"user": pa.array(train_u, ids), "item": pa.array(train_i, ids)}),
+        "catalogue": [item(i) for i in range(n_items + 3)],
+    }

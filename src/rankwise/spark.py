@@ -9,6 +9,9 @@ Examples
 >>> results = evaluate(qrels_df, run_df, ["ndcg@10", "map", "mrr@10"])  # doctest: +SKIP
 >>> results.mean  # doctest: +SKIP
 {'ndcg@10': 0.41, 'map': 0.35, 'mrr@10': 0.33}
+
+:func:`evaluate_recommendations` is the recommender front door
+(:func:`rankwise.evaluate_recommendations`) on Spark DataFrames.
 """
 
 from rankwise.engines.spark import (
@@ -21,12 +24,15 @@ from rankwise.engines.spark import (
     read_run,
     ship,
 )
+from rankwise.recommenders.spark import SparkRecommenderResults, evaluate_recommendations
 
 __all__ = [
+    "SparkRecommenderResults",
     "SparkResults",
     "check_executors",
     "evaluate",
     "evaluate_paths",
+    "evaluate_recommendations",
     "get_session",
     "read_qrels",
     "read_run",

@@ -6,7 +6,9 @@ removes the items each user saw in training (``exclude=``), cuts at k, and
 computes accuracy measures with rankwise's engine and beyond-accuracy
 measures (coverage, Gini, entropy, novelty, EPC, ARP, APLT, PopREO, ILD,
 serendipity, personalisation) over the whole set, per user and per segment.
-The kernels are in :mod:`rankwise.recommenders.beyond`.
+The kernels are in :mod:`rankwise.recommenders.beyond`; Spark DataFrames
+(or ``engine="spark"``) are evaluated on Spark by
+:mod:`rankwise.recommenders.spark`.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from rankwise.recommenders.evaluation import (
     BEYOND,
     RecommenderResults,
     SegmentResults,
-    evaluate_recommendations,
 )
+from rankwise.recommenders.front import evaluate_recommendations
 
 __all__ = ["BEYOND", "RecommenderOptions", "RecommenderResults", "SegmentResults",
            "evaluate_recommendations"]

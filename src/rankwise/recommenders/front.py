@@ -1,0 +1,34 @@
+"""The front door ``evaluate_recommendations``: numpy, or Spark for Spark DataFrames.
+
+:func:`rankwise.recommenders.evaluation.evaluate_recommendations` is the
+numpy path; with ``engine="spark"``, or when the test interactions, the
+recommendations, ``exclude=`` or ``train=`` is a Spark DataFrame, the same
+call runs on Spark (:mod:`rankwise.recommenders.spark`) and its per-user
+values are collected into the same :class:`RecommenderResults`.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any
+
+from rankwise.recommenders import evaluation, spark
+from rankwise.recommenders.evaluation import RecommenderResults
+
+__all__ = ["evaluate_recommendations"]
+
+_SIGNATURE = inspect.signature(evaluation.evaluate_recommendations)
+_FRAMES = ("test", "recommendations", "exclude", "train")
+
+
+@functools.wraps(evaluation.evaluate_recommendations)
+def evaluate_recommendations(*args: Any, **kwargs: Any) -> RecommenderResults:  # noqa: D103
+    # the docstring and signature are the numpy path's (functools.wraps)
+    given = _SIGNATURE.bind(*args, **kwargs).arguments
+    if given.get("engine") == "spark" or any(
+            spark.is_spark_frame(given.get(name)) for name in _FRAMES):
+        options = {name: value for name, value in given.items()
+                   if name not in ("engine", "segment_test")}
+        return spark.evaluate_collected(**options)
+    return evaluation.evaluate_recommendations(*args, **kwargs)

@@ -1,0 +1,602 @@
+"""Recommender evaluation on Spark: the numpy path's numbers, for logs that outgrow one machine.
+
+:func:`evaluate_recommendations` takes Spark DataFrames of held-out
+interactions, recommendations (``user, item, score`` or ``rank``, or rows in
+order) and optional training interactions, and does on Spark what
+:func:`rankwise.evaluate_recommendations` does with numpy:
+
+1. order each user's list (score descending or rank ascending, ties by the
+   DataFrame's row order, ``monotonically_increasing_id``), refuse (or with
+   ``duplicates="first"`` drop the worse copies of) an item listed twice;
+2. remove the items each user saw (``exclude=``, an anti-join), renumber,
+   cut at ``k``;
+3. accuracy measures through the Spark ranking engine
+   (:func:`rankwise.spark.evaluate`, score = -position);
+4. beyond-accuracy measures as Spark aggregations over the evaluated users'
+   lists: per user (novelty, ARP, APLT, EPC) as grouped means, per item
+   (exposure) collected (one row per recommended item) for coverage, Gini
+   and entropy, personalisation from per-item sums of 1/sqrt(|L_u|),
+   PopREO from four counts. Item popularity (one row per training item) is
+   collected to find the long tail.
+
+Per-user values equal the numpy path's to 1e-12 (``tests/engines/spark/
+test_recommenders.py``). ILD, serendipity, ``segments=`` and the
+Recommenders' dialect of serendipity need item vectors or per-segment work
+that is not implemented on Spark: they are refused with that reason.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import warnings
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rankwise.exceptions import (
+    DuplicateEntryError,
+    InputFormatError,
+    InvalidParameterError,
+    RankwiseWarning,
+)
+from rankwise.recommenders import beyond
+from rankwise.recommenders.evaluation import (
+    BeyondMeasure,
+    RecommenderResults,
+    parse_beyond,
+    recbole_tail,
+)
+from rankwise.recommenders.inputs import ROLES
+from rankwise.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+    from rankwise.engines.spark.results import SparkResults
+
+__all__ = ["SPARK_BEYOND", "SparkRecommenderResults", "evaluate_collected",
+           "evaluate_recommendations", "is_spark_frame"]
+
+SPARK_BEYOND = ("coverage", "gini", "entropy", "novelty", "epc", "arp", "aplt", "popreo",
+                "personalisation")
+"""The beyond-accuracy measures computed on Spark."""
+
+USER, ITEM, POS = "_u", "_i", "_pos"
+
+
+def is_spark_frame(obj: Any) -> bool:
+    """True for a pyspark DataFrame (classic or Connect), without importing pyspark."""
+    return type(obj).__name__ == "DataFrame" and type(obj).__module__.startswith("pyspark")
+
+
+class SparkRecommenderResults:
+    """What :func:`evaluate_recommendations` on Spark returns.
+
+    Attributes
+    ----------
+    per_user : pyspark.sql.DataFrame
+        One row per evaluated user: ``user`` (the ids as given) and one
+        column per per-user measure (accuracy measures by canonical name,
+        beyond-accuracy ones as written, e.g. ``novelty@10``); null where a
+        measure leaves a user out.
+    mean : dict
+        As :attr:`rankwise.recommenders.RecommenderResults.mean`: means over
+        users (nulls ignored) and the whole-set values (coverage, Gini, ...).
+    accuracy : SparkResults or None
+        The Spark ranking engine's results for the accuracy measures.
+    users : int
+        The number of evaluated users.
+    """
+
+    def __init__(self, per_user: DataFrame, mean: dict[str, float], measures: list[str],
+                 users: int, accuracy: SparkResults | None) -> None:
+        self.per_user, self.mean, self.users = per_user, mean, users
+        self.measures = measures
+        self.accuracy = accuracy
+
+    def to_results(self) -> RecommenderResults:
+        """Collect the per-user values: a :class:`RecommenderResults` (users sorted by id)."""
+        table = self.per_user.orderBy("user").toArrow()
+        per_user = {
+            name: np.asarray(table.column(name).to_numpy(zero_copy_only=False),
+                             dtype=np.float64)
+            for name in self.measures
+        }
+        accuracy = self.accuracy.to_results() if self.accuracy is not None else None
+        return RecommenderResults(table.column("user").to_pylist(), per_user,
+                                  dict(self.mean), accuracy)
+
+    def unpersist(self) -> None:
+        """Release what the evaluation cached on the cluster."""
+        self.per_user.unpersist()
+        if self.accuracy is not None:
+            self.accuracy.unpersist()
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v:.4f}" for k, v in self.mean.items())
+        return f"SparkRecommenderResults({self.users} users: {shown})"
+
+
+def _column(frame: DataFrame, role: str, columns: Mapping[str, str] | None, what: str,
+            *, required: bool = True) -> str | None:
+    """The column of a Spark DataFrame playing *role* (as ``inputs.find_column``)."""
+    names = list(frame.columns)
+    mapped = columns.get(role) if columns else None
+    if mapped is not None and mapped in names:
+        return mapped
+    for name in ROLES[role]:
+        if name in names:
+            return name
+    if required:
+        wanted = f"columns={{'{role}': '{mapped}'}} names no column, and none of " \
+            if mapped is not None else "no " + role + " column (looked for "
+        raise InputFormatError(
+            f"{what}: {wanted}{list(ROLES[role])}{'' if mapped else ')'} is there; columns "
+            f"are {names}; name it with columns={{'{role}': '<column>'}}"
+            + (did_you_mean(mapped, names) if mapped else ""))
+    return None
+
+
+def _interactions(frame: DataFrame, columns: Mapping[str, str] | None, what: str,
+                  rating: str | None = None) -> DataFrame:
+    """``_u, _i, _r, _n``: one row per (user, item), ratings their maximum, _n the rows."""
+    from pyspark.sql import functions as sf
+
+    user = _column(frame, "user", columns, what)
+    item = _column(frame, "item", columns, what)
+    if rating is not None and rating not in frame.columns:
+        raise InvalidParameterError(
+            f"relevance={rating!r} names no column of {what}; columns are {frame.columns}"
+            + did_you_mean(rating, frame.columns))
+    grade = sf.col(rating).cast("double") if rating is not None else sf.lit(1.0)
+    return (frame.select(sf.col(str(user)).cast("string").alias(USER),
+                         sf.col(str(item)).cast("string").alias(ITEM), grade.alias("_r"))
+            .groupBy(USER, ITEM).agg(sf.max("_r").alias("_r"), sf.count(sf.lit(1)).alias("_n")))
+
+
+def _lists(frame: DataFrame, columns: Mapping[str, str] | None, duplicates: str,
+           seen: DataFrame | None, k: int | None) -> DataFrame:
+    """``_u, _i, _pos``: lists ordered, duplicates handled, seen items removed, cut at k."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as sf
+
+    what = "recommendations"
+    user = str(_column(frame, "user", columns, what))
+    item = str(_column(frame, "item", columns, what))
+    rank = _column(frame, "rank", columns, what, required=False)
+    score = None if rank else _column(frame, "score", columns, what, required=False)
+    rows = frame.select(sf.col(user).cast("string").alias(USER),
+                        sf.col(item).cast("string").alias(ITEM),
+                        *([sf.col(rank or str(score)).cast("double").alias("_v")]
+                          if rank or score else []),
+                        sf.monotonically_increasing_id().alias("_row"))
+    if rank or score:
+        bad = rows.filter(sf.isnan("_v") | sf.col("_v").isNull()
+                          | (sf.abs("_v") == float("inf"))).limit(1).collect()
+        if bad:
+            raise InputFormatError(
+                f"{what}: {rank or score} must be a finite number, got {bad[0]['_v']} for "
+                f"user {bad[0][USER]!r}, item {bad[0][ITEM]!r}")
+        key = [sf.col("_v").asc() if rank else sf.col("_v").desc(), sf.col("_row").asc()]
+    else:
+        key = [sf.col("_row").asc()]
+    ordered = rows.withColumn("_first", sf.row_number().over(
+        Window.partitionBy(USER).orderBy(*key)))
+    copies = sf.row_number().over(Window.partitionBy(USER, ITEM).orderBy("_first"))
+    ordered = ordered.withColumn("_copy", copies)
+    if duplicates == "error":
+        twice = ordered.filter(sf.col("_copy") > 1).limit(1).collect()
+        if twice:
+            raise DuplicateEntryError(
+                f"{what}: item {twice[0][ITEM]!r} is recommended twice to user "
+                f"{twice[0][USER]!r}; give each pair once, or pass duplicates='first' to keep "
+                "the best-ranked one")
+    kept = ordered.filter(sf.col("_copy") == 1).select(USER, ITEM, "_first")
+    if seen is not None:
+        kept = kept.join(seen.select(USER, ITEM), [USER, ITEM], "left_anti")
+    cut = kept.withColumn(POS, sf.row_number().over(Window.partitionBy(USER).orderBy("_first")))
+    if k is not None:
+        cut = cut.filter(sf.col(POS) <= k)
+    return cut.select(USER, ITEM, POS)
+
+
+def _local_frame(spark: SparkSession, obj: Any, what: str, users: Any = None) -> DataFrame:
+    """A Spark DataFrame from what the numpy path accepts (tables, top-k lists, 2-D arrays)."""
+    import pyarrow as pa
+
+    from rankwise.recommenders.inputs import _columns_like, as_table
+
+    if is_spark_frame(obj):
+        return obj
+    if isinstance(obj, np.ndarray) or (isinstance(obj, (list, tuple)) and len(obj)
+                                       and isinstance(obj[0], (list, tuple, np.ndarray))):
+        matrix = np.asarray(obj)
+        if matrix.ndim != 2:
+            raise InputFormatError(f"{what}: a 2-D array of item ids (one row per user) was "
+                                   f"expected, got {matrix.ndim} dimensions")
+        index = np.arange(len(matrix)) if users is None else np.asarray(users)
+        width = matrix.shape[1]
+        table = pa.table({"user": np.repeat(index, width), "item": matrix.reshape(-1),
+                          "rank": np.tile(np.arange(1, width + 1), len(matrix))})
+    elif isinstance(obj, Mapping) and obj and all(
+            isinstance(v, (list, tuple, np.ndarray)) for v in obj.values()) and \
+            not _columns_like(obj, None):
+        lengths = [len(v) for v in obj.values()]
+        table = pa.table({
+            "user": pa.array([u for u, n in zip(obj, lengths) for _ in range(n)]),
+            "item": pa.array([x for v in obj.values()
+                              for x in (v.tolist() if isinstance(v, np.ndarray) else v)]),
+            "rank": pa.array([r + 1 for n in lengths for r in range(n)], pa.int64())})
+    else:
+        table = as_table(obj, what)
+    return spark.createDataFrame(table)
+
+
+def _catalogue_size(spark: SparkSession, catalogue: Any, history: DataFrame | None,
+                    columns: Mapping[str, str] | None, measure: BeyondMeasure) -> int:
+    from pyspark.sql import functions as sf
+
+    if isinstance(catalogue, (int, np.integer)) and not isinstance(catalogue, bool):
+        return int(catalogue)
+    if catalogue is not None:
+        if is_spark_frame(catalogue):
+            item = _column(catalogue, "item", columns, "catalogue")
+            return int(catalogue.select(sf.col(str(item)).cast("string")).distinct().count())
+        if isinstance(catalogue, (list, tuple, np.ndarray)) or type(catalogue).__name__ in (
+                "Series", "Array", "ChunkedArray", "Index"):
+            return len({str(x) for x in list(catalogue)})
+        frame = _local_frame(spark, catalogue, "catalogue")
+        item = _column(frame, "item", columns, "catalogue")
+        return int(frame.select(sf.col(str(item)).cast("string")).distinct().count())
+    if history is None:
+        raise InvalidParameterError(
+            f"{measure} needs the catalogue: give catalogue= (item ids or their number) "
+            "or train=")
+    return int(history.select(ITEM).distinct().count())
+
+
+def _one(frame: DataFrame) -> Any:
+    """The one row of an aggregation."""
+    row = frame.first()
+    if row is None:  # pragma: no cover - an aggregation without grouping has one row
+        raise RuntimeError("an aggregation returned no row")
+    return row
+
+
+def _refuse(name: str, why: str) -> InvalidParameterError:
+    return InvalidParameterError(
+        f"{name} is not available with the Spark engine ({why}); the measures computed on "
+        f"Spark are the accuracy measures and {', '.join(SPARK_BEYOND)}: evaluate {name} "
+        "with engine='numpy' on a sample, or collect the lists")
+
+
+def evaluate_recommendations(
+    test: Any,
+    recommendations: Any,
+    measures: str | Iterable[str],
+    *,
+    k: int | None = None,
+    exclude: Any = None,
+    train: Any = None,
+    catalogue: Any = None,
+    users: Any = None,
+    duplicates: str = "error",
+    columns: Mapping[str, str] | None = None,
+    relevance: str | None = None,
+    rel: float = 1,
+    missing: str = "skip",
+    strategy: str = "auto",
+    spark: SparkSession | None = None,
+) -> SparkRecommenderResults:
+    """Evaluate recommendation lists on Spark, with the numpy path's numbers.
+
+    Parameters
+    ----------
+    test, recommendations, exclude, train : pyspark.sql.DataFrame (or local tables)
+        As in :func:`rankwise.evaluate_recommendations`: held-out
+        interactions (``user, item``, optional grades named by
+        ``relevance=``), recommendations (``user, item, score`` or ``rank``;
+        neither: the DataFrame's row order), items to remove per user before
+        cutting at *k*, training interactions (popularity; defaults to
+        *exclude*). Local tables, ``{user: [items]}`` and 2-D arrays are
+        turned into DataFrames of the active session.
+    measures : str or list of str
+        Accuracy measures (through :func:`rankwise.spark.evaluate`) and
+        :data:`SPARK_BEYOND`, with ``@k`` and ``(dialect=...)`` as in the
+        numpy path.
+    k, catalogue, users, duplicates, columns, relevance, rel, missing
+        As in :func:`rankwise.evaluate_recommendations` (*catalogue*: a
+        number, item ids, or a DataFrame with an item column).
+    strategy : {"auto", "ranks", "partitions"}
+        The Spark ranking engine's strategy for the accuracy measures.
+    spark : SparkSession, optional
+        For local inputs; default: the active session (or a new one).
+
+    Returns
+    -------
+    SparkRecommenderResults
+        ``per_user`` (a DataFrame), ``mean``; ``to_results()`` collects a
+        :class:`~rankwise.recommenders.RecommenderResults`.
+
+    Notes
+    -----
+    Ties of score keep the DataFrame's row order, as the numpy path keeps
+    the input's row order; a DataFrame read from several files orders its
+    rows by partition. Give a ``rank`` column (or distinct scores) for lists
+    whose order must not depend on how the data was written.
+
+    Examples
+    --------
+    >>> from rankwise.spark import evaluate_recommendations  # doctest: +SKIP
+    >>> r = evaluate_recommendations(test_df, recs_df, ["ndcg@10", "coverage@10", "gini@10"],
+    ...                              k=100, exclude=train_df)  # doctest: +SKIP
+    >>> r.mean  # doctest: +SKIP
+    {'ndcg@10': 0.071, 'coverage@10': 0.42, 'gini@10': 0.87}
+    """
+    from pyspark.sql import functions as sf
+
+    from rankwise.engines.spark import evaluate as spark_evaluate
+    from rankwise.engines.spark._session import get_session
+    from rankwise.measures import parse
+
+    if isinstance(measures, str):
+        measures = [measures]
+    measures = list(measures)
+    if not measures:
+        raise InvalidParameterError("measures is empty; give at least one, e.g. ['ndcg@10']")
+    if k is not None and (not isinstance(k, (int, np.integer)) or k < 1):
+        raise InvalidParameterError(f"k must be a positive integer, got {k!r}")
+    if duplicates not in ("error", "first"):
+        raise InvalidParameterError(
+            f"duplicates must be 'error' or 'first', got {duplicates!r}")
+    if missing not in ("skip", "zero"):
+        raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
+    beyond_measures: list[BeyondMeasure] = []
+    accuracy_names: list[str] = []
+    for text in measures:
+        parsed = parse_beyond(text)
+        if parsed is None:
+            parse(text)  # an unknown measure is said here
+            accuracy_names.append(text)
+            continue
+        if parsed.name not in SPARK_BEYOND:
+            raise _refuse(str(parsed), "it compares item vectors or a baseline's lists")
+        if parsed.name in ("aplt", "popreo") and parsed.param("dialect") == "recbole" and (
+                parsed.param("tail") is None or parsed.param("tail") <= 1):
+            raise _refuse(str(parsed), "RecBole's tail share breaks ties by its internal item "
+                          "ids; give tail= a count above 1")
+        beyond_measures.append(parsed)
+    if accuracy_names and test is None:
+        raise InvalidParameterError(f"{accuracy_names} need the held-out interactions (test=)")
+
+    if spark is None:
+        frames = [f for f in (test, recommendations, exclude, train) if is_spark_frame(f)]
+        spark = frames[0].sparkSession if frames else get_session()
+    recs = _local_frame(spark, recommendations, "recommendations", users)
+    user_type = recs.schema[str(_column(recs, "user", columns, "recommendations"))].dataType
+    truth = _interactions(_local_frame(spark, test, "test"), columns, "test", relevance) \
+        if test is not None else None
+    history_source = train if train is not None else exclude
+    history = _interactions(_local_frame(spark, history_source, "train"), columns, "train") \
+        if history_source is not None else None
+    if exclude is None:
+        seen = None
+    elif train is None or exclude is train:
+        seen = history
+    else:
+        seen = _interactions(_local_frame(spark, exclude, "exclude"), columns, "exclude")
+    lists = _lists(recs, columns, duplicates, seen, k).persist()
+    cached: list[DataFrame] = [lists]
+
+    listed = lists.select(USER).distinct()
+    if truth is not None:
+        test_users = truth.select(USER).distinct()
+        evaluated = test_users.join(listed, USER, "left_semi") if missing == "skip" \
+            else test_users
+    else:
+        evaluated = listed
+    evaluated = evaluated.persist()
+    cached.append(evaluated)
+    n_evaluated = evaluated.count()
+    if n_evaluated == 0:
+        raise InvalidParameterError(
+            "no user to evaluate: no test user has a recommendation list"
+            if truth is not None else "the recommendations are empty")
+    kept = lists.join(evaluated, USER, "left_semi")
+
+    per_user: list[tuple[str, DataFrame]] = []  # (measure, frame of _u, _value)
+    totals: dict[str, float] = {}
+    accuracy = None
+    if accuracy_names and truth is not None:
+        qrels_df = truth.select(sf.col(USER).alias("query_id"), sf.col(ITEM).alias("doc_id"),
+                                sf.col("_r").alias("relevance"))
+        run_df = lists.select(sf.col(USER).alias("query_id"), sf.col(ITEM).alias("doc_id"),
+                              (-sf.col(POS).cast("double")).alias("score"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RankwiseWarning)
+            accuracy = spark_evaluate(qrels_df, run_df, accuracy_names, rel=rel,
+                                      missing=missing, strategy=strategy,
+                                      check_duplicates=False)
+        for measure in accuracy.measures:
+            name = str(measure)
+            per_user.append((name, accuracy.per_query.select(
+                sf.col("query_id").alias(USER), sf.col(f"`{name}`").alias("_value"))))
+
+    stats = None  # per training item: _users (distinct users), _rows (interactions)
+    if history is not None:
+        stats = history.groupBy(ITEM).agg(sf.count(sf.lit(1)).alias("_users"),
+                                       sf.sum("_n").cast("double").alias("_rows")).persist()
+        cached.append(stats)
+    popularity: dict[str, Any] = {}
+
+    def need_history(m: BeyondMeasure) -> DataFrame:
+        if stats is None:
+            raise InvalidParameterError(
+                f"{m} needs the training interactions: give train= (or exclude=)")
+        return stats
+
+    def item_popularity(m: BeyondMeasure) -> tuple[list[str], np.ndarray]:
+        """Training items (ids as text) and their interactions, collected once."""
+        if "items" not in popularity:
+            table = need_history(m).select(ITEM, "_rows").toArrow()
+            popularity["items"] = table.column(ITEM).to_pylist()
+            popularity["rows"] = np.asarray(table.column("_rows").to_numpy(), dtype=np.float64)
+        return popularity["items"], popularity["rows"]
+
+    def tail_frame(m: BeyondMeasure) -> DataFrame:
+        """``_i, _tail, _head`` for the training items (the numpy path's long tail)."""
+        items, rows = item_popularity(m)
+        if m.param("dialect") == "recbole":
+            tail = recbole_tail(rows, rows > 0, m.param("tail"))
+        else:
+            item_type = recs.schema[str(_column(recs, "item", columns,
+                                                "recommendations"))].dataType
+            numeric = item_type.typeName() in ("integer", "long", "short", "byte")
+            keys = [int(x) for x in items] if numeric else [x.encode() for x in items]
+            order = np.argsort(np.array(keys, dtype=object), kind="stable")
+            ranks = np.empty(len(order), dtype=np.int64)
+            ranks[order] = np.arange(len(order))
+            tail = beyond.long_tail(rows, head=m.param("head", 0.8), ties=ranks)
+        head = (rows > 0) & ~tail
+        return spark.createDataFrame(
+            [(i, bool(t), bool(h)) for i, t, h in zip(items, tail, head)],
+            schema=f"{ITEM} string, _tail boolean, _head boolean")
+
+    train_users: list[float] = []
+
+    def n_train_users() -> float:
+        if not train_users:
+            train_users.append(float(history.select(USER).distinct().count()))  # type: ignore[union-attr]
+        return train_users[0]
+
+    for m in beyond_measures:
+        name = str(m)
+        cut = kept if m.cutoff is None else kept.filter(sf.col(POS) <= m.cutoff)
+        dialect = m.param("dialect")
+        if m.name in ("coverage", "gini", "entropy"):
+            counts_frame = cut.groupBy(ITEM).agg(sf.count(sf.lit(1)).alias("_c"))
+            counts = np.asarray(counts_frame.select("_c").toArrow().column("_c").to_numpy(),
+                                dtype=np.float64)
+            if m.name == "coverage":
+                size = _catalogue_size(spark, catalogue, history, columns, m)
+                if size <= 0:
+                    raise InvalidParameterError(f"the catalogue is empty (size {size})")
+                totals[name] = float(len(counts) / size)
+            elif m.name == "gini":
+                size = _catalogue_size(spark, catalogue, history, columns, m)
+                totals[name] = beyond.gini(counts, size,
+                                           form="recbole" if dialect == "recbole" else
+                                           "handbook")
+            elif dialect == "recbole":
+                totals[name] = beyond.shannon_entropy(counts, base=math.e, per_item=True)
+            else:
+                totals[name] = beyond.shannon_entropy(counts)
+        elif m.name == "personalisation":
+            lengths = cut.groupBy(USER).agg(sf.count(sf.lit(1)).alias("_len"))
+            n = lengths.count()
+            if n < 2:
+                totals[name] = float("nan")
+                continue
+            weighted = cut.join(lengths, USER).withColumn(
+                "_w", 1 / sf.sqrt(sf.col("_len").cast("double")))
+            per_item = weighted.groupBy(ITEM).agg(sf.sum("_w").alias("_s"),
+                                               sf.sum(sf.col("_w") * sf.col("_w")).alias("_s2"))
+            overlap = _one(per_item.agg(sf.sum(sf.col("_s") * sf.col("_s") - sf.col("_s2"))))[0]
+            totals[name] = 1 - float(overlap or 0.0) / (n * (n - 1))
+        elif m.name == "novelty":
+            item_stats = need_history(m)
+            joined = cut.join(item_stats, ITEM, "left")
+            if dialect == "recommenders":
+                total = _one(need_history(m).agg(sf.sum("_rows")))[0]
+                row = _one(joined.agg(
+                    sf.sum(sf.when(sf.col("_rows") > 0,
+                                   -sf.log2(sf.col("_rows") / sf.lit(float(total))))),
+                    sf.count(sf.lit(1))))
+                totals[name] = float(row[0] or 0.0) / max(int(row[1]), 1)
+            else:
+                population = n_train_users()
+                information = -sf.log2(sf.coalesce(sf.col("_users").cast("double"),
+                                                   sf.lit(1.0)) / sf.lit(population))
+                per_user.append((name, joined.groupBy(USER).agg(
+                    sf.avg(information).alias("_value"))))
+        elif m.name in ("arp", "aplt"):
+            if m.name == "arp":
+                joined = cut.join(need_history(m), ITEM, "left")
+                value = sf.coalesce(sf.col("_rows"), sf.lit(0.0))
+            else:
+                joined = cut.join(tail_frame(m), ITEM, "left")
+                value = sf.coalesce(sf.col("_tail"), sf.lit(False)).cast("double")
+            cutoff = m.cutoff if dialect == "recbole" else None
+            aggregate = sf.sum(value) / sf.lit(float(cutoff)) if cutoff is not None \
+                else sf.avg(value)
+            per_user.append((name, joined.groupBy(USER).agg(aggregate.alias("_value"))))
+        elif m.name == "epc":
+            if truth is None:
+                raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
+            relevant = truth.filter(sf.col("_r") >= 1).select(USER, ITEM, sf.lit(1.0).alias("_rel"))
+            share = sf.coalesce(sf.col("_users").cast("double"), sf.lit(0.0)) / sf.lit(
+                n_train_users())
+            disc = 1 / sf.log2(sf.col(POS).cast("double") + 1.0)
+            joined = cut.join(need_history(m), ITEM, "left").join(relevant, [USER, ITEM], "left")
+            gain = disc * sf.coalesce(sf.col("_rel"), sf.lit(0.0)) * (1 - share)
+            per_user.append((name, joined.groupBy(USER).agg(
+                (sf.sum(gain) / sf.sum(disc)).alias("_value"))))
+        elif m.name == "popreo":
+            if truth is None:
+                raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
+            groups = tail_frame(m)
+            relevant = truth.filter(sf.col("_r") >= 1).select(USER, ITEM)
+            fresh = relevant.join(history.select(USER, ITEM), [USER, ITEM], "left_anti")  # type: ignore[union-attr]
+            hits = cut.select(USER, ITEM).join(fresh, [USER, ITEM], "left_semi")
+
+            def by_group(frame: DataFrame, groups: DataFrame = groups) -> tuple[int, int]:
+                row = _one(frame.join(groups, ITEM, "left").agg(
+                    sf.sum(sf.coalesce(sf.col("_head"), sf.lit(False)).cast("long")),
+                    sf.sum(sf.coalesce(sf.col("_tail"), sf.lit(False)).cast("long"))))
+                return int(row[0] or 0), int(row[1] or 0)
+
+            denominators, numerators = by_group(fresh), by_group(hits)
+            if 0 in denominators:
+                totals[name] = float("nan")
+                continue
+            p = np.asarray(numerators, dtype=np.float64) / np.asarray(denominators)
+            totals[name] = float(np.std(p) / np.mean(p)) if np.mean(p) > 0 else float("nan")
+
+    frame = evaluated
+    for name, values in per_user:
+        frame = frame.join(values.withColumnRenamed("_value", name), USER, "left")
+    names = [name for name, _ in per_user]
+    frame = frame.select(sf.col(USER).cast(user_type).alias("user"),
+                         *[sf.col(f"`{name}`").cast("double").alias(name) for name in names])
+    frame = frame.persist()
+    means_row = _one(frame.agg(*[sf.avg(sf.col(f"`{name}`")).alias(name) for name in names]
+                               )) if names else None
+    mean: dict[str, float] = {
+        name: float("nan") if means_row is None or means_row[name] is None
+        else float(means_row[name]) for name in names}
+    if accuracy is not None:
+        mean.update({name: float(value) for name, value in accuracy.mean.items()})
+    mean.update(totals)
+    order = {text: n for n, text in enumerate(measures)}
+    mean = {name: mean[name] for name in sorted(mean, key=lambda x: order.get(x, len(order)))}
+    for frame_cached in cached:
+        frame_cached.unpersist()
+    return SparkRecommenderResults(frame, mean, names, n_evaluated, accuracy)
+
+
+def evaluate_collected(test: Any, recommendations: Any, measures: str | Iterable[str],
+                       **options: Any) -> RecommenderResults:
+    """``rankwise.evaluate_recommendations(..., engine="spark")``: on Spark, then collected."""
+    known = set(inspect.signature(evaluate_recommendations).parameters)
+    for name, given in options.items():
+        if name not in known and given is not None:
+            raise _refuse(f"{name}=", "item vectors, baselines and segments are computed by "
+                          "the numpy engine only")
+    results = evaluate_recommendations(test, recommendations, measures, **{
+        name: value for name, value in options.items() if name in known})
+    try:
+        return results.to_results()
+    finally:
+        results.unpersist()

@@ -1,0 +1,102 @@
+"""Recommender evaluation on Spark equals the numpy path, user by user (issue 20, scale).
+
+Random data (``strategies.random_recommendations``): ties of score broken by
+row order, seen items excluded before the cut, items listed twice in the
+test and in training, users only in the test, only in the
+recommendations, only in training; integer and text ids. Every measure that
+runs on Spark, per user and the means, to 1e-12.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from strategies import random_recommendations
+
+import rankwise as rw
+from rankwise.exceptions import DuplicateEntryError, InvalidParameterError
+
+MEASURES = [
+    "ndcg@5", "recall@10", "P@3", "map", "mrr",
+    "coverage@5", "gini", "gini@5(dialect=recbole)", "entropy", "entropy(dialect=recbole)",
+    "novelty", "novelty@3(dialect=recommenders)", "arp", "arp@5(dialect=recbole)",
+    "aplt", "aplt@4(head=0.5)", "aplt@5(dialect=recbole,tail=2)", "popreo", "epc@5",
+    "personalisation", "personalisation@3",
+]
+
+
+def assert_same(got: rw.RecommenderResults, want: rw.RecommenderResults) -> None:
+    assert sorted(map(str, got.users)) == sorted(map(str, want.users))
+    assert got.users and all(type(a) is type(b) for a, b in zip(got.users, want.users))
+    assert list(got.mean) == list(want.mean)
+    for name, value in want.mean.items():
+        assert math.isclose(got.mean[name], value, rel_tol=0, abs_tol=1e-12) or (
+            math.isnan(value) and math.isnan(got.mean[name])), (name, got.mean[name], value)
+    assert set(got.per_user) == set(want.per_user)
+    where = {user: n for n, user in enumerate(got.users)}
+    rows = np.array([where[user] for user in want.users])
+    for name, values in want.per_user.items():
+        np.testing.assert_allclose(got.per_user[name][rows], values, rtol=0, atol=1e-12,
+                                   err_msg=name)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_spark_measure_equals_numpy(spark, seed: int) -> None:
+    data = random_recommendations(seed)
+    options = {"k": 8, "exclude": data["train"], "catalogue": data["catalogue"]}
+    want = rw.evaluate_recommendations(data["test"], data["recs"], MEASURES, **options)
+    frames = {name: spark.createDataFrame(data[name]) for name in ("test", "recs", "train")}
+    from rankwise.spark import evaluate_recommendations
+
+    results = evaluate_recommendations(
+        frames["test"], frames["recs"], MEASURES, k=8, exclude=frames["train"],
+        catalogue=data["catalogue"])
+    assert set(results.per_user.columns) == {"user", *want.per_user}
+    assert results.users == len(want.users)
+    assert_same(results.to_results(), want)
+    results.unpersist()
+
+
+def test_graded_test_missing_zero_and_the_front_door(spark) -> None:
+    """relevance=/rel=, missing='zero' (users without a list), engine='spark' on local tables."""
+    data = random_recommendations(7, integer_ids=True)
+    measures = ["ndcg@5", "P@2", "recall@10", "novelty", "epc", "arp", "coverage"]
+    options = {"k": 6, "train": data["train"], "relevance": "rating", "rel": 2,
+               "missing": "zero"}
+    want = rw.evaluate_recommendations(data["test"], data["recs"], measures, **options)
+    got = rw.evaluate_recommendations(data["test"], data["recs"], measures, engine="spark",
+                                      **options)
+    assert_same(got, want)
+    assert np.isnan(got.per_user["novelty"]).any()  # a test user without a list
+
+
+def test_top_k_lists_and_no_test(spark) -> None:
+    recs = {"a": ["x", "y", "z"], "b": ["y", "x"], "c": ["w"]}
+    measures = ["coverage", "gini", "entropy", "personalisation"]
+    want = rw.evaluate_recommendations(None, recs, measures, catalogue=["w", "x", "y", "z", "v"])
+    got = rw.evaluate_recommendations(None, recs, measures, catalogue=["w", "x", "y", "z", "v"],
+                                      engine="spark")
+    assert_same(got, want)
+    assert got.mean["coverage"] == 0.8
+
+
+def test_items_twice_refused_or_first_kept(spark) -> None:
+    recs = spark.createDataFrame([("u", "a", 3.0), ("u", "b", 2.0), ("u", "a", 1.0)],
+                                 "user string, item string, score double")
+    test = spark.createDataFrame([("u", "b")], "user string, item string")
+    with pytest.raises(DuplicateEntryError, match="item 'a' is recommended twice to user 'u'"):
+        rw.evaluate_recommendations(test, recs, ["P@1"])
+    got = rw.evaluate_recommendations(test, recs, ["P@1", "mrr"], duplicates="first")
+    assert got.mean == {"P@1": 0.0, "mrr": 0.5}
+
+
+def test_measures_not_on_spark_are_refused(spark) -> None:
+    recs = spark.createDataFrame([("u", "a", 1.0)], "user string, item string, score double")
+    with pytest.raises(InvalidParameterError, match="ild is not available with the Spark"):
+        rw.evaluate_recommendations(None, recs, ["ild"])
+    with pytest.raises(InvalidParameterError, match="segments= is not available"):
+        rw.evaluate_recommendations(None, recs, ["coverage"], segments={"u": "x"})
+    with pytest.raises(InvalidParameterError, match="tail= a count above 1"):
+        rw.evaluate_recommendations(None, recs, ["aplt(dialect=recbole)"])
