@@ -94,6 +94,13 @@ def prefixed(table: pa.Table, prefix: str) -> pa.Table:
     return table.set_column(table.schema.get_field_index("query_id"), "query_id", ids)
 
 
+def frame(spark, table: pa.Table):
+    """A Spark DataFrame of *table*, its chunks combined first: pyspark 4.3's
+    ``createDataFrame`` loses rows of a table whose columns are chunked differently
+    (empty chunks of empty datasets, dropped by ``binary_join_element_wise``)."""
+    return spark.createDataFrame(table.combine_chunks())
+
+
 def combined(results: list[rw.Results], prefixes: list[str]) -> Expected:
     """The per-query values of several datasets' numpy results, query ids prefixed."""
     return Expected(
@@ -179,11 +186,11 @@ def main() -> None:
                 table = pa.concat_tables(
                     [prefixed(drawn[s]["table"], p) for s, p in zip(members, prefixes)]
                 )
-                qrels_df = run_df = spark.createDataFrame(table)
+                qrels_df = run_df = frame(spark, table)
             else:
-                qrels_df = spark.createDataFrame(pa.concat_tables(
+                qrels_df = frame(spark, pa.concat_tables(
                     [prefixed(drawn[s]["qrels"], p) for s, p in zip(members, prefixes)]))
-                run_df = spark.createDataFrame(pa.concat_tables(
+                run_df = frame(spark, pa.concat_tables(
                     [prefixed(drawn[s]["run"], p) for s, p in zip(members, prefixes)]))
             if len(members) == 1:
                 want, want_error = wants[members[0]]
@@ -202,10 +209,12 @@ def main() -> None:
                 if error or want_error:
                     if error != want_error:
                         problems.append(f"{where}: spark {error}, numpy {want_error}")
+                        print(f"  {where}: spark {error}, numpy {want_error}", flush=True)
                     continue
                 difference = same(got, want)
                 if difference:
                     problems.append(f"{where}: {difference}")
+                    print(f"  {where}: {difference}", flush=True)
                 got.unpersist()
             print(
                 f"seeds {members[0]}..{members[-1]} ({len(members)}): {','.join(kinds_here)}"

@@ -231,7 +231,8 @@ def _local_frame(spark: SparkSession, obj: Any, what: str, users: Any = None) ->
             "rank": pa.array([r + 1 for n in lengths for r in range(n)], pa.int64())})
     else:
         table = as_table(obj, what)
-    return spark.createDataFrame(table)
+    # combined: pyspark 4.3 loses rows of a table whose columns are chunked differently
+    return spark.createDataFrame(table.combine_chunks())
 
 
 def _catalogue_size(spark: SparkSession, catalogue: Any, history: DataFrame | None,

@@ -72,6 +72,25 @@ def test_graded_test_missing_zero_and_the_front_door(spark) -> None:
     assert np.isnan(got.per_user["novelty"]).any()  # a test user without a list
 
 
+def test_local_tables_chunked_unevenly_lose_no_row(spark) -> None:
+    """pyspark 4.3's createDataFrame drops rows of tables whose columns are chunked differently."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    data = random_recommendations(3)
+    recs = data["recs"]
+    pieces = pa.concat_tables([recs.slice(0, 5), recs.slice(5, 0), recs.slice(5)])
+    user = pc.binary_join_element_wise(pieces["user"].cast(pa.string()), "", "")
+    assert user.num_chunks != pieces["item"].num_chunks  # the empty chunk is dropped
+    uneven = pieces.set_column(0, "user", user)
+    test = data["test"].set_column(0, "user", data["test"]["user"].cast(pa.string()))
+    measures = ["P@3", "coverage"]
+    want = rw.evaluate_recommendations(test, uneven, measures, catalogue=data["catalogue"])
+    got = rw.evaluate_recommendations(test, uneven, measures, catalogue=data["catalogue"],
+                                      engine="spark")
+    assert_same(got, want)
+
+
 def test_top_k_lists_and_no_test(spark) -> None:
     recs = {"a": ["x", "y", "z"], "b": ["y", "x"], "c": ["w"]}
     measures = ["coverage", "gini", "entropy", "personalisation"]

@@ -159,9 +159,14 @@ def to_arrow(frame: DataFrame) -> pa.Table:
 
 
 def create_frame(spark: SparkSession, table: pa.Table, schema: Any) -> DataFrame:
-    """A DataFrame holding the driver-side Arrow *table*, with the Spark *schema*."""
+    """A DataFrame holding the driver-side Arrow *table*, with the Spark *schema*.
+
+    The chunks are combined first: pyspark 4.3's ``createDataFrame`` loses
+    rows of a table whose columns are chunked differently (found by
+    ``benchmarks/bench_spark_parity.py``; an empty chunk in one column is enough).
+    """
     import pyspark
 
     if int(pyspark.__version__.split(".")[0]) >= 4:
-        return spark.createDataFrame(table, schema=schema)
+        return spark.createDataFrame(table.combine_chunks(), schema=schema)
     return spark.createDataFrame(table.to_pandas(), schema=schema)  # pragma: no cover
