@@ -41,6 +41,7 @@ from rankwise.exceptions import (
     InvalidParameterError,
     RankwiseWarning,
 )
+from rankwise.options import RecommenderOptions, recommender_options_from
 from rankwise.recommenders import beyond
 from rankwise.recommenders.evaluation import (
     BeyondMeasure,
@@ -290,6 +291,7 @@ def evaluate_recommendations(
     missing: str = "skip",
     strategy: str = "auto",
     spark: SparkSession | None = None,
+    options: RecommenderOptions | None = None,
 ) -> SparkRecommenderResults:
     """Evaluate recommendation lists on Spark, with the numpy path's numbers.
 
@@ -314,6 +316,8 @@ def evaluate_recommendations(
         The Spark ranking engine's strategy for the accuracy measures.
     spark : SparkSession, optional
         For local inputs; default: the active session (or a new one).
+    options : RecommenderOptions, optional
+        The options as one object (keywords given as well override it).
 
     Returns
     -------
@@ -347,6 +351,10 @@ def evaluate_recommendations(
     measures = list(measures)
     if not measures:
         raise InvalidParameterError("measures is empty; give at least one, e.g. ['ndcg@10']")
+    chosen = recommender_options_from(options, k=k, rel=rel, missing=missing,
+                                      duplicates=duplicates, relevance=relevance)
+    k, rel, missing = chosen.k, chosen.rel, chosen.missing
+    duplicates, relevance = chosen.duplicates, chosen.relevance
     if k is not None and (not isinstance(k, (int, np.integer)) or k < 1):
         raise InvalidParameterError(f"k must be a positive integer, got {k!r}")
     if duplicates not in ("error", "first"):

@@ -17,6 +17,7 @@ from strategies import random_recommendations
 
 import rankwise as rw
 from rankwise.exceptions import DuplicateEntryError, InvalidParameterError
+from rankwise.options import RecommenderOptions
 
 MEASURES = [
     "ndcg@5", "recall@10", "P@3", "map", "mrr",
@@ -63,8 +64,8 @@ def test_graded_test_missing_zero_and_the_front_door(spark) -> None:
     """relevance=/rel=, missing='zero' (users without a list), engine='spark' on local tables."""
     data = random_recommendations(7, integer_ids=True)
     measures = ["ndcg@5", "P@2", "recall@10", "novelty", "epc", "arp", "coverage"]
-    options = {"k": 6, "train": data["train"], "relevance": "rating", "rel": 2,
-               "missing": "zero"}
+    options = {"train": data["train"], "relevance": "rating", "rel": 2,
+               "options": RecommenderOptions(k=6, missing="zero")}
     want = rw.evaluate_recommendations(data["test"], data["recs"], measures, **options)
     got = rw.evaluate_recommendations(data["test"], data["recs"], measures, engine="spark",
                                       **options)
