@@ -52,6 +52,8 @@ def ir_measures_variants() -> list:
 
 
 VARIANTS = ir_measures_variants()
+PYNDEVAL = {"ERR_IA", "nERR_IA", "alpha_DCG", "alpha_nDCG", "NRBP", "nNRBP", "AP_IA", "P_IA",
+            "StRecall"}
 
 
 def test_the_name_table_lists_every_ir_measures_name() -> None:
@@ -74,13 +76,19 @@ def test_every_ir_measures_string_is_read() -> None:
             unsupported += 1
             continue
         except rw.MeasureSyntaxError as error:
+            if "needs a cutoff" in str(error):  # ERR_IA: ir_measures' pyndeval needs one too
+                assert variant.NAME in PYNDEVAL, text
+                continue
+            if variant.NAME in ("NRBP", "nNRBP"):  # beta=4: ndeval's beta is a probability
+                assert "parameter 'beta'" in str(error), text
+                continue
             assert variant["judged_only"] is True and "judged_only" in str(error), text
             continue
         assert isinstance(measure, rw.Measure)
         assert rw.parse(variant) == measure  # the object reads as its string
         assert rw.parse(str(measure)) == measure  # and canonically in rankwise's language
         read += 1
-    assert read > 80 and unsupported > 50
+    assert read > 200 and unsupported > 25
 
 
 @pytest.mark.parametrize(
@@ -134,8 +142,7 @@ def test_measures_beyond_trec_eval(text: str, canonical: str) -> None:
     assert str(rw.parse(text)) == canonical
 
 
-@pytest.mark.parametrize("text", ["Compat", "RBP(rel=1)@10", "INST(min_rel=1,max_rel=3)",
-                                  "SDCG@10", "alpha_nDCG@20"])
+@pytest.mark.parametrize("text", ["RBP(rel=1)@10", "INST(min_rel=1,max_rel=3)", "SDCG@10"])
 def test_measures_not_available_yet_say_so(text: str) -> None:
     with pytest.raises(rw.UnsupportedMeasureError, match=re.escape(f"ir_measures' {text} is")):
         rw.parse(text)
@@ -174,6 +181,8 @@ def test_values_are_ir_measures_values() -> None:
     compared, no_provider = set(), set()
     for _, variant in VARIANTS:
         text = repr(variant)
+        if variant.NAME in PYNDEVAL:
+            continue  # pyndeval's: tests/compat/test_ir_measures_diversity.py
         try:
             measure = rw.parse(text.replace("judged_only=True", "judged_only=False"))
         except rw.UnsupportedMeasureError:

@@ -110,14 +110,22 @@ class Evaluator:
 
         self.measures = list(dict.fromkeys(measures))
         self._translated = {measure: translate(measure) for measure in self.measures}
-        self._qrels = as_qrels(qrels)
-        self._groups: dict[bool, list[Any]] = {}
+        diverse = any(found.measure.name in _INTENT_AWARE for found in self._translated.values())
+        self._qrels, subtopic_qrels = _read_qrels(qrels, diverse)
+        # groups: (judged_only, read the subtopics) -> measures
+        self._groups: dict[tuple[bool, bool], list[Any]] = {}
         for measure, found in self._translated.items():
-            self._groups.setdefault(found.judged_only, []).append(measure)
-        self._options = {flag: EvalOptions(judged_only=flag) for flag in self._groups}
+            key = (found.judged_only, found.measure.name in _INTENT_AWARE)
+            self._groups.setdefault(key, []).append(measure)
+        self._group_qrels = {key: subtopic_qrels if key[1] else self._qrels
+                             for key in self._groups}
+        # pyndeval orders tied scores by document id ascending
+        self._options = {key: EvalOptions(judged_only=key[0],
+                                          ties="ascending" if key[1] else "trec")
+                         for key in self._groups}
         self._parsed = {
-            flag: prepare_measures([self._translated[m].measure for m in group], EvalOptions())
-            for flag, group in self._groups.items()
+            key: prepare_measures([self._translated[m].measure for m in group], EvalOptions())
+            for key, group in self._groups.items()
         }
         typed = self._qrels.query_id_type is int
         self.qrel_qids: list[Any] = (
@@ -134,7 +142,7 @@ class Evaluator:
         index = {query: position for position, query in enumerate(self.qrel_qids)}
         values: dict[Any, list[float]] = {}
         for flag, group in self._groups.items():
-            results = engine.evaluate(self._qrels, run_obj, self._parsed[flag],
+            results = engine.evaluate(self._group_qrels[flag], run_obj, self._parsed[flag],
                                       self._options[flag])
             positions = [index[query] for query in results.query_ids]
             for measure in group:
@@ -175,6 +183,43 @@ class Evaluator:
         if self._translated[measure].measure.family.aggregate == "sum":
             return float(math.fsum(column))
         return math.fsum(column) / len(column) if column else math.nan
+
+
+_INTENT_AWARE = frozenset({"alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia", "nrbp", "nnrbp",
+                           "ap_ia", "p_ia", "strec"})
+"""The families ir_measures computes with pyndeval, from the subtopics of the judgments."""
+
+
+def _read_qrels(qrels: Any, diverse: bool) -> tuple[Any, Any]:
+    """The judgments, plain and (for the intent-aware measures) with their subtopics.
+
+    ir_measures' pyndeval provider takes the subtopic from the judgments'
+    ``iteration`` field (TREC's second column; ir_datasets' ``TrecQrel``):
+    a table or named tuples with an ``iteration`` (and no ``subtopic`` or
+    ``intent``) column is read that way for those measures, and plainly for
+    the others (or, when a document has a grade per subtopic, with its
+    greatest grade, rankwise's reading). Judgments without one are one
+    subtopic per query, as there.
+    """
+    from rankwise.exceptions import DuplicateEntryError
+    from rankwise.io.coerce import as_qrels
+    from rankwise.io.records import records_table
+
+    if not diverse:
+        return as_qrels(qrels), None
+    table = records_table(qrels)  # named tuples are read once: a table serves both
+    source = qrels if table is None else table
+    names = getattr(source, "column_names", None)
+    if names is None:
+        names = list(getattr(source, "columns", []))
+    if "iteration" not in names or {"subtopic", "intent"} & set(names):
+        plain = as_qrels(source)
+        return plain, plain
+    subtopics = as_qrels(source, columns={"subtopic": "iteration"})
+    try:
+        return as_qrels(source), subtopics
+    except DuplicateEntryError:
+        return subtopics, subtopics
 
 
 def evaluator(measures: Iterable[Any], qrels: Any) -> Evaluator:

@@ -60,6 +60,7 @@ class IrName:
         instead (``SetP(relative=True)`` is ``set_relative_P``).
     planned : str
         What an entry not available yet will be (for the message).
+
     note : str
         How its value relates to ir_measures' (shown in docs/compat.md).
     """
@@ -141,9 +142,19 @@ _RBP = IrName(
     variants=(("cutoff", ..., _RBP_CUT), ("rel", ..., _RBP_BINARY)),
     note="without rel, graded: the grade rescaled to [0, 1] per query (trec_eval's rbp)",
 )
-_AP_IA = IrName(None, SET, planned="ap_ia")
-_ALPHA_DCG = IrName(None, DIVERSITY, planned="alpha_dcg")
-_ALPHA_NDCG = IrName(None, DIVERSITY, planned="alpha_ndcg")
+_PYNDEVAL = ("ndeval's (through pyndeval), which ranks tied scores by document id ascending: "
+             "ties='ascending' gives its values")
+_PYNDEVAL_CUT = (_PYNDEVAL + "; ir_measures needs a cutoff of at most 20 (pyndeval's limit), "
+                 "rankwise takes any, and none for nERR_IA and alpha_nDCG (the whole ranking)")
+
+
+def _pyndeval(family: str, params: Mapping[str, str | None]) -> IrName:
+    return IrName(family, params, note=_PYNDEVAL_CUT if "cutoff" in params else _PYNDEVAL)
+
+
+_AP_IA = _pyndeval("ap_ia", SET)
+_ALPHA_DCG = _pyndeval("alpha_dcg", DIVERSITY)
+_ALPHA_NDCG = _pyndeval("alpha_ndcg", DIVERSITY)
 _CWL = "cwl_eval's, which ranks tied scores in input order"
 _CWL_MIN_REL = IrName(None, {"T": None, "cutoff": None, **GRADES},
                       note="rankwise's C/W/L gain is grade / max_grade: ir_measures' max_rel, "
@@ -196,18 +207,18 @@ IR_MEASURES: dict[str, IrName] = {
     "RBP": _RBP,
     "ERR": IrName("err", {"cutoff": "cutoff"}, note="gdeval's ERR@k (ir_measures prints its 5 "
                   "decimals)"),
-    "ERR_IA": IrName(None, RANKED, planned="err_ia"),
-    "nERR_IA": IrName(None, RANKED, planned="nerr_ia"),
+    "ERR_IA": _pyndeval("err_ia", RANKED),
+    "nERR_IA": _pyndeval("nerr_ia", RANKED),
     "alpha_DCG": _ALPHA_DCG,
     "\u03b1_DCG": _ALPHA_DCG,
     "alpha_nDCG": _ALPHA_NDCG,
     "\u03b1_nDCG": _ALPHA_NDCG,
-    "NRBP": IrName(None, {"rel": "rel", "alpha": "alpha", "beta": "beta"}, planned="nrbp"),
-    "nNRBP": IrName(None, {"rel": "rel", "alpha": "alpha", "beta": "beta"}, planned="nnrbp"),
+    "NRBP": _pyndeval("nrbp", {"rel": "rel", "alpha": "alpha", "beta": "beta"}),
+    "nNRBP": _pyndeval("nnrbp", {"rel": "rel", "alpha": "alpha", "beta": "beta"}),
     "AP_IA": _AP_IA,
     "MAP_IA": _AP_IA,
-    "P_IA": IrName(None, RANKED, planned="p_ia"),
-    "StRecall": IrName(None, {"cutoff": "cutoff", "rel": "rel"}, planned="strec"),
+    "P_IA": _pyndeval("p_ia", RANKED),
+    "StRecall": _pyndeval("strec", {"cutoff": "cutoff", "rel": "rel"}),
     "Compat": IrName(
         None, {"p": "p", "normalize": "normalize"},
         note="rankwise's compat is the reference implementation's (depth 1000); ir_measures' "

@@ -70,11 +70,13 @@ def parse(text: str | Measure | Any) -> Measure:
     ('map@100(rel=2)', 'P@5', 'set_F(beta=2)')
     >>> str(parse("ERR@20")), str(parse("Judged@10"))
     ('err@20', 'judged@10(denominator=retrieved)')
-    >>> parse("NRBP")
+    >>> str(parse("alpha_nDCG(alpha=0.3)@20")), str(parse("NRBP(beta=0.8)"))
+    ('alpha_ndcg@20(alpha=0.3)', 'nrbp(beta=0.8)')
+    >>> parse("SDCG@10")
     Traceback (most recent call last):
     ...
-    rankwise.exceptions.UnsupportedMeasureError: ir_measures' NRBP is not available in \
-rankwise yet (planned: rankwise's nrbp)
+    rankwise.exceptions.UnsupportedMeasureError: ir_measures' SDCG@10 is not available in \
+rankwise yet
     """
     if isinstance(text, Measure):
         return text
