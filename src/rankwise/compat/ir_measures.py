@@ -105,7 +105,6 @@ class Evaluator:
 
     def __init__(self, measures: Iterable[Any], qrels: Any) -> None:
         from rankwise.engines.core import prepare_measures
-        from rankwise.io.coerce import as_qrels
         from rankwise.options import EvalOptions
 
         self.measures = list(dict.fromkeys(measures))
