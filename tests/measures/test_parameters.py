@@ -13,16 +13,16 @@ from rankwise.exceptions import MeasureSyntaxError
 from rankwise.measures import FAMILIES, Measure, parse
 
 # graded diversity judgments (the plain measures read the maximum over subtopics): negative
-# grades, a query whose relevant documents are all of grade 1, ties, unjudged documents, a
-# ranking shorter than the cutoff
+# grades and scores, a query whose relevant documents are all of grade 1, ties, unjudged
+# documents, a ranking shorter than the cutoff
 QRELS = {
     "q1": {"1": {"a": 3, "b": 1, "c": 0, "d": 2, "n": -1}, "2": {"a": 0, "b": 2, "e": 1}},
-    "q2": {"1": {"a": 1, "f": 1, "g": 0}},
+    "q2": {"1": {"a": 1, "f": 1, "g": 0, "l": 1}},
     "q3": {"1": {"h": 2, "i": 1}, "2": {"i": 3, "j": 1, "q": 2}},
 }
 RUN = {
     "q1": {"a": 5.0, "x": 4.0, "b": 4.0, "c": 3.0, "d": 2.0, "e": 1.0, "y": 0.5, "n": 0.25},
-    "q2": {"f": 3.0, "u": 2.0, "a": 1.0},
+    "q2": {"f": -1.0, "u": -2.0, "a": -3.0},
     "q3": {"j": 9.0, "z": 8.0, "h": 7.0, "w": 6.0, "i": 5.0, "v": 4.0, "t": 3.0, "s": 2.0,
            "r": 1.0, "o": 0.5, "m": 0.25, "k": 0.1},
 }
@@ -48,6 +48,7 @@ ALTERNATIVES: dict[str, Any] = {
     "quantity": "ed",
     "depth": 3,
     "normalize": False,
+    "ideal": "score",
     "denominator": "retrieved",
 }
 BY_FAMILY: dict[tuple[str, str], Any] = {

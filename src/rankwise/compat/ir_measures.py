@@ -111,16 +111,16 @@ class Evaluator:
         self._translated = {measure: translate(measure) for measure in self.measures}
         diverse = any(found.measure.name in _INTENT_AWARE for found in self._translated.values())
         self._qrels, subtopic_qrels = _read_qrels(qrels, diverse)
-        # groups: (judged_only, read the subtopics) -> measures
-        self._groups: dict[tuple[bool, bool], list[Any]] = {}
+        # groups: (judged_only, read the subtopics, tie order) -> measures
+        self._groups: dict[tuple[bool, bool, str], list[Any]] = {}
         for measure, found in self._translated.items():
-            key = (found.judged_only, found.measure.name in _INTENT_AWARE)
+            name = found.measure.name
+            ties = "ascending" if name in _INTENT_AWARE or name in _ASCENDING else "trec"
+            key = (found.judged_only, name in _INTENT_AWARE, ties)
             self._groups.setdefault(key, []).append(measure)
         self._group_qrels = {key: subtopic_qrels if key[1] else self._qrels
                              for key in self._groups}
-        # pyndeval orders tied scores by document id ascending
-        self._options = {key: EvalOptions(judged_only=key[0],
-                                          ties="ascending" if key[1] else "trec")
+        self._options = {key: EvalOptions(judged_only=key[0], ties=key[2])
                          for key in self._groups}
         self._parsed = {
             key: prepare_measures([self._translated[m].measure for m in group], EvalOptions())
@@ -186,7 +186,10 @@ class Evaluator:
 
 _INTENT_AWARE = frozenset({"alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia", "nrbp", "nnrbp",
                            "ap_ia", "p_ia", "strec"})
-"""The families ir_measures computes with pyndeval, from the subtopics of the judgments."""
+"""The families ir_measures computes with pyndeval, from the subtopics of the judgments.
+pyndeval orders tied scores by document id ascending."""
+_ASCENDING = frozenset({"compat", "judged"})
+"""Families whose ir_measures provider orders tied scores by document id ascending."""
 
 
 def _read_qrels(qrels: Any, diverse: bool) -> tuple[Any, Any]:

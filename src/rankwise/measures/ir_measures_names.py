@@ -91,6 +91,12 @@ def _gain_map(value: Any) -> tuple[tuple[float, float], ...]:
     ))
 
 
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected True or False, got {value!r}")
+    return value
+
+
 def _f_beta(value: Any) -> float:
     # ir_measures hands beta to trec_eval's set_F.beta, which weighs recall by beta
     # itself, not beta squared: (beta + 1) P R / (beta P + R). rankwise's beta is the
@@ -220,9 +226,11 @@ IR_MEASURES: dict[str, IrName] = {
     "P_IA": _pyndeval("p_ia", RANKED),
     "StRecall": _pyndeval("strec", {"cutoff": "cutoff", "rel": "rel"}),
     "Compat": IrName(
-        None, {"p": "p", "normalize": "normalize"},
-        note="rankwise's compat is the reference implementation's (depth 1000); ir_measures' "
-        "goes to max(len(run), len(ideal)) and breaks ideal ties by run score",
+        "compat", {"p": "p", "normalize": "normalize"}, fixed={"depth": "run", "ideal": "score"},
+        convert={"normalize": _boolean},
+        note="ir_measures' compat: depth max(len(run), len(ideal)) per query (the reference: "
+        "1000), equal grades of the ideal by run score (unretrieved: 0); it ranks tied scores by "
+        "document id ascending: ties='ascending' gives its values",
     ),
     "INST": _cwl("inst", {"T": "T"}),
     "INSQ": _cwl("insq", {"T": "T"}),

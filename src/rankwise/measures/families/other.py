@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from rankwise.measures.family import Family
-from rankwise.measures.params import Param, boolean, gain_kind, integer, probability
+from rankwise.measures.params import Param, boolean, choice, gain_kind, integer, probability
 
 __all__ = ["FAMILIES"]
+
+
+def _depth(text: str) -> int | str:
+    """A positive integer, or ``run`` (the longer of the ranking and the ideal, per query)."""
+    if text.strip().lower() == "run":
+        return "run"
+    return integer(text)
 
 FAMILIES: list[Family] = [
     Family(
@@ -17,8 +24,13 @@ FAMILIES: list[Family] = [
         "none",
         {
             "p": Param(0.95, probability, "persistence of the overlap"),
-            "depth": Param(1000, integer, "depth of the overlap, whatever the lengths"),
+            "depth": Param(1000, _depth, "depth of the overlap, whatever the lengths; 'run': "
+                           "per query, the longer of the ranking and the ideal (ir_measures)"),
             "normalize": Param(True, boolean, "divide by RBO(ideal, ideal)"),
+            "ideal": Param("retrieved", choice("retrieved", "score"),
+                           "equal grades in the ideal: 'retrieved' ones first, in ranking order "
+                           "(the reference); 'score': by the run's score, an unretrieved "
+                           "document's taken as 0 (ir_measures)"),
         },
         reference="Clarke, Vtyurina & Smucker, ICTIR 2020 and TOIS 2021; claclark/Compatibility",
     ),
