@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rankwise.cli.options import (
     DEFAULT_MEASURES,
@@ -48,6 +48,7 @@ examples:
   rankwise eval qrels.txt bm25.run dense.run -m ndcg@10 map mrr@10
   rankwise eval qrels.txt bm25.run.gz -m 'P@5(rel=2)' --per-query --format tsv
   rankwise eval qrels.ndeval run -m alpha_ndcg@20 err_ia@20 --qrels-format diversity
+  rankwise eval qrels.ndeval run --qrels-format diversity --ties rank --format ndeval
   rankwise eval qrels.txt dense.run -m ndcg@10 rbp --unjudged bounds
   zcat run.gz | rankwise eval qrels.txt - -m ndcg@10 -o results.json
 
@@ -73,9 +74,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     output.add_argument("--per-query", action="store_true",
                         help="also print the value of each query (a 'query' column; the "
                              "means are the rows whose query is 'all')")
-    output.add_argument("-f", "--format", choices=list(FORMATS), default=None, metavar="FORMAT",
-                        help=f"{', '.join(FORMATS)} (default: from the -o file's extension "
-                             "(.tsv .csv .json .jsonl .md .tex), else table)")
+    output.add_argument("-f", "--format", choices=[*FORMATS, "ndeval"], default=None,
+                        metavar="FORMAT",
+                        help=f"{', '.join(FORMATS)}, ndeval (default: from the -o file's "
+                             "extension (.tsv .csv .json .jsonl .md .tex), else table); ndeval: "
+                             "ndeval's CSV of its 21 diversity measures per topic and amean "
+                             "(-m may set their alpha, beta, rel; ndeval's order is --ties rank)")
     output.add_argument("-o", "--output", metavar="FILE",
                         help="write to FILE (atomically: nothing is left on failure)")
     output.add_argument("--digits", type=digits, default=4, metavar="N",
@@ -134,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
 
     fmt = output_format(args.format, args.output)
     options = evaluation_options(args)
+    if fmt == "ndeval":
+        return _run_ndeval(args, options)
     measures = [m for m in parse_many(measure_texts(args.measures, DEFAULT_MEASURES))
                 if m is not None]
     if not measures:
@@ -164,4 +170,66 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:  # under the table: what the numbers mean
         for note in dict.fromkeys(note for r in all_results.values() for note in r.notes):
             sys.stderr.write(f"rankwise: note: {note}\n")
+    return 0
+
+
+def _ndeval_parameters(texts: list[str] | None) -> dict[str, float]:
+    """ndeval's alpha, beta and rel as the -m measures set them (all alike), else defaults."""
+    from rankwise.exceptions import InvalidParameterError
+    from rankwise.measures import parse_many
+    from rankwise.report.ndeval import NDEVAL_COLUMNS
+
+    families = {name.partition("@")[0] for _, name in NDEVAL_COLUMNS}
+    found: dict[str, set[float]] = {"alpha": set(), "beta": set(), "rel": set()}
+    for measure in parse_many(measure_texts(texts, [])) if texts else []:
+        if measure is None:
+            continue
+        if measure.name not in families:
+            raise InvalidParameterError(
+                f"--format ndeval prints ndeval's 21 diversity measures; -m {measure} is not "
+                "one of them (-m only sets their alpha, beta and rel)"
+            )
+        for key, values in found.items():
+            if key in measure.family.params:
+                values.add(float(measure.param(key)))
+    out = {"alpha": 0.5, "beta": 0.5, "rel": 1.0}
+    for key, values in found.items():
+        if len(values) > 1:
+            raise InvalidParameterError(
+                f"--format ndeval: the -m measures give {key} {sorted(values)}; ndeval uses one"
+            )
+        if values:
+            out[key] = values.pop()
+    return out
+
+
+def _run_ndeval(args: argparse.Namespace, options: Any) -> int:
+    """``rankwise eval --format ndeval``: ndeval's CSV for each run, one after the other."""
+    from rankwise.cli._output import write_output
+    from rankwise.evaluation import evaluate_runs
+    from rankwise.exceptions import InvalidParameterError
+    from rankwise.io.coerce import read_qrels, read_run
+    from rankwise.report.ndeval import ndeval_csv, ndeval_measures
+
+    if getattr(args, "engine", "numpy") != "numpy":
+        raise InvalidParameterError("--format ndeval computes on the numpy engine: "
+                                    "leave out --engine")
+    if options.missing != "skip":
+        raise InvalidParameterError("--format ndeval prints the topics of the run, as ndeval: "
+                                    "leave out --missing")
+    measures = ndeval_measures(**_ndeval_parameters(args.measures))
+    check_stdin_once([args.qrels, *args.runs])
+    with reading(args)(args.qrels):
+        qrels = read_qrels(args.qrels, fmt=args.qrels_format, columns=options.columns)
+
+    def blocks() -> Any:
+        for path in args.runs:
+            with reading(args)(path):
+                run = read_run(path, fmt=args.run_format, keep_rank=options.by_rank,
+                               columns=options.columns)
+            results = evaluate_runs(qrels, {run.name: run}, measures, options=options,
+                                    need_common_queries=False)[run.name]
+            yield ndeval_csv(results, run_query_ids=run.query_ids, run_name=run.name)
+
+    write_output(blocks(), args.output)
     return 0
