@@ -69,7 +69,7 @@ def _number(value: float) -> str:
 
 
 def ndeval_measures(alpha: float = 0.5, beta: float = 0.5, rel: float = 1) -> list[str]:
-    """ndeval's 21 measures in rankwise's language, then ``num_rel`` (which finds M = 0).
+    """Ndeval's 21 measures in rankwise's language, then ``num_rel`` (which finds M = 0).
 
     Parameters
     ----------
@@ -139,7 +139,7 @@ def _cell(value: float) -> str:
 def ndeval_csv(
     results: Any, *, run_query_ids: Iterable[Any] | None = None, run_name: str | None = None
 ) -> str:
-    """ndeval's CSV of one run's results (its 21 columns, ``%.6f``, the ``amean`` row).
+    """Ndeval's CSV of one run's results (its 21 columns, ``%.6f``, the ``amean`` row).
 
     Parameters
     ----------
