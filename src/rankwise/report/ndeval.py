@@ -69,7 +69,7 @@ def _number(value: float) -> str:
 
 
 def ndeval_measures(alpha: float = 0.5, beta: float = 0.5, rel: float = 1) -> list[str]:
-    """Ndeval's 21 measures in rankwise's language, then ``num_rel`` (which finds M = 0).
+    """The 21 measures of ndeval in rankwise's language, then ``num_rel`` (which finds M = 0).
 
     Parameters
     ----------
@@ -139,7 +139,7 @@ def _cell(value: float) -> str:
 def ndeval_csv(
     results: Any, *, run_query_ids: Iterable[Any] | None = None, run_name: str | None = None
 ) -> str:
-    """Ndeval's CSV of one run's results (its 21 columns, ``%.6f``, the ``amean`` row).
+    """The CSV ndeval prints for one run's results (21 columns, ``%.6f``, ``amean``).
 
     Parameters
     ----------

@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _ndeval_parameters(texts: list[str] | None) -> dict[str, float]:
-    """Ndeval's alpha, beta and rel as the -m measures set them (all alike), else defaults."""
+    """The alpha, beta and rel of ndeval as the -m measures set them (alike), else defaults."""
     from rankwise.exceptions import InvalidParameterError
     from rankwise.measures import parse_many
     from rankwise.report.ndeval import NDEVAL_COLUMNS
