@@ -9,7 +9,9 @@ too), judgments and runs as dicts, pandas frames (``query_id, doc_id,
 relevance`` / ``score``) or named tuples (ir_datasets' ``qrels_iter()``).
 Results are keyed by the measures as given, and follow ir_measures'
 conventions: every judged query counts, a query the run misses scores 0,
-``Num*`` are summed.
+``Num*`` are summed; ``Judged``, ``Compat`` and the intent-aware measures
+(pyndeval's) order tied scores by document id ascending, and the latter read
+the judgments' ``iteration`` field as the subtopic.
 
 :func:`register` makes rankwise an ir_measures provider
 (``ir_measures.providers.registry['rankwise']``) and, by default, the first
