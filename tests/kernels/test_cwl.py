@@ -203,3 +203,92 @@ def test_random_inputs_match_cwl_eval(seed: int) -> None:
                 if binary or top == 3:  # the bound's top grade is cwl's max gain, 1
                     width = results.unjudged.high[str(m)][i] - results.unjudged.low[str(m)][i]
                     assert width == pytest.approx(values[column + 5], abs=1e-11), (q, m)
+
+
+_COST_DRIVER = """
+import json, sys
+from cwl.cwl_eval import read_in_cost_file
+from cwl.seeker.trec_qrel_handler import TrecQrelHandler
+from cwl.ruler.ranking import RankingMaker
+from cwl.ruler.measures.cwl_inst import INSTCWLMetric
+from cwl.ruler.measures.cwl_insq import INSQCWLMetric
+from cwl.ruler.measures.cwl_bpm import BPMCWLMetric
+from cwl.ruler.measures.cwl_tbg import TBGCWLMetric
+from cwl.ruler.measures.cwl_umeasure import UMeasureCWLMetric
+job = json.load(sys.stdin)
+# cwl_eval's main(): the gain file, the cost file, the result file's blocks in file order
+handler = TrecQrelHandler(job["gains"])
+costs = read_in_cost_file(job["costs"])
+blocks = {}
+for line in open(job["results"]):
+    topic, element_type, doc, _, _, _ = line.split()
+    blocks.setdefault(topic, []).append((doc, element_type))
+out = {}
+for topic, rows in blocks.items():
+    maker = RankingMaker(topic, handler, costs, max_gain=1.0, max_cost=1.0, min_cost=1.0,
+                         max_n=job["depth"])
+    for doc, element_type in rows:
+        maker.add(doc, element_type)
+    ranking = maker.get_ranking()
+    for key, (cls, args) in job["metrics"].items():
+        metric = globals()[cls](*args)
+        metric.measure(ranking)
+        out[topic + "|" + key] = [
+            metric.expected_utility, metric.expected_total_utility, metric.expected_cost,
+            metric.expected_total_cost, metric.expected_items]
+json.dump(out, sys.stdout)
+"""
+
+
+@pytest.mark.skipif(not CWL_PYTHON, reason="set RANKWISE_CWL_PYTHON to a Python with cwl-eval")
+@pytest.mark.parametrize("seed", range(16))
+def test_random_cost_files_match_cwl_eval(seed: int, tmp_path: Path) -> None:
+    """cwl_eval with a cost file for the run's element type (Q0): ``cost=c``."""
+    qrels, run = random_collection(seed, ties=seed % 2 == 0)
+    rng = np.random.default_rng(seed)
+    cost = float(rng.choice([0.25, 0.5, 1.5, 2.0, 3.7, 7.0]))
+    depth = [1000, 12, 40][seed % 3]
+    (tmp_path / "gains").write_text("".join(
+        f"{q} 0 {d} {max(g, 0) / 3!r}\n" for q, docs in qrels.items() for d, g in docs.items()))
+    (tmp_path / "costs").write_text(f"Q0 {cost!r}\nX1 9.0\n")
+    lines = []
+    for q in rw.evaluate(qrels, run, ["num_ret"]).query_ids:  # rankwise's order, file order
+        docs = sorted(run[q].items(), key=lambda item: item[0].encode(), reverse=True)
+        docs.sort(key=lambda item: -item[1])
+        lines += [f"{q} Q0 {d} {i} {s!r} r\n" for i, (d, s) in enumerate(docs, start=1)]
+    (tmp_path / "results").write_text("".join(lines))
+    metrics = {
+        "inst": ("INSTCWLMetric", [1.0]), "insq(T=2)": ("INSQCWLMetric", [2.0]),
+        "bpm(T=2,K=5)": ("BPMCWLMetric", [2.0, 5]), "bpm": ("BPMCWLMetric", [1.0, 10]),
+        "tbg(halflife=3)": ("TBGCWLMetric", [3.0]), "tbg": ("TBGCWLMetric", [224.0]),
+        "umeasure(L=7)": ("UMeasureCWLMetric", [7.0]), "umeasure": ("UMeasureCWLMetric", [1000.0]),
+    }
+    job = {"gains": str(tmp_path / "gains"), "costs": str(tmp_path / "costs"),
+           "results": str(tmp_path / "results"), "depth": depth, "metrics": metrics}
+    done = subprocess.run([CWL_PYTHON, "-c", _COST_DRIVER], input=json.dumps(job),
+                          capture_output=True, text=True, check=True, cwd=tmp_path)
+    expected = json.loads(done.stdout)
+    names = {key: parse(key).replace(max_grade=3.0, depth=depth, cost=cost) for key in metrics}
+    every = [m.replace(quantity=q) for m in names.values() for q in QUANTITIES]
+    results = rw.evaluate(qrels, run, every)
+    checked = 0
+    for key, measure in names.items():
+        for i, q in enumerate(results.query_ids):
+            for column, quantity in enumerate(QUANTITIES):
+                want = expected[f"{q}|{key}"][column]
+                got = results[measure.replace(quantity=quantity)][i]
+                assert got == pytest.approx(want, rel=1e-11, abs=1e-11), (q, key, quantity)
+                checked += 1
+    assert checked >= 5 * len(metrics) * 2
+
+
+def test_cost_changes_what_it_should() -> None:
+    qrels, run = {"q": {"a": 1, "b": 1}}, {"q": {"a": 2.0, "x": 1.0, "b": 0.5}}
+    results = rw.evaluate(qrels, run, ["bpm(K=4,T=5)", "bpm(K=4,T=5,cost=2)", "insq",
+                                       "insq(cost=2)", "insq(quantity=ec,cost=2)"])
+    # K = 4: at cost 1 the user reads 4 documents (3 retrieved, one past the end); at cost 2,
+    # 2 (cost through rank 2 = 4): BPM's EU = gain of the documents read / documents read
+    assert results.mean["bpm(K=4,T=5)"] == pytest.approx(2 / 4)
+    assert results.mean["bpm(K=4,T=5,cost=2)"] == pytest.approx(1 / 2)
+    assert results.mean["insq"] == results.mean["insq(cost=2)"]  # C is gain- and cost-free
+    assert 1 < results.mean["insq(cost=2,quantity=ec)"] < 2  # past the end: cost 1

@@ -50,6 +50,7 @@ ALTERNATIVES: dict[str, Any] = {
     "normalize": False,
     "ideal": "score",
     "denominator": "retrieved",
+    "cost": 2.0,
 }
 BY_FAMILY: dict[tuple[str, str], Any] = {
     ("ncg", "gain"): "exp",
@@ -59,10 +60,15 @@ BY_FAMILY: dict[tuple[str, str], Any] = {
 }
 # where the default makes another parameter moot on these judgments
 BASES = {"bpm": parse("bpm(T=20)"), "inst": parse("inst(max_grade=3)")}
+# where a parameter changes only another quantity than the value (the cost of INST's reading)
+PARAM_BASES = {("inst", "cost"): parse("inst(max_grade=3,quantity=etc)"),
+               ("insq", "cost"): parse("insq(quantity=etc)")}
 
 
-def base(name: str) -> Measure:
+def base(name: str, key: str = "") -> Measure:
     family = FAMILIES[name]
+    if (name, key) in PARAM_BASES:
+        return PARAM_BASES[name, key]
     return BASES.get(name, Measure(name, 10 if family.cutoff != "none" else None))
 
 
@@ -88,7 +94,7 @@ def values_of(measure: Measure) -> np.ndarray:
 
 @pytest.mark.parametrize(("name", "key"), CASES)
 def test_every_listed_parameter_changes_the_value(name: str, key: str) -> None:
-    default = base(name)
+    default = base(name, key)
     value = alternative(name, key)
     if default.param(key) == value:  # the base already sets it (BASES)
         value = ALTERNATIVES[key]

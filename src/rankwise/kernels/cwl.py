@@ -4,8 +4,9 @@ A user reads rank 1, and after rank i continues with probability C_i. The
 weight of rank i is W_i = prod_{j<i} C_j / sum_{i<=N} prod_{j<i} C_j, the
 probability of stopping there L_i = prod_{j<i} C_j (1 - C_i). Over the
 ranking padded (or cut) to N = ``depth`` documents (cwl_eval's
-``--max_depth``, 1000), with gains g_i and costs c_i = 1 (every document
-costs one unit; cwl_eval's cost files are not read):
+``--max_depth``, 1000), with gains g_i and costs c_i (``cost`` for each
+retrieved document, 1 past the end of the ranking: cwl_eval with a cost file
+for the run's one element type, whose padding costs its ``max_cost``, 1):
 
 - ``eu``  expected utility per document, sum W_i g_i (the measure's value);
 - ``etu`` expected total utility, sum L_i G_i (G: cumulative gain);
@@ -72,7 +73,18 @@ def _gain_matrix(ctx: Context, m: Measure, rows: slice, depth: int) -> np.ndarra
     return gains
 
 
-def _continuation(family: str, m: Measure, gains: np.ndarray) -> np.ndarray:
+def _cost_matrix(ctx: Context, m: Measure, rows: slice, depth: int) -> np.ndarray | None:
+    """Costs of ranks 1..depth for the queries of *rows*; None when every one is 1."""
+    cost = float(m.param("cost"))
+    if cost == 1.0:
+        return None
+    retrieved = np.arange(depth)[None, :] < ctx.data.num_ret[rows.start:rows.stop, None]
+    return np.where(retrieved, cost, 1.0)
+
+
+def _continuation(
+    family: str, m: Measure, gains: np.ndarray, spent: np.ndarray
+) -> np.ndarray:
     """C_i for ranks 1..N of each row (the measures defined by C)."""
     depth = gains.shape[1]
     i = np.arange(1, depth + 1, dtype=np.float64)[None, :]
@@ -86,29 +98,35 @@ def _continuation(family: str, m: Measure, gains: np.ndarray) -> np.ndarray:
                                gains.shape)
     if family == "bpm":
         target, budget = float(m.param("T")), float(m.param("K"))
-        return ((np.cumsum(gains, axis=1) < target) & (i < budget)).astype(np.float64)
+        return ((np.cumsum(gains, axis=1) < target) & (spent < budget)).astype(np.float64)
     raise ValueError(family)  # pragma: no cover
 
 
-def _weights_direct(family: str, m: Measure, shape: tuple[int, int]) -> np.ndarray:
-    """W_i (unnormalised) of the measures defined by W (TBG, U-measure), unit costs."""
-    depth = shape[1]
-    before = np.arange(depth, dtype=np.float64)  # cost spent before rank i: i - 1
+def _weights_direct(family: str, m: Measure, spent: np.ndarray) -> np.ndarray:
+    """W_i (unnormalised) of the measures defined by W (TBG, U-measure)."""
+    before = np.zeros(spent.shape)  # cost spent above rank i: K_(i-1)
+    before[:, 1:] = spent[:, :-1]
     if family == "tbg":
         half = float(m.param("halflife"))
         weight = half * 2.0 ** (-before / half) / math.log(2.0)
     else:  # umeasure
         length = float(m.param("L"))
         weight = np.maximum(0.0, 1.0 - before / length)
-        weight[-1] = 0.0
-    return np.broadcast_to(weight[None, :], shape)
+        weight[:, -1] = 0.0
+    return weight
 
 
-def _quantities(family: str, m: Measure, gains: np.ndarray) -> np.ndarray:
+def _quantities(
+    family: str, m: Measure, gains: np.ndarray, costs: np.ndarray | None
+) -> np.ndarray:
     """The quantity asked for (``eu``, ``etu``, ``ec``, ``etc``, ``ed``) of each row."""
     rows, depth = gains.shape
+    if costs is None:  # every document costs 1: the cost through rank i is i
+        spent = np.broadcast_to(np.arange(1, depth + 1, dtype=np.float64)[None, :], gains.shape)
+    else:
+        spent = np.cumsum(costs, axis=1)
     if family in ("tbg", "umeasure"):
-        raw = _weights_direct(family, m, gains.shape)
+        raw = _weights_direct(family, m, spent)
         weights = raw / raw.sum(axis=1, keepdims=True)
         ratio = np.zeros((rows, depth))
         if depth > 1:
@@ -116,7 +134,7 @@ def _quantities(family: str, m: Measure, gains: np.ndarray) -> np.ndarray:
                       where=weights[:, :-1] > 0)
         cont = ratio
     else:
-        cont = _continuation(family, m, gains)
+        cont = _continuation(family, m, gains, spent)
         reach = np.ones((rows, depth))
         if depth > 1:
             reach[:, 1:] = np.cumprod(cont[:, :-1], axis=1)
@@ -125,7 +143,7 @@ def _quantities(family: str, m: Measure, gains: np.ndarray) -> np.ndarray:
     if quantity == "eu":
         return np.einsum("ij,ij->i", weights, gains)
     if quantity == "ec":
-        return weights.sum(axis=1)
+        return weights.sum(axis=1) if costs is None else np.einsum("ij,ij->i", weights, costs)
     if quantity == "ed":
         return 1.0 / weights[:, 0]
     shifted = np.ones((rows, depth))
@@ -134,8 +152,7 @@ def _quantities(family: str, m: Measure, gains: np.ndarray) -> np.ndarray:
     stop = shifted * (1.0 - cont)
     if quantity == "etu":
         return np.einsum("ij,ij->i", stop, np.cumsum(gains, axis=1))
-    spent = np.arange(1, depth + 1, dtype=np.float64)[None, :]
-    return (stop * spent).sum(axis=1)  # etc
+    return np.einsum("ij,ij->i", stop, spent)  # etc
 
 
 def _kernel(family: str) -> Callable[[Context, Measure], np.ndarray]:
@@ -146,7 +163,8 @@ def _kernel(family: str) -> Callable[[Context, Measure], np.ndarray]:
         block = max(1, _BLOCK // max(depth, 1))
         for first in range(0, n, block):
             rows = slice(first, min(n, first + block))
-            out[rows] = _quantities(family, m, _gain_matrix(ctx, m, rows, depth))
+            out[rows] = _quantities(family, m, _gain_matrix(ctx, m, rows, depth),
+                                    _cost_matrix(ctx, m, rows, depth))
         return out
 
     kernel.__name__ = family

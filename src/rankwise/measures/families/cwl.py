@@ -4,8 +4,9 @@ Each takes ``quantity`` (``eu``: expected utility per document, the value;
 ``etu``, ``ec``, ``etc``, ``ed``: expected total utility, expected cost per
 document, expected total cost, expected depth), ``depth`` (the ranking is
 padded or cut to it, cwl_eval's 1000), ``max_grade`` (gains are grade /
-max_grade, at most 1) or ``rel`` (binary gains). Every document costs 1. ``rbp`` (in the
-core group) is C/W/L's RBP as trec_eval computes it.
+max_grade, at most 1) or ``rel`` (binary gains), ``cost`` (of each retrieved document,
+1 past the end of the ranking: cwl_eval with a cost file for the run's one element
+type). ``rbp`` (in the core group) is C/W/L's RBP as trec_eval computes it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ _COMMON = {
         1.0, positive, "gains are grade / max_grade, at most 1 (cwl_eval reads gains in [0, 1])"
     ),
     "rel": BINARY_REL,
+    "cost": Param(
+        1.0, positive, "the cost of each retrieved document (cwl_eval's cost file entry for the "
+        "run's element type, Q0); past the end of the ranking 1 (cwl_eval's max_cost)"
+    ),
 }
 _CWL = (
     "Moffat, Bailey, Scholer & Thomas, TOIS 2017; "
@@ -56,28 +61,30 @@ FAMILIES: list[Family] = [
     Family(
         "bpm",
         "bejewelled player model, static (C/W/L)",
-        f"C_i = 1 while the gain through rank i is < T and i < K, then 0; {_C_W_L}",
+        f"C_i = 1 while the gain through rank i is < T and the cost through rank i is < K, "
+        f"then 0; {_C_W_L}",
         "none",
         {
             "T": Param(1.0, positive, "the gain the user wants"),
-            "K": Param(10.0, positive, "the cost (documents) the user will spend"),
+            "K": Param(10.0, positive, "the cost the user will spend (documents at cost 1)"),
             **_COMMON,
         },
         reference=f"Zhang, Liu, Li, Zhang, Xu & Ma, SIGIR 2017; {_CWL}",
     ),
     Family(
         "tbg",
-        "time-biased gain (C/W/L, unit costs)",
-        "W_i proportional to h 2^(-(i-1)/h) / ln 2 (the decay after the time spent above "
-        "rank i), normalised over N; C_i = W_(i+1) / W_i; value = sum_i W_i gain_i",
+        "time-biased gain (C/W/L)",
+        "W_i proportional to h 2^(-K_(i-1)/h) / ln 2 (the decay after the cost K_(i-1) spent "
+        "above rank i), normalised over N; C_i = W_(i+1) / W_i; value = sum_i W_i gain_i",
         "none",
         {"halflife": Param(224.0, positive, "half-life h of the decay, in cost units"), **_COMMON},
         reference=f"Smucker & Clarke, SIGIR 2012; {_CWL}",
     ),
     Family(
         "umeasure",
-        "U-measure (C/W/L, unit costs)",
-        "W_i proportional to max(0, 1 - (i - 1) / L) for i < N, W_N = 0, normalised; "
+        "U-measure (C/W/L)",
+        "W_i proportional to max(0, 1 - K_(i-1) / L) for i < N (K_(i-1): the cost spent "
+        "above rank i), W_N = 0, normalised; "
         "value = sum_i W_i gain_i",
         "none",
         {"L": Param(1000.0, positive, "the cost after which the user has stopped"), **_COMMON},
