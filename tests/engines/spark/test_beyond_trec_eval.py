@@ -18,7 +18,7 @@ from rankwise.exceptions import InvalidParameterError
 
 PLAIN = [
     "err@5", "err", "nerr@10", "ncg@5", "ncg(gain=exp)", "compat", "compat(p=0.5,depth=7)",
-    "compat(depth=run,ideal=score,p=0.8)",
+    "compat(depth=run,p=0.8)",
     "judged@10(denominator=retrieved)", "judged", "rbp(p=0.5,rel=2)",
     "inst(max_grade=3)", "insq(quantity=etu,max_grade=3)", "bpm(T=2,K=5,rel=1)",
     "tbg(halflife=4,quantity=ed)", "umeasure(L=20,rel=2,depth=30)",
