@@ -326,7 +326,8 @@ def _exact_order(runs: tuple[Run, ...], query: np.ndarray) -> np.ndarray:
 
     docs = _all_docs(runs)
     table = pa.table({"q": query, "d": docs.cast(pa.large_binary())})
-    return pc.sort_indices(table, sort_keys=[("q", "ascending"), ("d", "ascending")]).to_numpy()
+    order = pc.sort_indices(table, sort_keys=[("q", "ascending"), ("d", "ascending")])
+    return order.to_numpy().astype(np.int64)  # uint64 from Arrow: row arithmetic needs int64
 
 
 def _string_changes(runs: tuple[Run, ...], order: np.ndarray) -> np.ndarray:
