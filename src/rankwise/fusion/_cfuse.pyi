@@ -2,16 +2,17 @@
 
 from typing import Any
 
-def order(query: Any, n_queries: int, order_out: Any, starts_out: Any, /) -> None: ...
-def group(
-    order: Any,
-    starts: Any,
-    key: Any,
+def scan(
     q_begin: int,
     q_end: int,
-    candidate_out: Any,
+    runs: list[tuple[Any, ...]],
     candidate_query_out: Any,
-    first_out: Any,
+    first_run_out: Any,
+    first_row_out: Any,
+    total_out: Any,
+    count_out: Any,
     /,
 ) -> int: ...
-def keys(chunks: list[tuple[int, Any, Any, int]], out: Any, /) -> bool: ...
+def shift(q_begin: int, q_end: int, runs: list[tuple[Any, ...]], base: int, /) -> None: ...
+def gather(first_run: Any, first_row: Any, runs_chunks: list[list[tuple[int, Any, Any, int]]],
+           offsets_out: Any, /) -> bytes: ...

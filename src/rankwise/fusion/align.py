@@ -15,7 +15,7 @@ query that run retrieved nothing for.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from rankwise.data import Run
 
-__all__ = ["Aligned", "align"]
+__all__ = ["Aligned", "Layout", "RowValues", "Scanned", "align", "document_ids", "layout", "scan"]
 
 
 @dataclass(frozen=True)
@@ -121,55 +121,229 @@ class Aligned:
 
     def doc_ids(self) -> pa.Array:
         """The document id of each candidate (Arrow strings)."""
-        import pyarrow as pa
-
-        from rankwise.data._arrow import numpy_to_array
-
-        pieces = []
-        order = np.argsort(self.source_run, kind="stable")
-        for r, run in enumerate(self.runs):
-            rows = self.source_row[order[self.source_run[order] == r]]
-            if len(rows):
-                pieces.append(run.doc_ids.take(numpy_to_array(rows)).combine_chunks())
-        if not pieces:
-            return pa.array([], pa.string())
-        stacked = pa.concat_arrays([piece.cast(pa.string()) for piece in pieces])
-        back = np.empty(len(order), dtype=np.int64)
-        back[order] = np.arange(len(order))
-        return stacked.take(numpy_to_array(back))
+        return document_ids(self.runs, self.source_run, self.source_row)
 
 
-def _global_queries(runs: tuple[Run, ...]) -> tuple[list[str], list[np.ndarray]]:
+@dataclass(frozen=True)
+class Layout:
+    """Where each query's rows are in each run (queries: the union, in order of first appearance).
+
+    Attributes
+    ----------
+    query_ids : list of str
+    begin, end : tuple of ndarray of int64
+        Per run, one per query: the query's rows are positions ``begin[q]``
+        to ``end[q] - 1`` of the run's rows (or of ``order``).
+    order : tuple of (ndarray of int64, or None)
+        Per run, its rows in order of query (stable), where the run is not
+        grouped by query; None where it is (positions are rows).
+    row_queries : tuple of ndarray of int64
+        Per run, the query of each row.
+    """
+
+    query_ids: list[str]
+    begin: tuple[np.ndarray, ...]
+    end: tuple[np.ndarray, ...]
+    order: tuple[np.ndarray | None, ...]
+    row_queries: tuple[np.ndarray, ...]
+
+    def list_length(self) -> np.ndarray:
+        """Queries x runs: how many documents each run retrieved for each query."""
+        if not self.begin:
+            return np.zeros((len(self.query_ids), 0), dtype=np.int64)
+        return np.column_stack([e - b for b, e in zip(self.begin, self.end)])
+
+
+def layout(runs: tuple[Run, ...]) -> Layout:
+    """The :class:`Layout` of *runs* (from each run's blocks of rows; no sort when grouped)."""
     names: dict[str, int] = {}
-    codes = []
-    for run in runs:
-        mapping = np.array([names.setdefault(q, len(names)) for q in run.query_ids], dtype=np.int64)
-        codes.append(mapping[run.query_codes] if len(run) else np.zeros(0, dtype=np.int64))
-    return list(names), codes
+    mappings = [np.array([names.setdefault(q, len(names)) for q in run.query_ids], dtype=np.int64)
+                for run in runs]
+    n_queries = len(names)
+    begins, ends, row_queries = [], [], []
+    orders: list[np.ndarray | None] = []
+    for run, mapping in zip(runs, mappings):
+        starts, local = run.query_blocks
+        codes = mapping[local]
+        stops = np.append(starts[1:], len(run)).astype(np.int64)
+        begin = np.zeros(n_queries, dtype=np.int64)
+        end = np.zeros(n_queries, dtype=np.int64)
+        if len(np.unique(codes)) == len(codes):  # one block per query
+            begin[codes] = starts
+            end[codes] = stops
+            orders.append(None)
+            row_queries.append(np.repeat(codes, stops - starts))
+        else:
+            query = mapping[run.query_codes]
+            orders.append(np.argsort(query, kind="stable").astype(np.int64))
+            end[:] = np.cumsum(np.bincount(query, minlength=n_queries))
+            begin[1:] = end[:-1]
+            row_queries.append(query)
+        begins.append(begin)
+        ends.append(end)
+    return Layout(list(names), tuple(begins), tuple(ends), tuple(orders), tuple(row_queries))
 
 
-def _doc_keys(runs: tuple[Run, ...]) -> tuple[np.ndarray, bool]:
-    """A 64-bit key per row of all runs (exact: one key per document id), in C where built."""
-    from rankwise._compiled import enabled, load
-    from rankwise.data._arrow import string_keys
+def _chunks(run: Run) -> list[tuple[int, np.ndarray, np.ndarray, int]]:
     from rankwise.data._strings import string_chunks
 
-    out = np.empty(sum(len(run) for run in runs), dtype=np.uint64)
-    module = load("rankwise.fusion._cfuse") if enabled() else None
+    return [chunk.as_buffers() for chunk in string_chunks(run.doc_column)]
+
+
+def _module() -> Any:
+    from rankwise._compiled import enabled, load
+
+    return load("rankwise.fusion._cfuse") if enabled() else None
+
+
+@dataclass(frozen=True)
+class RowValues:
+    """What :func:`scan` adds up for one run: each row's value.
+
+    kind: ``none``; ``raw`` (``values``); ``min-max`` or ``max`` (``values``
+    normalised per query as :mod:`~rankwise.fusion.normalise` does); ``rrf``
+    (1 / (param + v)), ``isr`` (1 / v^2) or ``over`` (param / v), v a rank in
+    ``values``; then times ``weight`` unless it is None.
+    """
+
+    kind: str = "none"
+    values: np.ndarray | None = None
+    param: float = 0.0
+    weight: float | None = None
+
+
+_KINDS = {"none": 0, "raw": 1, "min-max": 2, "max": 3, "rrf": 4, "isr": 5, "over": 6}
+
+
+@dataclass(frozen=True)
+class Scanned:
+    """What :func:`scan` found: the candidates and their sums over the runs.
+
+    Candidates are numbered query by query, in order of first appearance.
+
+    Attributes
+    ----------
+    layout : Layout
+    candidates : tuple of ndarray, or None
+        Per run, the candidate of each of its rows (when asked for).
+    candidate_query, source_run, source_row : ndarray of int64
+        Per candidate: its query, and the run and row where it first appears.
+    total, count : ndarray of float64, or None
+        Per candidate: the sum of its rows' values over the runs, in run
+        order; the number of runs that retrieved it (when asked for).
+    """
+
+    layout: Layout
+    candidates: tuple[np.ndarray, ...] | None
+    candidate_query: np.ndarray
+    source_run: np.ndarray
+    source_row: np.ndarray
+    total: np.ndarray | None
+    count: np.ndarray | None
+
+
+def scan(runs: tuple[Run, ...], where: Layout, values: list[RowValues] | None = None, *,
+         candidates: bool = True) -> Scanned | None:
+    """The candidates of *runs* and, with *values*, their totals and counts, in one C pass.
+
+    None where the C module is not built, or when a run lists a document twice
+    for a query (:func:`align` then reports it).
+    """
+    from rankwise._threads import cores, run_threads
+
+    module = _module()
+    if module is None:
+        return None
+    n_queries = len(where.query_ids)
+    chunks = [_chunks(run) for run in runs]
+    specs = values if values is not None else [RowValues() for _ in runs]
+    outs = [np.empty(len(run), dtype=np.int64) for run in runs] if candidates else None
+    run_args = [
+        (where.begin[r], where.end[r], where.order[r], chunks[r],
+         None if spec.values is None else np.ascontiguousarray(spec.values, dtype=np.float64),
+         _KINDS[spec.kind], float(spec.param),
+         None if spec.weight is None else float(spec.weight),
+         None if outs is None else outs[r])
+        for r, spec in enumerate(specs)
+    ]
+    per_query = sum((e - b for b, e in zip(where.begin, where.end)),
+                    np.zeros(n_queries, dtype=np.int64))
+    before = np.concatenate(([0], np.cumsum(per_query)))
+    n = int(before[-1])
+    parts = max(1, min(cores(), n // 1_000_000 + 1, n_queries))
+    # split the queries where the rows split evenly
+    bounds = np.searchsorted(before, np.linspace(0, n, parts + 1)[1:-1]).tolist()
+    edges = [0, *bounds, n_queries]
+    sums = values is not None
+    local: list[tuple[int, tuple[np.ndarray | None, ...]]] = [(0, ())] * parts
+
+    def work(index: int) -> None:
+        begin, end = edges[index], edges[index + 1]
+        room = int(before[end] - before[begin])
+        arrays = (np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64),
+                  np.empty(room, dtype=np.int64), np.empty(room) if sums else None,
+                  np.empty(room) if sums else None)
+        count = module.scan(begin, end, run_args, *arrays)
+        local[index] = (count, arrays)
+
+    run_threads(work, parts)
+    if any(count < 0 for count, _ in local):
+        return None
+    base = 0
+    for index, (count, _) in enumerate(local):
+        if base and outs is not None:
+            module.shift(edges[index], edges[index + 1], run_args, base)
+        base += count
+
+    def joined(k: int) -> np.ndarray | None:
+        if local[0][1][k] is None:
+            return None
+        pieces = [arrays[k][:count] for count, arrays in local]  # type: ignore[index]
+        return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+
+    candidate_query = joined(0)
+    return Scanned(where, None if outs is None else tuple(outs),
+                   candidate_query if candidate_query is not None else np.zeros(0, np.int64),
+                   joined(1), joined(2), joined(3), joined(4))  # type: ignore[arg-type]
+
+
+def document_ids(runs: tuple[Run, ...], source_run: np.ndarray, source_row: np.ndarray) -> pa.Array:
+    """The document id at each (run, row) (Arrow strings): copied in C where it is built."""
+    import pyarrow as pa
+
+    from rankwise.data._arrow import numpy_to_array
+
+    module = _module()
     if module is not None:
-        chunks = [chunk.as_buffers() for run in runs for chunk in string_chunks(run.doc_column)]
-        return out, bool(module.keys(chunks, out))
-    exact, at = True, 0
-    for run in runs:
-        run_keys, run_exact = string_keys(run.doc_column)
-        out[at:at + len(run)] = run_keys
-        at += len(run)
-        exact &= run_exact
-    return out, exact
+        offsets = np.empty(len(source_run) + 1, dtype=np.int32)
+        try:
+            data = module.gather(np.ascontiguousarray(source_run, dtype=np.int64),
+                                 np.ascontiguousarray(source_row, dtype=np.int64),
+                                 [_chunks(run) for run in runs], offsets)
+        except OverflowError:  # more than 2 GiB of ids: Arrow's takes below
+            pass
+        else:
+            return pa.Array.from_buffers(pa.string(), len(source_run),
+                                         [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    pieces = []
+    order = np.argsort(source_run, kind="stable")
+    for r, run in enumerate(runs):
+        rows = source_row[order[source_run[order] == r]]
+        if len(rows):
+            pieces.append(run.doc_ids.take(numpy_to_array(rows)).combine_chunks())
+    if not pieces:
+        return pa.array([], pa.string())
+    stacked = pa.concat_arrays([piece.cast(pa.string()) for piece in pieces])
+    back = np.empty(len(order), dtype=np.int64)
+    back[order] = np.arange(len(order))
+    return stacked.take(numpy_to_array(back))
 
 
 def align(runs: tuple[Run, ...] | list[Run], *, ranks: bool = False) -> Aligned:
     """Align *runs* on the union of their (query, document) pairs.
+
+    Candidates are numbered query by query, in order of first appearance
+    (runs in order, each run's rows in order), with the C module or without.
 
     Parameters
     ----------
@@ -195,23 +369,55 @@ def align(runs: tuple[Run, ...] | list[Run], *, ranks: bool = False) -> Aligned:
     ([[0, 1], [1, 2, 3]], [[1, 2], [1, 2, 1]])
     """
     runs = tuple(runs)
-    query_ids, query_codes = _global_queries(runs)
-    key, exact = _doc_keys(runs)
+    where = layout(runs)
+    found = scan(runs, where)
+    if found is not None:
+        candidates = found.candidates
+        candidate_query, source_run, source_row = (found.candidate_query, found.source_run,
+                                                   found.source_row)
+    else:
+        candidates, candidate_query, source_run, source_row = _align_by_sorting(runs, where)
+    view = Aligned(
+        query_ids=where.query_ids,
+        candidate_query=candidate_query,
+        candidates=candidates,  # type: ignore[arg-type]
+        scores=tuple(run.scores for run in runs),
+        ranks=None,
+        row_queries=where.row_queries,
+        list_length=where.list_length(),
+        source_run=source_run,
+        source_row=source_row,
+        runs=runs,
+    )
+    return view.with_ranks() if ranks else view
+
+
+def _align_by_sorting(
+    runs: tuple[Run, ...], where: Layout
+) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray]:
+    """The candidates without the C module (and the duplicate check for both).
+
+    Sorted by (query, document), then numbered in order of first appearance.
+    """
+    from rankwise.data._arrow import string_keys
+
     sizes = np.array([len(run) for run in runs], dtype=np.int64)
     offsets = np.concatenate(([0], np.cumsum(sizes)))
-    query = np.concatenate(query_codes) if runs else np.zeros(0, dtype=np.int64)
-    grouped = _group_in_c(query, key, len(query_ids))
-    if grouped is not None and not exact and not _same_documents(runs, grouped[0], grouped[2]):
-        grouped = None  # two long ids share a 64-bit key: group by the ids themselves
-    if grouped is not None:
-        candidate, candidate_query, first = grouped
-    else:
-        candidate, candidate_query, first = _group_by_sorting(runs, query, key, exact)
-    del query, key
-    n_candidates = len(candidate_query)
-    held = np.zeros(n_candidates, dtype=bool)
+    query = np.concatenate(where.row_queries) if runs else np.zeros(0, dtype=np.int64)
+    key = np.empty(len(query), dtype=np.uint64)
+    exact = True
+    for r, run in enumerate(runs):
+        key[offsets[r]:offsets[r + 1]], run_exact = string_keys(run.doc_column)
+        exact &= run_exact
+    candidate, candidate_query, first = _group_by_sorting(runs, query, key, exact)
+    # renumber: by query, then first appearance (the C module's numbering)
+    renumber = np.lexsort((first, candidate_query))
+    new = np.empty(len(renumber), dtype=np.int64)
+    new[renumber] = np.arange(len(renumber))
+    candidate = new[candidate]
+    candidate_query, first = candidate_query[renumber], first[renumber]
+    held = np.zeros(len(candidate_query), dtype=bool)
     candidates = []
-    list_length = np.zeros((len(query_ids), len(runs)), dtype=np.int64)
     for r, run in enumerate(runs):
         mine = candidate[offsets[r]:offsets[r + 1]]
         held[:] = False
@@ -219,67 +425,8 @@ def align(runs: tuple[Run, ...] | list[Run], *, ranks: bool = False) -> Aligned:
         if int(np.count_nonzero(held)) != len(run):
             _report_duplicate(run, mine)
         candidates.append(mine)
-        list_length[:, r] = np.bincount(query_codes[r], minlength=len(query_ids))
     source_run = np.searchsorted(offsets, first, side="right") - 1
-    view = Aligned(
-        query_ids=query_ids,
-        candidate_query=candidate_query,
-        candidates=tuple(candidates),
-        scores=tuple(run.scores for run in runs),
-        ranks=None,
-        row_queries=tuple(query_codes),
-        list_length=list_length,
-        source_run=source_run,
-        source_row=first - offsets[source_run],
-        runs=runs,
-    )
-    return view.with_ranks() if ranks else view
-
-
-def _group_in_c(
-    query: np.ndarray, key: np.ndarray, n_queries: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Candidates by a hash table per query (the C module, one part of the queries per core).
-
-    None where the C module is not built.
-    """
-    from rankwise._compiled import enabled, load
-    from rankwise._threads import cores, run_threads
-
-    module = load("rankwise.fusion._cfuse") if enabled() else None
-    if module is None:
-        return None
-    n = len(query)
-    query = np.ascontiguousarray(query, dtype=np.int64)
-    key = np.ascontiguousarray(key, dtype=np.uint64)
-    order = np.empty(n, dtype=np.int64)
-    starts = np.empty(n_queries + 1, dtype=np.int64)
-    module.order(query, n_queries, order, starts)
-    parts = max(1, min(cores(), n // 1_000_000 + 1, n_queries))
-    # split the queries where the rows split evenly
-    bounds = np.searchsorted(starts, np.linspace(0, n, parts + 1)[1:-1]).tolist()
-    edges = [0, *bounds, n_queries]
-    candidate = np.empty(n, dtype=np.int64)
-    local: list[tuple[np.ndarray, np.ndarray, int]] = [None] * parts  # type: ignore[list-item]
-
-    def work(index: int) -> None:
-        begin, end = edges[index], edges[index + 1]
-        room = int(starts[end] - starts[begin])
-        candidate_query = np.empty(room, dtype=np.int64)
-        first = np.empty(room, dtype=np.int64)
-        count = module.group(order, starts, key, begin, end, candidate, candidate_query, first)
-        local[index] = (candidate_query[:count], first[:count], count)
-
-    run_threads(work, parts)
-    base = 0
-    for index in range(parts):
-        if base:
-            rows = order[starts[edges[index]]:starts[edges[index + 1]]]
-            candidate[rows] += base
-        base += local[index][2]
-    candidate_query = np.concatenate([part[0] for part in local])
-    first = np.concatenate([part[1] for part in local])
-    return candidate, candidate_query, first
+    return tuple(candidates), candidate_query, source_run, first - offsets[source_run]
 
 
 def _group_by_sorting(
@@ -297,19 +444,8 @@ def _group_by_sorting(
     candidate = np.empty(n, dtype=np.int64)
     candidate[order] = np.cumsum(new) - 1
     starts = np.flatnonzero(new)
-    return candidate, sorted_query[starts], order[starts]
-
-
-def _same_documents(runs: tuple[Run, ...], candidate: np.ndarray, first: np.ndarray) -> bool:
-    """Whether every row holds the same document id as the first row of its candidate."""
-    import pyarrow.compute as pc
-
-    from rankwise.data._arrow import numpy_to_array
-
-    docs = _all_docs(runs)
-    reference = docs.take(numpy_to_array(first))
-    mine = reference.take(numpy_to_array(candidate))
-    return bool(pc.all(pc.equal(mine, docs)).as_py() in (True, None))
+    first = np.minimum.reduceat(order, starts) if n else order[starts]  # each one's earliest row
+    return candidate, sorted_query[starts], first
 
 
 def _all_docs(runs: tuple[Run, ...]) -> pa.Array:
