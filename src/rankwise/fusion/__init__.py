@@ -18,8 +18,15 @@ import numpy as np
 
 from rankwise.data import Run
 from rankwise.exceptions import InvalidParameterError
-from rankwise.fusion.align import Aligned, align
-from rankwise.fusion.methods import ALIASES, METHODS, check_params, fused_scores, resolve_method
+from rankwise.fusion.align import Aligned, align, document_ids
+from rankwise.fusion.methods import (
+    ALIASES,
+    METHODS,
+    check_params,
+    fused_scores,
+    one_pass,
+    resolve_method,
+)
 from rankwise.fusion.normalise import NORMALISATIONS, normalise, resolve_norm
 from rankwise.fusion.training import train
 
@@ -162,7 +169,15 @@ def fuse(
         learned = train(chosen.name, as_qrels(qrels), training,
                         n_segments=values.get("n_segments"))
         values.update(learned)
-    view = normalise(align(loaded), resolve_norm(norm))
+    runs_in_order = tuple(loaded)
+    canonical = resolve_norm(norm)
+    quick = one_pass(runs_in_order, chosen, values, canonical)
+    if quick is not None:  # sums over runs, straight from the runs' rows
+        found, scores = quick
+        docs = document_ids(runs_in_order, found.source)
+        return _as_run(found.layout.query_ids, found.segments(), docs, scores,
+                       name or chosen.name)
+    view = normalise(align(runs_in_order), canonical)
     scores = fused_scores(view, chosen, values)
     return fused_run(view, scores, name or chosen.name)
 
@@ -170,8 +185,6 @@ def fuse(
 def fused_run(view: Aligned, scores: np.ndarray, name: str,
               candidates: np.ndarray | None = None) -> Run:
     """A :class:`Run` of the candidates of *view* (all, or *candidates*) with *scores*."""
-    import pyarrow as pa
-
     from rankwise.data._arrow import numpy_to_array
 
     docs = view.doc_ids()
@@ -179,10 +192,39 @@ def fused_run(view: Aligned, scores: np.ndarray, name: str,
     if candidates is not None:
         docs = docs.take(numpy_to_array(candidates))
         queries = queries[candidates]
-    column = pa.DictionaryArray.from_arrays(
-        numpy_to_array(queries.astype(np.int32)), pa.array(view.query_ids, pa.string())
-    )
-    return Run.from_arrow(column, docs, scores, name=name, check_duplicates=False)
+        scores = np.array(scores, dtype=np.float64)  # the run's own copy
+    return _as_run(view.query_ids, queries, docs, scores, name)
+
+
+def _as_run(query_ids: list[str], queries: np.ndarray | tuple[np.ndarray, np.ndarray],
+            docs: Any, scores: np.ndarray, name: str) -> Run:
+    """The fused run (its ids come from runs already checked: not checked again).
+
+    *queries*: each row's query, or the rows' blocks of one query (first
+    rows and queries).
+    """
+    import pyarrow as pa
+
+    values = np.asarray(scores, dtype=np.float64)
+    if isinstance(queries, tuple):
+        starts, codes = queries
+        lengths = np.diff(np.append(starts, len(values)))
+        per_row = None
+    else:
+        per_row = queries.astype(np.int32)
+    if not np.isfinite(values).all():  # Run.from_arrow says which row
+        from rankwise.data._arrow import numpy_to_array
+
+        if per_row is None:
+            per_row = np.repeat(codes, lengths).astype(np.int32)
+        column = pa.DictionaryArray.from_arrays(
+            numpy_to_array(per_row), pa.array(query_ids, pa.string())
+        )
+        return Run.from_arrow(column, docs, values, name=name, check_duplicates=False)
+    column = pa.chunked_array([docs], pa.string())
+    if per_row is None:
+        return Run(None, list(query_ids), column, values, name=name, segments=(starts, codes))
+    return Run(per_row, list(query_ids), column, values, name=name)
 
 
 def normalise_runs(runs: Any, norm: str) -> list[Run]:

@@ -186,7 +186,8 @@ enum {
 typedef struct {
     Py_buffer begin_view, end_view, order_view, values_view, candidate_view;
     const int64_t *begin, *end, *order;
-    const double *values;
+    const double *values;        /* float64 values, or */
+    const int64_t *int_values;   /* int64 values (ranks), or neither: ranks are positions */
     int64_t *candidate;
     Py_ssize_t n_rows, n_positions;
     int kind, weighted;
@@ -194,6 +195,32 @@ typedef struct {
     Strings strings;
     int strings_held;
 } RunSpec;
+
+/* float64 or int64 values, one per row, or None. */
+static int
+get_values(PyObject *object, Py_buffer *view, Py_ssize_t n_rows, int *integer)
+{
+    *integer = 0;
+    if (object == Py_None) {
+        memset(view, 0, sizeof(*view));
+        return 0;
+    }
+    if (PyObject_GetBuffer(object, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        return -1;
+    }
+    const char *f = view->format ? view->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@') {
+        f++;
+    }
+    if (view->itemsize != 8 || strchr("dlq", f[0]) == NULL || f[1] != '\0' ||
+        view->len != n_rows * 8) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "scan: values must be float64 or int64, one per row");
+        return -1;
+    }
+    *integer = f[0] != 'd';
+    return 0;
+}
 
 static void
 run_free(RunSpec *r)
@@ -235,11 +262,12 @@ run_init(RunSpec *r, PyObject *spec, Py_ssize_t n_queries)
         return -1;
     }
     r->strings_held = 1;
+    int integer = 0;
     r->n_rows = (Py_ssize_t)r->strings.start[r->strings.n_chunks];
     if (get_buffer(begin_obj, &r->begin_view, 8, -1, 0, "scan: begin") < 0 ||
         get_buffer(end_obj, &r->end_view, 8, r->begin_view.len / 8, 0, "scan: end") < 0 ||
         get_optional(order_obj, &r->order_view, 8, -1, 0, "scan: order") < 0 ||
-        get_optional(values_obj, &r->values_view, 8, r->n_rows, 0, "scan: values") < 0 ||
+        get_values(values_obj, &r->values_view, r->n_rows, &integer) < 0 ||
         get_optional(candidate_obj, &r->candidate_view, 8, r->n_rows, 1, "scan: candidate_out") <
             0) {
         run_free(r);
@@ -250,27 +278,54 @@ run_init(RunSpec *r, PyObject *spec, Py_ssize_t n_queries)
         PyErr_SetString(PyExc_ValueError, "scan: begin and end must have one entry per query");
         return -1;
     }
-    if (r->kind != VALUE_NONE && r->values_view.buf == NULL) {
+    int by_rank = r->kind == VALUE_RRF || r->kind == VALUE_ISR || r->kind == VALUE_OVER;
+    if (r->kind != VALUE_NONE && r->values_view.buf == NULL &&
+        !(by_rank && order_obj == Py_None)) {
         run_free(r);
-        PyErr_SetString(PyExc_ValueError, "scan: this value kind needs values");
+        PyErr_SetString(PyExc_ValueError,
+                        "scan: this value kind needs values (ranks may be positions only in "
+                        "runs grouped by query)");
+        return -1;
+    }
+    if (integer && !by_rank) {
+        run_free(r);
+        PyErr_SetString(PyExc_ValueError, "scan: scores must be float64");
         return -1;
     }
     r->begin = (const int64_t *)r->begin_view.buf;
     r->end = (const int64_t *)r->end_view.buf;
     r->order = (const int64_t *)r->order_view.buf;
-    r->values = (const double *)r->values_view.buf;
+    r->values = integer ? NULL : (const double *)r->values_view.buf;
+    r->int_values = integer ? (const int64_t *)r->values_view.buf : NULL;
     r->candidate = (int64_t *)r->candidate_view.buf;
     r->n_positions = r->order ? r->order_view.len / 8 : r->n_rows;
     return 0;
 }
 
+/*
+ * The hash table of one query: slots of 16 bytes holding a key and the candidate's number
+ * within the query. A slot is taken when its stamp is the current one: each query (and each
+ * growth of the table) takes a new stamp, so the table is never cleared. What a candidate
+ * needs besides (its id's bytes and length, the last run that held it) is kept per candidate.
+ */
 typedef struct {
-    uint64_t key;               /* the bytes of an id of at most 8 bytes, else a hash */
-    const unsigned char *bytes; /* the id */
-    int64_t candidate;          /* -1: empty */
-    uint32_t length;            /* of the id */
-    int32_t last_run;           /* the last run that held it */
+    uint64_t key;  /* the bytes of an id of at most 8 bytes, else a hash */
+    int32_t stamp; /* taken when equal to the current stamp */
+    int32_t local; /* the candidate's number within its query */
 } Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t cap;  /* slots allocated */
+    size_t size; /* slots in use: a power of two */
+    int32_t stamp;
+    /* per candidate of the query */
+    uint64_t *key;
+    const unsigned char **bytes;
+    uint32_t *length;
+    int32_t *last_run;
+    size_t room;
+} Table;
 
 static inline uint64_t
 mix(uint64_t x)
@@ -283,47 +338,76 @@ mix(uint64_t x)
     return x;
 }
 
+/* The slot holding the id (key, bytes, n), or the free slot where it goes. */
 static inline size_t
-slot_of(const Slot *slots, size_t mask, uint64_t key, const unsigned char *bytes, size_t n)
+table_find(const Table *t, uint64_t key, const unsigned char *bytes, size_t n)
 {
+    size_t mask = t->size - 1;
     size_t at = (size_t)mix(key ^ ((uint64_t)n << 56)) & mask;
-    while (slots[at].candidate >= 0) {
-        const Slot *t = &slots[at];
-        if (t->key == key && t->length == n && (n <= 8 || memcmp(t->bytes, bytes, n) == 0)) {
-            return at;
+    while (t->slots[at].stamp == t->stamp) {
+        const Slot *slot = &t->slots[at];
+        if (slot->key == key) {
+            int32_t c = slot->local;
+            if (t->length[c] == n && (n <= 8 || memcmp(t->bytes[c], bytes, n) == 0)) {
+                return at;
+            }
         }
         at = (at + 1) & mask;
     }
     return at;
 }
 
+/* A fresh table of at least *size* slots (a new stamp: every slot free). */
+static inline void
+table_reset(Table *t, size_t size)
+{
+    t->size = size;
+    t->stamp++;
+}
+
+/* Twice the slots, the query's *n* candidates inserted again. */
+static void
+table_grow(Table *t, int32_t n)
+{
+    table_reset(t, t->size * 2);
+    for (int32_t c = 0; c < n; c++) {
+        size_t at = table_find(t, t->key[c], t->bytes[c], t->length[c]);
+        t->slots[at].key = t->key[c];
+        t->slots[at].stamp = t->stamp;
+        t->slots[at].local = c;
+    }
+}
+
 enum { SCAN_OK = 0, SCAN_DUPLICATE = 1, SCAN_BAD_ROW = 2, SCAN_BAD_STRING = 3 };
 
+#define FIRST_SHIFT 40 /* a candidate's first appearance: run << FIRST_SHIFT | row */
+
 PyDoc_STRVAR(scan_doc,
-"scan(q_begin, q_end, runs, candidate_query_out, first_run_out, first_row_out, total_out,\n"
-"     count_out) -> int\n\n"
+"scan(q_begin, q_end, runs, per_query_out, first_out, total_out, count_out) -> int\n\n"
 "The candidates of queries q_begin .. q_end - 1, numbered from 0 query by query in order of\n"
 "first appearance (runs in order, each run's rows in order). Each run is a tuple (begin,\n"
 "end, order, chunks, values, kind, param, weight, candidate_out): query q's rows are\n"
 "begin[q] .. end[q] - 1 (int64, one per query) in the run's row order, or positions in\n"
 "order (int64 rows; None: the rows themselves); chunks are the Arrow string chunks of its\n"
-"document ids [(length, offsets, data, offset), ...]; values (float64 per row, or None)\n"
-"give each row's value by kind (0 none, 1 the value, 2 min-max and 3 max normalised over\n"
-"the query's rows of this run, 4 1 / (param + v), 5 1 / v^2, 6 param / v), times weight\n"
-"unless it is None; candidate_out (int64 per row, or None) receives each row's candidate.\n"
-"Per candidate: its query, the run and row where it first appears, the total of its\n"
-"values (added run after run, from 0.0) and the number of runs holding it (float64),\n"
-"each output with room for one per row of these queries (total_out and count_out may be\n"
-"None). Returns the number of candidates, or -1 when a run holds a document twice for a\n"
-"query. Parts of the queries may run on several threads (the GIL is released).");
+"document ids [(length, offsets, data, offset), ...]. Each row's value, by kind: 0 none,\n"
+"1 values[row], 2 min-max and 3 max normalised over the query's rows of this run, and with\n"
+"v the row's rank (int64 or float64 values[row], or, values None, its position in the\n"
+"query's rows from 1), 4 1 / (param + v), 5 1 / (v * v), 6 param / v; then times weight\n"
+"unless it is None. candidate_out (int64 per row, or None) receives each row's candidate.\n"
+"Writes per_query_out[q] (int64): the number of candidates of query q; and per candidate\n"
+"first_out: where it first appears (run << 40 | row), total_out: the sum of its values\n"
+"(added run after run, from 0.0), count_out: the runs holding it (float64); each with\n"
+"room for one per row of these queries (total_out and count_out may be None). Returns the\n"
+"number of candidates, or -1 when a run holds a document twice for a query. Parts of the\n"
+"queries may run on several threads (the GIL is released).");
 
 static PyObject *
 cfuse_scan(PyObject *self, PyObject *args)
 {
     Py_ssize_t q_begin, q_end;
-    PyObject *runs_obj, *cq_obj, *fr_obj, *frow_obj, *total_obj, *count_obj;
-    if (!PyArg_ParseTuple(args, "nnO!OOOOO:scan", &q_begin, &q_end, &PyList_Type, &runs_obj,
-                          &cq_obj, &fr_obj, &frow_obj, &total_obj, &count_obj)) {
+    PyObject *runs_obj, *per_query_obj, *first_obj, *total_obj, *count_obj;
+    if (!PyArg_ParseTuple(args, "nnO!OOOO:scan", &q_begin, &q_end, &PyList_Type, &runs_obj,
+                          &per_query_obj, &first_obj, &total_obj, &count_obj)) {
         return NULL;
     }
     Py_ssize_t n_runs = PyList_GET_SIZE(runs_obj);
@@ -336,10 +420,11 @@ cfuse_scan(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     }
     Py_ssize_t ready = 0;
-    Py_buffer outs[5];
+    Py_buffer outs[4];
     memset(outs, 0, sizeof(outs));
     PyObject *result = NULL;
-    Slot *slots = NULL, *spare = NULL;
+    Table table;
+    memset(&table, 0, sizeof(table));
     for (; ready < n_runs; ready++) {
         if (run_init(&runs[ready], PyList_GET_ITEM(runs_obj, ready), q_end) < 0) {
             goto done;
@@ -362,27 +447,40 @@ cfuse_scan(PyObject *self, PyObject *args)
             largest = rows;
         }
     }
-    if (get_buffer(cq_obj, &outs[0], 8, -1, 1, "scan: candidate_query_out") < 0 ||
-        get_buffer(fr_obj, &outs[1], 8, outs[0].len / 8, 1, "scan: first_run_out") < 0 ||
-        get_buffer(frow_obj, &outs[2], 8, outs[0].len / 8, 1, "scan: first_row_out") < 0 ||
-        get_optional(total_obj, &outs[3], 8, outs[0].len / 8, 1, "scan: total_out") < 0 ||
-        get_optional(count_obj, &outs[4], 8, outs[0].len / 8, 1, "scan: count_out") < 0) {
+    if (get_buffer(per_query_obj, &outs[0], 8, -1, 1, "scan: per_query_out") < 0 ||
+        get_buffer(first_obj, &outs[1], 8, -1, 1, "scan: first_out") < 0 ||
+        get_optional(total_obj, &outs[2], 8, outs[1].len / 8, 1, "scan: total_out") < 0 ||
+        get_optional(count_obj, &outs[3], 8, outs[1].len / 8, 1, "scan: count_out") < 0) {
         goto done;
     }
-    if (outs[0].len / 8 < room_needed) {
+    if (outs[0].len / 8 < q_end || outs[1].len / 8 < room_needed) {
         PyErr_SetString(PyExc_ValueError, "scan: the outputs have too little room");
         goto done;
     }
-    int64_t *candidate_query = (int64_t *)outs[0].buf, *first_run = (int64_t *)outs[1].buf;
-    int64_t *first_row = (int64_t *)outs[2].buf;
-    double *total = (double *)outs[3].buf, *count = (double *)outs[4].buf;
+    for (Py_ssize_t r = 0; r < n_runs; r++) {
+        if (runs[r].n_rows >= ((int64_t)1 << FIRST_SHIFT)) {
+            PyErr_SetString(PyExc_ValueError, "scan: a run has too many rows");
+            goto done;
+        }
+    }
+    int64_t *per_query = (int64_t *)outs[0].buf, *first = (int64_t *)outs[1].buf;
+    double *total = (double *)outs[2].buf, *count = (double *)outs[3].buf;
     size_t cap = 16;
     while (cap < (size_t)largest * 2) {
         cap <<= 1;
     }
-    slots = PyMem_Malloc(cap * sizeof(Slot));
-    spare = PyMem_Malloc(cap * sizeof(Slot));
-    if (slots == NULL || spare == NULL) {
+    if (largest > INT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "scan: too many rows for one query");
+        goto done;
+    }
+    table.cap = cap;
+    table.room = (size_t)largest + 1;
+    table.slots = PyMem_Calloc(cap, sizeof(Slot));
+    table.key = PyMem_Malloc(table.room * sizeof(uint64_t));
+    table.bytes = PyMem_Malloc(table.room * sizeof(unsigned char *));
+    table.length = PyMem_Malloc(table.room * sizeof(uint32_t));
+    table.last_run = PyMem_Malloc(table.room * sizeof(int32_t));
+    if (!table.slots || !table.key || !table.bytes || !table.length || !table.last_run) {
         PyErr_NoMemory();
         goto done;
     }
@@ -396,16 +494,15 @@ cfuse_scan(PyObject *self, PyObject *args)
                 widest = runs[r].end[q] - runs[r].begin[q];
             }
         }
+        per_query[q] = 0;
         if (widest == 0) {
             continue;
         }
         size_t size = 16;
-        while (size < (size_t)widest * 2) {
+        while (size < (size_t)widest * 3 && size < table.cap) {
             size <<= 1;
         }
-        for (size_t t = 0; t < size; t++) {
-            slots[t].candidate = -1;
-        }
+        table_reset(&table, size);
         for (Py_ssize_t r = 0; r < n_runs && status == SCAN_OK; r++) {
             RunSpec *run = &runs[r];
             int64_t b = run->begin[q], e = run->end[q];
@@ -452,37 +549,22 @@ cfuse_scan(PyObject *self, PyObject *args)
                 size_t n = (size_t)(to - from);
                 uint64_t key = n <= 8 ? short_word(bytes, n, run->strings.limit[chunk])
                                       : hash_bytes(bytes, n);
-                size_t mask = size - 1;
-                size_t at = slot_of(slots, mask, key, bytes, n);
-                Slot *slot = &slots[at];
-                if (slot->candidate < 0) {
-                    if ((size_t)(next - query_first + 1) * 2 > size) {
-                        /* grow: twice the slots, everything inserted again */
-                        memcpy(spare, slots, size * sizeof(Slot));
-                        size_t old = size;
-                        size <<= 1;
-                        mask = size - 1;
-                        for (size_t t = 0; t < size; t++) {
-                            slots[t].candidate = -1;
-                        }
-                        for (size_t t = 0; t < old; t++) {
-                            if (spare[t].candidate >= 0) {
-                                size_t to_at = slot_of(slots, mask, spare[t].key, spare[t].bytes,
-                                                       spare[t].length);
-                                slots[to_at] = spare[t];
-                            }
-                        }
-                        at = slot_of(slots, mask, key, bytes, n);
-                        slot = &slots[at];
+                size_t at = table_find(&table, key, bytes, n);
+                int32_t local;
+                if (table.slots[at].stamp != table.stamp) {
+                    local = (int32_t)(next - query_first);
+                    if ((size_t)(local + 1) * 2 > table.size) {
+                        table_grow(&table, local);
+                        at = table_find(&table, key, bytes, n);
                     }
-                    slot->key = key;
-                    slot->bytes = bytes;
-                    slot->length = (uint32_t)n;
-                    slot->candidate = next;
-                    slot->last_run = -1;
-                    candidate_query[next] = q;
-                    first_run[next] = r;
-                    first_row[next] = row;
+                    table.slots[at].key = key;
+                    table.slots[at].stamp = table.stamp;
+                    table.slots[at].local = local;
+                    table.key[local] = key;
+                    table.bytes[local] = bytes;
+                    table.length[local] = (uint32_t)n;
+                    table.last_run[local] = -1;
+                    first[next] = ((int64_t)r << FIRST_SHIFT) | row;
                     if (total) {
                         total[next] = 0.0;
                     }
@@ -490,12 +572,15 @@ cfuse_scan(PyObject *self, PyObject *args)
                         count[next] = 0.0;
                     }
                     next++;
-                } else if (slot->last_run == (int32_t)r) {
-                    status = SCAN_DUPLICATE;
-                    break;
+                } else {
+                    local = table.slots[at].local;
+                    if (table.last_run[local] == (int32_t)r) {
+                        status = SCAN_DUPLICATE;
+                        break;
+                    }
                 }
-                slot->last_run = (int32_t)r;
-                int64_t c = slot->candidate;
+                table.last_run[local] = (int32_t)r;
+                int64_t c = query_first + local;
                 if (run->candidate) {
                     run->candidate[row] = c;
                 }
@@ -503,7 +588,14 @@ cfuse_scan(PyObject *self, PyObject *args)
                     count[c] += 1.0;
                 }
                 if (total) {
-                    double v;
+                    double v, rank;
+                    if (run->kind >= VALUE_RRF) {
+                        rank = run->int_values ? (double)run->int_values[row]
+                               : run->values ? run->values[row]
+                                             : (double)(p - b + 1);
+                    } else {
+                        rank = 0.0;
+                    }
                     switch (run->kind) {
                     case VALUE_RAW:
                         v = run->values[row];
@@ -515,13 +607,13 @@ cfuse_scan(PyObject *self, PyObject *args)
                         v = run->values[row] / scale;
                         break;
                     case VALUE_RRF:
-                        v = 1.0 / (run->param + run->values[row]);
+                        v = 1.0 / (run->param + rank);
                         break;
                     case VALUE_ISR:
-                        v = 1.0 / (run->values[row] * run->values[row]);
+                        v = 1.0 / (rank * rank);
                         break;
                     case VALUE_OVER:
-                        v = run->param / run->values[row];
+                        v = run->param / rank;
                         break;
                     default:
                         v = 0.0;
@@ -533,6 +625,7 @@ cfuse_scan(PyObject *self, PyObject *args)
                 }
             }
         }
+        per_query[q] = next - query_first;
     }
     Py_END_ALLOW_THREADS
     if (status == SCAN_BAD_ROW) {
@@ -543,9 +636,12 @@ cfuse_scan(PyObject *self, PyObject *args)
         result = PyLong_FromLongLong(status == SCAN_DUPLICATE ? -1 : next);
     }
 done:
-    PyMem_Free(slots);
-    PyMem_Free(spare);
-    for (int v = 0; v < 5; v++) {
+    PyMem_Free(table.slots);
+    PyMem_Free(table.key);
+    PyMem_Free(table.bytes);
+    PyMem_Free(table.length);
+    PyMem_Free(table.last_run);
+    for (int v = 0; v < 4; v++) {
         release(&outs[v]);
     }
     for (Py_ssize_t r = 0; r < ready; r++) {
@@ -610,16 +706,17 @@ cfuse_shift(PyObject *self, PyObject *args)
 }
 
 PyDoc_STRVAR(gather_doc,
-"gather(first_run, first_row, runs_chunks, offsets_out) -> bytes\n\n"
-"The document id of each candidate (row first_row[i] of run first_run[i]; runs_chunks: per\n"
-"run its Arrow string chunks), as one Arrow string buffer: returns the bytes and writes\n"
-"the int32 offsets (one per candidate, plus one) to offsets_out. OverflowError past 2 GiB.");
+"gather(first, runs_chunks, offsets_out) -> bytes\n\n"
+"The document id of each candidate (first[i]: run << 40 | row, as scan writes it;\n"
+"runs_chunks: per run its Arrow string chunks), as one Arrow string buffer: returns the\n"
+"bytes and writes the int32 offsets (one per candidate, plus one) to offsets_out.\n"
+"OverflowError past 2 GiB.");
 
 static PyObject *
 cfuse_gather(PyObject *self, PyObject *args)
 {
-    PyObject *run_obj, *row_obj, *chunks_obj, *offsets_obj;
-    if (!PyArg_ParseTuple(args, "OOO!O:gather", &run_obj, &row_obj, &PyList_Type, &chunks_obj,
+    PyObject *first_obj, *chunks_obj, *offsets_obj;
+    if (!PyArg_ParseTuple(args, "OO!O:gather", &first_obj, &PyList_Type, &chunks_obj,
                           &offsets_obj)) {
         return NULL;
     }
@@ -628,7 +725,7 @@ cfuse_gather(PyObject *self, PyObject *args)
     if (strings == NULL) {
         return PyErr_NoMemory();
     }
-    Py_buffer views[3];
+    Py_buffer views[2];
     memset(views, 0, sizeof(views));
     PyObject *result = NULL;
     Py_ssize_t ready = 0;
@@ -642,23 +739,23 @@ cfuse_gather(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    if (get_buffer(run_obj, &views[0], 8, -1, 0, "gather: first_run") < 0) {
+    if (get_buffer(first_obj, &views[0], 8, -1, 0, "gather: first") < 0) {
         goto done;
     }
     Py_ssize_t n = views[0].len / 8;
-    if (get_buffer(row_obj, &views[1], 8, n, 0, "gather: first_row") < 0 ||
-        get_buffer(offsets_obj, &views[2], 4, n + 1, 1, "gather: offsets_out") < 0) {
+    if (get_buffer(offsets_obj, &views[1], 4, n + 1, 1, "gather: offsets_out") < 0) {
         goto done;
     }
-    const int64_t *runs = (const int64_t *)views[0].buf, *rows = (const int64_t *)views[1].buf;
-    int32_t *offsets = (int32_t *)views[2].buf;
+    const int64_t *first = (const int64_t *)views[0].buf;
+    const int64_t row_mask = ((int64_t)1 << FIRST_SHIFT) - 1;
+    int32_t *offsets = (int32_t *)views[1].buf;
     int status = 0; /* 1: out of range, 2: too long */
     int64_t size = 0;
     Py_BEGIN_ALLOW_THREADS
     offsets[0] = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        int64_t r = runs[i], row = rows[i];
-        if (r < 0 || r >= n_runs || row < 0 || row >= strings[r].start[strings[r].n_chunks]) {
+        int64_t r = first[i] >> FIRST_SHIFT, row = first[i] & row_mask;
+        if (first[i] < 0 || r < 0 || r >= n_runs || row < 0 || row >= strings[r].start[strings[r].n_chunks]) {
             status = 1;
             break;
         }
@@ -692,7 +789,7 @@ cfuse_gather(PyObject *self, PyObject *args)
     char *out = PyBytes_AS_STRING(result);
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) {
-        int64_t r = runs[i], row = rows[i];
+        int64_t r = first[i] >> FIRST_SHIFT, row = first[i] & row_mask;
         Py_ssize_t c = hint[r] = find_chunk(&strings[r], row, hint[r]);
         const int32_t *o = strings[r].offsets[c];
         int64_t k = row - strings[r].start[c];
@@ -700,7 +797,7 @@ cfuse_gather(PyObject *self, PyObject *args)
     }
     Py_END_ALLOW_THREADS
 done:
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < 2; v++) {
         release(&views[v]);
     }
     for (Py_ssize_t r = 0; r < ready; r++) {

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
     from rankwise.data import Run
 
-__all__ = ["Aligned", "Layout", "RowValues", "Scanned", "align", "document_ids", "layout", "scan"]
+__all__ = ["Aligned", "Layout", "RowValues", "Scanned", "align", "document_ids", "layout", "scan",
+           "split_source"]
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,9 @@ class Aligned:
         Per run, the query of each row.
     list_length : ndarray of int64, queries x runs
         How many documents each run retrieved for each query.
-    source_run, source_row : ndarrays of int64
-        Per candidate, a run that holds it and the row there (for its document id).
+    source : ndarray of int64
+        Per candidate, where it first appears (for its document id): run r,
+        row i there, as ``r << 40 | i`` (see :func:`split_source`).
     runs : tuple of Run
     """
 
@@ -63,8 +65,7 @@ class Aligned:
     ranks: tuple[np.ndarray, ...] | None
     row_queries: tuple[np.ndarray, ...]
     list_length: np.ndarray
-    source_run: np.ndarray
-    source_row: np.ndarray
+    source: np.ndarray
     runs: tuple[Run, ...]
 
     @property
@@ -121,7 +122,7 @@ class Aligned:
 
     def doc_ids(self) -> pa.Array:
         """The document id of each candidate (Arrow strings)."""
-        return document_ids(self.runs, self.source_run, self.source_row)
+        return document_ids(self.runs, self.source)
 
 
 @dataclass(frozen=True)
@@ -137,15 +138,21 @@ class Layout:
     order : tuple of (ndarray of int64, or None)
         Per run, its rows in order of query (stable), where the run is not
         grouped by query; None where it is (positions are rows).
-    row_queries : tuple of ndarray of int64
-        Per run, the query of each row.
+    blocks : tuple of (ndarray, ndarray or None)
+        Per run, its blocks of rows of one query: their queries and lengths
+        (lengths None: one query per row).
     """
 
     query_ids: list[str]
     begin: tuple[np.ndarray, ...]
     end: tuple[np.ndarray, ...]
     order: tuple[np.ndarray | None, ...]
-    row_queries: tuple[np.ndarray, ...]
+    blocks: tuple[tuple[np.ndarray, np.ndarray | None], ...]
+
+    def row_queries(self) -> tuple[np.ndarray, ...]:
+        """Per run, the query of each row."""
+        return tuple(codes if lengths is None else np.repeat(codes, lengths)
+                     for codes, lengths in self.blocks)
 
     def list_length(self) -> np.ndarray:
         """Queries x runs: how many documents each run retrieved for each query."""
@@ -160,8 +167,9 @@ def layout(runs: tuple[Run, ...]) -> Layout:
     mappings = [np.array([names.setdefault(q, len(names)) for q in run.query_ids], dtype=np.int64)
                 for run in runs]
     n_queries = len(names)
-    begins, ends, row_queries = [], [], []
+    begins, ends = [], []
     orders: list[np.ndarray | None] = []
+    blocks: list[tuple[np.ndarray, np.ndarray | None]] = []
     for run, mapping in zip(runs, mappings):
         starts, local = run.query_blocks
         codes = mapping[local]
@@ -172,16 +180,16 @@ def layout(runs: tuple[Run, ...]) -> Layout:
             begin[codes] = starts
             end[codes] = stops
             orders.append(None)
-            row_queries.append(np.repeat(codes, stops - starts))
+            blocks.append((codes, stops - starts))
         else:
             query = mapping[run.query_codes]
             orders.append(np.argsort(query, kind="stable").astype(np.int64))
             end[:] = np.cumsum(np.bincount(query, minlength=n_queries))
             begin[1:] = end[:-1]
-            row_queries.append(query)
+            blocks.append((query, None))
         begins.append(begin)
         ends.append(end)
-    return Layout(list(names), tuple(begins), tuple(ends), tuple(orders), tuple(row_queries))
+    return Layout(list(names), tuple(begins), tuple(ends), tuple(orders), tuple(blocks))
 
 
 def _chunks(run: Run) -> list[tuple[int, np.ndarray, np.ndarray, int]]:
@@ -215,6 +223,21 @@ class RowValues:
 _KINDS = {"none": 0, "raw": 1, "min-max": 2, "max": 3, "rrf": 4, "isr": 5, "over": 6}
 
 
+SOURCE_SHIFT = 40
+"""Where a candidate first appears, run r and row i, is ``r << SOURCE_SHIFT | i``."""
+
+
+def split_source(source: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The runs and rows of packed *source* values (``r << 40 | i``).
+
+    Examples
+    --------
+    >>> [part.tolist() for part in split_source(np.array([5, (2 << 40) | 7]))]
+    [[0, 2], [5, 7]]
+    """
+    return source >> SOURCE_SHIFT, source & ((1 << SOURCE_SHIFT) - 1)
+
+
 @dataclass(frozen=True)
 class Scanned:
     """What :func:`scan` found: the candidates and their sums over the runs.
@@ -226,8 +249,10 @@ class Scanned:
     layout : Layout
     candidates : tuple of ndarray, or None
         Per run, the candidate of each of its rows (when asked for).
-    candidate_query, source_run, source_row : ndarray of int64
-        Per candidate: its query, and the run and row where it first appears.
+    per_query : ndarray of int64
+        Per query, its number of candidates.
+    source : ndarray of int64
+        Per candidate, where it first appears (``r << 40 | i``).
     total, count : ndarray of float64, or None
         Per candidate: the sum of its rows' values over the runs, in run
         order; the number of runs that retrieved it (when asked for).
@@ -235,16 +260,26 @@ class Scanned:
 
     layout: Layout
     candidates: tuple[np.ndarray, ...] | None
-    candidate_query: np.ndarray
-    source_run: np.ndarray
-    source_row: np.ndarray
+    per_query: np.ndarray
+    source: np.ndarray
     total: np.ndarray | None
     count: np.ndarray | None
 
+    @property
+    def candidate_query(self) -> np.ndarray:
+        """Per candidate, its query."""
+        return np.repeat(np.arange(len(self.per_query), dtype=np.int64), self.per_query)
+
+    def segments(self) -> tuple[np.ndarray, np.ndarray]:
+        """The candidates' blocks of one query: first candidates and queries (non-empty ones)."""
+        held = np.flatnonzero(self.per_query)
+        starts = np.concatenate(([0], np.cumsum(self.per_query)[:-1]))[held]
+        return starts.astype(np.int64), held.astype(np.int32)
+
 
 def scan(runs: tuple[Run, ...], where: Layout, values: list[RowValues] | None = None, *,
-         candidates: bool = True) -> Scanned | None:
-    """The candidates of *runs* and, with *values*, their totals and counts, in one C pass.
+         candidates: bool = True, count: bool = True) -> Scanned | None:
+    """The candidates of *runs* and, with *values*, their totals (and counts), in one C pass.
 
     None where the C module is not built, or when a run lists a document twice
     for a query (:func:`align` then reports it).
@@ -259,72 +294,70 @@ def scan(runs: tuple[Run, ...], where: Layout, values: list[RowValues] | None = 
     specs = values if values is not None else [RowValues() for _ in runs]
     outs = [np.empty(len(run), dtype=np.int64) for run in runs] if candidates else None
     run_args = [
-        (where.begin[r], where.end[r], where.order[r], chunks[r],
-         None if spec.values is None else np.ascontiguousarray(spec.values, dtype=np.float64),
+        (where.begin[r], where.end[r], where.order[r], chunks[r], spec.values,
          _KINDS[spec.kind], float(spec.param),
          None if spec.weight is None else float(spec.weight),
          None if outs is None else outs[r])
         for r, spec in enumerate(specs)
     ]
-    per_query = sum((e - b for b, e in zip(where.begin, where.end)),
-                    np.zeros(n_queries, dtype=np.int64))
-    before = np.concatenate(([0], np.cumsum(per_query)))
+    per_query_rows = sum((e - b for b, e in zip(where.begin, where.end)),
+                         np.zeros(n_queries, dtype=np.int64))
+    before = np.concatenate(([0], np.cumsum(per_query_rows)))
     n = int(before[-1])
     parts = max(1, min(cores(), n // 1_000_000 + 1, n_queries))
     # split the queries where the rows split evenly
     bounds = np.searchsorted(before, np.linspace(0, n, parts + 1)[1:-1]).tolist()
     edges = [0, *bounds, n_queries]
     sums = values is not None
+    per_query = np.zeros(n_queries, dtype=np.int64)
     local: list[tuple[int, tuple[np.ndarray | None, ...]]] = [(0, ())] * parts
 
     def work(index: int) -> None:
         begin, end = edges[index], edges[index + 1]
         room = int(before[end] - before[begin])
-        arrays = (np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64),
-                  np.empty(room, dtype=np.int64), np.empty(room) if sums else None,
-                  np.empty(room) if sums else None)
-        count = module.scan(begin, end, run_args, *arrays)
-        local[index] = (count, arrays)
+        arrays = (np.empty(room, dtype=np.int64), np.empty(room) if sums else None,
+                  np.empty(room) if sums and count else None)
+        found = module.scan(begin, end, run_args, per_query, *arrays)
+        local[index] = (found, arrays)
 
     run_threads(work, parts)
-    if any(count < 0 for count, _ in local):
+    if any(found < 0 for found, _ in local):
         return None
     base = 0
-    for index, (count, _) in enumerate(local):
+    for index, (found, _) in enumerate(local):
         if base and outs is not None:
             module.shift(edges[index], edges[index + 1], run_args, base)
-        base += count
+        base += found
 
     def joined(k: int) -> np.ndarray | None:
         if local[0][1][k] is None:
             return None
-        pieces = [arrays[k][:count] for count, arrays in local]  # type: ignore[index]
+        pieces = [arrays[k][:found] for found, arrays in local]  # type: ignore[index]
         return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
 
-    candidate_query = joined(0)
-    return Scanned(where, None if outs is None else tuple(outs),
-                   candidate_query if candidate_query is not None else np.zeros(0, np.int64),
-                   joined(1), joined(2), joined(3), joined(4))  # type: ignore[arg-type]
+    source = joined(0)
+    return Scanned(where, None if outs is None else tuple(outs), per_query,
+                   source if source is not None else np.zeros(0, np.int64), joined(1), joined(2))
 
 
-def document_ids(runs: tuple[Run, ...], source_run: np.ndarray, source_row: np.ndarray) -> pa.Array:
-    """The document id at each (run, row) (Arrow strings): copied in C where it is built."""
+def document_ids(runs: tuple[Run, ...], source: np.ndarray) -> pa.Array:
+    """The document id at each packed (run, row) (Arrow strings): copied in C where built."""
     import pyarrow as pa
 
     from rankwise.data._arrow import numpy_to_array
 
     module = _module()
     if module is not None:
-        offsets = np.empty(len(source_run) + 1, dtype=np.int32)
+        offsets = np.empty(len(source) + 1, dtype=np.int32)
         try:
-            data = module.gather(np.ascontiguousarray(source_run, dtype=np.int64),
-                                 np.ascontiguousarray(source_row, dtype=np.int64),
+            data = module.gather(np.ascontiguousarray(source, dtype=np.int64),
                                  [_chunks(run) for run in runs], offsets)
         except OverflowError:  # more than 2 GiB of ids: Arrow's takes below
             pass
         else:
-            return pa.Array.from_buffers(pa.string(), len(source_run),
+            return pa.Array.from_buffers(pa.string(), len(source),
                                          [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    source_run, source_row = split_source(source)
     pieces = []
     order = np.argsort(source_run, kind="stable")
     for r, run in enumerate(runs):
@@ -372,21 +405,19 @@ def align(runs: tuple[Run, ...] | list[Run], *, ranks: bool = False) -> Aligned:
     where = layout(runs)
     found = scan(runs, where)
     if found is not None:
-        candidates = found.candidates
-        candidate_query, source_run, source_row = (found.candidate_query, found.source_run,
-                                                   found.source_row)
+        candidates, candidate_query, source = (found.candidates, found.candidate_query,
+                                               found.source)
     else:
-        candidates, candidate_query, source_run, source_row = _align_by_sorting(runs, where)
+        candidates, candidate_query, source = _align_by_sorting(runs, where)
     view = Aligned(
         query_ids=where.query_ids,
         candidate_query=candidate_query,
         candidates=candidates,  # type: ignore[arg-type]
         scores=tuple(run.scores for run in runs),
         ranks=None,
-        row_queries=where.row_queries,
+        row_queries=where.row_queries(),
         list_length=where.list_length(),
-        source_run=source_run,
-        source_row=source_row,
+        source=source,
         runs=runs,
     )
     return view.with_ranks() if ranks else view
@@ -394,7 +425,7 @@ def align(runs: tuple[Run, ...] | list[Run], *, ranks: bool = False) -> Aligned:
 
 def _align_by_sorting(
     runs: tuple[Run, ...], where: Layout
-) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
     """The candidates without the C module (and the duplicate check for both).
 
     Sorted by (query, document), then numbered in order of first appearance.
@@ -403,7 +434,7 @@ def _align_by_sorting(
 
     sizes = np.array([len(run) for run in runs], dtype=np.int64)
     offsets = np.concatenate(([0], np.cumsum(sizes)))
-    query = np.concatenate(where.row_queries) if runs else np.zeros(0, dtype=np.int64)
+    query = np.concatenate(where.row_queries()) if runs else np.zeros(0, dtype=np.int64)
     key = np.empty(len(query), dtype=np.uint64)
     exact = True
     for r, run in enumerate(runs):
@@ -426,7 +457,8 @@ def _align_by_sorting(
             _report_duplicate(run, mine)
         candidates.append(mine)
     source_run = np.searchsorted(offsets, first, side="right") - 1
-    return tuple(candidates), candidate_query, source_run, first - offsets[source_run]
+    source = (source_run << SOURCE_SHIFT) | (first - offsets[source_run])
+    return tuple(candidates), candidate_query, source
 
 
 def _group_by_sorting(

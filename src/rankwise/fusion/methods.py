@@ -47,12 +47,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
-from rankwise.fusion.align import Aligned
+from rankwise.fusion.align import Aligned, RowValues, Scanned, layout, scan
+
+if TYPE_CHECKING:
+    from rankwise.data import Run
 
 __all__ = ["METHODS", "SEGFUSE_BOUNDS", "Method"]
 
@@ -82,6 +85,10 @@ class Method:
         One line.
     needs_ranks : bool
         Whether it reads each run's ranks (not only its scores).
+    row_sum : RowSum or None
+        For the methods that are a sum over runs of one value per row (then
+        combined with n(d)): that form, which :func:`one_pass` computes
+        without aligning the runs first.
     """
 
     name: str
@@ -90,18 +97,77 @@ class Method:
     learns: str | None = None
     summary: str = ""
     needs_ranks: bool = False
+    row_sum: RowSum | None = None
 
 
-def _weights(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+@dataclass(frozen=True)
+class RowSum:
+    """A method of the form ``combine(sum_r v_r(d), n(d))``, v_r one value per row of run r.
+
+    Attributes
+    ----------
+    value : str
+        The row value: ``score`` (the normalised score s_r), ``rrf``
+        (1 / (k + k_r)), ``isr`` (1 / k_r^2) or ``map`` (MAP_r / k_r).
+    weighted : bool
+        Times the run's weight w_r.
+    uses_count : bool
+        Whether *combine* reads n(d).
+    combine : callable
+        ``(total, count, params) -> fused scores`` (count None unless *uses_count*).
+    check : callable or None
+        Checks the parameters *combine* reads.
+    """
+
+    value: str
+    weighted: bool
+    uses_count: bool
+    combine: Callable[[np.ndarray, np.ndarray | None, dict[str, Any]], np.ndarray]
+    check: Callable[[dict[str, Any]], None] | None = None
+
+    def per_run(self, params: dict[str, Any], n_runs: int) -> tuple[list[float], np.ndarray | None]:
+        """Each run's parameter of its row values (k, MAP_r) and its weight; checks *params*."""
+        if self.check is not None:
+            self.check(params)
+        weights = _weights(n_runs, params) if self.weighted else None
+        if self.value == "rrf":
+            return [_rrf_k(params)] * n_runs, weights
+        if self.value == "map":
+            return _map_scores(params, n_runs).tolist(), weights
+        return [0.0] * n_runs, weights
+
+    def compute(self, view: Aligned, params: dict[str, Any]) -> np.ndarray:
+        """The fused scores over an aligned view (each run's row values, numpy's sums)."""
+        per_run, weights = self.per_run(params, view.n_runs)
+        if self.value == "score":
+            values = list(view.scores)
+        elif self.value == "rrf":
+            k = per_run[0]
+            if k == 0:
+                values = [1.0 / ranks for ranks in _ranks(view)]
+            else:
+                values = [1.0 / (k + ranks) for ranks in _ranks(view)]
+        elif self.value == "isr":
+            values = [1.0 / (ranks.astype(np.float64) ** 2) for ranks in _ranks(view)]
+        else:  # map
+            map_scores = np.asarray(per_run, dtype=np.float64)
+            values = [value / ranks for value, ranks in zip(map_scores, _ranks(view))]
+        if weights is not None:
+            values = [w * v for w, v in zip(weights, values)]
+        count = view.count() if self.uses_count else None
+        return self.combine(view.total(values), count, params)
+
+
+def _weights(n_runs: int, params: dict[str, Any]) -> np.ndarray:
     weights = params.get("weights")
     if weights is None:
         raise InvalidParameterError(
             "this method needs weights=, one number per run, e.g. weights=[0.7, 0.3]"
         )
     values = np.asarray(weights, dtype=np.float64)
-    if values.shape != (view.n_runs,) or not np.isfinite(values).all():
+    if values.shape != (n_runs,) or not np.isfinite(values).all():
         raise InvalidParameterError(
-            f"weights must be {view.n_runs} finite numbers (one per run), got {list(weights)!r}"
+            f"weights must be {n_runs} finite numbers (one per run), got {list(weights)!r}"
         )
     return values
 
@@ -112,16 +178,18 @@ def _ranks(view: Aligned) -> tuple[np.ndarray, ...]:
     return view.ranks
 
 
-def _sum(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    return view.total(view.scores)
+def _total(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) -> np.ndarray:
+    return total
 
 
-def _mnz(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    return view.total(view.scores) * view.count()
+def _times_count(total: np.ndarray, count: np.ndarray | None,
+                 params: dict[str, Any]) -> np.ndarray:
+    return total * count
 
 
-def _anz(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    return view.total(view.scores) / view.count()
+def _over_count(total: np.ndarray, count: np.ndarray | None,
+                params: dict[str, Any]) -> np.ndarray:
+    return total / count
 
 
 def _max(view: Aligned, params: dict[str, Any]) -> np.ndarray:
@@ -136,58 +204,44 @@ def _med(view: Aligned, params: dict[str, Any]) -> np.ndarray:
     return np.nanmedian(view.dense(view.scores, np.nan), axis=1)
 
 
-def _gmnz(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    gamma = params.get("gamma")
-    if gamma is None:
+def _check_gamma(params: dict[str, Any]) -> None:
+    if params.get("gamma") is None:
         raise InvalidParameterError("gmnz needs gamma=, e.g. gamma=1 (mnz) or 0 (sum)")
-    return view.total(view.scores) * view.count() ** float(gamma)
 
 
-def _weighted(view: Aligned, params: dict[str, Any]) -> list[np.ndarray]:
-    weights = _weights(view, params)
-    return [w * s for w, s in zip(weights, view.scores)]
+def _gmnz(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) -> np.ndarray:
+    return total * count ** float(params["gamma"])  # type: ignore[operator]
 
 
-def _wsum(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    return view.total(_weighted(view, params))
+def _mixed(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) -> np.ndarray:
+    return total * np.sqrt(count)  # type: ignore[arg-type]
 
 
-def _wmnz(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    weights = _weights(view, params)
-    held_weight = view.total([np.full(len(c), w) for c, w in zip(view.candidates, weights)])
-    return view.total(view.scores) * held_weight
-
-
-def _mixed(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    return view.total(_weighted(view, params)) * np.sqrt(view.count())
-
-
-def _rrf(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+def _rrf_k(params: dict[str, Any]) -> float:
     k = float(params.get("k", 60))
     if not k >= 0:
         raise InvalidParameterError(f"rrf's k must be a number >= 0, got {params.get('k')!r}")
-    if k == 0:
-        return view.total([1.0 / ranks for ranks in _ranks(view)])
-    return view.total([1.0 / (k + ranks) for ranks in _ranks(view)])
+    return k
 
 
-def _inverse_square_ranks(view: Aligned) -> np.ndarray:
-    return view.total([1.0 / (ranks.astype(np.float64) ** 2) for ranks in _ranks(view)])
+def _log_isr(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) -> np.ndarray:
+    return total * np.log(count)  # type: ignore[arg-type]
 
 
-def _isr(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    return _inverse_square_ranks(view) * view.count()
-
-
-def _log_isr(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    return _inverse_square_ranks(view) * np.log(view.count())
-
-
-def _logn_isr(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+def _check_sigma(params: dict[str, Any]) -> None:
     sigma = float(params.get("sigma", 0.01))
     if not 0 <= sigma <= 1:
         raise InvalidParameterError(f"logn_isr's sigma must be in [0, 1], got {sigma!r}")
-    return _inverse_square_ranks(view) * np.log(view.count() + sigma)
+
+
+def _logn_isr(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) -> np.ndarray:
+    return total * np.log(count + float(params.get("sigma", 0.01)))  # type: ignore[operator]
+
+
+def _wmnz(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+    weights = _weights(view.n_runs, params)
+    held_weight = view.total([np.full(len(c), w) for c, w in zip(view.candidates, weights)])
+    return view.total(view.scores) * held_weight
 
 
 def _with_missing(view: Aligned, present: list[np.ndarray], missing: list[np.ndarray],
@@ -215,7 +269,7 @@ def _bordafuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
 
 
 def _w_bordafuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    return _borda(view, _weights(view, params))
+    return _borda(view, _weights(view.n_runs, params))
 
 
 def _rbc(view: Aligned, params: dict[str, Any]) -> np.ndarray:
@@ -299,16 +353,16 @@ def _slidefuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
     return view.total(values)
 
 
-def _mapfuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
+def _map_scores(params: dict[str, Any], n_runs: int) -> np.ndarray:
     scores = params.get("map_scores")
     if scores is None:
         raise InvalidParameterError(
             "mapfuse needs map_scores= (each run's MAP: pass qrels= to rankwise.fuse)"
         )
     values = np.asarray(scores, dtype=np.float64)
-    if values.shape != (view.n_runs,):
-        raise InvalidParameterError(f"map_scores must hold one number per run ({view.n_runs})")
-    return view.total([value / ranks for value, ranks in zip(values, _ranks(view))])
+    if values.shape != (n_runs,):
+        raise InvalidParameterError(f"map_scores must hold one number per run ({n_runs})")
+    return values
 
 
 def _bayesfuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
@@ -374,7 +428,7 @@ def _condorcet(view: Aligned, params: dict[str, Any]) -> np.ndarray:
 
 
 def _w_condorcet(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    return _condorcet_scores(view, _weights(view, params))
+    return _condorcet_scores(view, _weights(view.n_runs, params))
 
 
 _BY_RANK = {"rrf", "isr", "log_isr", "logn_isr", "bordafuse", "w_bordafuse", "condorcet",
@@ -382,27 +436,38 @@ _BY_RANK = {"rrf", "isr", "log_isr", "logn_isr", "bordafuse", "w_bordafuse", "co
             "bayesfuse"}
 
 
-def _m(name: str, compute: Callable[[Aligned, dict[str, Any]], np.ndarray],
+def _m(name: str, compute: Callable[[Aligned, dict[str, Any]], np.ndarray] | RowSum,
        summary: str, learns: str | None = None, **params: Any) -> Method:
+    if isinstance(compute, RowSum):
+        return Method(name, compute.compute, params, learns, summary, name in _BY_RANK, compute)
     return Method(name, compute, params, learns, summary, name in _BY_RANK)
 
 
 METHODS: dict[str, Method] = {m.name: m for m in (
-    _m("sum", _sum, "CombSUM: the sum of the scores (Fox & Shaw, 1994)"),
-    _m("mnz", _mnz, "CombMNZ: the sum times the number of runs that retrieved it"),
-    _m("anz", _anz, "CombANZ: the mean over the runs that retrieved it"),
+    _m("sum", RowSum("score", False, False, _total),
+       "CombSUM: the sum of the scores (Fox & Shaw, 1994)"),
+    _m("mnz", RowSum("score", False, True, _times_count),
+       "CombMNZ: the sum times the number of runs that retrieved it"),
+    _m("anz", RowSum("score", False, True, _over_count),
+       "CombANZ: the mean over the runs that retrieved it"),
     _m("max", _max, "CombMAX: the highest score"),
     _m("min", _min, "CombMIN: the lowest score among the runs that retrieved it"),
     _m("med", _med, "CombMED: the median score among the runs that retrieved it"),
-    _m("gmnz", _gmnz, "CombGMNZ: the sum times n(d)^gamma", gamma=None),
-    _m("wsum", _wsum, "weighted sum of the scores", weights=None),
+    _m("gmnz", RowSum("score", False, True, _gmnz, _check_gamma),
+       "CombGMNZ: the sum times n(d)^gamma", gamma=None),
+    _m("wsum", RowSum("score", True, False, _total), "weighted sum of the scores", weights=None),
     _m("wmnz", _wmnz, "weighted CombMNZ: the sum times the weights of the runs that retrieved it",
        weights=None),
-    _m("mixed", _mixed, "weighted sum times sqrt(n(d)) (Wu, 2012)", weights=None),
-    _m("rrf", _rrf, "reciprocal rank fusion (Cormack et al., 2009)", k=60),
-    _m("isr", _isr, "inverse square rank (Mourao et al., 2014)"),
-    _m("log_isr", _log_isr, "logarithmic inverse square rank (Mourao et al., 2014)"),
-    _m("logn_isr", _logn_isr, "log(n(d) + sigma) times the inverse square ranks", sigma=0.01),
+    _m("mixed", RowSum("score", True, True, _mixed),
+       "weighted sum times sqrt(n(d)) (Wu, 2012)", weights=None),
+    _m("rrf", RowSum("rrf", False, False, _total),
+       "reciprocal rank fusion (Cormack et al., 2009)", k=60),
+    _m("isr", RowSum("isr", False, True, _times_count),
+       "inverse square rank (Mourao et al., 2014)"),
+    _m("log_isr", RowSum("isr", False, True, _log_isr),
+       "logarithmic inverse square rank (Mourao et al., 2014)"),
+    _m("logn_isr", RowSum("isr", False, True, _logn_isr, _check_sigma),
+       "log(n(d) + sigma) times the inverse square ranks", sigma=0.01),
     _m("bordafuse", _bordafuse, "Borda count (Aslam & Montague, 2001)"),
     _m("w_bordafuse", _w_bordafuse, "weighted Borda count", weights=None),
     _m("condorcet", _condorcet, "Condorcet fusion (Montague & Aslam, 2002)"),
@@ -416,7 +481,8 @@ METHODS: dict[str, Method] = {m.name: m for m in (
        learns="probs", probs=None),
     _m("slidefuse", _slidefuse, "probability over a sliding window of ranks (Lillis et al., 2008)",
        learns="probs", probs=None, w=None),
-    _m("mapfuse", _mapfuse, "each run's MAP over the rank (Lillis et al., 2010)",
+    _m("mapfuse", RowSum("map", False, False, _total),
+       "each run's MAP over the rank (Lillis et al., 2010)",
        learns="map_scores", map_scores=None),
     _m("bayesfuse", _bayesfuse, "naive Bayes log-odds of relevance per rank (Aslam & Montague, "
        "2001)", learns="log_odds", log_odds=None),
@@ -470,6 +536,66 @@ def fused_scores(view: Aligned, method: Method, params: dict[str, Any]) -> np.nd
     if method.needs_ranks:
         view = view.with_ranks()
     return np.asarray(method.compute(view, params), dtype=np.float64)
+
+
+_ONE_PASS_NORMS = (None, "min-max", "max")
+_RANK_VALUES = {"rrf": "rrf", "isr": "isr", "map": "over"}
+
+
+def one_pass(runs: tuple[Run, ...], method: Method, params: dict[str, Any],
+             norm: str | None) -> tuple[Scanned, np.ndarray] | None:
+    """The fused scores of a :class:`RowSum` method, in one C pass over the runs.
+
+    The runs are not aligned first: each row's value (its score, normalised
+    per query by ``min-max`` or ``max``, or a function of its rank) goes
+    straight to its candidate's total, bit for bit the sums over an aligned
+    view. None where this does not apply: another method or normalisation
+    (*norm* a canonical name), no C module, or a run that lists a document
+    twice (the aligned path then says where).
+    """
+    spec = method.row_sum
+    if spec is None or norm not in _ONE_PASS_NORMS:
+        return None
+    from rankwise._compiled import enabled, load
+
+    if not enabled() or load("rankwise.fusion._cfuse") is None:
+        return None
+    from rankwise.kernels.ranking import rank_rows
+
+    per_run, weights = spec.per_run(params, len(runs))
+    where = layout(runs)
+    values = []
+    for r, run in enumerate(runs):
+        weight = None if weights is None else float(weights[r])
+        if spec.value == "score":
+            values.append(RowValues("raw" if norm is None else norm, run.scores, 0.0, weight))
+        else:  # ranks: positions in the query's rows where those are the ranks
+            grouped = where.order[r] is None
+            ranks = None if grouped and _positions_are_ranks(run) else rank_rows(run)
+            values.append(RowValues(_RANK_VALUES[spec.value], ranks, per_run[r], weight))
+    found = scan(runs, where, values, candidates=False, count=spec.uses_count)
+    if found is None or found.total is None:
+        return None
+    count = found.count if spec.uses_count else None
+    return found, np.asarray(spec.combine(found.total, count, params), dtype=np.float64)
+
+
+def _positions_are_ranks(run: Run) -> bool:
+    """Whether each row's rank is its position in its query's rows (from 1).
+
+    So when the run is known to be in rank order (its reader saw each query's
+    rows together, scores never rising) and no two consecutive rows of a
+    query tie (ties would be ranked by document id: see
+    :func:`rankwise.kernels.ranking.rank_rows`).
+    """
+    blocks = run.rank_order_blocks
+    if blocks is None:
+        return False
+    scores = run.scores
+    tied = scores[1:] == scores[:-1]
+    if len(blocks) > 1:
+        tied[blocks[1:] - 1] = False  # a new query is never a tie
+    return not bool(tied.any())
 
 
 def names() -> Sequence[str]:
