@@ -12,7 +12,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 __all__ = ["SPARK_KINDS", "collections", "dialect_collection", "diversity_collection",
-           "diversity_collections", "grouped_as_dicts", "random_collection", "random_tables",
+           "diversity_collections", "fusion_runs", "grouped_as_dicts", "random_collection",
+           "random_tables",
            "ranked_lists", "ranking_data", "score_matrices", "significance_matrices",
            "small_collections"]
 
@@ -489,3 +490,49 @@ def random_recommendations(seed: int, *, integer_ids: bool | None = None) -> dic
         "train": pa.table({"user": pa.array(train_u, ids), "item": pa.array(train_i, ids)}),
         "catalogue": [item(i) for i in range(n_items + 3)],
     }
+
+
+def fusion_runs(seed: int, *, n_runs: int = 3) -> list[tuple[list[str], list[str], list[float]]]:
+    """Seeded runs to fuse, as (query ids, document ids, scores) columns, one per run.
+
+    The awkward cases of fusion: tied scores (most runs) or float noise;
+    documents shared by some runs and not others, and some only one run has;
+    ids of 0 bytes, up to 8 bytes (one 8 bytes ending in a byte below 8, next
+    to its 7-byte prefix) and longer (sharing their first 9 bytes); queries
+    some runs lack, a run with no rows at all now and then; runs whose rows
+    are not grouped by query (interleaved); a query with many documents
+    (hundreds, so hash tables grow).
+    """
+    rng = np.random.default_rng(seed)
+    pool = ([f"d{i}" for i in range(12)] + ["x" * 9 + str(i) for i in range(4)]
+            + ["abcdefg\x01", "abcdefg", "\x01abc", "", "12345678"])
+    runs = []
+    for r in range(n_runs):
+        queries: list[str] = []
+        docs: list[str] = []
+        scores: list[float] = []
+        if rng.random() < 0.08:  # a run that retrieved nothing
+            runs.append((queries, docs, scores))
+            continue
+        for q in range(int(rng.integers(1, 6))):
+            own = pool + [f"r{r}only{i}" for i in range(3)]
+            if q == 0 and rng.random() < 0.3:  # a long list: its query's table grows
+                own = own + [f"many{i}" for i in range(int(rng.integers(100, 700)))]
+            n = int(rng.integers(0, len(own) + 1))
+            chosen = rng.choice(len(own), size=n, replace=False)
+            if rng.random() < 0.7:
+                values = rng.integers(0, 4, size=n) * 0.5 - 0.5
+            else:
+                values = rng.normal(size=n)
+            query = f"q{q + r % 2}"
+            for c, value in zip(chosen.tolist(), values.tolist()):
+                queries.append(query)
+                docs.append(own[c])
+                scores.append(float(value))
+        if queries and rng.random() < 0.3:  # rows not grouped by query
+            perm = rng.permutation(len(queries)).tolist()
+            queries = [queries[i] for i in perm]
+            docs = [docs[i] for i in perm]
+            scores = [scores[i] for i in perm]
+        runs.append((queries, docs, scores))
+    return runs

@@ -223,6 +223,9 @@ class RowValues:
 _KINDS = {"none": 0, "raw": 1, "min-max": 2, "max": 3, "rrf": 4, "isr": 5, "over": 6}
 
 
+ROWS_PER_PART = 1_000_000
+"""Rows per thread of :func:`scan` (fewer rows: one thread)."""
+
 SOURCE_SHIFT = 40
 """Where a candidate first appears, run r and row i, is ``r << SOURCE_SHIFT | i``."""
 
@@ -304,7 +307,7 @@ def scan(runs: tuple[Run, ...], where: Layout, values: list[RowValues] | None = 
                          np.zeros(n_queries, dtype=np.int64))
     before = np.concatenate(([0], np.cumsum(per_query_rows)))
     n = int(before[-1])
-    parts = max(1, min(cores(), n // 1_000_000 + 1, n_queries))
+    parts = max(1, min(cores(), n // ROWS_PER_PART + 1, n_queries))
     # split the queries where the rows split evenly
     bounds = np.searchsorted(before, np.linspace(0, n, parts + 1)[1:-1]).tolist()
     edges = [0, *bounds, n_queries]
