@@ -303,22 +303,19 @@ run_init(RunSpec *r, PyObject *spec, Py_ssize_t n_queries)
 }
 
 /*
- * The hash table of one query: slots of 16 bytes holding a key and the candidate's number
- * within the query. A slot is taken when its stamp is the current one: each query (and each
- * growth of the table) takes a new stamp, so the table is never cleared. What a candidate
- * needs besides (its id's bytes and length, the last run that held it) is kept per candidate.
+ * The hash table of one query: slots of 8 bytes, each the stamp it was taken under (high 32
+ * bits) and the candidate's number within the query (low 32 bits). A slot is taken when its
+ * stamp is the current one: each query (and each growth of the table) takes a new stamp, so
+ * the table is never cleared. The rest (the id's key, bytes and length, the last run that
+ * held it) is kept per candidate, in arrays that stay small.
  */
-typedef struct {
-    uint64_t key;  /* the bytes of an id of at most 8 bytes, else a hash */
-    int32_t stamp; /* taken when equal to the current stamp */
-    int32_t local; /* the candidate's number within its query */
-} Slot;
+typedef uint64_t Slot;
 
 typedef struct {
     Slot *slots;
     size_t cap;  /* slots allocated */
     size_t size; /* slots in use: a power of two */
-    int32_t stamp;
+    uint32_t stamp;
     /* per candidate of the query */
     uint64_t *key;
     const unsigned char **bytes;
@@ -338,26 +335,36 @@ mix(uint64_t x)
     return x;
 }
 
+#define SLOT_TAKEN(t, slot) ((uint32_t)((slot) >> 32) == (t)->stamp)
+#define SLOT_LOCAL(slot) ((int32_t)(uint32_t)(slot))
+
 /* The slot holding the id (key, bytes, n), or the free slot where it goes. */
 static inline size_t
 table_find(const Table *t, uint64_t key, const unsigned char *bytes, size_t n)
 {
     size_t mask = t->size - 1;
     size_t at = (size_t)mix(key ^ ((uint64_t)n << 56)) & mask;
-    while (t->slots[at].stamp == t->stamp) {
-        const Slot *slot = &t->slots[at];
-        if (slot->key == key) {
-            int32_t c = slot->local;
-            if (t->length[c] == n && (n <= 8 || memcmp(t->bytes[c], bytes, n) == 0)) {
-                return at;
-            }
+    for (;;) {
+        Slot slot = t->slots[at];
+        if (!SLOT_TAKEN(t, slot)) {
+            return at;
+        }
+        int32_t c = SLOT_LOCAL(slot);
+        if (t->key[c] == key && t->length[c] == n &&
+            (n <= 8 || memcmp(t->bytes[c], bytes, n) == 0)) {
+            return at;
         }
         at = (at + 1) & mask;
     }
-    return at;
 }
 
-/* A fresh table of at least *size* slots (a new stamp: every slot free). */
+static inline void
+table_take(Table *t, size_t at, int32_t local)
+{
+    t->slots[at] = ((uint64_t)t->stamp << 32) | (uint32_t)local;
+}
+
+/* A fresh table of *size* slots (a new stamp: every slot free). */
 static inline void
 table_reset(Table *t, size_t size)
 {
@@ -371,10 +378,11 @@ table_grow(Table *t, int32_t n)
 {
     table_reset(t, t->size * 2);
     for (int32_t c = 0; c < n; c++) {
-        size_t at = table_find(t, t->key[c], t->bytes[c], t->length[c]);
-        t->slots[at].key = t->key[c];
-        t->slots[at].stamp = t->stamp;
-        t->slots[at].local = c;
+        size_t at = (size_t)mix(t->key[c] ^ ((uint64_t)t->length[c] << 56)) & (t->size - 1);
+        while (SLOT_TAKEN(t, t->slots[at])) {
+            at = (at + 1) & (t->size - 1);
+        }
+        table_take(t, at, c);
     }
 }
 
@@ -551,15 +559,13 @@ cfuse_scan(PyObject *self, PyObject *args)
                                       : hash_bytes(bytes, n);
                 size_t at = table_find(&table, key, bytes, n);
                 int32_t local;
-                if (table.slots[at].stamp != table.stamp) {
+                if (!SLOT_TAKEN(&table, table.slots[at])) {
                     local = (int32_t)(next - query_first);
                     if ((size_t)(local + 1) * 2 > table.size) {
                         table_grow(&table, local);
                         at = table_find(&table, key, bytes, n);
                     }
-                    table.slots[at].key = key;
-                    table.slots[at].stamp = table.stamp;
-                    table.slots[at].local = local;
+                    table_take(&table, at, local);
                     table.key[local] = key;
                     table.bytes[local] = bytes;
                     table.length[local] = (uint32_t)n;
@@ -573,7 +579,7 @@ cfuse_scan(PyObject *self, PyObject *args)
                     }
                     next++;
                 } else {
-                    local = table.slots[at].local;
+                    local = SLOT_LOCAL(table.slots[at]);
                     if (table.last_run[local] == (int32_t)r) {
                         status = SCAN_DUPLICATE;
                         break;
