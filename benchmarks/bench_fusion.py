@@ -7,7 +7,8 @@ Makes RUNS runs from the benchmark run (../shared/bench/gen_msmarco_like.py): se
 normal noise on the scores, 10% of each run's rows dropped (documents partly disjoint),
 written once as TREC files next to it (fusion_<i>.run) and read back as any run is.
 Then times rankwise.fuse after reading, for rrf and for combmnz with min-max
-normalisation (best of --repeat). With --ranx-queries N, ranx's fuse (its second, warm
+normalisation (best of --repeat, with that call's CPU time over all threads and the
+load average, since the machine may be shared). With --ranx-queries N, ranx's fuse (its second, warm
 call) and rankwise's are timed in the same process on the first N queries of the same
 runs, given as dicts, for the ratio.
 """
@@ -32,11 +33,16 @@ def perturbed(run, seed: int):
 
 
 def best_of(repeat: int, action) -> float:
+    return timed(repeat, action)[0]
+
+
+def timed(repeat: int, action) -> tuple[float, float]:
+    """The best wall time of *repeat* calls, and the CPU time of that call (all threads)."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action()
-        times.append(time.perf_counter() - start)
+        times.append((time.perf_counter() - start, time.process_time() - cpu))
     return min(times)
 
 
@@ -65,9 +71,12 @@ def main() -> None:
     base = runs[0]
     figures = {"rows_per_run": len(runs[0]), "runs": args.runs}
     for label, method, norm in (("rrf", "rrf", None), ("combmnz + min-max", "combmnz", "min-max")):
-        seconds = best_of(args.repeat, lambda m=method, n=norm: rw.fuse(runs, m, norm=n))
+        load = os.getloadavg()[0]
+        seconds, cpu = timed(args.repeat, lambda m=method, n=norm: rw.fuse(runs, m, norm=n))
         figures[label] = seconds
-        print(f"rankwise {label}: {seconds:.2f} s (best of {args.repeat})")
+        figures[f"{label} cpu"] = cpu
+        print(f"rankwise {label}: {seconds:.2f} s (best of {args.repeat}; CPU {cpu:.2f} s; "
+              f"load average {load:.1f} before)")
     if args.ranx_queries:
         import ranx
 
