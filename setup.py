@@ -6,7 +6,8 @@ object arrays and Arrow string columns to columns), ``rankwise.kernels._cjoin``
 ranks of judged documents in unsorted runs) make rankwise several times
 faster. All are optional: without a C compiler the install still succeeds,
 and rankwise computes the same results through numpy and pyarrow.
-``rankwise.fusion._cfuse`` groups the candidates of rank fusion and
+``rankwise.fusion._cfuse`` finds the candidates of rank fusion and sums
+their scores over the runs in one pass, and
 ``rankwise.kernels._cgreedy`` computes ndeval's greedy ideal ranking (the
 diversity measures).
 """

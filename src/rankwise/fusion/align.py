@@ -8,6 +8,14 @@ run's own order (score descending, ties by document id descending:
 trec_eval's rule). Every fusion method is then a few vectorised sums over
 each run's rows (``numpy.bincount`` by candidate), for all queries at once.
 
+With the C module (``rankwise.fusion._cfuse``), :func:`scan` finds the
+candidates in one pass over each query's rows, run after run (a hash table
+per query, keyed by the document id's bytes), and can add each row's value to
+its candidate's total in the same pass: :func:`rankwise.fusion.methods.one_pass`
+fuses the methods that are such sums without aligning the runs at all.
+Without it, the candidates come from sorting; both number them query by
+query, in order of first appearance, so the fused runs are the same.
+
 Queries are the union of the runs' queries: a query one run lacks is a
 query that run retrieved nothing for.
 """
