@@ -84,7 +84,28 @@ def find_column(
     training): a table without the mapped column falls back to the usual
     names of the role (:data:`ROLES`).
     """
-    names = list(table.column_names)
+    return column_named(list(table.column_names), role, columns, what, required=required)
+
+
+def column_named(
+    names: list[str], role: str, columns: Mapping[str, str] | None, what: str,
+    *, required: bool = True,
+) -> str | None:
+    """Which of the column *names* (of any table: Arrow, Spark) plays *role*.
+
+    As :func:`find_column`: the column map's name, else a usual name of the role.
+
+    Examples
+    --------
+    >>> column_named(["uid", "item"], "user", {"user": "uid"}, "test")
+    'uid'
+    >>> column_named(["user_id", "item"], "user", None, "test")
+    'user_id'
+    >>> column_named(["item"], "user", None, "test")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: test: no user column (looked for ['user', ...
+    """
     mapped = columns.get(role) if columns else None
     if mapped is not None and mapped in names:
         return mapped

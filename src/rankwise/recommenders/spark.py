@@ -49,7 +49,7 @@ from rankwise.recommenders.evaluation import (
     parse_beyond,
     recbole_tail,
 )
-from rankwise.recommenders.inputs import ROLES
+from rankwise.recommenders.inputs import column_named
 from rankwise.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -123,21 +123,7 @@ class SparkRecommenderResults:
 def _column(frame: DataFrame, role: str, columns: Mapping[str, str] | None, what: str,
             *, required: bool = True) -> str | None:
     """The column of a Spark DataFrame playing *role* (as ``inputs.find_column``)."""
-    names = list(frame.columns)
-    mapped = columns.get(role) if columns else None
-    if mapped is not None and mapped in names:
-        return mapped
-    for name in ROLES[role]:
-        if name in names:
-            return name
-    if required:
-        wanted = f"columns={{'{role}': '{mapped}'}} names no column, and none of " \
-            if mapped is not None else "no " + role + " column (looked for "
-        raise InputFormatError(
-            f"{what}: {wanted}{list(ROLES[role])}{'' if mapped else ')'} is there; columns "
-            f"are {names}; name it with columns={{'{role}': '<column>'}}"
-            + (did_you_mean(mapped, names) if mapped else ""))
-    return None
+    return column_named(list(frame.columns), role, columns, what, required=required)
 
 
 def _interactions(frame: DataFrame, columns: Mapping[str, str] | None, what: str,
