@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 __all__ = ["closest", "did_you_mean"]
@@ -37,6 +36,8 @@ def closest(word: str, choices: Iterable[str], *, cutoff: float = 0.6) -> str | 
         begun = [choice for choice in by_lower if choice.startswith(typed)]
         if begun:
             return by_lower[min(begun, key=lambda choice: (len(choice), choice))]
+    import difflib  # only when an error is being worded (start-up time)
+
     near = difflib.get_close_matches(typed, list(by_lower), n=len(by_lower), cutoff=cutoff)
     near = [choice for choice in near if len(choice) > 2 or choice[0] == typed[0]]
     same_start = [choice for choice in near if choice[0] == typed[0]]

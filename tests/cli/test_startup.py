@@ -69,7 +69,11 @@ def test_eval_of_small_trec_files_imports_only_what_it_needs(tmp_path: Path) -> 
     probe = PROBE.replace("heavy = sorted(m for m in {heavy!r} if m in sys.modules)",
                           "heavy = sorted(m for m in {heavy!r} if m in sys.modules)\n"
                           "heavy += sorted(m for m in {light!r} if m in sys.modules)")
-    light = ("json", "rankwise.io.frames", "rankwise.io.dicts", "rankwise.io._ccolumns")
+    light = ("json", "rankwise.io.frames", "rankwise.io.dicts", "rankwise.io._ccolumns",
+             # nor the other commands' modules, logging, difflib, the tie-average kernels
+             "rankwise.cli.commands.compare", "rankwise.cli.commands.trec_eval",
+             "rankwise.cli.commands.report", "logging", "difflib",
+             "rankwise.kernels.tie_average")
     done = subprocess.run(
         [sys.executable, "-c", probe.format(heavy=HEAVY, light=light), "eval",
          str(data / "qrels.test"), str(data / "results.test"), "-m", "map", "ndcg@10"],
@@ -78,3 +82,13 @@ def test_eval_of_small_trec_files_imports_only_what_it_needs(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert "STANDARD" in done.stdout
     assert done.stderr.strip().splitlines()[-1] == "HEAVY="
+
+
+def test_a_misspelt_command_still_gets_a_suggestion() -> None:
+    """Only a known command's parser is built; anything else still sees every command."""
+    done = subprocess.run(
+        [sys.executable, "-m", "rankwise", "evl", "q", "r"],
+        capture_output=True, text=True, check=False, env={"PYTHONPATH": str(SRC)},
+    )
+    assert done.returncode == 2
+    assert "eval" in done.stderr and "compare" in done.stderr

@@ -139,12 +139,24 @@ and the public API, never another command or this module.
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """Build the parser of ``rankwise`` and its commands.
+
+    Parameters
+    ----------
+    only : str, optional
+        A command of :data:`COMMANDS`: register that one alone (what a command
+        line naming it needs; the others' modules are not imported). By default
+        every command, as ``rankwise --help`` lists them.
 
     Returns
     -------
     argparse.ArgumentParser
+
+    Examples
+    --------
+    >>> build_parser(only="eval").parse_args(["eval", "q", "r", "-m", "map"]).measures
+    ['map']
     """
     import importlib
 
@@ -156,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rankwise {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in COMMANDS.values():
+    modules = [COMMANDS[only]] if only in COMMANDS else COMMANDS.values()
+    for module in modules:
         importlib.import_module(module).add_parser(commands)
     return parser
 
@@ -204,7 +217,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command is not None and before and set(before) <= flags:
         # ``rankwise --quiet eval ...``: the messages options belong to every command
         args = [command, *before, *rest]
-    parser = build_parser()
+    # a known command needs its own parser only (start-up time: issue 13, item 21);
+    # anything else (no command, a misspelt one) gets them all, to list or suggest
+    parser = build_parser(only=command)
     try:
         namespace = parser.parse_args(args)
     except _ParseError as error:

@@ -170,7 +170,6 @@ def kernel_for(measure: Measure, ties: str, depth: int | None) -> Any:
     """
     from rankwise.kernels import KERNELS
     from rankwise.kernels.registry import DIALECT_KERNELS
-    from rankwise.kernels.tie_average import average_kernel
 
     plan = plan_of(measure)
     if plan.dialect_kernel:
@@ -183,6 +182,8 @@ def kernel_for(measure: Measure, ties: str, depth: int | None) -> Any:
     if measure.name not in KERNELS:
         raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented")
     if ties == "average" and plan.own:
+        from rankwise.kernels.tie_average import average_kernel
+
         return average_kernel(measure.name, KERNELS[measure.name], depth)
     return KERNELS[measure.name]
 

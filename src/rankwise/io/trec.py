@@ -21,7 +21,6 @@ the first bad line, found in the same pass.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -77,7 +76,6 @@ _QRELS = _Layout("qrels", ("qid", "iter", "docno", "grade"), ("qid", "docno", "g
 _STREAM_BLOCK = 4 << 20  # bytes of whole lines per piece of a stream (4x without the C reader)
 _CSV_BLOCK = 1 << 22  # pyarrow's parallel blocks inside a piece
 _HEAD = 1 << 16  # a NUL byte in the first 64 KiB: binary data
-_LOG = logging.getLogger("rankwise.io")
 _WHITESPACE_RUN = re.compile(rb"[ \t\r\f\v]+")
 _EDGE_SPACE = re.compile(rb"(?m)^ | $")
 _SKIPPED_LINE = re.compile(rb"(?m)^(?:#[^\n]*)?\n")
@@ -480,8 +478,11 @@ class _Reader:
         """The general reader's piece (the C reader declined it, or is not there)."""
         first = self.lines + 1
         if declined is not None:
-            _LOG.debug("%s: general TREC reader from line %d (%s)", self.display,
-                       first + block.count(b"\n", 0, declined.offset), declined.reason)
+            import logging  # here, not at the top: start-up time (issue 13, item 21)
+
+            logging.getLogger("rankwise.io").debug(
+                "%s: general TREC reader from line %d (%s)", self.display,
+                first + block.count(b"\n", 0, declined.offset), declined.reason)
             end = block.find(b"\n", declined.offset)
             raw = block[declined.offset : len(block) if end == -1 else end]
             _check_line(raw[:-1] if raw.endswith(b"\r") else raw,
