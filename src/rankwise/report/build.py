@@ -97,7 +97,7 @@ class Report:
         return len(ids)
 
     def to_html(self) -> str:
-        """The self-contained HTML page (needs matplotlib for the figures)."""
+        """The self-contained HTML page (its figures are SVG drawn by rankwise: no matplotlib)."""
         from rankwise.report.html import render_html
 
         return render_html(self)

@@ -19,6 +19,7 @@ from rankwise.report.summaries import paired_values, top_changes
 if TYPE_CHECKING:
     from rankwise.comparison import ComparisonRow
     from rankwise.report.build import Report
+    from rankwise.report.svg import Canvas
 
 __all__ = ["SECTIONS", "render_html"]
 
@@ -67,10 +68,8 @@ def _section(key: str, lead: str, body: str) -> str:
             f'<p class="lead">{lead}</p>{body}</section>')
 
 
-def _figure(figure: Any, key: str, caption: str) -> str:
-    from rankwise.report.export import figure_to_svg
-
-    svg, width = figure_to_svg(figure, salt=f"rankwise-{key}")
+def _figure(figure: Canvas, key: str, caption: str) -> str:
+    svg, width = figure.svg(), figure.width
     style = f' style="max-width:{width:.0f}px"' if width else ""
     return (f'<figure class="plot" id="plot-{key}" data-plot="{key}"{style}>{svg}'
             f"<figcaption>{caption}</figcaption></figure>")
@@ -181,7 +180,7 @@ def _detail_table(report: Report) -> str:
 
 
 def _summary(report: Report) -> str:
-    from rankwise.report.figures import comparison_figure
+    from rankwise.report.svg_figures import comparison_svg
 
     parts = [_summary_table(report)]
     comparison = report.comparison
@@ -203,7 +202,7 @@ def _summary(report: Report) -> str:
                 f"of runs, family-wise; a = the group of the highest mean).</p>"
                 f'<ul class="legend" id="anova">{anova}</ul>')
         parts.append(_figure(
-            comparison_figure(comparison), "comparison",
+            comparison_svg(comparison), "comparison",
             f"Mean difference from {_e(report.baseline)} with its "
             f"{comparison.confidence:.0%} confidence interval; a filled dot is significant.",
         ))
@@ -223,14 +222,14 @@ def _discrimination(report: Report) -> str:
     power = report.discrimination
     if power is None:
         return ""
-    from rankwise.report.discriminative import asl_figure
+    from rankwise.report.svg_figures import asl_svg
 
     rows = "".join(
         f"<tr><td>{_e(name)}</td><td class='num'>{power.fraction(name):.0%}</td>"
         f"<td class='num'>{int((power.p_values[name] <= power.alpha).sum()):,} / "
         f"{len(power.pairs):,}</td></tr>"
         for name in power.measures)
-    figure = _figure(asl_figure(power), "asl",
+    figure = _figure(asl_svg(power), "asl",
                      "Achieved significance level of every pair of systems, sorted: the lower "
                      "and the longer a measure's curve stays under the dashed line (alpha), the "
                      "more pairs it tells apart.")
@@ -244,7 +243,7 @@ def _discrimination(report: Report) -> str:
 
 def _curves(report: Report) -> str:
     from rankwise.exceptions import InvalidParameterError
-    from rankwise.report.figures import curves_figure
+    from rankwise.report.svg_figures import curves_svg
     from rankwise.report.summaries import curve_label
 
     labels = ", ".join(curve_label(t) for t in report.curves)
@@ -254,7 +253,7 @@ def _curves(report: Report) -> str:
     if not report.curves:
         return _section("curves", lead, '<p class="empty">No curve was asked for.</p>')
     try:
-        figure = curves_figure(report.results, report.curves, max_k=report.max_k)
+        figure = curves_svg(report.results, report.curves, max_k=report.max_k)
     except InvalidParameterError as error:
         return _section("curves", lead, f'<p class="empty">{_e(error)}</p>')
     return _section("curves", lead, _figure(
@@ -262,7 +261,8 @@ def _curves(report: Report) -> str:
 
 
 def _differences(report: Report) -> str:
-    from rankwise.report.figures import differences_figure
+    from rankwise.report.differences import MAX_BARS, MAX_POINTS
+    from rankwise.report.svg_figures import differences_svg
 
     lead = ("For each query, the system's value minus the baseline's, sorted from the largest "
             "loss (red, left) to the largest gain (green, right); queries with no change lie "
@@ -272,10 +272,8 @@ def _differences(report: Report) -> str:
     if report.baseline is None:
         return _section("differences", lead,
                         '<p class="empty">One system: nothing to compare with.</p>')
-    figure = differences_figure(report.results, [str(m) for m in report.measures],
-                                report.baseline)
-    from rankwise.report.differences import MAX_BARS, MAX_POINTS
-
+    figure = differences_svg(report.results, [str(m) for m in report.measures],
+                             report.baseline)
     most = max(r.n_queries for r in report.results.values())
     how = ""
     if most > MAX_POINTS:
@@ -290,12 +288,12 @@ def _differences(report: Report) -> str:
 
 
 def _distributions(report: Report) -> str:
-    from rankwise.report.figures import distribution_figure
+    from rankwise.report.svg_figures import distribution_svg
 
     lead = ("How the per-query values of each measure are spread: the share of queries in "
             "each bin, one bar per system; the triangles on the top edge mark each system's "
             "mean. The bar at 0 counts the queries where a system found nothing relevant.")
-    figure = distribution_figure(report.results, [str(m) for m in report.measures])
+    figure = distribution_svg(report.results, [str(m) for m in report.measures])
     return _section("distributions", lead, _figure(
         figure, "distributions", "Share of queries per bin of width 0.1 (centred on 0, 0.1, "
         "…, 1 for measures between 0 and 1)."))
@@ -399,17 +397,13 @@ def render_html(report: Report) -> str:
     str
         The page: no external resource, no script.
 
-    Raises
-    ------
-    MissingDependencyError
-        matplotlib is not installed (``pip install 'rankwise[plot]'``).
+    Notes
+    -----
+    The figures are drawn as SVG by :mod:`rankwise.report.svg_figures`:
+    the page needs neither matplotlib nor any other plotting library.
     """
-    from rankwise.report._mpl import require_matplotlib, styled
-
-    require_matplotlib("the HTML report")
-    with styled():
-        sections = [_summary(report), _curves(report), _differences(report),
-                    _distributions(report), _queries(report), _provenance(report)]
+    sections = [_summary(report), _curves(report), _differences(report),
+                _distributions(report), _queries(report), _provenance(report)]
     version = _e(report.versions.get("rankwise", ""))
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

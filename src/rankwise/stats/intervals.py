@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
-from rankwise.stats._arrays import scipy_special
+from rankwise.stats._student import t_critical
 from rankwise.stats.resampling import DEFAULT_CHUNK_SIZE, bootstrap_sums, check_resamples
 
 __all__ = ["check_confidence", "percentile_interval", "quantile_bounds", "t_interval"]
@@ -67,7 +67,7 @@ def t_interval(values: Any, confidence: float = 0.95) -> tuple[Any, Any]:
     else:
         mean = x.mean(axis=0)
         sd = np.sqrt(((x - mean) ** 2).sum(axis=0) / (n - 1))
-        half = scipy_special().stdtrit(n - 1, 0.5 + confidence / 2) * sd / np.sqrt(n)
+        half = t_critical(n - 1, confidence) * sd / np.sqrt(n)
         low, high = mean - half, mean + half
     return (float(low[0]), float(high[0])) if flat else (low, high)
 

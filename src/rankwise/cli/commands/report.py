@@ -41,8 +41,8 @@ figures inline, no script, nothing loaded from the network) with:
     <(zcat run.gz): those of the bytes read), measure definitions, options,
     the rankwise version and the date
 
-Needs matplotlib (pip install 'rankwise[plot]') and, to compare two runs or
-more, scipy (pip install 'rankwise[stats]')."""
+The figures are drawn as SVG without matplotlib; to compare two runs or
+more, scipy is needed (pip install 'rankwise[stats]')."""
 
 _EPILOG = """\
 examples:
@@ -129,12 +129,10 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
-    from rankwise.report._mpl import require_matplotlib
     from rankwise.reporting import build_report
 
     check_no_stdin([args.qrels, *args.runs], "rankwise report",
                    " (it records their size and SHA-256)")
-    require_matplotlib("rankwise report")  # before minutes of evaluation, not after
     report = build_report(
         args.qrels, list(args.runs), measure_texts(args.measures, DEFAULT_MEASURES),
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
