@@ -94,7 +94,6 @@ def _screenshot(chromium: Any, session: str, path: Path) -> tuple[int, int]:
 def test_report_opens_offline_without_errors(
     chromium: Any, trec_files: dict[str, Path], tmp_path: Path, systems: int
 ) -> None:
-    pytest.importorskip("matplotlib", reason="the report's figures need matplotlib")
     runs = [trec_files["standard"], trec_files["noisy"], trec_files["shuffled"]][:systems]
     report = build_report(trec_files["qrels"], runs, ["ndcg@10", "map", "P@10"], seed=0)
     page = tmp_path / "report.html"

@@ -26,7 +26,7 @@ def files(trec_files: dict[str, Path]) -> list[Path]:
 
 
 def test_report_command(capsys: pytest.CaptureFixture[str], files: list[Path],
-                        tmp_path: Path, mpl: object) -> None:
+                        tmp_path: Path) -> None:
     target = tmp_path / "report.html"
     status, out, err = run(capsys, "report", *files, "-m", "ndcg@10", "map,P@10",
                            "--baseline", "noisy", "--seed", "3", "--max-k", "20",
@@ -41,7 +41,7 @@ def test_report_command(capsys: pytest.CaptureFixture[str], files: list[Path],
 
 
 def test_report_quiet(capsys: pytest.CaptureFixture[str], files: list[Path],
-                      tmp_path: Path, mpl: object) -> None:
+                      tmp_path: Path) -> None:
     status, out, err = run(capsys, "report", *files, "-m", "P@10", "--max-k", "5",
                            "--quiet", "-o", tmp_path / "r.html")
     assert (status, out, err) == (0, "", "")
@@ -53,7 +53,7 @@ def test_report_quiet(capsys: pytest.CaptureFixture[str], files: list[Path],
     (["-m", "ndgc@10"], "unknown measure 'ndgc@10'; did you mean 'ndcg@10'?"),
 ])
 def test_report_errors(capsys: pytest.CaptureFixture[str], files: list[Path], tmp_path: Path,
-                       arguments: list[str], message: str, mpl: object) -> None:
+                       arguments: list[str], message: str) -> None:
     target = tmp_path / "r.html"
     status, _, err = run(capsys, "report", *files, *arguments, "-o", target)
     assert status == 1
@@ -119,12 +119,31 @@ def test_plot_differences_needs_two_runs(capsys: pytest.CaptureFixture[str], fil
 
 def test_missing_matplotlib(capsys: pytest.CaptureFixture[str], files: list[Path],
                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "matplotlib", None)
-    for command, target in (("report", "r.html"), ("plot", "p.png")):
-        status, _, err = run(capsys, command, *files, "-o", tmp_path / target)
-        assert status == 1
-        assert err == (f"rankwise: error: rankwise {command} needs matplotlib, which is not "
-                       "installed: pip install 'rankwise[plot]'\n")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    status, _, err = run(capsys, "plot", *files, "-o", tmp_path / "p.png")
+    assert status == 1
+    assert err == ("rankwise: error: rankwise plot needs matplotlib, which is not "
+                   "installed: pip install 'rankwise[plot]'\n")
+    # the HTML report and SVG figures are drawn by rankwise itself
+    for command, target in (("report", "r.html"), ("plot", "p.svg")):
+        status, _, err = run(capsys, command, *files, "-m", "map", "--max-k", "5", "--quiet",
+                             "-o", tmp_path / target)
+        assert (status, err) == (0, ""), command
+        assert (tmp_path / target).read_text().count("<svg") >= 1
+
+
+def test_report_never_imports_matplotlib(files: list[Path], tmp_path: Path) -> None:
+    target = tmp_path / "r.html"
+    arguments = ["report", *map(str, files), "-m", "map", "--max-k", "5", "--seed", "0",
+                 "--quiet", "-o", str(target)]
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *arguments],
+        capture_output=True, text=True, check=False, env={"PYTHONPATH": str(SRC)},
+    )
+    assert done.returncode == 0, done.stderr
+    heavy = done.stderr.strip().splitlines()[-1].removeprefix("HEAVY=").split(",")
+    assert "matplotlib" not in heavy and "scipy" not in heavy, heavy
+    assert target.read_text().count("<svg") == 4  # comparison, curves, differences, distributions
 
 
 PROBE = """
@@ -199,7 +218,7 @@ def test_plot_with_hostile_run_ids(capsys: pytest.CaptureFixture[str],
 
 def test_report_with_hostile_run_ids(capsys: pytest.CaptureFixture[str],
                                      trec_files: dict[str, Path], hostile_runs: list[Path],
-                                     tmp_path: Path, mpl: object) -> None:
+                                     tmp_path: Path) -> None:
     target = tmp_path / "r.html"
     status, _, err = run(capsys, "report", trec_files["qrels"], *hostile_runs, "-m", "map",
                          "--max-k", "5", "--seed", "0", "-o", target)
@@ -211,14 +230,20 @@ def test_report_with_hostile_run_ids(capsys: pytest.CaptureFixture[str],
 @pytest.mark.parametrize("command", ["report", "plot"])
 def test_nothing_is_written_when_drawing_fails(capsys: pytest.CaptureFixture[str],
                                                files: list[Path], tmp_path: Path,
-                                               command: str, mpl: object,
+                                               command: str,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from matplotlib.figure import Figure
-
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("drawing failed")
 
-    monkeypatch.setattr(Figure, "savefig", broken)
+    if command == "report":
+        from rankwise.report.svg import Canvas
+
+        monkeypatch.setattr(Canvas, "svg", broken)
+    else:
+        pytest.importorskip("matplotlib")
+        from matplotlib.figure import Figure
+
+        monkeypatch.setattr(Figure, "savefig", broken)
     target = tmp_path / ("out.html" if command == "report" else "out.png")
     target.write_bytes(b"the previous output")
     with pytest.raises(RuntimeError, match="drawing failed"):
@@ -227,8 +252,7 @@ def test_nothing_is_written_when_drawing_fails(capsys: pytest.CaptureFixture[str
     assert [p.name for p in tmp_path.iterdir()] == [target.name]  # no temporary file
 
 
-def test_report_of_process_substitutions(trec_files: dict[str, Path], tmp_path: Path,
-                                         mpl: object) -> None:
+def test_report_of_process_substitutions(trec_files: dict[str, Path], tmp_path: Path) -> None:
     import hashlib
     import shutil
 

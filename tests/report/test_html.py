@@ -10,14 +10,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from rankwise._version import __version__
 from rankwise.measures import FAMILIES
 from rankwise.report.html import SECTIONS
 from rankwise.reporting import build_report
-
-pytestmark = pytest.mark.usefixtures("mpl")
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 MEASURES = ["ndcg@10", "map", "P@10"]
@@ -45,7 +44,6 @@ class Page(HTMLParser):
 
 @pytest.fixture(scope="module")
 def three(trec_files: dict[str, Path]) -> tuple[Any, str]:
-    pytest.importorskip("matplotlib")
     runs = [trec_files["standard"], trec_files["noisy"], trec_files["shuffled"]]
     report = build_report(trec_files["qrels"], runs, MEASURES, seed=0, created=WHEN)
     return report, report.to_html()
@@ -127,7 +125,6 @@ def test_provenance(three: tuple[Any, str], trec_files: dict[str, Path]) -> None
 
 
 def test_one_system_has_every_section(trec_files: dict[str, Path]) -> None:
-    pytest.importorskip("matplotlib")
     report = build_report(trec_files["qrels"], [trec_files["standard"]], MEASURES,
                           created=WHEN)
     html = report.to_html()
@@ -170,35 +167,30 @@ def test_save_writes_utf8(tmp_path: Path, synthetic: Any) -> None:
 # ----------------------------------------------------------------------------
 
 
-def drawn_figures(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """The figures the page is drawn from, by key, as they are rendered."""
-    from rankwise.report import html as page
-
-    figures: dict[str, Any] = {}
-    original = page._figure
-
-    def keep(figure: Any, key: str, caption: str) -> str:
-        figures[key] = figure
-        return original(figure, key, caption)
-
-    monkeypatch.setattr(page, "_figure", keep)
-    return figures
+def figure_svg(html: str, key: str) -> str:
+    """The ``<svg>`` element of the figure *key* of the page."""
+    start = html.index(f'id="plot-{key}"')
+    start = html.index("<svg", start)
+    return html[start:html.index("</svg>", start) + len("</svg>")]
 
 
 @pytest.mark.parametrize("max_k", [20, 100])
-def test_curves_run_to_max_k_even_with_recall_at_1000(synthetic: Any, max_k: int,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_curves_run_to_max_k_even_with_recall_at_1000(synthetic: Any, max_k: int) -> None:
+    from svgdata import panels, parse, points
+
     qrels, runs = synthetic(30, 2, depth=200)
-    figures = drawn_figures(monkeypatch)
     report = build_report(qrels, runs, ["ndcg@10", "recall@1000", "P@200"], seed=0,
                           max_k=max_k)
     html = report.to_html()
-    panels = {ax.get_title(): ax for ax in figures["curves"].axes}
-    assert set(panels) == {"ndcg@k", "P@k", "recall@k"}
-    for title, ax in panels.items():
-        for line in ax.get_lines():
-            assert line.get_xdata().tolist() == list(range(1, max_k + 1)), title
-        assert ax.get_xlim()[1] == max_k, title
+    drawn = {panel.title: panel for panel in panels(parse(figure_svg(html, "curves")))}
+    assert set(drawn) == {"ndcg@k", "P@k", "recall@k"}
+    for title, panel in drawn.items():
+        lines = panel.find("path", "series")
+        assert len(lines) == 2, title
+        for line in lines:
+            k = panel.data_x(points(line.get("d"))[:, 0])
+            np.testing.assert_allclose(k, np.arange(1, max_k + 1), rtol=1e-3)
+        assert panel.xlim == (1, max_k), title
     assert f"k = 1 … {max_k}." in html and f"k = 1 .. {max_k}" in html
     assert f"recall@k, k = 1..{max_k}" in html
     assert report.results["sys0"].mean["recall@1000"] >= 0  # the table keeps recall@1000
@@ -251,7 +243,6 @@ def feed_fifo(path: Path, data: bytes) -> Any:
 
 def test_pipes_are_recorded_with_the_size_and_hash_of_what_was_read(
         trec_files: dict[str, Path], tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     judgments = trec_files["qrels"].read_bytes()
     run = trec_files["noisy"].read_bytes()
     threads = [feed_fifo(tmp_path / "qrels", judgments), feed_fifo(tmp_path / "piped", run)]

@@ -13,7 +13,7 @@ LIMIT = 5_000_000
 
 
 @pytest.mark.slow
-def test_report_of_7000_queries_and_5_systems(synthetic: Any, mpl: Any, tmp_path: Any) -> None:
+def test_report_of_7000_queries_and_5_systems(synthetic: Any, tmp_path: Any) -> None:
     qrels, runs = synthetic(7000, 5, depth=100)
     report = build_report(qrels, runs, ["ndcg@10", "map", "mrr@10", "P@10", "recall@100"],
                           seed=0, n_resamples=2000)

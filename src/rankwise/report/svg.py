@@ -435,10 +435,19 @@ class Canvas:
             self.text(cx + 26, cy, label, size=LEGEND_SIZE, css="legend-label")
         self.close()
 
-    def svg(self) -> str:
-        """The ``<svg>`` element: a view box (it scales with the page), title and description."""
+    def svg(self, *, standalone: bool = False) -> str:
+        """The ``<svg>`` element: a view box (it scales with the page), title and description.
+
+        *standalone*: a file of its own, with the XML declaration and a size.
+        """
         title_id, desc_id = f"{self.key}-title", f"{self.key}-desc"
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width:.0f} '
+        head = ""
+        if standalone:
+            head = ('<?xml version="1.0" encoding="utf-8"?>\n<svg width="'
+                    f'{self.width:.0f}" height="{self.height:.0f}" ')
+        else:
+            head = "<svg "
+        return (f'{head}xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width:.0f} '
                 f'{self.height:.0f}" role="img" aria-labelledby="{title_id} {desc_id}" '
                 f'font-family="{FONT}" id="{self.key}">'
                 f'<title id="{title_id}">{escape(self.title)}</title>'

@@ -172,7 +172,7 @@ def distribution_svg(results: Mapping[str, Results], measures: Sequence[str | Me
         first_left = label_width + 16
         plot_width = _CELL - _LEFT - _RIGHT
         panel_height = 27.0 * len(names) + 24
-        width = first_left + columns * plot_width + (columns - 1) * 20 + _RIGHT
+        width = first_left + columns * plot_width + (columns - 1) * 36 + _RIGHT
         title = _TITLE
     else:
         width, panel_height, title = _CELL * columns, _PANEL, _TITLE + 12  # the mean marks
@@ -191,7 +191,7 @@ def distribution_svg(results: Mapping[str, Results], measures: Sequence[str | Me
             _hist_panel(canvas, finite, measure, c * _CELL + _LEFT, top,
                         _CELL - _LEFT - _RIGHT, first=c == 0, names=names)
         else:
-            left = first_left + c * (plot_width + 20)
+            left = first_left + c * (plot_width + 36)
             _box_panel(canvas, finite, measure, left, top, plot_width, panel_height,
                        first=c == 0, names=names)
     return canvas

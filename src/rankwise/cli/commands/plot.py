@@ -31,8 +31,8 @@ Evaluate each RUN against the judgments QRELS and draw one figure:
   differences   per-query differences against the baseline, sorted; one
                 row per measure, one column per system
 
-The format follows the suffix of -o: .png, .svg or .pdf. Needs matplotlib
-(pip install 'rankwise[plot]')."""
+The format follows the suffix of -o: .png, .svg or .pdf. SVG is drawn by
+rankwise itself; PNG and PDF need matplotlib (pip install 'rankwise[plot]')."""
 
 _EPILOG = """\
 examples:
@@ -109,9 +109,9 @@ def run(args: argparse.Namespace) -> int:
     from rankwise.report.summaries import curve_measures
 
     check_no_stdin([args.qrels, *args.runs], "rankwise plot")
-    if args.format is None:
-        file_format(args.output)  # a bad suffix fails before any work
-    require_matplotlib("rankwise plot")
+    fmt = file_format(args.output) if args.format is None else args.format  # fails before work
+    if fmt != "svg":  # SVG is drawn by rankwise itself; PNG and PDF by matplotlib
+        require_matplotlib("rankwise plot")
     options = evaluation_options(args)
     texts = measure_texts(args.measures, _DEFAULTS[args.kind])
     if args.kind == "curves":
@@ -126,21 +126,35 @@ def run(args: argparse.Namespace) -> int:
         qrels_format=args.qrels_format, run_format=args.run_format,
         reading=reading(args),
     )
+    baseline = None
+    if args.kind == "differences":
+        if len(results) < 2:
+            raise InvalidParameterError(
+                "--kind differences needs two runs or more (a baseline and a system)"
+            )
+        baseline = (
+            next(iter(results)) if args.baseline is None
+            else find_run(args.baseline, list(results), args.runs, what="baseline")
+        )
+    names = [str(m) for m in measures]
+    if fmt == "svg":
+        from rankwise._files import write_file
+        from rankwise.report import svg_figures
+
+        if args.kind == "curves":
+            canvas = svg_figures.curves_svg(results, templates)
+        elif args.kind == "distribution":
+            canvas = svg_figures.distribution_svg(results, names, kind=args.style)
+        else:
+            canvas = svg_figures.differences_svg(results, names, str(baseline))
+        write_file(canvas.svg(standalone=True).encode("utf-8"), args.output)
+        return 0
     with styled():
         if args.kind == "curves":
             figure = figures.curves_figure(results, templates)
         elif args.kind == "distribution":
-            figure = figures.distribution_figure(results, [str(m) for m in measures],
-                                                 kind=args.style)
+            figure = figures.distribution_figure(results, names, kind=args.style)
         else:
-            if len(results) < 2:
-                raise InvalidParameterError(
-                    "--kind differences needs two runs or more (a baseline and a system)"
-                )
-            baseline = (
-                next(iter(results)) if args.baseline is None
-                else find_run(args.baseline, list(results), args.runs, what="baseline")
-            )
-            figure = figures.differences_figure(results, [str(m) for m in measures], baseline)
-        save_figure(figure, args.output, dpi=args.dpi, fmt=args.format)
+            figure = figures.differences_figure(results, names, str(baseline))
+        save_figure(figure, args.output, dpi=args.dpi, fmt=fmt)
     return 0
