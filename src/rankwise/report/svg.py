@@ -85,8 +85,9 @@ def text_width(text: str, size: float) -> float:
 def nice_ticks(low: float, high: float, count: int = 5, *, integer: bool = False) -> np.ndarray:
     """Round tick values inside ``[low, high]``: steps of 1, 2, 2.5 or 5 times a power of ten.
 
-    At most *count* intervals (``count + 1`` ticks) span the range; with
-    *integer* the steps are whole numbers (counts, ranks).
+    The smallest such step that makes at most *count* intervals over the
+    range, or a smaller one when it would leave fewer than two ticks inside
+    it; with *integer* the steps are whole numbers (counts, ranks).
 
     Examples
     --------
@@ -104,12 +105,16 @@ def nice_ticks(low: float, high: float, count: int = 5, *, integer: bool = False
         return np.array([low])
     raw = span / max(count, 1)
     power = 10.0 ** math.floor(math.log10(raw))
-    steps = (1.0, 2.0, 5.0, 10.0) if integer else (1.0, 2.0, 2.5, 5.0, 10.0)
-    step = next(power * s for s in steps if power * s >= raw * (1 - 1e-9))
-    if integer:
-        step = max(step, 1.0)
-    first = math.ceil(low / step - 1e-9)
-    last = math.floor(high / step + 1e-9)
+    mantissas = (1.0, 2.0, 5.0, 10.0) if integer else (1.0, 2.0, 2.5, 5.0, 10.0)
+    steps = [power * m for m in (0.5, 0.25, 0.2)[::-1] + mantissas]  # smaller ones last
+    chosen = next(i for i, s in enumerate(steps) if s >= raw * (1 - 1e-9))
+    for step in steps[chosen::-1]:  # the coarsest step that puts two ticks in the range
+        if integer:
+            step = max(round(step), 1.0)
+        first = math.ceil(low / step - 1e-9)
+        last = math.floor(high / step + 1e-9)
+        if last > first or integer:
+            break
     ticks = np.arange(first, last + 1, dtype=np.float64) * step
     ticks[np.abs(ticks) < step * 1e-9] = 0.0
     return ticks
