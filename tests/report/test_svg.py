@@ -21,6 +21,7 @@ import rankwise as rw
 from rankwise.comparison import compare_results
 from rankwise.evaluation import evaluate_runs
 from rankwise.exceptions import InvalidParameterError
+from rankwise.report.summaries import histogram_edges
 from rankwise.report.svg import escape, log_ticks, nice_ticks, text_width, tick_labels
 from rankwise.report.svg_figures import (
     asl_svg,
@@ -29,7 +30,6 @@ from rankwise.report.svg_figures import (
     differences_svg,
     distribution_svg,
 )
-from rankwise.report.summaries import histogram_edges
 
 CURVES = [f"{family}@{k}" for family in ("ndcg", "P", "recall") for k in range(1, 31)]
 
@@ -103,7 +103,8 @@ def test_tick_values_and_labels() -> None:
                                   "a_b%c{d}#&~^ \"'", "tab\there", "nul\x00bell\x07",
                                   "lone \udc80 surrogate", "é 漢字 😀"])
 def test_escape_keeps_text_literal_and_xml_valid(text: str) -> None:
-    svg = f'<svg xmlns="http://www.w3.org/2000/svg"><text a="{escape(text)}">{escape(text)}</text></svg>'
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg"><text a="{escape(text)}">'
+           f"{escape(text)}</text></svg>")
     root = parse(svg)
     element = root[0]
     expected = re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]", "\ufffd", text)
@@ -134,7 +135,7 @@ def test_curves(evaluated: dict[str, rw.Results]) -> None:
         assert panel.texts("xlabel") == ["cutoff k (log scale)"]
         lines = panel.find("path", "series")
         assert [line.get("data-name") for line in lines] == list(evaluated)
-        for line, (name, results) in zip(lines, evaluated.items()):
+        for line, results in zip(lines, evaluated.values()):
             xy = points(line.get("d"))
             expected = [results.mean[f"{family}@{k}"] for k in range(1, 31)]
             np.testing.assert_allclose(panel.data_x(xy[:, 0]), np.arange(1, 31), rtol=1e-3)
@@ -165,7 +166,7 @@ def test_histograms(evaluated: dict[str, rw.Results]) -> None:
         bars = panel.find("path", "bars")
         assert [b.get("data-name") for b in bars] == list(evaluated)
         for bar, results in zip(bars, evaluated.values()):
-            x, y, width, height = rectangles(bar.get("d")).T
+            x, y, _, height = rectangles(bar.get("d")).T
             assert len(x) == len(edges) - 1
             shares = panel.data_y(y) - panel.data_y(y + height)  # heights in data units
             counts, _ = np.histogram(results[measure], bins=edges)
@@ -207,7 +208,7 @@ def test_box_plots(evaluated: dict[str, rw.Results], count: int) -> None:
             p5, p95 = np.percentile(results[measure], [5, 95])
             assert low <= p5 and p95 <= high
     # issue 13, item 13: the legend explains the diamond, above every panel
-    legend = [e for e in root.iter() if e.get("class") == "legend"][0]
+    legend = next(e for e in root.iter() if e.get("class") == "legend")
     labels = [e.text for e in legend.iter() if e.get("class") == "legend-label"]
     assert labels == [*evaluated, "mean"]
     lowest = max(float(t.get("y")) for t in legend.iter() if t.get("class") == "legend-label")

@@ -243,8 +243,8 @@ def _discrimination(report: Report) -> str:
 
 def _curves(report: Report) -> str:
     from rankwise.exceptions import InvalidParameterError
-    from rankwise.report.svg_figures import curves_svg
     from rankwise.report.summaries import curve_label
+    from rankwise.report.svg_figures import curves_svg
 
     labels = ", ".join(curve_label(t) for t in report.curves)
     lead = (f"The mean of {_e(labels)} at every cutoff k from 1 to {report.max_k}, one line "

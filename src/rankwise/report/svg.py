@@ -1,4 +1,4 @@
-"""A small SVG drawing kit for the report's figures: plain strings, no matplotlib.
+r"""A small SVG drawing kit for the report's figures: plain strings, no matplotlib.
 
 The HTML report draws its figures here (:mod:`rankwise.report.svg_figures`):
 importing matplotlib and laying out its artists was most of the time of a
@@ -7,7 +7,7 @@ markers and text. Everything is in CSS pixels; coordinates are computed with
 numpy over whole arrays and written with one ``%`` format per shape.
 
 Every text is XML-escaped (:func:`escape`): a run named ``<script>`` or
-``$\\foo$`` is drawn as it is, never as markup or math. Each panel is a
+``$\foo$`` is drawn as it is, never as markup or math. Each panel is a
 ``<g class="panel">`` whose ``data-box`` (plot area: x y width height),
 ``data-xlim``, ``data-ylim`` and ``data-xscale`` attributes let a reader (or a
 test) map every drawn coordinate back to its value.
@@ -43,15 +43,15 @@ _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
 
 
 def escape(text: object) -> str:
-    """*text* as literal XML character data or attribute value.
+    r"""*text* as literal XML character data or attribute value.
 
     ``& < > " '`` become entities; characters XML cannot hold (control
     characters, lone surrogates) become U+FFFD, so the figure stays valid XML.
 
     Examples
     --------
-    >>> escape('<script>"$x^$" & \\x01')
-    '&lt;script&gt;&quot;$x^$&quot; &amp; \\ufffd'
+    >>> escape('<script>"$x^$" & \x01')
+    '&lt;script&gt;&quot;$x^$&quot; &amp; \ufffd'
     """
     return _INVALID_XML.sub("\ufffd", str(text)).translate(_ESCAPES)
 
@@ -67,7 +67,7 @@ def text_width(text: str, size: float) -> float:
     Examples
     --------
     >>> round(text_width("bm25", 10.0), 1)
-    24.2
+    27.8
     """
     width = 0.0
     for char in str(text):
@@ -189,10 +189,12 @@ class Axes:
 
     @property
     def right(self) -> float:
+        """Pixel x of the right edge."""
         return self.left + self.width
 
     @property
     def bottom(self) -> float:
+        """Pixel y of the bottom edge."""
         return self.top + self.height
 
     def x(self, values: Any) -> np.ndarray:
@@ -252,6 +254,7 @@ class Canvas:
     # -- primitives -----------------------------------------------------------------
 
     def add(self, element: str) -> None:
+        """Append an element written by the caller (its text must be escaped)."""
         self.parts.append(element)
 
     def open(self, css: str, attributes: str = "") -> None:
@@ -259,10 +262,12 @@ class Canvas:
         self.parts.append(f'<g class="{css}"{" " + attributes if attributes else ""}>')
 
     def close(self) -> None:
+        """Close the last group opened."""
         self.parts.append("</g>")
 
     def line(self, x1: float, y1: float, x2: float, y2: float, *, color: str = AXIS,
              width: float = 1.0, dash: str = "", css: str = "") -> None:
+        """A straight line between two pixel points."""
         extra = f' stroke-dasharray="{dash}"' if dash else ""
         extra += f' class="{css}"' if css else ""
         self.parts.append(f'<path d="M{x1:.2f} {y1:.2f}L{x2:.2f} {y2:.2f}" stroke="{color}" '
@@ -288,6 +293,7 @@ class Canvas:
                           f'stroke-width="{_number(width)}" stroke-linejoin="round"{extra}/>')
 
     def polygon(self, xs: Any, ys: Any, *, color: str, attributes: str = "") -> None:
+        """A filled polygon through pixel points."""
         xs, ys = np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
         if len(xs) == 0:
             return

@@ -20,8 +20,16 @@ import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.report.differences import MAX_BARS, MAX_POINTS
 from rankwise.report._mpl import GAIN_COLOR, LOSS_COLOR, color_of, shorten
+from rankwise.report.differences import MAX_BARS, MAX_POINTS
+from rankwise.report.summaries import (
+    curve_label,
+    curve_template,
+    cutoff_curve,
+    histogram_edges,
+    paired_values,
+    sorted_profile,
+)
 from rankwise.report.svg import (
     NOTE_SIZE,
     TICK_SIZE,
@@ -33,14 +41,6 @@ from rankwise.report.svg import (
     log_ticks,
     nice_ticks,
     text_width,
-)
-from rankwise.report.summaries import (
-    curve_label,
-    curve_template,
-    cutoff_curve,
-    histogram_edges,
-    paired_values,
-    sorted_profile,
 )
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def curves_svg(results: Mapping[str, Results], measures: Sequence[str | Measure]
         xticks = log_ticks(1, k_max) if log else nice_ticks(1, k_max, integer=True)
         canvas.frame(ax, xticks=xticks, yticks=nice_ticks(*ax.ylim, 5), title=label,
                      xlabel="cutoff k" + (" (log scale)" if log else ""), ylabel=label)
-        for i, (name, (cutoffs, means)) in enumerate(panel.items()):
+        for name, (cutoffs, means) in panel.items():
             canvas.polyline(ax.x(cutoffs), ax.y(means), color=color_of(names.index(name)),
                             attributes=f'class="series" data-name="{_name(name)}"')
         canvas.close()
@@ -252,9 +252,9 @@ def _box_panel(canvas: Canvas, finite: dict[str, np.ndarray], measure: str, left
     for index, name in enumerate(names):
         if name not in stats:
             continue
-        p5, q1, median, q3, p95 = ax.x(stats[name])
-        y = ax.y(positions[index])
-        y0, y1 = ax.y(positions[index] - half), ax.y(positions[index] + half)
+        p5, q1, median, q3, p95 = ax.x(stats[name]).tolist()
+        y = float(ax.y(positions[index]))
+        y0, y1 = float(ax.y(positions[index] - half)), float(ax.y(positions[index] + half))
         cap = abs(y1 - y0) / 4
         canvas.rects([q1], [y0], [q3], [y1], color=color_of(index), opacity=0.85,
                      stroke="#000000", attributes=f'class="box" data-name="{_name(name)}"')
