@@ -64,7 +64,6 @@ def test_huge_depths_and_nan_levels_are_handled(files: Path) -> None:
 
 def test_the_same_run_gets_the_same_name_in_every_command(
         files: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("matplotlib")
     runs = [files / "first.run", files / "second.run", files / "copy.run"]
     want = ["tied", "other", "tied#2"]
     outcome = cli(["eval", files / "qrels.txt", *runs, "-m", "map", "-f", "csv", "--quiet"])
@@ -79,10 +78,10 @@ def test_the_same_run_gets_the_same_name_in_every_command(
             return real(results, *args, **kwargs)
         return wrapper
 
-    from rankwise.report import figures, html
+    from rankwise.report import html, svg_figures
 
-    monkeypatch.setattr(figures, "distribution_figure",
-                        capture("plot", figures.distribution_figure))
+    monkeypatch.setattr(svg_figures, "distribution_svg",
+                        capture("plot", svg_figures.distribution_svg))
     outcome = cli(["plot", files / "qrels.txt", *runs, "--kind", "distribution", "-m", "map",
                    "-o", files / "p.svg", "--quiet"])
     assert outcome.status == 0, outcome.err
@@ -103,17 +102,16 @@ def test_the_same_run_gets_the_same_name_in_every_command(
 
 def test_plot_draws_the_values_of_the_tie_policy_asked_for(
         files: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("matplotlib")
-    from rankwise.report import figures
+    from rankwise.report import svg_figures
 
     drawn: dict[str, np.ndarray] = {}
-    real = figures.distribution_figure
+    real = svg_figures.distribution_svg
 
     def capture(results: Any, measures: Any, **kwargs: Any) -> Any:
         drawn["P@1"] = results["tied"]["P@1"].copy()
         return real(results, measures, **kwargs)
 
-    monkeypatch.setattr(figures, "distribution_figure", capture)
+    monkeypatch.setattr(svg_figures, "distribution_svg", capture)
     qrels, run = files / "qrels.txt", files / "first.run"
     average = rw.evaluate(qrels, run, ["P@1"], ties="average")["P@1"]
     trec = rw.evaluate(qrels, run, ["P@1"])["P@1"]

@@ -44,7 +44,7 @@ RUN_A = "q1 Q0 d1 1 3 a\nq1 Q0 d2 2 2 a\nq1 Q0 d3 3 1 a\nq2 Q0 d4 1 2 a\nq2 Q0 d
         "q3 Q0 d5 1 1 a\n"
 RUN_B = "q1 Q0 d3 1 3 b\nq1 Q0 d1 2 2 b\nq2 Q0 d1 1 2 b\nq3 Q0 d2 1 2 b\nq3 Q0 d5 2 1 b\n"
 
-HEAVY = {"report", "plot"}  # matplotlib: a few seconds each
+HEAVY = {"report", "plot"}  # evaluation of every cutoff, paired tests: slower than the rest
 
 
 def _command(name: str, target: str) -> list[str]:
@@ -60,7 +60,6 @@ def _command(name: str, target: str) -> list[str]:
 
 @pytest.fixture
 def inputs(tmp_path: Path) -> Path:
-    pytest.importorskip("matplotlib")
     (tmp_path / "q.txt").write_text(QRELS)
     (tmp_path / "a.run").write_text(RUN_A)
     (tmp_path / "b.run").write_text(RUN_B)
@@ -170,7 +169,6 @@ def test_a_failed_write_keeps_the_old_file_and_exits_1(
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory):
-    pytest.importorskip("matplotlib")
     from rankwise.reporting import build_report
 
     folder = tmp_path_factory.mktemp("report")
