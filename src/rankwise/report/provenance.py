@@ -223,7 +223,7 @@ def environment() -> dict[str, str]:
         "python": sys.version.split()[0],
         "platform": platform.platform(terse=True),
     }
-    for name in ("numpy", "pyarrow", "scipy", "matplotlib"):
+    for name in ("numpy", "pyarrow", "scipy"):  # the figures are drawn by rankwise itself
         value = _version(name)
         if value is not None:
             found[name] = value

@@ -41,8 +41,9 @@ figures inline, no script, nothing loaded from the network) with:
     <(zcat run.gz): those of the bytes read), measure definitions, options,
     the rankwise version and the date
 
-The figures are drawn as SVG without matplotlib; to compare two runs or
-more, scipy is needed (pip install 'rankwise[stats]')."""
+The figures are SVG drawn by rankwise (no matplotlib needed). The
+randomization and bootstrap tests need nothing more; the t-test, Wilcoxon,
+sign and Tukey tests need scipy (pip install 'rankwise[stats]')."""
 
 _EPILOG = """\
 examples:
