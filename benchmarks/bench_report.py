@@ -5,15 +5,17 @@ Each case runs the command in a fresh process (``python -m rankwise ...``),
 so the figure is what a user waits for: start-up, imports, reading the
 files, evaluating (the measures of the table and every cutoff of the
 curves: ndcg@1..100, P@1..100, recall@1..100), the paired tests, drawing
-and writing the page.
+(SVG written by rankwise for the report and ``.svg`` files; matplotlib for
+PNG) and writing the page.
 
 | case | data | target |
 |---|---|---|
 | report-small | 4 runs x 3 queries x 500 documents, 5 measures | < 1.5 s |
 | report-500 | 3 runs x 500 queries x 100 documents, 5 measures | (reported) |
 | report-large | 5 runs x 7,000 queries x 100 documents, 4 measures | < 3 s |
-| plot-curves | 2 runs x 3 queries x 500 documents, ``--kind curves`` | < 1.5 s |
-| plot-differences | 3 runs x 500 queries, ``--kind differences`` | (reported) |
+| plot-curves | 2 runs x 3 queries x 500 documents, ``--kind curves`` (PNG: matplotlib) | < 1.5 s |
+| plot-curves-svg | the same to ``.svg`` (drawn by rankwise, no matplotlib) | (reported) |
+| plot-differences | 3 runs x 500 queries, ``--kind differences`` (SVG) | (reported) |
 
 The data is synthetic and deterministic (numpy, fixed seeds), written as
 TREC files into ``benchmarks/.data/report/`` on first use (never committed).
@@ -104,6 +106,8 @@ def cases(depth: int) -> dict[str, tuple[list[str], str]]:
                           "--seed", "0", "-o", str(out / "large.html")], "< 3 s"),
         "plot-curves": (["plot", str(small_q), *map(str, small_runs[:2]), "--kind", "curves",
                          "-o", str(out / "curves.png")], "< 1.5 s"),
+        "plot-curves-svg": (["plot", str(small_q), *map(str, small_runs[:2]), "--kind",
+                             "curves", "-o", str(out / "curves.svg")], "(reported)"),
         "plot-differences": (["plot", str(mid_q), *map(str, mid_runs), "--kind", "differences",
                               "-o", str(out / "differences.svg")], "(reported)"),
     }
