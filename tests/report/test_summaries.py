@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rankwise as rw
 from rankwise.exceptions import InvalidParameterError, MeasureSyntaxError
@@ -132,3 +134,26 @@ def test_histogram_edges() -> None:
     assert histogram_edges([np.array([5.0, 5.0])]).tolist() == [4.5, 5.5]
     assert len(histogram_edges([np.array([0.0, 30.0])], bins=6)) == 7
     assert len(histogram_edges([np.array([np.nan])])) == 12
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 40), unique=True, min_size=1, max_size=30),
+       st.lists(st.integers(0, 40), unique=True, min_size=1, max_size=30), st.booleans(),
+       st.booleans())
+def test_paired_index_pairs_each_query_with_itself(first: list[int], second: list[int],
+                                                   same: bool, integer_ids: bool) -> None:
+    from rankwise.report.summaries import paired_index
+
+    def results(ids: list[int], name: str) -> rw.Results:
+        query_ids = ids if integer_ids else [f"q{i}" for i in ids]
+        values = np.array(ids, dtype=np.float64) * (2 if name == "b" else 1)
+        return rw.Results(query_ids, {parse("map"): values}, run_name=name)
+
+    base = results(first, "a")
+    system = results(first if same else second, "b")
+    common, in_base, in_system = paired_index(base, system)
+    expected = sorted({str(q) for q in base.query_ids} & {str(q) for q in system.query_ids})
+    assert common.tolist() == expected  # the common queries, sorted as text
+    assert [str(base.query_ids[i]) for i in in_base] == expected
+    assert [str(system.query_ids[i]) for i in in_system] == expected
+    np.testing.assert_array_equal(2 * base["map"][in_base], system["map"][in_system])

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from rankwise.report.assets import CSS
 from rankwise.report.comparison_display import format_p
-from rankwise.report.summaries import paired_values, top_changes
+from rankwise.report.summaries import paired_index, top_changes
 
 if TYPE_CHECKING:
     from rankwise.comparison import ComparisonRow
@@ -328,13 +328,16 @@ def _queries(report: Report) -> str:
                         '<p class="empty">One system: nothing to compare with.</p>')
     baseline = report.results[report.baseline]
     others = [s for s in report.systems if s != report.baseline]
+    pairs = {system: paired_index(baseline, report.results[system]) for system in others}
     blocks = []
     for index, measure in enumerate(report.measures):
         name = str(measure)
         systems = []
         for system in others:
-            ids, base, values = paired_values(baseline, report.results[system], measure)
-            gains, losses = top_changes(ids, base, values, report.top)
+            ids, in_base, in_system = pairs[system]
+            gains, losses = top_changes(ids, baseline[measure][in_base],
+                                        report.results[system][measure][in_system],
+                                        report.top)
             systems.append(
                 f"<div><h4>{_e(system)} vs {_e(report.baseline)}</h4><div class='pair'>"
                 + _change_table("gained", "gained most", gains, system, report.baseline)

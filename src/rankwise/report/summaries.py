@@ -26,6 +26,7 @@ __all__ = [
     "histogram_edges",
     "is_results",
     "named_results",
+    "paired_index",
     "paired_values",
     "sorted_profile",
     "top_changes",
@@ -240,12 +241,39 @@ def paired_values(
     >>> paired_values(x, y, "P@1")
     (array(['q2'], dtype='<U2'), array([1.]), array([0.]))
     """
+    common, in_base, in_system = paired_index(baseline, system)
+    return common, baseline[measure][in_base], system[measure][in_system]
+
+
+def paired_index(baseline: Results, system: Results) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The queries evaluated for both systems (sorted), and where they are in each.
+
+    What :func:`paired_values` pairs by, computed once for every measure of two systems.
+
+    Returns
+    -------
+    query_ids : ndarray of str
+    in_baseline, in_system : ndarray of int
+        Positions of *query_ids* in each system's per-query values.
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    >>> x = rw.evaluate(qrels, {"q1": {"a": 1.0}, "q2": {"b": 1.0}}, "P@1")
+    >>> y = rw.evaluate(qrels, {"q2": {"z": 1.0}}, "P@1")
+    >>> paired_index(x, y)
+    (array(['q2'], dtype='<U2'), array([1]), array([0]))
+    """
     base_ids = np.asarray(baseline.query_ids, dtype=str)
+    if system.query_ids == baseline.query_ids:  # the usual case: the same queries
+        order = np.argsort(base_ids, kind="stable")
+        return base_ids[order], order, order
     ids = np.asarray(system.query_ids, dtype=str)
     common, in_base, in_system = np.intersect1d(
         base_ids, ids, assume_unique=True, return_indices=True
     )
-    return common, baseline[measure][in_base], system[measure][in_system]
+    return common, in_base, in_system
 
 
 def sorted_profile(differences: np.ndarray, max_points: int = 600) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,7 @@ from rankwise.report.summaries import (
     curve_template,
     cutoff_curve,
     histogram_edges,
-    paired_values,
+    paired_index,
     sorted_profile,
 )
 from rankwise.report.svg import (
@@ -130,7 +130,7 @@ def curves_svg(results: Mapping[str, Results], measures: Sequence[str | Measure]
         values = np.concatenate([_finite(m) for _, m in panel.values()])
         low = 0.0 if len(values) == 0 or values.min() >= 0 else float(values.min())
         high = float(values.max()) if len(values) else 1.0
-        ylim = (low, high + 0.05 * (high - low)) if high > low else (low, high)
+        ylim = (low, high + 0.05 * (high - low)) if high > low else (low, low + 1.0)
         ax = Axes(c * _CELL + _LEFT, legend + r * step + _TITLE,
                   _CELL - _LEFT - _RIGHT, _PANEL, (1, k_max), ylim, xlog=log)
         canvas.open("panel", f'data-title="{escape(label)}" {ax.attributes()}')
@@ -307,11 +307,11 @@ def differences_svg(results: Mapping[str, Results], measures: Sequence[str | Mea
                     desc=f"For {', '.join(texts)}: each system's per-query value minus "
                          f"{shorten(baseline)}'s, sorted, for {_names(others)}.")
     room = max(int(plot_width / (TITLE_SIZE * 0.6) / 2) - 2, 8)
+    pairs = {system: paired_index(results[baseline], results[system]) for system in others}
     for r, measure in enumerate(texts):
-        differences = []
-        for system in others:
-            _, base, values = paired_values(results[baseline], results[system], measure)
-            differences.append(_finite(values - base))
+        base = results[baseline][measure]
+        differences = [_finite(results[system][measure][pairs[system][2]]
+                               - base[pairs[system][1]]) for system in others]
         top = max((float(np.abs(d).max()) for d in differences if len(d)), default=0.0) or 1.0
         for c, (system, d) in enumerate(zip(others, differences)):
             n = len(d)
