@@ -5,8 +5,11 @@ Nothing here evaluates: it lays out :class:`~rankwise.Results` and
 ``plot`` methods call down into it). :func:`rankwise.reporting.build_report`
 evaluates and compares runs, then gathers them into a :class:`Report`.
 
-matplotlib is optional (``pip install 'rankwise[plot]'``) and imported only
-when something is drawn: importing this package does not import it.
+The HTML report's figures are SVG written by rankwise itself
+(:mod:`rankwise.report.svg`, :mod:`rankwise.report.svg_figures`): no plotting
+library. matplotlib is optional (``pip install 'rankwise[plot]'``), for PNG
+and PDF figures and the displays below, and imported only when one of them
+draws: importing this package does not import it.
 
 - :meth:`Report.save` writes one HTML file that opens offline.
 - :func:`plot_results` and :func:`plot_comparison` (``Results.plot``,
