@@ -9,7 +9,8 @@ and rankwise computes the same results through numpy and pyarrow.
 ``rankwise.fusion._cfuse`` finds the candidates of rank fusion and sums
 their scores over the runs in one pass, and
 ``rankwise.kernels._cgreedy`` computes ndeval's greedy ideal ranking (the
-diversity measures).
+diversity measures). ``rankwise.stats._cflip`` does the table lookups of
+the randomization test's sign flips, every column in one pass.
 """
 
 from setuptools import Extension, setup
@@ -32,6 +33,7 @@ setup(
             ("rankwise.io._ccolumns", "src/rankwise/io/_ccolumns.c"),
             ("rankwise.kernels._crank", "src/rankwise/kernels/_crank.c"),
             ("rankwise.kernels._cgreedy", "src/rankwise/kernels/_cgreedy.c"),
+            ("rankwise.stats._cflip", "src/rankwise/stats/_cflip.c"),
         )
     ]
 )

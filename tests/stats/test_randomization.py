@@ -160,3 +160,30 @@ def test_bad_parameters() -> None:
         randomization_test([0.1, 0.2], chunk_size=2.5)
     with pytest.raises(InvalidParameterError, match="seed must be a non-negative integer"):
         randomization_test([0.1, 0.2], seed=-1)
+
+
+@pytest.mark.parametrize(("n", "columns"), [(3, 1), (8, 2), (100, 3), (1023, 1), (1031, 2),
+                                            (2500, 4)])
+def test_flip_sums_same_bits_with_and_without_the_c_module(
+    n: int, columns: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rankwise.stats._cflip sums in numpy's pairwise order: the p-values do not depend on it.
+
+    The sizes cover numpy's three summation cases (under 8 groups of 8, up to 128
+    groups, more: halved), values spread over six orders of magnitude.
+    """
+    from rankwise._compiled import load
+
+    if load("rankwise.stats._cflip") is None:
+        pytest.skip("rankwise.stats._cflip is not built")
+    rng = np.random.default_rng(n)
+    values = rng.normal(size=(n, columns)) * 10.0 ** rng.uniform(-3, 3, size=(n, columns))
+    flips = _random_flip_bytes(np.random.SeedSequence(n), n)
+    monkeypatch.delenv("RANKWISE_NO_C", raising=False)
+    with_c = sign_flip_sums(values, flips, 300, chunk_size=37 * n)
+    monkeypatch.setenv("RANKWISE_NO_C", "1")
+    with_numpy = sign_flip_sums(values, flips, 300, chunk_size=37 * n)
+    assert with_c.tobytes() == with_numpy.tobytes()
+    bits = np.unpackbits(flips(0, 300), axis=1, count=n, bitorder="little")
+    expected = (1 - 2 * bits.astype(float)) @ values
+    np.testing.assert_allclose(with_c, expected, rtol=1e-9, atol=1e-9)
