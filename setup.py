@@ -23,7 +23,7 @@ setup(
             name,
             sources=[source],
             include_dirs=[NATIVE],
-            depends=[f"{NATIVE}/rankwise_strings.h"],
+            depends=[f"{NATIVE}/rankwise_strings.h", f"{NATIVE}/rankwise_ranks.h"],
             optional=True,
         )
         for name, source in (

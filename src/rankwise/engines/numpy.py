@@ -15,6 +15,7 @@ from rankwise.engines.core import (
 )
 
 if TYPE_CHECKING:
+    from rankwise.data import Qrels, Run
     from rankwise.kernels.ranking import TiedRanking
     from rankwise.measures import Measure
     from rankwise.options import EvalOptions
@@ -103,12 +104,21 @@ class NumpyEngine:
                 "document ({query_id: {doc_id: grade}}, or rows of query, document, grade); "
                 "nothing can be evaluated without them"
             )
+        missing = ranking_missing(measures, options)
+        if isinstance(run, dict) and not (
+            options.judged_only or options.exclude_self or options.by_rank
+            or options.ties == "ascending"
+        ):  # a run dict read and ranked in one pass, its documents never copied
+            from rankwise.kernels.ranking import rank_run_dict
+
+            fused = rank_run_dict(qrels_obj, run, depth=options.depth, missing=missing)
+            if fused is not None:
+                return self._fused(qrels_obj, run, fused, missing, options, name)
         run_obj = as_run(run, name=name, keep_rank=options.by_rank, columns=options.columns)
         if options.exclude_self:
             from rankwise.data.selection import without_self
 
             run_obj = without_self(run_obj)
-        missing = ranking_missing(measures, options)
         ranking = rank_all_ties(
             qrels_obj,
             run_obj,
@@ -136,3 +146,43 @@ class NumpyEngine:
         evaluator = Evaluator(ranking, options, rankings)
         evaluator.query_id_type = qrels_obj.query_id_type
         return evaluator, coverage, run_obj.name
+
+    @staticmethod
+    def _fused(
+        qrels_obj: Qrels,
+        run: dict[Any, Any],
+        fused: tuple[TiedRanking, int, int],
+        missing: str,
+        options: EvalOptions,
+        name: str | None,
+    ) -> tuple[Evaluator, Coverage, str]:
+        """The evaluator of a run dict ranked in one pass (:func:`rank_run_dict`).
+
+        The rankings of other dialects read the run itself: it is built from
+        the dict when first asked for.
+        """
+        from rankwise.io.coerce import as_run
+        from rankwise.kernels.ranking import rank_all_ties
+
+        ranking, missing_queries, unjudged_queries = fused
+        built: list[Run] = []
+
+        def rankings(key: RankingKey) -> TiedRanking:
+            tie_order, float32, drop_self = key
+            if not built:
+                built.append(as_run(run, name=name))
+            return rank_all_ties(
+                qrels_obj,
+                built[0],
+                depth=options.depth,
+                missing="zero" if drop_self else missing,
+                judged_only=options.judged_only,
+                tie_order=tie_order,
+                float32=float32,
+                drop_self=drop_self,
+            )
+
+        evaluator = Evaluator(ranking, options, rankings)
+        evaluator.query_id_type = qrels_obj.query_id_type
+        coverage = Coverage(missing_queries, unjudged_queries)
+        return evaluator, coverage, name or "run"

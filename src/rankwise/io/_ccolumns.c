@@ -36,6 +36,7 @@
 #endif
 
 #include "rankwise_strings.h"
+#include "rankwise_ranks.h"
 
 /* ------------------------------------------------------------------------ */
 /* Block: malloc'd memory handed to Python through the buffer protocol       */
@@ -1584,9 +1585,665 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------ */
+/* run_dict_ranks: read a run dict and rank its judged documents, one pass   */
+
+/* The code of the id s[0:n] (hash h) when the interner holds it, else -1. */
+static int64_t
+interner_find(const Interner *in, const unsigned char *s, size_t n, uint64_t h)
+{
+    uint64_t tag = h & 0xFFFFFFFF00000000ULL;
+    size_t at = (size_t)h & (in->cap - 1);
+    uint64_t slot;
+    while ((slot = in->slots[at]) != 0) {
+        if ((slot & 0xFFFFFFFF00000000ULL) == tag) {
+            size_t code = (size_t)(slot & 0xFFFFFFFFULL) - 1, length;
+            const unsigned char *known = interner_bytes(in, code, &length);
+            if (length == n && memcmp(known, s, n) == 0) {
+                return (int64_t)code;
+            }
+        }
+        at = (at + 1) & (in->cap - 1);
+    }
+    return -1;
+}
+
+/*
+ * A hash of a document id read in place (from a str's data or the judged ids):
+ * short ids by at most two overlapping loads, never past their bytes and
+ * never through a copy. Both sides of a lookup use it.
+ */
+static inline uint64_t
+hash_id(const unsigned char *s, size_t n)
+{
+    uint64_t w;
+    if (n > 16) {
+        return hash_bytes(s, n);
+    }
+    if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        w = a ^ (b * 0xBF58476D1CE4E5B9ULL);
+    }
+    else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        w = ((uint64_t)a << 32) | b;
+    }
+    else if (n > 0) {
+        w = (uint64_t)s[0] | ((uint64_t)s[n / 2] << 8) | ((uint64_t)s[n - 1] << 16);
+    }
+    else {
+        w = 0;
+    }
+    uint64_t h = (w ^ ((uint64_t)n << 59)) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 29);
+}
+
+typedef struct {
+    uint64_t hash;
+    int64_t judgment; /* a row of the judgments, -1: empty */
+} JudgedSlot;
+
+/* The judgments as the caller gives them (a Qrels' columns, grouped by query). */
+typedef struct {
+    const int64_t *query_offsets; /* per query, where its judgments start in `judgments` */
+    const int64_t *judgments;     /* rows of the judgments */
+    const int32_t *judged_doc;    /* per row, its document: an index into the ids */
+    const int32_t *id_offsets;    /* the distinct judged document ids, Arrow's layout */
+    const unsigned char *id_data;
+} JudgedIds;
+
+static inline const unsigned char *
+judged_text(const JudgedIds *j, int64_t judgment, size_t *length)
+{
+    int32_t code = j->judged_doc[judgment];
+    *length = (size_t)(j->id_offsets[code + 1] - j->id_offsets[code]);
+    return j->id_data + j->id_offsets[code];
+}
+
+/* Per query entry of the run, what is kept while it is ranked. */
+typedef struct {
+    double *scores;      /* per document */
+    PyObject **keys;     /* per document, its key (a new reference) */
+    int64_t *hit_row;    /* per judged document found: its place in the entry */
+    int64_t *hit_judgment;
+    Judged *sorted;
+    double *values;      /* k + 2 */
+    int64_t *below, *equal, *after, *tied;
+    size_t rows_cap, hits_cap;
+} Entry;
+
+static void
+entry_release_keys(Entry *e, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        Py_DECREF(e->keys[i]);
+    }
+}
+
+static void
+entry_free(Entry *e)
+{
+    PyMem_Free(e->scores);
+    PyMem_Free(e->keys);
+    PyMem_Free(e->hit_row);
+    PyMem_Free(e->hit_judgment);
+    PyMem_Free(e->sorted);
+    PyMem_Free(e->values);
+    PyMem_Free(e->below);
+    PyMem_Free(e->equal);
+    PyMem_Free(e->after);
+    PyMem_Free(e->tied);
+}
+
+static int
+entry_reserve(Entry *e, size_t rows, size_t hits)
+{
+    if (rows > e->rows_cap) {
+        size_t cap = e->rows_cap ? e->rows_cap : 256;
+        while (cap < rows) {
+            cap *= 2;
+        }
+        double *scores = PyMem_Realloc(e->scores, cap * sizeof(double));
+        if (scores == NULL) {
+            return -1;
+        }
+        e->scores = scores;
+        PyObject **keys = PyMem_Realloc(e->keys, cap * sizeof(PyObject *));
+        if (keys == NULL) {
+            return -1;
+        }
+        e->keys = keys;
+        int64_t *tied = PyMem_Realloc(e->tied, 2 * cap * sizeof(int64_t));
+        if (tied == NULL) {
+            return -1;
+        }
+        e->tied = tied;
+        e->rows_cap = cap;
+    }
+    if (hits > e->hits_cap) {
+        size_t cap = e->hits_cap ? e->hits_cap : 32;
+        while (cap < hits) {
+            cap *= 2;
+        }
+        void *p;
+#define GROW(field, count, width)                                                             \
+        p = PyMem_Realloc(e->field, (count) * (width));                                      \
+        if (p == NULL) {                                                                      \
+            return -1;                                                                        \
+        }                                                                                     \
+        e->field = p;
+        GROW(hit_row, cap, sizeof(int64_t));
+        GROW(hit_judgment, cap, sizeof(int64_t));
+        GROW(sorted, cap, sizeof(Judged));
+        GROW(values, cap + 2, sizeof(double));
+        GROW(below, cap + 1, sizeof(int64_t));
+        GROW(equal, cap, sizeof(int64_t));
+        GROW(after, cap, sizeof(int64_t));
+#undef GROW
+        e->hits_cap = cap;
+    }
+    return 0;
+}
+
+/* The outputs: per judged document found, and per query entry. */
+typedef struct {
+    Vec judgment, rank, above, size, block, score; /* per hit */
+    Vec block_query, block_size;                    /* per entry */
+} RankedOut;
+
+static void
+ranked_free(RankedOut *o)
+{
+    Vec *all[] = {&o->judgment, &o->rank, &o->above, &o->size, &o->block, &o->score,
+                  &o->block_query, &o->block_size};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        vec_free(all[i]);
+    }
+}
+
+enum { FUSED_DONE = 0, FUSED_DECLINE = 1, FUSED_ERROR = -1 };
+
+/*
+ * Rank the k judged documents of one entry (scores and keys of its n
+ * documents in e): trec_eval's order, docnos compared only among equal
+ * scores. Appends to the outputs. FUSED_DECLINE when the docno comparisons
+ * would pass the budget.
+ */
+static int
+rank_entry(Entry *e, size_t n, size_t k, int64_t block, const JudgedIds *judged,
+           PyObject *id_types, int64_t *spent, int64_t budget, RankedOut *out)
+{
+    Judged *sorted = e->sorted;
+    double *values = e->values;
+    int64_t *below = e->below, *equal = e->equal, *after = e->after, *tied = e->tied;
+    for (size_t i = 0; i < k; i++) {
+        sorted[i].value = e->scores[e->hit_row[i]];
+        sorted[i].target = (int64_t)i;
+    }
+    if (k > 1) {
+        qsort(sorted, k, sizeof(Judged), by_value);
+    }
+    for (size_t i = 0; i < k; i++) {
+        values[i] = sorted[i].value;
+        below[i] = equal[i] = after[i] = 0;
+    }
+    values[k] = INFINITY; /* the padding count_below reads */
+    below[k] = 0;
+    int64_t n_tied = 0;
+    for (size_t r = 0; r < n; r++) {
+        double s = e->scores[r];
+        int64_t p = count_below(values, (int64_t)k, s);
+        below[p]++;
+        int64_t same = values[p] == s; /* p: the first judged document scoring s, if one does */
+        equal[p] += same;
+        tied[n_tied] = (int64_t)r;
+        tied[n_tied + 1] = p;
+        n_tied += 2 * same;
+    }
+    int64_t tie_work = 0;
+    for (size_t i = 0, first = 0; i < k; i++) {
+        if (i > 0 && values[i] != values[i - 1]) {
+            first = i;
+        }
+        equal[i] = equal[first];
+        if (equal[i] > 1) {
+            tie_work += equal[i];
+        }
+    }
+    if (tie_work) { /* docnos break the ties: a greater docno comes first */
+        *spent += tie_work;
+        if (*spent > budget) {
+            return FUSED_DECLINE;
+        }
+        for (int64_t t = 0; t < n_tied; t += 2) {
+            int64_t r = tied[t], p = tied[t + 1];
+            if (equal[p] < 2) {
+                continue;
+            }
+            IdText doc;
+            if (id_of_key(e->keys[r], id_types, &doc) != 1) { /* read once already */
+                id_release(&doc);
+                PyErr_Clear();
+                return FUSED_DECLINE;
+            }
+            for (size_t j = (size_t)p; j < k && values[j] == values[p]; j++) {
+                size_t m;
+                const unsigned char *other =
+                    judged_text(judged, e->hit_judgment[sorted[j].target], &m);
+                after[j] += doc_greater((const unsigned char *)doc.s, (size_t)doc.n, other, m);
+            }
+            id_release(&doc);
+        }
+    }
+    if (vec_reserve(&out->judgment, k * 8) < 0 || vec_reserve(&out->rank, k * 8) < 0 ||
+        vec_reserve(&out->above, k * 8) < 0 || vec_reserve(&out->size, k * 8) < 0 ||
+        vec_reserve(&out->block, k * 8) < 0 || vec_reserve(&out->score, k * 8) < 0) {
+        PyErr_NoMemory();
+        return FUSED_ERROR;
+    }
+    int64_t *o_judgment = (int64_t *)(out->judgment.data + out->judgment.size);
+    int64_t *o_rank = (int64_t *)(out->rank.data + out->rank.size);
+    int64_t *o_above = (int64_t *)(out->above.data + out->above.size);
+    int64_t *o_size = (int64_t *)(out->size.data + out->size.size);
+    int64_t *o_block = (int64_t *)(out->block.data + out->block.size);
+    double *o_score = (double *)(out->score.data + out->score.size);
+    int64_t higher = 0; /* documents scoring above values[i] */
+    for (int64_t i = (int64_t)k - 1, at = 0; i >= 0; i--, at++) {
+        higher += below[i + 1];
+        int64_t rank = higher + after[i] + 1;
+        /* in rank order: by score descending, then (among equal scores) by rank */
+        int64_t to = at;
+        while (to > 0 && o_above[to - 1] == higher && o_rank[to - 1] > rank) {
+            o_judgment[to] = o_judgment[to - 1];
+            o_rank[to] = o_rank[to - 1];
+            o_above[to] = o_above[to - 1];
+            o_size[to] = o_size[to - 1];
+            o_score[to] = o_score[to - 1];
+            to--;
+        }
+        o_judgment[to] = e->hit_judgment[sorted[i].target];
+        o_above[to] = higher;
+        o_size[to] = equal[i];
+        o_rank[to] = rank;
+        o_block[at] = block;
+        o_score[to] = values[i];
+    }
+    out->judgment.size += k * 8;
+    out->rank.size += k * 8;
+    out->above.size += k * 8;
+    out->size.size += k * 8;
+    out->block.size += k * 8;
+    out->score.size += k * 8;
+    return FUSED_DONE;
+}
+
+/* A buffer argument of at least `items` items of `width` bytes; 0, or -1 with an error. */
+static int
+buffer_of(PyObject *obj, Py_buffer *view, Py_ssize_t width, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) {
+        return -1;
+    }
+    if (view->len % width) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "run_dict_ranks: %s has a partial item", what);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(run_dict_ranks_doc,
+"run_dict_ranks(results, id_types, number_types, qrels_names, query_offsets,\n"
+"               judgments, judged_doc, id_offsets, id_data, per_row, base, /)\n"
+"--\n\n"
+"Read the run {query: {doc: score}} and rank its judged documents in one pass,\n"
+"without keeping the documents: per query entry, each document id is looked up\n"
+"among the judged ids of its query, and the rank of each judged document found\n"
+"is 1 + the documents of the entry that sort before it (score descending, ties\n"
+"by docno descending in byte order, trec_eval's order).\n\n"
+"The judgments: qrels_names (list of str, the query ids by code); the judgments\n"
+"of query q are rows judgments[query_offsets[q]:query_offsets[q+1]] (int64);\n"
+"judged_doc (int32) gives the document of each row as an index into the distinct\n"
+"judged ids, in Arrow's layout (id_offsets int32, id_data bytes).\n\n"
+"Returns (names, block_query, block_size, judgment, rank, above, size, block,\n"
+"score): the run's query ids (first appearance; one entry each), per entry its\n"
+"query code in the judgments (-1: none) and its number of documents (int64\n"
+"blocks), and per judged document found (by entry, then by rank)\n"
+"its row of the judgments, rank, the documents scoring strictly higher, the\n"
+"documents scoring the same (itself included), its entry (int64 blocks) and its\n"
+"score (float64 block). Returns None, reading nothing further, on whatever the\n"
+"general path (run_dict) reads otherwise or rejects: an entry or key not\n"
+"accepted, a score that is not a finite number, a query id given twice (1 and\n"
+"\"1\"), keys of mixed kinds within an entry, or ties that would cost more than\n"
+"per_row * documents + base docno comparisons (a sort compares fewer).");
+
+static PyObject *
+ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *results, *id_types, *number_types, *qrels_names, *inputs[5];
+    long long per_row, base;
+    if (!PyArg_ParseTuple(args, "OOOO!OOOOOLL:run_dict_ranks", &results, &id_types,
+                          &number_types, &PyList_Type, &qrels_names, &inputs[0], &inputs[1],
+                          &inputs[2], &inputs[3], &inputs[4], &per_row, &base)) {
+        return NULL;
+    }
+    if (!PyDict_Check(results)) {
+        Py_RETURN_NONE;
+    }
+    if (id_types == Py_None) {
+        id_types = NULL;
+    }
+    if (number_types == Py_None) {
+        number_types = NULL;
+    }
+    int64_t total = 0; /* documents: the budget of docno comparisons grows with them */
+    {
+        Py_ssize_t pos = 0;
+        PyObject *key, *ranking;
+        while (PyDict_Next(results, &pos, &key, &ranking)) {
+            if (!PyDict_Check(ranking)) {
+                Py_RETURN_NONE;
+            }
+            total += PyDict_GET_SIZE(ranking);
+        }
+    }
+    int64_t budget = per_row * total + base;
+    static const Py_ssize_t widths[5] = {8, 8, 4, 4, 1};
+    static const char *names_of[5] = {"query_offsets", "judgments", "judged_doc", "id_offsets",
+                                      "id_data"};
+    Py_buffer in[5];
+    int held = 0;
+    PyObject *result = NULL;
+    Interner known, seen;
+    Entry entry;
+    RankedOut out;
+    memset(&known, 0, sizeof known);
+    memset(&seen, 0, sizeof seen);
+    memset(&entry, 0, sizeof entry);
+    memset(&out, 0, sizeof out);
+    JudgedSlot *table = NULL;
+    size_t table_cap = 0;
+    for (int i = 0; i < 5; i++) {
+        if (buffer_of(inputs[i], &in[i], widths[i], names_of[i]) < 0) {
+            goto done;
+        }
+        held++;
+    }
+    Py_ssize_t n_queries = PyList_GET_SIZE(qrels_names);
+    Py_ssize_t n_listed = in[1].len / 8, n_rows = in[2].len / 4, n_ids = in[3].len / 4 - 1;
+    JudgedIds judged = {
+        .query_offsets = (const int64_t *)in[0].buf,
+        .judgments = (const int64_t *)in[1].buf,
+        .judged_doc = (const int32_t *)in[2].buf,
+        .id_offsets = (const int32_t *)in[3].buf,
+        .id_data = (const unsigned char *)in[4].buf,
+    };
+    /* the judgments are the caller's own columns: checked anyway, never read out of bounds */
+    if (in[0].len / 8 != n_queries + 1 || judged.query_offsets[0] != 0 ||
+        judged.query_offsets[n_queries] > n_listed || n_ids < 0 || judged.id_offsets[0] < 0 ||
+        judged.id_offsets[n_ids] > in[4].len) {
+        PyErr_SetString(PyExc_ValueError, "run_dict_ranks: the judgments do not fit together");
+        goto done;
+    }
+    for (Py_ssize_t q = 0; q < n_queries; q++) {
+        if (judged.query_offsets[q] > judged.query_offsets[q + 1]) {
+            PyErr_SetString(PyExc_ValueError, "run_dict_ranks: query offsets not ascending");
+            goto done;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n_ids; i++) {
+        if (judged.id_offsets[i] > judged.id_offsets[i + 1]) {
+            PyErr_SetString(PyExc_ValueError, "run_dict_ranks: id offsets not ascending");
+            goto done;
+        }
+    }
+    for (Py_ssize_t j = 0; j < n_listed; j++) {
+        int64_t row = judged.judgments[j];
+        if (row < 0 || row >= n_rows || judged.judged_doc[row] < 0 ||
+            judged.judged_doc[row] >= n_ids) {
+            PyErr_SetString(PyExc_ValueError, "run_dict_ranks: a judgment out of range");
+            goto done;
+        }
+    }
+    /* the judged queries, by their text */
+    if (interner_init(&known, (size_t)n_queries) < 0 ||
+        interner_init(&seen, (size_t)PyDict_GET_SIZE(results)) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t q = 0; q < n_queries; q++) {
+        PyObject *name = PyList_GET_ITEM(qrels_names, q);
+        Py_ssize_t length;
+        const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &length) : NULL;
+        if (text == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "run_dict_ranks: query names must be str");
+            }
+            goto done;
+        }
+        int added;
+        if (interner_code(&known, (const unsigned char *)text, (size_t)length, NULL, &added) != q) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "run_dict_ranks: query names repeat");
+            }
+            goto done;
+        }
+    }
+    int64_t spent = 0;
+    int outcome = FUSED_DONE;
+    int64_t block = 0;
+    Py_ssize_t pos = 0;
+    PyObject *query_key, *ranking;
+    while (PyDict_Next(results, &pos, &query_key, &ranking)) {
+        Py_ssize_t size = PyDict_GET_SIZE(ranking);
+        if (size == 0) {
+            continue; /* a query with nothing retrieved is not in the run */
+        }
+        IdText query;
+        int got = id_of_key(query_key, id_types, &query);
+        if (got != 1) {
+            id_release(&query);
+            PyErr_Clear();
+            outcome = FUSED_DECLINE;
+            break;
+        }
+        int added;
+        int64_t code = interner_code(&seen, (const unsigned char *)query.s, (size_t)query.n,
+                                     query.text, &added);
+        int64_t q = code < 0 ? -1
+                             : interner_find(&known, (const unsigned char *)query.s,
+                                             (size_t)query.n,
+                                             hash_bytes((const unsigned char *)query.s,
+                                                        (size_t)query.n));
+        id_release(&query);
+        if (code < 0) {
+            PyErr_NoMemory();
+            outcome = FUSED_ERROR;
+            break;
+        }
+        if (!added) { /* the same text again (1 and "1"): the general path */
+            outcome = FUSED_DECLINE;
+            break;
+        }
+        int64_t j0 = q < 0 ? 0 : judged.query_offsets[q], j1 = q < 0 ? 0 : judged.query_offsets[q + 1];
+        size_t k_max = (size_t)(j1 - j0);
+        if (entry_reserve(&entry, (size_t)size, k_max + 1) < 0) {
+            PyErr_NoMemory();
+            outcome = FUSED_ERROR;
+            break;
+        }
+        size_t cap = 0;
+        if (k_max) { /* the query's judged ids, hashed (a quarter full at most) */
+            cap = 64;
+            while (cap < k_max * 4) {
+                cap *= 2;
+            }
+            if (cap > table_cap) {
+                JudgedSlot *grown = PyMem_Realloc(table, cap * sizeof(JudgedSlot));
+                if (grown == NULL) {
+                    PyErr_NoMemory();
+                    outcome = FUSED_ERROR;
+                    break;
+                }
+                table = grown;
+                table_cap = cap;
+            }
+            for (size_t i = 0; i < cap; i++) {
+                table[i].judgment = -1;
+            }
+            for (int64_t j = j0; j < j1; j++) {
+                int64_t judgment = judged.judgments[j];
+                size_t m;
+                const unsigned char *s = judged_text(&judged, judgment, &m);
+                uint64_t h = hash_id(s, m);
+                size_t at = (size_t)h & (cap - 1);
+                while (table[at].judgment >= 0) {
+                    at = (at + 1) & (cap - 1);
+                }
+                table[at].hash = h;
+                table[at].judgment = judgment;
+            }
+        }
+        /* the entry: every document read and checked, the judged ones found */
+        Py_INCREF(ranking);
+        size_t n = 0, k = 0;
+        int kinds = 0;
+        Py_ssize_t inner = 0;
+        PyObject *doc_key, *value;
+        while (PyDict_Next(ranking, &inner, &doc_key, &value)) {
+            if (UNLIKELY(n >= (size_t)size)) { /* the dict grew while we read it */
+                outcome = FUSED_DECLINE;
+                break;
+            }
+            IdText doc;
+            got = id_of_key(doc_key, id_types, &doc);
+            kinds |= got == 1 ? doc.kind : 0;
+            if (got != 1 || (kinds & (kinds - 1)) || (kinds & KIND_OTHER)) {
+                id_release(&doc); /* keys of mixed kinds may collide: the general path */
+                PyErr_Clear();
+                outcome = FUSED_DECLINE;
+                break;
+            }
+            double score;
+            if (LIKELY(PyFloat_CheckExact(value))) {
+                score = PyFloat_AS_DOUBLE(value);
+            }
+            else if (number_of(value, number_types, &score) != 1) {
+                id_release(&doc);
+                PyErr_Clear();
+                outcome = FUSED_DECLINE;
+                break;
+            }
+            if (UNLIKELY(!isfinite(score))) {
+                id_release(&doc);
+                outcome = FUSED_DECLINE;
+                break;
+            }
+            if (cap) {
+                const unsigned char *s = (const unsigned char *)doc.s;
+                size_t m = (size_t)doc.n;
+                uint64_t h = hash_id(s, m);
+                size_t at = (size_t)h & (cap - 1);
+                while (table[at].judgment >= 0) {
+                    if (table[at].hash == h) {
+                        size_t length;
+                        const unsigned char *other = judged_text(&judged, table[at].judgment, &length);
+                        if (length == m && memcmp(s, other, m) == 0) {
+                            if (UNLIKELY(k >= k_max)) { /* cannot happen: keys of one kind */
+                                outcome = FUSED_DECLINE;
+                            }
+                            else {
+                                entry.hit_row[k] = (int64_t)n;
+                                entry.hit_judgment[k] = table[at].judgment;
+                                k++;
+                            }
+                            break;
+                        }
+                    }
+                    at = (at + 1) & (cap - 1);
+                }
+            }
+            id_release(&doc);
+            entry.scores[n] = score;
+            Py_INCREF(doc_key);
+            entry.keys[n] = doc_key;
+            n++;
+            if (outcome != FUSED_DONE) {
+                break;
+            }
+        }
+        if (outcome == FUSED_DONE && n != (size_t)size) {
+            outcome = FUSED_DECLINE; /* the dict changed while we read it */
+        }
+        if (outcome == FUSED_DONE && k) {
+            outcome = rank_entry(&entry, n, k, block, &judged, id_types, &spent, budget,
+                                 &out);
+        }
+        entry_release_keys(&entry, n);
+        Py_DECREF(ranking);
+        if (outcome != FUSED_DONE) {
+            break;
+        }
+        if (vec_push_i64(&out.block_query, q) < 0 || vec_push_i64(&out.block_size, (int64_t)n) < 0) {
+            PyErr_NoMemory();
+            outcome = FUSED_ERROR;
+            break;
+        }
+        block++;
+    }
+    if (outcome == FUSED_ERROR) {
+        goto done;
+    }
+    if (outcome == FUSED_DECLINE) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    {
+        PyObject *items[9] = {NULL};
+        items[0] = interner_take_names(&seen);
+        Vec *vecs[8] = {&out.block_query, &out.block_size, &out.judgment, &out.rank, &out.above,
+                        &out.size, &out.block, &out.score};
+        int ok = items[0] != NULL;
+        for (int i = 0; i < 8 && ok; i++) {
+            items[i + 1] = vec_to_block(vecs[i]);
+            ok = items[i + 1] != NULL;
+        }
+        if (ok) {
+            result = PyTuple_New(9);
+            for (int i = 0; result != NULL && i < 9; i++) {
+                PyTuple_SET_ITEM(result, i, items[i]);
+                items[i] = NULL;
+            }
+        }
+        for (int i = 0; i < 9; i++) {
+            Py_XDECREF(items[i]);
+        }
+    }
+done:
+    for (int i = 0; i < held; i++) {
+        PyBuffer_Release(&in[i]);
+    }
+    if (known.slots != NULL || known.offsets.data != NULL) {
+        interner_free(&known);
+    }
+    if (seen.slots != NULL || seen.offsets.data != NULL) {
+        interner_free(&seen);
+    }
+    PyMem_Free(table);
+    entry_free(&entry);
+    ranked_free(&out);
+    return result;
+}
+
 static PyMethodDef ccolumns_methods[] = {
     {"run_dict", ccolumns_run_dict, METH_VARARGS, run_dict_doc},
     {"qrels_dict", ccolumns_qrels_dict, METH_VARARGS, qrels_dict_doc},
+    {"run_dict_ranks", ccolumns_run_dict_ranks, METH_VARARGS, run_dict_ranks_doc},
     {"run_table", ccolumns_run_table, METH_VARARGS, run_table_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from rankwise._compiled import enabled, load
 from rankwise._threads import cores, run_threads
 from rankwise.data._arrow import array_to_numpy, numpy_to_array
-from rankwise.data._strings import StringsLike, string_chunks, to_arrow
+from rankwise.data._strings import StringChunk, StringsLike, string_chunks, to_arrow
 from rankwise.exceptions import InvalidParameterError
 from rankwise.kernels._unique import distinct
 from rankwise.options import TIE_POLICIES
@@ -615,17 +615,10 @@ def _find_and_rank(
         return None
     bounds = np.append(starts, n).astype(np.int64)
     block_query = np.ascontiguousarray(run_to_qrels[codes], dtype=np.int64)
-    query_codes = qrels.query_codes
-    per_query = np.bincount(query_codes, minlength=len(qrels.query_ids))
-    query_offsets = np.concatenate(([0], np.cumsum(per_query))).astype(np.int64)
-    if len(query_codes) < 2 or (query_codes[1:] >= query_codes[:-1]).all():
-        judgments = np.arange(len(query_codes), dtype=np.int64)  # grouped by query already
-    else:
-        judgments = np.argsort(query_codes, kind="stable").astype(np.int64)
-    judged_doc = np.ascontiguousarray(qrels.doc_codes, dtype=np.int32)
-    id_chunks = string_chunks(qrels.doc_column)
-    if len(id_chunks) != 1:
+    grouped = _judgments_by_query(qrels)
+    if grouped is None:
         return None
+    per_query, query_offsets, judgments, judged_doc, id_chunk = grouped
     scores = np.ascontiguousarray(scores, dtype=np.float64)
     docs = [chunk.as_buffers() for chunk in string_chunks(run.doc_column)]
     # per block, at most its query's judgments are found: each thread gets its share
@@ -642,7 +635,7 @@ def _find_and_rank(
         lo, hi = int(room[first]), int(room[last])
         counts[index] = native.judged_ranks(
             bounds, block_query, scores, docs, query_offsets, judgments, judged_doc,
-            id_chunks[0].as_buffers(), first, last, budget, *(out[lo:hi] for out in outputs),
+            id_chunk.as_buffers(), first, last, budget, *(out[lo:hi] for out in outputs),
         )
 
     run_threads(work, len(parts))
@@ -665,6 +658,100 @@ def _find_and_rank(
         block_sizes=np.diff(bounds),
     )
     return rows, judged, ranked
+
+
+class _ByQuery(NamedTuple):
+    """The judgments grouped by query, as the counting kernels read them."""
+
+    per_query: np.ndarray  # judgments of each query
+    query_offsets: np.ndarray  # int64: the judgments of query q are judgments[offsets[q]:offsets[q + 1]]
+    judgments: np.ndarray  # int64 rows of the judgments
+    judged_doc: np.ndarray  # int32 per row, its document: an index into the ids
+    ids: StringChunk  # the distinct judged document ids
+
+
+def _judgments_by_query(qrels: Qrels) -> _ByQuery | None:
+    """The judgments grouped by query, or None when their ids are not in one chunk."""
+    id_chunks = string_chunks(qrels.doc_column)
+    if len(id_chunks) != 1:
+        return None
+    query_codes = qrels.query_codes
+    per_query = np.bincount(query_codes, minlength=len(qrels.query_ids))
+    query_offsets = np.concatenate(([0], np.cumsum(per_query))).astype(np.int64)
+    if len(query_codes) < 2 or (query_codes[1:] >= query_codes[:-1]).all():
+        judgments = np.arange(len(query_codes), dtype=np.int64)  # grouped by query already
+    else:
+        judgments = np.argsort(query_codes, kind="stable").astype(np.int64)
+    judged_doc = np.ascontiguousarray(qrels.doc_codes, dtype=np.int32)
+    return _ByQuery(per_query, query_offsets, judgments, judged_doc, id_chunks[0])
+
+
+_ccolumns = load("rankwise.io._ccolumns")
+
+
+def rank_run_dict(
+    qrels: Qrels,
+    results: Any,
+    *,
+    depth: int | None = None,
+    missing: str = "skip",
+) -> tuple[TiedRanking, int, int] | None:
+    """Rank a run given as ``{query_id: {doc_id: score}}`` without building the run.
+
+    One pass over the dict in C (:mod:`rankwise.io._ccolumns`): each
+    document id is looked up among the judged ids of its query, and the rank
+    of each judged document found is 1 + the documents of its query that
+    sort before it (trec_eval's order, docnos compared only among equal
+    scores), as :func:`rank_all_ties` ranks the run read by
+    :func:`rankwise.io.dicts.run_from_dict`. Unjudged documents are only
+    counted: their ids are never copied.
+
+    Returns
+    -------
+    (TiedRanking, int, int) or None
+        The ranking, the judged queries the run does not hold and the
+        queries of the run the judgments do not hold; None when the C module is off or the dict needs the general path: an
+        entry it does not accept (the general path raises the error), ids
+        that may collide (``1`` and ``"1"``), or ties too many to count.
+    """
+    native = _ccolumns if enabled() else None
+    if native is None or not len(qrels) or not isinstance(results, dict):
+        return None
+    grouped = _judgments_by_query(qrels)
+    if grouped is None:
+        return None
+    from rankwise.io.dicts import ID_TYPES, NUMBER_TYPES
+
+    ids = grouped.ids
+    read = native.run_dict_ranks(
+        results, ID_TYPES, NUMBER_TYPES, list(qrels.query_ids), grouped.query_offsets,
+        grouped.judgments, grouped.judged_doc, ids.offsets, ids.data,
+        _TIE_BUDGET_PER_ROW, _TIE_BUDGET_BASE,
+    )
+    if read is None:
+        return None
+    _, *blocks = read
+    block_query, block_size, judgment, rank, above, size, block = (
+        np.frombuffer(buffer, dtype=np.int64) for buffer in blocks[:7]
+    )
+    score = np.frombuffer(blocks[7], dtype=np.float64)
+    counts = np.full(len(qrels.query_ids), -1, dtype=np.int64)
+    in_qrels = block_query >= 0
+    counts[block_query[in_qrels]] = block_size[in_qrels]
+    ranking = assemble_ranking(
+        qrels,
+        counts,
+        hit_query=block_query[block],
+        hit_rank=rank,
+        hit_grade=qrels.grades[judgment],
+        tie_above=above,
+        tie_size=size,
+        depth=depth,
+        missing=missing,
+        hit_score=score,
+        hit_row=judgment,
+    )
+    return ranking, int((counts < 0).sum()), int((~in_qrels).sum())
 
 
 _ROWS_PER_THREAD = 1 << 20
@@ -694,8 +781,8 @@ def byte_order(names: list[str]) -> np.ndarray:
         import pyarrow.compute as pc
 
         return np.asarray(pc.sort_indices(pa.array(names, type=pa.string())), dtype=np.int64)
-    keys = [name.encode("utf-8") for name in names]
-    return np.array(sorted(range(len(names)), key=keys.__getitem__), dtype=np.int64)
+    # str order is code point order, which UTF-8 byte order is: no encoding needed
+    return np.array(sorted(range(len(names)), key=names.__getitem__), dtype=np.int64)
 
 
 def assemble_ranking(
@@ -769,7 +856,7 @@ def assemble_ranking(
     counts = np.asarray(counts, dtype=np.int64)
     present = counts >= 0
     evaluated = np.arange(len(names)) if missing == "zero" else np.flatnonzero(present)
-    evaluated = evaluated[byte_order([names[i] for i in evaluated])]
+    evaluated = evaluated[byte_order([names[i] for i in evaluated.tolist()])]
     eval_of = np.full(len(names), -1, dtype=np.int64)
     eval_of[evaluated] = np.arange(len(evaluated))
     n_eval = len(evaluated)
@@ -807,7 +894,7 @@ def assemble_ranking(
         if hit_row is not None and entry_of_row is not None else None
     )
     return TiedRanking(
-        query_ids=[names[i] for i in evaluated],
+        query_ids=[names[i] for i in evaluated.tolist()],
         num_ret=num_ret,
         hit_query=hit_query[rows],
         hit_rank=hit_rank[rows],
