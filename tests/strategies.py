@@ -8,10 +8,13 @@ reaches every property and differential test.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from hypothesis import strategies as st
 
-__all__ = ["SPARK_KINDS", "collections", "dialect_collection", "diversity_collection",
+__all__ = ["SPARK_KINDS", "collections", "dialect_collection", "dict_collections",
+           "diversity_collection",
            "diversity_collections", "fusion_runs", "grouped_as_dicts", "random_collection",
            "random_tables",
            "ranked_lists", "ranking_data", "score_matrices", "significance_matrices",
@@ -89,6 +92,41 @@ def random_collection(seed: int, *, ties: bool) -> tuple[dict, dict]:
             run[qid] = {pool[i]: float(np.float32(s)) for i, s in zip(retrieved, scores)}
     if not any(q in run for q in qrels):
         run[next(iter(qrels))] = {"dx": 1.0}
+    return qrels, run
+
+
+@st.composite
+def dict_collections(draw: st.DrawFn, int_ids: bool | None = None) -> tuple[dict, dict]:
+    """Judgments and run dicts as BEIR and MTEB hand them, with what ranking finds hard.
+
+    Heavy ties (scores drawn from a few values, exact in float32), docnos that
+    break them in byte order (shared prefixes, different lengths, non-ASCII),
+    unjudged documents retrieved, judged documents not retrieved, grades
+    -1..3, queries on one side only, empty entries ({} on either side), and
+    ids of one kind per dict level: all str, or all int (*int_ids*, drawn
+    when None) for query ids and for document ids.
+    """
+    query_ints = draw(st.booleans()) if int_ids is None else int_ids
+    doc_ints = draw(st.booleans()) if int_ids is None else int_ids
+    texts = ["d", "d1", "d10", "d2", "D1", "d1a", "\u00e9", "\u65e5\u672c", "x" * 9, "x" * 17,
+             "x" * 18, "a\u00e9b", "0", "00"]
+    pool: list[Any] = list(range(-3, 14)) if doc_ints else texts
+    score = st.sampled_from([-1.5, 0.0, 0.25, 0.5, 0.5, 1.0, 1e-3, 3.0]).map(
+        lambda v: float(np.float32(v))
+    )
+    qrels: dict[Any, dict[Any, int]] = {}
+    run: dict[Any, dict[Any, float]] = {}
+    for q in range(draw(st.integers(1, 6))):
+        query: Any = q * 7 if query_ints else f"q{q}"
+        side = draw(st.sampled_from(["both", "both", "both", "qrels", "run"]))
+        if side != "run":
+            docs = draw(st.lists(st.sampled_from(pool), unique=True, max_size=10))
+            qrels[query] = {d: draw(st.integers(-1, 3)) for d in docs}
+        if side != "qrels":
+            docs = draw(st.lists(st.sampled_from(pool), unique=True, max_size=14))
+            run[query] = {d: draw(score) for d in docs}
+    if not any(judged for judged in qrels.values()):
+        qrels[0 if query_ints else "q0"] = {pool[0]: 1}
     return qrels, run
 
 

@@ -664,7 +664,7 @@ class _ByQuery(NamedTuple):
     """The judgments grouped by query, as the counting kernels read them."""
 
     per_query: np.ndarray  # judgments of each query
-    query_offsets: np.ndarray  # int64: the judgments of query q are judgments[offsets[q]:offsets[q + 1]]
+    query_offsets: np.ndarray  # int64: query q has judgments[offsets[q]:offsets[q + 1]]
     judgments: np.ndarray  # int64 rows of the judgments
     judged_doc: np.ndarray  # int32 per row, its document: an index into the ids
     ids: StringChunk  # the distinct judged document ids
@@ -710,9 +710,10 @@ def rank_run_dict(
     -------
     (TiedRanking, int, int) or None
         The ranking, the judged queries the run does not hold and the
-        queries of the run the judgments do not hold; None when the C module is off or the dict needs the general path: an
-        entry it does not accept (the general path raises the error), ids
-        that may collide (``1`` and ``"1"``), or ties too many to count.
+        queries of the run the judgments do not hold; None when the C
+        module is off or the dict needs the general path: an entry it does
+        not accept (the general path raises the error), ids that may collide
+        (``1`` and ``"1"``), or ties too many to count.
     """
     native = _ccolumns if enabled() else None
     if native is None or not len(qrels) or not isinstance(results, dict):

@@ -1,0 +1,201 @@
+"""Run dicts read and ranked in one C pass (rank_run_dict) against the general path.
+
+``rw.evaluate(qrels_dict, run_dict, ...)`` ranks a run dict without building
+the run (:func:`rankwise.kernels.ranking.rank_run_dict`, the C function
+``rankwise.io._ccolumns.run_dict_ranks``). Every number, query list, coverage
+count and error must be what the general path gives (the dict read into a
+Run, then ranked), and what pytrec_eval gives where it computes the measure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from strategies import dict_collections, random_collection
+
+import rankwise as rw
+from rankwise._compiled import enabled
+from rankwise.exceptions import DuplicateEntryError, InputFormatError
+from rankwise.io.coerce import as_qrels
+from rankwise.kernels import ranking
+from rankwise.kernels.ranking import rank_run_dict
+
+needs_c = pytest.mark.skipif(
+    ranking._ccolumns is None or not enabled(), reason="the C module is not built or turned off"
+)
+
+MEASURES = [
+    "num_ret", "num_rel", "num_rel_ret", "map", "P@1", "P@3", "P@10", "recall@5", "ndcg",
+    "ndcg@3", "ndcg@10(gain=linear)", "mrr", "Rprec", "bpref", "success@2", "judged@5",
+    "err@5", "rbp(p=0.8)",
+]
+TIED_MEASURES = ["P@3", "map", "ndcg@3", "mrr", "recall@5", "num_rel_ret"]
+"""Measures every tie policy computes."""
+DIALECT_MEASURES = ["ndcg@3(dialect=sklearn)", "ndcg@3(dialect=lightgbm)"]
+
+
+def general_path(*args: Any, **kwargs: Any) -> rw.Results:
+    """``rw.evaluate`` with run dicts on the general path (built into a Run, then ranked)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranking, "rank_run_dict", lambda *a, **k: None)
+        return rw.evaluate(*args, **kwargs)
+
+
+def same_results(fused: rw.Results, general: rw.Results) -> None:
+    assert fused.query_ids == general.query_ids
+    assert [type(q) for q in fused.query_ids] == [type(q) for q in general.query_ids]
+    assert (fused.missing_queries, fused.unjudged_queries) == (
+        general.missing_queries, general.unjudged_queries)
+    assert list(fused.mean) == list(general.mean)
+    for name in general.mean:
+        np.testing.assert_array_equal(fused[name], general[name], err_msg=name)
+
+
+def fused_is_taken(qrels: dict, run: dict) -> bool:
+    return rank_run_dict(as_qrels(qrels), run) is not None
+
+
+@needs_c
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dict_collections())
+def test_the_one_pass_ranks_as_the_general_path(data: tuple) -> None:
+    qrels, run = data
+    assert fused_is_taken(qrels, run)  # ids of one kind per level: never declined
+    for options in ({}, {"depth": 3}, {"missing": "zero"}, {"rel": 2}, {"unjudged": "bounds"},
+                    {"ties": "average"}, {"ties": "worst", "depth": 2}):
+        measures = TIED_MEASURES if "ties" in options else MEASURES
+        fused = rw.evaluate(qrels, run, measures, **options)
+        general = general_path(qrels, run, measures, **options)
+        same_results(fused, general)
+        if options.get("unjudged") == "bounds":
+            assert fused.unjudged is not None and general.unjudged is not None
+            assert fused.unjudged.mean == general.unjudged.mean
+
+
+@needs_c
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dict_collections(int_ids=False))
+def test_other_dialects_rank_the_run_built_when_asked(data: tuple) -> None:
+    qrels, run = data
+    same_results(rw.evaluate(qrels, run, MEASURES + DIALECT_MEASURES),
+                 general_path(qrels, run, MEASURES + DIALECT_MEASURES))
+
+
+@needs_c
+@pytest.mark.parametrize("seed", range(12))
+def test_massive_ties_past_the_budget_take_the_general_path(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    qrels, run = random_collection(seed, ties=True)
+    expected = general_path(qrels, run, MEASURES)
+    monkeypatch.setattr(ranking, "_TIE_BUDGET_BASE", 0)
+    monkeypatch.setattr(ranking, "_TIE_BUDGET_PER_ROW", 0)
+    assert not fused_is_taken(qrels, run)  # every tie costs: declined
+    same_results(rw.evaluate(qrels, run, MEASURES), expected)
+
+
+@needs_c
+def test_ranks_follow_trec_eval_order_by_docno_descending() -> None:
+    qrels = {"q": {"b": 1, "ab": 1, "a": 1, "\u00e9": 1, "c": 0}}
+    run = {"q": {"a": 1.0, "b": 1.0, "ab": 1.0, "\u00e9": 1.0, "z": 2.0, "c": 0.5, "u": 1.0}}
+    fused = rank_run_dict(as_qrels(qrels), run)
+    assert fused is not None
+    view = fused[0].view("trec")
+    # z (2.0); then the tie at 1.0 by docno descending: é (0xC3 0xA9), u, b, ab, a; then c
+    ranks = dict(zip(view.hit_grade.tolist(), view.hit_rank.tolist()))
+    assert view.hit_rank.tolist() == [2, 4, 5, 6, 7]
+    assert view.tie_above.tolist() == [1, 1, 1, 1, 6]
+    assert view.tie_size.tolist() == [5, 5, 5, 5, 1]
+    assert ranks[0.0] == 7
+    assert view.num_ret.tolist() == [7]
+
+
+@needs_c
+@pytest.mark.parametrize(
+    ("qrels", "run"),
+    [
+        ({"q": {"a": 1}}, {"q": {1: 1.0, "1": 0.5}}),  # the same document twice
+        ({"q": {"1": 1}}, {"q": {"a": 1.0}, 5: {"1": 1.0}, "5": {"2": 1.0}}),  # one query twice
+    ],
+)
+def test_ids_that_may_collide_take_the_general_path(qrels: dict, run: dict) -> None:
+    assert not fused_is_taken(qrels, run)
+    if any(len({str(d) for d in docs}) < len(docs) for docs in run.values()):
+        with pytest.raises(DuplicateEntryError, match="1 and '1' are the same id"):
+            rw.evaluate(qrels, run, ["P@1"])
+    else:
+        same_results(rw.evaluate(qrels, run, ["P@1", "num_ret"]),
+                     general_path(qrels, run, ["P@1", "num_ret"]))
+
+
+@needs_c
+@pytest.mark.parametrize(
+    ("run", "message"),
+    [
+        ({"q": {"a": float("nan")}}, "must be a finite number"),
+        ({"q": {"a": "0.5"}}, "must be a number"),
+        ({"q": {"a": True}}, "must be a number"),
+        ({"q": {("a",): 1.0}}, "must be a str or an int"),
+        ({"q": {"a": 1.0}, "r": [1.0]}, "must be a dict"),
+        ({"q": {"a": 10**400}}, "too large for a 64-bit float"),
+    ],
+)
+def test_bad_runs_raise_what_the_general_path_raises(run: dict, message: str) -> None:
+    assert not fused_is_taken({"q": {"a": 1}}, run)
+    with pytest.raises(InputFormatError, match=message):
+        rw.evaluate({"q": {"a": 1}}, run, ["P@1"])
+
+
+@needs_c
+def test_bad_grades_are_refused_before_the_run_is_read() -> None:
+    with pytest.raises(InputFormatError, match=r"relevance grade .* must be a number"):
+        rw.evaluate({"q": {"a": "1"}}, {"q": {"a": float("nan")}}, ["P@1"])
+
+
+@needs_c
+def test_integer_query_ids_keep_their_type() -> None:
+    results = rw.evaluate({3: {"a": 1}, 20: {"b": 1}}, {20: {"b": 1.0}, 3: {"c": 2.0}}, ["P@1"])
+    assert results.query_ids == [3, 20]
+    assert results.to_dict() == {"P@1": {3: 0.0, 20: 1.0}}
+
+
+@needs_c
+def test_numpy_numbers_and_dict_subclasses_are_read() -> None:
+    from collections import OrderedDict
+
+    qrels = {"q": {"a": np.int64(2), "b": 1}}
+    run = OrderedDict(q={"a": np.float32(0.5), "b": np.float64(0.5), "c": 1})
+    assert fused_is_taken(qrels, run)
+    same_results(rw.evaluate(qrels, run, MEASURES), general_path(qrels, run, MEASURES))
+
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+PYTREC = {"map": "map", "P@3": "P_3", "ndcg@10(gain=linear)": "ndcg_cut_10", "mrr": "recip_rank",
+          "recall@5": "recall_5", "num_rel_ret": "num_rel_ret", "bpref": "bpref",
+          "Rprec": "Rprec"}
+
+
+@needs_c
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dict_collections(int_ids=False))
+def test_the_one_pass_gives_pytrec_evals_numbers(data: tuple) -> None:
+    qrels, run = data
+    assert fused_is_taken(qrels, run)
+    # pytrec_eval crashes on empty entries (rankwise reads them as absent): left out
+    qrels = {query: judged for query, judged in qrels.items() if judged}
+    run = {query: ranking for query, ranking in run.items() if ranking}
+    assume(any(query in qrels for query in run))
+    results = rw.evaluate(qrels, run, list(PYTREC))
+    ours = {query: {name: float(results[name][i]) for name in PYTREC}
+            for i, query in enumerate(results.query_ids)}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_3", "ndcg_cut_10", "recip_rank",
+                                                    "recall_5", "num_rel_ret", "bpref",
+                                                    "Rprec"}).evaluate(run)
+    assert set(ours) == set(theirs)
+    for query, values in theirs.items():
+        for name, key in PYTREC.items():
+            assert ours[query][name] == pytest.approx(values[key], abs=1e-12), (query, name)
