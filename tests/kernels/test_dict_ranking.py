@@ -17,14 +17,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from strategies import dict_collections, random_collection
 
 import rankwise as rw
-from rankwise._compiled import enabled
+from rankwise._compiled import enabled, load
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 from rankwise.io.coerce import as_qrels
 from rankwise.kernels import ranking
 from rankwise.kernels.ranking import rank_run_dict
 
 needs_c = pytest.mark.skipif(
-    ranking._ccolumns is None or not enabled(), reason="the C module is not built or turned off"
+    load("rankwise.io._ccolumns") is None or not enabled(),
+    reason="the C module is not built or turned off",
 )
 
 MEASURES = [

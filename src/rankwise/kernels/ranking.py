@@ -686,9 +686,6 @@ def _judgments_by_query(qrels: Qrels) -> _ByQuery | None:
     return _ByQuery(per_query, query_offsets, judgments, judged_doc, id_chunks[0])
 
 
-_ccolumns = load("rankwise.io._ccolumns")
-
-
 def rank_run_dict(
     qrels: Qrels,
     results: Any,
@@ -715,8 +712,10 @@ def rank_run_dict(
         not accept (the general path raises the error), ids that may collide
         (``1`` and ``"1"``), or ties too many to count.
     """
-    native = _ccolumns if enabled() else None
-    if native is None or not len(qrels) or not isinstance(results, dict):
+    if not enabled() or not len(qrels) or not isinstance(results, dict):
+        return None
+    native = load("rankwise.io._ccolumns")  # loaded here: reading files does not need it
+    if native is None:
         return None
     grouped = _judgments_by_query(qrels)
     if grouped is None:
