@@ -106,6 +106,54 @@ def test_an_unjudged_document_listed_twice_is_refused(spark, strategy):
         assert got.mean["num_ret"] == 4
 
 
+@pytest.mark.parametrize("strategy", ["ranks", "partitions", "auto"])
+def test_a_document_listed_twice_in_an_unjudged_query_is_refused(spark, strategy):
+    """As numpy: every query of the run is checked, not only the judged ones."""
+    from rankwise.spark import evaluate
+
+    qrels = rw.Qrels.from_dict({"q1": {"a": 1}}).to_arrow()
+    run = pa.table(
+        {
+            "query_id": ["q1", "q1", "q2", "q2", "q2"],
+            "doc_id": ["a", "b", "y", "z", "y"],
+            "score": [3.0, 2.0, 1.0, 0.5, 0.25],
+        }
+    )
+    with pytest.raises(DuplicateEntryError, match="'y' appears twice for query 'q2'"):
+        rw.evaluate(qrels, run, MEASURES)
+    with pytest.raises(DuplicateEntryError, match="'y' appears twice for query 'q2'"):
+        evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), MEASURES,
+                 strategy=strategy)
+
+
+def test_a_suspect_of_the_first_scan_is_confirmed_on_the_ids(spark):
+    """Two ids of one query hashing alike (a collision) is no error; a real duplicate is."""
+    from rankwise.engines.spark._frames import project_qrels, project_run
+    from rankwise.engines.spark.ranks import check_run, summarize_run
+
+    def summary_of(run_table):
+        run = project_run(spark.createDataFrame(run_table), query="query_id", doc="doc_id",
+                          score="score")
+        qrels = project_qrels(spark.createDataFrame(rw.Qrels.from_dict({"q1": {"a": 1}})
+                                                    .to_arrow()),
+                              query="query_id", doc="doc_id", label="relevance")
+        return run, summarize_run(run, qrels, check_duplicates=True)
+
+    clean = pa.table({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "c"],
+                      "score": [2.0, 1.0, 1.0]})
+    run, summary = summary_of(clean)
+    assert summary.suspects == 0 and summary.rows == 3
+    summary.suspects, summary.suspect_query = 1, "q1"  # as after a collision in q1
+    check_run(run, summary)  # confirmed on the ids: nothing listed twice
+    elsewhere = pa.table({"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["a", "b", "c", "c"],
+                          "score": [2.0, 1.0, 1.0, 0.5]})
+    run, summary = summary_of(elsewhere)
+    assert summary.suspects == 1 and summary.suspect_query == "q2"
+    summary.suspect_query = "q1"  # a collision in q1 named first: the whole run is checked
+    with pytest.raises(DuplicateEntryError, match="'c' appears twice for query 'q2'"):
+        check_run(run, summary)
+
+
 def test_auto_ranks_when_small_with_the_reason(spark):
     from rankwise.spark import evaluate
 

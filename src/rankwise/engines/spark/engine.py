@@ -95,11 +95,12 @@ def evaluate(
         (``partitions`` strategy).
     check_duplicates : bool
         Refuse a document listed twice for one query, as the numpy engine
-        does. The ``ranks`` strategy finds judged duplicates for free, but
-        unjudged ones cost one aggregation of the run on a 64-bit hash (a
-        shuffle of 8 bytes per row): pass False to skip it when the run is
-        known to list each document once per query. ``partitions`` always
-        checks.
+        does. The ``ranks`` strategy finds judged duplicates for free;
+        unjudged ones are found by its first scan, whose aggregation by query
+        then also lists a 64-bit hash of each document id (built map-side:
+        8 bytes a row, in one task up to the largest query's rows): pass False
+        to skip that when the run is known to list each document once per
+        query. ``partitions`` always checks.
     subtopic : str, optional
         The judgments' subtopic column (diversity judgments: a grade per
         subtopic of the query, for the diversity measures); by default a
@@ -404,6 +405,7 @@ def _plan_and_evaluate(
     )
 
     reasons: list[str] = []
+    rows_known: int | None = None  # rows of run and judgments, when a scan has counted them
     judgments = run if qrels is None else qrels
     if strategy != "partitions":
         rows = judgments.count()
@@ -433,12 +435,14 @@ def _plan_and_evaluate(
             from rankwise.engines.spark.ranks import RanksScan, collect_judgments
 
             scan = RanksScan(
-                run, qrels, collect_judgments(qrels), ascending=options.ties == "ascending"
+                run, qrels, collect_judgments(qrels), ascending=options.ties == "ascending",
+                check_duplicates=check_duplicates,
             )
             second_scan = not scan.covered and not (options.judged_only and options.depth is None)
             offered = scan.offered_per_row() if second_scan else 0.0
             # unjudged="bounds" is computed on the driver: the ranks plan whatever it costs
             if strategy == "auto" and offered > MAX_OFFERED_PER_ROW and not options.bounds:
+                rows_known = scan.summary.rows + rows
                 reasons.append(
                     f"{sized}; the second scan would offer ~{offered:.0f} intervals per row "
                     f"(> {MAX_OFFERED_PER_ROW:.0f})"
@@ -450,12 +454,12 @@ def _plan_and_evaluate(
                     else "no second scan ("
                     + ("every retrieved document judged)" if scan.covered else "judged_only)")
                 )
-                return _evaluate_ranks(scan, measures, query, options, plan, check_duplicates)
+                return _evaluate_ranks(scan, measures, query, options, plan)
     elif judgments.isEmpty():
         raise _no_judgments(qrels is None)
     plan = "partitions" + (": " + "; ".join(reasons) if reasons else "")
     return _evaluate_partitions(
-        run, qrels, measures, query, options, num_partitions, chunk_rows, plan
+        run, qrels, measures, query, options, num_partitions, chunk_rows, plan, rows_known
     )
 
 
@@ -505,7 +509,6 @@ def _evaluate_ranks(
     query: str,
     options: EvalOptions,
     plan: str,
-    check_duplicates: bool,
 ) -> SparkResults:
     from rankwise.engines.core import Coverage, evaluate_ranking
 
@@ -513,7 +516,6 @@ def _evaluate_ranks(
         depth=options.depth,
         missing=options.missing,
         judged_only=options.judged_only,
-        check_duplicates=check_duplicates,
     )
     summary = scan.summary
     local = evaluate_ranking(
@@ -568,6 +570,7 @@ def _evaluate_partitions(
     num_partitions: int | None,
     chunk_rows: int,
     plan: str,
+    rows: int | None = None,
 ) -> SparkResults:
     from pyspark import StorageLevel
     from pyspark.sql import functions as sf
@@ -587,7 +590,8 @@ def _evaluate_partitions(
     spark = run.sparkSession
     check_executors(spark)  # one tiny task, before the shuffle
     if num_partitions is None:
-        rows = run.count() + (0 if qrels is None else qrels.count())
+        if rows is None:  # not counted by a first scan
+            rows = run.count() + (0 if qrels is None else qrels.count())
         num_partitions = partitions_for(rows, spark.sparkContext.defaultParallelism)
         plan += f"; {num_partitions} partitions for {rows:,} rows"
     else:

@@ -6,14 +6,15 @@ document is 1 + the number of documents of its query that sort before it
 (a higher score, or an equal score and a greater document id in byte
 order). Two scans of the run compute all of that, each a map-side join with
 a small broadcast table and a partial aggregation: the run's rows are never
-shuffled nor sorted (only partial counts move), and no Python runs on the
-executors:
+shuffled nor sorted (only partial aggregates move), and no Python runs on
+the executors:
 
-1. the first scan: the run grouped by query, then by judged query (row
-   counts, top scores and the checks: non-finite scores, null ids), and the
-   run joined with the broadcast judgments on (query, doc): the judged
-   documents retrieved ("hits"), with their scores and grades (collected:
-   O(judgments));
+1. the first scan (:func:`summarize_run`): the run joined with the
+   broadcast judgments on (query, doc), grouped by query and judged
+   document, then by judged query: per judged query its row count and top
+   score, the judged documents retrieved ("hits") with their scores and
+   grades (collected: O(judgments)), and the checks (non-finite scores,
+   null ids, documents listed twice);
 2. the second scan: the hits of each query cut its order into intervals
    (:class:`~rankwise.engines.spark._assemble.HitIntervals`); each run row
    finds the one interval that holds it by an equi-join on (query, grid
@@ -23,8 +24,9 @@ executors:
 When every retrieved document of every judged query is judged (one
 learning-to-rank table), the hits are the whole of those queries: the
 driver ranks them itself and the second scan is skipped. Documents listed
-twice for a query are found by one more aggregation (on a 64-bit hash of
-query and document), as the numpy engine refuses them.
+twice for a query are found inside the first scan (the aggregation by query
+also lists a 64-bit hash of each document id, map-side), as the numpy engine
+refuses them.
 
 The driver then holds O(judgments) data and runs the numpy kernels on it.
 """
@@ -92,7 +94,7 @@ def per_document(qrels: DataFrame) -> DataFrame:
 
 
 class RunSummary:
-    """What the first two scans of the run found.
+    """What the first scan of the run found.
 
     Attributes
     ----------
@@ -111,58 +113,113 @@ class RunSummary:
     bad_scores, null_docs, null_queries : int
         Rows of the run with a score that is not a finite number, with a null
         document id, with a null query id.
+    rows : int
+        Rows of the run.
+    suspects : int
+        Queries of the run (judged or not) holding two rows whose document
+        ids hash alike (64-bit): listed twice, or a rare collision; 0 when
+        the scan did not look (``check_duplicates=False``).
+    suspect_query : str or None
+        One of them.
+    twice_hit : tuple of str, or None
+        A judged document listed twice for one query, ``(query, document)``.
     """
 
-    def __init__(self, counts: pa.Table, hits: pa.Table) -> None:
+    def __init__(self, table: pa.Table) -> None:
+        import pyarrow as pa
         import pyarrow.compute as pc
 
-        judged = pc.is_valid(counts["key"])
-        summary = counts.filter(judged)
-        self.queries: pa.Array = summary["key"].combine_chunks()
-        self.counts = summary["n"].to_numpy().astype(np.int64)
-        self.top_scores = summary["top"].to_numpy(zero_copy_only=False).astype(np.float64)
-        unjudged = counts.filter(pc.invert(judged))
+        judged = table.filter(pc.is_valid(table["key"]))
+        per_query = judged.group_by("key", use_threads=False).aggregate(
+            [("n", "sum"), ("top", "max")]
+        )
+        self.queries: pa.Array = per_query["key"].combine_chunks()
+        self.counts = per_query["n_sum"].to_numpy().astype(np.int64)
+        self.top_scores = per_query["top_max"].to_numpy(zero_copy_only=False).astype(np.float64)
+        unjudged = table.filter(pc.is_null(table["key"]))
         self.unjudged_queries = int(pc.sum(unjudged["queries"]).as_py() or 0)
-        self.bad_scores = int(pc.sum(counts["bad"]).as_py() or 0)
-        self.null_docs = int(pc.sum(counts["null_docs"]).as_py() or 0)
-        self.null_queries = int(pc.sum(counts["null_queries"]).as_py() or 0)
-        self.hit_query: pa.Array = hits["q"].combine_chunks()
-        self.hit_doc: pa.Array = hits["d"].combine_chunks()
-        self.hit_score = hits["s"].to_numpy().astype(np.float64)
+        self.bad_scores = int(pc.sum(table["bad"]).as_py() or 0)
+        self.null_docs = int(pc.sum(table["null_docs"]).as_py() or 0)
+        self.null_queries = int(pc.sum(table["null_queries"]).as_py() or 0)
+        self.rows = int(pc.sum(table["n"]).as_py() or 0)
+        if "suspects" in table.column_names:
+            self.suspects = int(pc.sum(table["suspects"]).as_py() or 0)
+            named = pc.drop_null(table["suspect"])
+            self.suspect_query: str | None = named[0].as_py() if len(named) else None
+        else:
+            self.suspects, self.suspect_query = 0, None
+        hits = judged.filter(pc.is_valid(judged["hd"]))
+        twice = hits.filter(pc.greater(hits["n"], 1))
+        self.twice_hit: tuple[str, str] | None = (
+            (twice["key"][0].as_py(), twice["hd"][0].as_py()) if twice.num_rows else None
+        )
+        self.hit_query: pa.Array = pa.array(hits["key"].combine_chunks(), pa.string())
+        self.hit_doc: pa.Array = pa.array(hits["hd"].combine_chunks(), pa.string())
+        self.hit_score = hits["top"].to_numpy().astype(np.float64)
         self.hit_grade = hits["g"].to_numpy().astype(np.float64)
 
 
-def summarize_run(run: DataFrame, qrels: DataFrame) -> RunSummary:
-    """Scans 1 and 2: per judged query its row count, the checks; the judged hits.
+def summarize_run(
+    run: DataFrame, qrels: DataFrame, *, check_duplicates: bool = False
+) -> RunSummary:
+    """The first scan: per judged query its row count, the checks, the judged hits.
 
-    The counts are a two-level aggregation (by query, then by judged query
-    or "unjudged"): only per-partition partial counts are shuffled. The hits
-    are a map-side join with the broadcast judgments.
+    One aggregation of the run joined with the broadcast judgments (a
+    map-side join), keyed by query and, for a judged document, the document
+    too: every query gives one group of its unjudged rows and one per judged
+    document retrieved (its score and grade). A second aggregation, of one
+    row per group, keeps the judged queries apart and sums up the others
+    ("unjudged"). Only per-partition partial aggregates are shuffled.
+
+    With *check_duplicates*, each group also lists a 64-bit hash of its
+    rows' document ids, and the queries whose list holds a hash twice are
+    counted (``RunSummary.suspects``): the lists are built map-side (8 bytes
+    a row, no row of its own in the shuffle), so the check costs no scan nor
+    shuffle of its own. :func:`check_run` confirms a suspect on the ids. The
+    memory it needs: 8 bytes per row of the largest query, in one task. A
+    judged document listed twice is found either way (its group counts two
+    rows).
     """
     from pyspark.sql import functions as sf
 
-    per_query = run.groupBy("q").agg(
+    judged = qrels.select("q", "d", "g", sf.lit(True).alias("_hit"))
+    joined = run.join(sf.broadcast(judged), ["q", "d"], "left")
+    hit_doc = sf.when(sf.col("_hit"), sf.col("d")).alias("hd")
+    aggregates = [
         sf.count(sf.lit(1)).alias("n"),
         sf.max("s").alias("top"),
+        sf.max("g").alias("g"),
         sf.sum(sf.when(_finite("s"), 0).otherwise(1)).alias("bad"),
         sf.sum(sf.when(sf.col("d").isNull(), 1).otherwise(0)).alias("null_docs"),
-    )
+    ]
+    if check_duplicates:
+        aggregates.append(sf.collect_list(sf.xxhash64("d")).alias("hashes"))
+    groups = joined.groupBy("q", hit_doc).agg(*aggregates)
+    totals = []
+    if check_duplicates:
+        twice = sf.size("hashes") > sf.size(sf.array_distinct("hashes"))
+        groups = groups.withColumn("twice", twice).drop("hashes")
+        totals = [
+            sf.sum(sf.col("twice").cast("long")).alias("suspects"),
+            sf.first(sf.when(sf.col("twice"), sf.col("q")), ignorenulls=True).alias("suspect"),
+        ]
     judged_queries = qrels.select("q").distinct().withColumn("_judged", sf.lit(True))
-    counts = (
-        per_query.join(sf.broadcast(judged_queries), "q", "left")
-        .groupBy(sf.when(sf.col("_judged"), sf.col("q")).alias("key"))
+    key = sf.when(sf.col("_judged"), sf.col("q")).alias("key")
+    summary = (
+        groups.join(sf.broadcast(judged_queries), "q", "left")
+        .groupBy(key, sf.when(sf.col("_judged"), sf.col("hd")).alias("hd"))
         .agg(
             sf.sum("n").alias("n"),
             sf.max("top").alias("top"),
+            sf.max("g").alias("g"),
             sf.sum("bad").alias("bad"),
             sf.sum("null_docs").alias("null_docs"),
             sf.sum(sf.when(sf.col("q").isNull(), sf.col("n")).otherwise(0)).alias("null_queries"),
             sf.count(sf.col("q")).alias("queries"),
+            *totals,
         )
     )
-    counted = to_arrow(counts)
-    hits = run.join(sf.broadcast(qrels), ["q", "d"], "inner").select("q", "d", "s", "g")
-    return RunSummary(counted, to_arrow(hits))
+    return RunSummary(to_arrow(summary))
 
 
 def check_run(run: DataFrame, summary: RunSummary) -> None:
@@ -173,7 +230,8 @@ def check_run(run: DataFrame, summary: RunSummary) -> None:
     InputFormatError
         A null query or document id, or a score that is null, NaN or infinite.
     DuplicateEntryError
-        A judged document listed twice for one query.
+        A document listed twice for one query: judged (the hits show it), or
+        any when the scan looked (``summarize_run(check_duplicates=True)``).
     """
     from pyspark.sql import functions as sf
 
@@ -195,21 +253,37 @@ def check_run(run: DataFrame, summary: RunSummary) -> None:
             "scores must not be null, NaN or infinite"
         )
     _check_duplicate_hits(summary)
+    if summary.suspects:
+        _confirm_duplicates(run, summary)
+
+
+def _confirm_duplicates(run: DataFrame, summary: RunSummary) -> None:
+    """Name a document listed twice in the suspect query; else (a collision) check it all."""
+    from pyspark.sql import functions as sf
+
+    found = (
+        run.filter(sf.col("q") == sf.lit(summary.suspect_query))
+        .groupBy("d")
+        .count()
+        .filter(sf.col("count") > 1)
+        .limit(1)
+        .collect()
+    )
+    if found:
+        raise DuplicateEntryError(
+            f"document {found[0]['d']!r} appears twice for query {summary.suspect_query!r}; "
+            "a run lists each document once per query",
+            "run_df",
+        )
+    check_duplicates_in(run)  # two document ids of that query hash alike: look everywhere
 
 
 def _check_duplicate_hits(summary: RunSummary) -> None:
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if len(summary.hit_doc) < 2:
-        return
-    pairs = pa.table({"q": summary.hit_query, "d": summary.hit_doc})
-    counted = pairs.group_by(["q", "d"]).aggregate([([], "count_all")])
-    twice = counted.filter(pc.greater(counted["count_all"], 1))
-    if twice.num_rows:
+    if summary.twice_hit is not None:
+        query, doc = summary.twice_hit
         raise DuplicateEntryError(
-            f"document {twice['d'][0].as_py()!r} appears twice for query "
-            f"{twice['q'][0].as_py()!r}; a run lists each document once per query",
+            f"document {doc!r} appears twice for query {query!r}; "
+            "a run lists each document once per query",
             "run_df",
         )
 
@@ -322,6 +396,11 @@ class RanksScan:
         The projected run (``q, d, s``) and judgments (``q, d, g``).
     qrels : Qrels
         The judgments, collected.
+    ascending : bool
+        ``ties="ascending"``: tied documents by id ascending.
+    check_duplicates : bool
+        Refuse a document listed twice for one query (judged or not), found
+        by the first scan; without it only judged ones are refused.
 
     Raises
     ------
@@ -330,13 +409,21 @@ class RanksScan:
     """
 
     def __init__(
-        self, run: DataFrame, qrels_frame: DataFrame, qrels: Qrels, *, ascending: bool = False
+        self,
+        run: DataFrame,
+        qrels_frame: DataFrame,
+        qrels: Qrels,
+        *,
+        ascending: bool = False,
+        check_duplicates: bool = True,
     ) -> None:
         self.run = run
         self.qrels = qrels
         self.ascending = ascending  # ties="ascending": tied documents by id ascending
         # diversity judgments: one row per (query, document), the best grade over subtopics
-        self.summary = summarize_run(run, per_document(qrels_frame))
+        self.summary = summarize_run(
+            run, per_document(qrels_frame), check_duplicates=check_duplicates
+        )
         check_run(run, self.summary)
         self._grid: tuple[Any, float, np.ndarray, np.ndarray] | None = None
 
@@ -382,22 +469,13 @@ class RanksScan:
         depth: int | None,
         missing: str,
         judged_only: bool,
-        check_duplicates: bool = True,
     ) -> TiedRanking:
-        """The second scan (when needed), and the kernels' input assembled on the driver.
-
-        Raises
-        ------
-        DuplicateEntryError
-            With *check_duplicates*, a document listed twice for one query.
-        """
+        """The second scan (when needed), and the kernels' input assembled on the driver."""
         import pyarrow as pa
 
         summary = self.summary
         if self.covered:
             return self._ranking_of_hits(depth=depth, missing=missing, judged_only=judged_only)
-        if check_duplicates:
-            check_duplicates_in(self.run)
         if judged_only:
             codes = _query_codes(summary)
             usable = summary.hit_grade >= 0
@@ -508,9 +586,11 @@ def rank_on_driver(
 
 
 def check_duplicates_in(run: DataFrame) -> None:
-    """Raise when a document is listed twice for one query of *run*.
+    """Raise when a document is listed twice for one query of *run* (a scan of its own).
 
-    One aggregation on a 64-bit hash of (query, document), skipping the
+    The first scan finds suspects itself (:func:`summarize_run`); this is
+    the fallback when a suspect was two document ids hashing alike. One
+    aggregation on a 64-bit hash of (query, document), skipping the
     map-side partial aggregation (it cannot reduce distinct keys) where
     Spark offers that (``spark.sql.execution.bypassPartialAggregation``,
     Spark 4.1 and later); hashes seen twice are confirmed on the ids.
