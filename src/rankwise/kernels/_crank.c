@@ -574,8 +574,438 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------------------
+ * Recommender lists (rankwise.recommenders.inputs): user-item pairs joined by user.
+ *
+ * Rows are (user code, item code) pairs. join_pairs groups the rows of both sides by
+ * user (no work when they come grouped already, else a counting sort) and, user by
+ * user, writes the set side's items into a table indexed by item code (stamped with
+ * the user) that each row of the query side reads: linear time, no sort, no hashing.
+ * compact_lists drops flagged rows of lists and ranks them again; gather_sums sums a
+ * per-item value over each user's rows. The GIL is released.
+ * ------------------------------------------------------------------------------------ */
+
+static inline int64_t
+code_at(const char *p, int width, Py_ssize_t i)
+{
+    return width == 4 ? (int64_t)((const int32_t *)p)[i] : ((const int64_t *)p)[i];
+}
+
+typedef struct {
+    int64_t *start; /* per user: its first position (a row, or an index into order) */
+    int64_t *stop;
+    int64_t *order; /* NULL: the rows come grouped by user, positions are rows */
+} Groups;
+
+static void
+groups_free(Groups *g)
+{
+    free(g->start);
+    free(g->stop);
+    free(g->order);
+}
+
+#define PAIRS_NO_MEMORY (-1)
+#define PAIRS_BAD_USER (-2)
+#define PAIRS_BAD_ITEM (-3)
+
+static int
+groups_build(const char *users, int width, Py_ssize_t n, int64_t n_users, Groups *g)
+{
+    g->start = calloc((size_t)n_users + 1, sizeof(int64_t));
+    g->stop = calloc((size_t)n_users + 1, sizeof(int64_t));
+    g->order = NULL;
+    unsigned char *visited = calloc((size_t)n_users + 1, 1);
+    if (g->start == NULL || g->stop == NULL || visited == NULL) {
+        free(visited);
+        return PAIRS_NO_MEMORY;
+    }
+    int grouped = 1;
+    Py_ssize_t r = 0;
+    while (r < n) {
+        int64_t u = code_at(users, width, r);
+        if (u < 0 || u >= n_users) {
+            free(visited);
+            return PAIRS_BAD_USER;
+        }
+        Py_ssize_t e = r + 1;
+        while (e < n && code_at(users, width, e) == u) {
+            e++;
+        }
+        if (visited[u]) {
+            grouped = 0;
+            break;
+        }
+        visited[u] = 1;
+        g->start[u] = r;
+        g->stop[u] = e;
+        r = e;
+    }
+    free(visited);
+    if (grouped) {
+        return 0;
+    }
+    /* a counting sort of the rows by user */
+    memset(g->start, 0, ((size_t)n_users + 1) * sizeof(int64_t));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t u = code_at(users, width, i);
+        if (u < 0 || u >= n_users) {
+            return PAIRS_BAD_USER;
+        }
+        g->start[u + 1]++;
+    }
+    for (int64_t u = 0; u < n_users; u++) {
+        g->start[u + 1] += g->start[u];
+        g->stop[u] = g->start[u];
+    }
+    g->order = malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+    if (g->order == NULL) {
+        return PAIRS_NO_MEMORY;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        g->order[g->stop[code_at(users, width, i)]++] = i;
+    }
+    return 0;
+}
+
+typedef struct {
+    const char *q_users, *q_items, *s_users, *s_items;
+    int q_width, s_width, out_width, mode;
+    Py_ssize_t n_q, n_s;
+    int64_t n_users, n_items;
+    char *out;
+} Join;
+
+/* mode 0: out[r] (uint8) = the pair of query row r is in the set; mode 1: out[r] (int32 or
+ * int64) = the lowest set row holding the pair, or -1; mode 2 (query and set the same
+ * rows): out[r] (uint8) = a row before r holds the same pair. */
+static int
+join_run(const Join *j)
+{
+    Groups gq = {NULL, NULL, NULL}, gs = {NULL, NULL, NULL};
+    int32_t *stamp = NULL;
+    int64_t *slot = NULL;
+    int status = groups_build(j->q_users, j->q_width, j->n_q, j->n_users, &gq);
+    if (status == 0) {
+        status = groups_build(j->s_users, j->s_width, j->n_s, j->n_users, &gs);
+    }
+    if (status != 0) {
+        goto done;
+    }
+    stamp = malloc((size_t)(j->n_items > 0 ? j->n_items : 1) * sizeof(int32_t));
+    slot = malloc((size_t)(j->n_items > 0 ? j->n_items : 1) * sizeof(int64_t));
+    if (stamp == NULL || slot == NULL) {
+        status = PAIRS_NO_MEMORY;
+        goto done;
+    }
+    for (int64_t i = 0; i < j->n_items; i++) {
+        stamp[i] = -1;
+    }
+    for (int64_t u = 0; u < j->n_users; u++) {
+        int64_t a = gq.start[u], b = gq.stop[u];
+        if (a == b) {
+            continue;
+        }
+        /* the set's rows of u, the lowest written last (it wins) */
+        for (int64_t p = gs.stop[u] - 1; p >= gs.start[u]; p--) {
+            int64_t row = gs.order ? gs.order[p] : p;
+            int64_t item = code_at(j->s_items, j->s_width, row);
+            if (item < 0 || item >= j->n_items) {
+                status = PAIRS_BAD_ITEM;
+                goto done;
+            }
+            stamp[item] = (int32_t)u;
+            slot[item] = row;
+        }
+        for (int64_t p = a; p < b; p++) {
+            int64_t row = gq.order ? gq.order[p] : p;
+            int64_t item = code_at(j->q_items, j->q_width, row);
+            if (item < 0 || item >= j->n_items) {
+                status = PAIRS_BAD_ITEM;
+                goto done;
+            }
+            int64_t found = stamp[item] == (int32_t)u ? slot[item] : -1;
+            if (j->mode == 0) {
+                ((uint8_t *)j->out)[row] = found >= 0;
+            } else if (j->mode == 2) {
+                ((uint8_t *)j->out)[row] = found >= 0 && found < row;
+            } else if (j->out_width == 4) {
+                ((int32_t *)j->out)[row] = (int32_t)found;
+            } else {
+                ((int64_t *)j->out)[row] = found;
+            }
+        }
+    }
+done:
+    free(stamp);
+    free(slot);
+    groups_free(&gq);
+    groups_free(&gs);
+    return status;
+}
+
+static int
+code_width(const Py_buffer *b, const char *what)
+{
+    const char *f = b->format ? b->format : "B";
+    if (b->itemsize == 4 && (f[0] == 'i' || f[0] == 'l')) {
+        return 4;
+    }
+    if (b->itemsize == 8 && (f[0] == 'l' || f[0] == 'q')) {
+        return 8;
+    }
+    PyErr_Format(PyExc_TypeError, "join_pairs: %s must be int32 or int64 codes", what);
+    return -1;
+}
+
+PyDoc_STRVAR(join_pairs_doc,
+"join_pairs(q_users, q_items, s_users, s_items, n_users, n_items, mode, out, /)\n"
+"--\n\n"
+"Find each query pair (user, item codes: int32 or int64, C-contiguous) among the\n"
+"set's pairs. mode 0: out (uint8) marks the pairs in the set; mode 1: out (int32 or\n"
+"int64) gets the lowest set row holding the pair, or -1; mode 2 (the same rows on\n"
+"both sides): out (uint8) marks the rows whose pair a lower row holds. Neither side\n"
+"needs to be sorted; rows grouped by user skip the counting sort. Codes must be in\n"
+"[0, n_users) and [0, n_items) (ValueError otherwise); n_users < 2**31.");
+
+static PyObject *
+crank_join_pairs(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *objs[5];
+    long long n_users, n_items;
+    int mode;
+    if (!PyArg_ParseTuple(args, "OOOOLLiO:join_pairs", &objs[0], &objs[1], &objs[2],
+                          &objs[3], &n_users, &n_items, &mode, &objs[4])) {
+        return NULL;
+    }
+    Py_buffer b[5];
+    int held = 0;
+    PyObject *result = NULL;
+    for (int i = 0; i < 5; i++) {
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (i == 4 ? PyBUF_WRITABLE : 0);
+        if (PyObject_GetBuffer(objs[i], &b[i], flags) < 0) {
+            goto done;
+        }
+        held++;
+    }
+    static const char *names[4] = {"q_users", "q_items", "s_users", "s_items"};
+    int widths[4];
+    for (int i = 0; i < 4; i++) {
+        if ((widths[i] = code_width(&b[i], names[i])) < 0) {
+            goto done;
+        }
+    }
+    if (widths[0] != widths[1] || widths[2] != widths[3]) {
+        PyErr_SetString(PyExc_TypeError, "join_pairs: users and items of a side differ in type");
+        goto done;
+    }
+    Py_ssize_t n_q = b[0].len / widths[0], n_s = b[2].len / widths[2];
+    int out_width = mode == 1 ? (int)b[4].itemsize : 1;
+    if (b[1].len / widths[1] != n_q || b[3].len / widths[3] != n_s || mode < 0 || mode > 2 ||
+        (mode == 1 && out_width != 4 && out_width != 8) || b[4].itemsize != out_width ||
+        b[4].len / out_width != n_q || n_users < 0 || n_users >= ((long long)1 << 31) ||
+        n_items < 0 || (mode == 1 && out_width == 4 && n_s >= ((Py_ssize_t)1 << 31)) ||
+        (mode == 2 && (b[0].buf != b[2].buf || b[1].buf != b[3].buf))) {
+        PyErr_SetString(PyExc_ValueError, "join_pairs: arrays, sizes or mode do not match");
+        goto done;
+    }
+    Join j = {
+        .q_users = b[0].buf, .q_items = b[1].buf, .s_users = b[2].buf, .s_items = b[3].buf,
+        .q_width = widths[0], .s_width = widths[2], .out_width = out_width, .mode = mode,
+        .n_q = n_q, .n_s = n_s, .n_users = n_users, .n_items = n_items, .out = b[4].buf,
+    };
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = join_run(&j);
+    Py_END_ALLOW_THREADS
+    if (status == PAIRS_NO_MEMORY) {
+        PyErr_NoMemory();
+    } else if (status == PAIRS_BAD_USER) {
+        PyErr_SetString(PyExc_ValueError, "join_pairs: a user code out of range");
+    } else if (status == PAIRS_BAD_ITEM) {
+        PyErr_SetString(PyExc_ValueError, "join_pairs: an item code out of range");
+    } else {
+        result = Py_NewRef(Py_None);
+    }
+done:
+    for (int i = 0; i < held; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    return result;
+}
+
+static int
+int32_buffer(PyObject *obj, Py_buffer *b, int writable, const char *what)
+{
+    if (PyObject_GetBuffer(obj, b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT |
+                                       (writable ? PyBUF_WRITABLE : 0)) < 0) {
+        return -1;
+    }
+    if (b->itemsize != 4 || b->format == NULL || (b->format[0] != 'i' && b->format[0] != 'l')) {
+        PyBuffer_Release(b);
+        PyErr_Format(PyExc_TypeError, "%s must be int32", what);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(compact_lists_doc,
+"compact_lists(users, items, flags, k, out_users, out_items, out_ranks, /)\n"
+"--\n\n"
+"Recommendation lists (int32 user and item codes; a user's rows contiguous, in rank\n"
+"order) without the rows flagged (uint8, or None), ranked again 1, 2, ... within\n"
+"each user's run and cut at k (k < 0: no cut). Writes the rows kept to the int32\n"
+"outputs (as long as the input) and returns how many.");
+
+static PyObject *
+crank_compact_lists(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *users_obj, *items_obj, *flags_obj, *outs[3];
+    long long k;
+    if (!PyArg_ParseTuple(args, "OOOLOOO:compact_lists", &users_obj, &items_obj, &flags_obj,
+                          &k, &outs[0], &outs[1], &outs[2])) {
+        return NULL;
+    }
+    Py_buffer b[5], flags;
+    int held = 0, has_flags = flags_obj != Py_None;
+    PyObject *result = NULL;
+    if (int32_buffer(users_obj, &b[0], 0, "compact_lists: users") < 0) {
+        goto done;
+    }
+    held++;
+    if (int32_buffer(items_obj, &b[1], 0, "compact_lists: items") < 0) {
+        goto done;
+    }
+    held++;
+    for (int i = 0; i < 3; i++) {
+        if (int32_buffer(outs[i], &b[2 + i], 1, "compact_lists: outputs") < 0) {
+            goto done;
+        }
+        held++;
+    }
+    if (has_flags && PyObject_GetBuffer(flags_obj, &flags, PyBUF_C_CONTIGUOUS) < 0) {
+        has_flags = 0;
+        goto done;
+    }
+    Py_ssize_t n = b[0].len / 4;
+    if (b[1].len / 4 != n || (has_flags && flags.len != n) || b[2].len / 4 < n ||
+        b[3].len / 4 < n || b[4].len / 4 < n) {
+        PyErr_SetString(PyExc_ValueError, "compact_lists: arrays differ in length");
+        goto done;
+    }
+    const int32_t *users = b[0].buf, *items = b[1].buf;
+    const uint8_t *flag = has_flags ? flags.buf : NULL;
+    int32_t *out_users = b[2].buf, *out_items = b[3].buf, *out_ranks = b[4].buf;
+    Py_ssize_t m = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int64_t rank = 0;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        if (r == 0 || users[r] != users[r - 1]) {
+            rank = 0;
+        }
+        if (flag != NULL && flag[r]) {
+            continue;
+        }
+        rank++;
+        if (k >= 0 && rank > k) {
+            continue;
+        }
+        out_users[m] = users[r];
+        out_items[m] = items[r];
+        out_ranks[m] = (int32_t)rank;
+        m++;
+    }
+    Py_END_ALLOW_THREADS
+    result = PyLong_FromSsize_t(m);
+done:
+    if (has_flags) {
+        PyBuffer_Release(&flags);
+    }
+    for (int i = 0; i < held; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    return result;
+}
+
+PyDoc_STRVAR(gather_sums_doc,
+"gather_sums(users, items, values, sums, counts, /)\n"
+"--\n\n"
+"For each row r (int32 codes): sums[users[r]] += values[items[r]] (float64) and\n"
+"counts[users[r]] += 1 (int64), in row order (the sums of np.bincount with weights).");
+
+static PyObject *
+crank_gather_sums(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *objs[5];
+    if (!PyArg_ParseTuple(args, "OOOOO:gather_sums", &objs[0], &objs[1], &objs[2], &objs[3],
+                          &objs[4])) {
+        return NULL;
+    }
+    Py_buffer b[5];
+    int held = 0;
+    PyObject *result = NULL;
+    if (int32_buffer(objs[0], &b[0], 0, "gather_sums: users") < 0) {
+        goto done;
+    }
+    held++;
+    if (int32_buffer(objs[1], &b[1], 0, "gather_sums: items") < 0) {
+        goto done;
+    }
+    held++;
+    for (int i = 2; i < 5; i++) {
+        if (PyObject_GetBuffer(objs[i], &b[i], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT |
+                                                   (i > 2 ? PyBUF_WRITABLE : 0)) < 0) {
+            goto done;
+        }
+        held++;
+        const char *f = b[i].format ? b[i].format : "B";
+        if (b[i].itemsize != 8 || (i < 4 ? f[0] != 'd' : (f[0] != 'l' && f[0] != 'q'))) {
+            PyErr_SetString(PyExc_TypeError,
+                            "gather_sums: values and sums must be float64, counts int64");
+            goto done;
+        }
+    }
+    Py_ssize_t n = b[0].len / 4, n_values = b[2].len / 8, n_users = b[3].len / 8;
+    if (b[1].len / 4 != n || b[4].len / 8 != n_users) {
+        PyErr_SetString(PyExc_ValueError, "gather_sums: arrays differ in length");
+        goto done;
+    }
+    const int32_t *users = b[0].buf, *items = b[1].buf;
+    const double *values = b[2].buf;
+    double *sums = b[3].buf;
+    int64_t *counts = b[4].buf;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < n; r++) {
+        int32_t u = users[r], i = items[r];
+        if (u < 0 || u >= n_users || i < 0 || i >= n_values) {
+            bad = 1;
+            break;
+        }
+        sums[u] += values[i];
+        counts[u]++;
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "gather_sums: a code out of range");
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    for (int i = 0; i < held; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    return result;
+}
+
 static PyMethodDef crank_methods[] = {
     {"judged_ranks", crank_judged_ranks, METH_VARARGS, judged_ranks_doc},
+    {"join_pairs", crank_join_pairs, METH_VARARGS, join_pairs_doc},
+    {"compact_lists", crank_compact_lists, METH_VARARGS, compact_lists_doc},
+    {"gather_sums", crank_gather_sums, METH_VARARGS, gather_sums_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -583,7 +1013,8 @@ static struct PyModuleDef crank_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "rankwise.kernels._crank",
     .m_doc = "The judged rows of a run grouped by query and their ranks, without a sort "
-             "(see ranking.py).",
+             "(see ranking.py); user-item pairs of recommender lists joined by user "
+             "(see recommenders/inputs.py).",
     .m_size = -1,
     .m_methods = crank_methods,
 };

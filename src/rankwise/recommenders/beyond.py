@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
-from rankwise.recommenders.inputs import contains
+from rankwise.recommenders.inputs import native_kernels, contains
 
 if TYPE_CHECKING:
     from rankwise.recommenders.inputs import Interactions, Lists
@@ -34,6 +34,7 @@ __all__ = [
     "gini",
     "history_serendipity",
     "ild",
+    "item_means",
     "long_tail",
     "novelty",
     "personalisation",
@@ -58,12 +59,39 @@ def user_means(users: np.ndarray, values: np.ndarray, n_users: int) -> np.ndarra
         return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
+def item_means(lists: Lists, values: np.ndarray, n_users: int) -> np.ndarray:
+    """Mean of a per-item value over each user's list (NaN for users with no row).
+
+    ``user_means(lists.users, values[lists.items], n_users)``, without the
+    array of gathered values where the C kernel is built (the same sums, in
+    the same order).
+
+    Examples
+    --------
+    >>> from rankwise.recommenders.inputs import Lists
+    >>> lists = Lists(np.array([0, 0, 2]), np.array([1, 0, 1]), np.array([1, 2, 1]))
+    >>> item_means(lists, np.array([1.0, 3.0]), 3).tolist()
+    [2.0, nan, 3.0]
+    """
+    native = native_kernels()
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if native is not None and lists.users.dtype == lists.items.dtype == np.int32:
+        sums = np.zeros(n_users)
+        counts = np.zeros(n_users, dtype=np.int64)
+        native.gather_sums(np.ascontiguousarray(lists.users),
+                           np.ascontiguousarray(lists.items), values, sums, counts)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    return user_means(lists.users, values[lists.items], n_users)
+
+
 def exposure(lists: Lists, n_items: int) -> np.ndarray:
     """c(i): how many lists recommend each item code."""
     return np.bincount(lists.items, minlength=n_items).astype(np.float64)
 
 
-def catalogue_coverage(lists: Lists, catalogue_size: int) -> float:
+def catalogue_coverage(lists: Lists, catalogue_size: int,
+                       counts: np.ndarray | None = None) -> float:
     """|union of the lists| / |I|.
 
     Items recommended but outside the catalogue count in the numerator (as in
@@ -79,6 +107,8 @@ def catalogue_coverage(lists: Lists, catalogue_size: int) -> float:
     """
     if catalogue_size <= 0:
         raise InvalidParameterError(f"the catalogue is empty (size {catalogue_size})")
+    if counts is not None:  # the lists' exposure, computed already
+        return float(np.count_nonzero(counts) / catalogue_size)
     n_items = int(lists.items.max()) + 1 if len(lists.items) else 0
     return float(np.count_nonzero(np.bincount(lists.items, minlength=n_items)) / catalogue_size)
 
@@ -155,7 +185,7 @@ def novelty(lists: Lists, popularity: np.ndarray, population: float, n_users: in
     with np.errstate(divide="ignore"):
         information = -np.log2(np.where(seen, popularity, max(unseen, 1.0)) / population)
     if unseen > 0:
-        return user_means(lists.users, information[lists.items], n_users)
+        return item_means(lists, information, n_users)
     keep = seen[lists.items]
     return user_means(lists.users[keep], information[lists.items[keep]], n_users)
 
@@ -249,7 +279,7 @@ def popreo(lists: Lists, relevant: Interactions, tail: np.ndarray, head: np.ndar
     if seen is not None and len(seen.users):
         fresh = ~contains(seen.keys(n_items), rel_keys, n_items)
         rel_keys, rel_items = rel_keys[fresh], rel_items[fresh]
-    hit = contains(rel_keys, lists.users * n_items + lists.items, n_items)
+    hit = contains(rel_keys, lists.keys(n_items), n_items)
     hit_items = lists.items[hit]
     probabilities = []
     for group in (head, tail):
@@ -389,8 +419,8 @@ def serendipity(lists: Lists, baseline: Lists, relevant: Interactions, n_items: 
     >>> serendipity(lists, base, rel, 2, 1).tolist()
     [0.5]
     """
-    keys = lists.users * n_items + lists.items
-    unexpected = ~np.isin(keys, baseline.users * n_items + baseline.items)
+    keys = lists.keys(n_items)
+    unexpected = ~np.isin(keys, baseline.keys(n_items))
     useful = contains(relevant.keys(n_items), keys, n_items)
     return user_means(lists.users, (unexpected & useful).astype(np.float64), n_users)
 
@@ -459,7 +489,7 @@ def epc(lists: Lists, relevant: Interactions, seen_share: np.ndarray, n_items: i
     0.306574
     """
     disc = 1 / np.log2(lists.ranks + 1.0)
-    rel = contains(relevant.keys(n_items), lists.users * n_items + lists.items, n_items)
+    rel = contains(relevant.keys(n_items), lists.keys(n_items), n_items)
     gain = disc * rel * (1 - seen_share[lists.items])
     num = np.bincount(lists.users, weights=gain, minlength=n_users)
     den = np.bincount(lists.users, weights=disc, minlength=n_users)

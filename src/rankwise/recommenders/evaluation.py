@@ -526,9 +526,9 @@ def evaluate_recommendations(
     n_users, n_items = max(len(user_vocab), 1), max(len(item_vocab), 1)
 
     if seen is not None:
-        lists = exclude_seen(lists, seen, n_items, k)
+        lists = exclude_seen(lists, seen, n_items, k, n_users)
         if base is not None:
-            base = exclude_seen(base, seen, n_items, k)
+            base = exclude_seen(base, seen, n_items, k, n_users)
     else:
         lists = lists.head(k)
         if base is not None:
@@ -687,7 +687,7 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     from rankwise.kernels.ranking import TiedRanking, assemble_ranking
     from rankwise.measures.dialects import ranking_key
     from rankwise.options import options_from
-    from rankwise.recommenders.inputs import positions
+    from rankwise.recommenders.inputs import pair_lookup
 
     options = options_from(None, rel=rel, missing=missing)
     parsed = prepare_measures(names, options)
@@ -705,10 +705,11 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     lengths = np.bincount(lists.users, minlength=n_users)
     listed = lengths > 0
     counts = np.where(listed[query_users], lengths[query_users], -1)
-    row = positions(truth.keys(n_items), lists.users * n_items + lists.items, n_items)
+    row = pair_lookup(truth.users, truth.items, lists.users, lists.items, n_users, n_items,
+                      rows=True)
     hit = np.flatnonzero(row >= 0)
-    judged_row = row[hit]
-    rank = lists.ranks[hit]
+    judged_row = row[hit].astype(np.int64)
+    rank = lists.ranks[hit].astype(np.int64)
     ranking = assemble_ranking(
         qrels, counts,
         hit_query=query_of[lists.users[hit]], hit_rank=rank,
@@ -748,6 +749,13 @@ class _Context:
                 np.float64)
             self.train_users = float(np.count_nonzero(np.bincount(history.users)))
         self._vectors: Any = None
+        self._exposure: tuple[Lists, np.ndarray] | None = None
+
+    def exposure(self, lists: Lists) -> np.ndarray:
+        """c(i) of *lists* (kept for the last lists asked: coverage, Gini and entropy share it)."""
+        if self._exposure is None or self._exposure[0] is not lists:
+            self._exposure = (lists, beyond.exposure(lists, self.n_items))
+        return self._exposure[1]
 
     def need_history(self, measure: BeyondMeasure) -> Interactions:
         if self.history is None:
@@ -798,12 +806,12 @@ class _Context:
         dialect = m.param("dialect")
         n_users, n_items = self.n_users, self.n_items
         if m.name == "coverage":
-            return beyond.catalogue_coverage(lists, self.size(m))
+            return beyond.catalogue_coverage(lists, self.size(m), self.exposure(lists))
         if m.name == "gini":
-            return beyond.gini(beyond.exposure(lists, n_items), self.size(m),
+            return beyond.gini(self.exposure(lists), self.size(m),
                                form="recbole" if dialect == "recbole" else "handbook")
         if m.name == "entropy":
-            counts = beyond.exposure(lists, n_items)
+            counts = self.exposure(lists)
             if dialect == "recbole":
                 return beyond.shannon_entropy(counts, base=math.e, per_item=True)
             return beyond.shannon_entropy(counts)
@@ -815,7 +823,7 @@ class _Context:
             if dialect == "recommenders":
                 truth = self.need_truth(m)
                 history = self.need_history(m)
-                relevance = contains(truth.keys(n_items), lists.users * n_items + lists.items,
+                relevance = contains(truth.keys(n_items), lists.keys(n_items),
                                      n_items).astype(np.float64)
                 return beyond.history_serendipity(lists, history, self.vectors(), relevance,
                                                   n_users)[1]

@@ -33,8 +33,13 @@ __all__ = [
     "exclude_seen",
     "find_column",
     "first_of_keys",
+    "native_kernels",
+    "pair_lookup",
     "positions",
 ]
+
+_NARROW = 1 << 31
+"""Codes and ranks below this fit int32: lists are kept in int32 columns (half the bytes)."""
 
 ROLES: dict[str, tuple[str, ...]] = {
     "user": ("user", "user_id", "userID", "userId", "UserId", "uid", "user:token"),
@@ -175,8 +180,8 @@ class Vocabulary:
             )
         return values
 
-    def encode(self, values: Any) -> np.ndarray:
-        """Codes of *values* (int64), adding the ids not seen before."""
+    def encode(self, values: Any, *, narrow: bool = False) -> np.ndarray:
+        """Codes of *values* (int64; int32 with *narrow*), adding the ids not seen before."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -186,12 +191,12 @@ class Vocabulary:
                 [c.to_numpy() for c in values.chunks] or [np.zeros(0, dtype=np.int64)])
         if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.ndim == 1 \
                 and (self._type is None or self._type == pa.int64()):
-            fast = self._encode_small_integers(values)
+            fast = self._encode_small_integers(values, narrow=narrow)
             if fast is not None:
                 return fast
         array = self._normalise(values)
         if len(array) == 0:
-            return np.zeros(0, dtype=np.int64)
+            return np.zeros(0, dtype=np.int32 if narrow else np.int64)
         known = self.labels()
         if len(known):
             codes = pc.index_in(array, value_set=known).to_numpy(zero_copy_only=False)
@@ -210,9 +215,10 @@ class Vocabulary:
             codes[new] = indices + self._size
             self._chunks.append(encoded.dictionary)
             self._size += len(encoded.dictionary)
-        return codes
+        return codes.astype(np.int32) if narrow and self._size < _NARROW else codes
 
-    def _encode_small_integers(self, values: np.ndarray) -> np.ndarray | None:
+    def _encode_small_integers(self, values: np.ndarray, *, narrow: bool = False
+                               ) -> np.ndarray | None:
         """Codes of non-negative integer ids through a table (no hashing), or None."""
         import pyarrow as pa
 
@@ -226,7 +232,8 @@ class Vocabulary:
                 len(values) + len(known)) + (1 << 20):
             return None
         self._normalise(pa.array(values[:1]))  # the type check (int64)
-        table = np.full(top + 1, -1, dtype=np.int64)
+        narrow = narrow and self._size + top + 1 < _NARROW
+        table = np.full(top + 1, -1, dtype=np.int32 if narrow else np.int64)
         table[known] = np.arange(len(known))
         present = np.zeros(top + 1, dtype=bool)
         present[values] = True
@@ -317,10 +324,22 @@ class Interactions:
                    n_items: int) -> Interactions:
         """Merge repeated pairs (ratings: the largest), in linear time.
 
-        The pairs keep the order of their representative rows (not sorted).
+        The pairs keep the order of their first rows (not sorted).
         """
         u, i = np.asarray(u, dtype=np.int64), np.asarray(i, dtype=np.int64)
-        first, owner = first_of_keys(u * n_items + i, n_items)
+        native = native_kernels()
+        if native is not None and len(u) > 1:
+            n_users = int(u.max()) + 1
+            repeated = np.empty(len(u), dtype=np.bool_)
+            native.join_pairs(u, i, u, i, n_users, n_items, 2, repeated)
+            if not repeated.any():
+                return cls(u, i, np.asarray(r, dtype=np.float64),
+                           np.ones(len(u), dtype=np.int64))
+            owner = np.empty(len(u), dtype=np.int64)
+            native.join_pairs(u, i, u, i, n_users, n_items, 1, owner)
+            first = ~repeated
+        else:
+            first, owner = first_of_keys(u * n_items + i, n_items)
         if first.all():
             return cls(u, i, np.asarray(r, dtype=np.float64), np.ones(len(u), dtype=np.int64))
         counts = np.bincount(owner, minlength=len(u))[first]
@@ -333,7 +352,7 @@ class Interactions:
 
     def keys(self, n_items: int) -> np.ndarray:
         """One int64 per pair: ``user * n_items + item``."""
-        return self.users * n_items + self.items
+        return self.users.astype(np.int64) * n_items + self.items
 
 
 @dataclass(frozen=True)
@@ -342,10 +361,13 @@ class Lists:
 
     Attributes
     ----------
-    users, items : ndarray of int64
+    users, items : ndarray of int32 or int64
         Codes; rows of one user are contiguous, in rank order.
-    ranks : ndarray of int64
+    ranks : ndarray of int32 or int64
         1-based position in the user's list.
+
+    Large lists are kept in int32 columns (half the bytes of every pass);
+    pair keys go through :meth:`keys` (int64).
     """
 
     users: np.ndarray
@@ -361,10 +383,18 @@ class Lists:
         """Length of every user's list (0 for users without one)."""
         return np.bincount(self.users, minlength=n_users)
 
+    def keys(self, n_items: int) -> np.ndarray:
+        """One int64 per row: ``user * n_items + item``."""
+        return self.users.astype(np.int64) * n_items + self.items
+
     def head(self, k: int | None) -> Lists:
         """The first *k* items of every list."""
-        if k is None:
+        if k is None or len(self.ranks) == 0 or k >= int(self.ranks.max()):
             return self
+        narrow = _as_int32(self.users, self.items)
+        native = native_kernels()
+        if native is not None and narrow is not None:
+            return _compact(native, *narrow, None, k)
         keep = self.ranks <= k
         return Lists(self.users[keep], self.items[keep], self.ranks[keep])
 
@@ -388,13 +418,8 @@ class Lists:
             order = np.lexsort((key, u)) if len(u) else np.zeros(0, dtype=np.int64)
             u, i = u[order], i[order]
         if len(u) > 1:
-            pairs = u * n_items + i
-            order = np.argsort(pairs, kind="stable")
-            sorted_pairs = pairs[order]
-            repeated_sorted = np.concatenate([[False], sorted_pairs[1:] == sorted_pairs[:-1]])
-            if repeated_sorted.any():
-                repeated = np.zeros(len(pairs), dtype=bool)
-                repeated[order[repeated_sorted]] = True  # later (worse-ranked) copies
+            repeated = _later_copies(u, i, n_items)  # later (worse-ranked) copies
+            if repeated.any():
                 if duplicates == "first":
                     u, i = u[~repeated], i[~repeated]
                 else:
@@ -436,12 +461,12 @@ class Lists:
                     f"{what}: users= has {len(u)} ids for {n_rows} rows of the array"
                 )
             unique_users = bool(np.all(np.bincount(u) <= 1)) if len(u) else True
-            u = np.repeat(u, width)
-            i = items.encode(matrix.reshape(-1))
+            narrow = len(users) < _NARROW and width < _NARROW
+            u = np.repeat(u.astype(np.int32) if narrow else u, width)
+            i = items.encode(matrix.reshape(-1), narrow=narrow)
             if unique_users and width > 0:
-                by_row = np.sort(i.reshape(n_rows, width), axis=1)
-                if not (by_row[:, 1:] == by_row[:, :-1]).any():  # no item twice in a row
-                    ranks = np.tile(np.arange(1, width + 1, dtype=np.int64), n_rows)
+                if not _later_copies(u, i, max(len(items), 1), by_row=width).any():
+                    ranks = np.tile(np.arange(1, width + 1, dtype=u.dtype), n_rows)
                     return cls(u, i, ranks)
             key = np.tile(np.arange(width, dtype=np.float64), n_rows)
             return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
@@ -542,7 +567,7 @@ def positions(set_keys: np.ndarray, keys: np.ndarray, n_items: int = 1) -> np.nd
 
     Neither side needs to be sorted: the keys go, a block of consecutive
     values at a time, into one dense table (no sort, no hashing). With a key
-    repeated in *set_keys*, one of its rows is given.
+    repeated in *set_keys*, its lowest row is given.
 
     Examples
     --------
@@ -565,7 +590,7 @@ def positions(set_keys: np.ndarray, keys: np.ndarray, n_items: int = 1) -> np.nd
         rows_of_set = np.arange(lo, hi) if set_order is None else set_order[lo:hi]
         local = set_keys[rows_of_set] - base
         stamps[local] = stamp
-        table[local] = rows_of_set
+        table[local[::-1]] = rows_of_set[::-1]  # the last writer wins: the lowest row
         rows = slice(int(bounds[n]), int(bounds[n + 1]))
         where = np.arange(rows.start, rows.stop) if order is None else order[rows]
         local = keys[where] - base
@@ -609,9 +634,8 @@ def contains(set_keys: np.ndarray, keys: np.ndarray, n_items: int = 1) -> np.nda
 def first_of_keys(keys: np.ndarray, n_items: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """One representative row per distinct key, and which representative each row has.
 
-    Returns ``(first, owner)``: *first* marks one row of every distinct key
-    (not necessarily the first), *owner* gives each row the index of its
-    key's representative row. Linear time, as :func:`contains`.
+    Returns ``(first, owner)``: *first* marks the first row of every distinct
+    key, *owner* gives each row the index of its key's first row. Linear time, as :func:`contains`.
 
     Examples
     --------
@@ -631,13 +655,13 @@ def first_of_keys(keys: np.ndarray, n_items: int = 1) -> tuple[np.ndarray, np.nd
         base = int(ids[n_block]) * width
         where = np.arange(rows.start, rows.stop) if order is None else order[rows]
         local = keys[where] - base
-        table[local] = where  # one writer wins per slot
+        table[local[::-1]] = where[::-1]  # the last writer wins: the first row
         owner[where] = table[local]
     return owner == np.arange(n), owner
 
 
-def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None = None
-                 ) -> Lists:
+def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None = None,
+                 n_users: int | None = None) -> Lists:
     """Remove from each list the items its user interacted with in *seen*, re-rank, cut at *k*.
 
     Examples
@@ -650,7 +674,16 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None =
     """
     if len(seen.users) == 0 or len(lists.users) == 0:
         return lists.head(k)
-    keys = lists.users * n_items
+    native = native_kernels()
+    narrow = _as_int32(lists.users, lists.items)
+    if native is not None and narrow is not None:
+        if n_users is None:
+            n_users = max(int(lists.users.max()), int(seen.users.max())) + 1
+        flags = pair_lookup(seen.users, seen.items, lists.users, lists.items, n_users, n_items)
+        if not flags.any():
+            return lists.head(k)
+        return _compact(native, *narrow, flags, k)
+    keys = lists.users.astype(np.int64) * n_items
     keys += lists.items
     removed = contains(seen.keys(n_items), keys, n_items)
     del keys
@@ -671,3 +704,99 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None =
     if k is not None:
         keep &= ranks <= k
     return Lists(lists.users[keep], lists.items[keep], ranks[keep])
+
+
+def native_kernels() -> Any:
+    """The C kernels of pairs (:mod:`rankwise.kernels._crank`), or None.
+
+    None where the module was not built or with ``RANKWISE_NO_C=1``: the
+    numpy paths then give the same results.
+    """
+    from rankwise._compiled import enabled, load
+
+    module = load("rankwise.kernels._crank") if enabled() else None
+    return module if module is not None and hasattr(module, "join_pairs") else None
+
+
+def _as_int32(*columns: np.ndarray) -> list[np.ndarray] | None:
+    """The columns as C-contiguous int32 (copied when needed), or None when too large."""
+    out = []
+    for column in columns:
+        if column.dtype != np.int32:
+            if len(column) and int(column.max()) >= _NARROW:
+                return None
+            column = column.astype(np.int32)
+        out.append(np.ascontiguousarray(column))
+    return out
+
+
+def _compact(native: Any, users: np.ndarray, items: np.ndarray, flags: np.ndarray | None,
+             k: int | None) -> Lists:
+    """Lists without the flagged rows, ranked again and cut at *k*, in one C pass."""
+    n = len(users)
+    out = [np.empty(n, dtype=np.int32) for _ in range(3)]
+    m = native.compact_lists(users, items, flags, -1 if k is None else k, *out)
+    return Lists(out[0][:m], out[1][:m], out[2][:m])
+
+
+def _later_copies(u: np.ndarray, i: np.ndarray, n_items: int, by_row: int | None = None
+                  ) -> np.ndarray:
+    """Rows whose (user, item) pair an earlier row holds; rows grouped by user.
+
+    *by_row*: the rows are a 2-D array's, *by_row* per user (each user once).
+    """
+    native = native_kernels()
+    if native is not None and u.dtype == i.dtype and u.dtype in (np.int32, np.int64):
+        u, i = np.ascontiguousarray(u), np.ascontiguousarray(i)
+        out = np.empty(len(u), dtype=np.bool_)
+        native.join_pairs(u, i, u, i, int(u.max()) + 1 if len(u) else 0, n_items, 2, out)
+        return out
+    if by_row is not None:  # a repeat within a row: equal neighbours once sorted
+        by_rows = np.sort(i.reshape(-1, by_row), axis=1)
+        if not (by_rows[:, 1:] == by_rows[:, :-1]).any():
+            return np.zeros(len(u), dtype=bool)
+    pairs = u.astype(np.int64) * n_items + i
+    order = np.argsort(pairs, kind="stable")
+    sorted_pairs = pairs[order]
+    repeated_sorted = np.concatenate([[False], sorted_pairs[1:] == sorted_pairs[:-1]])
+    repeated = np.zeros(len(pairs), dtype=bool)
+    repeated[order[repeated_sorted]] = True
+    return repeated
+
+
+def pair_lookup(set_users: np.ndarray, set_items: np.ndarray, users: np.ndarray,
+                items: np.ndarray, n_users: int, n_items: int, *, rows: bool = False
+                ) -> np.ndarray:
+    """Whether the set holds each pair ``(users[r], items[r])``, or (*rows*) its set row.
+
+    With *rows*, the lowest row of the set holding the pair, or -1. Codes
+    are non-negative, below *n_users* and *n_items*; neither side needs to
+    be sorted. Linear time: the C kernel joins the pairs user by user, the
+    numpy path (:func:`contains`, :func:`positions`) block by block.
+
+    Examples
+    --------
+    >>> s_users, s_items = np.array([0, 1, 1]), np.array([5, 2, 5])
+    >>> pair_lookup(s_users, s_items, np.array([1, 0, 0]), np.array([5, 5, 2]), 2, 6).tolist()
+    [True, True, False]
+    >>> pair_lookup(s_users, s_items, np.array([1, 0, 0]), np.array([5, 5, 2]), 2, 6,
+    ...             rows=True).tolist()
+    [2, 0, -1]
+    """
+    native = native_kernels()
+    if native is not None and n_users < _NARROW:
+        sides = []
+        for a, b in ((set_users, set_items), (users, items)):
+            dtype = np.int32 if a.dtype == b.dtype == np.int32 else np.int64
+            sides.append((np.ascontiguousarray(a, dtype=dtype),
+                          np.ascontiguousarray(b, dtype=dtype)))
+        (su, si), (qu, qi) = sides
+        out = np.empty(len(qu), dtype=(np.int32 if len(su) < _NARROW else np.int64)
+                       if rows else np.bool_)
+        native.join_pairs(qu, qi, su, si, n_users, n_items, 1 if rows else 0, out)
+        return out
+    set_keys = set_users.astype(np.int64) * n_items + set_items
+    keys = users.astype(np.int64) * n_items + items
+    if rows:
+        return positions(set_keys, keys, n_items)
+    return contains(set_keys, keys, n_items)
