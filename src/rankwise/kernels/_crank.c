@@ -608,6 +608,7 @@ groups_free(Groups *g)
 #define PAIRS_NO_MEMORY (-1)
 #define PAIRS_BAD_USER (-2)
 #define PAIRS_BAD_ITEM (-3)
+#define PAIRS_TOO_MANY (-4)
 
 static int
 groups_build(const char *users, int width, Py_ssize_t n, int64_t n_users, Groups *g)
@@ -676,6 +677,11 @@ typedef struct {
     char *out;
 } Join;
 
+typedef struct {
+    int32_t user; /* the user whose set holds the item, -1: none yet */
+    int32_t at;   /* the item's first position in the user's group */
+} Stamp;
+
 /* mode 0: out[r] (uint8) = the pair of query row r is in the set; mode 1: out[r] (int32 or
  * int64) = the lowest set row holding the pair, or -1; mode 2 (query and set the same
  * rows): out[r] (uint8) = a row before r holds the same pair. */
@@ -683,39 +689,54 @@ static int
 join_run(const Join *j)
 {
     Groups gq = {NULL, NULL, NULL}, gs = {NULL, NULL, NULL};
-    int32_t *stamp = NULL;
-    int64_t *slot = NULL;
-    int status = groups_build(j->q_users, j->q_width, j->n_q, j->n_users, &gq);
+    Stamp *table = malloc((size_t)(j->n_items > 0 ? j->n_items : 1) * sizeof(Stamp));
+    int status = table == NULL ? PAIRS_NO_MEMORY : 0;
     if (status == 0) {
+        status = groups_build(j->q_users, j->q_width, j->n_q, j->n_users, &gq);
+    }
+    if (status == 0 && j->mode != 2) {
         status = groups_build(j->s_users, j->s_width, j->n_s, j->n_users, &gs);
     }
     if (status != 0) {
         goto done;
     }
-    stamp = malloc((size_t)(j->n_items > 0 ? j->n_items : 1) * sizeof(int32_t));
-    slot = malloc((size_t)(j->n_items > 0 ? j->n_items : 1) * sizeof(int64_t));
-    if (stamp == NULL || slot == NULL) {
-        status = PAIRS_NO_MEMORY;
-        goto done;
-    }
     for (int64_t i = 0; i < j->n_items; i++) {
-        stamp[i] = -1;
+        table[i].user = -1;
     }
     for (int64_t u = 0; u < j->n_users; u++) {
         int64_t a = gq.start[u], b = gq.stop[u];
         if (a == b) {
             continue;
         }
+        int32_t user = (int32_t)u;
+        if (j->mode == 2) { /* one walk: an item stamped already is a repeat */
+            for (int64_t p = a; p < b; p++) {
+                int64_t row = gq.order ? gq.order[p] : p;
+                int64_t item = code_at(j->q_items, j->q_width, row);
+                if (item < 0 || item >= j->n_items) {
+                    status = PAIRS_BAD_ITEM;
+                    goto done;
+                }
+                ((uint8_t *)j->out)[row] = table[item].user == user;
+                table[item].user = user;
+            }
+            continue;
+        }
+        int64_t c = gs.start[u], d = gs.stop[u];
+        if (d - c > INT32_MAX) {
+            status = PAIRS_TOO_MANY;
+            goto done;
+        }
         /* the set's rows of u, the lowest written last (it wins) */
-        for (int64_t p = gs.stop[u] - 1; p >= gs.start[u]; p--) {
+        for (int64_t p = d - 1; p >= c; p--) {
             int64_t row = gs.order ? gs.order[p] : p;
             int64_t item = code_at(j->s_items, j->s_width, row);
             if (item < 0 || item >= j->n_items) {
                 status = PAIRS_BAD_ITEM;
                 goto done;
             }
-            stamp[item] = (int32_t)u;
-            slot[item] = row;
+            table[item].user = user;
+            table[item].at = (int32_t)(p - c);
         }
         for (int64_t p = a; p < b; p++) {
             int64_t row = gq.order ? gq.order[p] : p;
@@ -724,11 +745,13 @@ join_run(const Join *j)
                 status = PAIRS_BAD_ITEM;
                 goto done;
             }
-            int64_t found = stamp[item] == (int32_t)u ? slot[item] : -1;
+            int64_t found = -1;
+            if (table[item].user == user) {
+                found = c + table[item].at;
+                found = gs.order ? gs.order[found] : found;
+            }
             if (j->mode == 0) {
                 ((uint8_t *)j->out)[row] = found >= 0;
-            } else if (j->mode == 2) {
-                ((uint8_t *)j->out)[row] = found >= 0 && found < row;
             } else if (j->out_width == 4) {
                 ((int32_t *)j->out)[row] = (int32_t)found;
             } else {
@@ -737,8 +760,7 @@ join_run(const Join *j)
         }
     }
 done:
-    free(stamp);
-    free(slot);
+    free(table);
     groups_free(&gq);
     groups_free(&gs);
     return status;
@@ -825,6 +847,8 @@ crank_join_pairs(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "join_pairs: a user code out of range");
     } else if (status == PAIRS_BAD_ITEM) {
         PyErr_SetString(PyExc_ValueError, "join_pairs: an item code out of range");
+    } else if (status == PAIRS_TOO_MANY) {
+        PyErr_SetString(PyExc_ValueError, "join_pairs: a user with 2**31 set rows or more");
     } else {
         result = Py_NewRef(Py_None);
     }
@@ -856,7 +880,8 @@ PyDoc_STRVAR(compact_lists_doc,
 "Recommendation lists (int32 user and item codes; a user's rows contiguous, in rank\n"
 "order) without the rows flagged (uint8, or None), ranked again 1, 2, ... within\n"
 "each user's run and cut at k (k < 0: no cut). Writes the rows kept to the int32\n"
-"outputs (as long as the input) and returns how many.");
+"outputs (as long as the input; they may be the inputs themselves: row m is written\n"
+"after row m is read) and returns how many.");
 
 static PyObject *
 crank_compact_lists(PyObject *module, PyObject *args)
@@ -901,10 +926,13 @@ crank_compact_lists(PyObject *module, PyObject *args)
     Py_ssize_t m = 0;
     Py_BEGIN_ALLOW_THREADS
     int64_t rank = 0;
+    int32_t previous = 0;
     for (Py_ssize_t r = 0; r < n; r++) {
-        if (r == 0 || users[r] != users[r - 1]) {
+        int32_t user = users[r];
+        if (r == 0 || user != previous) {
             rank = 0;
         }
+        previous = user;
         if (flag != NULL && flag[r]) {
             continue;
         }
@@ -912,7 +940,7 @@ crank_compact_lists(PyObject *module, PyObject *args)
         if (k >= 0 && rank > k) {
             continue;
         }
-        out_users[m] = users[r];
+        out_users[m] = user;
         out_items[m] = items[r];
         out_ranks[m] = (int32_t)rank;
         m++;
@@ -1001,11 +1029,151 @@ done:
     return result;
 }
 
+static int
+int_buffer(PyObject *obj, Py_buffer *b, int writable, const char *what)
+{
+    if (PyObject_GetBuffer(obj, b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT |
+                                       (writable ? PyBUF_WRITABLE : 0)) < 0) {
+        return -1;
+    }
+    const char *f = b->format ? b->format : "B";
+    if ((b->itemsize == 4 && (f[0] == 'i' || f[0] == 'l')) ||
+        (b->itemsize == 8 && (f[0] == 'l' || f[0] == 'q'))) {
+        return (int)b->itemsize;
+    }
+    PyBuffer_Release(b);
+    PyErr_Format(PyExc_TypeError, "%s must be int32 or int64", what);
+    return -1;
+}
+
+PyDoc_STRVAR(count_codes_doc,
+"count_codes(codes, out, /)\n"
+"--\n\n"
+"np.bincount without the cast to intp: out[c] += 1 (int64 out) or out[c] = 1 (uint8 or\n"
+"bool out) for every code c (int32 or int64, in [0, len(out))); ValueError otherwise.");
+
+static PyObject *
+crank_count_codes(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *codes_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OO:count_codes", &codes_obj, &out_obj)) {
+        return NULL;
+    }
+    Py_buffer codes, out;
+    int width = int_buffer(codes_obj, &codes, 0, "count_codes: codes");
+    if (width < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&codes);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t n = codes.len / width, size = out.itemsize == 8 ? out.len / 8 : out.len;
+    if (out.itemsize != 1 && out.itemsize != 8) {
+        PyErr_SetString(PyExc_TypeError, "count_codes: out must be int64, uint8 or bool");
+        goto done;
+    }
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (out.itemsize == 8) {
+        int64_t *o = out.buf;
+        for (Py_ssize_t r = 0; r < n; r++) {
+            int64_t c = code_at(codes.buf, width, r);
+            if (c < 0 || c >= size) {
+                bad = 1;
+                break;
+            }
+            o[c]++;
+        }
+    } else {
+        uint8_t *o = out.buf;
+        for (Py_ssize_t r = 0; r < n; r++) {
+            int64_t c = code_at(codes.buf, width, r);
+            if (c < 0 || c >= size) {
+                bad = 1;
+                break;
+            }
+            o[c] = 1;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "count_codes: a code out of range");
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&codes);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+PyDoc_STRVAR(take_codes_doc,
+"take_codes(table, values, out, /)\n"
+"--\n\n"
+"out[r] = table[values[r]] (table and out of one type, int32 or int64; values int32 or\n"
+"int64 in [0, len(table))): np.take without the cast of the indices to intp.");
+
+static PyObject *
+crank_take_codes(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *objs[3];
+    if (!PyArg_ParseTuple(args, "OOO:take_codes", &objs[0], &objs[1], &objs[2])) {
+        return NULL;
+    }
+    Py_buffer b[3];
+    int widths[3], held = 0;
+    PyObject *result = NULL;
+    static const char *names[3] = {"take_codes: table", "take_codes: values",
+                                   "take_codes: out"};
+    for (int i = 0; i < 3; i++) {
+        if ((widths[i] = int_buffer(objs[i], &b[i], i == 2, names[i])) < 0) {
+            goto done;
+        }
+        held++;
+    }
+    Py_ssize_t size = b[0].len / widths[0], n = b[1].len / widths[1];
+    if (widths[0] != widths[2] || b[2].len / widths[2] != n) {
+        PyErr_SetString(PyExc_ValueError, "take_codes: table and out differ in type or length");
+        goto done;
+    }
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < n; r++) {
+        int64_t v = code_at(b[1].buf, widths[1], r);
+        if (v < 0 || v >= size) {
+            bad = 1;
+            break;
+        }
+        if (widths[0] == 4) {
+            ((int32_t *)b[2].buf)[r] = ((const int32_t *)b[0].buf)[v];
+        } else {
+            ((int64_t *)b[2].buf)[r] = ((const int64_t *)b[0].buf)[v];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "take_codes: a value out of range");
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    for (int i = 0; i < held; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    return result;
+}
+
 static PyMethodDef crank_methods[] = {
     {"judged_ranks", crank_judged_ranks, METH_VARARGS, judged_ranks_doc},
     {"join_pairs", crank_join_pairs, METH_VARARGS, join_pairs_doc},
     {"compact_lists", crank_compact_lists, METH_VARARGS, compact_lists_doc},
     {"gather_sums", crank_gather_sums, METH_VARARGS, gather_sums_doc},
+    {"count_codes", crank_count_codes, METH_VARARGS, count_codes_doc},
+    {"take_codes", crank_take_codes, METH_VARARGS, take_codes_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
-from rankwise.recommenders.inputs import native_kernels, contains
+from rankwise.recommenders.inputs import contains, count_codes, native_kernels
 
 if TYPE_CHECKING:
     from rankwise.recommenders.inputs import Interactions, Lists
@@ -87,7 +87,7 @@ def item_means(lists: Lists, values: np.ndarray, n_users: int) -> np.ndarray:
 
 def exposure(lists: Lists, n_items: int) -> np.ndarray:
     """c(i): how many lists recommend each item code."""
-    return np.bincount(lists.items, minlength=n_items).astype(np.float64)
+    return count_codes(lists.items, n_items).astype(np.float64)
 
 
 def catalogue_coverage(lists: Lists, catalogue_size: int,

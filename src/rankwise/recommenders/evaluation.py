@@ -526,9 +526,10 @@ def evaluate_recommendations(
     n_users, n_items = max(len(user_vocab), 1), max(len(item_vocab), 1)
 
     if seen is not None:
-        lists = exclude_seen(lists, seen, n_items, k, n_users)
+        # the lists were read into fresh arrays: the exclusion may overwrite them
+        lists = exclude_seen(lists, seen, n_items, k, n_users, in_place=True)
         if base is not None:
-            base = exclude_seen(base, seen, n_items, k, n_users)
+            base = exclude_seen(base, seen, n_items, k, n_users, in_place=True)
     else:
         lists = lists.head(k)
         if base is not None:
@@ -642,12 +643,14 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
     from rankwise.measures import parse
 
     cutoffs = [parse(name).cutoff for name in names]
-    if all(cutoff is not None for cutoff in cutoffs):  # only the top of each list counts
-        lists = lists.head(max(c for c in cutoffs if c is not None))
+    depth = max(c for c in cutoffs if c is not None) if all(
+        cutoff is not None for cutoff in cutoffs) else None  # only the top of each list counts
     if not general and engine == "numpy":
-        fast = _accuracy_on_codes(truth, lists, names, users, items, rel=rel, missing=missing)
+        fast = _accuracy_on_codes(truth, lists, names, users, items, rel=rel, missing=missing,
+                                  depth=depth)
         if fast is not None:
             return fast
+    lists = lists.head(depth)
     from rankwise.data import Qrels, Run
     from rankwise.evaluation import evaluate
 
@@ -664,7 +667,7 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
 
 def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
                        users: Vocabulary, items: Vocabulary, *, rel: float,
-                       missing: str) -> Results | None:
+                       missing: str, depth: int | None = None) -> Results | None:
     """The accuracy measures from the integer codes: no text ids per row, no run to rank.
 
     The lists are ranked already (rank 1, 2, ... without ties), so the
@@ -672,8 +675,9 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     found by array operations and handed to
     :func:`rankwise.engines.core.evaluate_ranking`, as every engine does;
     the numbers are those of the general path (a run of text ids with
-    scores ``-rank``). None when a measure asks for a ranking this path
-    does not make (a document dropped for having its query's id).
+    scores ``-rank``). Only the first *depth* items of each list count. None
+    when a measure asks for a ranking this path does not make (a document
+    dropped for having its query's id).
     """
     from rankwise.data import Qrels
     from rankwise.engines import get_engine
@@ -687,13 +691,14 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     from rankwise.kernels.ranking import TiedRanking, assemble_ranking
     from rankwise.measures.dialects import ranking_key
     from rankwise.options import options_from
-    from rankwise.recommenders.inputs import pair_lookup
+    from rankwise.recommenders.inputs import count_codes, native_kernels, pair_lookup
 
     options = options_from(None, rel=rel, missing=missing)
     parsed = prepare_measures(names, options)
     get_engine("numpy").check(parsed, options)
+    top = int(lists.ranks.max()) if len(lists.ranks) else 0
     if any(ranking_key(plan_of(m).conventions)[2] for m in parsed) or (
-            len(lists.ranks) and int(lists.ranks.max()) >= 1 << 24):  # float32 ties
+            min(top, depth or top) >= 1 << 24):  # float32 ties
         return None
     n_users, n_items = max(len(users), 1), max(len(items), 1)
     judged_users = np.bincount(truth.users, minlength=n_users) > 0
@@ -702,13 +707,29 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     query_of[query_users] = np.arange(len(query_users))
     qrels = Qrels(query_of[truth.users], users.texts(query_users).to_pylist(),
                   truth.items, items.texts(np.arange(len(items))).to_pylist(), truth.ratings)
-    lengths = np.bincount(lists.users, minlength=n_users)
+    lengths = count_codes(lists.users, n_users)
+    if depth is not None:
+        lengths = np.minimum(lengths, depth)
     listed = lengths > 0
     counts = np.where(listed[query_users], lengths[query_users], -1)
-    row = pair_lookup(truth.users, truth.items, lists.users, lists.items, n_users, n_items,
-                      rows=True)
-    hit = np.flatnonzero(row >= 0)
-    judged_row = row[hit].astype(np.int64)
+    if native_kernels() is not None:
+        # each judgment's row in the lists (a list holds an item once): the output is
+        # as long as the judgments, not the lists
+        found = pair_lookup(lists.users, lists.items, truth.users, truth.items, n_users,
+                            n_items, rows=True)
+        judged = np.flatnonzero(found >= 0)
+        listed_row = found[judged].astype(np.int64)
+        if depth is not None:
+            top_rows = lists.ranks[listed_row] <= depth
+            judged, listed_row = judged[top_rows], listed_row[top_rows]
+        order = np.argsort(listed_row, kind="stable")  # in the lists' row order
+        hit, judged_row = listed_row[order], judged[order].astype(np.int64)
+    else:
+        lists = lists.head(depth)
+        row = pair_lookup(truth.users, truth.items, lists.users, lists.items, n_users,
+                          n_items, rows=True)
+        hit = np.flatnonzero(row >= 0)
+        judged_row = row[hit].astype(np.int64)
     rank = lists.ranks[hit].astype(np.int64)
     ranking = assemble_ranking(
         qrels, counts,

@@ -30,6 +30,7 @@ __all__ = [
     "Vocabulary",
     "as_table",
     "contains",
+    "count_codes",
     "exclude_seen",
     "find_column",
     "first_of_keys",
@@ -235,13 +236,24 @@ class Vocabulary:
         narrow = narrow and self._size + top + 1 < _NARROW
         table = np.full(top + 1, -1, dtype=np.int32 if narrow else np.int64)
         table[known] = np.arange(len(known))
-        present = np.zeros(top + 1, dtype=bool)
-        present[values] = True
+        native = native_kernels()
+        if native is not None and values.dtype in (np.int32, np.int64):
+            values = np.ascontiguousarray(values)  # the C passes: no copy of values as intp
+            present = np.zeros(top + 1, dtype=np.bool_)
+            native.count_codes(values, present)
+        else:
+            native = None
+            present = np.zeros(top + 1, dtype=bool)
+            present[values] = True
         new_ids = np.flatnonzero(present & (table < 0))  # in id order
         table[new_ids] = np.arange(self._size, self._size + len(new_ids))
         if len(new_ids):
             self._chunks.append(pa.array(new_ids.astype(np.int64)))
             self._size += len(new_ids)
+        if native is not None:
+            out = np.empty(len(values), dtype=table.dtype)
+            native.take_codes(table, values, out)
+            return out
         return table[values]
 
     def lookup(self, values: Any) -> np.ndarray:
@@ -381,7 +393,7 @@ class Lists:
 
     def lengths(self, n_users: int) -> np.ndarray:
         """Length of every user's list (0 for users without one)."""
-        return np.bincount(self.users, minlength=n_users)
+        return count_codes(self.users, n_users)
 
     def keys(self, n_items: int) -> np.ndarray:
         """One int64 per row: ``user * n_items + item``."""
@@ -661,8 +673,11 @@ def first_of_keys(keys: np.ndarray, n_items: int = 1) -> tuple[np.ndarray, np.nd
 
 
 def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None = None,
-                 n_users: int | None = None) -> Lists:
+                 n_users: int | None = None, *, in_place: bool = False) -> Lists:
     """Remove from each list the items its user interacted with in *seen*, re-rank, cut at *k*.
+
+    ``in_place=True`` lets the result reuse the arrays of *lists* (overwritten:
+    the caller owns them and will not read *lists* again), sparing a copy.
 
     Examples
     --------
@@ -682,7 +697,11 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None =
         flags = pair_lookup(seen.users, seen.items, lists.users, lists.items, n_users, n_items)
         if not flags.any():
             return lists.head(k)
-        return _compact(native, *narrow, flags, k)
+        own = in_place and narrow[0] is lists.users and narrow[1] is lists.items and \
+            lists.ranks.dtype == np.int32 and lists.ranks.flags.c_contiguous and all(
+                a.flags.writeable for a in (lists.users, lists.items, lists.ranks))
+        return _compact(native, *narrow, flags, k,
+                        out=(lists.users, lists.items, lists.ranks) if own else None)
     keys = lists.users.astype(np.int64) * n_items
     keys += lists.items
     removed = contains(seen.keys(n_items), keys, n_items)
@@ -731,10 +750,14 @@ def _as_int32(*columns: np.ndarray) -> list[np.ndarray] | None:
 
 
 def _compact(native: Any, users: np.ndarray, items: np.ndarray, flags: np.ndarray | None,
-             k: int | None) -> Lists:
-    """Lists without the flagged rows, ranked again and cut at *k*, in one C pass."""
+             k: int | None, out: tuple[np.ndarray, ...] | None = None) -> Lists:
+    """Lists without the flagged rows, ranked again and cut at *k*, in one C pass.
+
+    Into *out* (int32 users, items, ranks; they may be the inputs) when given.
+    """
     n = len(users)
-    out = [np.empty(n, dtype=np.int32) for _ in range(3)]
+    if out is None:
+        out = tuple(np.empty(n, dtype=np.int32) for _ in range(3))
     m = native.compact_lists(users, items, flags, -1 if k is None else k, *out)
     return Lists(out[0][:m], out[1][:m], out[2][:m])
 
@@ -800,3 +823,22 @@ def pair_lookup(set_users: np.ndarray, set_items: np.ndarray, users: np.ndarray,
     if rows:
         return positions(set_keys, keys, n_items)
     return contains(set_keys, keys, n_items)
+
+
+def count_codes(codes: np.ndarray, size: int) -> np.ndarray:
+    """``np.bincount(codes, minlength=size)`` (int64), without a copy of int32 codes as intp.
+
+    Examples
+    --------
+    >>> count_codes(np.array([2, 0, 2], dtype=np.int32), 4).tolist()
+    [1, 0, 2, 0]
+    """
+    native = native_kernels()
+    if native is not None and codes.dtype in (np.int32, np.int64):
+        out = np.zeros(size, dtype=np.int64)
+        try:
+            native.count_codes(np.ascontiguousarray(codes), out)
+            return out
+        except ValueError:  # a code past size (or negative: bincount says so)
+            pass
+    return np.bincount(codes, minlength=size).astype(np.int64, copy=False)
