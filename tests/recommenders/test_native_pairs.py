@@ -23,7 +23,7 @@ from rankwise.recommenders.inputs import (
     native_kernels,
     pair_lookup,
 )
-from tests.strategies import random_recommendations
+from strategies import random_recommendations
 
 native = native_kernels()
 needs_c = pytest.mark.skipif(native is None, reason="rankwise.kernels._crank is not built")

@@ -706,7 +706,8 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     query_of = np.full(n_users, -1, dtype=np.int64)
     query_of[query_users] = np.arange(len(query_users))
     qrels = Qrels(query_of[truth.users], users.texts(query_users).to_pylist(),
-                  truth.items, items.texts(np.arange(len(items))).to_pylist(), truth.ratings)
+                  truth.items.astype(np.int64), items.texts(np.arange(len(items))).to_pylist(),
+                  truth.ratings)
     lengths = count_codes(lists.users, n_users)
     if depth is not None:
         lengths = np.minimum(lengths, depth)

@@ -292,8 +292,8 @@ class Interactions:
 
     Attributes
     ----------
-    users, items : ndarray of int64
-        Codes in the shared vocabularies.
+    users, items : ndarray of int32 or int64
+        Codes in the shared vocabularies (int32 when they fit).
     ratings : ndarray of float64
         The rating (or weight) of each pair, 1 when the table has none.
     counts : ndarray of int64
@@ -317,8 +317,8 @@ class Interactions:
         item_col = find_column(table, "item", columns, what)
         rating_col = find_column(table, "rating", columns, what, required=False) if rating \
             else None
-        u = users.encode(table.column(user_col))
-        i = items.encode(table.column(item_col))
+        u = users.encode(table.column(user_col), narrow=True)
+        i = items.encode(table.column(item_col), narrow=True)
         if rating_col is not None:
             r = np.asarray(table.column(rating_col).to_numpy(zero_copy_only=False),
                            dtype=np.float64)
@@ -338,20 +338,29 @@ class Interactions:
 
         The pairs keep the order of their first rows (not sorted).
         """
-        u, i = np.asarray(u, dtype=np.int64), np.asarray(i, dtype=np.int64)
+        both32 = np.asarray(u).dtype == np.asarray(i).dtype == np.int32
+        dtype = np.int32 if both32 else np.int64
+        u = np.ascontiguousarray(u, dtype=dtype)
+        i = np.ascontiguousarray(i, dtype=dtype)
         native = native_kernels()
         if native is not None and len(u) > 1:
             n_users = int(u.max()) + 1
             repeated = np.empty(len(u), dtype=np.bool_)
             native.join_pairs(u, i, u, i, n_users, n_items, 2, repeated)
-            if not repeated.any():
-                return cls(u, i, np.asarray(r, dtype=np.float64),
-                           np.ones(len(u), dtype=np.int64))
-            owner = np.empty(len(u), dtype=np.int64)
-            native.join_pairs(u, i, u, i, n_users, n_items, 1, owner)
-            first = ~repeated
-        else:
-            first, owner = first_of_keys(u * n_items + i, n_items)
+            ratings = np.asarray(r, dtype=np.float64)
+            later = np.flatnonzero(repeated)  # usually few: merged one by one
+            if len(later) == 0:
+                return cls(u, i, ratings, np.ones(len(u), dtype=np.int64))
+            owner = np.empty(len(later), dtype=np.int64)  # each one's first row
+            native.join_pairs(u[later], i[later], u, i, n_users, n_items, 1, owner)
+            counts = np.ones(len(u), dtype=np.int64)
+            np.add.at(counts, owner, 1)
+            if (ratings[later] > ratings[owner]).any():
+                ratings = ratings.copy()
+                np.maximum.at(ratings, owner, ratings[later])
+            keep = ~repeated
+            return cls(u[keep], i[keep], ratings[keep], counts[keep])
+        first, owner = first_of_keys(u.astype(np.int64) * n_items + i, n_items)
         if first.all():
             return cls(u, i, np.asarray(r, dtype=np.float64), np.ones(len(u), dtype=np.int64))
         counts = np.bincount(owner, minlength=len(u))[first]
