@@ -162,3 +162,24 @@ def test_evaluations_equal_without_the_c_modules(seed: int,
             assert np.array_equal(a.mean[name], b.mean[name], equal_nan=True), name
         for name in a.per_user:
             assert np.array_equal(a.per_user[name], b.per_user[name], equal_nan=True), name
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_merging_without_ratings_equals_ratings_of_one(seed: int,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(seed)
+    u, i = rng.integers(0, 9, 200).astype(np.int32), rng.integers(0, 12, 200).astype(np.int32)
+    graded = rng.integers(0, 4, 200).astype(float)
+    runs = []
+    for off in (False, True):
+        if off:
+            monkeypatch.setenv("RANKWISE_NO_C", "1")
+        runs.append((Interactions.from_codes(u, i, None, n_items=12),
+                     Interactions.from_codes(u, i, np.ones(200), n_items=12),
+                     Interactions.from_codes(u, i, graded, n_items=12)))
+    for none, ones, with_grades in runs:
+        for field in ("users", "items", "ratings", "counts"):
+            assert getattr(none, field).tolist() == getattr(ones, field).tolist()
+    for a, b in zip(runs[0], runs[1]):  # C and numpy: the same pairs in the same order
+        for field in ("users", "items", "ratings", "counts"):
+            assert getattr(a, field).tolist() == getattr(b, field).tolist(), field

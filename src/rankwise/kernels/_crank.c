@@ -673,6 +673,7 @@ typedef struct {
     const char *q_users, *q_items, *s_users, *s_items;
     int q_width, s_width, out_width, mode;
     Py_ssize_t n_q, n_s;
+    int64_t s_limit; /* only the first s_limit set rows of each user count (< 0: all) */
     int64_t n_users, n_items;
     char *out;
 } Join;
@@ -723,6 +724,9 @@ join_run(const Join *j)
             continue;
         }
         int64_t c = gs.start[u], d = gs.stop[u];
+        if (j->s_limit >= 0 && d - c > j->s_limit) {
+            d = c + j->s_limit;
+        }
         if (d - c > INT32_MAX) {
             status = PAIRS_TOO_MANY;
             goto done;
@@ -781,24 +785,26 @@ code_width(const Py_buffer *b, const char *what)
 }
 
 PyDoc_STRVAR(join_pairs_doc,
-"join_pairs(q_users, q_items, s_users, s_items, n_users, n_items, mode, out, /)\n"
+"join_pairs(q_users, q_items, s_users, s_items, n_users, n_items, mode, out,\n"
+"           s_limit=-1, /)\n"
 "--\n\n"
 "Find each query pair (user, item codes: int32 or int64, C-contiguous) among the\n"
 "set's pairs. mode 0: out (uint8) marks the pairs in the set; mode 1: out (int32 or\n"
 "int64) gets the lowest set row holding the pair, or -1; mode 2 (the same rows on\n"
 "both sides): out (uint8) marks the rows whose pair a lower row holds. Neither side\n"
 "needs to be sorted; rows grouped by user skip the counting sort. Codes must be in\n"
-"[0, n_users) and [0, n_items) (ValueError otherwise); n_users < 2**31.");
+"[0, n_users) and [0, n_items) (ValueError otherwise); n_users < 2**31. With\n"
+"s_limit >= 0, only the first s_limit set rows of each user count (the top of lists).");
 
 static PyObject *
 crank_join_pairs(PyObject *module, PyObject *args)
 {
     (void)module;
     PyObject *objs[5];
-    long long n_users, n_items;
+    long long n_users, n_items, s_limit = -1;
     int mode;
-    if (!PyArg_ParseTuple(args, "OOOOLLiO:join_pairs", &objs[0], &objs[1], &objs[2],
-                          &objs[3], &n_users, &n_items, &mode, &objs[4])) {
+    if (!PyArg_ParseTuple(args, "OOOOLLiO|L:join_pairs", &objs[0], &objs[1], &objs[2],
+                          &objs[3], &n_users, &n_items, &mode, &objs[4], &s_limit)) {
         return NULL;
     }
     Py_buffer b[5];
@@ -836,6 +842,7 @@ crank_join_pairs(PyObject *module, PyObject *args)
         .q_users = b[0].buf, .q_items = b[1].buf, .s_users = b[2].buf, .s_items = b[3].buf,
         .q_width = widths[0], .s_width = widths[2], .out_width = out_width, .mode = mode,
         .n_q = n_q, .n_s = n_s, .n_users = n_users, .n_items = n_items, .out = b[4].buf,
+        .s_limit = mode == 2 ? -1 : s_limit,
     };
     int status;
     Py_BEGIN_ALLOW_THREADS
@@ -1114,7 +1121,8 @@ PyDoc_STRVAR(take_codes_doc,
 "take_codes(table, values, out, /)\n"
 "--\n\n"
 "out[r] = table[values[r]] (table and out of one type, int32 or int64; values int32 or\n"
-"int64 in [0, len(table))): np.take without the cast of the indices to intp.");
+"int64 in [0, len(table))): np.take without the cast of the indices to intp. Returns\n"
+"how many codes written are negative.");
 
 static PyObject *
 crank_take_codes(PyObject *module, PyObject *args)
@@ -1141,6 +1149,7 @@ crank_take_codes(PyObject *module, PyObject *args)
         goto done;
     }
     int bad = 0;
+    Py_ssize_t negative = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t r = 0; r < n; r++) {
         int64_t v = code_at(b[1].buf, widths[1], r);
@@ -1149,9 +1158,13 @@ crank_take_codes(PyObject *module, PyObject *args)
             break;
         }
         if (widths[0] == 4) {
-            ((int32_t *)b[2].buf)[r] = ((const int32_t *)b[0].buf)[v];
+            int32_t code = ((const int32_t *)b[0].buf)[v];
+            ((int32_t *)b[2].buf)[r] = code;
+            negative += code < 0;
         } else {
-            ((int64_t *)b[2].buf)[r] = ((const int64_t *)b[0].buf)[v];
+            int64_t code = ((const int64_t *)b[0].buf)[v];
+            ((int64_t *)b[2].buf)[r] = code;
+            negative += code < 0;
         }
     }
     Py_END_ALLOW_THREADS
@@ -1159,7 +1172,7 @@ crank_take_codes(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "take_codes: a value out of range");
         goto done;
     }
-    result = Py_NewRef(Py_None);
+    result = PyLong_FromSsize_t(negative);
 done:
     for (int i = 0; i < held; i++) {
         PyBuffer_Release(&b[i]);

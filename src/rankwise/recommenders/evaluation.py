@@ -33,6 +33,7 @@ from rankwise.recommenders.inputs import (
     Vocabulary,
     as_table,
     contains,
+    count_codes,
     exclude_seen,
     find_column,
 )
@@ -536,7 +537,8 @@ def evaluate_recommendations(
             base = base.head(k)
 
     # the evaluated users
-    has_list = lists.lengths(n_users) > 0
+    lengths = lists.lengths(n_users)
+    has_list = lengths > 0
     if truth is not None:
         in_test = np.bincount(truth.users, minlength=n_users) > 0
         evaluated = in_test & (has_list if missing == "skip" else True)
@@ -554,7 +556,7 @@ def evaluate_recommendations(
 
     if accuracy_names and truth is not None:
         accuracy = _accuracy(truth, lists, accuracy_names, user_vocab, item_vocab,
-                             rel=rel, missing=missing, engine=engine)
+                             rel=rel, missing=missing, engine=engine, lengths=lengths)
         codes = user_vocab.lookup(_as_typed(accuracy.query_ids, user_vocab))
         for name in accuracy:
             values = np.full(n_users, np.nan)
@@ -633,7 +635,7 @@ def _with_grades(test: Any, truth: Interactions, relevance: str, users: Vocabula
 
 def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabulary,
               items: Vocabulary, *, rel: float, missing: str, engine: str,
-              general: bool = False) -> Results:
+              general: bool = False, lengths: np.ndarray | None = None) -> Results:
     """The accuracy measures, through rankwise's engine.
 
     On the numpy engine the ranking goes to the engine's core on the integer
@@ -647,7 +649,7 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
         cutoff is not None for cutoff in cutoffs) else None  # only the top of each list counts
     if not general and engine == "numpy":
         fast = _accuracy_on_codes(truth, lists, names, users, items, rel=rel, missing=missing,
-                                  depth=depth)
+                                  depth=depth, lengths=lengths)
         if fast is not None:
             return fast
     lists = lists.head(depth)
@@ -667,7 +669,8 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
 
 def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
                        users: Vocabulary, items: Vocabulary, *, rel: float,
-                       missing: str, depth: int | None = None) -> Results | None:
+                       missing: str, depth: int | None = None,
+                       lengths: np.ndarray | None = None) -> Results | None:
     """The accuracy measures from the integer codes: no text ids per row, no run to rank.
 
     The lists are ranked already (rank 1, 2, ... without ties), so the
@@ -675,7 +678,8 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     found by array operations and handed to
     :func:`rankwise.engines.core.evaluate_ranking`, as every engine does;
     the numbers are those of the general path (a run of text ids with
-    scores ``-rank``). Only the first *depth* items of each list count. None
+    scores ``-rank``). Only the first *depth* items of each list count
+    (*lengths*: of every list, when known). None
     when a measure asks for a ranking this path does not make (a document
     dropped for having its query's id).
     """
@@ -691,7 +695,7 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     from rankwise.kernels.ranking import TiedRanking, assemble_ranking
     from rankwise.measures.dialects import ranking_key
     from rankwise.options import options_from
-    from rankwise.recommenders.inputs import count_codes, native_kernels, pair_lookup
+    from rankwise.recommenders.inputs import native_kernels, pair_lookup
 
     options = options_from(None, rel=rel, missing=missing)
     parsed = prepare_measures(names, options)
@@ -708,16 +712,21 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     qrels = Qrels(query_of[truth.users], users.texts(query_users).to_pylist(),
                   truth.items.astype(np.int64), items.texts(np.arange(len(items))).to_pylist(),
                   truth.ratings)
-    lengths = count_codes(lists.users, n_users)
+    lengths = lists.lengths(n_users) if lengths is None else lengths
     if depth is not None:
         lengths = np.minimum(lengths, depth)
     listed = lengths > 0
     counts = np.where(listed[query_users], lengths[query_users], -1)
-    if native_kernels() is not None:
+    native = native_kernels()
+    if native is not None and lists.users.dtype == lists.items.dtype and \
+            truth.users.dtype == truth.items.dtype and n_users < 1 << 31:
         # each judgment's row in the lists (a list holds an item once): the output is
-        # as long as the judgments, not the lists
-        found = pair_lookup(lists.users, lists.items, truth.users, truth.items, n_users,
-                            n_items, rows=True)
+        # as long as the judgments, not the lists; a list's rows come in rank order,
+        # so only its first `depth` rows are looked at
+        found = np.empty(len(truth.users), dtype=np.int64)
+        native.join_pairs(*(np.ascontiguousarray(a) for a in (
+            truth.users, truth.items, lists.users, lists.items)), n_users, n_items, 1, found,
+            -1 if depth is None else depth)
         judged = np.flatnonzero(found >= 0)
         listed_row = found[judged].astype(np.int64)
         if depth is not None:
@@ -765,11 +774,11 @@ class _Context:
         self.catalogue_codes, self.catalogue_size = catalogue_codes, catalogue_size
         self.item_order = item_order  # rank of each item code in id order (tie-breaks)
         if history is not None:
-            self.interactions = np.bincount(history.items, weights=history.counts,
-                                            minlength=n_items).astype(np.float64)
-            self.user_counts = np.bincount(history.items, minlength=n_items).astype(
-                np.float64)
-            self.train_users = float(np.count_nonzero(np.bincount(history.users)))
+            self.user_counts = count_codes(history.items, n_items).astype(np.float64)
+            self.interactions = self.user_counts.copy() if int(
+                history.counts.max(initial=0)) <= 1 else np.bincount(
+                history.items, weights=history.counts, minlength=n_items).astype(np.float64)
+            self.train_users = float(np.count_nonzero(count_codes(history.users, n_users)))
         self._vectors: Any = None
         self._exposure: tuple[Lists, np.ndarray] | None = None
 

@@ -239,6 +239,10 @@ class Vocabulary:
         native = native_kernels()
         if native is not None and values.dtype in (np.int32, np.int64):
             values = np.ascontiguousarray(values)  # the C passes: no copy of values as intp
+            if len(known) and top == int(known.max()):  # maybe all known: one pass
+                out = np.empty(len(values), dtype=table.dtype)
+                if native.take_codes(table, values, out) == 0:
+                    return out
             present = np.zeros(top + 1, dtype=np.bool_)
             native.count_codes(values, present)
         else:
@@ -328,15 +332,16 @@ class Interactions:
                     f"{what}: {rating_col} must be a finite number, got {r[row]} at row {row}"
                 )
         else:
-            r = np.ones(len(u), dtype=np.float64)
+            r = None
         return cls.from_codes(u, i, r, n_items=max(len(items), 1))
 
     @classmethod
-    def from_codes(cls, u: np.ndarray, i: np.ndarray, r: np.ndarray, *,
+    def from_codes(cls, u: np.ndarray, i: np.ndarray, r: np.ndarray | None, *,
                    n_items: int) -> Interactions:
         """Merge repeated pairs (ratings: the largest), in linear time.
 
-        The pairs keep the order of their first rows (not sorted).
+        The pairs keep the order of their first rows (not sorted). ``r=None``:
+        every rating is 1.
         """
         both32 = np.asarray(u).dtype == np.asarray(i).dtype == np.int32
         dtype = np.int32 if both32 else np.int64
@@ -347,19 +352,26 @@ class Interactions:
             n_users = int(u.max()) + 1
             repeated = np.empty(len(u), dtype=np.bool_)
             native.join_pairs(u, i, u, i, n_users, n_items, 2, repeated)
-            ratings = np.asarray(r, dtype=np.float64)
             later = np.flatnonzero(repeated)  # usually few: merged one by one
+            n_kept = len(u) - len(later)
             if len(later) == 0:
-                return cls(u, i, ratings, np.ones(len(u), dtype=np.int64))
+                ratings = np.ones(n_kept) if r is None else np.asarray(r, dtype=np.float64)
+                return cls(u, i, ratings, np.ones(n_kept, dtype=np.int64))
             owner = np.empty(len(later), dtype=np.int64)  # each one's first row
             native.join_pairs(u[later], i[later], u, i, n_users, n_items, 1, owner)
-            counts = np.ones(len(u), dtype=np.int64)
-            np.add.at(counts, owner, 1)
-            if (ratings[later] > ratings[owner]).any():
-                ratings = ratings.copy()
-                np.maximum.at(ratings, owner, ratings[later])
             keep = ~repeated
-            return cls(u[keep], i[keep], ratings[keep], counts[keep])
+            kept_owner = owner - np.searchsorted(later, owner)  # its index among those kept
+            counts = np.ones(n_kept, dtype=np.int64)
+            np.add.at(counts, kept_owner, 1)
+            if r is None:
+                ratings = np.ones(n_kept)
+            else:
+                r = np.asarray(r, dtype=np.float64)
+                ratings = r[keep]
+                np.maximum.at(ratings, kept_owner, r[later])
+            return cls(u[keep], i[keep], ratings, counts)
+        if r is None:
+            r = np.ones(len(u))
         first, owner = first_of_keys(u.astype(np.int64) * n_items + i, n_items)
         if first.all():
             return cls(u, i, np.asarray(r, dtype=np.float64), np.ones(len(u), dtype=np.int64))
