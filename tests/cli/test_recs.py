@@ -158,3 +158,33 @@ def test_the_documented_command_gives_the_documented_numbers(cli, tmp_path: Path
                   "gini@3": 0.3571, "novelty@3": 1.8333}
     assert {k: round(row[k], 4) for k in documented} == documented
     assert "<td>gini@3</td>" in (tmp_path / "report.html").read_text()
+
+
+def test_errors_name_the_option_the_user_gave(cli, files: Path) -> None:
+    """From the command line the messages say --catalogue / --train; from Python, catalogue=."""
+    import pyarrow.csv as pcsv
+
+    from rankwise.exceptions import InvalidParameterError
+
+    unknown = cli(["recs", "test.csv", "recs.csv", "-m", "coverage"], cwd=files)
+    assert unknown.status == 1
+    assert "give --catalogue (item ids or their number) or --train" in unknown.err
+    assert "catalogue=" not in unknown.err and "train=" not in unknown.err
+    small = cli(["recs", "test.csv", "recs.csv", "-m", "gini", "--catalogue", "2"], cwd=files)
+    assert small.status == 1 and "give --catalogue all items" in small.err
+    assert "catalogue=" not in small.err
+    popularity = cli(["recs", "test.csv", "recs.csv", "-m", "novelty"], cwd=files)
+    assert popularity.status == 1
+    assert "give --train (or --exclude)" in popularity.err and "train=" not in popularity.err
+
+    def read(name: str) -> object:
+        return pcsv.read_csv(files / name)
+
+    for measure, catalogue, message in (
+            ("coverage", None, "give catalogue= (item ids or their number) or train="),
+            ("gini", 2, "give catalogue= all items"),
+            ("novelty", None, "give train= (or exclude=)")):
+        with pytest.raises(InvalidParameterError) as error:
+            rw.evaluate_recommendations(read("test.csv"), read("recs.csv"), [measure],
+                                        catalogue=catalogue)
+        assert message in str(error.value) and "--" not in str(error.value)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from strategies import random_recommendations
 
 import rankwise as rw
 from rankwise.recommenders import beyond
@@ -23,7 +24,6 @@ from rankwise.recommenders.inputs import (
     native_kernels,
     pair_lookup,
 )
-from strategies import random_recommendations
 
 native = native_kernels()
 needs_c = pytest.mark.skipif(native is None, reason="rankwise.kernels._crank is not built")
@@ -177,7 +177,7 @@ def test_merging_without_ratings_equals_ratings_of_one(seed: int,
         runs.append((Interactions.from_codes(u, i, None, n_items=12),
                      Interactions.from_codes(u, i, np.ones(200), n_items=12),
                      Interactions.from_codes(u, i, graded, n_items=12)))
-    for none, ones, with_grades in runs:
+    for none, ones, _graded in runs:
         for field in ("users", "items", "ratings", "counts"):
             assert getattr(none, field).tolist() == getattr(ones, field).tolist()
     for a, b in zip(runs[0], runs[1]):  # C and numpy: the same pairs in the same order

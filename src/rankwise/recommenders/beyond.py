@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
-from rankwise.recommenders.inputs import contains, count_codes, native_kernels
+from rankwise.recommenders.inputs import argument, contains, count_codes, native_kernels
 
 if TYPE_CHECKING:
     from rankwise.recommenders.inputs import Interactions, Lists
@@ -133,7 +133,7 @@ def gini(counts: np.ndarray, catalogue_size: int, *, form: str = "handbook") -> 
     if catalogue_size < n_rec:
         raise InvalidParameterError(
             f"the catalogue ({catalogue_size} items) is smaller than the "
-            f"{n_rec} items recommended; give catalogue= all items"
+            f"{n_rec} items recommended; give {argument('catalogue')} all items"
         )
     if form not in ("handbook", "recbole"):
         raise InvalidParameterError(f"gini form must be 'handbook' or 'recbole', got {form!r}")

@@ -31,6 +31,7 @@ from rankwise.recommenders.inputs import (
     Interactions,
     Lists,
     Vocabulary,
+    argument,
     as_table,
     contains,
     count_codes,
@@ -791,7 +792,8 @@ class _Context:
     def need_history(self, measure: BeyondMeasure) -> Interactions:
         if self.history is None:
             raise InvalidParameterError(
-                f"{measure} needs the training interactions: give train= (or exclude=)")
+                f"{measure} needs the training interactions: give {argument('train')} (or "
+                f"{argument('exclude')})")
         return self.history
 
     def need_truth(self, measure: BeyondMeasure) -> Interactions:
@@ -813,8 +815,8 @@ class _Context:
         history = self.history
         if history is None:
             raise InvalidParameterError(
-                f"{measure} needs the catalogue: give catalogue= (item ids or their number) "
-                "or train=")
+                f"{measure} needs the catalogue: give {argument('catalogue')} (item ids or "
+                f"their number) or {argument('train')}")
         return int(np.count_nonzero(np.bincount(history.items)))
 
     def vectors(self) -> Any:

@@ -11,7 +11,9 @@ measure are array operations: no Python loop per user or per row.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +30,7 @@ __all__ = [
     "Interactions",
     "Lists",
     "Vocabulary",
+    "argument",
     "as_table",
     "contains",
     "count_codes",
@@ -37,6 +40,7 @@ __all__ = [
     "native_kernels",
     "pair_lookup",
     "positions",
+    "spelled_as",
 ]
 
 _NARROW = 1 << 31
@@ -51,6 +55,37 @@ ROLES: dict[str, tuple[str, ...]] = {
     "timestamp": ("timestamp", "time", "ts"),
 }
 """Each column role and the names found without a column map, in order."""
+
+
+_SPELLING: ContextVar[Mapping[str, str] | None] = ContextVar("rankwise_recs_spelling",
+                                                             default=None)
+
+
+def argument(name: str) -> str:
+    """How the user gives argument *name*, for error messages: ``catalogue=`` from Python.
+
+    Under :func:`spelled_as` (the command line), the option instead.
+
+    Examples
+    --------
+    >>> argument("catalogue")
+    'catalogue='
+    >>> with spelled_as({"catalogue": "--catalogue"}):
+    ...     argument("catalogue"), argument("baseline")
+    ('--catalogue', 'baseline=')
+    """
+    names = _SPELLING.get()
+    return names.get(name, f"{name}=") if names else f"{name}="
+
+
+@contextmanager
+def spelled_as(names: Mapping[str, str]) -> Iterator[None]:
+    """Error messages name the arguments as *names* says (``{"catalogue": "--catalogue"}``)."""
+    token = _SPELLING.set(dict(names))
+    try:
+        yield
+    finally:
+        _SPELLING.reset(token)
 
 
 def as_table(obj: Any, what: str) -> pa.Table:
@@ -427,7 +462,7 @@ class Lists:
         narrow = _as_int32(self.users, self.items)
         native = native_kernels()
         if native is not None and narrow is not None:
-            return _compact(native, *narrow, None, k)
+            return _compact(native, narrow[0], narrow[1], None, k)
         keep = self.ranks <= k
         return Lists(self.users[keep], self.items[keep], self.ranks[keep])
 
@@ -497,10 +532,10 @@ class Lists:
             narrow = len(users) < _NARROW and width < _NARROW
             u = np.repeat(u.astype(np.int32) if narrow else u, width)
             i = items.encode(matrix.reshape(-1), narrow=narrow)
-            if unique_users and width > 0:
-                if not _later_copies(u, i, max(len(items), 1), by_row=width).any():
-                    ranks = np.tile(np.arange(1, width + 1, dtype=u.dtype), n_rows)
-                    return cls(u, i, ranks)
+            if unique_users and width > 0 and not _later_copies(
+                    u, i, max(len(items), 1), by_row=width).any():
+                ranks = np.tile(np.arange(1, width + 1, dtype=u.dtype), n_rows)
+                return cls(u, i, ranks)
             key = np.tile(np.arange(width, dtype=np.float64), n_rows)
             return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
                                duplicates=duplicates, vocabularies=(users, items),
@@ -721,7 +756,7 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None =
         own = in_place and narrow[0] is lists.users and narrow[1] is lists.items and \
             lists.ranks.dtype == np.int32 and lists.ranks.flags.c_contiguous and all(
                 a.flags.writeable for a in (lists.users, lists.items, lists.ranks))
-        return _compact(native, *narrow, flags, k,
+        return _compact(native, narrow[0], narrow[1], flags, k,
                         out=(lists.users, lists.items, lists.ranks) if own else None)
     keys = lists.users.astype(np.int64) * n_items
     keys += lists.items
@@ -758,16 +793,16 @@ def native_kernels() -> Any:
     return module if module is not None and hasattr(module, "join_pairs") else None
 
 
-def _as_int32(*columns: np.ndarray) -> list[np.ndarray] | None:
-    """The columns as C-contiguous int32 (copied when needed), or None when too large."""
+def _as_int32(users: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Both columns as C-contiguous int32 (copied when needed), or None when too large."""
     out = []
-    for column in columns:
+    for column in (users, items):
         if column.dtype != np.int32:
             if len(column) and int(column.max()) >= _NARROW:
                 return None
             column = column.astype(np.int32)
         out.append(np.ascontiguousarray(column))
-    return out
+    return out[0], out[1]
 
 
 def _compact(native: Any, users: np.ndarray, items: np.ndarray, flags: np.ndarray | None,

@@ -49,7 +49,7 @@ from rankwise.recommenders.evaluation import (
     parse_beyond,
     recbole_tail,
 )
-from rankwise.recommenders.inputs import column_named
+from rankwise.recommenders.inputs import argument, column_named
 from rankwise.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -240,8 +240,8 @@ def _catalogue_size(spark: SparkSession, catalogue: Any, history: DataFrame | No
         return int(frame.select(sf.col(str(item)).cast("string")).distinct().count())
     if history is None:
         raise InvalidParameterError(
-            f"{measure} needs the catalogue: give catalogue= (item ids or their number) "
-            "or train=")
+            f"{measure} needs the catalogue: give {argument('catalogue')} (item ids or their "
+            f"number) or {argument('train')}")
     return int(history.select(ITEM).distinct().count())
 
 
@@ -429,7 +429,8 @@ def evaluate_recommendations(
     def need_history(m: BeyondMeasure) -> DataFrame:
         if stats is None:
             raise InvalidParameterError(
-                f"{m} needs the training interactions: give train= (or exclude=)")
+                f"{m} needs the training interactions: give {argument('train')} (or "
+                f"{argument('exclude')})")
         return stats
 
     def item_popularity(m: BeyondMeasure) -> tuple[list[str], np.ndarray]:

@@ -16,10 +16,13 @@ from rankwise.cli.options import (
 )
 from rankwise.report.tables import FORMATS
 
-__all__ = ["ROLES", "add_parser", "recommender_columns", "run"]
+__all__ = ["OPTION_NAMES", "ROLES", "add_parser", "recommender_columns", "run"]
 
 ROLES = ("user", "item", "score", "rank", "rating", "timestamp", "segment")
 """The roles a ``--columns`` map of ``rankwise recs`` names."""
+
+OPTION_NAMES = {"catalogue": "--catalogue", "train": "--train", "exclude": "--exclude"}
+"""How error messages name the arguments of ``evaluate_recommendations`` here."""
 
 DEFAULT_MEASURES = ("ndcg@10", "recall@10", "P@10", "mrr@10")
 """Without -m: these, and with --train or --exclude also coverage, gini and novelty."""
@@ -170,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
     from rankwise.cli._output import write_output
     from rankwise.io.tables import read_table
     from rankwise.recommenders import evaluate_recommendations
+    from rankwise.recommenders.inputs import spelled_as
     from rankwise.report.tables import Table, write_chunks
 
     fmt = output_format(args.format, args.output)
@@ -185,12 +189,13 @@ def run(args: argparse.Namespace) -> int:
     if args.train is not None and args.train == args.exclude:
         train = exclude
     segments = read_table(args.segments) if args.segments is not None else None
-    result = evaluate_recommendations(
-        test, recs, measures, k=args.k, exclude=exclude, train=train,
-        catalogue=_catalogue(args.catalogue), segments=segments,
-        segment_test=args.segment_test, duplicates=args.duplicates, columns=args.columns,
-        relevance=args.relevance, rel=args.rel, missing=args.missing,
-    )
+    with spelled_as(OPTION_NAMES):  # errors name --catalogue, not catalogue=
+        result = evaluate_recommendations(
+            test, recs, measures, k=args.k, exclude=exclude, train=train,
+            catalogue=_catalogue(args.catalogue), segments=segments,
+            segment_test=args.segment_test, duplicates=args.duplicates, columns=args.columns,
+            relevance=args.relevance, rel=args.rel, missing=args.missing,
+        )
     names = list(result.mean)
     name = os.path.basename(args.recs)
     if result.segments is not None:
