@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 
     from rankwise.results import Results
 
-__all__ = ["BEYOND", "RecommenderResults", "SegmentResults", "evaluate_recommendations"]
+__all__ = ["BEYOND", "RecommenderResults", "SegmentResults", "by_segment",
+           "evaluate_recommendations", "segment_labels"]
 
 BEYOND: dict[str, str] = {
     "coverage": "catalogue coverage: distinct items recommended / catalogue size",
@@ -323,11 +324,13 @@ def _cooccurrence(train: Interactions, n_items: int, n_users: int) -> Any:
                              shape=(n_items, n_users))
 
 
-def _segments_of(segments: Any, users: Vocabulary, columns: Mapping[str, str] | None
-                 ) -> tuple[np.ndarray, list[Any]]:
-    """Segment index per user code (-1: none) and the segment labels, sorted."""
-    import pyarrow as pa
+def segment_labels(segments: Any, columns: Mapping[str, str] | None
+                   ) -> tuple[Any, list[Any]]:
+    """The user ids (a list or an Arrow column) and segment labels of ``segments=``.
 
+    ``{user: segment}``, a pandas Series (index: users) or a table of user
+    and segment columns.
+    """
     if isinstance(segments, Mapping) and not any(
             str(k) in ("user", "segment") or (columns and str(k) in columns.values())
             for k in segments):
@@ -347,6 +350,15 @@ def _segments_of(segments: Any, users: Vocabulary, columns: Mapping[str, str] | 
                 )
             seg_col = others[0]
         ids, labels = table.column(user_col), table.column(seg_col).to_pylist()
+    return ids, labels
+
+
+def _segments_of(segments: Any, users: Vocabulary, columns: Mapping[str, str] | None
+                 ) -> tuple[np.ndarray, list[Any]]:
+    """Segment index per user code (-1: none) and the segment labels, sorted."""
+    import pyarrow as pa
+
+    ids, labels = segment_labels(segments, columns)
     codes = users.lookup(pa.array(ids) if isinstance(ids, list) else ids)
     names = sorted(set(labels), key=lambda x: (str(type(x)), x))
     index = {name: n for n, name in enumerate(names)}
@@ -585,8 +597,15 @@ def evaluate_recommendations(
     labels = user_vocab.labels().take(_arrow_codes(eval_codes)).to_pylist()
     result = RecommenderResults(labels, per_user_eval, means, accuracy)
     if segment_of is not None:
-        result.segments = _by_segment(segment_of, segment_names, evaluated, per_user, context,
-                                      beyond_measures, list(means), segment_test)
+        set_level = [m for m in beyond_measures if str(m) not in per_user]
+
+        def set_level_of(members: np.ndarray) -> dict[str, float]:
+            lists = context.lists.only_users(members)
+            return {str(m): float(context.compute(m, lists)) if len(lists.users) else
+                    float("nan") for m in set_level}
+
+        result.segments = by_segment(segment_of, segment_names, evaluated, per_user,
+                                     set_level_of, list(means), segment_test)
     return result
 
 
@@ -918,16 +937,24 @@ def recbole_tail(counts: np.ndarray, known: np.ndarray, tail: float | None) -> n
     return mask
 
 
-def _by_segment(segment_of: np.ndarray, names: list[Any], evaluated: np.ndarray,
-                per_user: dict[str, np.ndarray], context: _Context,
-                beyond_measures: list[BeyondMeasure], order: list[str], test: str
-                ) -> SegmentResults:
+def by_segment(segment_of: np.ndarray, names: list[Any], evaluated: np.ndarray,
+               per_user: dict[str, np.ndarray],
+               set_level_of: Callable[[np.ndarray], dict[str, float]], order: list[str],
+               test: str) -> SegmentResults:
+    """Every measure per segment, and the test between segments.
+
+    *segment_of* gives each user (code, or row of *per_user*'s arrays) its
+    segment's index in *names* (-1: none); *evaluated* marks the users that
+    count. Per-user measures: the mean of each segment's values (NaN left
+    out) and the test; whole-set ones: ``set_level_of(members)`` (the values
+    of that segment's users' lists). The Spark engine gives its per-user
+    values collected, and computes the whole-set values on Spark.
+    """
     from scipy import stats
 
     mean: dict[Any, dict[str, float]] = {}
     counts: dict[Any, int] = {}
     groups: dict[str, list[np.ndarray]] = {name: [] for name in per_user}
-    set_level = [m for m in beyond_measures if str(m) not in per_user]
     for index, name in enumerate(names):
         members = evaluated & (segment_of == index)
         counts[name] = int(members.sum())
@@ -937,10 +964,7 @@ def _by_segment(segment_of: np.ndarray, names: list[Any], evaluated: np.ndarray,
             chosen = chosen[~np.isnan(chosen)]
             groups[measure].append(chosen)
             row[measure] = float(chosen.mean()) if len(chosen) else float("nan")
-        lists = context.lists.only_users(members)
-        for m in set_level:
-            row[str(m)] = float(context.compute(m, lists)) if len(lists.users) else \
-                float("nan")
+        row.update(set_level_of(members))
         mean[name] = {key: row[key] for key in order if key in row}
     p_values: dict[str, float] = {}
     for key in order:

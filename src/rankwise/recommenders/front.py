@@ -28,7 +28,6 @@ def evaluate_recommendations(*args: Any, **kwargs: Any) -> RecommenderResults:  
     given = _SIGNATURE.bind(*args, **kwargs).arguments
     if given.get("engine") == "spark" or any(
             spark.is_spark_frame(given.get(name)) for name in _FRAMES):
-        options = {name: value for name, value in given.items()
-                   if name not in ("engine", "segment_test")}
+        options = {name: value for name, value in given.items() if name != "engine"}
         return spark.evaluate_collected(**options)
     return evaluation.evaluate_recommendations(*args, **kwargs)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import inspect
 import math
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -46,6 +46,7 @@ from rankwise.recommenders import beyond
 from rankwise.recommenders.evaluation import (
     BeyondMeasure,
     RecommenderResults,
+    SegmentResults,
     parse_beyond,
     recbole_tail,
 )
@@ -89,13 +90,17 @@ class SparkRecommenderResults:
         The Spark ranking engine's results for the accuracy measures.
     users : int
         The number of evaluated users.
+    segments : SegmentResults or None
+        With ``segments=``: every measure per segment, and the test.
     """
 
     def __init__(self, per_user: DataFrame, mean: dict[str, float], measures: list[str],
-                 users: int, accuracy: SparkResults | None) -> None:
+                 users: int, accuracy: SparkResults | None,
+                 segments: SegmentResults | None = None) -> None:
         self.per_user, self.mean, self.users = per_user, mean, users
         self.measures = measures
         self.accuracy = accuracy
+        self.segments = segments
 
     def to_results(self) -> RecommenderResults:
         """Collect the per-user values: a :class:`RecommenderResults` (users sorted by id)."""
@@ -107,7 +112,7 @@ class SparkRecommenderResults:
         }
         accuracy = self.accuracy.to_results() if self.accuracy is not None else None
         return RecommenderResults(table.column("user").to_pylist(), per_user,
-                                  dict(self.mean), accuracy)
+                                  dict(self.mean), accuracy, segments=self.segments)
 
     def unpersist(self) -> None:
         """Release what the evaluation cached on the cluster."""
@@ -269,6 +274,8 @@ def evaluate_recommendations(
     exclude: Any = None,
     train: Any = None,
     catalogue: Any = None,
+    segments: Any = None,
+    segment_test: str = "welch",
     users: Any = None,
     duplicates: str = "error",
     columns: Mapping[str, str] | None = None,
@@ -298,6 +305,12 @@ def evaluate_recommendations(
     k, catalogue, users, duplicates, columns, relevance, rel, missing
         As in :func:`rankwise.evaluate_recommendations` (*catalogue*: a
         number, item ids, or a DataFrame with an item column).
+    segments, segment_test
+        As in :func:`rankwise.evaluate_recommendations` (*segments* may be a
+        DataFrame of user and segment too): every measure per segment. The
+        per-user means and the test between segments are computed on the
+        driver from the per-user values (collected: one row per user); the
+        whole-set measures (coverage, Gini, ...) on Spark, segment by segment.
     strategy : {"auto", "ranks", "partitions"}
         The Spark ranking engine's strategy for the accuracy measures.
     spark : SparkSession, optional
@@ -308,7 +321,8 @@ def evaluate_recommendations(
     Returns
     -------
     SparkRecommenderResults
-        ``per_user`` (a DataFrame), ``mean``; ``to_results()`` collects a
+        ``per_user`` (a DataFrame), ``mean``, ``segments`` (with
+        *segments*); ``to_results()`` collects a
         :class:`~rankwise.recommenders.RecommenderResults`.
 
     Notes
@@ -338,9 +352,11 @@ def evaluate_recommendations(
     if not measures:
         raise InvalidParameterError("measures is empty; give at least one, e.g. ['ndcg@10']")
     chosen = recommender_options_from(options, k=k, rel=rel, missing=missing,
-                                      duplicates=duplicates, relevance=relevance)
+                                      duplicates=duplicates, relevance=relevance,
+                                      segment_test=segment_test)
     k, rel, missing = chosen.k, chosen.rel, chosen.missing
-    duplicates, relevance = chosen.duplicates, chosen.relevance
+    duplicates, relevance, segment_test = chosen.duplicates, chosen.relevance, \
+        chosen.segment_test
     if k is not None and (not isinstance(k, (int, np.integer)) or k < 1):
         raise InvalidParameterError(f"k must be a positive integer, got {k!r}")
     if duplicates not in ("error", "first"):
@@ -467,98 +483,111 @@ def evaluate_recommendations(
             train_users.append(float(history.select(USER).distinct().count()))  # type: ignore[union-attr]
         return train_users[0]
 
-    for m in beyond_measures:
-        name = str(m)
-        cut = kept if m.cutoff is None else kept.filter(sf.col(POS) <= m.cutoff)
-        dialect = m.param("dialect")
-        if m.name in ("coverage", "gini", "entropy"):
-            counts_frame = cut.groupBy(ITEM).agg(sf.count(sf.lit(1)).alias("_c"))
-            counts = np.asarray(counts_frame.select("_c").toArrow().column("_c").to_numpy(),
-                                dtype=np.float64)
-            if m.name == "coverage":
-                size = _catalogue_size(spark, catalogue, history, columns, m)
-                if size <= 0:
-                    raise InvalidParameterError(f"the catalogue is empty (size {size})")
-                totals[name] = float(len(counts) / size)
-            elif m.name == "gini":
-                size = _catalogue_size(spark, catalogue, history, columns, m)
-                totals[name] = beyond.gini(counts, size,
-                                           form="recbole" if dialect == "recbole" else
-                                           "handbook")
-            elif dialect == "recbole":
-                totals[name] = beyond.shannon_entropy(counts, base=math.e, per_item=True)
-            else:
-                totals[name] = beyond.shannon_entropy(counts)
-        elif m.name == "personalisation":
-            lengths = cut.groupBy(USER).agg(sf.count(sf.lit(1)).alias("_len"))
-            n = lengths.count()
-            if n < 2:
-                totals[name] = float("nan")
-                continue
-            weighted = cut.join(lengths, USER).withColumn(
-                "_w", 1 / sf.sqrt(sf.col("_len").cast("double")))
-            per_item = weighted.groupBy(ITEM).agg(sf.sum("_w").alias("_s"),
-                                               sf.sum(sf.col("_w") * sf.col("_w")).alias("_s2"))
-            overlap = _one(per_item.agg(sf.sum(sf.col("_s") * sf.col("_s") - sf.col("_s2"))))[0]
-            totals[name] = 1 - float(overlap or 0.0) / (n * (n - 1))
-        elif m.name == "novelty":
-            item_stats = need_history(m)
-            joined = cut.join(item_stats, ITEM, "left")
-            if dialect == "recommenders":
-                total = _one(need_history(m).agg(sf.sum("_rows")))[0]
-                row = _one(joined.agg(
-                    sf.sum(sf.when(sf.col("_rows") > 0,
-                                   -sf.log2(sf.col("_rows") / sf.lit(float(total))))),
-                    sf.count(sf.lit(1))))
-                totals[name] = float(row[0] or 0.0) / max(int(row[1]), 1)
-            else:
-                population = n_train_users()
-                information = -sf.log2(sf.coalesce(sf.col("_users").cast("double"),
-                                                   sf.lit(1.0)) / sf.lit(population))
+    def beyond_on(lists_of: DataFrame, chosen: list[BeyondMeasure]
+                  ) -> tuple[list[tuple[str, DataFrame]], dict[str, float]]:
+        """The beyond-accuracy measures *chosen* over the lists *lists_of*."""
+        per_user: list[tuple[str, DataFrame]] = []
+        totals: dict[str, float] = {}
+        for m in chosen:
+            name = str(m)
+            cut = lists_of if m.cutoff is None else lists_of.filter(sf.col(POS) <= m.cutoff)
+            dialect = m.param("dialect")
+            if m.name in ("coverage", "gini", "entropy"):
+                counts_frame = cut.groupBy(ITEM).agg(sf.count(sf.lit(1)).alias("_c"))
+                counts = np.asarray(counts_frame.select("_c").toArrow().column("_c").to_numpy(),
+                                    dtype=np.float64)
+                if m.name == "coverage":
+                    size = _catalogue_size(spark, catalogue, history, columns, m)
+                    if size <= 0:
+                        raise InvalidParameterError(f"the catalogue is empty (size {size})")
+                    totals[name] = float(len(counts) / size)
+                elif m.name == "gini":
+                    size = _catalogue_size(spark, catalogue, history, columns, m)
+                    totals[name] = beyond.gini(counts, size,
+                                               form="recbole" if dialect == "recbole" else
+                                               "handbook")
+                elif dialect == "recbole":
+                    totals[name] = beyond.shannon_entropy(counts, base=math.e, per_item=True)
+                else:
+                    totals[name] = beyond.shannon_entropy(counts)
+            elif m.name == "personalisation":
+                lengths = cut.groupBy(USER).agg(sf.count(sf.lit(1)).alias("_len"))
+                n = lengths.count()
+                if n < 2:
+                    totals[name] = float("nan")
+                    continue
+                weighted = cut.join(lengths, USER).withColumn(
+                    "_w", 1 / sf.sqrt(sf.col("_len").cast("double")))
+                per_item = weighted.groupBy(ITEM).agg(sf.sum("_w").alias("_s"),
+                                                   sf.sum(sf.col("_w") * sf.col("_w")).alias("_s2"))
+                overlap = _one(per_item.agg(sf.sum(sf.col("_s") * sf.col("_s") - sf.col("_s2"))))[0]
+                totals[name] = 1 - float(overlap or 0.0) / (n * (n - 1))
+            elif m.name == "novelty":
+                item_stats = need_history(m)
+                joined = cut.join(item_stats, ITEM, "left")
+                if dialect == "recommenders":
+                    total = _one(need_history(m).agg(sf.sum("_rows")))[0]
+                    row = _one(joined.agg(
+                        sf.sum(sf.when(sf.col("_rows") > 0,
+                                       -sf.log2(sf.col("_rows") / sf.lit(float(total))))),
+                        sf.count(sf.lit(1))))
+                    totals[name] = float(row[0] or 0.0) / max(int(row[1]), 1)
+                else:
+                    population = n_train_users()
+                    information = -sf.log2(sf.coalesce(sf.col("_users").cast("double"),
+                                                       sf.lit(1.0)) / sf.lit(population))
+                    per_user.append((name, joined.groupBy(USER).agg(
+                        sf.avg(information).alias("_value"))))
+            elif m.name in ("arp", "aplt"):
+                if m.name == "arp":
+                    joined = cut.join(need_history(m), ITEM, "left")
+                    value = sf.coalesce(sf.col("_rows"), sf.lit(0.0))
+                else:
+                    joined = cut.join(tail_frame(m), ITEM, "left")
+                    value = sf.coalesce(sf.col("_tail"), sf.lit(False)).cast("double")
+                cutoff = m.cutoff if dialect == "recbole" else None
+                aggregate = sf.sum(value) / sf.lit(float(cutoff)) if cutoff is not None \
+                    else sf.avg(value)
+                per_user.append((name, joined.groupBy(USER).agg(aggregate.alias("_value"))))
+            elif m.name == "epc":
+                if truth is None:
+                    raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
+                relevant = truth.filter(sf.col("_r") >= 1).select(
+                    USER, ITEM, sf.lit(1.0).alias("_rel"))
+                share = sf.coalesce(sf.col("_users").cast("double"), sf.lit(0.0)) / sf.lit(
+                    n_train_users())
+                disc = 1 / sf.log2(sf.col(POS).cast("double") + 1.0)
+                joined = cut.join(need_history(m), ITEM, "left").join(
+                    relevant, [USER, ITEM], "left")
+                gain = disc * sf.coalesce(sf.col("_rel"), sf.lit(0.0)) * (1 - share)
                 per_user.append((name, joined.groupBy(USER).agg(
-                    sf.avg(information).alias("_value"))))
-        elif m.name in ("arp", "aplt"):
-            if m.name == "arp":
-                joined = cut.join(need_history(m), ITEM, "left")
-                value = sf.coalesce(sf.col("_rows"), sf.lit(0.0))
-            else:
-                joined = cut.join(tail_frame(m), ITEM, "left")
-                value = sf.coalesce(sf.col("_tail"), sf.lit(False)).cast("double")
-            cutoff = m.cutoff if dialect == "recbole" else None
-            aggregate = sf.sum(value) / sf.lit(float(cutoff)) if cutoff is not None \
-                else sf.avg(value)
-            per_user.append((name, joined.groupBy(USER).agg(aggregate.alias("_value"))))
-        elif m.name == "epc":
-            if truth is None:
-                raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
-            relevant = truth.filter(sf.col("_r") >= 1).select(USER, ITEM, sf.lit(1.0).alias("_rel"))
-            share = sf.coalesce(sf.col("_users").cast("double"), sf.lit(0.0)) / sf.lit(
-                n_train_users())
-            disc = 1 / sf.log2(sf.col(POS).cast("double") + 1.0)
-            joined = cut.join(need_history(m), ITEM, "left").join(relevant, [USER, ITEM], "left")
-            gain = disc * sf.coalesce(sf.col("_rel"), sf.lit(0.0)) * (1 - share)
-            per_user.append((name, joined.groupBy(USER).agg(
-                (sf.sum(gain) / sf.sum(disc)).alias("_value"))))
-        elif m.name == "popreo":
-            if truth is None:
-                raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
-            groups = tail_frame(m)
-            relevant = truth.filter(sf.col("_r") >= 1).select(USER, ITEM)
-            fresh = relevant.join(history.select(USER, ITEM), [USER, ITEM], "left_anti")  # type: ignore[union-attr]
-            hits = cut.select(USER, ITEM).join(fresh, [USER, ITEM], "left_semi")
+                    (sf.sum(gain) / sf.sum(disc)).alias("_value"))))
+            elif m.name == "popreo":
+                if truth is None:
+                    raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
+                groups = tail_frame(m)
+                relevant = truth.filter(sf.col("_r") >= 1).select(USER, ITEM)
+                fresh = relevant.join(history.select(USER, ITEM), [USER, ITEM], "left_anti")  # type: ignore[union-attr]
+                hits = cut.select(USER, ITEM).join(fresh, [USER, ITEM], "left_semi")
 
-            def by_group(frame: DataFrame, groups: DataFrame = groups) -> tuple[int, int]:
-                row = _one(frame.join(groups, ITEM, "left").agg(
-                    sf.sum(sf.coalesce(sf.col("_head"), sf.lit(False)).cast("long")),
-                    sf.sum(sf.coalesce(sf.col("_tail"), sf.lit(False)).cast("long"))))
-                return int(row[0] or 0), int(row[1] or 0)
+                def by_group(frame: DataFrame, groups: DataFrame = groups) -> tuple[int, int]:
+                    row = _one(frame.join(groups, ITEM, "left").agg(
+                        sf.sum(sf.coalesce(sf.col("_head"), sf.lit(False)).cast("long")),
+                        sf.sum(sf.coalesce(sf.col("_tail"), sf.lit(False)).cast("long"))))
+                    return int(row[0] or 0), int(row[1] or 0)
 
-            denominators, numerators = by_group(fresh), by_group(hits)
-            if 0 in denominators:
-                totals[name] = float("nan")
-                continue
-            p = np.asarray(numerators, dtype=np.float64) / np.asarray(denominators)
-            totals[name] = float(np.std(p) / np.mean(p)) if np.mean(p) > 0 else float("nan")
+                denominators, numerators = by_group(fresh), by_group(hits)
+                if 0 in denominators:
+                    totals[name] = float("nan")
+                    continue
+                p = np.asarray(numerators, dtype=np.float64) / np.asarray(denominators)
+                totals[name] = float(np.std(p) / np.mean(p)) if np.mean(p) > 0 else float("nan")
+
+        return per_user, totals
+
+    found, found_totals = beyond_on(kept, beyond_measures)
+    per_user += found
+    totals.update(found_totals)
 
     frame = evaluated
     for name, values in per_user:
@@ -577,9 +606,60 @@ def evaluate_recommendations(
     mean.update(totals)
     order = {text: n for n, text in enumerate(measures)}
     mean = {name: mean[name] for name in sorted(mean, key=lambda x: order.get(x, len(order)))}
+    by_segments = None
+    if segments is not None:
+        set_level = [m for m in beyond_measures if str(m) in totals]
+        by_segments = _segment_results(spark, segments, columns, frame, names, kept,
+                                       lambda lists: beyond_on(lists, set_level)[1],
+                                       [str(m) for m in set_level], list(mean), segment_test)
     for frame_cached in cached:
         frame_cached.unpersist()
-    return SparkRecommenderResults(frame, mean, names, n_evaluated, accuracy)
+    return SparkRecommenderResults(frame, mean, names, n_evaluated, accuracy, by_segments)
+
+
+def _segment_results(spark: SparkSession, segments: Any, columns: Mapping[str, str] | None,
+                     per_user: DataFrame, names: list[str], kept: DataFrame,
+                     set_level: Callable[[DataFrame], dict[str, float]],
+                     set_level_names: list[str], order: list[str], test: str
+                     ) -> SegmentResults:
+    """Every measure per segment: per-user values collected, whole-set ones on Spark.
+
+    The segments' labels and users are read as the numpy path reads them
+    (:func:`~rankwise.recommenders.evaluation.segment_labels`; a Spark
+    DataFrame is collected first: one row per user), users matched by their
+    ids as text (as the lists are).
+    """
+    import pyarrow as pa
+
+    from rankwise.recommenders.evaluation import by_segment, segment_labels
+
+    if is_spark_frame(segments):
+        segments = segments.toArrow()
+    ids, labels = segment_labels(segments, columns)
+    ids = ids.to_pylist() if isinstance(ids, (pa.Array, pa.ChunkedArray)) else list(ids)
+    segment_names = sorted(set(labels), key=lambda x: (str(type(x)), x))
+    index = {name: n for n, name in enumerate(segment_names)}
+    of_user = {str(user): index[label] for user, label in zip(ids, labels)}  # the last wins
+    table = per_user.toArrow()
+    users = [str(user) for user in table.column("user").to_pylist()]
+    segment_of = np.fromiter((of_user.get(user, -1) for user in users), dtype=np.int64,
+                             count=len(users))
+    values = {name: np.asarray(table.column(name).to_numpy(zero_copy_only=False),
+                               dtype=np.float64) for name in names}
+    membership = spark.createDataFrame(pa.table({
+        USER: pa.array(users, pa.string()), "_seg": pa.array(segment_of, pa.int64())}))
+
+    def set_level_of(members: np.ndarray) -> dict[str, float]:
+        nothing = {name: float("nan") for name in set_level_names}
+        if not set_level_names or not members.any():
+            return nothing
+        segment = int(segment_of[members][0])
+        who = membership.filter(membership["_seg"] == segment).select(USER)
+        lists = kept.join(who, USER, "left_semi")
+        return set_level(lists) if lists.limit(1).count() else nothing  # no list: NaN
+
+    return by_segment(segment_of, segment_names, np.ones(len(users), dtype=bool), values,
+                      set_level_of, order, test)
 
 
 def evaluate_collected(test: Any, recommendations: Any, measures: str | Iterable[str],

@@ -116,7 +116,55 @@ def test_measures_not_on_spark_are_refused(spark) -> None:
     recs = spark.createDataFrame([("u", "a", 1.0)], "user string, item string, score double")
     with pytest.raises(InvalidParameterError, match="ild is not available with the Spark"):
         rw.evaluate_recommendations(None, recs, ["ild"])
-    with pytest.raises(InvalidParameterError, match="segments= is not available"):
-        rw.evaluate_recommendations(None, recs, ["coverage"], segments={"u": "x"})
+    with pytest.raises(InvalidParameterError, match="baseline= is not available"):
+        rw.evaluate_recommendations(None, recs, ["coverage"], baseline={"u": ["a"]})
     with pytest.raises(InvalidParameterError, match="tail= a count above 1"):
         rw.evaluate_recommendations(None, recs, ["aplt(dialect=recbole)"])
+
+
+@pytest.mark.parametrize(("seed", "test_name"), [(0, "welch"), (5, "rank")])
+def test_segments_equal_numpy(spark, seed: int, test_name: str) -> None:
+    """segments=: per-segment means, whole-set values per segment and the test, as numpy's."""
+    import pyarrow as pa
+
+    data = random_recommendations(seed)
+    users = sorted(set(data["recs"].column("user").to_pylist())
+                   | set(data["test"].column("user").to_pylist()), key=str)
+    # three segments; one user in no segment, one segment id with no evaluated user
+    labels = {user: ["new", "active", "dormant"][n % 3] for n, user in enumerate(users[1:])}
+    labels["nobody" if isinstance(users[0], str) else 10**6] = "ghost"
+    measures = ["ndcg@5", "recall@10", "coverage@5", "gini", "novelty", "arp",
+                "personalisation", "novelty@3(dialect=recommenders)"]
+    options = {"k": 8, "exclude": data["train"], "catalogue": data["catalogue"],
+               "segment_test": test_name}
+    want = rw.evaluate_recommendations(data["test"], data["recs"], measures,
+                                       segments=labels, **options)
+    frames = {name: spark.createDataFrame(data[name]) for name in ("test", "recs", "train")}
+    segment_frame = spark.createDataFrame(pa.table({
+        "user": pa.array(list(labels), data["recs"].schema.field("user").type),
+        "segment": list(labels.values())}))
+    from rankwise.spark import evaluate_recommendations
+
+    for given in (labels, segment_frame):
+        results = evaluate_recommendations(
+            frames["test"], frames["recs"], measures, k=8, exclude=frames["train"],
+            catalogue=data["catalogue"], segments=given, segment_test=test_name)
+        got = results.to_results()
+        assert_same(got, want)
+        assert got.segments is not None and want.segments is not None
+        assert got.segments.names == want.segments.names
+        assert got.segments.users == want.segments.users
+        assert got.segments.test == want.segments.test
+        for name in want.segments.names:
+            assert list(got.segments.mean[name]) == list(want.segments.mean[name])
+            for measure, value in want.segments.mean[name].items():
+                assert math.isclose(got.segments.mean[name][measure], value, abs_tol=1e-12) or (
+                    math.isnan(value) and math.isnan(got.segments.mean[name][measure])), \
+                    (name, measure)
+        for measure, p in want.segments.p_values.items():
+            assert math.isclose(got.segments.p_values[measure], p, abs_tol=1e-9) or (
+                math.isnan(p) and math.isnan(got.segments.p_values[measure])), measure
+        results.unpersist()
+    front = rw.evaluate_recommendations(data["test"], data["recs"], measures, engine="spark",
+                                        segments=labels, **options)
+    assert front.segments is not None and front.segments.users == want.segments.users
