@@ -62,7 +62,7 @@ __all__ = ["SPARK_BEYOND", "SparkRecommenderResults", "evaluate_collected",
            "evaluate_recommendations", "is_spark_frame"]
 
 SPARK_BEYOND = ("coverage", "gini", "entropy", "novelty", "epc", "arp", "aplt", "popreo",
-                "personalisation")
+                "personalisation", "serendipity")
 """The beyond-accuracy measures computed on Spark."""
 
 USER, ITEM, POS = "_u", "_i", "_pos"
@@ -274,6 +274,7 @@ def evaluate_recommendations(
     exclude: Any = None,
     train: Any = None,
     catalogue: Any = None,
+    baseline: Any = None,
     segments: Any = None,
     segment_test: str = "welch",
     users: Any = None,
@@ -305,6 +306,10 @@ def evaluate_recommendations(
     k, catalogue, users, duplicates, columns, relevance, rel, missing
         As in :func:`rankwise.evaluate_recommendations` (*catalogue*: a
         number, item ids, or a DataFrame with an item column).
+    baseline : DataFrame or local recommendations, optional
+        A baseline recommender's lists (same forms as *recommendations*),
+        for ``serendipity``: ordered, seen items removed and cut at *k* as
+        the lists are.
     segments, segment_test
         As in :func:`rankwise.evaluate_recommendations` (*segments* may be a
         DataFrame of user and segment too): every measure per segment. The
@@ -373,7 +378,10 @@ def evaluate_recommendations(
             accuracy_names.append(text)
             continue
         if parsed.name not in SPARK_BEYOND:
-            raise _refuse(str(parsed), "it compares item vectors or a baseline's lists")
+            raise _refuse(str(parsed), "it compares item vectors")
+        if parsed.name == "serendipity" and parsed.param("dialect") == "recommenders":
+            raise _refuse(str(parsed), "the Recommenders' serendipity compares item vectors; "
+                          "serendipity against a baseline= runs on Spark")
         if parsed.name in ("aplt", "popreo") and parsed.param("dialect") == "recbole" and (
                 parsed.param("tail") is None or parsed.param("tail") <= 1):
             raise _refuse(str(parsed), "RecBole's tail share breaks ties by its internal item "
@@ -400,6 +408,11 @@ def evaluate_recommendations(
         seen = _interactions(_local_frame(spark, exclude, "exclude"), columns, "exclude")
     lists = _lists(recs, columns, duplicates, seen, k).persist()
     cached: list[DataFrame] = [lists]
+    base_lists = None
+    if baseline is not None:
+        base_lists = _lists(_local_frame(spark, baseline, "baseline"), columns, duplicates,
+                            seen, k).persist()
+        cached.append(base_lists)
 
     listed = lists.select(USER).distinct()
     if truth is not None:
@@ -562,6 +575,22 @@ def evaluate_recommendations(
                 gain = disc * sf.coalesce(sf.col("_rel"), sf.lit(0.0)) * (1 - share)
                 per_user.append((name, joined.groupBy(USER).agg(
                     (sf.sum(gain) / sf.sum(disc)).alias("_value"))))
+            elif m.name == "serendipity":
+                if base_lists is None:
+                    raise InvalidParameterError(
+                        f"{m} needs a baseline recommender's lists: give "
+                        f"{argument('baseline')}")
+                if truth is None:
+                    raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
+                base_cut = base_lists if m.cutoff is None else base_lists.filter(
+                    sf.col(POS) <= m.cutoff)
+                useful = truth.filter(sf.col("_r") >= 1).select(
+                    USER, ITEM, sf.lit(True).alias("_useful"))
+                joined = cut.join(base_cut.select(USER, ITEM, sf.lit(True).alias("_base")),
+                                  [USER, ITEM], "left").join(useful, [USER, ITEM], "left")
+                value = (sf.col("_base").isNull() & sf.col("_useful").isNotNull()).cast(
+                    "double")  # unexpected and useful
+                per_user.append((name, joined.groupBy(USER).agg(sf.avg(value).alias("_value"))))
             elif m.name == "popreo":
                 if truth is None:
                     raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")

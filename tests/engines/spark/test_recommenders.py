@@ -116,8 +116,10 @@ def test_measures_not_on_spark_are_refused(spark) -> None:
     recs = spark.createDataFrame([("u", "a", 1.0)], "user string, item string, score double")
     with pytest.raises(InvalidParameterError, match="ild is not available with the Spark"):
         rw.evaluate_recommendations(None, recs, ["ild"])
-    with pytest.raises(InvalidParameterError, match="baseline= is not available"):
-        rw.evaluate_recommendations(None, recs, ["coverage"], baseline={"u": ["a"]})
+    with pytest.raises(InvalidParameterError, match="features= is not available"):
+        rw.evaluate_recommendations(None, recs, ["coverage"], features={"a": [1.0]})
+    with pytest.raises(InvalidParameterError, match=r"serendipity\(dialect=recommenders\) is not available"):
+        rw.evaluate_recommendations(None, recs, ["serendipity(dialect=recommenders)"])
     with pytest.raises(InvalidParameterError, match="tail= a count above 1"):
         rw.evaluate_recommendations(None, recs, ["aplt(dialect=recbole)"])
 
@@ -168,3 +170,25 @@ def test_segments_equal_numpy(spark, seed: int, test_name: str) -> None:
     front = rw.evaluate_recommendations(data["test"], data["recs"], measures, engine="spark",
                                         segments=labels, **options)
     assert front.segments is not None and front.segments.users == want.segments.users
+
+
+def test_serendipity_against_a_baseline_equals_numpy(spark) -> None:
+    """serendipity (a baseline's lists, excluded and cut as the lists are) on Spark, as numpy."""
+    import pyarrow as pa
+
+    data = random_recommendations(4)
+    recs = data["recs"]
+    rng = np.random.default_rng(4)
+    kept = np.flatnonzero(rng.random(recs.num_rows) < 0.4)  # another recommender: some of
+    baseline = recs.take(pa.array(kept)).set_column(  # the pairs, in another order
+        2, "score", pa.array(rng.random(len(kept))))
+    measures = ["serendipity", "serendipity@3", "ndcg@5"]
+    options = {"k": 6, "exclude": data["train"], "relevance": "rating"}
+    want = rw.evaluate_recommendations(data["test"], recs, measures, baseline=baseline,
+                                       **options)
+    got = rw.evaluate_recommendations(data["test"], recs, measures, baseline=baseline,
+                                      engine="spark", **options)
+    assert_same(got, want)
+    assert 0 < np.nanmax(want.per_user["serendipity"]) <= 1
+    with pytest.raises(InvalidParameterError, match="give baseline="):
+        rw.evaluate_recommendations(data["test"], recs, ["serendipity"], engine="spark")
