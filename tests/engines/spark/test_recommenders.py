@@ -118,7 +118,8 @@ def test_measures_not_on_spark_are_refused(spark) -> None:
         rw.evaluate_recommendations(None, recs, ["ild"])
     with pytest.raises(InvalidParameterError, match="features= is not available"):
         rw.evaluate_recommendations(None, recs, ["coverage"], features={"a": [1.0]})
-    with pytest.raises(InvalidParameterError, match=r"serendipity\(dialect=recommenders\) is not available"):
+    with pytest.raises(InvalidParameterError,
+                       match=r"serendipity\(dialect=recommenders\) is not available"):
         rw.evaluate_recommendations(None, recs, ["serendipity(dialect=recommenders)"])
     with pytest.raises(InvalidParameterError, match="tail= a count above 1"):
         rw.evaluate_recommendations(None, recs, ["aplt(dialect=recbole)"])
