@@ -677,7 +677,7 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
     from rankwise.evaluation import evaluate
 
     qrels = Qrels.from_arrow(users.texts(truth.users), items.texts(truth.items),
-                             truth.ratings)
+                             np.array(truth.ratings, dtype=np.float64))
     # scores from the rank: the order is settled (ties broken by input row order)
     run = Run.from_arrow(users.texts(lists.users), items.texts(lists.items),
                          -lists.ranks.astype(np.float64), name="recommendations",
@@ -731,7 +731,7 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     query_of[query_users] = np.arange(len(query_users))
     qrels = Qrels(query_of[truth.users], users.texts(query_users).to_pylist(),
                   truth.items.astype(np.int64), items.texts(np.arange(len(items))).to_pylist(),
-                  truth.ratings)
+                  np.array(truth.ratings, dtype=np.float64))
     lengths = lists.lengths(n_users) if lengths is None else lengths
     if depth is not None:
         lengths = np.minimum(lengths, depth)

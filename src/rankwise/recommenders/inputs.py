@@ -337,6 +337,9 @@ class Interactions:
         The rating (or weight) of each pair, 1 when the table has none.
     counts : ndarray of int64
         How many rows of the table the pair had (interactions repeated).
+
+    Columns are not written to; ratings and counts of all ones may be a
+    read-only broadcast 1 (no memory per row).
     """
 
     users: np.ndarray
@@ -390,8 +393,9 @@ class Interactions:
             later = np.flatnonzero(repeated)  # usually few: merged one by one
             n_kept = len(u) - len(later)
             if len(later) == 0:
-                ratings = np.ones(n_kept) if r is None else np.asarray(r, dtype=np.float64)
-                return cls(u, i, ratings, np.ones(n_kept, dtype=np.int64))
+                ratings = _ones(n_kept, np.float64) if r is None else np.asarray(
+                    r, dtype=np.float64)
+                return cls(u, i, ratings, _ones(n_kept, np.int64))
             owner = np.empty(len(later), dtype=np.int64)  # each one's first row
             native.join_pairs(u[later], i[later], u, i, n_users, n_items, 1, owner)
             keep = ~repeated
@@ -399,7 +403,7 @@ class Interactions:
             counts = np.ones(n_kept, dtype=np.int64)
             np.add.at(counts, kept_owner, 1)
             if r is None:
-                ratings = np.ones(n_kept)
+                ratings = _ones(n_kept, np.float64)
             else:
                 r = np.asarray(r, dtype=np.float64)
                 ratings = r[keep]
@@ -779,6 +783,11 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None =
     if k is not None:
         keep &= ranks <= k
     return Lists(lists.users[keep], lists.items[keep], ranks[keep])
+
+
+def _ones(n: int, dtype: Any) -> np.ndarray:
+    """n ones, read-only, without memory per element (a broadcast scalar)."""
+    return np.broadcast_to(np.ones(1, dtype=dtype), (n,))
 
 
 def native_kernels() -> Any:
