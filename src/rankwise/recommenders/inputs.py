@@ -223,6 +223,8 @@ class Vocabulary:
 
         if isinstance(values, (pa.Array, pa.ChunkedArray)) and pa.types.is_integer(
                 values.type) and values.null_count == 0:
+            if isinstance(values, pa.ChunkedArray) and values.num_chunks == 1:
+                values = values.chunk(0)  # its buffer as it is: no copy
             values = values.to_numpy() if isinstance(values, pa.Array) else np.concatenate(
                 [c.to_numpy() for c in values.chunks] or [np.zeros(0, dtype=np.int64)])
         if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.ndim == 1 \
