@@ -3,7 +3,8 @@
 ``rankwise.io._ctrec`` (the TREC reader), ``rankwise.io._ccolumns`` (dicts,
 object arrays and Arrow string columns to columns), ``rankwise.kernels._cjoin``
 (the join of the run with the judgments) and ``rankwise.kernels._crank`` (the
-ranks of judged documents in unsorted runs) make rankwise several times
+ranks of judged documents in unsorted runs; and the recommender lists' user-item
+pairs joined by user, compacted and counted) make rankwise several times
 faster. All are optional: without a C compiler the install still succeeds,
 and rankwise computes the same results through numpy and pyarrow.
 ``rankwise.fusion._cfuse`` finds the candidates of rank fusion and sums

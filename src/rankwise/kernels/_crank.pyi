@@ -22,3 +22,23 @@ def judged_ranks(
     block_out: Any,
     /,
 ) -> int: ...
+
+def join_pairs(
+    q_users: Any,
+    q_items: Any,
+    s_users: Any,
+    s_items: Any,
+    n_users: int,
+    n_items: int,
+    mode: int,
+    out: Any,
+    s_limit: int = -1,
+    /,
+) -> None: ...
+def compact_lists(
+    users: Any, items: Any, flags: Any, k: int, out_users: Any, out_items: Any,
+    out_ranks: Any, /,
+) -> int: ...
+def gather_sums(users: Any, items: Any, values: Any, sums: Any, counts: Any, /) -> None: ...
+def count_codes(codes: Any, out: Any, /) -> None: ...
+def take_codes(table: Any, values: Any, out: Any, /) -> int: ...

@@ -788,7 +788,7 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None =
 
 
 def _ones(n: int, dtype: Any) -> np.ndarray:
-    """n ones, read-only, without memory per element (a broadcast scalar)."""
+    """*n* ones, read-only, without memory per element (a broadcast scalar)."""
     return np.broadcast_to(np.ones(1, dtype=dtype), (n,))
 
 

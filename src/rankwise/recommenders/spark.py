@@ -16,13 +16,19 @@ order) and optional training interactions, and does on Spark what
    lists: per user (novelty, ARP, APLT, EPC) as grouped means, per item
    (exposure) collected (one row per recommended item) for coverage, Gini
    and entropy, personalisation from per-item sums of 1/sqrt(|L_u|),
-   PopREO from four counts. Item popularity (one row per training item) is
-   collected to find the long tail.
+   PopREO from four counts, serendipity from a join with the baseline's
+   lists. Item popularity (one row per training item) is collected to find
+   the long tail.
+
+Serendipity against ``baseline=`` joins the baseline's lists (made as the
+lists are). With ``segments=`` the per-user values are collected and the
+segment means and test computed on the driver, the whole-set measures on
+Spark per segment's lists.
 
 Per-user values equal the numpy path's to 1e-12 (``tests/engines/spark/
-test_recommenders.py``). ILD, serendipity, ``segments=`` and the
-Recommenders' dialect of serendipity need item vectors or per-segment work
-that is not implemented on Spark: they are refused with that reason.
+test_recommenders.py``). ILD and the Recommenders' dialect of serendipity
+compare item vectors, which is not implemented on Spark: they are refused
+with that reason.
 """
 
 from __future__ import annotations
@@ -697,8 +703,7 @@ def evaluate_collected(test: Any, recommendations: Any, measures: str | Iterable
     known = set(inspect.signature(evaluate_recommendations).parameters)
     for name, given in options.items():
         if name not in known and given is not None:
-            raise _refuse(f"{name}=", "item vectors, baselines and segments are computed by "
-                          "the numpy engine only")
+            raise _refuse(f"{name}=", "item vectors are compared by the numpy engine only")
     results = evaluate_recommendations(test, recommendations, measures, **{
         name: value for name, value in options.items() if name in known})
     try:
