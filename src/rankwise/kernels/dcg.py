@@ -111,9 +111,24 @@ def _ideal_order(
     gains = gain_of(d.judged_grades, m, None if shift is None else shift[query])
     positive = gains > 0
     query, gains = query[positive], gains[positive]
-    order = np.lexsort((-gains, query))
-    query, gains = query[order], gains[order]
+    if not _descending_within(query, gains):  # judged grades come descending: gains mostly do
+        order = np.lexsort((-gains, query))
+        query, gains = query[order], gains[order]
     return query, gains, rank_within_query(query)
+
+
+def _descending_within(query: np.ndarray, values: np.ndarray) -> bool:
+    """Whether *values* never rise within a query (*query* sorted ascending).
+
+    Examples
+    --------
+    >>> _descending_within(np.array([0, 0, 1, 1]), np.array([3.0, 1.0, 7.0, 7.0]))
+    True
+    >>> _descending_within(np.array([0, 0, 1]), np.array([1.0, 3.0, 7.0]))
+    False
+    """
+    rises = (values[1:] > values[:-1]) & (query[1:] == query[:-1])
+    return not bool(rises.any())
 
 
 def ideal_dcg_values(

@@ -902,7 +902,10 @@ def assemble_ranking(
         tie_above=above[rows],
         tie_size=np.asarray(tie_size, dtype=np.int64)[rows],
         judged_offsets=judged_offsets,
-        judged_grades=_grades_descending(judged_query, judged_grade, n_eval),
+        judged_grades=(
+            _grades_descending(judged_query, judged_grade, n_eval)
+            if judged_rows is None else qrels.grades[judged_rows]
+        ),
         # in the run, even when -J leaves nothing to rank
         in_run=present[evaluated] | (judged_only and missing == "zero"),
         depth=depth,
