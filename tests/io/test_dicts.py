@@ -189,3 +189,24 @@ def test_dict_subclasses_are_read_alike_both_ways() -> None:
     for data in (ordered, nested):
         assert both_ways(run_from_dict, data)[0] == both_ways(run_from_dict, data)[1]
         assert both_ways(qrels_from_dict, data)[0] == both_ways(qrels_from_dict, data)[1]
+
+
+def test_a_key_that_changes_its_dict_while_read_is_read_safely() -> None:
+    """The C reader borrows keys and values; Python code it calls may change the dict."""
+    ranking: dict = {}
+
+    class Rewrites(str):  # str() of it replaces the ranking being read
+        def __str__(self) -> str:
+            ranking.clear()
+            ranking.update({f"x{i}": float(i) for i in range(100)} | {"d3": 0.5})
+            return str.__str__(self)
+
+    ranking.update({f"d{i}": float(i) for i in range(50)})
+    ranking[Rewrites("e")] = 3.0
+    ranking.update({f"d{i}": float(i) for i in range(50, 100)})
+    qrels = {"q": {"d1": 1, "d3": 1}}
+    got = rw.evaluate(qrels, {"q": ranking}, ["map", "P@200", "num_ret"])
+    # whatever was read, it is the dict as it is after the change: 101 documents, d3 at 101
+    want = rw.evaluate(qrels, {"q": dict(ranking)}, ["map", "P@200", "num_ret"])
+    assert got.mean == want.mean
+    assert want.mean["num_ret"] == 101.0

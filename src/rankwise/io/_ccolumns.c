@@ -1667,7 +1667,9 @@ judged_text(const JudgedIds *j, int64_t judgment, size_t *length)
 /* Per query entry of the run, what is kept while it is ranked. */
 typedef struct {
     double *scores;      /* per document */
-    PyObject **keys;     /* per document, its key (a new reference) */
+    PyObject **keys;     /* per document, its key (borrowed unless `owned`) */
+    PyObject **items;    /* per document, its value (borrowed unless `owned`) */
+    int owned;           /* whether keys and items hold references */
     int64_t *hit_row;    /* per judged document found: its place in the entry */
     int64_t *hit_judgment;
     Judged *sorted;
@@ -1676,19 +1678,55 @@ typedef struct {
     size_t rows_cap, hits_cap;
 } Entry;
 
+/*
+ * Take references to the first `count` keys and values: before anything that
+ * may run Python code (which could change the dict they are borrowed from).
+ */
+static void
+entry_own(Entry *e, size_t count)
+{
+    if (!e->owned) {
+        for (size_t i = 0; i < count; i++) {
+            Py_INCREF(e->keys[i]);
+            Py_INCREF(e->items[i]);
+        }
+        e->owned = 1;
+    }
+}
+
 static void
 entry_release_keys(Entry *e, size_t count)
 {
-    for (size_t i = 0; i < count; i++) {
-        Py_DECREF(e->keys[i]);
+    if (e->owned) {
+        for (size_t i = 0; i < count; i++) {
+            Py_DECREF(e->keys[i]);
+            Py_DECREF(e->items[i]);
+        }
+        e->owned = 0;
     }
 }
+
+/* Start loading an object's header and the start of its data (a short str's text). */
+static inline void
+prefetch_object(const PyObject *object)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(object);
+    __builtin_prefetch((const char *)object + 64);
+#else
+    (void)object;
+#endif
+}
+
+/* How many documents ahead their objects are prefetched. */
+#define PREFETCH_AHEAD 8
 
 static void
 entry_free(Entry *e)
 {
     PyMem_Free(e->scores);
     PyMem_Free(e->keys);
+    PyMem_Free(e->items);
     PyMem_Free(e->hit_row);
     PyMem_Free(e->hit_judgment);
     PyMem_Free(e->sorted);
@@ -1717,6 +1755,11 @@ entry_reserve(Entry *e, size_t rows, size_t hits)
             return -1;
         }
         e->keys = keys;
+        PyObject **items = PyMem_Realloc(e->items, cap * sizeof(PyObject *));
+        if (items == NULL) {
+            return -1;
+        }
+        e->items = items;
         int64_t *tied = PyMem_Realloc(e->tied, 2 * cap * sizeof(int64_t));
         if (tied == NULL) {
             return -1;
@@ -2109,16 +2152,36 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
                 table[at].judgment = judgment;
             }
         }
-        /* the entry: every document read and checked, the judged ones found */
+        /* the entry: its items gathered (PyDict_Next runs no Python code), then every
+           document read and checked with its objects prefetched a few ahead, the judged
+           ones found. Keys and values are borrowed from the dict, which is kept alive,
+           until something that may run Python code: then they are owned. */
         Py_INCREF(ranking);
-        size_t n = 0, k = 0;
+        size_t n = 0, k = 0, n_items = 0;
         int kinds = 0;
         Py_ssize_t inner = 0;
         PyObject *doc_key, *value;
         while (PyDict_Next(ranking, &inner, &doc_key, &value)) {
-            if (UNLIKELY(n >= (size_t)size)) { /* the dict grew while we read it */
+            if (UNLIKELY(n_items >= (size_t)size)) { /* cannot happen: nothing ran */
                 outcome = FUSED_DECLINE;
                 break;
+            }
+            entry.keys[n_items] = doc_key;
+            entry.items[n_items] = value;
+            n_items++;
+        }
+        if (outcome == FUSED_DONE && n_items != (size_t)size) {
+            outcome = FUSED_DECLINE;
+        }
+        for (; outcome == FUSED_DONE && n < n_items; n++) {
+            if (n + PREFETCH_AHEAD < n_items) {
+                prefetch_object(entry.keys[n + PREFETCH_AHEAD]);
+                prefetch_object(entry.items[n + PREFETCH_AHEAD]);
+            }
+            doc_key = entry.keys[n];
+            value = entry.items[n];
+            if (!PyUnicode_CheckExact(doc_key) && !PyLong_CheckExact(doc_key)) {
+                entry_own(&entry, n_items); /* reading it may run Python code */
             }
             IdText doc;
             got = id_of_key(doc_key, id_types, &doc);
@@ -2130,14 +2193,19 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
                 break;
             }
             double score;
-            if (LIKELY(PyFloat_CheckExact(value))) {
+            if (LIKELY(PyFloat_Check(value))) {
                 score = PyFloat_AS_DOUBLE(value);
             }
-            else if (number_of(value, number_types, &score) != 1) {
-                id_release(&doc);
-                PyErr_Clear();
-                outcome = FUSED_DECLINE;
-                break;
+            else {
+                if (!PyLong_CheckExact(value)) {
+                    entry_own(&entry, n_items); /* reading it may run Python code */
+                }
+                if (number_of(value, number_types, &score) != 1) {
+                    id_release(&doc);
+                    PyErr_Clear();
+                    outcome = FUSED_DECLINE;
+                    break;
+                }
             }
             if (UNLIKELY(!isfinite(score))) {
                 id_release(&doc);
@@ -2170,21 +2238,15 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
             }
             id_release(&doc);
             entry.scores[n] = score;
-            Py_INCREF(doc_key);
-            entry.keys[n] = doc_key;
-            n++;
-            if (outcome != FUSED_DONE) {
-                break;
-            }
         }
-        if (outcome == FUSED_DONE && n != (size_t)size) {
+        if (outcome == FUSED_DONE && (n != (size_t)size || PyDict_GET_SIZE(ranking) != size)) {
             outcome = FUSED_DECLINE; /* the dict changed while we read it */
         }
         if (outcome == FUSED_DONE && k) {
             outcome = rank_entry(&entry, n, k, block, &judged, id_types, &spent, budget,
                                  &out);
         }
-        entry_release_keys(&entry, n);
+        entry_release_keys(&entry, n_items);
         Py_DECREF(ranking);
         if (outcome != FUSED_DONE) {
             break;
