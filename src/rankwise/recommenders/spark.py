@@ -26,9 +26,10 @@ segment means and test computed on the driver, the whole-set measures on
 Spark per segment's lists.
 
 Per-user values equal the numpy path's to 1e-12 (``tests/engines/spark/
-test_recommenders.py``). ILD and the Recommenders' dialect of serendipity
-compare item vectors, which is not implemented on Spark: they are refused
-with that reason.
+test_recommenders.py``). ILD joins each list row with its item's vector
+and runs the numpy kernel on whole users in ``applyInArrow``
+(:mod:`rankwise.recommenders.spark_vectors`). The Recommenders' dialect of
+serendipity and RecBole's tail as a share are refused with the reason.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from rankwise.exceptions import (
     RankwiseWarning,
 )
 from rankwise.options import RecommenderOptions, recommender_options_from
-from rankwise.recommenders import beyond
+from rankwise.recommenders import beyond, spark_vectors
 from rankwise.recommenders.evaluation import (
     BeyondMeasure,
     RecommenderResults,
@@ -68,7 +69,7 @@ __all__ = ["SPARK_BEYOND", "SparkRecommenderResults", "evaluate_collected",
            "evaluate_recommendations", "is_spark_frame"]
 
 SPARK_BEYOND = ("coverage", "gini", "entropy", "novelty", "epc", "arp", "aplt", "popreo",
-                "personalisation", "serendipity")
+                "personalisation", "serendipity", "ild")
 """The beyond-accuracy measures computed on Spark."""
 
 USER, ITEM, POS = "_u", "_i", "_pos"
@@ -280,6 +281,7 @@ def evaluate_recommendations(
     exclude: Any = None,
     train: Any = None,
     catalogue: Any = None,
+    features: Any = None,
     baseline: Any = None,
     segments: Any = None,
     segment_test: str = "welch",
@@ -312,6 +314,12 @@ def evaluate_recommendations(
     k, catalogue, users, duplicates, columns, relevance, rel, missing
         As in :func:`rankwise.evaluate_recommendations` (*catalogue*: a
         number, item ids, or a DataFrame with an item column).
+    features : DataFrame or local item vectors, optional
+        For ``ild``: as in :func:`rankwise.evaluate_recommendations` (a
+        Spark DataFrame of features is collected: one row per item); without
+        them items are compared by co-occurrence in *train*. The vectors are
+        joined to the list rows and ILD is computed per user by the numpy
+        kernel inside ``applyInArrow`` (whole users per group).
     baseline : DataFrame or local recommendations, optional
         A baseline recommender's lists (same forms as *recommendations*),
         for ``serendipity``: ordered, seen items removed and cut at *k* as
@@ -495,6 +503,20 @@ def evaluate_recommendations(
             [(i, bool(t), bool(h)) for i, t, h in zip(items, tail, head)],
             schema=f"{ITEM} string, _tail boolean, _head boolean")
 
+    vectors: list[tuple[DataFrame, int | None]] = []
+
+    def item_vectors() -> tuple[DataFrame, int | None]:
+        """The items' vectors (features, or co-occurrence in training), made once."""
+        if not vectors:
+            spark_vectors.need_vectors(features, history)
+            if features is not None:
+                frame, width = spark_vectors.features_frame(spark, features, columns, recs.schema[
+                    str(_column(recs, "item", columns, "recommendations"))].dataType)
+            else:
+                frame, width = spark_vectors.cooccurrence_frame(history), None  # type: ignore[arg-type]
+            vectors.append((frame, width))
+        return vectors[0]
+
     train_users: list[float] = []
 
     def n_train_users() -> float:
@@ -581,6 +603,9 @@ def evaluate_recommendations(
                 gain = disc * sf.coalesce(sf.col("_rel"), sf.lit(0.0)) * (1 - share)
                 per_user.append((name, joined.groupBy(USER).agg(
                     (sf.sum(gain) / sf.sum(disc)).alias("_value"))))
+            elif m.name == "ild":
+                per_user.append((name, spark_vectors.ild_frame(
+                    cut, *item_vectors(), max(n_evaluated, 1))))
             elif m.name == "serendipity":
                 if base_lists is None:
                     raise InvalidParameterError(

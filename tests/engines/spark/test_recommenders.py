@@ -10,6 +10,7 @@ runs on Spark, per user and the means, to 1e-12.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -114,15 +115,60 @@ def test_items_twice_refused_or_first_kept(spark) -> None:
 
 def test_measures_not_on_spark_are_refused(spark) -> None:
     recs = spark.createDataFrame([("u", "a", 1.0)], "user string, item string, score double")
-    with pytest.raises(InvalidParameterError, match="ild is not available with the Spark"):
-        rw.evaluate_recommendations(None, recs, ["ild"])
-    with pytest.raises(InvalidParameterError, match="features= is not available"):
-        rw.evaluate_recommendations(None, recs, ["coverage"], features={"a": [1.0]})
     with pytest.raises(InvalidParameterError,
                        match=r"serendipity\(dialect=recommenders\) is not available"):
         rw.evaluate_recommendations(None, recs, ["serendipity(dialect=recommenders)"])
     with pytest.raises(InvalidParameterError, match="tail= a count above 1"):
         rw.evaluate_recommendations(None, recs, ["aplt(dialect=recbole)"])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ild_equals_numpy(spark, seed: int) -> None:
+    """ILD from dense features (zero vectors, items without any), sparse ones, co-occurrence."""
+    from scipy import sparse
+
+    data = random_recommendations(seed)
+    rng = np.random.default_rng(seed)
+    ids = data["catalogue"][::2]  # half the items have no vector
+    dense = rng.integers(-1, 2, (len(ids), 5)).astype(float)  # some all zero
+    dense[0] = 0.0
+    measures = ["ild", "ild@3", "ndcg@5"]
+    labels = {user: n % 2 for n, user in enumerate(set(data["recs"].column("user").to_pylist()))}
+    for features in ({i: v for i, v in zip(ids, dense)}, (ids, sparse.csr_matrix(dense)),
+                     None):
+        options = {"k": 8, "exclude": data["train"], "features": features,
+                   "segments": labels}
+        want = rw.evaluate_recommendations(data["test"], data["recs"], measures, **options)
+        got = rw.evaluate_recommendations(data["test"], data["recs"], measures,
+                                          engine="spark", **options)
+        assert_same(got, want)
+        assert got.segments is not None and want.segments is not None
+        for name in want.segments.names:
+            for measure, value in want.segments.mean[name].items():
+                assert math.isclose(got.segments.mean[name][measure], value, abs_tol=1e-12) or (
+                    math.isnan(value) and math.isnan(got.segments.mean[name][measure]))
+
+
+def test_ild_features_as_a_spark_frame_and_numpy_errors(spark) -> None:
+    import pyarrow as pa
+
+    data = random_recommendations(2, integer_ids=True)
+    items = data["catalogue"]
+    table = pa.table({"item": pa.array(items, pa.int64()),
+                      "f0": [float(i % 3) for i in range(len(items))],
+                      "f1": [float(i % 5 == 0) for i in range(len(items))]})
+    want = rw.evaluate_recommendations(data["test"], data["recs"], ["ild"], features=table)
+    frames = {name: spark.createDataFrame(data[name]) for name in ("test", "recs")}
+    got = rw.evaluate_recommendations(frames["test"], frames["recs"], ["ild"],
+                                      features=spark.createDataFrame(table))
+    assert_same(got, want)
+    # what numpy refuses, Spark refuses with the same error
+    for features in (None, {str(items[0]): [1.0]}):
+        with pytest.raises(Exception) as numpy_error:
+            rw.evaluate_recommendations(data["test"], data["recs"], ["ild"], features=features)
+        with pytest.raises(type(numpy_error.value), match=re.escape(str(numpy_error.value)[:40])):
+            rw.evaluate_recommendations(frames["test"], frames["recs"], ["ild"],
+                                        features=features)
 
 
 @pytest.mark.parametrize(("seed", "test_name"), [(0, "welch"), (5, "rank")])
