@@ -68,6 +68,42 @@ def test_recbole_tail_percentage(ratio: str) -> None:
                                   abs=TOL)
 
 
+# training counts with ties; the lists read the items out of id order
+TIED_COUNTS = {9: 1, 3: 1, 7: 2, 1: 2, 5: 1, 8: 3, 2: 1, 4: 2}
+TIED_MATRIX = [[9, 3, 7], [5, 2, 1], [8, 4, 3], [2, 9, 5], [7, 1, 6]]
+
+
+def recbole_tail_percentage(ratio: float, k: int) -> float:
+    """RecBole 1.2.1's ``TailPercentage.get_tail`` rule on TIED_COUNTS / TIED_MATRIX.
+
+    ``sorted(count_items.items(), key=lambda kv: (kv[1], kv[0]))``: ties by
+    item id; the first max(int(n * ratio), 1) are the tail; each row's
+    share of tail items in its first k (RecBole's cumsum / position).
+    """
+    ranked = sorted(TIED_COUNTS.items(), key=lambda kv: (kv[1], kv[0]))
+    tail = {item for item, _ in ranked[:max(int(len(ranked) * ratio), 1)]}
+    return float(np.mean([sum(item in tail for item in row[:k]) / k for row in TIED_MATRIX]))
+
+
+@pytest.mark.parametrize("ratio", [0.25, 0.5, 0.75, 1.0])
+@pytest.mark.parametrize("k", [2, 3])
+def test_recbole_tail_share_cuts_ties_by_item_id(ratio: float, k: int) -> None:
+    """Equal counts straddle the cut (0.25, 0.75): RecBole cuts them by item id, so does rankwise.
+
+    The items are first read in another order (9, 3, 7, ...): a tie broken
+    by the order items are read would put 9 before 2 in the tail.
+    """
+    train = {"user": [n for n, (item, c) in enumerate(TIED_COUNTS.items()) for _ in range(c)],
+             "item": [item for item, c in TIED_COUNTS.items() for _ in range(c)]}
+    name = f"aplt@{k}(dialect=recbole,tail={ratio})"
+    r = rw.evaluate_recommendations(None, np.asarray(TIED_MATRIX), [name], train=train)
+    assert r.mean[name] == pytest.approx(recbole_tail_percentage(ratio, k), abs=TOL)
+    text = rw.evaluate_recommendations(  # ids as text of one width: the same id order
+        None, {u: [f"i{item}" for item in row] for u, row in enumerate(TIED_MATRIX)}, [name],
+        train={"user": train["user"], "item": [f"i{item}" for item in train["item"]]})
+    assert text.mean[name] == pytest.approx(r.mean[name], abs=TOL)
+
+
 def test_recmetrics_personalization() -> None:
     case = RECMETRICS["personalization"]
     r = rw.evaluate_recommendations(None, case["predicted"], ["personalisation"])

@@ -909,22 +909,31 @@ class _Context:
 
     def _tail(self, m: BeyondMeasure) -> np.ndarray:
         if m.param("dialect") == "recbole":
-            return recbole_tail(self.interactions, self.interactions > 0, m.param("tail"))
+            return recbole_tail(self.interactions, self.interactions > 0, m.param("tail"),
+                                ties=self.item_order)
         return beyond.long_tail(self.interactions, head=m.param("head", 0.8),
                                 ties=self.item_order)
 
 
-def recbole_tail(counts: np.ndarray, known: np.ndarray, tail: float | None) -> np.ndarray:
+def recbole_tail(counts: np.ndarray, known: np.ndarray, tail: float | None, *,
+                 ties: np.ndarray | None = None) -> np.ndarray:
     """RecBole's ``TailPercentage`` tail: count <= tail (tail > 1), else the bottom share.
 
     With *tail* <= 1 (default 0.1) the tail is the first max(int(n * tail), 1)
-    of the *known* items sorted by (count, code) ascending.
+    of the *known* items sorted by (count, id) ascending, as RecBole sorts
+    its ``count_items`` by (count, item id). *ties* gives each code's rank
+    in id order (numbers by value, text by bytes; default: the code), so
+    items of equal count are cut by their ids, not by the order they were
+    first read: with RecBole's own integer item ids the tail is RecBole's.
 
     Examples
     --------
     >>> recbole_tail(np.array([0.0, 0, 1, 2, 3, 4, 5, 0]),
     ...              np.array([False, True, True, True, True, True, True, False]), None).tolist()
     [False, True, False, False, False, False, False, False]
+    >>> counts, known = np.array([2.0, 1.0, 1.0]), np.ones(3, dtype=bool)
+    >>> recbole_tail(counts, known, 0.5, ties=np.array([0, 2, 1])).tolist()  # ids a, c, b
+    [False, False, True]
     """
     ratio = 0.1 if tail is None else tail
     mask = np.zeros(len(counts), dtype=bool)
@@ -932,7 +941,7 @@ def recbole_tail(counts: np.ndarray, known: np.ndarray, tail: float | None) -> n
         mask[known] = counts[known] <= ratio
         return mask
     codes = np.flatnonzero(known)
-    order = codes[np.lexsort((codes, counts[codes]))]
+    order = codes[np.lexsort((codes if ties is None else ties[codes], counts[codes]))]
     mask[order[:max(int(len(codes) * ratio), 1)]] = True
     return mask
 

@@ -28,8 +28,9 @@ Spark per segment's lists.
 Per-user values equal the numpy path's to 1e-12 (``tests/engines/spark/
 test_recommenders.py``). ILD joins each list row with its item's vector
 and runs the numpy kernel on whole users in ``applyInArrow``
-(:mod:`rankwise.recommenders.spark_vectors`). The Recommenders' dialect of
-serendipity and RecBole's tail as a share are refused with the reason.
+(:mod:`rankwise.recommenders.spark_vectors`). The long tail orders items
+of equal popularity by id, as the numpy path does. The Recommenders'
+dialect of serendipity is refused with the reason.
 """
 
 from __future__ import annotations
@@ -396,10 +397,6 @@ def evaluate_recommendations(
         if parsed.name == "serendipity" and parsed.param("dialect") == "recommenders":
             raise _refuse(str(parsed), "the Recommenders' serendipity compares item vectors; "
                           "serendipity against a baseline= runs on Spark")
-        if parsed.name in ("aplt", "popreo") and parsed.param("dialect") == "recbole" and (
-                parsed.param("tail") is None or parsed.param("tail") <= 1):
-            raise _refuse(str(parsed), "RecBole's tail share breaks ties by its internal item "
-                          "ids; give tail= a count above 1")
         beyond_measures.append(parsed)
     if accuracy_names and test is None:
         raise InvalidParameterError(f"{accuracy_names} need the held-out interactions (test=)")
@@ -487,16 +484,17 @@ def evaluate_recommendations(
     def tail_frame(m: BeyondMeasure) -> DataFrame:
         """``_i, _tail, _head`` for the training items (the numpy path's long tail)."""
         items, rows = item_popularity(m)
+        # ties of popularity by item id (numbers by value, text by bytes), as numpy's
+        item_type = recs.schema[str(_column(recs, "item", columns,
+                                            "recommendations"))].dataType
+        numeric = item_type.typeName() in ("integer", "long", "short", "byte")
+        keys = [int(x) for x in items] if numeric else [x.encode() for x in items]
+        order = np.argsort(np.array(keys, dtype=object), kind="stable")
+        ranks = np.empty(len(order), dtype=np.int64)
+        ranks[order] = np.arange(len(order))
         if m.param("dialect") == "recbole":
-            tail = recbole_tail(rows, rows > 0, m.param("tail"))
+            tail = recbole_tail(rows, rows > 0, m.param("tail"), ties=ranks)
         else:
-            item_type = recs.schema[str(_column(recs, "item", columns,
-                                                "recommendations"))].dataType
-            numeric = item_type.typeName() in ("integer", "long", "short", "byte")
-            keys = [int(x) for x in items] if numeric else [x.encode() for x in items]
-            order = np.argsort(np.array(keys, dtype=object), kind="stable")
-            ranks = np.empty(len(order), dtype=np.int64)
-            ranks[order] = np.arange(len(order))
             tail = beyond.long_tail(rows, head=m.param("head", 0.8), ties=ranks)
         head = (rows > 0) & ~tail
         return spark.createDataFrame(

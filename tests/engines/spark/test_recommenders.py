@@ -24,7 +24,9 @@ MEASURES = [
     "ndcg@5", "recall@10", "P@3", "map", "mrr",
     "coverage@5", "gini", "gini@5(dialect=recbole)", "entropy", "entropy(dialect=recbole)",
     "novelty", "novelty@3(dialect=recommenders)", "arp", "arp@5(dialect=recbole)",
-    "aplt", "aplt@4(head=0.5)", "aplt@5(dialect=recbole,tail=2)", "popreo", "epc@5",
+    "aplt", "aplt@4(head=0.5)", "aplt@5(dialect=recbole,tail=2)", "aplt@5(dialect=recbole)",
+    "aplt(dialect=recbole,tail=0.5)", "popreo", "popreo(dialect=recbole,tail=0.4)",
+    "popreo(dialect=recbole,tail=3)", "epc@5",
     "personalisation", "personalisation@3",
 ]
 
@@ -118,8 +120,6 @@ def test_measures_not_on_spark_are_refused(spark) -> None:
     with pytest.raises(InvalidParameterError,
                        match=r"serendipity\(dialect=recommenders\) is not available"):
         rw.evaluate_recommendations(None, recs, ["serendipity(dialect=recommenders)"])
-    with pytest.raises(InvalidParameterError, match="tail= a count above 1"):
-        rw.evaluate_recommendations(None, recs, ["aplt(dialect=recbole)"])
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -239,3 +239,26 @@ def test_serendipity_against_a_baseline_equals_numpy(spark) -> None:
     assert 0 < np.nanmax(want.per_user["serendipity"]) <= 1
     with pytest.raises(InvalidParameterError, match="give baseline="):
         rw.evaluate_recommendations(data["test"], recs, ["serendipity"], engine="spark")
+
+
+@pytest.mark.parametrize("integer_ids", [True, False])
+def test_recbole_tail_share_cuts_ties_as_numpy(spark, integer_ids: bool) -> None:
+    """RecBole's tail as a share: equal counts straddle the cut, cut by item id on both engines."""
+    counts = {9: 1, 3: 1, 7: 2, 1: 2, 5: 1, 8: 3, 2: 1, 4: 2, 12: 2}  # 10 sorts before 9 as text
+    matrix = [[9, 3, 7, 12], [5, 2, 1, 8], [8, 4, 3, 12], [2, 9, 5, 4], [7, 1, 6, 3]]
+
+    def ids(items: list[int]) -> list:
+        return items if integer_ids else [str(item) for item in items]
+
+    train = {"user": ids([n for n, (i, c) in enumerate(counts.items()) for _ in range(c)]),
+             "item": ids([i for i, c in counts.items() for _ in range(c)])}
+    recs = {"user": ids([u for u, row in enumerate(matrix) for _ in row]),
+            "item": ids([i for row in matrix for i in row]),
+            "rank": [r + 1 for row in matrix for r in range(len(row))]}
+    test = {"user": ids([0, 1, 1, 2, 3, 4]), "item": ids([3, 2, 5, 12, 9, 6])}
+    measures = [f"{name}@{k}(dialect=recbole,tail={ratio})" for name in ("aplt", "popreo")
+                for k in (2, 4) for ratio in (0.2, 0.34, 0.5, 0.67, 1.0)]
+    want = rw.evaluate_recommendations(test, recs, measures, train=train)
+    got = rw.evaluate_recommendations(test, recs, measures, train=train, engine="spark")
+    assert_same(got, want)
+    assert len({round(v, 12) for v in want.mean.values()}) > 4  # the ratios cut differently
