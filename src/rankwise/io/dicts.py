@@ -428,7 +428,8 @@ def _read_run(results: Any) -> _RunColumns:
         codes.append(code)
         kinds = 0
         last = math.inf
-        for doc_key, value in dict.items(ranking):
+        # a snapshot: str() of a key may run code that changes the dict being read
+        for doc_key, value in list(dict.items(ranking)):
             doc, kind = _doc_text(query_key, doc_key, "run")
             kinds |= kind
             score = _value(query_key, doc_key, value, "run")
@@ -465,7 +466,7 @@ def _read_qrels(judgments: Any) -> _QrelsColumns:
         code = query_of.setdefault(query, known)
         may_repeat |= code != known
         kinds = 0
-        for doc_key, value in dict.items(judged):
+        for doc_key, value in list(dict.items(judged)):  # a snapshot, as the run's
             doc, kind = _doc_text(query_key, doc_key, "qrels")
             kinds |= kind
             grade = _value(query_key, doc_key, value, "qrels")
