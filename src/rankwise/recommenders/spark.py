@@ -28,9 +28,9 @@ Spark per segment's lists.
 Per-user values equal the numpy path's to 1e-12 (``tests/engines/spark/
 test_recommenders.py``). ILD joins each list row with its item's vector
 and runs the numpy kernel on whole users in ``applyInArrow``
-(:mod:`rankwise.recommenders.spark_vectors`). The long tail orders items
-of equal popularity by id, as the numpy path does. The Recommenders'
-dialect of serendipity is refused with the reason.
+(:mod:`rankwise.recommenders.spark_vectors`), and so does the Recommenders'
+serendipity, with the user's training rows in the same group. The long
+tail orders items of equal popularity by id, as the numpy path does.
 """
 
 from __future__ import annotations
@@ -393,10 +393,7 @@ def evaluate_recommendations(
             accuracy_names.append(text)
             continue
         if parsed.name not in SPARK_BEYOND:
-            raise _refuse(str(parsed), "it compares item vectors")
-        if parsed.name == "serendipity" and parsed.param("dialect") == "recommenders":
-            raise _refuse(str(parsed), "the Recommenders' serendipity compares item vectors; "
-                          "serendipity against a baseline= runs on Spark")
+            raise _refuse(str(parsed), "it has no Spark implementation")
         beyond_measures.append(parsed)
     if accuracy_names and test is None:
         raise InvalidParameterError(f"{accuracy_names} need the held-out interactions (test=)")
@@ -604,6 +601,13 @@ def evaluate_recommendations(
             elif m.name == "ild":
                 per_user.append((name, spark_vectors.ild_frame(
                     cut, *item_vectors(), max(n_evaluated, 1))))
+            elif m.name == "serendipity" and dialect == "recommenders":
+                if truth is None:
+                    raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
+                need_history(m)  # numpy's error without training interactions
+                trained: DataFrame = history  # type: ignore[assignment]
+                per_user.append((name, spark_vectors.history_serendipity_frame(
+                    cut, trained, truth, *item_vectors(), max(n_evaluated, 1))))
             elif m.name == "serendipity":
                 if base_lists is None:
                     raise InvalidParameterError(

@@ -1,10 +1,14 @@
-"""Item-vector measures on Spark: ILD with the numpy kernel inside Arrow groups.
+"""Item-vector measures on Spark: the numpy kernels inside Arrow groups.
 
 Each list row is joined with its item's vector (the features given, or the
 item's training users for co-occurrence), the rows are hashed by user into
-buckets, and each bucket (whole users) goes through
-:func:`rankwise.recommenders.beyond.ild` in ``groupBy().applyInArrow``:
-the numpy path's arithmetic, user by user. Local features are read exactly
+buckets, and each bucket (whole users) goes through the numpy kernel in
+``groupBy().applyInArrow``: :func:`rankwise.recommenders.beyond.ild` for
+ILD; for the Recommenders' serendipity the user's training rows join the
+bucket too, with their vectors, and
+:func:`rankwise.recommenders.beyond.history_serendipity` compares each
+listed item with them. The numpy path's arithmetic, user by user. Local
+features are read exactly
 as the numpy path reads them (the same errors, zero vectors for items
 without features, the last vector of an item given twice); a Spark
 DataFrame of features is collected first (one row per item).
@@ -24,7 +28,8 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql import DataFrame, SparkSession
 
-__all__ = ["cooccurrence_frame", "features_frame", "ild_frame"]
+__all__ = ["cooccurrence_frame", "features_frame", "history_serendipity_frame",
+           "ild_frame"]
 
 USER, ITEM, POS = "_u", "_i", "_pos"
 _USERS_PER_BUCKET = 20_000
@@ -88,13 +93,52 @@ def ild_frame(cut: DataFrame, vectors: DataFrame, width: int | None, n_users: in
     """``_u, _value``: ILD per user with at least 2 items (others: no row)."""
     from pyspark.sql import functions as sf
 
-    spark = cut.sparkSession
-    buckets = max(1, min(n_users, max(math.ceil(n_users / _USERS_PER_BUCKET),
-                                      spark.sparkContext.defaultParallelism)))
     rows = cut.select(USER, ITEM, POS).join(vectors, ITEM, "left").withColumn(
-        "_b", sf.pmod(sf.xxhash64(USER), sf.lit(buckets)))
+        "_b", sf.pmod(sf.xxhash64(USER), sf.lit(_buckets(cut.sparkSession, n_users))))
     def body(table):  # no hints: pyspark would read them
         return _ild_group(table, width=width)
+
+    return rows.groupBy("_b").applyInArrow(body, f"{USER} string, _value double")
+
+
+def _buckets(spark: SparkSession, n_users: int) -> int:
+    """How many groups of whole users: about _USERS_PER_BUCKET each, at least one per core."""
+    return max(1, min(n_users, max(math.ceil(n_users / _USERS_PER_BUCKET),
+                                   spark.sparkContext.defaultParallelism)))
+
+
+def history_serendipity_frame(cut: DataFrame, history: DataFrame, truth: DataFrame,
+                              vectors: DataFrame, width: int | None, n_users: int
+                              ) -> DataFrame:
+    """``_u, _value``: the Recommenders' serendipity per user with a training history.
+
+    Each list row carries its relevance (1 when the pair is in *truth*, as
+    numpy's ``contains``), the user's training rows (*history*, one per
+    pair) come along with ``_h`` set; both are joined with the items'
+    vectors and go, user by user, through
+    :func:`rankwise.recommenders.beyond.history_serendipity`. Users with no
+    training row get no row (numpy's NaN).
+
+    Examples
+    --------
+    >>> history_serendipity_frame(cut, history, truth, *features, 100)  # doctest: +SKIP
+    DataFrame[_u: string, _value: double]
+    """
+    from pyspark.sql import functions as sf
+
+    spark = cut.sparkSession
+    relevant = truth.select(USER, ITEM).distinct().withColumn("_rel", sf.lit(1.0))
+    listed = cut.select(USER, ITEM, POS).join(relevant, [USER, ITEM], "left").select(
+        USER, ITEM, sf.col(POS).cast("long").alias(POS),
+        sf.coalesce(sf.col("_rel"), sf.lit(0.0)).alias("_rel"), sf.lit(False).alias("_h"))
+    seen = history.select(USER, ITEM).join(cut.select(USER).distinct(), USER, "left_semi") \
+        .select(USER, ITEM, sf.lit(None).cast("long").alias(POS),
+                sf.lit(None).cast("double").alias("_rel"), sf.lit(True).alias("_h"))
+    rows = listed.unionByName(seen).join(vectors, ITEM, "left").withColumn(
+        "_b", sf.pmod(sf.xxhash64(USER), sf.lit(_buckets(spark, n_users))))
+
+    def body(table):  # no hints: pyspark would read them
+        return _history_serendipity_group(table, width=width)
 
     return rows.groupBy("_b").applyInArrow(body, f"{USER} string, _value double")
 
@@ -148,6 +192,31 @@ def _ild_group(table: pa.Table, *, width: int | None) -> pa.Table:
     rows = matrix[order]
     lists = Lists(codes[order], np.arange(len(order)), positions[order])
     values = ild(lists, rows, len(encoded.dictionary))
+    keep = ~np.isnan(values)
+    return pa.table({USER: encoded.dictionary.filter(pa.array(keep)),
+                     "_value": pa.array(values[keep], pa.float64())})
+
+
+def _history_serendipity_group(table: pa.Table, *, width: int | None) -> pa.Table:
+    """``applyInArrow`` body: list and training rows of whole users in, serendipity out."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from rankwise.recommenders.beyond import history_serendipity
+    from rankwise.recommenders.inputs import Interactions, Lists
+
+    encoded = pc.dictionary_encode(table[USER].combine_chunks())
+    codes = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+    trained = np.asarray(table["_h"].to_numpy(), dtype=bool)
+    matrix = _matrix(table, width)  # the rows' vectors: items are row numbers
+    listed, seen = np.flatnonzero(~trained), np.flatnonzero(trained)
+    positions = np.asarray(table[POS].to_numpy(zero_copy_only=False), dtype=np.float64)
+    relevance = np.asarray(table["_rel"].to_numpy(zero_copy_only=False), dtype=np.float64)
+    lists = Lists(codes[listed], listed, positions[listed].astype(np.int64))
+    history = Interactions(codes[seen], seen, np.ones(len(seen)),
+                           np.ones(len(seen), dtype=np.int64))
+    values = history_serendipity(lists, history, matrix, relevance[listed],
+                                 len(encoded.dictionary))[1]
     keep = ~np.isnan(values)
     return pa.table({USER: encoded.dictionary.filter(pa.array(keep)),
                      "_value": pa.array(values[keep], pa.float64())})

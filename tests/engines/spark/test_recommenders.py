@@ -115,13 +115,6 @@ def test_items_twice_refused_or_first_kept(spark) -> None:
     assert got.mean == {"P@1": 0.0, "mrr": 0.5}
 
 
-def test_measures_not_on_spark_are_refused(spark) -> None:
-    recs = spark.createDataFrame([("u", "a", 1.0)], "user string, item string, score double")
-    with pytest.raises(InvalidParameterError,
-                       match=r"serendipity\(dialect=recommenders\) is not available"):
-        rw.evaluate_recommendations(None, recs, ["serendipity(dialect=recommenders)"])
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_ild_equals_numpy(spark, seed: int) -> None:
     """ILD from dense features (zero vectors, items without any), sparse ones, co-occurrence."""
@@ -147,6 +140,69 @@ def test_ild_equals_numpy(spark, seed: int) -> None:
             for measure, value in want.segments.mean[name].items():
                 assert math.isclose(got.segments.mean[name][measure], value, abs_tol=1e-12) or (
                     math.isnan(value) and math.isnan(got.segments.mean[name][measure]))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_recommenders_serendipity_equals_numpy(spark, seed: int) -> None:
+    """serendipity(dialect=recommenders): dense and sparse features, co-occurrence, segments.
+
+    Relevance is any test pair (graded 0 to 3, some twice); users without a
+    training history are left out; items without features are zero vectors.
+    """
+    from scipy import sparse
+
+    data = random_recommendations(seed)
+    rng = np.random.default_rng(seed)
+    ids = data["catalogue"][1::2]  # half the items have no vector
+    dense = rng.integers(-1, 3, (len(ids), 4)).astype(float)
+    dense[0] = 0.0
+    measures = ["serendipity(dialect=recommenders)", "serendipity@3(dialect=recommenders)",
+                "ndcg@5"]
+    labels = {user: n % 3 for n, user in enumerate(set(data["recs"].column("user").to_pylist()))}
+    cases = [({i: v for i, v in zip(ids, dense)}, {"exclude": data["train"]}),
+             ((ids, sparse.csr_matrix(dense)), {"train": data["train"]}),
+             (None, {"exclude": data["train"], "relevance": "rating"})]
+    for features, given in cases:
+        options = {"k": 7, "features": features, "segments": labels, **given}
+        want = rw.evaluate_recommendations(data["test"], data["recs"], measures, **options)
+        got = rw.evaluate_recommendations(data["test"], data["recs"], measures,
+                                          engine="spark", **options)
+        assert_same(got, want)
+        values = want.per_user[measures[0]]
+        assert np.isnan(values).any() and (values[~np.isnan(values)] > 0).any()
+        assert got.segments is not None and want.segments is not None
+        for name in want.segments.names:
+            for measure, value in want.segments.mean[name].items():
+                assert math.isclose(got.segments.mean[name][measure], value, abs_tol=1e-12) or (
+                    math.isnan(value) and math.isnan(got.segments.mean[name][measure]))
+
+
+def test_recommenders_serendipity_on_spark_frames_and_numpy_errors(spark) -> None:
+    """Spark DataFrames in (features too); without test= or train=, numpy's errors."""
+    import pyarrow as pa
+
+    data = random_recommendations(5, integer_ids=True)
+    items = data["catalogue"]
+    table = pa.table({"item": pa.array(items, pa.int64()),
+                      "f0": [float(i % 3) for i in range(len(items))],
+                      "f1": [float(i % 4 == 0) for i in range(len(items))]})
+    name = "serendipity@4(dialect=recommenders)"
+    want = rw.evaluate_recommendations(data["test"], data["recs"], [name], train=data["train"],
+                                       features=table)
+    frames = {key: spark.createDataFrame(data[key]) for key in ("test", "recs", "train")}
+    from rankwise.spark import evaluate_recommendations
+
+    results = evaluate_recommendations(frames["test"], frames["recs"], [name],
+                                       train=frames["train"],
+                                       features=spark.createDataFrame(table))
+    assert_same(results.to_results(), want)
+    results.unpersist()
+    for test, train in ((None, data["train"]), (data["test"], None)):
+        with pytest.raises(InvalidParameterError) as numpy_error:
+            rw.evaluate_recommendations(test, data["recs"], [name], train=train)
+        with pytest.raises(InvalidParameterError, match=re.escape(str(numpy_error.value))):
+            rw.evaluate_recommendations(test, data["recs"], [name], train=train,
+                                        engine="spark")
 
 
 def test_ild_features_as_a_spark_frame_and_numpy_errors(spark) -> None:
