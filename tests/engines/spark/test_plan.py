@@ -154,6 +154,32 @@ def test_a_suspect_of_the_first_scan_is_confirmed_on_the_ids(spark):
         check_run(run, summary)
 
 
+def test_the_whole_run_check_leaves_the_session_settings_as_found(spark):
+    """Its bypass of partial aggregation must not outlive it (it made every later scan
+    shuffle a row per run row)."""
+    from rankwise.engines.spark._frames import project_run
+    from rankwise.engines.spark.ranks import check_duplicates_in
+
+    key = "spark.sql.execution.bypassPartialAggregation"
+    run = project_run(
+        spark.createDataFrame(pa.table({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "a"],
+                                        "score": [2.0, 1.0, 1.0]})),
+        query="query_id", doc="doc_id", score="score",
+    )
+    before = spark.conf.get(key, None)
+    check_duplicates_in(run)
+    assert spark.conf.get(key, None) == before
+    spark.conf.set(key, "false")
+    try:
+        check_duplicates_in(run)
+        assert spark.conf.get(key, None) == "false"
+    finally:
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)
+
+
 def test_auto_ranks_when_small_with_the_reason(spark):
     from rankwise.spark import evaluate
 

@@ -607,8 +607,9 @@ def check_duplicates_in(run: DataFrame) -> None:
     before = spark.conf.get(key, None)
     try:
         spark.conf.set(key, "true")
+        changed = True
     except Exception:  # an older Spark without the setting
-        before = None
+        changed = False
     try:
         hashed = run.select(sf.xxhash64("q", "d").alias("h"))
         twice = (
@@ -619,8 +620,10 @@ def check_duplicates_in(run: DataFrame) -> None:
             .limit(10_000)
             .collect()
         )
-    finally:
-        if before is not None:
+    finally:  # restored as found: left on, it would skip every later partial aggregation
+        if changed and before is None:
+            spark.conf.unset(key)
+        elif changed:
             spark.conf.set(key, before)
     if not twice:
         return
