@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -57,6 +57,7 @@ class Qrels:
         "_doc_codes",
         "_doc_column",
         "_doc_ids",
+        "_doc_rows",
         "_grades",
         "_line_numbers",
         "_locate",
@@ -71,20 +72,26 @@ class Qrels:
         self,
         query_codes: np.ndarray,
         query_ids: list[str],
-        doc_codes: np.ndarray,
-        doc_ids: list[str],
+        doc_codes: np.ndarray | None,
+        doc_ids: list[str] | None,
         grades: np.ndarray,
         *,
         source: str | None = None,
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
         doc_column: StringColumn | None = None,
+        doc_rows: StringColumn | None = None,
         subtopics: Subtopics | None = None,
     ) -> None:
+        if (doc_codes is None or doc_ids is None) and doc_rows is None:
+            raise TypeError("Qrels needs doc_codes and doc_ids, or doc_rows")
         self._query_codes = readonly(query_codes)
         self._query_ids = query_ids
-        self._doc_codes = readonly(doc_codes)
+        # documents are interned when first asked for (doc_rows: each judgment's id, in
+        # row order, from a reader that left them uninterned; the dict path reads them so)
+        self._doc_codes = None if doc_codes is None else readonly(doc_codes)
         self._doc_ids = doc_ids
+        self._doc_rows = doc_rows if doc_codes is None else None
         # the distinct document ids in Arrow's layout, when a reader has them already
         self._doc_column: StringColumn | None = doc_column
         self._grades = readonly(grades)
@@ -95,6 +102,7 @@ class Qrels:
         self._subtopics = subtopics
 
     def __getstate__(self) -> dict[str, Any]:
+        self._docs()
         return {slot: getattr(self, slot) for slot in self.__slots__}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -301,10 +309,36 @@ class Qrels:
         """Per judgment, the index of its query in :attr:`query_ids` (read-only)."""
         return self._query_codes
 
+    def _docs(self) -> tuple[np.ndarray, list[str]]:
+        """The document codes and distinct ids (interned here when a reader left them)."""
+        if self._doc_codes is None or self._doc_ids is None:
+            rows = cast(StringColumn, self._doc_rows)  # __init__ had one or the other
+            codes, names = intern(rows.to_arrow())
+            self._doc_codes, self._doc_ids, self._doc_rows = readonly(codes), names, None
+        return self._doc_codes, self._doc_ids
+
+    def judged_doc_text(self) -> tuple[StringColumn, np.ndarray]:
+        """Document ids as text and, per judgment, the index of its id there.
+
+        The distinct ids (:attr:`doc_column`, :attr:`doc_codes`) when they are
+        interned; else each judgment's own id in row order, without interning
+        them (what the counting kernels need: an id per judgment).
+
+        Examples
+        --------
+        >>> ids, index = Qrels.from_dict({"q1": {"d1": 2, "d2": 0}, "q2": {"d1": 1}}
+        ...                             ).judged_doc_text()
+        >>> [ids.to_arrow()[i].as_py() for i in index.tolist()]
+        ['d1', 'd2', 'd1']
+        """
+        if self._doc_codes is None and self._doc_rows is not None:
+            return self._doc_rows, np.arange(len(self._grades), dtype=np.int32)
+        return self.doc_column, self.doc_codes
+
     @property
     def doc_ids(self) -> list[str]:
         """Distinct judged document ids, in order of first appearance."""
-        return list(self._doc_ids)
+        return list(self._docs()[1])
 
     @property
     def doc_array(self) -> pa.Array:
@@ -315,13 +349,13 @@ class Qrels:
     def doc_column(self) -> StringColumn:
         """The distinct judged document ids in Arrow's layout, without pyarrow (built once)."""
         if self._doc_column is None:
-            self._doc_column = StringColumn.from_strings(self._doc_ids)
+            self._doc_column = StringColumn.from_strings(self._docs()[1])
         return self._doc_column
 
     @property
     def doc_codes(self) -> np.ndarray:
         """Per judgment, the index of its document in :attr:`doc_ids` (read-only)."""
-        return self._doc_codes
+        return self._docs()[0]
 
     @property
     def grades(self) -> np.ndarray:
@@ -355,6 +389,7 @@ class Qrels:
         {doc_id: grade}}}``.
         """
         out: dict[Any, Any] = {}
+        doc_codes, doc_ids = self._docs()
         if subtopics and self._subtopics is not None:
             table = self._subtopics
             integral = bool(np.all(table.grades == np.round(table.grades)))
@@ -363,14 +398,12 @@ class Qrels:
             for r, t, g in zip(rows.tolist(), table.codes.tolist(), table.grades.tolist()):
                 query = topic_names[self._query_codes[r]]
                 by_topic = out.setdefault(query, {}).setdefault(table.names[t], {})
-                by_topic[self._doc_ids[self._doc_codes[r]]] = int(g) if integral else g
+                by_topic[doc_ids[doc_codes[r]]] = int(g) if integral else g
             return out
         integral = bool(np.all(self._grades == np.round(self._grades)))
         names = typed_ids(self._query_ids, self._query_id_type)
-        for q, d, g in zip(
-            self._query_codes.tolist(), self._doc_codes.tolist(), self._grades.tolist()
-        ):
-            out.setdefault(names[q], {})[self._doc_ids[d]] = int(g) if integral else g
+        for q, d, g in zip(self._query_codes.tolist(), doc_codes.tolist(), self._grades.tolist()):
+            out.setdefault(names[q], {})[doc_ids[d]] = int(g) if integral else g
         return out
 
     def to_arrow(self, *, typed: bool = False) -> pa.Table:
@@ -385,7 +418,8 @@ class Qrels:
         import pyarrow as pa
 
         queries = typed_column(self._query_ids, self._query_id_type if typed else str)
-        docs = pa.array(self._doc_ids, pa.string())
+        doc_codes, doc_ids = self._docs()
+        docs = pa.array(doc_ids, pa.string())
         if self._subtopics is not None:
             table = self._subtopics
             rows = pa.array(table.rows)
@@ -393,7 +427,7 @@ class Qrels:
                 {
                     "query_id": queries.take(pa.array(self._query_codes).take(rows)),
                     "subtopic": pa.array(table.names, pa.string()).take(pa.array(table.codes)),
-                    "doc_id": docs.take(pa.array(self._doc_codes).take(rows)),
+                    "doc_id": docs.take(pa.array(doc_codes).take(rows)),
                     "relevance": table.grades,
                 }
             )
@@ -402,7 +436,7 @@ class Qrels:
                 "query_id": typed_column(
                     self._query_ids, self._query_id_type if typed else str
                 ).take(pa.array(self._query_codes)),
-                "doc_id": pa.array(self._doc_ids, pa.string()).take(pa.array(self._doc_codes)),
+                "doc_id": docs.take(pa.array(doc_codes)),
                 "relevance": self._grades,
             }
         )
@@ -459,7 +493,8 @@ grade per subtopic: read diversity judgments with subtopics=True, or --qrels-for
         """
         if len(self) < 2:
             return
-        keys = self._query_codes.astype(np.int64) * max(1, len(self._doc_ids)) + self._doc_codes
+        doc_codes, doc_ids = self._docs()
+        keys = self._query_codes.astype(np.int64) * max(1, len(doc_ids)) + doc_codes
         order = np.argsort(keys, kind="stable")
         repeated = np.flatnonzero(keys[order][1:] == keys[order][:-1])
         if len(repeated) == 0:
@@ -467,7 +502,7 @@ grade per subtopic: read diversity judgments with subtopics=True, or --qrels-for
         pairs = [(int(order[i]), int(order[i + 1])) for i in repeated.tolist()]
         first, second = min(pairs, key=lambda pair: pair[1])
         raise DuplicateEntryError(
-            f"judgment for document {self._doc_ids[self._doc_codes[second]]!r} of query "
+            f"judgment for document {doc_ids[doc_codes[second]]!r} of query "
             f"{self._query_ids[self._query_codes[second]]!r} is given twice "
             f"(first at line {self.line_of(first)}); each (query, document) is judged once "
             "(a grade per subtopic: read diversity judgments with subtopics=True, or "

@@ -1002,21 +1002,66 @@ done:
 /* qrels_dict                                                                */
 
 PyDoc_STRVAR(qrels_dict_doc,
-"qrels_dict(judgments, id_types, number_types, /)\n"
+"qrels_dict(judgments, id_types, number_types, intern_docs=True, /)\n"
 "--\n\n"
 "Read {query: {doc: grade}}. Returns (query_names, query_codes, doc_names,\n"
 "doc_codes, grades, doc_arrow, may_repeat): ids interned in order of first\n"
 "appearance, per judgment the query code and document code (int32 blocks)\n"
 "and the grade (float64 block), the distinct document ids in Arrow's layout\n"
 "(offsets, data) or None, and whether a (query, document) may be judged twice\n"
-"(keys of mixed kinds). Or a problem tuple (kind, query, doc, value).");
+"(keys of mixed kinds). Or a problem tuple (kind, query, doc, value).\n\n"
+"With intern_docs false, documents are not interned: doc_names and doc_codes\n"
+"are None and doc_arrow holds each judgment's document id, in row order\n"
+"(all seven items None when those ids pass 2 GiB: intern them instead).");
+
+/*
+ * qrels_dict's result without interned documents: (query_names, query_codes,
+ * None, None, grades, (row offsets int32, row bytes), may_repeat), or seven
+ * Nones when the bytes pass what int32 offsets hold.
+ */
+static PyObject *
+qrels_rows_result(Interner *queries, Vec *query_codes, Vec *grades, Vec *row_offsets,
+                  Vec *row_bytes, size_t rows, int may_repeat)
+{
+    if (row_bytes->size > (size_t)INT32_MAX) {
+        return Py_BuildValue("(OOOOOOO)", Py_None, Py_None, Py_None, Py_None, Py_None, Py_None,
+                             Py_None);
+    }
+    /* the uint64 offsets narrowed in place to int32 (each write lands behind the reads) */
+    const uint64_t *wide = (const uint64_t *)row_offsets->data;
+    int32_t *narrow = (int32_t *)row_offsets->data;
+    for (size_t i = 0; i <= rows; i++) {
+        narrow[i] = (int32_t)wide[i];
+    }
+    row_offsets->size = (rows + 1) * sizeof(int32_t);
+    PyObject *result = NULL;
+    PyObject *query_names = interner_take_names(queries);
+    PyObject *query_block = vec_to_block(query_codes);
+    PyObject *grade_block = vec_to_block(grades);
+    PyObject *offsets_block = vec_to_block(row_offsets);
+    PyObject *bytes_block = vec_to_block(row_bytes);
+    if (query_names != NULL && query_block != NULL && grade_block != NULL &&
+        offsets_block != NULL && bytes_block != NULL) {
+        result = Py_BuildValue("(OOOOO(OO)O)", query_names, query_block, Py_None, Py_None,
+                               grade_block, offsets_block, bytes_block,
+                               may_repeat ? Py_True : Py_False);
+    }
+    Py_XDECREF(query_names);
+    Py_XDECREF(query_block);
+    Py_XDECREF(grade_block);
+    Py_XDECREF(offsets_block);
+    Py_XDECREF(bytes_block);
+    return result;
+}
 
 static PyObject *
 ccolumns_qrels_dict(PyObject *module, PyObject *args)
 {
     (void)module;
     PyObject *judgments, *id_types, *number_types;
-    if (!PyArg_ParseTuple(args, "OOO:qrels_dict", &judgments, &id_types, &number_types)) {
+    int intern_docs = 1;
+    if (!PyArg_ParseTuple(args, "OOO|p:qrels_dict", &judgments, &id_types, &number_types,
+                          &intern_docs)) {
         return NULL;
     }
     if (!PyDict_Check(judgments)) {
@@ -1041,16 +1086,24 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
     }
     Interner queries, docs;
     Vec query_codes = {0}, doc_codes = {0}, grades = {0};
+    Vec row_offsets = {0}, row_bytes = {0}; /* intern_docs false: each judgment's document */
     PyObject *result = NULL;
     IdText *pending = NULL; /* the documents of the current query */
     Py_ssize_t pending_cap = 0;
     size_t n_pending = 0;
     int queries_ready = interner_init(&queries, (size_t)PyDict_GET_SIZE(judgments)) == 0;
-    int docs_ready = interner_init(&docs, total) == 0;
+    int docs_ready = interner_init(&docs, intern_docs ? total : 0) == 0;
     if (!queries_ready || !docs_ready || vec_reserve(&query_codes, total * 4) < 0 ||
-        vec_reserve(&doc_codes, total * 4) < 0 || vec_reserve(&grades, total * 8) < 0) {
+        vec_reserve(&grades, total * 8) < 0 ||
+        (intern_docs ? vec_reserve(&doc_codes, total * 4) < 0
+                     : vec_reserve(&row_offsets, (total + 1) * 8) < 0 ||
+                           vec_reserve(&row_bytes, total * 8) < 0)) {
         PyErr_NoMemory();
         goto done;
+    }
+    if (!intern_docs) {
+        uint64_t zero = 0;
+        memcpy(row_offsets.data, &zero, sizeof zero);
     }
     int may_repeat = 0;
     size_t row = 0;
@@ -1111,8 +1164,18 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
             }
             n_pending = row - first_row + 1;
             kinds |= doc->kind;
-            doc->hash = hash_bytes((const unsigned char *)doc->s, (size_t)doc->n);
-            interner_prefetch(&docs, doc->hash);
+            if (intern_docs) {
+                doc->hash = hash_bytes((const unsigned char *)doc->s, (size_t)doc->n);
+                interner_prefetch(&docs, doc->hash);
+            }
+            else {
+                if (vec_append(&row_bytes, doc->s, (size_t)doc->n) < 0) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                uint64_t end = row_bytes.size;
+                memcpy(row_offsets.data + (row + 1) * 8, &end, 8);
+            }
             double grade;
             got = number_of(value, number_types, &grade);
             if (got <= 0) {
@@ -1134,7 +1197,7 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
             memcpy(grades.data + row * 8, &grade, 8);
             row++;
         }
-        for (size_t i = 0; i < n_pending; i++) {
+        for (size_t i = 0; intern_docs && i < n_pending; i++) {
             IdText *doc = &pending[i];
             /* an int written as digits (no str): a str of it is made only when new */
             int64_t doc_code = interner_code_hashed(&docs, (const unsigned char *)doc->s,
@@ -1155,8 +1218,14 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "qrels_dict: the dict changed during reading");
         goto done;
     }
-    query_codes.size = doc_codes.size = row * 4;
+    query_codes.size = row * 4;
     grades.size = row * 8;
+    if (!intern_docs) {
+        result = qrels_rows_result(&queries, &query_codes, &grades, &row_offsets, &row_bytes,
+                                   row, may_repeat);
+        goto done;
+    }
+    doc_codes.size = row * 4;
     {
         PyObject *query_names = interner_take_names(&queries);
         PyObject *doc_names = query_names == NULL ? NULL : interner_take_names(&docs);
@@ -1184,6 +1253,8 @@ done:
     vec_free(&query_codes);
     vec_free(&doc_codes);
     vec_free(&grades);
+    vec_free(&row_offsets);
+    vec_free(&row_bytes);
     return result;
 }
 

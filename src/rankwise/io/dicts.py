@@ -155,7 +155,24 @@ def qrels_from_dict(judgments: Any) -> Qrels:
         return Qrels.from_dict(judgments)
     native = _native()
     if native is not None:
-        read = native.qrels_dict(judgments, ID_TYPES, NUMBER_TYPES)
+        read = native.qrels_dict(judgments, ID_TYPES, NUMBER_TYPES, False)
+        if len(read) == 4:
+            raise _problem(read, "qrels")
+        if read[0] is not None:
+            # documents left uninterned: each judgment's id in row order (interned if asked for)
+            query_names, query_codes, _, _, grades, (offsets, data), may_repeat = read
+            codes = np.frombuffer(query_codes, dtype=np.int32)
+            qrels = Qrels(
+                codes,
+                query_names,
+                None,
+                None,
+                np.frombuffer(grades, dtype=np.float64),
+                source=SOURCE,
+                doc_rows=StringColumn.from_buffers([(len(codes), offsets, data)]),
+            )
+            return _checked(qrels, judgments, may_repeat)
+        read = native.qrels_dict(judgments, ID_TYPES, NUMBER_TYPES)  # ids past 2 GiB
         if len(read) == 4:
             raise _problem(read, "qrels")
         query_names, query_codes, doc_names, doc_codes, grades, arrow, may_repeat = read
@@ -179,13 +196,18 @@ def qrels_from_dict(judgments: Any) -> Qrels:
         source=SOURCE,
         doc_column=columns.doc_column,
     )
-    if columns.may_repeat:
+    return _checked(qrels, judgments, columns.may_repeat)
+
+
+def _checked(qrels: Qrels, judgments: Any, may_repeat: bool) -> Qrels:
+    """*qrels*, checked for a (query, document) judged twice when its keys may collide."""
+    if may_repeat:
         try:
             qrels.check_duplicates()
         except DuplicateEntryError as error:
             row = (error.line or 1) - 1
-            query = columns.query_names[int(columns.query_codes[row])]
-            doc = columns.doc_names[int(columns.doc_codes[row])]
+            query = qrels.query_ids[int(qrels.query_codes[row])]
+            doc = qrels.doc_ids[int(qrels.doc_codes[row])]
             raise _duplicate(judgments, query, doc, "qrels") from None
     return qrels
 

@@ -672,7 +672,8 @@ class _ByQuery(NamedTuple):
 
 def _judgments_by_query(qrels: Qrels) -> _ByQuery | None:
     """The judgments grouped by query, or None when their ids are not in one chunk."""
-    id_chunks = string_chunks(qrels.doc_column)
+    id_column, judged_doc = qrels.judged_doc_text()
+    id_chunks = string_chunks(id_column)
     if len(id_chunks) != 1:
         return None
     query_codes = qrels.query_codes
@@ -682,7 +683,7 @@ def _judgments_by_query(qrels: Qrels) -> _ByQuery | None:
         judgments = np.arange(len(query_codes), dtype=np.int64)  # grouped by query already
     else:
         judgments = np.argsort(query_codes, kind="stable").astype(np.int64)
-    judged_doc = np.ascontiguousarray(qrels.doc_codes, dtype=np.int32)
+    judged_doc = np.ascontiguousarray(judged_doc, dtype=np.int32)
     return _ByQuery(per_query, query_offsets, judgments, judged_doc, id_chunks[0])
 
 
