@@ -142,3 +142,11 @@ def test_integer_ids_and_fractional_grades_are_accepted() -> None:
     """pytrec_eval refuses them (TypeError); the drop-in reads them and keeps the run's keys."""
     got = drop_in.RelevanceEvaluator({7: {"d": 1.5}}, {"P_1"}).evaluate({7: {"d": 1.0}})
     assert got == {7: {"P_1": 1.0}}
+
+
+def test_the_run_keys_its_results_when_the_judgments_type_their_ids_otherwise() -> None:
+    """Ids are text: judgments keyed 7 and a run keyed "7" meet, and the run's key is kept."""
+    evaluator = drop_in.RelevanceEvaluator({7: {"d": 1}, 8: {"e": 1}}, {"P_1"})
+    assert evaluator.evaluate({"7": {"d": 1.0}, "9": {"e": 1.0}}) == {"7": {"P_1": 1.0}}
+    got = drop_in.RelevanceEvaluator({"7": {"d": 1}}, {"P_1"}).evaluate({7: {"x": 1.0}})
+    assert got == {7: {"P_1": 0.0}} and isinstance(next(iter(got)), int)

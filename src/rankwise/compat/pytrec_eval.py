@@ -29,6 +29,7 @@ Examples
 from __future__ import annotations
 
 import collections
+import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -249,7 +250,8 @@ class RelevanceEvaluator:
         from rankwise.io.coerce import as_qrels
         from rankwise.options import EvalOptions
 
-        judged = {query: docs for query, docs in query_relevance.items() if len(docs) > 0}
+        # a query with no judgment is dropped (the dict readers skip an empty entry)
+        judged = query_relevance if isinstance(query_relevance, dict) else dict(query_relevance)
         self._qrels = as_qrels(judged)
         self._entries = parse_trec_list(_combine(measures))
         self._options = EvalOptions(
@@ -293,10 +295,16 @@ class RelevanceEvaluator:
 
         if not scores:
             return {}
-        by_text = {str(query): query for query in scores}
         results = NumpyEngine().evaluate(self._qrels, scores, self._measures, self._options)
-        ids = [str(query) for query in results.query_ids]
-        rows = np.flatnonzero(np.array([query in by_text for query in ids], dtype=bool))
+        # the run's own query ids: found as they are, or by their text (1 and "1")
+        ids = list(results.query_ids)
+        inside = list(map(scores.__contains__, ids))
+        if not all(inside):  # queries not in the run, or ids of another type in it
+            by_text = {str(query): query for query in scores}
+            for i in (i for i, found in enumerate(inside) if not found):
+                if str(ids[i]) in by_text:
+                    ids[i], inside[i] = by_text[str(ids[i])], True
+        rows = np.flatnonzero(np.array(inside, dtype=bool))
         columns: list[tuple[str, list[float]]] = []
         for key, measure, kind in self._keys:
             if kind in ("runid", "text"):
@@ -307,7 +315,9 @@ class RelevanceEvaluator:
                 values = np.log(np.maximum(values, _MIN_GEO))
             columns.append((key, values.tolist()))
         keys = [key for key, _ in columns]
-        out: dict[Any, dict[str, float]] = {}
-        for position, row in enumerate(rows.tolist()):
-            out[by_text[ids[row]]] = dict(zip(keys, (column[position] for _, column in columns)))
-        return out
+        names = ids if len(rows) == len(ids) else [ids[row] for row in rows.tolist()]
+        if not columns:
+            return {name: {} for name in names}
+        # per query, one tuple of zip(*columns) zipped with the keys: no Python loop
+        per_query = zip(*(column for _, column in columns))
+        return dict(zip(names, map(dict, map(zip, itertools.repeat(keys), per_query))))
