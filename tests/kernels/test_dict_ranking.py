@@ -200,3 +200,57 @@ def test_the_one_pass_gives_pytrec_evals_numbers(data: tuple) -> None:
     for query, values in theirs.items():
         for name, key in PYTREC.items():
             assert ours[query][name] == pytest.approx(values[key], abs=1e-12), (query, name)
+
+
+def large_collection(seed: int, n_queries: int = 240, n_docs: int = 1000) -> tuple[dict, dict]:
+    """A run of ~120,000 documents (several of the C reader's batches): ties, unjudged
+    queries, judged documents retrieved or not, queries of the run in random order."""
+    rng = np.random.default_rng(seed)
+    run: dict = {}
+    qrels: dict = {}
+    for q in rng.permutation(n_queries).tolist():
+        docs = [f"d{d}" for d in rng.choice(10 * n_docs, int(rng.integers(1, n_docs)),
+                                              replace=False).tolist()]
+        run[f"q{q}"] = dict(zip(docs, (rng.integers(0, 40, len(docs)) / 8).tolist()))
+        if q % 7:  # every seventh query is not judged
+            judged = docs[: int(rng.integers(0, 30))] + [f"x{i}" for i in range(q % 5)]
+            qrels[f"q{q}"] = dict(zip(judged, rng.integers(-1, 4, len(judged)).tolist()))
+    qrels["only judged"] = {"d1": 1}
+    assert sum(map(len, run.values())) > 2 * (1 << 15)  # the ranking thread is started
+    return qrels, run
+
+
+def raw_ranks(qrels: dict, run: dict, threads: int, budget: int | None = None) -> Any:
+    """What the C function gives for the dicts, with *threads*."""
+    from rankwise.io.dicts import ID_TYPES, NUMBER_TYPES
+
+    judgments = as_qrels(qrels)
+    grouped = ranking._judgments_by_query(judgments)
+    assert grouped is not None
+    per_row, base = (ranking._TIE_BUDGET_PER_ROW, ranking._TIE_BUDGET_BASE) if budget is None \
+        else (0, budget)
+    read = load("rankwise.io._ccolumns").run_dict_ranks(
+        run, ID_TYPES, NUMBER_TYPES, list(judgments.query_ids), grouped.query_offsets,
+        grouped.judgments, grouped.judged_doc, grouped.ids.offsets, grouped.ids.data,
+        per_row, base, threads)
+    return None if read is None else (read[0], [bytes(block) for block in read[1:]])
+
+
+@needs_c
+@pytest.mark.parametrize("seed", range(3))
+def test_the_ranking_thread_ranks_as_one_thread_and_as_the_general_path(seed: int) -> None:
+    qrels, run = large_collection(seed)
+    alone = raw_ranks(qrels, run, threads=1)
+    assert alone is not None and raw_ranks(qrels, run, threads=2) == alone
+    for options in ({}, {"depth": 50}, {"missing": "zero", "ties": "average"}):
+        measures = TIED_MEASURES if "ties" in options else MEASURES
+        same_results(rw.evaluate(qrels, run, measures, **options),
+                     general_path(qrels, run, measures, **options))
+
+
+@needs_c
+def test_ties_past_the_budget_in_the_ranking_thread_decline() -> None:
+    qrels, run = large_collection(7)
+    assert raw_ranks(qrels, run, threads=1, budget=0) is None
+    assert raw_ranks(qrels, run, threads=2, budget=0) is None
+    assert raw_ranks(qrels, run, threads=2, budget=10**9) == raw_ranks(qrels, run, threads=1)

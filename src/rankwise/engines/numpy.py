@@ -110,8 +110,12 @@ class NumpyEngine:
             or options.ties == "ascending"
         ):  # a run dict read and ranked in one pass, its documents never copied
             from rankwise.kernels.ranking import rank_run_dict
+            from rankwise.measures.catalog import group_of
 
-            fused = rank_run_dict(qrels_obj, run, depth=options.depth, missing=missing)
+            fused = rank_run_dict(
+                qrels_obj, run, depth=options.depth, missing=missing,
+                judgment_rows=any(group_of(m.name) == "diversity" for m in measures),
+            )
             if fused is not None:
                 return self._fused(qrels_obj, run, fused, missing, options, name)
         run_obj = as_run(run, name=name, keep_rank=options.by_rank, columns=options.columns)

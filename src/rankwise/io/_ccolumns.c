@@ -32,7 +32,9 @@
 #include <string.h>
 
 #if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
 #include <sys/mman.h>
+#define HAVE_PTHREADS 1
 #endif
 
 #include "rankwise_strings.h"
@@ -1735,18 +1737,12 @@ judged_text(const JudgedIds *j, int64_t judgment, size_t *length)
     return j->id_data + j->id_offsets[code];
 }
 
-/* Per query entry of the run, what is kept while it is ranked. */
+/* Per query entry of the run, its items while the GIL holder reads them. */
 typedef struct {
-    double *scores;      /* per document */
-    PyObject **keys;     /* per document, its key (borrowed unless `owned`) */
-    PyObject **items;    /* per document, its value (borrowed unless `owned`) */
-    int owned;           /* whether keys and items hold references */
-    int64_t *hit_row;    /* per judged document found: its place in the entry */
-    int64_t *hit_judgment;
-    Judged *sorted;
-    double *values;      /* k + 2 */
-    int64_t *below, *equal, *after, *tied;
-    size_t rows_cap, hits_cap;
+    PyObject **keys;  /* per document, its key (borrowed unless `owned`) */
+    PyObject **items; /* per document, its value (borrowed unless `owned`) */
+    int owned;        /* whether keys and items hold references */
+    size_t cap;
 } Entry;
 
 /*
@@ -1795,32 +1791,18 @@ prefetch_object(const PyObject *object)
 static void
 entry_free(Entry *e)
 {
-    PyMem_Free(e->scores);
     PyMem_Free(e->keys);
     PyMem_Free(e->items);
-    PyMem_Free(e->hit_row);
-    PyMem_Free(e->hit_judgment);
-    PyMem_Free(e->sorted);
-    PyMem_Free(e->values);
-    PyMem_Free(e->below);
-    PyMem_Free(e->equal);
-    PyMem_Free(e->after);
-    PyMem_Free(e->tied);
 }
 
 static int
-entry_reserve(Entry *e, size_t rows, size_t hits)
+entry_reserve(Entry *e, size_t rows)
 {
-    if (rows > e->rows_cap) {
-        size_t cap = e->rows_cap ? e->rows_cap : 256;
+    if (rows > e->cap) {
+        size_t cap = e->cap ? e->cap : 256;
         while (cap < rows) {
             cap *= 2;
         }
-        double *scores = PyMem_Realloc(e->scores, cap * sizeof(double));
-        if (scores == NULL) {
-            return -1;
-        }
-        e->scores = scores;
         PyObject **keys = PyMem_Realloc(e->keys, cap * sizeof(PyObject *));
         if (keys == NULL) {
             return -1;
@@ -1831,34 +1813,7 @@ entry_reserve(Entry *e, size_t rows, size_t hits)
             return -1;
         }
         e->items = items;
-        int64_t *tied = PyMem_Realloc(e->tied, 2 * cap * sizeof(int64_t));
-        if (tied == NULL) {
-            return -1;
-        }
-        e->tied = tied;
-        e->rows_cap = cap;
-    }
-    if (hits > e->hits_cap) {
-        size_t cap = e->hits_cap ? e->hits_cap : 32;
-        while (cap < hits) {
-            cap *= 2;
-        }
-        void *p;
-#define GROW(field, count, width)                                                             \
-        p = PyMem_Realloc(e->field, (count) * (width));                                      \
-        if (p == NULL) {                                                                      \
-            return -1;                                                                        \
-        }                                                                                     \
-        e->field = p;
-        GROW(hit_row, cap, sizeof(int64_t));
-        GROW(hit_judgment, cap, sizeof(int64_t));
-        GROW(sorted, cap, sizeof(Judged));
-        GROW(values, cap + 2, sizeof(double));
-        GROW(below, cap + 1, sizeof(int64_t));
-        GROW(equal, cap, sizeof(int64_t));
-        GROW(after, cap, sizeof(int64_t));
-#undef GROW
-        e->hits_cap = cap;
+        e->cap = cap;
     }
     return 0;
 }
@@ -1882,20 +1837,131 @@ ranked_free(RankedOut *o)
 enum { FUSED_DONE = 0, FUSED_DECLINE = 1, FUSED_ERROR = -1 };
 
 /*
- * Rank the k judged documents of one entry (scores and keys of its n
- * documents in e): trec_eval's order, docnos compared only among equal
- * scores. Appends to the outputs. FUSED_DECLINE when the docno comparisons
- * would pass the budget.
+ * The entries read so far, as plain memory: what ranks them needs no Python
+ * object, so it runs without the GIL on another thread while the next
+ * entries are read. Documents are kept for judged entries only.
+ */
+typedef struct {
+    int64_t query; /* its code in the judgments, -1: none */
+    int64_t n;     /* its documents */
+    int64_t first; /* its first document in the batch (-1: none kept) */
+} BatchEntry;
+
+typedef struct {
+    Vec entries; /* BatchEntry */
+    Vec scores;  /* double per document kept */
+    Vec offsets; /* uint64 per document kept, and the end: its id in `bytes` */
+    Vec bytes;
+    size_t docs; /* documents kept */
+} Batch;
+
+/* Documents per batch: a batch is handed to the ranking thread when it holds as many. */
+#define BATCH_DOCS ((size_t)1 << 15)
+#define BATCH_ENTRIES ((size_t)1 << 12)
+
+static int
+batch_reset(Batch *b)
+{
+    uint64_t zero = 0;
+    b->entries.size = b->scores.size = b->offsets.size = b->bytes.size = 0;
+    b->docs = 0;
+    return vec_append(&b->offsets, &zero, sizeof zero);
+}
+
+static void
+batch_free(Batch *b)
+{
+    vec_free(&b->entries);
+    vec_free(&b->scores);
+    vec_free(&b->offsets);
+    vec_free(&b->bytes);
+}
+
+static inline int
+batch_full(const Batch *b)
+{
+    return b->docs >= BATCH_DOCS || b->entries.size >= BATCH_ENTRIES * sizeof(BatchEntry);
+}
+
+/* What ranks the batches (one at a time, in order) and its scratch memory. */
+typedef struct {
+    const JudgedIds *judged;
+    RankedOut *out;
+    int64_t spent, budget, block;
+    int outcome; /* FUSED_ERROR: out of memory (the GIL holder raises it) */
+    JudgedSlot *table;
+    size_t table_cap;
+    int64_t *hit_row, *hit_judgment, *below, *equal, *after, *tied;
+    Judged *sorted;
+    double *values;
+    size_t hits_cap, rows_cap;
+} Ranker;
+
+static void
+ranker_free(Ranker *r)
+{
+    free(r->table);
+    free(r->hit_row);
+    free(r->hit_judgment);
+    free(r->below);
+    free(r->equal);
+    free(r->after);
+    free(r->tied);
+    free(r->sorted);
+    free(r->values);
+}
+
+/* Scratch for an entry of `rows` documents and up to `hits` judged ones; 0, or -1. */
+static int
+ranker_reserve(Ranker *r, size_t rows, size_t hits)
+{
+    void *p;
+#define GROW(field, count, width)                                                             \
+    p = realloc(r->field, (count) * (width));                                                \
+    if (p == NULL) {                                                                          \
+        return -1;                                                                            \
+    }                                                                                         \
+    r->field = p;
+    if (rows > r->rows_cap) {
+        size_t cap = r->rows_cap ? r->rows_cap : 256;
+        while (cap < rows) {
+            cap *= 2;
+        }
+        GROW(tied, 2 * cap, sizeof(int64_t));
+        r->rows_cap = cap;
+    }
+    if (hits > r->hits_cap) {
+        size_t cap = r->hits_cap ? r->hits_cap : 32;
+        while (cap < hits) {
+            cap *= 2;
+        }
+        GROW(hit_row, cap, sizeof(int64_t));
+        GROW(hit_judgment, cap, sizeof(int64_t));
+        GROW(sorted, cap, sizeof(Judged));
+        GROW(values, cap + 2, sizeof(double));
+        GROW(below, cap + 1, sizeof(int64_t));
+        GROW(equal, cap, sizeof(int64_t));
+        GROW(after, cap, sizeof(int64_t));
+        r->hits_cap = cap;
+    }
+    return 0;
+#undef GROW
+}
+
+/*
+ * Rank the k judged documents found in one entry (its n documents' scores,
+ * and their ids at offsets[0..n] of bytes): trec_eval's order, docnos
+ * compared only among equal scores. Appends to the outputs.
  */
 static int
-rank_entry(Entry *e, size_t n, size_t k, int64_t block, const JudgedIds *judged,
-           PyObject *id_types, int64_t *spent, int64_t budget, RankedOut *out)
+ranker_rank(Ranker *r, const double *scores, const uint64_t *offsets,
+            const unsigned char *bytes, size_t n, size_t k)
 {
-    Judged *sorted = e->sorted;
-    double *values = e->values;
-    int64_t *below = e->below, *equal = e->equal, *after = e->after, *tied = e->tied;
+    Judged *sorted = r->sorted;
+    double *values = r->values;
+    int64_t *below = r->below, *equal = r->equal, *after = r->after, *tied = r->tied;
     for (size_t i = 0; i < k; i++) {
-        sorted[i].value = e->scores[e->hit_row[i]];
+        sorted[i].value = scores[r->hit_row[i]];
         sorted[i].target = (int64_t)i;
     }
     if (k > 1) {
@@ -1908,13 +1974,13 @@ rank_entry(Entry *e, size_t n, size_t k, int64_t block, const JudgedIds *judged,
     values[k] = INFINITY; /* the padding count_below reads */
     below[k] = 0;
     int64_t n_tied = 0;
-    for (size_t r = 0; r < n; r++) {
-        double s = e->scores[r];
+    for (size_t d = 0; d < n; d++) {
+        double s = scores[d];
         int64_t p = count_below(values, (int64_t)k, s);
         below[p]++;
         int64_t same = values[p] == s; /* p: the first judged document scoring s, if one does */
         equal[p] += same;
-        tied[n_tied] = (int64_t)r;
+        tied[n_tied] = (int64_t)d;
         tied[n_tied + 1] = p;
         n_tied += 2 * same;
     }
@@ -1929,34 +1995,29 @@ rank_entry(Entry *e, size_t n, size_t k, int64_t block, const JudgedIds *judged,
         }
     }
     if (tie_work) { /* docnos break the ties: a greater docno comes first */
-        *spent += tie_work;
-        if (*spent > budget) {
+        r->spent += tie_work;
+        if (r->spent > r->budget) {
             return FUSED_DECLINE;
         }
         for (int64_t t = 0; t < n_tied; t += 2) {
-            int64_t r = tied[t], p = tied[t + 1];
+            int64_t d = tied[t], p = tied[t + 1];
             if (equal[p] < 2) {
                 continue;
             }
-            IdText doc;
-            if (id_of_key(e->keys[r], id_types, &doc) != 1) { /* read once already */
-                id_release(&doc);
-                PyErr_Clear();
-                return FUSED_DECLINE;
-            }
+            const unsigned char *doc = bytes + offsets[d];
+            size_t length = (size_t)(offsets[d + 1] - offsets[d]);
             for (size_t j = (size_t)p; j < k && values[j] == values[p]; j++) {
                 size_t m;
                 const unsigned char *other =
-                    judged_text(judged, e->hit_judgment[sorted[j].target], &m);
-                after[j] += doc_greater((const unsigned char *)doc.s, (size_t)doc.n, other, m);
+                    judged_text(r->judged, r->hit_judgment[sorted[j].target], &m);
+                after[j] += doc_greater(doc, length, other, m);
             }
-            id_release(&doc);
         }
     }
+    RankedOut *out = r->out;
     if (vec_reserve(&out->judgment, k * 8) < 0 || vec_reserve(&out->rank, k * 8) < 0 ||
         vec_reserve(&out->above, k * 8) < 0 || vec_reserve(&out->size, k * 8) < 0 ||
         vec_reserve(&out->block, k * 8) < 0 || vec_reserve(&out->score, k * 8) < 0) {
-        PyErr_NoMemory();
         return FUSED_ERROR;
     }
     int64_t *o_judgment = (int64_t *)(out->judgment.data + out->judgment.size);
@@ -1979,11 +2040,11 @@ rank_entry(Entry *e, size_t n, size_t k, int64_t block, const JudgedIds *judged,
             o_score[to] = o_score[to - 1];
             to--;
         }
-        o_judgment[to] = e->hit_judgment[sorted[i].target];
+        o_judgment[to] = r->hit_judgment[sorted[i].target];
         o_above[to] = higher;
         o_size[to] = equal[i];
         o_rank[to] = rank;
-        o_block[at] = block;
+        o_block[at] = r->block;
         o_score[to] = values[i];
     }
     out->judgment.size += k * 8;
@@ -1993,6 +2054,204 @@ rank_entry(Entry *e, size_t n, size_t k, int64_t block, const JudgedIds *judged,
     out->block.size += k * 8;
     out->score.size += k * 8;
     return FUSED_DONE;
+}
+
+/* Find the judged documents of one entry among its judgments and rank them. */
+static int
+ranker_entry(Ranker *r, const BatchEntry *e, const Batch *b)
+{
+    const JudgedIds *judged = r->judged;
+    int64_t j0 = judged->query_offsets[e->query], j1 = judged->query_offsets[e->query + 1];
+    size_t k_max = (size_t)(j1 - j0), n = (size_t)e->n;
+    size_t cap = 64; /* the query's judged ids, hashed (a quarter full at most) */
+    while (cap < k_max * 4) {
+        cap *= 2;
+    }
+    if (ranker_reserve(r, n, k_max + 1) < 0) {
+        return FUSED_ERROR;
+    }
+    if (cap > r->table_cap) {
+        JudgedSlot *grown = realloc(r->table, cap * sizeof(JudgedSlot));
+        if (grown == NULL) {
+            return FUSED_ERROR;
+        }
+        r->table = grown;
+        r->table_cap = cap;
+    }
+    JudgedSlot *table = r->table;
+    for (size_t i = 0; i < cap; i++) {
+        table[i].judgment = -1;
+    }
+    for (int64_t j = j0; j < j1; j++) {
+        int64_t judgment = judged->judgments[j];
+        size_t m;
+        const unsigned char *s = judged_text(judged, judgment, &m);
+        uint64_t h = hash_id(s, m);
+        size_t at = (size_t)h & (cap - 1);
+        while (table[at].judgment >= 0) {
+            at = (at + 1) & (cap - 1);
+        }
+        table[at].hash = h;
+        table[at].judgment = judgment;
+    }
+    const uint64_t *offsets = (const uint64_t *)b->offsets.data + e->first;
+    const unsigned char *bytes = (const unsigned char *)b->bytes.data;
+    size_t k = 0;
+    for (size_t d = 0; d < n; d++) {
+        const unsigned char *s = bytes + offsets[d];
+        size_t m = (size_t)(offsets[d + 1] - offsets[d]);
+        uint64_t h = hash_id(s, m);
+        size_t at = (size_t)h & (cap - 1);
+        while (table[at].judgment >= 0) {
+            if (table[at].hash == h) {
+                size_t length;
+                const unsigned char *other = judged_text(judged, table[at].judgment, &length);
+                if (length == m && memcmp(s, other, m) == 0) {
+                    if (UNLIKELY(k >= k_max)) { /* cannot happen: keys of one kind */
+                        return FUSED_DECLINE;
+                    }
+                    r->hit_row[k] = (int64_t)d;
+                    r->hit_judgment[k] = table[at].judgment;
+                    k++;
+                    break;
+                }
+            }
+            at = (at + 1) & (cap - 1);
+        }
+    }
+    if (k == 0) {
+        return FUSED_DONE;
+    }
+    return ranker_rank(r, (const double *)b->scores.data + e->first, offsets, bytes, n, k);
+}
+
+/* Rank every entry of a batch (no Python object is touched: runs without the GIL). */
+static void
+ranker_batch(Ranker *r, const Batch *b)
+{
+    const BatchEntry *entries = (const BatchEntry *)b->entries.data;
+    size_t count = b->entries.size / sizeof(BatchEntry);
+    for (size_t i = 0; i < count && r->outcome == FUSED_DONE; i++) {
+        const BatchEntry *e = &entries[i];
+        int outcome = e->first >= 0 ? ranker_entry(r, e, b) : FUSED_DONE;
+        if (outcome == FUSED_DONE && (vec_push_i64(&r->out->block_query, e->query) < 0 ||
+                                      vec_push_i64(&r->out->block_size, e->n) < 0)) {
+            outcome = FUSED_ERROR;
+        }
+        r->outcome = outcome;
+        r->block++;
+    }
+}
+
+/*
+ * The batches go to one ranking thread while the GIL holder reads the next
+ * (a thread of plain C: it never touches a Python object nor the GIL).
+ * Without threads, each batch is ranked where it is read.
+ */
+typedef struct {
+    Ranker *ranker;
+    const Batch *pending; /* handed, not yet taken */
+    int busy, stop, running;
+#ifdef HAVE_PTHREADS
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+#endif
+} Pipe;
+
+#ifdef HAVE_PTHREADS
+static void *
+pipe_worker(void *arg)
+{
+    Pipe *p = arg;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (p->pending == NULL && !p->stop) {
+            pthread_cond_wait(&p->cond, &p->lock);
+        }
+        if (p->pending == NULL) {
+            break;
+        }
+        const Batch *batch = p->pending;
+        p->pending = NULL;
+        p->busy = 1;
+        pthread_mutex_unlock(&p->lock);
+        ranker_batch(p->ranker, batch);
+        pthread_mutex_lock(&p->lock);
+        p->busy = 0;
+        pthread_cond_broadcast(&p->cond);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+#endif
+
+/* Start the ranking thread when asked for and possible (else batches rank inline). */
+static void
+pipe_start(Pipe *p, Ranker *ranker, int threads)
+{
+    memset(p, 0, sizeof *p);
+    p->ranker = ranker;
+#ifdef HAVE_PTHREADS
+    if (threads > 1 && pthread_mutex_init(&p->lock, NULL) == 0) {
+        if (pthread_cond_init(&p->cond, NULL) == 0) {
+            if (pthread_create(&p->thread, NULL, pipe_worker, p) == 0) {
+                p->running = 1;
+                return;
+            }
+            pthread_cond_destroy(&p->cond);
+        }
+        pthread_mutex_destroy(&p->lock);
+    }
+#else
+    (void)threads;
+#endif
+}
+
+/*
+ * Hand a batch over once the previous one is ranked. Returns the outcome so
+ * far; the batch is not handed unless it is FUSED_DONE. The other batch is
+ * free to be refilled when this returns.
+ */
+static int
+pipe_hand(Pipe *p, const Batch *batch)
+{
+#ifdef HAVE_PTHREADS
+    if (p->running) {
+        pthread_mutex_lock(&p->lock);
+        while (p->pending != NULL || p->busy) {
+            pthread_cond_wait(&p->cond, &p->lock);
+        }
+        int outcome = p->ranker->outcome;
+        if (outcome == FUSED_DONE) {
+            p->pending = batch;
+            pthread_cond_broadcast(&p->cond);
+        }
+        pthread_mutex_unlock(&p->lock);
+        return outcome;
+    }
+#endif
+    ranker_batch(p->ranker, batch);
+    return p->ranker->outcome;
+}
+
+/* Wait for the thread to rank what it was handed and end it; the outcome of all. */
+static int
+pipe_finish(Pipe *p)
+{
+#ifdef HAVE_PTHREADS
+    if (p->running) {
+        pthread_mutex_lock(&p->lock);
+        p->stop = 1;
+        pthread_cond_broadcast(&p->cond);
+        pthread_mutex_unlock(&p->lock);
+        pthread_join(p->thread, NULL);
+        pthread_cond_destroy(&p->cond);
+        pthread_mutex_destroy(&p->lock);
+        p->running = 0;
+    }
+#endif
+    return p->ranker->outcome;
 }
 
 /* A buffer argument of at least `items` items of `width` bytes; 0, or -1 with an error. */
@@ -2012,7 +2271,8 @@ buffer_of(PyObject *obj, Py_buffer *view, Py_ssize_t width, const char *what)
 
 PyDoc_STRVAR(run_dict_ranks_doc,
 "run_dict_ranks(results, id_types, number_types, qrels_names, query_offsets,\n"
-"               judgments, judged_doc, id_offsets, id_data, per_row, base, /)\n"
+"               judgments, judged_doc, id_offsets, id_data, per_row, base,\n"
+"               threads=1, /)\n"
 "--\n\n"
 "Read the run {query: {doc: score}} and rank its judged documents in one pass,\n"
 "without keeping the documents: per query entry, each document id is looked up\n"
@@ -2033,7 +2293,9 @@ PyDoc_STRVAR(run_dict_ranks_doc,
 "general path (run_dict) reads otherwise or rejects: an entry or key not\n"
 "accepted, a score that is not a finite number, a query id given twice (1 and\n"
 "\"1\"), keys of mixed kinds within an entry, or ties that would cost more than\n"
-"per_row * documents + base docno comparisons (a sort compares fewer).");
+"per_row * documents + base docno comparisons (a sort compares fewer).\n\n"
+"With threads 2 or more, a second thread (plain C, never the GIL) ranks the\n"
+"entries read so far, in batches, while the next are read.");
 
 static PyObject *
 ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
@@ -2041,9 +2303,10 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
     (void)module;
     PyObject *results, *id_types, *number_types, *qrels_names, *inputs[5];
     long long per_row, base;
-    if (!PyArg_ParseTuple(args, "OOOO!OOOOOLL:run_dict_ranks", &results, &id_types,
+    int threads = 1;
+    if (!PyArg_ParseTuple(args, "OOOO!OOOOOLL|i:run_dict_ranks", &results, &id_types,
                           &number_types, &PyList_Type, &qrels_names, &inputs[0], &inputs[1],
-                          &inputs[2], &inputs[3], &inputs[4], &per_row, &base)) {
+                          &inputs[2], &inputs[3], &inputs[4], &per_row, &base, &threads)) {
         return NULL;
     }
     if (!PyDict_Check(results)) {
@@ -2076,12 +2339,16 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
     Interner known, seen;
     Entry entry;
     RankedOut out;
+    Ranker ranker;
+    Batch batches[2];
+    Pipe pipe;
+    int piped = 0;
     memset(&known, 0, sizeof known);
     memset(&seen, 0, sizeof seen);
     memset(&entry, 0, sizeof entry);
     memset(&out, 0, sizeof out);
-    JudgedSlot *table = NULL;
-    size_t table_cap = 0;
+    memset(&ranker, 0, sizeof ranker);
+    memset(batches, 0, sizeof batches);
     for (int i = 0; i < 5; i++) {
         if (buffer_of(inputs[i], &in[i], widths[i], names_of[i]) < 0) {
             goto done;
@@ -2148,9 +2415,18 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
             goto done;
         }
     }
-    int64_t spent = 0;
+    ranker.judged = &judged;
+    ranker.out = &out;
+    ranker.budget = budget;
+    if (batch_reset(&batches[0]) < 0 || batch_reset(&batches[1]) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* a thread ranks the entries read while the next are read (when they are many) */
+    pipe_start(&pipe, &ranker, total > (int64_t)(2 * BATCH_DOCS) ? threads : 1);
+    piped = 1;
+    int cur = 0;
     int outcome = FUSED_DONE;
-    int64_t block = 0;
     Py_ssize_t pos = 0;
     PyObject *query_key, *ranking;
     while (PyDict_Next(results, &pos, &query_key, &ranking)) {
@@ -2184,51 +2460,23 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
             outcome = FUSED_DECLINE;
             break;
         }
-        int64_t j0 = q < 0 ? 0 : judged.query_offsets[q], j1 = q < 0 ? 0 : judged.query_offsets[q + 1];
-        size_t k_max = (size_t)(j1 - j0);
-        if (entry_reserve(&entry, (size_t)size, k_max + 1) < 0) {
+        /* the documents of a judged query are kept for the ranking (ids and scores) */
+        Batch *batch = &batches[cur];
+        int keep = q >= 0 && judged.query_offsets[q + 1] > judged.query_offsets[q];
+        BatchEntry record = {q, (int64_t)size, keep ? (int64_t)batch->docs : -1};
+        if (entry_reserve(&entry, (size_t)size) < 0 ||
+            (keep && (vec_reserve(&batch->scores, (size_t)size * 8) < 0 ||
+                      vec_reserve(&batch->offsets, (size_t)size * 8) < 0))) {
             PyErr_NoMemory();
             outcome = FUSED_ERROR;
             break;
         }
-        size_t cap = 0;
-        if (k_max) { /* the query's judged ids, hashed (a quarter full at most) */
-            cap = 64;
-            while (cap < k_max * 4) {
-                cap *= 2;
-            }
-            if (cap > table_cap) {
-                JudgedSlot *grown = PyMem_Realloc(table, cap * sizeof(JudgedSlot));
-                if (grown == NULL) {
-                    PyErr_NoMemory();
-                    outcome = FUSED_ERROR;
-                    break;
-                }
-                table = grown;
-                table_cap = cap;
-            }
-            for (size_t i = 0; i < cap; i++) {
-                table[i].judgment = -1;
-            }
-            for (int64_t j = j0; j < j1; j++) {
-                int64_t judgment = judged.judgments[j];
-                size_t m;
-                const unsigned char *s = judged_text(&judged, judgment, &m);
-                uint64_t h = hash_id(s, m);
-                size_t at = (size_t)h & (cap - 1);
-                while (table[at].judgment >= 0) {
-                    at = (at + 1) & (cap - 1);
-                }
-                table[at].hash = h;
-                table[at].judgment = judgment;
-            }
-        }
         /* the entry: its items gathered (PyDict_Next runs no Python code), then every
-           document read and checked with its objects prefetched a few ahead, the judged
-           ones found. Keys and values are borrowed from the dict, which is kept alive,
-           until something that may run Python code: then they are owned. */
+           document read and checked with its objects prefetched a few ahead. Keys and
+           values are borrowed from the dict, which is kept alive, until something that
+           may run Python code: then they are owned. */
         Py_INCREF(ranking);
-        size_t n = 0, k = 0, n_items = 0;
+        size_t n = 0, n_items = 0;
         int kinds = 0;
         Py_ssize_t inner = 0;
         PyObject *doc_key, *value;
@@ -2283,51 +2531,60 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
                 outcome = FUSED_DECLINE;
                 break;
             }
-            if (cap) {
-                const unsigned char *s = (const unsigned char *)doc.s;
-                size_t m = (size_t)doc.n;
-                uint64_t h = hash_id(s, m);
-                size_t at = (size_t)h & (cap - 1);
-                while (table[at].judgment >= 0) {
-                    if (table[at].hash == h) {
-                        size_t length;
-                        const unsigned char *other = judged_text(&judged, table[at].judgment, &length);
-                        if (length == m && memcmp(s, other, m) == 0) {
-                            if (UNLIKELY(k >= k_max)) { /* cannot happen: keys of one kind */
-                                outcome = FUSED_DECLINE;
-                            }
-                            else {
-                                entry.hit_row[k] = (int64_t)n;
-                                entry.hit_judgment[k] = table[at].judgment;
-                                k++;
-                            }
-                            break;
-                        }
-                    }
-                    at = (at + 1) & (cap - 1);
+            if (keep) {
+                if (vec_append(&batch->bytes, doc.s, (size_t)doc.n) < 0) {
+                    id_release(&doc);
+                    PyErr_NoMemory();
+                    outcome = FUSED_ERROR;
+                    break;
                 }
+                uint64_t end = batch->bytes.size;
+                memcpy(batch->offsets.data + batch->offsets.size, &end, 8);
+                memcpy(batch->scores.data + batch->scores.size, &score, 8);
+                batch->offsets.size += 8;
+                batch->scores.size += 8;
             }
             id_release(&doc);
-            entry.scores[n] = score;
         }
         if (outcome == FUSED_DONE && (n != (size_t)size || PyDict_GET_SIZE(ranking) != size)) {
             outcome = FUSED_DECLINE; /* the dict changed while we read it */
-        }
-        if (outcome == FUSED_DONE && k) {
-            outcome = rank_entry(&entry, n, k, block, &judged, id_types, &spent, budget,
-                                 &out);
         }
         entry_release_keys(&entry, n_items);
         Py_DECREF(ranking);
         if (outcome != FUSED_DONE) {
             break;
         }
-        if (vec_push_i64(&out.block_query, q) < 0 || vec_push_i64(&out.block_size, (int64_t)n) < 0) {
+        batch->docs += keep ? n : 0;
+        if (vec_append(&batch->entries, &record, sizeof record) < 0) {
             PyErr_NoMemory();
             outcome = FUSED_ERROR;
             break;
         }
-        block++;
+        if (batch_full(batch)) {
+            outcome = pipe_hand(&pipe, batch);
+            if (outcome != FUSED_DONE) {
+                break;
+            }
+            cur ^= 1; /* the other batch is ranked: refilled */
+            if (batch_reset(&batches[cur]) < 0) {
+                PyErr_NoMemory();
+                outcome = FUSED_ERROR;
+                break;
+            }
+        }
+    }
+    if (outcome == FUSED_DONE && batches[cur].entries.size) {
+        outcome = pipe_hand(&pipe, &batches[cur]);
+    }
+    {
+        int ranked = pipe_finish(&pipe);
+        piped = 0;
+        if (outcome == FUSED_DONE) {
+            outcome = ranked;
+        }
+    }
+    if (outcome == FUSED_ERROR && !PyErr_Occurred()) {
+        PyErr_NoMemory(); /* the ranking ran out of memory */
     }
     if (outcome == FUSED_ERROR) {
         goto done;
@@ -2358,6 +2615,9 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
         }
     }
 done:
+    if (piped) {
+        pipe_finish(&pipe); /* the thread is done before what it reads is freed */
+    }
     for (int i = 0; i < held; i++) {
         PyBuffer_Release(&in[i]);
     }
@@ -2367,7 +2627,9 @@ done:
     if (seen.slots != NULL || seen.offsets.data != NULL) {
         interner_free(&seen);
     }
-    PyMem_Free(table);
+    batch_free(&batches[0]);
+    batch_free(&batches[1]);
+    ranker_free(&ranker);
     entry_free(&entry);
     ranked_free(&out);
     return result;

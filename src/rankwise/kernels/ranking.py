@@ -693,6 +693,7 @@ def rank_run_dict(
     *,
     depth: int | None = None,
     missing: str = "skip",
+    judgment_rows: bool = True,
 ) -> tuple[TiedRanking, int, int] | None:
     """Rank a run given as ``{query_id: {doc_id: score}}`` without building the run.
 
@@ -701,8 +702,15 @@ def rank_run_dict(
     of each judged document found is 1 + the documents of its query that
     sort before it (trec_eval's order, docnos compared only among equal
     scores), as :func:`rank_all_ties` ranks the run read by
-    :func:`rankwise.io.dicts.run_from_dict`. Unjudged documents are only
-    counted: their ids are never copied.
+    :func:`rankwise.io.dicts.run_from_dict`. The thread holding the GIL
+    reads the dict; the ids and scores of the judged queries' documents go,
+    in batches of plain memory, to a second thread that finds and ranks the
+    judged ones meanwhile (on a machine of two cores or more). The documents
+    of unjudged queries are only counted.
+
+    With *judgment_rows* false, the ranking leaves out each judgment's
+    row (``judged_rows``, ``hit_judged``: ordering them costs a sort), which
+    only the diversity measures read.
 
     Returns
     -------
@@ -727,7 +735,7 @@ def rank_run_dict(
     read = native.run_dict_ranks(
         results, ID_TYPES, NUMBER_TYPES, list(qrels.query_ids), grouped.query_offsets,
         grouped.judgments, grouped.judged_doc, ids.offsets, ids.data,
-        _TIE_BUDGET_PER_ROW, _TIE_BUDGET_BASE,
+        _TIE_BUDGET_PER_ROW, _TIE_BUDGET_BASE, min(2, cores()),
     )
     if read is None:
         return None
@@ -750,7 +758,7 @@ def rank_run_dict(
         depth=depth,
         missing=missing,
         hit_score=score,
-        hit_row=judgment,
+        hit_row=judgment if judgment_rows else None,
     )
     return ranking, int((counts < 0).sum()), int((~in_qrels).sum())
 
@@ -854,11 +862,16 @@ def assemble_ranking(
     (['q1', 'q2'], [5, 0], [2, 4])
     """
     names = qrels.query_ids
+    n_queries = len(names)
     counts = np.asarray(counts, dtype=np.int64)
     present = counts >= 0
-    evaluated = np.arange(len(names)) if missing == "zero" else np.flatnonzero(present)
-    evaluated = evaluated[byte_order([names[i] for i in evaluated.tolist()])]
-    eval_of = np.full(len(names), -1, dtype=np.int64)
+    evaluated = np.arange(n_queries) if missing == "zero" else np.flatnonzero(present)
+    if len(evaluated) < n_queries:  # an object array gathers names without a Python loop
+        names = np.array(names, dtype=object)[evaluated].tolist()
+    order = byte_order(names)
+    evaluated = evaluated[order]
+    evaluated_names = np.array(names, dtype=object)[order].tolist()
+    eval_of = np.full(n_queries, -1, dtype=np.int64)
     eval_of[evaluated] = np.arange(len(evaluated))
     n_eval = len(evaluated)
 
@@ -895,7 +908,7 @@ def assemble_ranking(
         if hit_row is not None and entry_of_row is not None else None
     )
     return TiedRanking(
-        query_ids=[names[i] for i in evaluated.tolist()],
+        query_ids=evaluated_names,
         num_ret=num_ret,
         hit_query=hit_query[rows],
         hit_rank=hit_rank[rows],

@@ -14,10 +14,22 @@ from rankwise.exceptions import MeasureSyntaxError
 from rankwise.measures.family import Family
 from rankwise.measures.params import Param
 
-__all__ = ["FAMILIES", "GROUPS", "Family", "Param", "all_labels", "lookup", "normalise_params"]
+__all__ = [
+    "FAMILIES",
+    "GROUPS",
+    "Family",
+    "Param",
+    "all_labels",
+    "group_of",
+    "lookup",
+    "normalise_params",
+]
 
 GROUPS = ("core", "label_ranking", "err", "diversity", "cwl", "other")
 """The modules of :mod:`rankwise.measures.families`, in the order they are listed."""
+
+
+_GROUP_OF: dict[str, str] = {}
 
 
 def _gather() -> dict[str, Family]:
@@ -28,10 +40,22 @@ def _gather() -> dict[str, Family]:
             if family.name in families:
                 raise RuntimeError(f"measure family {family.name!r} is defined twice")
             families[family.name] = family
+            _GROUP_OF[family.name] = group
     return families
 
 
 FAMILIES: dict[str, Family] = _gather()
+
+
+def group_of(name: str) -> str:
+    """The group (one of :data:`GROUPS`) of the family called *name* (its canonical name).
+
+    Examples
+    --------
+    >>> group_of("alpha_ndcg"), group_of("ndcg")
+    ('diversity', 'core')
+    """
+    return _GROUP_OF[name]
 
 _BY_LOWER: dict[str, str] = {}
 for _family in FAMILIES.values():
