@@ -1007,14 +1007,15 @@ PyDoc_STRVAR(qrels_dict_doc,
 "qrels_dict(judgments, id_types, number_types, intern_docs=True, /)\n"
 "--\n\n"
 "Read {query: {doc: grade}}. Returns (query_names, query_codes, doc_names,\n"
-"doc_codes, grades, doc_arrow, may_repeat): ids interned in order of first\n"
+"doc_codes, grades, doc_arrow, may_repeat, str_keys): ids interned in order of first\n"
 "appearance, per judgment the query code and document code (int32 blocks)\n"
 "and the grade (float64 block), the distinct document ids in Arrow's layout\n"
 "(offsets, data) or None, and whether a (query, document) may be judged twice\n"
-"(keys of mixed kinds). Or a problem tuple (kind, query, doc, value).\n\n"
+"(keys of mixed kinds), and whether every query key is a str (exactly).\n"
+"Or a problem tuple (kind, query, doc, value).\n\n"
 "With intern_docs false, documents are not interned: doc_names and doc_codes\n"
 "are None and doc_arrow holds each judgment's document id, in row order\n"
-"(all seven items None when those ids pass 2 GiB: intern them instead).");
+"(all eight items None when those ids pass 2 GiB: intern them instead).");
 
 /*
  * qrels_dict's result without interned documents: (query_names, query_codes,
@@ -1023,11 +1024,11 @@ PyDoc_STRVAR(qrels_dict_doc,
  */
 static PyObject *
 qrels_rows_result(Interner *queries, Vec *query_codes, Vec *grades, Vec *row_offsets,
-                  Vec *row_bytes, size_t rows, int may_repeat)
+                  Vec *row_bytes, size_t rows, int may_repeat, int str_keys)
 {
     if (row_bytes->size > (size_t)INT32_MAX) {
-        return Py_BuildValue("(OOOOOOO)", Py_None, Py_None, Py_None, Py_None, Py_None, Py_None,
-                             Py_None);
+        return Py_BuildValue("(OOOOOOOO)", Py_None, Py_None, Py_None, Py_None, Py_None, Py_None,
+                             Py_None, Py_None);
     }
     /* the uint64 offsets narrowed in place to int32 (each write lands behind the reads) */
     const uint64_t *wide = (const uint64_t *)row_offsets->data;
@@ -1044,9 +1045,9 @@ qrels_rows_result(Interner *queries, Vec *query_codes, Vec *grades, Vec *row_off
     PyObject *bytes_block = vec_to_block(row_bytes);
     if (query_names != NULL && query_block != NULL && grade_block != NULL &&
         offsets_block != NULL && bytes_block != NULL) {
-        result = Py_BuildValue("(OOOOO(OO)O)", query_names, query_block, Py_None, Py_None,
+        result = Py_BuildValue("(OOOOO(OO)OO)", query_names, query_block, Py_None, Py_None,
                                grade_block, offsets_block, bytes_block,
-                               may_repeat ? Py_True : Py_False);
+                               may_repeat ? Py_True : Py_False, str_keys ? Py_True : Py_False);
     }
     Py_XDECREF(query_names);
     Py_XDECREF(query_block);
@@ -1107,12 +1108,13 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
         uint64_t zero = 0;
         memcpy(row_offsets.data, &zero, sizeof zero);
     }
-    int may_repeat = 0;
+    int may_repeat = 0, str_keys = 1;
     size_t row = 0;
     Py_ssize_t pos = 0;
     PyObject *query_key, *judged;
     while (PyDict_Next(judgments, &pos, &query_key, &judged)) {
         release_pending(pending, &n_pending);
+        str_keys &= PyUnicode_CheckExact(query_key);
         if (PyDict_GET_SIZE(judged) == 0) {
             continue;
         }
@@ -1224,7 +1226,7 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
     grades.size = row * 8;
     if (!intern_docs) {
         result = qrels_rows_result(&queries, &query_codes, &grades, &row_offsets, &row_bytes,
-                                   row, may_repeat);
+                                   row, may_repeat, str_keys);
         goto done;
     }
     doc_codes.size = row * 4;
@@ -1237,8 +1239,9 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
         PyObject *arrow = doc_names == NULL ? NULL : interner_arrow(&docs);
         if (query_names != NULL && doc_names != NULL && query_block != NULL &&
             doc_block != NULL && grade_block != NULL && arrow != NULL) {
-            result = Py_BuildValue("(OOOOOOO)", query_names, query_block, doc_names, doc_block,
-                                   grade_block, arrow, may_repeat ? Py_True : Py_False);
+            result = Py_BuildValue("(OOOOOOOO)", query_names, query_block, doc_names, doc_block,
+                                   grade_block, arrow, may_repeat ? Py_True : Py_False,
+                                   str_keys ? Py_True : Py_False);
         }
         Py_XDECREF(query_names);
         Py_XDECREF(doc_names);

@@ -418,7 +418,10 @@ def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
     if isinstance(obj, dict):
         from rankwise.io.dicts import qrels_from_dict  # not needed (nor loaded) for files
 
-        return qrels_from_dict(obj)._with_query_id_type(key_type(obj))
+        qrels = qrels_from_dict(obj)
+        if qrels.query_id_type is None:  # the reader may know it already (all str keys)
+            qrels._with_query_id_type(key_type(obj))
+        return qrels
     table = records_table(obj)
     if table is None:
         try:

@@ -160,7 +160,7 @@ def qrels_from_dict(judgments: Any) -> Qrels:
             raise _problem(read, "qrels")
         if read[0] is not None:
             # documents left uninterned: each judgment's id in row order (interned if asked for)
-            query_names, query_codes, _, _, grades, (offsets, data), may_repeat = read
+            query_names, query_codes, _, _, grades, (offsets, data), may_repeat, str_keys = read
             codes = np.frombuffer(query_codes, dtype=np.int32)
             qrels = Qrels(
                 codes,
@@ -171,11 +171,13 @@ def qrels_from_dict(judgments: Any) -> Qrels:
                 source=SOURCE,
                 doc_rows=StringColumn.from_buffers([(len(codes), offsets, data)]),
             )
+            if str_keys:  # every query key a str: the ids' type is known without a pass
+                qrels._with_query_id_type(str)
             return _checked(qrels, judgments, may_repeat)
         read = native.qrels_dict(judgments, ID_TYPES, NUMBER_TYPES)  # ids past 2 GiB
         if len(read) == 4:
             raise _problem(read, "qrels")
-        query_names, query_codes, doc_names, doc_codes, grades, arrow, may_repeat = read
+        query_names, query_codes, doc_names, doc_codes, grades, arrow, may_repeat, _ = read
         columns = _QrelsColumns(
             query_names,
             np.frombuffer(query_codes, dtype=np.int32),
