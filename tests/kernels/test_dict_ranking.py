@@ -202,8 +202,9 @@ def test_the_one_pass_gives_pytrec_evals_numbers(data: tuple) -> None:
             assert ours[query][name] == pytest.approx(values[key], abs=1e-12), (query, name)
 
 
-def large_collection(seed: int, n_queries: int = 240, n_docs: int = 1000) -> tuple[dict, dict]:
-    """A run of ~120,000 documents (several of the C reader's batches): ties, unjudged
+def large_collection(seed: int, n_queries: int = 1300, n_docs: int = 1000) -> tuple[dict, dict]:
+    """A run of ~650,000 documents (the C reader's ranking thread starts at 16 batches of
+    32,768; it gets a few dozen): ties, unjudged
     queries, judged documents retrieved or not, queries of the run in random order."""
     rng = np.random.default_rng(seed)
     run: dict = {}
@@ -216,7 +217,7 @@ def large_collection(seed: int, n_queries: int = 240, n_docs: int = 1000) -> tup
             judged = docs[: int(rng.integers(0, 30))] + [f"x{i}" for i in range(q % 5)]
             qrels[f"q{q}"] = dict(zip(judged, rng.integers(-1, 4, len(judged)).tolist()))
     qrels["only judged"] = {"d1": 1}
-    assert sum(map(len, run.values())) > 2 * (1 << 15)  # the ranking thread is started
+    assert sum(map(len, run.values())) > 16 * (1 << 15)  # the ranking thread is started
     return qrels, run
 
 

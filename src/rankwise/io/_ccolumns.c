@@ -1861,6 +1861,8 @@ typedef struct {
 /* Documents per batch: a batch is handed to the ranking thread when it holds as many. */
 #define BATCH_DOCS ((size_t)1 << 15)
 #define BATCH_ENTRIES ((size_t)1 << 12)
+/* Batches' worth of documents from which the ranking thread is started. */
+#define THREAD_BATCHES 16
 
 static int
 batch_reset(Batch *b)
@@ -2425,8 +2427,9 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    /* a thread ranks the entries read while the next are read (when they are many) */
-    pipe_start(&pipe, &ranker, total > (int64_t)(2 * BATCH_DOCS) ? threads : 1);
+    /* a thread ranks the entries read while the next are read: when they are many (a
+       thread costs a millisecond or two to start and feed: ~100,000 documents' reading) */
+    pipe_start(&pipe, &ranker, total > (int64_t)(THREAD_BATCHES * BATCH_DOCS) ? threads : 1);
     piped = 1;
     int cur = 0;
     int outcome = FUSED_DONE;
