@@ -289,6 +289,17 @@ class Qrels:
         return list(self._query_ids)
 
     @property
+    def n_queries(self) -> int:
+        """The number of distinct query ids (:attr:`query_ids` without copying them).
+
+        Examples
+        --------
+        >>> Qrels.from_dict({"q1": {"d1": 1}, "q2": {"d1": 0, "d2": 1}}).n_queries
+        2
+        """
+        return len(self._query_ids)
+
+    @property
     def query_id_type(self) -> type | None:
         """The type the query ids were given in: ``int``, ``str``, or None (not known).
 

@@ -98,7 +98,7 @@ class NumpyEngine:
         from rankwise.kernels.ranking import rank_all_ties
 
         qrels_obj = as_qrels(qrels, columns=options.columns)
-        if not len(qrels_obj.query_ids):
+        if not qrels_obj.n_queries:
             raise InputFormatError(
                 f"{describe(qrels)}: the qrels hold no judgments: expected at least one judged "
                 "document ({query_id: {doc_id: grade}}, or rows of query, document, grade); "

@@ -487,7 +487,7 @@ def rank_all_ties(
             else _ranks_of(run, scores, judged_rows, None, by_rank, by_row, ascending)
         )
         hit_rows = judged_rows
-    counts = np.full(len(qrels.query_ids), -1, dtype=np.int64)
+    counts = np.full(qrels.n_queries, -1, dtype=np.int64)
     block_query = run_to_qrels[ranked.block_codes]
     in_qrels = block_query >= 0
     counts[block_query[in_qrels]] = ranked.block_sizes[in_qrels]
@@ -677,7 +677,7 @@ def _judgments_by_query(qrels: Qrels) -> _ByQuery | None:
     if len(id_chunks) != 1:
         return None
     query_codes = qrels.query_codes
-    per_query = np.bincount(query_codes, minlength=len(qrels.query_ids))
+    per_query = np.bincount(query_codes, minlength=qrels.n_queries)
     query_offsets = np.concatenate(([0], np.cumsum(per_query))).astype(np.int64)
     if len(query_codes) < 2 or (query_codes[1:] >= query_codes[:-1]).all():
         judgments = np.arange(len(query_codes), dtype=np.int64)  # grouped by query already
@@ -733,7 +733,7 @@ def rank_run_dict(
 
     ids = grouped.ids
     read = native.run_dict_ranks(
-        results, ID_TYPES, NUMBER_TYPES, list(qrels.query_ids), grouped.query_offsets,
+        results, ID_TYPES, NUMBER_TYPES, qrels.query_ids, grouped.query_offsets,
         grouped.judgments, grouped.judged_doc, ids.offsets, ids.data,
         _TIE_BUDGET_PER_ROW, _TIE_BUDGET_BASE, min(2, cores()),
     )
@@ -744,7 +744,7 @@ def rank_run_dict(
         np.frombuffer(buffer, dtype=np.int64) for buffer in blocks[:7]
     )
     score = np.frombuffer(blocks[7], dtype=np.float64)
-    counts = np.full(len(qrels.query_ids), -1, dtype=np.int64)
+    counts = np.full(qrels.n_queries, -1, dtype=np.int64)
     in_qrels = block_query >= 0
     counts[block_query[in_qrels]] = block_size[in_qrels]
     ranking = assemble_ranking(
@@ -869,8 +869,9 @@ def assemble_ranking(
     if len(evaluated) < n_queries:  # an object array gathers names without a Python loop
         names = np.array(names, dtype=object)[evaluated].tolist()
     order = byte_order(names)
-    evaluated = evaluated[order]
-    evaluated_names = np.array(names, dtype=object)[order].tolist()
+    if len(order) > 1 and not (order[1:] > order[:-1]).all():
+        evaluated = evaluated[order]
+        names = np.array(names, dtype=object)[order].tolist()
     eval_of = np.full(n_queries, -1, dtype=np.int64)
     eval_of[evaluated] = np.arange(len(evaluated))
     n_eval = len(evaluated)
@@ -878,8 +879,9 @@ def assemble_ranking(
     # judgments of the evaluated queries, CSR with grades descending
     judged_query = eval_of[qrels.query_codes]
     keep = judged_query >= 0
-    judged_query = judged_query[keep]
-    judged_grade = qrels.grades[keep]
+    every_judgment = bool(keep.all())  # then nothing is copied
+    judged_query = judged_query if every_judgment else judged_query[keep]
+    judged_grade = qrels.grades if every_judgment else qrels.grades[keep]
     judged_rows = None
     entry_of_row = None
     if hit_row is not None:  # the rows of the entries of judged_grades (diversity measures)
@@ -898,17 +900,22 @@ def assemble_ranking(
     if depth is not None:
         num_ret = np.minimum(num_ret, depth)
         kept &= above < depth  # a superset: each view cuts at the depth itself
-    rows = np.flatnonzero(kept)
     hit_rank = np.asarray(hit_rank, dtype=np.int64)
-    hit_order = _by_query_then_rank(hit_query[rows], hit_rank[rows])
-    if hit_order is not None:  # hits in view order once: views need not sort again
-        rows = rows[hit_order]
+    rows: np.ndarray | slice
+    if kept.all():
+        hit_order = _by_query_then_rank(hit_query, hit_rank)
+        rows = slice(None) if hit_order is None else hit_order  # in order: nothing copied
+    else:
+        rows = np.flatnonzero(kept)
+        hit_order = _by_query_then_rank(hit_query[rows], hit_rank[rows])
+        if hit_order is not None:  # hits in view order once: views need not sort again
+            rows = rows[hit_order]
     hit_judged = (
         entry_of_row[np.asarray(hit_row, dtype=np.int64)[rows]]
         if hit_row is not None and entry_of_row is not None else None
     )
     return TiedRanking(
-        query_ids=evaluated_names,
+        query_ids=names,
         num_ret=num_ret,
         hit_query=hit_query[rows],
         hit_rank=hit_rank[rows],
