@@ -16,7 +16,12 @@ repository). In ONE process the script then times, each ``--repeat`` times:
   partitioned by query (a full shuffle and sort of the run), the rest as
   ``ranks``: the plan the ``ranks`` strategy was measured against;
 - ``spark applyInPandas`` (once, ``--pandas-udf``): one Python call per query;
-- ``spark auto``: the default strategy, whose plan (chosen by cost) is printed.
+- ``spark auto``: the default strategy, whose plan (chosen by cost) is printed;
+- ``spark floor`` and ``spark floor-qds`` (no evaluation): one
+  ``groupBy(query)`` of the run read as the engine reads it, counting rows
+  (``floor``: only the query column is decoded) or also taking the top score
+  and the documents' lengths (``floor-qds``: every column decoded): the
+  least a Spark job over the run costs, for the breakdown of the others.
 
 ``--case`` picks the data (built deterministically from the 7M-row files, cached):
 ``msmarco`` (the run, 8,435 judgments), ``deep`` (every run row judged with
@@ -352,7 +357,8 @@ def main() -> None:
         "--variants",
         default="ranks,partitions,window",
         help="comma-separated: auto, auto-nodup (check_duplicates=False), ranks, partitions, "
-        "window",
+        "window, floor (groupBy(query).count() of the run: the least a Spark job reading it "
+        "costs), floor-qds (the same decoding the document and score columns too)",
     )
     ap.add_argument("--pandas-udf", action="store_true", help="also time applyInPandas, once")
     ap.add_argument("--json", help="write the figures to this file")
@@ -415,6 +421,19 @@ def main() -> None:
 
     plans: dict[str, str] = {}
 
+    def floor_job(run_df: Any, *, all_columns: bool) -> dict[str, float]:
+        """The floor: one groupBy(query) of the run read as the engine reads it (no evaluation)."""
+        from pyspark.sql import functions as sf
+
+        from rankwise.engines.spark._frames import project_run
+
+        run = project_run(run_df, query="query_id", doc="doc_id", score="score")
+        aggregates = [sf.count(sf.lit(1))]
+        if all_columns:  # every column decoded, as the engine's scans do
+            aggregates += [sf.max("s"), sf.sum(sf.length("d"))]
+        run.groupBy("q").agg(*aggregates).collect()
+        return reference  # a floor computes no measure: nothing to compare
+
     def spark_strategy(strategy: str, check_duplicates: bool = True) -> dict[str, float]:
         run_df, qrels_df = frames()
         results = evaluate(qrels_df, run_df, MEASURES, strategy=strategy,
@@ -431,6 +450,8 @@ def main() -> None:
         "spark ranks": lambda: spark_strategy("ranks"),
         "spark partitions": lambda: spark_strategy("partitions"),
         "spark window": lambda: window_evaluate(*frames(), MEASURES),
+        "spark floor": lambda: floor_job(frames()[0], all_columns=False),
+        "spark floor-qds": lambda: floor_job(frames()[0], all_columns=True),
     }
     chosen = ["numpy"] + [f"spark {v.strip()}" for v in args.variants.split(",") if v.strip()]
     for name in chosen[1:]:
