@@ -1855,14 +1855,21 @@ typedef struct {
     Vec scores;  /* double per document kept */
     Vec offsets; /* uint64 per document kept, and the end: its id in `bytes` */
     Vec bytes;
-    size_t docs; /* documents kept */
+    size_t docs;  /* documents kept */
+    size_t limit; /* documents from which it is handed over */
 } Batch;
 
-/* Documents per batch: a batch is handed to the ranking thread when it holds as many. */
+/*
+ * Documents per batch: a batch is handed to the ranking thread when it holds
+ * as many; a run of fewer than 16 times as many gets smaller batches, down to
+ * BATCH_DOCS_LEAST (the last batch is ranked after the reading ends: the
+ * smaller it is, the less of the ranking waits). The thread starts from
+ * THREAD_DOCS documents.
+ */
 #define BATCH_DOCS ((size_t)1 << 15)
+#define BATCH_DOCS_LEAST ((size_t)1 << 12)
 #define BATCH_ENTRIES ((size_t)1 << 12)
-/* Batches' worth of documents from which the ranking thread is started. */
-#define THREAD_BATCHES 16
+#define THREAD_DOCS ((int64_t)1 << 16)
 
 static int
 batch_reset(Batch *b)
@@ -1885,7 +1892,7 @@ batch_free(Batch *b)
 static inline int
 batch_full(const Batch *b)
 {
-    return b->docs >= BATCH_DOCS || b->entries.size >= BATCH_ENTRIES * sizeof(BatchEntry);
+    return b->docs >= b->limit || b->entries.size >= BATCH_ENTRIES * sizeof(BatchEntry);
 }
 
 /* What ranks the batches (one at a time, in order) and its scratch memory. */
@@ -2061,6 +2068,25 @@ ranker_rank(Ranker *r, const double *scores, const uint64_t *offsets,
     return FUSED_DONE;
 }
 
+/* The hash table for `k` judged ids (a quarter full at most; NULL: no memory). */
+static JudgedSlot *
+ranker_table(Ranker *r, size_t k)
+{
+    size_t cap = 64;
+    while (cap < k * 4) {
+        cap *= 2;
+    }
+    if (cap > r->table_cap) {
+        JudgedSlot *grown = realloc(r->table, cap * sizeof(JudgedSlot));
+        if (grown == NULL) {
+            return NULL;
+        }
+        r->table = grown;
+        r->table_cap = cap;
+    }
+    return r->table;
+}
+
 /* Find the judged documents of one entry among its judgments and rank them. */
 static int
 ranker_entry(Ranker *r, const BatchEntry *e, const Batch *b)
@@ -2072,18 +2098,10 @@ ranker_entry(Ranker *r, const BatchEntry *e, const Batch *b)
     while (cap < k_max * 4) {
         cap *= 2;
     }
-    if (ranker_reserve(r, n, k_max + 1) < 0) {
+    JudgedSlot *table = ranker_table(r, k_max);
+    if (table == NULL || ranker_reserve(r, n, k_max + 1) < 0) {
         return FUSED_ERROR;
     }
-    if (cap > r->table_cap) {
-        JudgedSlot *grown = realloc(r->table, cap * sizeof(JudgedSlot));
-        if (grown == NULL) {
-            return FUSED_ERROR;
-        }
-        r->table = grown;
-        r->table_cap = cap;
-    }
-    JudgedSlot *table = r->table;
     for (size_t i = 0; i < cap; i++) {
         table[i].judgment = -1;
     }
@@ -2324,6 +2342,7 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
         number_types = NULL;
     }
     int64_t total = 0; /* documents: the budget of docno comparisons grows with them */
+    Py_ssize_t largest = 0; /* documents of the largest entry */
     {
         Py_ssize_t pos = 0;
         PyObject *key, *ranking;
@@ -2332,6 +2351,7 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
                 Py_RETURN_NONE;
             }
             total += PyDict_GET_SIZE(ranking);
+            largest = PyDict_GET_SIZE(ranking) > largest ? PyDict_GET_SIZE(ranking) : largest;
         }
     }
     int64_t budget = per_row * total + base;
@@ -2376,11 +2396,14 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "run_dict_ranks: the judgments do not fit together");
         goto done;
     }
+    int64_t most_judged = 0; /* judgments of the query with the most */
     for (Py_ssize_t q = 0; q < n_queries; q++) {
-        if (judged.query_offsets[q] > judged.query_offsets[q + 1]) {
+        int64_t count = judged.query_offsets[q + 1] - judged.query_offsets[q];
+        if (count < 0) {
             PyErr_SetString(PyExc_ValueError, "run_dict_ranks: query offsets not ascending");
             goto done;
         }
+        most_judged = count > most_judged ? count : most_judged;
     }
     for (Py_ssize_t i = 0; i < n_ids; i++) {
         if (judged.id_offsets[i] > judged.id_offsets[i + 1]) {
@@ -2423,13 +2446,27 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
     ranker.judged = &judged;
     ranker.out = &out;
     ranker.budget = budget;
-    if (batch_reset(&batches[0]) < 0 || batch_reset(&batches[1]) < 0) {
+    /* everything the ranking writes, reserved here: the thread allocates nothing (a
+       thread's first allocations make it an arena of its own, and page faults) */
+    size_t hits_most = (size_t)(n_listed < total ? n_listed : total) * 8;
+    size_t entries_most = (size_t)PyDict_GET_SIZE(results) * 8;
+    if (batch_reset(&batches[0]) < 0 || batch_reset(&batches[1]) < 0 ||
+        ranker_reserve(&ranker, (size_t)largest, (size_t)most_judged + 1) < 0 ||
+        ranker_table(&ranker, (size_t)most_judged) == NULL ||
+        vec_reserve(&out.judgment, hits_most) < 0 || vec_reserve(&out.rank, hits_most) < 0 ||
+        vec_reserve(&out.above, hits_most) < 0 || vec_reserve(&out.size, hits_most) < 0 ||
+        vec_reserve(&out.block, hits_most) < 0 || vec_reserve(&out.score, hits_most) < 0 ||
+        vec_reserve(&out.block_query, entries_most) < 0 ||
+        vec_reserve(&out.block_size, entries_most) < 0) {
         PyErr_NoMemory();
         goto done;
     }
     /* a thread ranks the entries read while the next are read: when they are many (a
        thread costs a millisecond or two to start and feed: ~100,000 documents' reading) */
-    pipe_start(&pipe, &ranker, total > (int64_t)(THREAD_BATCHES * BATCH_DOCS) ? threads : 1);
+    pipe_start(&pipe, &ranker, total >= THREAD_DOCS ? threads : 1);
+    batches[0].limit = batches[1].limit = (size_t)total / 16 < BATCH_DOCS_LEAST ? BATCH_DOCS_LEAST
+                                          : (size_t)total / 16 > BATCH_DOCS  ? BATCH_DOCS
+                                                                             : (size_t)total / 16;
     piped = 1;
     int cur = 0;
     int outcome = FUSED_DONE;
