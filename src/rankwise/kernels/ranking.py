@@ -706,8 +706,9 @@ def rank_run_dict(
     :func:`rankwise.io.dicts.run_from_dict`. The thread holding the GIL
     reads the dict; the ids and scores of the judged queries' documents go,
     in batches of plain memory, to a second thread that finds and ranks the
-    judged ones meanwhile (on a machine of two cores or more). The documents
-    of unjudged queries are only counted.
+    judged ones meanwhile (on a machine of two cores or more, for runs of
+    65,536 documents or more). The documents of unjudged queries are only
+    counted.
 
     With *judgment_rows* false, the ranking leaves out each judgment's
     row (``judged_rows``, ``hit_judged``: ordering them costs a sort), which
