@@ -219,3 +219,30 @@ def test_a_key_that_changes_its_dict_while_read_is_read_safely(native: bool) -> 
     assert before.mean != after.mean
     assert got.mean == (after.mean if native else before.mean)
     assert after.mean["num_ret"] == 101.0
+
+
+@needs_c
+def test_judged_ids_past_what_int32_offsets_hold_are_interned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """qrels_dict gives eight Nones when the uninterned ids pass 2 GiB: they are interned."""
+    native = dicts._native()
+    calls: list[bool] = []
+
+    class TooLarge:
+        def qrels_dict(self, judgments: Any, id_types: Any, number_types: Any,
+                       intern_docs: bool = True) -> tuple[Any, ...]:
+            calls.append(intern_docs)
+            if not intern_docs:
+                return (None,) * 8
+            return native.qrels_dict(judgments, id_types, number_types)
+
+    monkeypatch.setattr(dicts, "_native", TooLarge)
+    data = {"q2": {"d1": 2, "d2": 0}, "q1": {"d2": 1}, "q3": {1: 1, "1": 0}}
+    with pytest.raises(DuplicateEntryError, match="1 and '1' are the same id"):
+        qrels_from_dict(data)
+    qrels = qrels_from_dict({"q2": {"d1": 2, "d2": 0}, "q1": {"d2": 1}})
+    assert calls == [False, True, False, True]
+    assert (qrels.doc_ids, qrels.doc_codes.tolist()) == (["d1", "d2"], [0, 1, 1])
+    assert qrels.to_dict() == {"q2": {"d1": 2, "d2": 0}, "q1": {"d2": 1}}
+    assert qrels.query_id_type is str

@@ -2068,14 +2068,15 @@ ranker_rank(Ranker *r, const double *scores, const uint64_t *offsets,
     return FUSED_DONE;
 }
 
-/* The hash table for `k` judged ids (a quarter full at most; NULL: no memory). */
+/* The hash table for `k` judged ids, of *cap slots (a quarter full at most; NULL: no memory). */
 static JudgedSlot *
-ranker_table(Ranker *r, size_t k)
+ranker_table(Ranker *r, size_t k, size_t *slots)
 {
     size_t cap = 64;
     while (cap < k * 4) {
         cap *= 2;
     }
+    *slots = cap;
     if (cap > r->table_cap) {
         JudgedSlot *grown = realloc(r->table, cap * sizeof(JudgedSlot));
         if (grown == NULL) {
@@ -2093,12 +2094,8 @@ ranker_entry(Ranker *r, const BatchEntry *e, const Batch *b)
 {
     const JudgedIds *judged = r->judged;
     int64_t j0 = judged->query_offsets[e->query], j1 = judged->query_offsets[e->query + 1];
-    size_t k_max = (size_t)(j1 - j0), n = (size_t)e->n;
-    size_t cap = 64; /* the query's judged ids, hashed (a quarter full at most) */
-    while (cap < k_max * 4) {
-        cap *= 2;
-    }
-    JudgedSlot *table = ranker_table(r, k_max);
+    size_t k_max = (size_t)(j1 - j0), n = (size_t)e->n, cap;
+    JudgedSlot *table = ranker_table(r, k_max, &cap); /* the query's judged ids, hashed */
     if (table == NULL || ranker_reserve(r, n, k_max + 1) < 0) {
         return FUSED_ERROR;
     }
@@ -2448,11 +2445,11 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
     ranker.budget = budget;
     /* everything the ranking writes, reserved here: the thread allocates nothing (a
        thread's first allocations make it an arena of its own, and page faults) */
-    size_t hits_most = (size_t)(n_listed < total ? n_listed : total) * 8;
+    size_t hits_most = (size_t)(n_listed < total ? n_listed : total) * 8, slots;
     size_t entries_most = (size_t)PyDict_GET_SIZE(results) * 8;
     if (batch_reset(&batches[0]) < 0 || batch_reset(&batches[1]) < 0 ||
         ranker_reserve(&ranker, (size_t)largest, (size_t)most_judged + 1) < 0 ||
-        ranker_table(&ranker, (size_t)most_judged) == NULL ||
+        ranker_table(&ranker, (size_t)most_judged, &slots) == NULL ||
         vec_reserve(&out.judgment, hits_most) < 0 || vec_reserve(&out.rank, hits_most) < 0 ||
         vec_reserve(&out.above, hits_most) < 0 || vec_reserve(&out.size, hits_most) < 0 ||
         vec_reserve(&out.block, hits_most) < 0 || vec_reserve(&out.score, hits_most) < 0 ||

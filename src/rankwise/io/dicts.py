@@ -156,12 +156,13 @@ def qrels_from_dict(judgments: Any) -> Qrels:
     native = _native()
     if native is not None:
         read = native.qrels_dict(judgments, ID_TYPES, NUMBER_TYPES, False)
+        if len(read) != 4 and read[0] is None:  # ids past 2 GiB: interned instead
+            read = native.qrels_dict(judgments, ID_TYPES, NUMBER_TYPES)
         if len(read) == 4:
             raise _problem(read, "qrels")
-        if read[0] is not None:
-            # documents left uninterned: each judgment's id in row order (interned if asked for)
-            query_names, query_codes, _, _, grades, (offsets, data), may_repeat, str_keys = read
-            codes = np.frombuffer(query_codes, dtype=np.int32)
+        query_names, query_codes, doc_names, doc_codes, grades, ids, may_repeat, str_keys = read
+        codes = np.frombuffer(query_codes, dtype=np.int32)
+        if doc_names is None:  # each judgment's document id in row order, interned if asked
             qrels = Qrels(
                 codes,
                 query_names,
@@ -169,26 +170,23 @@ def qrels_from_dict(judgments: Any) -> Qrels:
                 None,
                 np.frombuffer(grades, dtype=np.float64),
                 source=SOURCE,
-                doc_rows=StringColumn.from_buffers([(len(codes), offsets, data)]),
+                doc_rows=StringColumn.from_buffers([(len(codes), *ids)]),
             )
-            if str_keys:  # every query key a str: the ids' type is known without a pass
-                qrels._with_query_id_type(str)
-            return _checked(qrels, judgments, may_repeat)
-        read = native.qrels_dict(judgments, ID_TYPES, NUMBER_TYPES)  # ids past 2 GiB
-        if len(read) == 4:
-            raise _problem(read, "qrels")
-        query_names, query_codes, doc_names, doc_codes, grades, arrow, may_repeat, _ = read
-        columns = _QrelsColumns(
-            query_names,
-            np.frombuffer(query_codes, dtype=np.int32),
-            doc_names,
-            np.frombuffer(doc_codes, dtype=np.int32),
-            np.frombuffer(grades, dtype=np.float64),
-            None if arrow is None else StringColumn.from_buffers([(len(doc_names), *arrow)]),
-            may_repeat,
-        )
-    else:
-        columns = _read_qrels(judgments)
+        else:
+            qrels = Qrels(
+                codes,
+                query_names,
+                np.frombuffer(doc_codes, dtype=np.int32),
+                doc_names,
+                np.frombuffer(grades, dtype=np.float64),
+                source=SOURCE,
+                doc_column=None if ids is None else StringColumn.from_buffers(
+                    [(len(doc_names), *ids)]),
+            )
+        if str_keys:  # every query key a str: the ids' type is known without a pass
+            qrels._with_query_id_type(str)
+        return _checked(qrels, judgments, may_repeat)
+    columns = _read_qrels(judgments)
     qrels = Qrels(
         columns.query_codes,
         columns.query_names,
