@@ -226,7 +226,7 @@ def test_judged_ids_past_what_int32_offsets_hold_are_interned(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """qrels_dict gives eight Nones when the uninterned ids pass 2 GiB: they are interned."""
-    native = dicts._native()
+    native = dicts._ccolumns  # the module itself: RANKWISE_NO_C=1 does not turn it off here
     calls: list[bool] = []
 
     class TooLarge:
