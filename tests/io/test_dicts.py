@@ -221,6 +221,34 @@ def test_a_key_that_changes_its_dict_while_read_is_read_safely(native: bool) -> 
     assert after.mean["num_ret"] == 101.0
 
 
+@pytest.mark.parametrize("native", [True, False])
+def test_a_judged_key_that_changes_its_dict_while_read_is_read_safely(native: bool) -> None:
+    """Both readers read the judgments of a query as they were when its reading began.
+
+    The C reader gathers a query's keys and grades before reading them (to prefetch
+    them); once a key whose str() may run Python code is met, it holds references to
+    all of them, so a change of the dict frees nothing it still reads.
+    """
+    if native and dicts._ccolumns is None:
+        pytest.skip("the C module is not built")
+    judged: dict = {}
+
+    class Rewrites(str):  # str() of it replaces the judgments being read
+        def __str__(self) -> str:
+            judged.clear()
+            judged.update({f"x{i}": 1 for i in range(100)})
+            return str.__str__(self)
+
+    judged.update({f"d{i}": i % 3 for i in range(20)})
+    judged[Rewrites("e")] = 2
+    judged.update({f"d{i}": i % 3 for i in range(20, 40)})
+    snapshot = {str.__str__(k): v for k, v in judged.items()}
+    with c_modules(native):
+        qrels = qrels_from_dict({"q": judged, "p": {"d1": 1}})
+    assert qrels.to_dict() == {"q": snapshot, "p": {"d1": 1}}
+    assert len(judged) == 100  # the change happened
+
+
 @needs_c
 def test_judged_ids_past_what_int32_offsets_hold_are_interned(
     monkeypatch: pytest.MonkeyPatch,

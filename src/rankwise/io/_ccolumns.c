@@ -656,6 +656,65 @@ id_release(IdText *id)
     Py_CLEAR(id->owned);
 }
 
+/* Start loading an object's header and the start of its data (a short str's text). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)(address))
+#endif
+
+static inline void
+prefetch_object(const PyObject *object)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(object);
+    __builtin_prefetch((const char *)object + 64);
+#else
+    (void)object;
+#endif
+}
+
+/* How many documents ahead their objects are prefetched. */
+#define PREFETCH_AHEAD 8
+
+/*
+ * Prefetch for the entries of an outer dict after position `pos` (PyDict_Next's):
+ * the next value's entry table (its dict object was prefetched one call earlier)
+ * and the value after it. A dict of dicts is read one inner dict after another,
+ * and each starts with loads that miss the caches; started early, they overlap
+ * with the reading of the current one. Prefetches never fault: a guess at the
+ * table's layout (CPython's, private) costs nothing when wrong.
+ */
+static inline void
+prefetch_next_values(PyObject *outer, Py_ssize_t pos)
+{
+    PyObject *key, *next, *after;
+    if (!PyDict_Next(outer, &pos, &key, &next)) {
+        return;
+    }
+    if (PyDict_CheckExact(next)) {
+        const char *table = (const char *)((PyDictObject *)next)->ma_keys;
+        Py_ssize_t lines = (64 + 26 * PyDict_GET_SIZE(next)) / 64 + 1;
+        for (Py_ssize_t i = 0; i < (lines < 8 ? lines : 8); i++) {
+            PREFETCH(table + 64 * i);
+        }
+    }
+    if (PyDict_Next(outer, &pos, &key, &after)) {
+        prefetch_object(after);
+    }
+}
+
+/* Forget the first *count gathered keys and values, releasing them when *owned. */
+static void
+release_items(PyObject **items, size_t *count, int *owned)
+{
+    for (size_t i = 0; *owned && i < *count * 2; i++) {
+        Py_DECREF(items[i]);
+    }
+    *count = 0;
+    *owned = 0;
+}
+
 /* Release the references the first *count ids hold, and forget them. */
 static void
 release_pending(IdText *pending, size_t *count)
@@ -1092,8 +1151,10 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
     Vec row_offsets = {0}, row_bytes = {0}; /* intern_docs false: each judgment's document */
     PyObject *result = NULL;
     IdText *pending = NULL; /* the documents of the current query */
+    PyObject **items = NULL; /* its keys and values (2 per document), borrowed unless `owned` */
     Py_ssize_t pending_cap = 0;
-    size_t n_pending = 0;
+    size_t n_pending = 0, n_items = 0;
+    int owned = 0;
     int queries_ready = interner_init(&queries, (size_t)PyDict_GET_SIZE(judgments)) == 0;
     int docs_ready = interner_init(&docs, intern_docs ? total : 0) == 0;
     if (!queries_ready || !docs_ready || vec_reserve(&query_codes, total * 4) < 0 ||
@@ -1113,6 +1174,7 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
     Py_ssize_t pos = 0;
     PyObject *query_key, *judged;
     while (PyDict_Next(judgments, &pos, &query_key, &judged)) {
+        prefetch_next_values(judgments, pos);
         release_pending(pending, &n_pending);
         str_keys &= PyUnicode_CheckExact(query_key);
         if (PyDict_GET_SIZE(judged) == 0) {
@@ -1147,15 +1209,46 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
                 goto done;
             }
             pending = grown;
+            PyObject **more = PyMem_Realloc(items, (size_t)size * 2 * sizeof(PyObject *));
+            if (more == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            items = more;
             pending_cap = size;
         }
         size_t first_row = row;
-        Py_ssize_t inner = 0;
-        PyObject *doc_key, *value;
-        while (PyDict_Next(judged, &inner, &doc_key, &value)) {
-            if (row >= total || (Py_ssize_t)(row - first_row) >= size) {
-                PyErr_SetString(PyExc_RuntimeError, "qrels_dict: the dict changed during reading");
-                goto done;
+        /* the items gathered first (PyDict_Next runs no Python code), then read with their
+           objects prefetched a few ahead: the loads overlap instead of waiting in turn */
+        {
+            Py_ssize_t inner = 0;
+            PyObject *doc_key, *value;
+            while (n_items < (size_t)size && PyDict_Next(judged, &inner, &doc_key, &value)) {
+                items[2 * n_items] = doc_key;
+                items[2 * n_items + 1] = value;
+                n_items++;
+            }
+        }
+        if (row + n_items > total || n_items != (size_t)size) {
+            PyErr_SetString(PyExc_RuntimeError, "qrels_dict: the dict changed during reading");
+            goto done;
+        }
+        for (size_t i = 0; i < n_items && i < PREFETCH_AHEAD; i++) {
+            prefetch_object(items[2 * i]);
+            prefetch_object(items[2 * i + 1]);
+        }
+        for (size_t i = 0; i < n_items; i++) {
+            if (i + PREFETCH_AHEAD < n_items) {
+                prefetch_object(items[2 * (i + PREFETCH_AHEAD)]);
+                prefetch_object(items[2 * (i + PREFETCH_AHEAD) + 1]);
+            }
+            PyObject *doc_key = items[2 * i], *value = items[2 * i + 1];
+            if (!owned && ((!PyUnicode_CheckExact(doc_key) && !PyLong_CheckExact(doc_key)) ||
+                           (!PyFloat_CheckExact(value) && !PyLong_CheckExact(value)))) {
+                for (size_t j = 0; j < n_items * 2; j++) { /* reading it may run Python code */
+                    Py_INCREF(items[j]);
+                }
+                owned = 1;
             }
             IdText *doc = &pending[row - first_row];
             got = id_of_key(doc_key, id_types, doc);
@@ -1214,6 +1307,7 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
             memcpy(doc_codes.data + (first_row + i) * 4, &d32, 4);
         }
         release_pending(pending, &n_pending);
+        release_items(items, &n_items, &owned);
         if ((kinds & (kinds - 1)) || (kinds & KIND_OTHER)) {
             may_repeat = 1;
         }
@@ -1252,7 +1346,9 @@ ccolumns_qrels_dict(PyObject *module, PyObject *args)
     }
 done:
     release_pending(pending, &n_pending);
+    release_items(items, &n_items, &owned);
     PyMem_Free(pending);
+    PyMem_Free(items);
     interner_free(&queries);
     interner_free(&docs);
     vec_free(&query_codes);
@@ -1776,20 +1872,6 @@ entry_release_keys(Entry *e, size_t count)
     }
 }
 
-/* Start loading an object's header and the start of its data (a short str's text). */
-static inline void
-prefetch_object(const PyObject *object)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(object);
-    __builtin_prefetch((const char *)object + 64);
-#else
-    (void)object;
-#endif
-}
-
-/* How many documents ahead their objects are prefetched. */
-#define PREFETCH_AHEAD 8
 
 static void
 entry_free(Entry *e)
@@ -2470,6 +2552,7 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
     Py_ssize_t pos = 0;
     PyObject *query_key, *ranking;
     while (PyDict_Next(results, &pos, &query_key, &ranking)) {
+        prefetch_next_values(results, pos);
         Py_ssize_t size = PyDict_GET_SIZE(ranking);
         if (size == 0) {
             continue; /* a query with nothing retrieved is not in the run */
@@ -2531,6 +2614,10 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
         }
         if (outcome == FUSED_DONE && n_items != (size_t)size) {
             outcome = FUSED_DECLINE;
+        }
+        for (size_t i = 0; i < n_items && i < PREFETCH_AHEAD; i++) {
+            prefetch_object(entry.keys[i]);
+            prefetch_object(entry.items[i]);
         }
         for (; outcome == FUSED_DONE && n < n_items; n++) {
             if (n + PREFETCH_AHEAD < n_items) {
