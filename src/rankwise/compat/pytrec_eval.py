@@ -305,19 +305,30 @@ class RelevanceEvaluator:
                 if str(ids[i]) in by_text:
                     ids[i], inside[i] = by_text[str(ids[i])], True
         rows = np.flatnonzero(np.array(inside, dtype=bool))
-        columns: list[tuple[str, list[float]]] = []
-        for key, measure, kind in self._keys:
+        matrix = np.zeros((len(rows), len(self._keys)), dtype=np.float64)
+        for column, (_, measure, kind) in enumerate(self._keys):
             if kind in ("runid", "text"):
-                columns.append((key, [0.0] * len(rows)))
                 continue
             values = np.asarray(results[measure], dtype=np.float64)[rows]
-            if kind == "log":
-                values = np.log(np.maximum(values, _MIN_GEO))
-            columns.append((key, values.tolist()))
-        keys = [key for key, _ in columns]
+            matrix[:, column] = np.log(np.maximum(values, _MIN_GEO)) if kind == "log" else values
+        keys = [key for key, _, _ in self._keys]
         names = ids if len(rows) == len(ids) else [ids[row] for row in rows.tolist()]
-        if not columns:
-            return {name: {} for name in names}
-        # per query, one tuple of zip(*columns) zipped with the keys: no Python loop
-        per_query = zip(*(column for _, column in columns))
-        return dict(zip(names, map(dict, map(zip, itertools.repeat(keys), per_query))))
+        return _per_query_dicts(names, keys, matrix)
+
+
+def _per_query_dicts(names: list[Any], keys: list[str], matrix: Any) -> dict[Any, dict[str, float]]:
+    """``{names[i]: {keys[j]: matrix[i, j]}}``: in C where it is built, else zipped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _per_query_dicts(["q1", "q2"], ["map", "P_5"], np.array([[0.5, 0.2], [1.0, 0.0]]))
+    {'q1': {'map': 0.5, 'P_5': 0.2}, 'q2': {'map': 1.0, 'P_5': 0.0}}
+    """
+    from rankwise._compiled import enabled, load
+
+    native = load("rankwise.io._ccolumns") if enabled() else None
+    if native is not None:
+        return native.per_query_dicts(names, keys, matrix)
+    # per query, one row zipped with the keys: no Python loop
+    return dict(zip(names, map(dict, map(zip, itertools.repeat(keys), matrix.tolist()))))

@@ -2762,11 +2762,67 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------ */
+/* per_query_dicts: a matrix of values as {name: {key: value}}               */
+
+PyDoc_STRVAR(per_query_dicts_doc,
+"per_query_dicts(names, keys, values, /)\n"
+"--\n\n"
+"{names[i]: {keys[j]: values[i * len(keys) + j]}} for every i and j: names and\n"
+"keys lists (of hashable objects), values a buffer of len(names) * len(keys)\n"
+"float64 items, one row per name (pytrec_eval's output, built without a Python\n"
+"loop). A name given twice keeps its last row, as dict(zip(...)) would.");
+
+static PyObject *
+ccolumns_per_query_dicts(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *names, *keys, *values;
+    if (!PyArg_ParseTuple(args, "O!O!O:per_query_dicts", &PyList_Type, &names, &PyList_Type,
+                          &keys, &values)) {
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(values, &view, PyBUF_C_CONTIGUOUS) < 0) {
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(names), k = PyList_GET_SIZE(keys);
+    PyObject *out = NULL;
+    if (view.len != n * k * (Py_ssize_t)sizeof(double)) {
+        PyErr_Format(PyExc_ValueError,
+                     "per_query_dicts: %zd names x %zd keys need %zd values, not %zd bytes", n,
+                     k, n * k, view.len);
+        goto done;
+    }
+    out = PyDict_New();
+    const double *x = (const double *)view.buf;
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *inner = PyDict_New();
+        for (Py_ssize_t j = 0; inner != NULL && j < k; j++) {
+            double value;
+            memcpy(&value, x + i * k + j, sizeof value);
+            PyObject *number = PyFloat_FromDouble(value);
+            if (number == NULL || PyDict_SetItem(inner, PyList_GET_ITEM(keys, j), number) < 0) {
+                Py_CLEAR(inner);
+            }
+            Py_XDECREF(number);
+        }
+        if (inner == NULL || PyDict_SetItem(out, PyList_GET_ITEM(names, i), inner) < 0) {
+            Py_CLEAR(out);
+        }
+        Py_XDECREF(inner);
+    }
+done:
+    PyBuffer_Release(&view);
+    return out;
+}
+
 static PyMethodDef ccolumns_methods[] = {
     {"run_dict", ccolumns_run_dict, METH_VARARGS, run_dict_doc},
     {"qrels_dict", ccolumns_qrels_dict, METH_VARARGS, qrels_dict_doc},
     {"run_dict_ranks", ccolumns_run_dict_ranks, METH_VARARGS, run_dict_ranks_doc},
     {"run_table", ccolumns_run_table, METH_VARARGS, run_table_doc},
+    {"per_query_dicts", ccolumns_per_query_dicts, METH_VARARGS, per_query_dicts_doc},
     {NULL, NULL, 0, NULL},
 };
 
