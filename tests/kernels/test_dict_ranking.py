@@ -175,9 +175,11 @@ def test_numpy_numbers_and_dict_subclasses_are_read() -> None:
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
+# bpref is left out: pytrec_eval 0.5's bpref reads memory its previous evaluate() freed
+# (valgrind: te_calc_bpref, m_bpref.c:50, a block freed by te_form_res_rels_cleanup), which
+# crashed this test now and then; it is checked against trec_eval's own outputs instead
 PYTREC = {"map": "map", "P@3": "P_3", "ndcg@10(gain=linear)": "ndcg_cut_10", "mrr": "recip_rank",
-          "recall@5": "recall_5", "num_rel_ret": "num_rel_ret", "bpref": "bpref",
-          "Rprec": "Rprec"}
+          "recall@5": "recall_5", "num_rel_ret": "num_rel_ret", "Rprec": "Rprec"}
 
 
 @needs_c
@@ -193,9 +195,7 @@ def test_the_one_pass_gives_pytrec_evals_numbers(data: tuple) -> None:
     results = rw.evaluate(qrels, run, list(PYTREC))
     ours = {query: {name: float(results[name][i]) for name in PYTREC}
             for i, query in enumerate(results.query_ids)}
-    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_3", "ndcg_cut_10", "recip_rank",
-                                                    "recall_5", "num_rel_ret", "bpref",
-                                                    "Rprec"}).evaluate(run)
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, set(PYTREC.values())).evaluate(run)
     assert set(ours) == set(theirs)
     for query, values in theirs.items():
         for name, key in PYTREC.items():
@@ -257,3 +257,70 @@ def test_ties_past_the_budget_in_the_ranking_thread_decline() -> None:
     assert raw_ranks(qrels, run, threads=1, budget=0) is None
     assert raw_ranks(qrels, run, threads=2, budget=0) is None
     assert raw_ranks(qrels, run, threads=2, budget=10**9) == raw_ranks(qrels, run, threads=1)
+
+
+def _with(run: dict, first: dict | None = None, last: dict | None = None) -> dict:
+    """*run* with entries put before all of its own (*first*) and after them (*last*)."""
+    return {**(first or {}), **run, **(last or {})}
+
+
+SECOND_HALF_CASES = {
+    "non-ASCII documents": {"q_late": {"d\u00e91": 1.0, "d2": 0.5, "d3": 0.5}},
+    "integer scores": {"q_late": {"d1": 3, "d2": 1, "d3": 2}},
+    "integer documents": {"q_late": {1: 0.3, 2: 0.9, 3: 0.9}},
+    "a non-ASCII query": {"q\u00e9": {"d1": 0.2, "d2": 0.5}},
+    "an integer query": {12345: {"d1": 0.2, "d2": 0.5}},
+    "a str subclass": {"q_late": {type("Doc", (str,), {})("d1"): 0.1, "d2": 0.5}},
+}
+
+
+@needs_c
+@pytest.mark.parametrize("case", sorted(SECOND_HALF_CASES))
+def test_what_the_second_reader_does_not_read_is_read_by_the_first(case: str) -> None:
+    """The second thread reads the run's second half; on a key or score it cannot read
+    without the GIL it stops, and the GIL holder reads that half itself."""
+    qrels, run = large_collection(11, 400)
+    late = SECOND_HALF_CASES[case]
+    for query, docs in late.items():
+        qrels[query] = {doc: 1 for doc in list(docs)[:2]}
+    run = _with(run, last=late)
+    alone = raw_ranks(qrels, run, threads=1)  # None: the general path (keys of a subclass)
+    assert (alone is None) == (case == "a str subclass")
+    assert raw_ranks(qrels, run, threads=2) == alone
+    same_results(rw.evaluate(qrels, run, MEASURES), general_path(qrels, run, MEASURES))
+
+
+@needs_c
+def test_python_code_run_in_the_first_half_voids_the_second_readers_work() -> None:
+    """A key whose reading may run Python code (a str subclass) in the first half: the
+    GIL holder waits for the second thread first, then reads the second half itself
+    (what the second thread read may have changed since)."""
+    qrels, run = large_collection(12, 400)
+    early = {"q_early": {type("Doc", (str,), {})("d1"): 0.4, "d2": 0.5}}
+    qrels["q_early"] = {"d1": 2, "d2": 1}
+    run = _with(run, first=early)
+    alone = raw_ranks(qrels, run, threads=1)
+    assert alone is None and raw_ranks(qrels, run, threads=2) is None
+    same_results(rw.evaluate(qrels, run, MEASURES), general_path(qrels, run, MEASURES))
+
+
+@needs_c
+def test_a_query_id_in_both_halves_as_int_and_str_takes_the_general_path() -> None:
+    qrels, run = large_collection(13, 400)
+    run = _with(run, first={5: {"d1": 0.5}}, last={"5": {"d2": 0.5}})
+    assert raw_ranks(qrels, run, threads=1) is None
+    assert raw_ranks(qrels, run, threads=2) is None
+    same_results(rw.evaluate(qrels, run, MEASURES), general_path(qrels, run, MEASURES))
+
+
+@needs_c
+def test_a_run_whose_last_query_holds_half_its_documents_is_ranked_by_the_pipeline() -> None:
+    """No second half to read (the entry that passes half the documents is the last):
+    the second thread ranks the batches the GIL holder reads instead."""
+    qrels, run = large_collection(14, 140)
+    big = {f"b{i}": float(i % 97) / 8 for i in range(sum(map(len, run.values())) + 10)}
+    qrels["q_big"] = {"b1": 1, "b50": 2, "b96": 1, "nowhere": 1}
+    run = _with(run, last={"q_big": big})
+    alone = raw_ranks(qrels, run, threads=1)
+    assert alone is not None and raw_ranks(qrels, run, threads=2) == alone
+    same_results(rw.evaluate(qrels, run, MEASURES), general_path(qrels, run, MEASURES))

@@ -2356,6 +2356,232 @@ pipe_finish(Pipe *p)
     return p->ranker->outcome;
 }
 
+/*
+ * The second half of a large run, read and ranked by a second thread while the
+ * GIL holder reads and ranks the first: reading a dict is mostly waiting for
+ * memory, and two threads wait in parallel. The half reads without the GIL,
+ * so only what reading cannot change: the GIL holder runs no Python code while
+ * it runs (it waits for the half first), keys must be exact str of ASCII text
+ * (in place, no encoding) and scores exact floats. On anything else the half
+ * stops (FUSED_DECLINE) and the GIL holder reads its entries instead. It never
+ * touches a reference count nor the GIL, and allocates with malloc only.
+ */
+typedef struct {
+    PyObject *results;     /* the run: not changed while the half runs */
+    Py_ssize_t start;      /* PyDict_Next's position of its first entry */
+    const Interner *known; /* the judged queries (read only) */
+    Ranker ranker;
+    RankedOut out;
+    Batch batch;
+    PyObject **keys, **items; /* the current entry's, gathered */
+    size_t cap;
+    Vec names; /* per entry read, its query key (borrowed) */
+    int outcome, running;
+#ifdef HAVE_PTHREADS
+    pthread_t thread;
+#endif
+} Half;
+
+/* Whether a key can be read without the GIL: an exact str of ASCII text. */
+static inline int
+plain_text(PyObject *key)
+{
+    return PyUnicode_CheckExact(key) && PyUnicode_IS_COMPACT_ASCII(key);
+}
+
+static int
+half_entry(Half *h, PyObject *query_key, PyObject *ranking, Py_ssize_t size)
+{
+    if (!plain_text(query_key)) {
+        return FUSED_DECLINE;
+    }
+    const JudgedIds *judged = h->ranker.judged;
+    Batch *b = &h->batch;
+    const unsigned char *text = (const unsigned char *)PyUnicode_DATA(query_key);
+    size_t length = (size_t)PyUnicode_GET_LENGTH(query_key);
+    int64_t q = interner_find(h->known, text, length, hash_bytes(text, length));
+    int keep = q >= 0 && judged->query_offsets[q + 1] > judged->query_offsets[q];
+    BatchEntry record = {q, (int64_t)size, keep ? (int64_t)b->docs : -1};
+    if ((size_t)size > h->cap) {
+        PyObject **keys = realloc(h->keys, (size_t)size * sizeof(PyObject *));
+        if (keys == NULL) {
+            return FUSED_ERROR;
+        }
+        h->keys = keys;
+        PyObject **items = realloc(h->items, (size_t)size * sizeof(PyObject *));
+        if (items == NULL) {
+            return FUSED_ERROR;
+        }
+        h->items = items;
+        h->cap = (size_t)size;
+    }
+    if (keep && (vec_reserve(&b->scores, (size_t)size * 8) < 0 ||
+                 vec_reserve(&b->offsets, (size_t)size * 8) < 0)) {
+        return FUSED_ERROR;
+    }
+    size_t n_items = 0;
+    Py_ssize_t inner = 0;
+    PyObject *doc_key, *value;
+    while (n_items < (size_t)size && PyDict_Next(ranking, &inner, &doc_key, &value)) {
+        h->keys[n_items] = doc_key;
+        h->items[n_items] = value;
+        n_items++;
+    }
+    if (n_items != (size_t)size) {
+        return FUSED_DECLINE;
+    }
+    for (size_t i = 0; i < n_items && i < PREFETCH_AHEAD; i++) {
+        prefetch_object(h->keys[i]);
+        prefetch_object(h->items[i]);
+    }
+    for (size_t n = 0; n < n_items; n++) {
+        if (n + PREFETCH_AHEAD < n_items) {
+            prefetch_object(h->keys[n + PREFETCH_AHEAD]);
+            prefetch_object(h->items[n + PREFETCH_AHEAD]);
+        }
+        doc_key = h->keys[n];
+        value = h->items[n];
+        if (!plain_text(doc_key) || !PyFloat_CheckExact(value)) {
+            return FUSED_DECLINE;
+        }
+        double score = PyFloat_AS_DOUBLE(value);
+        if (UNLIKELY(!isfinite(score))) {
+            return FUSED_DECLINE;
+        }
+        if (keep) {
+            if (vec_append(&b->bytes, PyUnicode_DATA(doc_key),
+                           (size_t)PyUnicode_GET_LENGTH(doc_key)) < 0) {
+                return FUSED_ERROR;
+            }
+            uint64_t end = b->bytes.size;
+            memcpy(b->offsets.data + b->offsets.size, &end, 8);
+            memcpy(b->scores.data + b->scores.size, &score, 8);
+            b->offsets.size += 8;
+            b->scores.size += 8;
+        }
+    }
+    b->docs += keep ? n_items : 0;
+    if (vec_append(&b->entries, &record, sizeof record) < 0 ||
+        vec_append(&h->names, &query_key, sizeof query_key) < 0) {
+        return FUSED_ERROR;
+    }
+    return FUSED_DONE;
+}
+
+static void *
+half_read(void *arg)
+{
+    Half *h = arg;
+    Py_ssize_t pos = h->start;
+    PyObject *query_key, *ranking;
+    int outcome = FUSED_DONE;
+    while (outcome == FUSED_DONE && PyDict_Next(h->results, &pos, &query_key, &ranking)) {
+        prefetch_next_values(h->results, pos);
+        Py_ssize_t size = PyDict_GET_SIZE(ranking);
+        if (size == 0) {
+            continue; /* a query with nothing retrieved is not in the run */
+        }
+        outcome = half_entry(h, query_key, ranking, size);
+        if (outcome == FUSED_DONE && batch_full(&h->batch)) {
+            ranker_batch(&h->ranker, &h->batch);
+            outcome = h->ranker.outcome;
+            if (outcome == FUSED_DONE && batch_reset(&h->batch) < 0) {
+                outcome = FUSED_ERROR;
+            }
+        }
+    }
+    if (outcome == FUSED_DONE && h->batch.entries.size) {
+        ranker_batch(&h->ranker, &h->batch);
+        outcome = h->ranker.outcome;
+    }
+    h->outcome = outcome;
+    return NULL;
+}
+
+/* Start the half on its thread; 0 when it could not start (then nothing runs). */
+static int
+half_start(Half *h)
+{
+#ifdef HAVE_PTHREADS
+    if (pthread_create(&h->thread, NULL, half_read, h) == 0) {
+        h->running = 1;
+        return 1;
+    }
+#else
+    (void)h;
+#endif
+    return 0;
+}
+
+/* Wait for the half to end (when it runs); its outcome. */
+static int
+half_join(Half *h)
+{
+#ifdef HAVE_PTHREADS
+    if (h->running) {
+        pthread_join(h->thread, NULL);
+        h->running = 0;
+    }
+#endif
+    return h->outcome;
+}
+
+static void
+half_free(Half *h)
+{
+    half_join(h);
+    ranker_free(&h->ranker);
+    ranked_free(&h->out);
+    batch_free(&h->batch);
+    free(h->keys);
+    free(h->items);
+    vec_free(&h->names);
+}
+
+/*
+ * After the GIL holder's own entries are ranked: the half's entries appended
+ * to them (names interned after the first half's; a query text in both, as 1
+ * and "1", is FUSED_DECLINE), its entry numbers moved past `blocks` entries.
+ */
+static int
+half_merge(Half *h, Interner *seen, RankedOut *out, int64_t blocks)
+{
+    PyObject **names = (PyObject **)h->names.data;
+    size_t count = h->names.size / sizeof(PyObject *);
+    for (size_t i = 0; i < count; i++) {
+        int added;
+        int64_t code =
+            interner_code(seen, (const unsigned char *)PyUnicode_DATA(names[i]),
+                          (size_t)PyUnicode_GET_LENGTH(names[i]), names[i], &added);
+        if (code < 0) {
+            return FUSED_ERROR;
+        }
+        if (!added) {
+            return FUSED_DECLINE;
+        }
+    }
+    Vec *to[] = {&out->judgment, &out->rank, &out->above, &out->size, &out->score,
+                 &out->block_query, &out->block_size};
+    Vec *from[] = {&h->out.judgment, &h->out.rank, &h->out.above, &h->out.size,
+                   &h->out.score, &h->out.block_query, &h->out.block_size};
+    for (size_t i = 0; i < sizeof to / sizeof to[0]; i++) {
+        if (vec_append(to[i], from[i]->data, from[i]->size) < 0) {
+            return FUSED_ERROR;
+        }
+    }
+    size_t hits = h->out.block.size / 8;
+    if (vec_reserve(&out->block, hits * 8) < 0) {
+        return FUSED_ERROR;
+    }
+    const int64_t *block = (const int64_t *)h->out.block.data;
+    int64_t *moved = (int64_t *)(out->block.data + out->block.size);
+    for (size_t i = 0; i < hits; i++) {
+        moved[i] = block[i] + blocks;
+    }
+    out->block.size += hits * 8;
+    return FUSED_DONE;
+}
+
 /* A buffer argument of at least `items` items of `width` bytes; 0, or -1 with an error. */
 static int
 buffer_of(PyObject *obj, Py_buffer *view, Py_ssize_t width, const char *what)
@@ -2396,8 +2622,13 @@ PyDoc_STRVAR(run_dict_ranks_doc,
 "accepted, a score that is not a finite number, a query id given twice (1 and\n"
 "\"1\"), keys of mixed kinds within an entry, or ties that would cost more than\n"
 "per_row * documents + base docno comparisons (a sort compares fewer).\n\n"
-"With threads 2 or more, a second thread (plain C, never the GIL) ranks the\n"
-"entries read so far, in batches, while the next are read.");
+"With threads 2 or more and 65,536 documents or more, a second thread (plain C,\n"
+"never the GIL) reads and ranks the entries from the one where half the documents\n"
+"are read on, while the GIL holder reads and ranks the first half; it stops on\n"
+"a key that is not an exact str of ASCII text or a score that is not an exact\n"
+"float, and the GIL holder reads the rest itself (as it does when it met such\n"
+"an item in the first half). When the first half is a single entry, the second\n"
+"thread ranks the entries read so far, in batches, while the next are read.");
 
 static PyObject *
 ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
@@ -2446,7 +2677,13 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
     Ranker ranker;
     Batch batches[2];
     Pipe pipe;
+    Half half;
     int piped = 0;
+    int splitting = 0;  /* whether the half reads the entries from split_pos on */
+    int ran_python = 0; /* whether this thread did more than plain reads while the half ran:
+                           Python code may have changed what it read (its reading is void) */
+    Py_ssize_t split_pos = 0;
+    memset(&half, 0, sizeof half);
     memset(&known, 0, sizeof known);
     memset(&seen, 0, sizeof seen);
     memset(&entry, 0, sizeof entry);
@@ -2540,22 +2777,81 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    /* a thread ranks the entries read while the next are read: when they are many (a
-       thread costs a millisecond or two to start and feed: ~100,000 documents' reading) */
-    pipe_start(&pipe, &ranker, total >= THREAD_DOCS ? threads : 1);
     batches[0].limit = batches[1].limit = (size_t)total / 16 < BATCH_DOCS_LEAST ? BATCH_DOCS_LEAST
                                           : (size_t)total / 16 > BATCH_DOCS  ? BATCH_DOCS
                                                                              : (size_t)total / 16;
+    /* a second thread when the documents are many (a thread costs a millisecond or two
+       to start and feed: ~100,000 documents' reading): the half from the entry where
+       half the documents are read on, read and ranked there; else, one that ranks the
+       entries read while the next are read */
+    if (threads > 1 && total >= THREAD_DOCS) {
+        Py_ssize_t p = 0, last = 0;
+        int64_t read = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(results, &p, &key, &value)) {
+            read += PyDict_GET_SIZE(value);
+            if (split_pos == 0 && read * 2 >= total) {
+                split_pos = p;
+            }
+            last = p;
+        }
+        if (split_pos > 0 && split_pos < last) {
+            half.results = results;
+            half.start = split_pos;
+            half.known = &known;
+            half.ranker.judged = &judged;
+            half.ranker.out = &half.out;
+            half.ranker.budget = budget;
+            half.batch.limit = batches[0].limit;
+            if (batch_reset(&half.batch) < 0 ||
+                ranker_reserve(&half.ranker, (size_t)largest, (size_t)most_judged + 1) < 0 ||
+                ranker_table(&half.ranker, (size_t)most_judged, &slots) == NULL ||
+                vec_reserve(&half.out.judgment, hits_most) < 0 ||
+                vec_reserve(&half.out.rank, hits_most) < 0 ||
+                vec_reserve(&half.out.above, hits_most) < 0 ||
+                vec_reserve(&half.out.size, hits_most) < 0 ||
+                vec_reserve(&half.out.block, hits_most) < 0 ||
+                vec_reserve(&half.out.score, hits_most) < 0 ||
+                vec_reserve(&half.out.block_query, entries_most) < 0 ||
+                vec_reserve(&half.out.block_size, entries_most) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            splitting = half_start(&half);
+        }
+    }
+    pipe_start(&pipe, &ranker, total >= THREAD_DOCS && !splitting ? threads : 1);
     piped = 1;
     int cur = 0;
     int outcome = FUSED_DONE;
     Py_ssize_t pos = 0;
     PyObject *query_key, *ranking;
     while (PyDict_Next(results, &pos, &query_key, &ranking)) {
+        if (splitting && pos > split_pos) { /* the half's first entry */
+            splitting = 0;
+            if (half_join(&half) == FUSED_DONE && !ran_python) {
+                if (batches[cur].entries.size) { /* this half's entries ranked first */
+                    outcome = pipe_hand(&pipe, &batches[cur]);
+                    if (batch_reset(&batches[cur]) < 0 && outcome == FUSED_DONE) {
+                        PyErr_NoMemory();
+                        outcome = FUSED_ERROR;
+                    }
+                }
+                if (outcome == FUSED_DONE) {
+                    outcome = half_merge(&half, &seen, &out, ranker.block);
+                }
+                break;
+            }
+            /* the half stopped, or may have read what Python code changed: read here */
+        }
         prefetch_next_values(results, pos);
         Py_ssize_t size = PyDict_GET_SIZE(ranking);
         if (size == 0) {
             continue; /* a query with nothing retrieved is not in the run */
+        }
+        if (splitting && !plain_text(query_key)) {
+            half_join(&half); /* reading the key may run Python code, or make objects */
+            ran_python = 1;
         }
         IdText query;
         int got = id_of_key(query_key, id_types, &query);
@@ -2626,6 +2922,10 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
             }
             doc_key = entry.keys[n];
             value = entry.items[n];
+            if (splitting && (!plain_text(doc_key) || !PyFloat_CheckExact(value))) {
+                half_join(&half); /* reading them may run Python code, or make objects */
+                ran_python = 1;
+            }
             if (!PyUnicode_CheckExact(doc_key) && !PyLong_CheckExact(doc_key)) {
                 entry_own(&entry, n_items); /* reading it may run Python code */
             }
@@ -2700,6 +3000,10 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
             }
         }
     }
+    if (splitting) { /* the half's entries were not reached: the dict changed */
+        half_join(&half);
+        outcome = outcome == FUSED_DONE ? FUSED_DECLINE : outcome;
+    }
     if (outcome == FUSED_DONE && batches[cur].entries.size) {
         outcome = pipe_hand(&pipe, &batches[cur]);
     }
@@ -2742,8 +3046,9 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
         }
     }
 done:
+    half_free(&half); /* the threads are done before what they read is freed */
     if (piped) {
-        pipe_finish(&pipe); /* the thread is done before what it reads is freed */
+        pipe_finish(&pipe);
     }
     for (int i = 0; i < held; i++) {
         PyBuffer_Release(&in[i]);

@@ -703,12 +703,14 @@ def rank_run_dict(
     of each judged document found is 1 + the documents of its query that
     sort before it (trec_eval's order, docnos compared only among equal
     scores), as :func:`rank_all_ties` ranks the run read by
-    :func:`rankwise.io.dicts.run_from_dict`. The thread holding the GIL
-    reads the dict; the ids and scores of the judged queries' documents go,
-    in batches of plain memory, to a second thread that finds and ranks the
-    judged ones meanwhile (on a machine of two cores or more, for runs of
-    65,536 documents or more). The documents of unjudged queries are only
-    counted.
+    :func:`rankwise.io.dicts.run_from_dict`. On a machine of two cores or
+    more, for runs of 65,536 documents or more, a second thread (plain C,
+    without the GIL) reads and ranks the second half of the queries while
+    the thread holding the GIL reads and ranks the first: reading dicts is
+    mostly waiting for memory, and two threads wait in parallel. The second
+    thread reads only keys that are exact str of ASCII text and scores that
+    are exact floats; on anything else, the GIL holder reads that half
+    itself. The documents of unjudged queries are only counted.
 
     With *judgment_rows* false, the ranking leaves out each judgment's
     row (``judged_rows``, ``hit_judged``: ordering them costs a sort), which
