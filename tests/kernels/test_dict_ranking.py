@@ -298,7 +298,8 @@ def test_python_code_run_in_the_first_half_voids_the_second_readers_work() -> No
     qrels, run = large_collection(12, 400)
     early = {"q_early": {type("Doc", (str,), {})("d1"): 0.4, "d2": 0.5}}
     qrels["q_early"] = {"d1": 2, "d2": 1}
-    run = _with(run, first=early)
+    first = next(iter(run))  # the second entry: the first looks plain, so the half starts
+    run = _with(run, first={first: run[first], **early})
     alone = raw_ranks(qrels, run, threads=1)
     assert alone is None and raw_ranks(qrels, run, threads=2) is None
     same_results(rw.evaluate(qrels, run, MEASURES), general_path(qrels, run, MEASURES))
@@ -321,6 +322,21 @@ def test_a_run_whose_last_query_holds_half_its_documents_is_ranked_by_the_pipeli
     big = {f"b{i}": float(i % 97) / 8 for i in range(sum(map(len, run.values())) + 10)}
     qrels["q_big"] = {"b1": 1, "b50": 2, "b96": 1, "nowhere": 1}
     run = _with(run, last={"q_big": big})
+    alone = raw_ranks(qrels, run, threads=1)
+    assert alone is not None and raw_ranks(qrels, run, threads=2) == alone
+    same_results(rw.evaluate(qrels, run, MEASURES), general_path(qrels, run, MEASURES))
+
+
+@needs_c
+def test_a_run_of_integer_ids_is_ranked_by_the_pipeline() -> None:
+    """Integer ids are not read by the second reader: the run keeps the batch pipeline."""
+    qrels, run = large_collection(15, 300)
+    number = {name: i for i, name in enumerate(sorted(set(run) | set(qrels)))}
+    docs = {d for ranking in run.values() for d in ranking} | {
+        d for judged in qrels.values() for d in judged}
+    doc_number = {name: i for i, name in enumerate(sorted(docs))}
+    run = {number[q]: {doc_number[d]: s for d, s in r.items()} for q, r in run.items()}
+    qrels = {number[q]: {doc_number[d]: g for d, g in j.items()} for q, j in qrels.items()}
     alone = raw_ranks(qrels, run, threads=1)
     assert alone is not None and raw_ranks(qrels, run, threads=2) == alone
     same_results(rw.evaluate(qrels, run, MEASURES), general_path(qrels, run, MEASURES))

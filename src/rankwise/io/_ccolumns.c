@@ -2389,6 +2389,24 @@ plain_text(PyObject *key)
     return PyUnicode_CheckExact(key) && PyUnicode_IS_COMPACT_ASCII(key);
 }
 
+/*
+ * Whether the entry at or after PyDict_Next's position `pos` looks readable by the
+ * half: its query key and its first document plain text, its first score an exact
+ * float (a guess from one item: ids and scores of a run are of one kind).
+ */
+static int
+looks_plain(PyObject *results, Py_ssize_t pos)
+{
+    PyObject *query_key, *ranking, *doc_key, *value;
+    while (PyDict_Next(results, &pos, &query_key, &ranking)) {
+        Py_ssize_t inner = 0;
+        if (PyDict_Next(ranking, &inner, &doc_key, &value)) {
+            return plain_text(query_key) && plain_text(doc_key) && PyFloat_CheckExact(value);
+        }
+    }
+    return 0;
+}
+
 static int
 half_entry(Half *h, PyObject *query_key, PyObject *ranking, Py_ssize_t size)
 {
@@ -2795,7 +2813,10 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
             }
             last = p;
         }
-        if (split_pos > 0 && split_pos < last) {
+        /* ids of another kind (int keys: the GIL holder would read the whole run alone,
+           the half stopping at once) keep the batch pipeline */
+        if (split_pos > 0 && split_pos < last && looks_plain(results, 0) &&
+            looks_plain(results, split_pos)) {
             half.results = results;
             half.start = split_pos;
             half.known = &known;
