@@ -2170,6 +2170,31 @@ ranker_table(Ranker *r, size_t k, size_t *slots)
     return r->table;
 }
 
+/*
+ * Everything one ranker writes, reserved before its thread starts (a thread's first
+ * allocations make it an arena of its own, and page faults): its scratch for entries
+ * of up to `rows` documents and `judged` judgments, and `hits` bytes per hit column
+ * and `entries` bytes per entry column of its output. 0, or -1.
+ */
+static int
+ranking_reserve(Ranker *r, size_t rows, size_t judged, size_t hits, size_t entries)
+{
+    RankedOut *o = r->out;
+    size_t slots;
+    if (ranker_reserve(r, rows, judged + 1) < 0 || ranker_table(r, judged, &slots) == NULL) {
+        return -1;
+    }
+    Vec *per_hit[] = {&o->judgment, &o->rank, &o->above, &o->size, &o->block, &o->score};
+    for (size_t i = 0; i < sizeof per_hit / sizeof per_hit[0]; i++) {
+        if (vec_reserve(per_hit[i], hits) < 0) {
+            return -1;
+        }
+    }
+    return vec_reserve(&o->block_query, entries) < 0 || vec_reserve(&o->block_size, entries) < 0
+               ? -1
+               : 0;
+}
+
 /* Find the judged documents of one entry among its judgments and rank them. */
 static int
 ranker_entry(Ranker *r, const BatchEntry *e, const Batch *b)
@@ -2782,16 +2807,11 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
     ranker.budget = budget;
     /* everything the ranking writes, reserved here: the thread allocates nothing (a
        thread's first allocations make it an arena of its own, and page faults) */
-    size_t hits_most = (size_t)(n_listed < total ? n_listed : total) * 8, slots;
+    size_t hits_most = (size_t)(n_listed < total ? n_listed : total) * 8;
     size_t entries_most = (size_t)PyDict_GET_SIZE(results) * 8;
     if (batch_reset(&batches[0]) < 0 || batch_reset(&batches[1]) < 0 ||
-        ranker_reserve(&ranker, (size_t)largest, (size_t)most_judged + 1) < 0 ||
-        ranker_table(&ranker, (size_t)most_judged, &slots) == NULL ||
-        vec_reserve(&out.judgment, hits_most) < 0 || vec_reserve(&out.rank, hits_most) < 0 ||
-        vec_reserve(&out.above, hits_most) < 0 || vec_reserve(&out.size, hits_most) < 0 ||
-        vec_reserve(&out.block, hits_most) < 0 || vec_reserve(&out.score, hits_most) < 0 ||
-        vec_reserve(&out.block_query, entries_most) < 0 ||
-        vec_reserve(&out.block_size, entries_most) < 0) {
+        ranking_reserve(&ranker, (size_t)largest, (size_t)most_judged, hits_most,
+                        entries_most) < 0) {
         PyErr_NoMemory();
         goto done;
     }
@@ -2825,16 +2845,8 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
             half.ranker.budget = budget;
             half.batch.limit = batches[0].limit;
             if (batch_reset(&half.batch) < 0 ||
-                ranker_reserve(&half.ranker, (size_t)largest, (size_t)most_judged + 1) < 0 ||
-                ranker_table(&half.ranker, (size_t)most_judged, &slots) == NULL ||
-                vec_reserve(&half.out.judgment, hits_most) < 0 ||
-                vec_reserve(&half.out.rank, hits_most) < 0 ||
-                vec_reserve(&half.out.above, hits_most) < 0 ||
-                vec_reserve(&half.out.size, hits_most) < 0 ||
-                vec_reserve(&half.out.block, hits_most) < 0 ||
-                vec_reserve(&half.out.score, hits_most) < 0 ||
-                vec_reserve(&half.out.block_query, entries_most) < 0 ||
-                vec_reserve(&half.out.block_size, entries_most) < 0) {
+                ranking_reserve(&half.ranker, (size_t)largest, (size_t)most_judged, hits_most,
+                                entries_most) < 0) {
                 PyErr_NoMemory();
                 goto done;
             }
