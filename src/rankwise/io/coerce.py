@@ -9,16 +9,6 @@ from typing import Any
 from rankwise.data import Qrels, Run
 from rankwise.data._rows import key_type
 from rankwise.exceptions import InputFormatError
-from rankwise.io.records import records_table
-from rankwise.io.tables import (
-    NotATableError,
-    qrels_from_table,
-    read_table,
-    run_from_table,
-    table_format,
-    to_arrow_table,
-)
-from rankwise.io.trec import read_trec_qrels, read_trec_run
 from rankwise.options import COLUMN_ROLES, check_columns
 
 __all__ = [
@@ -141,6 +131,9 @@ def read_qrels(
     mapping = check_columns(columns)
     if subtopics is not None and not isinstance(subtopics, bool):
         raise InvalidParameterError(f"subtopics must be True, False or None, got {subtopics!r}")
+    from rankwise.io.tables import read_table, table_format
+    from rankwise.io.trec import read_trec_qrels
+
     kind = fmt or table_format(text) or "trec"
     if kind not in QRELS_FORMATS:
         raise InvalidParameterError(
@@ -184,6 +177,8 @@ def _qrels_of_table(
             topic = _pick(names, columns, "subtopic")
         elif subtopics is None:
             topic = _find(names, {}, "subtopic")
+        from rankwise.io.tables import qrels_from_table
+
         qrels = qrels_from_table(table, query=query, doc=doc, relevance=relevance,
                                  subtopic=topic, source=source)
     return qrels._with_query_id_type(_id_type_of_column(table, query) if typed else None)
@@ -285,6 +280,8 @@ def _run_of_table(
     names = table.column_names
     query, doc, score, rank = _run_roles(names, columns, keep_rank)
     if score is not None and not (keep_rank and rank is not None):
+        from rankwise.io.tables import run_from_table
+
         run = run_from_table(table, query=query, doc=doc, score=score, name=name, source=source)
     else:
         run = _run_by_rank(table, query, doc, score, rank, name, source, keep_rank)
@@ -358,6 +355,9 @@ def read_run(
     """
     text = os.fspath(path)
     mapping = check_columns(columns)
+    from rankwise.io.tables import read_table, table_format
+    from rankwise.io.trec import read_trec_run
+
     kind = fmt or table_format(text) or "trec"
     if kind == "trec":
         return read_trec_run(text, name=name, keep_rank=keep_rank)
@@ -377,6 +377,20 @@ def file_stem(path: str) -> str:
     base = os.path.basename(path)
     stem = base.split(".", 1)[0]
     return stem or base
+
+
+def _records_or_table(obj: Any) -> Any:
+    """*obj* as an Arrow table: named tuples (ir_datasets') or a frame; None if neither."""
+    from rankwise.io.records import records_table  # not needed (nor loaded) for dicts
+    from rankwise.io.tables import NotATableError, to_arrow_table
+
+    table = records_table(obj)
+    if table is not None:
+        return table
+    try:
+        return to_arrow_table(obj)
+    except NotATableError:
+        return None
 
 
 def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
@@ -422,16 +436,13 @@ def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
         if qrels.query_id_type is None:  # the reader may know it already (all str keys)
             qrels._with_query_id_type(key_type(obj))
         return qrels
-    table = records_table(obj)
+    table = _records_or_table(obj)
     if table is None:
-        try:
-            table = to_arrow_table(obj)
-        except NotATableError:
-            raise InputFormatError(
-                "qrels must be a Qrels, a path, a pandas/polars/Arrow table, "
-                "{query_id: {doc_id: grade}} or named tuples (ir_datasets' qrels_iter()), "
-                f"got {type(obj).__name__}"
-            ) from None
+        raise InputFormatError(
+            "qrels must be a Qrels, a path, a pandas/polars/Arrow table, "
+            "{query_id: {doc_id: grade}} or named tuples (ir_datasets' qrels_iter()), "
+            f"got {type(obj).__name__}"
+        )
     return _qrels_of_table(table, check_columns(columns))
 
 
@@ -485,16 +496,13 @@ def as_run(
         fast = _run_of_frame(obj, mapping, name or "run", "<table>")
         if fast is not None:
             return fast
-    table = records_table(obj)
+    table = _records_or_table(obj)
     if table is None:
-        try:
-            table = to_arrow_table(obj)
-        except NotATableError:
-            raise InputFormatError(
-                "run must be a Run, a path, a pandas/polars/Arrow table, "
-                "{query_id: {doc_id: score}} or named tuples (ir_datasets' scoreddocs_iter()), "
-                f"got {type(obj).__name__}"
-            ) from None
+        raise InputFormatError(
+            "run must be a Run, a path, a pandas/polars/Arrow table, "
+            "{query_id: {doc_id: score}} or named tuples (ir_datasets' scoreddocs_iter()), "
+            f"got {type(obj).__name__}"
+        )
     return _run_of_table(table, mapping, name or "run", keep_rank=keep_rank)
 
 
@@ -511,6 +519,8 @@ def split_one_table(
 
     if query is None or label is None or score is None:
         raise InputFormatError("the one-table form needs query=, label= and score= column names")
+    from rankwise.io.tables import to_arrow_table
+
     table = to_arrow_table(frame)
     for role, column in (("query", query), ("label", label), ("score", score)):
         if column not in table.column_names:
