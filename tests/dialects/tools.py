@@ -627,13 +627,14 @@ TOOLS: dict[str, tuple[str, Callable[[dict, dict], Values]]] = {
     "catboost": ("catboost", catboost_values),
     "torchmetrics": ("torchmetrics", torchmetrics_values),
     "ranx": ("ranx", ranx_values),
-    "recommenders": ("recommenders", recommenders_values),
+    # the module it imports: tests/recommenders (on sys.path) is a namespace "recommenders"
+    "recommenders": ("recommenders.evaluation", recommenders_values),
     "beir": ("beir", beir_values),
     "pytrec_eval": ("pytrec_eval", pytrec_eval_values),
     "gdeval": ("perl", gdeval_values),
 }
-"""Tool name -> (its Python module, the function running it; "perl": gdeval.pl through
-perl, see :func:`gdeval_script`)."""
+"""Tool name -> (the Python module it runs on, the function running it; "perl": gdeval.pl
+through perl, see :func:`gdeval_script`)."""
 
 
 def version_of(tool: str) -> str:
