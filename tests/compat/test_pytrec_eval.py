@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 import pytest
+from pytrec_once import FRESH_PROCESS_MEASURES, evaluate_once, merged_collections
 from strategies import random_collection
 
 import rankwise as rw
@@ -20,7 +21,7 @@ import rankwise.compat.pytrec_eval as drop_in
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
-ALL = set(pytrec_eval.supported_measures)
+ALL = set(pytrec_eval.supported_measures) - FRESH_PROCESS_MEASURES  # those: a test of their own
 CHANGED_IN_10 = ("iprec_at_recall_", "11pt_avg")
 """Keys whose values trec_eval 10.0 changed (lround instead of int(x + 0.9))."""
 
@@ -51,6 +52,20 @@ def test_every_measure_as_pytrec_eval(seed: int, ties: bool) -> None:
             assert same(got[query][key], value), (seed, query, key, value, got[query][key])
             compared += 1
     assert compared > 50
+
+
+@pytest.mark.parametrize("judged_only", [False, True])
+@pytest.mark.parametrize("rel", [1, 2])
+def test_bpref_as_pytrec_eval_in_a_fresh_process(rel: int, judged_only: bool) -> None:
+    qrels, run = merged_collections((seed, seed % 2 == 0) for seed in range(12))
+    options = {"relevance_level": rel, "judged_docs_only_flag": judged_only}
+    want = evaluate_once(qrels, run, FRESH_PROCESS_MEASURES, **options)
+    got = drop_in.RelevanceEvaluator(qrels, set(FRESH_PROCESS_MEASURES), **options).evaluate(run)
+    assert set(got) == set(want)
+    assert len(want) > 30
+    for query, values in want.items():
+        for key, value in values.items():
+            assert same(got[query][key], value), (query, key, value, got[query][key])
 
 
 def test_iprec_at_recall_differs_only_by_the_cutoff_rounding() -> None:

@@ -10,6 +10,7 @@ those two are compared against trec_eval 10.0's vectors in test_conformance.
 from __future__ import annotations
 
 import pytest
+from pytrec_once import FRESH_PROCESS_MEASURES, evaluate_once, merged_collections
 from strategies import random_collection
 
 import rankwise as rw
@@ -24,7 +25,6 @@ TREC_MEASURES = [
     "num_nonrel_judged_ret",
     "map",
     "Rprec",
-    "bpref",
     "recip_rank",
     "P.1,3,5,10",
     "recall.1,5,10,50",
@@ -46,6 +46,7 @@ TREC_MEASURES = [
     "utility",
     "Rprec_mult.0.5,1.5",
 ]
+"""Compared in the test process; bpref (FRESH_PROCESS_MEASURES) in a test of its own."""
 
 
 def pytrec_values(qrels: dict, run: dict, rel: int) -> dict[str, dict[str, float]]:
@@ -73,6 +74,19 @@ def test_same_per_query_values_as_pytrec_eval(seed: int, ties: bool) -> None:
         for index, query in enumerate(results.query_ids):
             want = expected[query][label]
             assert values[index] == pytest.approx(want, abs=1e-9), (label, query, seed)
+
+
+@pytest.mark.parametrize("rel", [1, 2])
+def test_bpref_as_pytrec_eval_in_a_fresh_process(rel: int) -> None:
+    """The same 80 collections as above, merged: one pytrec_eval call in a fresh process."""
+    qrels, run = merged_collections((seed, ties) for seed in range(40) for ties in (True, False))
+    expected = evaluate_once(qrels, run, FRESH_PROCESS_MEASURES, relevance_level=rel)
+    results = rw.evaluate(qrels, run, [f"bpref(rel={rel})"])
+    assert sorted(results.query_ids) == sorted(expected)
+    values = results[rw.parse(f"bpref(rel={rel})")]
+    assert len(values) > 300
+    for index, query in enumerate(results.query_ids):
+        assert values[index] == pytest.approx(expected[query]["bpref"], abs=1e-9), query
 
 
 def test_a_constant_scorer_is_ranked_by_docno_descending() -> None:
