@@ -114,12 +114,14 @@ def main() -> None:
         SparkSession.builder.master("local[2]")
         .config("spark.driver.memory", "4g")
         .config("spark.sql.shuffle.partitions", "8")
-        .config("spark.driver.extraClassPath", jar)
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
+    # into the running session, as rankwise would load it: the driver's py4j finds its
+    # classes by name, and the executors fetch the jar (also on a standalone cluster)
+    spark.sql(f"ADD JAR {jar}")
     jvm = spark._jvm
     aggregate = jvm.org.apache.spark.sql.functions.udaf(
         jvm.rwprobe.TwiceAggregator(), jvm.org.apache.spark.sql.Encoders.LONG()
