@@ -74,8 +74,11 @@ def jvm_cpu_seconds() -> float:
     return total
 
 
-def numpy_cpu_seconds(work: str, rounds: int) -> dict[int, float]:
-    """rankwise's numpy engine on each run, read as Arrow tables (best CPU of *rounds*)."""
+def numpy_cpu_seconds(
+    work: str, rounds: int, run: str = "run_{}.parquet", qrels: str = "qrels_{}.parquet"
+) -> dict[int, float]:
+    """rankwise's numpy engine on each run (file names *run* and *qrels*, formatted with
+    the size), read as Arrow tables (best CPU of *rounds*)."""
     import warnings
 
     import pyarrow.parquet as pq
@@ -90,9 +93,9 @@ def numpy_cpu_seconds(work: str, rounds: int) -> dict[int, float]:
         times = []
         for _ in range(rounds):
             cpu = time.process_time()  # reading included, as the JVM decodes the Parquet
-            run = pq.read_table(os.path.join(work, f"run_{queries}.parquet"))
-            qrels = pq.read_table(os.path.join(work, f"qrels_{queries}.parquet"))
-            means = rw.evaluate(qrels, run, MEASURES, columns=columns).mean
+            run_table = pq.read_table(os.path.join(work, run.format(queries)))
+            qrels_table = pq.read_table(os.path.join(work, qrels.format(queries)))
+            means = rw.evaluate(qrels_table, run_table, MEASURES, columns=columns).mean
             times.append(time.process_time() - cpu)
         if not 0 < means["map"] <= 1:
             raise SystemExit(f"numpy: {means}")
