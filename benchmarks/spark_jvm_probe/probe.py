@@ -103,15 +103,18 @@ def numpy_cpu_seconds(
     return best
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def arguments(description: str) -> argparse.Namespace:
+    """The probes' options: ``--rounds`` and ``--work``."""
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--work", default="/tmp/rankwise-spark-probe")
-    args = parser.parse_args()
-    jar = build_jar(args.work)
+    return parser.parse_args()
 
+
+def session(work: str) -> Any:
+    """A ``local[2]`` session with the probes' jar (built under *work*) loaded into it."""
+    jar = build_jar(work)
     from pyspark.sql import SparkSession
-    from pyspark.sql import functions as sf
 
     spark = (
         SparkSession.builder.master("local[2]")
@@ -125,6 +128,14 @@ def main() -> None:
     # into the running session, as rankwise would load it: the driver's py4j finds its
     # classes by name, and the executors fetch the jar (also on a standalone cluster)
     spark.sql(f"ADD JAR {jar}")
+    return spark
+
+
+def main() -> None:
+    args = arguments(__doc__ or "")
+    from pyspark.sql import functions as sf
+
+    spark = session(args.work)
     jvm = spark._jvm
     aggregate = jvm.org.apache.spark.sql.functions.udaf(
         jvm.rwprobe.TwiceAggregator(), jvm.org.apache.spark.sql.Encoders.LONG()

@@ -26,7 +26,6 @@ A probe, not part of rankwise: nothing here is imported by rankwise or its tests
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -35,7 +34,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe import SIZES, build_jar, jvm_cpu_seconds, numpy_cpu_seconds
+from probe import SIZES, arguments, jvm_cpu_seconds, numpy_cpu_seconds, session
 
 
 def decode(blob: bytes) -> dict[str, Any]:
@@ -189,26 +188,12 @@ def check_duplicates(call: Pass, spark: Any) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--work", default="/tmp/rankwise-spark-probe")
-    args = parser.parse_args()
-    jar = build_jar(args.work)
-
+    args = arguments(__doc__ or "")
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from pyspark.sql import SparkSession
     from pyspark.sql import functions as sf
 
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .config("spark.driver.memory", "4g")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
-    spark.sql(f"ADD JAR {jar}")
+    spark = session(args.work)
     call = Pass(spark)
     failed = check_duplicates(call, spark)
 
