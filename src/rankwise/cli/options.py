@@ -262,7 +262,7 @@ def add_engine_options(group: Any) -> None:
              "(repeatable)",
     )
     group.add_argument(
-        "--spark-strategy", choices=("auto", "ranks", "partitions"), default="auto",
+        "--spark-strategy", choices=("auto", "jvm", "ranks", "partitions"), default="auto",
         help="how Spark computes (default auto: chosen by cost; see docs/spark.md)",
     )
     group.add_argument(

@@ -331,7 +331,7 @@ def evaluate_recommendations(
         per-user means and the test between segments are computed on the
         driver from the per-user values (collected: one row per user); the
         whole-set measures (coverage, Gini, ...) on Spark, segment by segment.
-    strategy : {"auto", "ranks", "partitions"}
+    strategy : {"auto", "jvm", "ranks", "partitions"}
         The Spark ranking engine's strategy for the accuracy measures.
     spark : SparkSession, optional
         For local inputs; default: the active session (or a new one).

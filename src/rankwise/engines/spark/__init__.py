@@ -3,8 +3,11 @@
 pyspark is imported only inside the functions that need it; importing this
 package does not import pyspark.
 
-Modules: ``engine`` (:func:`evaluate`, the choice of strategy), ``ranks``
-(Spark SQL computes the ranks of judged documents, the driver the
+Modules: ``engine`` (:func:`evaluate`, the choice of strategy), ``jvm``
+(one pass per partition in rankwise's JVM code computes the ranks of judged
+documents, the driver merges queries split across partitions), ``jar``
+(that code, ``java/RanksPass.java``, compiled with ``javac`` and cached),
+``ranks`` (Spark SQL computes the ranks of judged documents, the driver the
 measures), ``partitions`` (the numpy engine on the executors through
 ``mapInArrow``), ``_assemble`` (driver-side input of the kernels),
 ``results`` (:class:`SparkResults`), ``paths`` (files for the command line),

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["STRATEGIES", "SparkEngine", "evaluate", "evaluate_paths"]
 
-STRATEGIES = ("auto", "ranks", "partitions")
+STRATEGIES = ("auto", "jvm", "ranks", "partitions")
 
 
 def evaluate(
@@ -75,15 +75,23 @@ def evaluate(
         As in :func:`rankwise.evaluate` (:class:`~rankwise.options.EvalOptions`);
         ``ties="rank"``, which needs the run's rank column, is not supported here;
         ``unjudged="bounds"`` needs the ``ranks`` strategy (``auto`` picks it).
-    strategy : {"auto", "ranks", "partitions"}
+    strategy : {"auto", "jvm", "ranks", "partitions"}
+        ``"jvm"``: one pass over each partition of the run, in rankwise's
+        own JVM code (a small jar compiled with the JDK's ``javac`` on first
+        use and cached, see :mod:`rankwise.engines.spark.jar`), computes the
+        ranks of judged documents; the driver runs the numpy kernels on them.
+        It needs each query's rows next to each other within a partition (as
+        a run file read in order gives them; a query may span the boundary
+        between partitions) and always checks for duplicate documents.
         ``"ranks"``: Spark SQL computes only the ranks of judged documents
         (two map-side scans of the run, the judgments broadcast, no Python
         on the executors) and the driver runs the numpy kernels on them.
         ``"partitions"``: the run and the judgments are shuffled by query
         and each partition is evaluated by the numpy engine on the executors
         (rankwise must import there: see :func:`rankwise.spark.ship`).
-        ``"auto"`` chooses by cost: ``ranks`` when the judgments fit in half
-        of ``spark.driver.maxResultSize`` and, after the first scan, the
+        ``"auto"`` chooses by cost: when the judgments fit in half of
+        ``spark.driver.maxResultSize``, ``jvm`` if a JDK is found and the run
+        is grouped by query, else ``ranks`` when, after its first scan, the
         second one is cheap; else ``partitions``. ``SparkResults.plan`` says
         why. See ``docs/spark.md``.
     num_partitions : int, optional
@@ -100,7 +108,7 @@ def evaluate(
         then also lists a 64-bit hash of each document id (built map-side:
         8 bytes a row, in one task up to the largest query's rows): pass False
         to skip that when the run is known to list each document once per
-        query. ``partitions`` always checks.
+        query. ``jvm`` and ``partitions`` always check.
     subtopic : str, optional
         The judgments' subtopic column (diversity judgments: a grade per
         subtopic of the query, for the diversity measures); by default a
@@ -422,9 +430,9 @@ def _plan_and_evaluate(
                     f"but {sized} is more than half of spark.driver.maxResultSize "
                     f"({describe_bytes(2 * budget)}): raise spark.driver.maxResultSize"
                 )
-            if strategy == "ranks":
+            if strategy in ("ranks", "jvm"):
                 raise InvalidParameterError(
-                    f"strategy='ranks' collects {what} to the driver, but {sized} is more "
+                    f"strategy={strategy!r} collects {what} to the driver, but {sized} is more "
                     f"than half of spark.driver.maxResultSize ({describe_bytes(2 * budget)}): "
                     "use strategy='partitions' (or 'auto'), or raise spark.driver.maxResultSize"
                 )
@@ -434,8 +442,18 @@ def _plan_and_evaluate(
         else:
             from rankwise.engines.spark.ranks import RanksScan, collect_judgments
 
+            judged = collect_judgments(qrels)
+            if strategy in ("auto", "jvm"):
+                found = _jvm_scan(run, judged, options, required=strategy == "jvm")
+                if not isinstance(found, str):
+                    split = found.split_queries
+                    plan = f"jvm: {sized}; one pass per partition" + (
+                        f", {split:,} queries split across partitions merged" if split else ""
+                    )
+                    return _evaluate_ranks(found, measures, query, options, plan, "jvm")
+                sized = f"{sized}; not jvm: {found}"
             scan = RanksScan(
-                run, qrels, collect_judgments(qrels), ascending=options.ties == "ascending",
+                run, qrels, judged, ascending=options.ties == "ascending",
                 check_duplicates=check_duplicates,
             )
             second_scan = not scan.covered and not (options.judged_only and options.depth is None)
@@ -463,6 +481,19 @@ def _plan_and_evaluate(
     )
 
 
+def _jvm_scan(run: DataFrame, judged: Any, options: EvalOptions, *, required: bool) -> Any:
+    """The ``jvm`` strategy's scan, or (unless *required*) why it cannot run here."""
+    from rankwise.engines.spark.jar import JvmUnavailableError
+    from rankwise.engines.spark.jvm import JvmScan, NotGroupedError
+
+    try:
+        return JvmScan(run, judged, ascending=options.ties == "ascending")
+    except (JvmUnavailableError, NotGroupedError) as error:
+        if required:
+            raise
+        return str(error).split(":")[0] if isinstance(error, NotGroupedError) else str(error)
+
+
 def _no_judgments(one_table: bool) -> InputFormatError:
     """The numpy engine's error for judgments without a row (same type, Spark's names)."""
     what = "the table (passed as both qrels_df and run_df)" if one_table else "qrels_df"
@@ -479,6 +510,7 @@ def _local_results(
     query: str,
     plan: str,
     unjudged: int,
+    strategy: str = "ranks",
 ) -> SparkResults:
     import pyarrow as pa
 
@@ -494,7 +526,7 @@ def _local_results(
         per_query,
         dict(local.mean),
         measures,
-        strategy="ranks",
+        strategy=strategy,
         query=query,
         local=local,
         unjudged_queries=unjudged,
@@ -509,6 +541,7 @@ def _evaluate_ranks(
     query: str,
     options: EvalOptions,
     plan: str,
+    strategy: str = "ranks",
 ) -> SparkResults:
     from rankwise.engines.core import Coverage, evaluate_ranking
 
@@ -529,7 +562,7 @@ def _evaluate_ranks(
         ),
     )
     return _local_results(
-        scan.run.sparkSession, local, measures, query, plan, summary.unjudged_queries
+        scan.run.sparkSession, local, measures, query, plan, summary.unjudged_queries, strategy
     )
 
 

@@ -1,0 +1,176 @@
+"""rankwise's JVM code for the ``jvm`` strategy: compiled at first use, cached, loaded.
+
+The source (``java/RanksPass.java``) ships with rankwise; no binary does. The
+first time a session needs it, ``javac`` compiles it against the pyspark
+install's jars, for the Java version the session's JVM runs, into a jar in
+a cache folder keyed by the source, Spark's version and that Java version
+(``$RANKWISE_CACHE_DIR``, else ``$XDG_CACHE_HOME/rankwise``, else
+``~/.cache/rankwise``). The jar is written under a temporary name and renamed
+into place: a failed or concurrent build never leaves a half-written jar.
+It is loaded into the running session with ``ADD JAR``: the driver finds its
+classes by name and the executors fetch it (also on a cluster).
+
+Where no ``javac`` is found (a JRE only), on Spark Connect (no JVM on the
+driver), or when the build fails, :func:`load_jar` raises
+:class:`JvmUnavailableError` saying why; ``strategy="auto"`` then uses the Spark
+SQL plan.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rankwise.exceptions import MissingDependencyError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+__all__ = ["CLASS", "JvmUnavailableError", "cache_dir", "find_javac", "load_jar", "source_path"]
+
+CLASS = "rankwise.jvm.RanksPass"
+"""The class the ``jvm`` strategy calls."""
+
+_LOADED: dict[str, str] = {}
+"""Per SparkContext (by its application id): the jar loaded into it."""
+
+
+class JvmUnavailableError(MissingDependencyError):
+    """rankwise's JVM code cannot run in this session (the message says why)."""
+
+
+def source_path() -> Path:
+    """The Java source of the ``jvm`` strategy, shipped with rankwise."""
+    return Path(__file__).with_name("java") / "RanksPass.java"
+
+
+def cache_dir() -> Path:
+    """The folder of rankwise's built jars.
+
+    ``$RANKWISE_CACHE_DIR``, else ``$XDG_CACHE_HOME/rankwise``, else
+    ``~/.cache/rankwise``; the jars go in its ``spark-jvm`` folder.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["RANKWISE_CACHE_DIR"] = "/tmp/rw-cache"
+    >>> str(cache_dir())
+    '/tmp/rw-cache/spark-jvm'
+    >>> del os.environ["RANKWISE_CACHE_DIR"]
+    """
+    root = os.environ.get("RANKWISE_CACHE_DIR")
+    if not root:
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(xdg, "rankwise")
+    return Path(root) / "spark-jvm"
+
+
+def find_javac() -> str:
+    """The ``javac`` that builds the jar: ``$JAVA_HOME/bin/javac``, else the one on ``PATH``.
+
+    Raises
+    ------
+    JvmUnavailableError
+        Neither exists (a JRE without a compiler).
+    """
+    home = os.environ.get("JAVA_HOME")
+    if home:
+        candidate = os.path.join(home, "bin", "javac")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    found = shutil.which("javac")
+    if found is None:
+        raise JvmUnavailableError(
+            "no javac found (JAVA_HOME/bin or PATH) to build rankwise's JVM code: "
+            "install a JDK (for example 'apt-get install openjdk-17-jdk-headless')"
+        )
+    return found
+
+
+def _java_release(spark: SparkSession) -> str:
+    """The Java version the session's JVM runs (``"17"``; ``"8"`` for ``"1.8"``)."""
+    jvm: Any = spark._jvm
+    version = str(jvm.java.lang.System.getProperty("java.specification.version"))
+    return version.split(".")[1] if version.startswith("1.") else version
+
+
+def _spark_jars() -> str:
+    import pyspark
+
+    return os.path.join(os.path.dirname(os.path.abspath(pyspark.__file__)), "jars")
+
+
+def build_jar(spark_version: str, release: str) -> Path:
+    """The jar for this Spark version and Java release, built when not cached.
+
+    Raises
+    ------
+    JvmUnavailableError
+        No ``javac``, or it failed (its output in the message).
+    """
+    source = source_path().read_bytes()
+    key = hashlib.sha256(source + f"\0{spark_version}\0{release}".encode()).hexdigest()[:16]
+    target = cache_dir() / key / "rankwise-jvm.jar"
+    if target.is_file():
+        return target
+    javac = find_javac()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as work:
+        classes = os.path.join(work, "classes")
+        command = [
+            javac, "-nowarn", "-encoding", "UTF-8", "--release", release,
+            "-cp", os.path.join(_spark_jars(), "*"), "-d", classes, str(source_path()),
+        ]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            message = f"javac could not build rankwise's JVM code: {error}"
+            raise JvmUnavailableError(message) from None
+        if done.returncode != 0:
+            raise JvmUnavailableError(
+                f"javac could not build rankwise's JVM code (exit {done.returncode}): "
+                + (done.stderr or done.stdout).strip()[-2000:]
+            )
+        built = os.path.join(work, "rankwise-jvm.jar")
+        with zipfile.ZipFile(built, "w", zipfile.ZIP_DEFLATED) as jar:
+            jar.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\n\r\n")
+            for folder, _, files in sorted(os.walk(classes)):
+                for name in sorted(files):
+                    path = os.path.join(folder, name)
+                    jar.write(path, os.path.relpath(path, classes))
+        os.replace(built, target)  # whole or not at all, also when two builds race
+    return target
+
+
+def load_jar(spark: SparkSession) -> Any:
+    """The JVM class of rankwise in *spark*: the jar built when needed and added to the session.
+
+    Returns
+    -------
+    py4j JavaClass
+        ``rankwise.jvm.RanksPass``.
+
+    Raises
+    ------
+    JvmUnavailableError
+        Spark Connect (no JVM on the driver), no ``javac``, or a failed build.
+    """
+    jvm = getattr(spark, "_jvm", None)
+    context = getattr(spark, "_sc", None)
+    if jvm is None or context is None:
+        raise JvmUnavailableError(
+            "a Spark Connect session has no JVM on the driver to run rankwise's code"
+        )
+    key = str(context.applicationId)
+    if key not in _LOADED:
+        jar = build_jar(str(spark.version), _java_release(spark))
+        spark.sql(f"ADD JAR '{jar}'")
+        _LOADED[key] = str(jar)
+    return functools.reduce(getattr, CLASS.split("."), jvm)
