@@ -216,3 +216,4 @@ def standalone_cluster() -> Iterator[str]:
                     process.wait()
         if running:
             shutil.rmtree(folder, ignore_errors=True)
+

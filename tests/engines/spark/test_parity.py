@@ -158,6 +158,46 @@ def test_partitions_strategy_matches_numpy(data, options):
     got.unpersist()
 
 
+@pytest.fixture(scope="module")
+def grouped(spark):
+    """The same data with the run grouped by query in 7 partitions: queries split at their ends."""
+    qrels, run = random_data(7)
+    rows = list(zip(*(run[name].to_pylist() for name in run.column_names)))
+    run_df = spark.sparkContext.parallelize(rows, 7).toDF(
+        "query_id string, doc_id string, score double"
+    ).cache()
+    return qrels, run, spark.createDataFrame(qrels).cache(), run_df
+
+
+@pytest.mark.parametrize(
+    "options", [*OPTIONS, {"ties": "ascending", "depth": 9}],
+    ids=lambda o: ",".join(map(str, o.items())) or "default",
+)
+def test_jvm_strategy_matches_numpy(grouped, options):
+    from javac import javac_found
+
+    from rankwise.spark import evaluate
+
+    if not javac_found():
+        pytest.skip("no javac: the jvm strategy cannot be built")
+    qrels, run, qrels_df, run_df = grouped
+    measures = _parseable(MEASURES)
+    if options.get("ties") == "average":
+        measures = [m for m in measures if _average_supported(m, options.get("depth"))]
+    expected = rw.evaluate(qrels, run, measures, **options)
+    got = evaluate(qrels_df, run_df, measures, strategy="jvm", **options)
+    assert got.strategy == "jvm"
+    assert "queries split across partitions merged" in got.plan
+    assert_same(got, expected)
+    local = got.to_results()
+    for name, bounds in expected.ties.bounds.items():
+        np.testing.assert_allclose(local.ties.bounds[name], bounds, rtol=1e-12, err_msg=name)
+    assert (local.missing_queries, local.unjudged_queries) == (
+        expected.missing_queries,
+        expected.unjudged_queries,
+    )
+
+
 def _average_supported(name: str, depth: int | None) -> bool:
     from rankwise.engines.core import kernel_for
 

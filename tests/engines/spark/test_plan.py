@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
+from javac import javac_found
 from strategies import random_tables
 
 import rankwise as rw
@@ -85,7 +86,7 @@ def test_partitions_on_random_data_that_separates_judged_and_unjudged(spark):
             got.unpersist()
 
 
-@pytest.mark.parametrize("strategy", ["ranks", "partitions", "auto"])
+@pytest.mark.parametrize("strategy", ["ranks", "partitions", "auto", "jvm"])
 def test_an_unjudged_document_listed_twice_is_refused(spark, strategy):
     from rankwise.spark import evaluate
 
@@ -106,7 +107,7 @@ def test_an_unjudged_document_listed_twice_is_refused(spark, strategy):
         assert got.mean["num_ret"] == 4
 
 
-@pytest.mark.parametrize("strategy", ["ranks", "partitions", "auto"])
+@pytest.mark.parametrize("strategy", ["ranks", "partitions", "auto", "jvm"])
 def test_a_document_listed_twice_in_an_unjudged_query_is_refused(spark, strategy):
     """As numpy: every query of the run is checked, not only the judged ones."""
     from rankwise.spark import evaluate
@@ -180,7 +181,31 @@ def test_the_whole_run_check_leaves_the_session_settings_as_found(spark):
             spark.conf.set(key, before)
 
 
-def test_auto_ranks_when_small_with_the_reason(spark):
+@pytest.fixture
+def no_jvm(monkeypatch):
+    """The ``jvm`` strategy unavailable (as without a JDK): ``auto`` plans with Spark SQL."""
+    import rankwise.engines.spark.jar as jar
+
+    def unavailable(spark):
+        raise jar.JvmUnavailableError("no javac found (a test)")
+
+    monkeypatch.setattr(jar, "load_jar", unavailable)
+
+
+def test_auto_jvm_when_small_and_grouped(spark):
+    from rankwise.spark import evaluate
+
+    if not javac_found():
+        pytest.skip("no javac: auto cannot use the jvm strategy")
+    data = random_tables(4, "mixed")
+    qrels, run = spark.createDataFrame(data["qrels"]), spark.createDataFrame(data["run"])
+    got = evaluate(qrels, run, MEASURES)
+    assert got.strategy == "jvm"
+    assert got.plan.startswith("jvm: the judgments: ") and "one pass per partition" in got.plan
+    assert_same(got, rw.evaluate(data["qrels"], data["run"], MEASURES))
+
+
+def test_auto_ranks_when_small_with_the_reason(spark, no_jvm):
     from rankwise.spark import evaluate
 
     data = random_tables(4, "mixed")
@@ -188,11 +213,12 @@ def test_auto_ranks_when_small_with_the_reason(spark):
     got = evaluate(qrels, run, MEASURES)
     assert got.strategy == "ranks"
     assert got.plan.startswith("ranks: the judgments: ")
+    assert "not jvm: no javac found (a test)" in got.plan
     assert "intervals per row" in got.plan
     assert_same(got, rw.evaluate(data["qrels"], data["run"], MEASURES))
 
 
-def test_every_retrieved_document_judged_needs_no_second_scan(spark):
+def test_every_retrieved_document_judged_needs_no_second_scan(spark, no_jvm):
     from rankwise.spark import evaluate
 
     data = random_tables(6, "ltr")
@@ -224,7 +250,7 @@ def test_judgments_too_large_for_the_driver_go_to_partitions(spark, monkeypatch)
         evaluate(qrels, run, MEASURES, strategy="ranks")
 
 
-def test_an_expensive_second_scan_goes_to_partitions(spark, monkeypatch):
+def test_an_expensive_second_scan_goes_to_partitions(spark, monkeypatch, no_jvm):
     import rankwise.engines.spark.plan as plan
     from rankwise.spark import evaluate
 

@@ -1,0 +1,233 @@
+"""The ``jvm`` strategy: rankwise's JVM pass gives numpy's numbers, refuses what numpy refuses."""
+
+from __future__ import annotations
+
+import zipfile
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from javac import javac_found
+from strategies import SPARK_KINDS, random_tables
+
+import rankwise as rw
+from rankwise.exceptions import DuplicateEntryError, InputFormatError, InvalidParameterError
+
+MEASURES = ["ndcg@10", "map", "P@5", "recall@20", "num_ret", "num_rel_ret", "bpref", "mrr"]
+
+needs_javac = pytest.mark.skipif(not javac_found(), reason="no javac: the jvm strategy needs a JDK")
+
+
+def grouped_frame(spark, table: pa.Table, partitions: int):
+    """*table* as a DataFrame in *partitions* slices, its row order kept (grouped by query)."""
+    rows = list(zip(*(table[name].to_pylist() for name in table.column_names)))
+    schema = ", ".join(
+        f"{name} {'double' if pa.types.is_floating(table[name].type) else 'string'}"
+        for name in table.column_names
+    )
+    return spark.sparkContext.parallelize(rows, partitions).toDF(schema)
+
+
+def assert_same(got, expected: rw.Results) -> None:
+    table = got.per_query.toArrow()
+    order = np.argsort([q.encode() for q in table["query_id"].to_pylist()], kind="stable")
+    table = table.take(pa.array(order))
+    assert table["query_id"].to_pylist() == expected.query_ids
+    for name in expected:
+        np.testing.assert_allclose(
+            table[name].to_numpy(zero_copy_only=False), expected[name], rtol=0, atol=1e-12,
+            err_msg=name,
+        )
+
+
+def brute_recount(row_key, row_score, row_id, hit_key, hit_score, hit_id):
+    out = []
+    for key, score, ident in zip(hit_key, hit_score, hit_id):
+        mine = row_key == key
+        equal = mine & (row_score == score)
+        out.append(
+            (int((mine & (row_score > score)).sum()), int(equal.sum()),
+             int((equal & (row_id > ident)).sum()))
+        )
+    return [np.array(column, dtype=np.int64) for column in zip(*out)] if out else [
+        np.zeros(0, np.int64)] * 3
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_recount_matches_counting_by_hand(seed):
+    from rankwise.engines.spark.jvm import recount
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 60))
+    row_key = rng.integers(0, 4, n)
+    row_score = rng.choice([0.0, -0.0, 0.5, 1.0, 2.0], n)
+    row_id = rng.permutation(n)  # distinct ids within the rows
+    hits = rng.choice(n, size=int(rng.integers(0, n + 1)), replace=False) if n else np.zeros(0, int)
+    args = (row_key, row_score, row_id, row_key[hits], row_score[hits], row_id[hits])
+    for got, want in zip(recount(*args), brute_recount(*args)):
+        np.testing.assert_array_equal(got, want)
+
+
+@needs_javac
+@pytest.mark.parametrize("seed", range(12))
+def test_random_datasets_of_every_kind_match_numpy(spark, seed):
+    """Each kind of bench_spark_parity's datasets, in 1 to 8 partitions (queries split)."""
+    from rankwise.spark import evaluate
+
+    data = random_tables(100 + seed, SPARK_KINDS[seed % len(SPARK_KINDS)])
+    partitions = (1, 3, 8)[seed % 3]
+    options = ({}, {"ties": "ascending"}, {"depth": 5, "judged_only": True},
+               {"ties": "worst", "missing": "zero"})[seed % 4]
+    qrels_df = spark.createDataFrame(data["qrels"])
+    run_df = grouped_frame(spark, data["run"], partitions)
+    if data["qrels"].num_rows == 0:  # as numpy, before any pass
+        with pytest.raises(InputFormatError, match="the judgments hold no rows"):
+            evaluate(qrels_df, run_df, MEASURES, strategy="jvm", **options)
+        return
+    try:
+        expected = rw.evaluate(data["qrels"], data["run"], MEASURES, **options)
+    except InputFormatError as error:
+        with pytest.raises(type(error)):
+            evaluate(qrels_df, run_df, MEASURES, strategy="jvm", **options)
+        return
+    got = evaluate(qrels_df, run_df, MEASURES, strategy="jvm", **options)
+    assert got.strategy == "jvm"
+    assert_same(got, expected)
+    assert (got.unjudged_queries, got.missing_queries) == (
+        expected.unjudged_queries, expected.missing_queries)
+
+
+@needs_javac
+def test_ties_of_zero_and_minus_zero_and_ids_in_byte_order(spark):
+    from rankwise.spark import evaluate
+
+    qrels = rw.Qrels.from_dict({"q": {"b": 1, "é": 2, "Z": 1, "a0": 0}}).to_arrow()
+    run = pa.table({
+        "query_id": ["q"] * 6,
+        "doc_id": ["a0", "b", "é", "Z", "c", "a"],
+        "score": [0.0, -0.0, 0.0, 1.0, -0.0, 0.0],
+    })
+    for partitions in (1, 2, 3):
+        for ties in ("trec", "ascending", "average"):
+            measures = ["ndcg@3", "map", "P@2"] if ties != "average" else ["ndcg@3", "P@2"]
+            got = evaluate(spark.createDataFrame(qrels), grouped_frame(spark, run, partitions),
+                           measures, strategy="jvm", ties=ties)
+            assert_same(got, rw.evaluate(qrels, run, measures, ties=ties))
+
+
+@needs_javac
+@pytest.mark.parametrize("partitions", [1, 2])
+def test_a_document_listed_twice_within_a_partition_or_across_a_split(spark, partitions):
+    from rankwise.spark import evaluate
+
+    qrels = spark.createDataFrame(rw.Qrels.from_dict({"q1": {"a": 1}}).to_arrow())
+    run = pa.table({
+        "query_id": ["q1", "q1", "q1", "q1"],
+        "doc_id": ["x", "a", "b", "x"],
+        "score": [3.0, 2.0, 1.0, 0.5],
+    })
+    with pytest.raises(DuplicateEntryError, match="'x' appears twice for query 'q1'"):
+        evaluate(qrels, grouped_frame(spark, run, partitions), MEASURES, strategy="jvm")
+
+
+@needs_javac
+def test_null_ids_and_scores_that_are_not_numbers_are_refused_as_by_ranks(spark):
+    from rankwise.spark import evaluate
+
+    qrels = spark.createDataFrame(rw.Qrels.from_dict({"q1": {"a": 1}}).to_arrow())
+    schema = "query_id string, doc_id string, score double"
+    cases = [
+        ([("q1", "a", 1.0), ("q1", None, 0.5)], r"1 rows have a null document id"),
+        ([("q1", "a", 1.0), (None, "b", 0.5)], r"1 rows have a null query id"),
+        ([("q1", "a", float("nan")), ("q1", "b", 0.5)], r"1 scores are not finite numbers"),
+        ([("q1", "a", None), ("q1", "b", 0.5)], r"1 scores are not finite numbers"),
+    ]
+    for rows, message in cases:
+        run = spark.sparkContext.parallelize(rows, 1).toDF(schema)
+        for strategy in ("jvm", "ranks"):
+            with pytest.raises(InputFormatError, match=message):
+                evaluate(qrels, run, MEASURES, strategy=strategy)
+
+
+@needs_javac
+def test_a_run_not_grouped_by_query_is_named_and_auto_uses_spark_sql(spark):
+    from rankwise.engines.spark.jvm import NotGroupedError
+    from rankwise.spark import evaluate
+
+    qrels = rw.Qrels.from_dict({"q1": {"a": 1}, "q2": {"b": 1}}).to_arrow()
+    run = pa.table({
+        "query_id": ["q1", "q1", "q2", "q1", "q2", "q2"],
+        "doc_id": ["a", "c", "b", "d", "e", "f"],
+        "score": [3.0, 2.0, 1.0, 0.5, 0.2, 0.1],
+    })
+    run_df = grouped_frame(spark, run, 1)
+    qrels_df = spark.createDataFrame(qrels)
+    with pytest.raises(NotGroupedError, match="rows of query 'q2' are not consecutive") as info:
+        evaluate(qrels_df, run_df, MEASURES, strategy="jvm")
+    assert isinstance(info.value, InvalidParameterError)
+    got = evaluate(qrels_df, run_df, MEASURES)
+    assert got.strategy == "ranks"
+    assert "not jvm: the run's rows of query 'q2' are not consecutive" in got.plan
+    assert_same(got, rw.evaluate(qrels, run, MEASURES))
+    # its first and last fragments of one partition are whole: merged, not refused
+    ends = pa.table({"query_id": ["q1", "q2", "q1"], "doc_id": ["a", "b", "c"],
+                     "score": [1.0, 2.0, 3.0]})
+    got = evaluate(qrels_df, grouped_frame(spark, ends, 1), MEASURES, strategy="jvm")
+    assert_same(got, rw.evaluate(qrels, ends, MEASURES))
+
+
+@needs_javac
+def test_without_javac_jvm_says_why_and_auto_uses_spark_sql(spark, monkeypatch, tmp_path):
+    import rankwise.engines.spark.jar as jar
+    from rankwise.spark import evaluate
+
+    monkeypatch.setenv("RANKWISE_CACHE_DIR", str(tmp_path))  # nothing built yet
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(jar, "_LOADED", {})  # as a session that never loaded the jar
+    qrels = rw.Qrels.from_dict({"q1": {"a": 1}}).to_arrow()
+    run = rw.Run.from_dict({"q1": {"a": 1.0, "b": 2.0}}).to_arrow()
+    qrels_df, run_df = spark.createDataFrame(qrels), spark.createDataFrame(run)
+    with pytest.raises(jar.JvmUnavailableError, match=r"no javac found .* install a JDK"):
+        evaluate(qrels_df, run_df, MEASURES, strategy="jvm")
+    got = evaluate(qrels_df, run_df, MEASURES)
+    assert got.strategy == "ranks" and "not jvm: no javac found" in got.plan
+    assert_same(got, rw.evaluate(qrels, run, MEASURES))
+
+
+@needs_javac
+def test_the_jar_is_built_once_whole_and_found_in_the_cache(monkeypatch, tmp_path):
+    import pyspark
+
+    import rankwise.engines.spark.jar as jar
+
+    monkeypatch.setenv("RANKWISE_CACHE_DIR", str(tmp_path))
+    built = jar.build_jar(pyspark.__version__, "17")
+    assert built.parent.parent == tmp_path / "spark-jvm"
+    with zipfile.ZipFile(built) as archive:
+        names = archive.namelist()
+    assert "rankwise/jvm/RanksPass.class" in names and "rankwise/jvm/RanksPass$Pass.class" in names
+    assert [p.name for p in built.parent.iterdir()] == ["rankwise-jvm.jar"]  # no build left over
+
+    def no_javac() -> str:
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(jar, "find_javac", no_javac)
+    assert jar.build_jar(pyspark.__version__, "17") == built
+    # another Spark version is another jar: built, so javac is needed
+    with pytest.raises(AssertionError, match="built again"):
+        jar.build_jar("0.0.1", "17")
+
+
+@needs_javac
+def test_a_failed_build_says_what_javac_said(monkeypatch, tmp_path):
+    import rankwise.engines.spark.jar as jar
+
+    monkeypatch.setenv("RANKWISE_CACHE_DIR", str(tmp_path))
+    source = tmp_path / "RanksPass.java"
+    source.write_text("package rankwise.jvm; public final class RanksPass { int x = ; }\n")
+    monkeypatch.setattr(jar, "source_path", lambda: source)
+    expected = r"javac could not build .*exit 1.*RanksPass.java"
+    with pytest.raises(jar.JvmUnavailableError, match=expected):
+        jar.build_jar("4.0.0", "17")
+    assert not list((tmp_path / "spark-jvm").rglob("*.jar"))  # nothing half-written
