@@ -279,7 +279,7 @@ def test_trec_text_problems_found_in_the_first_scan(spark, tmp_path):
     with pytest.raises(InputFormatError, match=r"bm25.run: score must be a number, got 'high'"):
         evaluate_paths(str(qrels), str(run), ["map"])
     run.write_text("q1 Q0 a 1 1.5 x\nq1 Q0 b 2\n")
-    for strategy in ("ranks", "partitions"):
+    for strategy in ("ranks", "partitions") + (("jvm",) if javac_found() else ()):
         with pytest.raises(InputFormatError, match=r"expected 6 fields .* got 4: 'q1 Q0 b 2'"):
             evaluate_paths(str(qrels), str(run), ["map"], strategy=strategy)
 
@@ -304,3 +304,44 @@ def test_reading_trec_text_runs_no_pass_of_its_own_and_is_cached(spark, tmp_path
     assert cached is not None and cached.storageLevel.useMemory
     cached.unpersist()
     assert cache_text(qrels, str(tmp_path / "qrels.parquet"), "parquet") is None
+
+
+@pytest.mark.parametrize("strategy", ["jvm", "ranks", "partitions"])
+def test_a_text_run_is_persisted_only_by_a_plan_that_reads_it_twice(
+    spark, tmp_path, monkeypatch, strategy
+):
+    """The jvm pass reads the run once: caching parsed text for it would cost ~40%."""
+    from rankwise.spark import evaluate_paths
+
+    frame_class = type(spark.range(1))  # pyspark 4's classic DataFrame, not the interface
+    if strategy == "jvm" and not javac_found():
+        pytest.skip("no javac: the jvm strategy cannot be built")
+    qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "bm25.run"
+    qrels_path.write_text("q1 0 a 1\nq1 0 c 2\nq2 0 a 1\n")
+    run_path.write_text("".join(
+        f"{q} Q0 {d} {r} {5 - r} x\n" for q in ("q1", "q2") for r, d in enumerate("abcd", 1)
+    ))
+    persisted: list[str] = []
+    calls = {"persist": 0, "unpersist": 0}
+    persist, unpersist = frame_class.persist, frame_class.unpersist
+
+    def counted_persist(frame, *args, **kwargs):
+        calls["persist"] += 1
+        persisted.append(",".join(frame.columns))
+        return persist(frame, *args, **kwargs)
+
+    def counted_unpersist(frame, *args, **kwargs):
+        calls["unpersist"] += 1
+        return unpersist(frame, *args, **kwargs)
+
+    monkeypatch.setattr(frame_class, "persist", counted_persist)
+    monkeypatch.setattr(frame_class, "unpersist", counted_unpersist)
+    got = evaluate_paths(str(qrels_path), str(run_path), ["map", "P@2"], strategy=strategy)
+    assert got.strategy == strategy
+    expected = rw.evaluate(str(qrels_path), str(run_path), ["map"])
+    assert got.mean["map"] == pytest.approx(expected.mean["map"], abs=1e-12)
+    run_persisted = [c for c in persisted if c.startswith("q,d,s")]
+    assert len(run_persisted) == (0 if strategy == "jvm" else 1), persisted
+    got.unpersist()
+    # every cache made is released: the judgments', the run's, partitions' own output
+    assert calls["unpersist"] >= calls["persist"]

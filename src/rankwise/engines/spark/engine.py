@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -22,6 +24,11 @@ if TYPE_CHECKING:
 __all__ = ["STRATEGIES", "SparkEngine", "evaluate", "evaluate_paths"]
 
 STRATEGIES = ("auto", "jvm", "ranks", "partitions")
+
+# Whether the run of the evaluation under way was parsed from TREC text (set by the
+# callers that read paths): a plan that reads the run twice persists it first, and
+# the jvm pass, which reads it once, does not pay for a cache.
+_RUN_FROM_TEXT: ContextVar[bool] = ContextVar("rankwise_spark_run_from_text", default=False)
 
 
 def evaluate(
@@ -300,10 +307,11 @@ class SparkEngine:
         import os
 
         from rankwise.engines.spark._session import get_session
-        from rankwise.engines.spark.paths import cache_text, read_qrels, read_run
+        from rankwise.engines.spark.paths import cache_text, file_format, read_qrels, read_run
 
         run_name = name
         cached = []
+        from_text = False
         if isinstance(qrels, (str, os.PathLike)) or isinstance(run, (str, os.PathLike)):
             spark = get_session(self.master, config=self.config, log_level=self.log_level)
             if isinstance(qrels, (str, os.PathLike)):
@@ -316,18 +324,18 @@ class SparkEngine:
                 path = os.fspath(run)
                 run_name = run_name or _run_name_of_path(path)
                 run = _read_path(read_run, spark, path)
-                cached.append(cache_text(run, path))
-                run = cached[-1] or run
+                from_text = file_format(path) == "trec"
         try:
-            results = evaluate(
-                qrels,
-                run,
-                list(measures),
-                options=options,
-                strategy=self.strategy,
-                num_partitions=self.num_partitions,
-            )
-            local = results.to_results(run_name=run_name or "run")
+            with _run_from_text(from_text):
+                results = evaluate(
+                    qrels,
+                    run,
+                    list(measures),
+                    options=options,
+                    strategy=self.strategy,
+                    num_partitions=self.num_partitions,
+                )
+                local = results.to_results(run_name=run_name or "run")
         finally:
             for frame in cached:
                 if frame is not None:
@@ -404,7 +412,57 @@ def _plan_and_evaluate(
     chunk_rows: int,
     check_duplicates: bool,
 ) -> SparkResults:
-    """Choose the plan (``docs/spark.md``, "The plan, chosen by cost") and run it."""
+    """Choose the plan (``docs/spark.md``, "The plan, chosen by cost") and run it.
+
+    A run parsed from TREC text is persisted only by a plan that reads it twice,
+    and unpersisted at the end (the results never read it again: ``ranks`` and
+    ``jvm`` collect, ``partitions`` persists its own output).
+    """
+    held: list[DataFrame] = []
+    try:
+        return _choose_and_evaluate(
+            run, qrels, measures, query, options, strategy=strategy,
+            num_partitions=num_partitions, chunk_rows=chunk_rows,
+            check_duplicates=check_duplicates, held=held,
+        )
+    finally:
+        for frame in held:
+            frame.unpersist()
+
+
+def _read_twice(run: DataFrame, held: list[DataFrame]) -> DataFrame:
+    """*run*, persisted when it is parsed text (and listed in *held*, to unpersist)."""
+    if not _RUN_FROM_TEXT.get() or held:
+        return run
+    from pyspark import StorageLevel
+
+    held.append(run.persist(StorageLevel.MEMORY_AND_DISK))
+    return held[-1]
+
+
+@contextmanager
+def _run_from_text(from_text: bool) -> Iterator[None]:
+    """Tell the plan whether the run is parsed text (worth a cache if read twice)."""
+    token = _RUN_FROM_TEXT.set(from_text)
+    try:
+        yield
+    finally:
+        _RUN_FROM_TEXT.reset(token)
+
+
+def _choose_and_evaluate(
+    run: DataFrame,
+    qrels: DataFrame | None,
+    measures: list[Measure],
+    query: str,
+    options: EvalOptions,
+    *,
+    strategy: str,
+    num_partitions: int | None,
+    chunk_rows: int,
+    check_duplicates: bool,
+    held: list[DataFrame],
+) -> SparkResults:
     from rankwise.engines.spark.plan import (
         MAX_OFFERED_PER_ROW,
         describe_bytes,
@@ -452,6 +510,7 @@ def _plan_and_evaluate(
                     )
                     return _evaluate_ranks(found, measures, query, options, plan, "jvm")
                 sized = f"{sized}; not jvm: {found}"
+            run = _read_twice(run, held)
             scan = RanksScan(
                 run, qrels, judged, ascending=options.ties == "ascending",
                 check_duplicates=check_duplicates,
@@ -476,6 +535,7 @@ def _plan_and_evaluate(
     elif judgments.isEmpty():
         raise _no_judgments(qrels is None)
     plan = "partitions" + (": " + "; ".join(reasons) if reasons else "")
+    run = _read_twice(run, held)
     return _evaluate_partitions(
         run, qrels, measures, query, options, num_partitions, chunk_rows, plan, rows_known
     )
@@ -737,16 +797,15 @@ def evaluate_paths(
     SparkResults
     """
     from rankwise.engines.spark._session import get_session
-    from rankwise.engines.spark.paths import cache_text, read_qrels, read_run
+    from rankwise.engines.spark.paths import cache_text, file_format, read_qrels, read_run
 
     spark = get_session(master, config=spark_config)
     qrels = read_qrels(spark, qrels_path, fmt=fmt)
     run = read_run(spark, run_path, fmt=fmt)
-    cached = [cache_text(qrels, qrels_path, fmt), cache_text(run, run_path, fmt)]
+    cached = cache_text(qrels, qrels_path, fmt)
     try:
-        results = evaluate(cached[0] or qrels, cached[1] or run, measures, **options)
+        with _run_from_text(file_format(run_path, fmt) == "trec"):
+            return evaluate(cached or qrels, run, measures, **options)
     finally:
-        for frame in cached:
-            if frame is not None:
-                frame.unpersist()
-    return results
+        if cached is not None:
+            cached.unpersist()
