@@ -10,6 +10,9 @@ repository). In ONE process the script then times, each ``--repeat`` times:
 - ``spark ranks``: ``rankwise.spark.evaluate(..., strategy="ranks")`` on
   ``spark.read.parquet`` (Spark SQL ranks of the judged documents, kernels on
   the driver), with a breakdown of its steps;
+- ``spark jvm``: ``strategy="jvm"`` (one pass of rankwise's JVM code per
+  partition of the run computes the ranks of judged documents, kernels on
+  the driver; needs ``javac``);
 - ``spark partitions``: ``strategy="partitions"`` (shuffle by query, sort
   within partitions, ``mapInArrow`` running the numpy engine per chunk);
 - ``spark window``: the ranks computed by ``row_number()`` over a window
@@ -356,12 +359,14 @@ def main() -> None:
     ap.add_argument(
         "--variants",
         default="ranks,partitions,window",
-        help="comma-separated: auto, auto-nodup (check_duplicates=False), ranks, partitions, "
+        help="comma-separated: auto, auto-nodup (check_duplicates=False), jvm, ranks, partitions, "
         "window, floor (groupBy(query).count() of the run: the least a Spark job reading it "
         "costs), floor-qds (the same decoding the document and score columns too)",
     )
     ap.add_argument("--pandas-udf", action="store_true", help="also time applyInPandas, once")
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--no-breakdown", action="store_true",
+                    help="skip the step-by-step timing of the ranks strategy")
     args = ap.parse_args()
 
     qrels_text, run_text = ensure_text(args.data_dir, args.generator)
@@ -447,6 +452,7 @@ def main() -> None:
         "numpy": numpy_engine,
         "spark auto": lambda: spark_strategy("auto"),
         "spark auto-nodup": lambda: spark_strategy("auto", check_duplicates=False),
+        "spark jvm": lambda: spark_strategy("jvm"),
         "spark ranks": lambda: spark_strategy("ranks"),
         "spark partitions": lambda: spark_strategy("partitions"),
         "spark window": lambda: window_evaluate(*frames(), MEASURES),
@@ -494,7 +500,8 @@ def main() -> None:
             f"{numpy_seconds[0]:.2f} s)",
             flush=True,
         )
-    breakdown = {} if one_table else ranks_breakdown(spark, qrels_path, run_path)
+    skip = one_table or args.no_breakdown
+    breakdown = {} if skip else ranks_breakdown(spark, qrels_path, run_path)
 
     base = min(numpy_times)
     base_cpu = min(cpus["numpy"])

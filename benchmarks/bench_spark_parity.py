@@ -7,7 +7,8 @@ table, sparse, judged queries mostly unretrieved) and the script draws the
 options (ties trec/average/worst/best, depth, judged_only, missing, rel; bpref,
 which has no expected value over ties, left out with ``average``);
 then every strategy (``ranks``, ``partitions`` with a few partitions and
-tiny chunks, and ``auto``) must give the numpy engine's per-query values
+tiny chunks, ``auto``, and ``jvm`` on the run sorted by query in 5 partitions, so
+that queries are split across them; it needs a JDK) must give the numpy engine's per-query values
 to 1e-12 (or the same error). Crashes and differences are listed; the exit
 status is 1 if there is any.
 
@@ -101,6 +102,18 @@ def frame(spark, table: pa.Table):
     return spark.createDataFrame(table.combine_chunks())
 
 
+def grouped_frame(spark, table: pa.Table, slices: int = 5):
+    """*table* sorted by query (as a run file is) in *slices* partitions, in order, so that
+    the ``jvm`` strategy applies and queries are split across partitions at their ends."""
+    table = table.combine_chunks()
+    table = table.take(pa.array(np.argsort(
+        [str(q).encode() for q in table["query_id"].to_pylist()], kind="stable"
+    )))
+    schema = spark.createDataFrame(table.slice(0, 0)).schema
+    rows = list(zip(*(table[name].to_pylist() for name in table.column_names)))
+    return spark.sparkContext.parallelize(rows, slices).toDF(schema)
+
+
 def combined(results: list[rw.Results], prefixes: list[str]) -> Expected:
     """The per-query values of several datasets' numpy results, query ids prefixed."""
     return Expected(
@@ -190,20 +203,25 @@ def main() -> None:
             else:
                 qrels_df = frame(spark, pa.concat_tables(
                     [prefixed(drawn[s]["qrels"], p) for s, p in zip(members, prefixes)]))
-                run_df = frame(spark, pa.concat_tables(
-                    [prefixed(drawn[s]["run"], p) for s, p in zip(members, prefixes)]))
+                run_table = pa.concat_tables(
+                    [prefixed(drawn[s]["run"], p) for s, p in zip(members, prefixes)])
+                run_df = frame(spark, run_table)
+                grouped_run = grouped_frame(spark, run_table)
             if len(members) == 1:
                 want, want_error = wants[members[0]]
             else:
                 want, want_error = combined([wants[s][0] for s in members], prefixes), None
+            runs = {"jvm": run_df if first["table"] is not None else grouped_run}
             for strategy, extra in (
                 ("ranks", {}),
                 ("partitions", {"num_partitions": 3, "chunk_rows": 17}),
                 ("auto", {}),
+                ("jvm", {}),
             ):
                 evaluations += 1
                 got, error = outcome(
-                    evaluate, qrels_df, run_df, measures, strategy=strategy, **extra, **options
+                    evaluate, qrels_df, runs.get(strategy, run_df), measures,
+                    strategy=strategy, **extra, **options,
                 )
                 where = f"seeds {members} ({kinds_here}, {options}) {strategy}"
                 if error or want_error:
