@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 from engines.spark.test_parity import assert_same, random_data
+from spark_jvm import by_query, frame_in_order, needs_javac
 from strategies import diversity_collection
 
 import rankwise as rw
@@ -55,37 +56,54 @@ def diverse(spark):
     return qrels, run, spark.createDataFrame(qrels).cache(), spark.createDataFrame(run).cache()
 
 
-@pytest.mark.parametrize("strategy", ["ranks", "partitions"])
+STRATEGIES = ["ranks", "partitions", pytest.param("jvm", marks=needs_javac)]
+
+
+def run_for(spark, strategy: str, run: pa.Table, run_df):
+    """The run as *strategy* needs it: ``jvm`` takes it grouped by query (3 partitions)."""
+    return frame_in_order(spark, by_query(run), 3) if strategy == "jvm" else run_df
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("options", [{}, {"ties": "ascending", "depth": 9},
                                      {"ties": "worst", "judged_only": True}],
                          ids=lambda o: ",".join(map(str, o.items())) or "default")
-def test_plain_measures_match_numpy(plain, strategy, options) -> None:
+def test_plain_measures_match_numpy(spark, plain, strategy, options) -> None:
     from rankwise.spark import evaluate
 
     qrels, run, qrels_df, run_df = plain
     expected = rw.evaluate(qrels, run, PLAIN, **options)
-    assert_same(evaluate(qrels_df, run_df, PLAIN, strategy=strategy, **options), expected)
+    run_df = run_for(spark, strategy, run, run_df)
+    got = evaluate(qrels_df, run_df, PLAIN, strategy=strategy, **options)
+    assert got.strategy == strategy
+    assert_same(got, expected)
 
 
-@pytest.mark.parametrize("strategy", ["ranks", "partitions"])
+@pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("ties", ["trec", "ascending", "best"])
-def test_diversity_measures_read_the_subtopic_column(diverse, strategy, ties) -> None:
+def test_diversity_measures_read_the_subtopic_column(spark, diverse, strategy, ties) -> None:
     from rankwise.spark import evaluate
 
     qrels, run, qrels_df, run_df = diverse
     expected = rw.evaluate(qrels, run, DIVERSITY, ties=ties)
     assert expected.measures and rw.io.as_qrels(qrels).subtopics is not None
+    run_df = run_for(spark, strategy, run, run_df)
     got = evaluate(qrels_df, run_df, DIVERSITY, ties=ties, strategy=strategy)
+    assert got.strategy == strategy
     assert_same(got, expected)
 
 
-def test_unjudged_bounds_match_numpy(diverse, plain) -> None:
+@pytest.mark.parametrize("strategy", ["ranks", pytest.param("jvm", marks=needs_javac)])
+def test_unjudged_bounds_match_numpy(spark, diverse, plain, strategy) -> None:
     from rankwise.spark import evaluate
 
     for qrels, run, qrels_df, run_df in (plain, diverse):
         names = ["P@5", "rbp", "ndcg@10", "alpha_ndcg@5", "inst(rel=1)"]
         expected = rw.evaluate(qrels, run, names, unjudged="bounds").unjudged
-        got = evaluate(qrels_df, run_df, names, unjudged="bounds").to_results().unjudged
+        run_df = run_for(spark, strategy, run, run_df)
+        found = evaluate(qrels_df, run_df, names, unjudged="bounds", strategy=strategy)
+        assert found.strategy == strategy
+        got = found.to_results().unjudged
         assert got is not None and expected is not None
         for name in expected.high:
             np.testing.assert_allclose(got.high[name], expected.high[name], atol=1e-12)

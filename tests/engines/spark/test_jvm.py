@@ -7,25 +7,13 @@ import zipfile
 import numpy as np
 import pyarrow as pa
 import pytest
-from javac import javac_found
+from spark_jvm import frame_in_order, needs_javac
 from strategies import SPARK_KINDS, random_tables
 
 import rankwise as rw
 from rankwise.exceptions import DuplicateEntryError, InputFormatError, InvalidParameterError
 
 MEASURES = ["ndcg@10", "map", "P@5", "recall@20", "num_ret", "num_rel_ret", "bpref", "mrr"]
-
-needs_javac = pytest.mark.skipif(not javac_found(), reason="no javac: the jvm strategy needs a JDK")
-
-
-def grouped_frame(spark, table: pa.Table, partitions: int):
-    """*table* as a DataFrame in *partitions* slices, its row order kept (grouped by query)."""
-    rows = list(zip(*(table[name].to_pylist() for name in table.column_names)))
-    schema = ", ".join(
-        f"{name} {'double' if pa.types.is_floating(table[name].type) else 'string'}"
-        for name in table.column_names
-    )
-    return spark.sparkContext.parallelize(rows, partitions).toDF(schema)
 
 
 def assert_same(got, expected: rw.Results) -> None:
@@ -79,7 +67,7 @@ def test_random_datasets_of_every_kind_match_numpy(spark, seed):
     options = ({}, {"ties": "ascending"}, {"depth": 5, "judged_only": True},
                {"ties": "worst", "missing": "zero"})[seed % 4]
     qrels_df = spark.createDataFrame(data["qrels"])
-    run_df = grouped_frame(spark, data["run"], partitions)
+    run_df = frame_in_order(spark, data["run"], partitions)
     if data["qrels"].num_rows == 0:  # as numpy, before any pass
         with pytest.raises(InputFormatError, match="the judgments hold no rows"):
             evaluate(qrels_df, run_df, MEASURES, strategy="jvm", **options)
@@ -110,7 +98,7 @@ def test_ties_of_zero_and_minus_zero_and_ids_in_byte_order(spark):
     for partitions in (1, 2, 3):
         for ties in ("trec", "ascending", "average"):
             measures = ["ndcg@3", "map", "P@2"] if ties != "average" else ["ndcg@3", "P@2"]
-            got = evaluate(spark.createDataFrame(qrels), grouped_frame(spark, run, partitions),
+            got = evaluate(spark.createDataFrame(qrels), frame_in_order(spark, run, partitions),
                            measures, strategy="jvm", ties=ties)
             assert_same(got, rw.evaluate(qrels, run, measures, ties=ties))
 
@@ -127,7 +115,7 @@ def test_a_document_listed_twice_within_a_partition_or_across_a_split(spark, par
         "score": [3.0, 2.0, 1.0, 0.5],
     })
     with pytest.raises(DuplicateEntryError, match="'x' appears twice for query 'q1'"):
-        evaluate(qrels, grouped_frame(spark, run, partitions), MEASURES, strategy="jvm")
+        evaluate(qrels, frame_in_order(spark, run, partitions), MEASURES, strategy="jvm")
 
 
 @needs_javac
@@ -160,7 +148,7 @@ def test_a_run_not_grouped_by_query_is_named_and_auto_uses_spark_sql(spark):
         "doc_id": ["a", "c", "b", "d", "e", "f"],
         "score": [3.0, 2.0, 1.0, 0.5, 0.2, 0.1],
     })
-    run_df = grouped_frame(spark, run, 1)
+    run_df = frame_in_order(spark, run, 1)
     qrels_df = spark.createDataFrame(qrels)
     with pytest.raises(NotGroupedError, match="rows of query 'q2' are not consecutive") as info:
         evaluate(qrels_df, run_df, MEASURES, strategy="jvm")
@@ -172,7 +160,7 @@ def test_a_run_not_grouped_by_query_is_named_and_auto_uses_spark_sql(spark):
     # its first and last fragments of one partition are whole: merged, not refused
     ends = pa.table({"query_id": ["q1", "q2", "q1"], "doc_id": ["a", "b", "c"],
                      "score": [1.0, 2.0, 3.0]})
-    got = evaluate(qrels_df, grouped_frame(spark, ends, 1), MEASURES, strategy="jvm")
+    got = evaluate(qrels_df, frame_in_order(spark, ends, 1), MEASURES, strategy="jvm")
     assert_same(got, rw.evaluate(qrels, ends, MEASURES))
 
 

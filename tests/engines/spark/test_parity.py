@@ -174,7 +174,7 @@ def grouped(spark):
     ids=lambda o: ",".join(map(str, o.items())) or "default",
 )
 def test_jvm_strategy_matches_numpy(grouped, options):
-    from javac import javac_found
+    from spark_jvm import javac_found
 
     from rankwise.spark import evaluate
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from javac import javac_found
+from spark_jvm import javac_found
 from strategies import random_tables
 
 import rankwise as rw
