@@ -219,3 +219,61 @@ def test_a_failed_build_says_what_javac_said(monkeypatch, tmp_path):
     with pytest.raises(jar.JvmUnavailableError, match=expected):
         jar.build_jar("4.0.0", "17")
     assert not list((tmp_path / "spark-jvm").rglob("*.jar"))  # nothing half-written
+
+
+def unjudged_around(judged_rows: list[tuple[str, str, float]], unjudged: int,
+                    extra: list[tuple[str, str, float]] = ()) -> pa.Table:
+    """Judged query rows first and last, *unjudged* queries of 3 rows between (and *extra*)."""
+    middle = [(f"u{i:03d}", f"d{j}", float(3 - j)) for i in range(unjudged) for j in range(3)]
+    rows = judged_rows[:2] + middle + list(extra) + judged_rows[2:]
+    return pa.table({"query_id": [r[0] for r in rows], "doc_id": [r[1] for r in rows],
+                     "score": [r[2] for r in rows]})
+
+
+@needs_javac
+def test_unjudged_queries_inside_a_partition_are_counted_not_listed(spark):
+    """What the driver receives grows with the judged queries, not with every query."""
+    from rankwise.engines.spark.jvm import run_pass
+    from rankwise.spark import evaluate
+
+    qrels = rw.Qrels.from_dict({"q1": {"a": 1}, "q9": {"z": 2, "y": 0}}).to_arrow()
+    judged_rows = [("q1", "a", 1.0), ("q1", "b", 2.0), ("q9", "y", 5.0), ("q9", "z", 4.0)]
+    run = unjudged_around(judged_rows, 50)
+    run_df = frame_in_order(spark, run, 1)
+    parts = run_pass(run_df.toDF("q", "d", "s"), pa.array(["q1", "q9", "q9"]),
+                     pa.array(["a", "z", "y"]))
+    assert len(parts) == 1
+    assert parts[0]["query"].to_pylist() == ["q1", "q9"]  # the 50 others only counted
+    assert (parts[0]["quiet"], parts[0]["quiet_rows"]) == (50, 150)
+    got = evaluate(spark.createDataFrame(qrels), run_df, MEASURES, strategy="jvm")
+    expected = rw.evaluate(qrels, run, MEASURES)
+    assert got.unjudged_queries == expected.unjudged_queries == 50
+    assert_same(got, expected)
+    # with the unjudged queries at a partition's edge, or split across partitions
+    for partitions in (2, 7, 40):
+        got = evaluate(spark.createDataFrame(qrels), frame_in_order(spark, run, partitions),
+                       MEASURES, strategy="jvm")
+        assert got.unjudged_queries == 50
+        assert_same(got, expected)
+
+
+@needs_javac
+def test_problems_in_unjudged_queries_inside_a_partition_are_still_found(spark):
+    from rankwise.engines.spark.jvm import NotGroupedError
+    from rankwise.spark import evaluate
+
+    judgments = rw.Qrels.from_dict({"q1": {"a": 1}, "q9": {"z": 2}})
+    qrels = spark.createDataFrame(judgments.to_arrow())
+    judged_rows = [("q1", "a", 1.0), ("q1", "b", 2.0), ("q9", "y", 5.0), ("q9", "z", 4.0)]
+    cases = [  # (rows after 20 clean unjudged queries, error, message)
+        ([("u005", "x", 0.5)], NotGroupedError, r"rows of query 'u005' are not consecutive"),
+        ([("v", "x", 1.0), ("v", "x", 0.5)], DuplicateEntryError, r"'x'.*'v'|'v'.*'x'"),
+        ([("v", "x", float("nan"))], InputFormatError, r"1 scores are not finite numbers"),
+    ]
+    for extra, error, message in cases:
+        run = unjudged_around(judged_rows, 20, extra)
+        with pytest.raises(error, match=message):
+            evaluate(qrels, frame_in_order(spark, run, 1), MEASURES, strategy="jvm")
+        if error is not NotGroupedError:  # the numpy engine refuses it too
+            with pytest.raises(error):
+                rw.evaluate(judgments, run, MEASURES)

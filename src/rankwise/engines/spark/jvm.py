@@ -75,10 +75,9 @@ def _strings(count: int, offsets: np.ndarray, data: bytes) -> pa.Array:
 
 def decode(blob: bytes) -> dict[str, Any]:
     """One partition's columns (``RanksPass.Out.toBytes``), read without a loop over rows."""
-    f, h, b, query_bytes, row_bytes, null_queries, null_docs, _ = (
-        int(v) for v in np.frombuffer(blob, "<i8", 8)
-    )
-    at = 64
+    header = [int(v) for v in np.frombuffer(blob, "<i8", 10)]
+    f, h, b, query_bytes, row_bytes, null_queries, null_docs, quiet, quiet_rows, _ = header
+    at = 80
 
     def take(count: int, dtype: str) -> np.ndarray:
         nonlocal at
@@ -95,6 +94,7 @@ def decode(blob: bytes) -> dict[str, Any]:
     row_fragment, row_score, row_offsets = take(b, "<i8"), take(b, "<f8"), take(b + 1, "<i8")
     return {
         "null_queries": null_queries, "null_docs": null_docs,
+        "quiet": quiet, "quiet_rows": quiet_rows,
         "rows": rows, "bad": bad, "twice": twice, "flags": flags,
         "query": _strings(f, query_offsets, queries),
         "fragment": fragment, "judgment": judgment, "above": above, "size": size,
@@ -206,7 +206,7 @@ def merge(parts: list[dict[str, Any]], judged_doc: pa.Array) -> dict[str, Any]:
     n_queries = len(names)
     flags = joined("flags")
     split = np.bincount(codes, minlength=n_queries) > 1
-    inside = split[codes] & (flags == 0)
+    inside = (split[codes] & ((flags & 3) == 0)) | ((flags & 4) != 0)
     if inside.any():
         raise NotGroupedError(
             f"the run's rows of query {query[int(np.flatnonzero(inside)[0])].as_py()!r} are "
@@ -247,6 +247,8 @@ def merge(parts: list[dict[str, Any]], judged_doc: pa.Array) -> dict[str, Any]:
         "split": int(split.sum()),
         "null_queries": sum(int(p["null_queries"]) for p in parts),
         "null_docs": sum(int(p["null_docs"]) for p in parts),
+        "quiet": sum(int(p["quiet"]) for p in parts),
+        "quiet_rows": sum(int(p["quiet_rows"]) for p in parts),
         "hit_query": hit_query, "judgment": judgment, "score": score,
         "above": above, "size": size, "greater": greater,
     }
@@ -270,11 +272,11 @@ class PassSummary:
         self.queries: pa.Array = names.filter(pa.array(judged))
         self.counts = merged["rows"][judged]
         self.top_scores = np.zeros(len(self.queries))
-        self.unjudged_queries = int((~judged).sum())
+        self.unjudged_queries = int((~judged).sum()) + merged["quiet"]
         self.bad_scores = merged["bad"]
         self.null_docs = merged["null_docs"]
         self.null_queries = merged["null_queries"]
-        self.rows = int(merged["rows"].sum())
+        self.rows = int(merged["rows"].sum()) + merged["quiet_rows"]
         twice = np.flatnonzero(merged["twice"])
         self.suspects = len(twice)
         self.suspect_query: str | None = names[int(twice[0])].as_py() if len(twice) else None

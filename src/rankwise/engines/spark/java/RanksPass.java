@@ -29,7 +29,10 @@ import org.apache.spark.unsafe.types.UTF8String;
  * <p>For each run of consecutive rows of one query (a fragment), it writes: the rows
  * kept (finite score, ids not null), the rows whose score is not a finite number,
  * whether a document is listed twice (a hash set, equal hashes confirmed on the ids),
- * and whether the fragment is the first or the last of its partition. For each judged
+ * whether the fragment is the first or the last of its partition, and whether its
+ * query was seen before in the partition (the run is then not grouped). A fragment of
+ * an unjudged query with nothing to report, away from the partition's ends, is only
+ * counted (it and its rows). For each judged
  * document it finds (the query's own judged ids, found by a 64-bit hash and confirmed on
  * the ids): the judgment's index, its score, the rows scoring higher, the rows of its
  * score (itself included) and those of them whose id is greater in byte order
@@ -86,6 +89,8 @@ public final class RanksPass {
     /** Growable columns of one partition's output. */
     static final class Out {
         long nullQueries = 0, nullDocs = 0;
+        /* fragments of unjudged queries away from the partition's ends, clean: counted only */
+        long quietFragments = 0, quietRows = 0;
         long[] fRows = new long[64], fBad = new long[64], fTwice = new long[64], fFlags = new long[64];
         long[] fQueryOffset = new long[65];
         byte[] queryBytes = new byte[1024];
@@ -165,19 +170,21 @@ public final class RanksPass {
         }
 
         /**
-         * Header (8 int64: fragments, hits, boundary rows, bytes of query ids, bytes of
-         * boundary ids, rows with a null query id, rows with a null document id, 0), then
+         * Header (10 int64: fragments, hits, boundary rows, bytes of query ids, bytes of
+         * boundary ids, rows with a null query id, rows with a null document id, quiet
+         * fragments and their rows, 0), then
          * per fragment rows, bad, twice, flags (int64) and the query ids' offsets (int64,
          * one more) and bytes (padded to 8); per hit fragment, judgment, above, size,
          * greater (int64) and score (float64); per boundary row fragment (int64), score
          * (float64), the ids' offsets (int64, one more) and bytes.
          */
         byte[] toBytes() {
-            int size = 8 * 8 + 8 * (5 * f + 1) + padded(queryBytesN) + 8 * 6 * h
+            int size = 10 * 8 + 8 * (5 * f + 1) + padded(queryBytesN) + 8 * 6 * h
                 + 8 * (3 * b + 1) + bBytesN;
             ByteBuffer out = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
             out.putLong(f).putLong(h).putLong(b).putLong(queryBytesN).putLong(bBytesN);
-            out.putLong(nullQueries).putLong(nullDocs).putLong(0);
+            out.putLong(nullQueries).putLong(nullDocs).putLong(quietFragments).putLong(quietRows);
+            out.putLong(0);
             for (long[] column : new long[][] {fRows, fBad, fTwice, fFlags}) {
                 for (int i = 0; i < f; i++) out.putLong(column[i]);
             }
@@ -219,6 +226,12 @@ public final class RanksPass {
         private transient int[] setRow, setStamp;
         private transient int generation;
         private transient int[] tiedRow, tiedLevel, groupRows, position, scratch;
+        /* The partition's queries so far (a hash set, ids kept to confirm a hash). */
+        private transient long[] seenHash;
+        private transient int[] seenFrom, seenLength;
+        private transient byte[] seenBytes;
+        private transient int seenN, seenBytesN;
+        private transient UTF8String firstQuery;
 
         private void allocate() {
             hashes = new long[1024];
@@ -237,6 +250,59 @@ public final class RanksPass {
             position = new int[1024];
             scratch = new int[256];
             n = bytesN = k = generation = 0;
+            seenHash = new long[1024];
+            seenFrom = new int[1024];
+            seenLength = new int[1024];
+            seenBytes = new byte[8192];
+            seenN = seenBytesN = 0;
+            firstQuery = null;
+        }
+
+        /** Whether query {@code q} was seen before in this partition (and remember it). */
+        private boolean seenBefore(UTF8String q) {
+            if (2 * (seenN + 1) > seenHash.length) {
+                long[] hashes = seenHash;
+                int[] from = seenFrom, length = seenLength;
+                int capacity = hashes.length * 2;
+                seenHash = new long[capacity];
+                seenFrom = new int[capacity];
+                seenLength = new int[capacity];
+                for (int at = 0; at < hashes.length; at++) {
+                    if (length[at] != 0) place(hashes[at], from[at], length[at]);
+                }
+            }
+            long key = hash(q.getBaseObject(), q.getBaseOffset(), q.numBytes());
+            int length = q.numBytes();
+            int mask = seenHash.length - 1;
+            int at = (int) (key ^ (key >>> 32)) & mask;
+            byte[] text = null;
+            for (; seenLength[at] != 0; at = (at + 1) & mask) {
+                if (seenHash[at] == key) {
+                    if (text == null) text = q.getBytes();
+                    if (compare(seenBytes, seenFrom[at] - 1, seenLength[at] - 1, text, 0, length) == 0) {
+                        return true;
+                    }
+                }
+            }
+            if (seenBytesN + length > seenBytes.length) {
+                seenBytes = Arrays.copyOf(seenBytes, Math.max(seenBytes.length * 2, seenBytesN + length));
+            }
+            Platform.copyMemory(q.getBaseObject(), q.getBaseOffset(), seenBytes,
+                                Platform.BYTE_ARRAY_OFFSET + seenBytesN, length);
+            /* stored shifted by one, so that 0 marks an empty slot (ids may be empty) */
+            place(key, seenBytesN + 1, length + 1);
+            seenBytesN += length;
+            seenN++;
+            return false;
+        }
+
+        private void place(long key, int from, int length) {
+            int mask = seenHash.length - 1;
+            int at = (int) (key ^ (key >>> 32)) & mask;
+            while (seenLength[at] != 0) at = (at + 1) & mask;
+            seenHash[at] = key;
+            seenFrom[at] = from;
+            seenLength[at] = length;
         }
 
         private void add(UTF8String d, double s) {
@@ -363,9 +429,27 @@ public final class RanksPass {
             return lo;
         }
 
-        /** The fragment ends: its hits' counts, its own line, its rows if at an edge. */
+        /**
+         * The fragment ends: its hits' counts, its own line, its rows if at an edge. A
+         * clean fragment of an unjudged query away from the partition's ends is only
+         * counted, so that what the driver receives grows with the judged queries, not
+         * with all of them; a query seen before in the partition is flagged (4).
+         */
         private void finish(UTF8String q, long bad, boolean first, boolean last, Out out) {
-            findJudged(judged.slotOf(q));
+            int slot = judged.slotOf(q);
+            /* seen before: the run is not grouped, unless this is the partition's last
+               fragment and that its first (both written whole, merged by the driver) */
+            boolean again = seenBefore(q) && !(last && q.equals(firstQuery));
+            if (first) firstQuery = q.clone();
+            long twice = listedTwice();
+            if (slot < 0 && !first && !last && !again && bad == 0 && twice == 0) {
+                out.quietFragments++;
+                out.quietRows += n;
+                n = 0;
+                bytesN = 0;
+                return;
+            }
+            findJudged(slot);
             /* the distinct scores of the hits, ascending: the levels */
             double[] levels = new double[k];
             for (int j = 0; j < k; j++) levels[j] = scores[hitRow[j]];
@@ -424,7 +508,7 @@ public final class RanksPass {
             if (first || last) {
                 for (int i = 0; i < n; i++) out.boundaryRow(scores[i], docBytes, docFrom[i], docLength[i]);
             }
-            out.fragment(q, n, bad, listedTwice(), (first ? 1 : 0) | (last ? 2 : 0));
+            out.fragment(q, n, bad, twice, (first ? 1 : 0) | (last ? 2 : 0) | (again ? 4 : 0));
             n = 0;
             bytesN = 0;
             k = 0;
