@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 from engines.spark.test_parity import assert_same, random_data
-from spark_jvm import by_query, frame_in_order, needs_javac
+from spark_checks import by_query, frame_in_order, needs_javac
 from strategies import diversity_collection
 
 import rankwise as rw

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from spark_jvm import javac_found
+from spark_checks import javac_found
 
 import rankwise as rw
 from rankwise.exceptions import (

@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 import zipfile
+from types import SimpleNamespace
 
 import numpy as np
 import pyarrow as pa
 import pytest
-from spark_jvm import frame_in_order, needs_javac
+from spark_checks import assert_same, frame_in_order, needs_javac
 from strategies import SPARK_KINDS, random_tables
 
 import rankwise as rw
 from rankwise.exceptions import DuplicateEntryError, InputFormatError, InvalidParameterError
 
 MEASURES = ["ndcg@10", "map", "P@5", "recall@20", "num_ret", "num_rel_ret", "bpref", "mrr"]
-
-
-def assert_same(got, expected: rw.Results) -> None:
-    table = got.per_query.toArrow()
-    order = np.argsort([q.encode() for q in table["query_id"].to_pylist()], kind="stable")
-    table = table.take(pa.array(order))
-    assert table["query_id"].to_pylist() == expected.query_ids
-    for name in expected:
-        np.testing.assert_allclose(
-            table[name].to_numpy(zero_copy_only=False), expected[name], rtol=0, atol=1e-12,
-            err_msg=name,
-        )
 
 
 def brute_recount(row_key, row_score, row_id, hit_key, hit_score, hit_id):
@@ -181,6 +170,61 @@ def test_without_javac_jvm_says_why_and_auto_uses_spark_sql(spark, monkeypatch, 
     got = evaluate(qrels_df, run_df, MEASURES)
     assert got.strategy == "ranks" and "not jvm: no javac found" in got.plan
     assert_same(got, rw.evaluate(qrels, run, MEASURES))
+
+
+@needs_javac
+def test_a_cache_folder_that_cannot_be_written_is_named_and_auto_uses_spark_sql(
+    spark, monkeypatch, tmp_path
+):
+    import rankwise.engines.spark.jar as jar
+    from rankwise.spark import evaluate
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("RANKWISE_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(jar, "_LOADED", {})
+    qrels = rw.Qrels.from_dict({"q1": {"a": 1}}).to_arrow()
+    run = rw.Run.from_dict({"q1": {"a": 1.0, "b": 2.0}}).to_arrow()
+    qrels_df, run_df = spark.createDataFrame(qrels), spark.createDataFrame(run)
+    with pytest.raises(jar.JvmUnavailableError, match=r"a-file/cache/spark-jvm/\w+: .* cannot "
+                       r"be built there .* set RANKWISE_CACHE_DIR"):
+        evaluate(qrels_df, run_df, MEASURES, strategy="jvm")
+    got = evaluate(qrels_df, run_df, MEASURES)
+    assert got.strategy == "ranks" and "cannot be built there" in got.plan
+    assert_same(got, rw.evaluate(qrels, run, MEASURES))
+
+
+@needs_javac
+def test_a_cache_folder_with_spaces_and_quotes_still_loads(spark, monkeypatch, tmp_path):
+    """Spark silently misses a jar whose path has a space or a quote: a plain copy is added."""
+    import rankwise.engines.spark.jar as jar
+    from rankwise.spark import evaluate
+
+    monkeypatch.setenv("RANKWISE_CACHE_DIR", str(tmp_path / "o'neil's cache"))
+    monkeypatch.setattr(jar, "_LOADED", {})
+    qrels = rw.Qrels.from_dict({"q1": {"a": 1}}).to_arrow()
+    run = rw.Run.from_dict({"q1": {"a": 1.0, "b": 2.0}}).to_arrow()
+    got = evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), MEASURES,
+                   strategy="jvm")
+    assert got.strategy == "jvm"
+    assert_same(got, rw.evaluate(qrels, run, MEASURES))
+    (loaded,) = jar._LOADED.values()
+    assert " " not in loaded and "'" not in loaded
+
+
+def test_a_class_missing_after_the_jar_is_added_is_an_error_not_a_type_error(monkeypatch):
+    import rankwise.engines.spark.jar as jar
+
+    class Package:  # what py4j gives for a name that is not a class
+        def __getattr__(self, name):
+            return Package()
+
+    session = SimpleNamespace(_jvm=Package(), version="4.0.0",
+                              _sc=SimpleNamespace(applicationId="app-1"))
+    monkeypatch.setattr(jar, "_LOADED", {"app-1": "/cache/rankwise-jvm.jar"})
+    with pytest.raises(jar.JvmUnavailableError, match=r"rankwise-jvm.jar was added .* "
+                       r"rankwise.jvm.RanksPass is not found"):
+        jar.load_jar(session)
 
 
 @needs_javac

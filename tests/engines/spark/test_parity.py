@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
+from spark_checks import needs_javac
 
 import rankwise as rw
 from rankwise.measures import parse
@@ -101,19 +102,25 @@ OPTIONS = [
 ]
 
 
+@pytest.mark.parametrize("strategy", ["ranks", pytest.param("jvm", marks=needs_javac)])
 @pytest.mark.parametrize(
-    "options", OPTIONS, ids=lambda o: ",".join(map(str, o.items())) or "default"
+    "options", [*OPTIONS, {"ties": "ascending", "depth": 9}],
+    ids=lambda o: ",".join(map(str, o.items())) or "default",
 )
-def test_ranks_strategy_matches_numpy(data, options):
+def test_strategies_ranking_on_the_driver_match_numpy(request, strategy, options):
+    """``ranks`` on the data as drawn; ``jvm`` on it grouped by query, queries split."""
     from rankwise.spark import evaluate
 
-    qrels, run, qrels_df, run_df = data
+    fixture = "data" if strategy == "ranks" else "grouped"
+    qrels, run, qrels_df, run_df = request.getfixturevalue(fixture)
     measures = _parseable(MEASURES)
     if options.get("ties") == "average":
         measures = [m for m in measures if _average_supported(m, options.get("depth"))]
     expected = rw.evaluate(qrels, run, measures, **options)
-    got = evaluate(qrels_df, run_df, measures, strategy="ranks", **options)
-    assert got.strategy == "ranks"
+    got = evaluate(qrels_df, run_df, measures, strategy=strategy, **options)
+    assert got.strategy == strategy
+    if strategy == "jvm":
+        assert "queries split across partitions merged" in got.plan
     assert_same(got, expected)
     local = got.to_results()
     assert local.ties.bounds.keys() == expected.ties.bounds.keys()
@@ -167,35 +174,6 @@ def grouped(spark):
         "query_id string, doc_id string, score double"
     ).cache()
     return qrels, run, spark.createDataFrame(qrels).cache(), run_df
-
-
-@pytest.mark.parametrize(
-    "options", [*OPTIONS, {"ties": "ascending", "depth": 9}],
-    ids=lambda o: ",".join(map(str, o.items())) or "default",
-)
-def test_jvm_strategy_matches_numpy(grouped, options):
-    from spark_jvm import javac_found
-
-    from rankwise.spark import evaluate
-
-    if not javac_found():
-        pytest.skip("no javac: the jvm strategy cannot be built")
-    qrels, run, qrels_df, run_df = grouped
-    measures = _parseable(MEASURES)
-    if options.get("ties") == "average":
-        measures = [m for m in measures if _average_supported(m, options.get("depth"))]
-    expected = rw.evaluate(qrels, run, measures, **options)
-    got = evaluate(qrels_df, run_df, measures, strategy="jvm", **options)
-    assert got.strategy == "jvm"
-    assert "queries split across partitions merged" in got.plan
-    assert_same(got, expected)
-    local = got.to_results()
-    for name, bounds in expected.ties.bounds.items():
-        np.testing.assert_allclose(local.ties.bounds[name], bounds, rtol=1e-12, err_msg=name)
-    assert (local.missing_queries, local.unjudged_queries) == (
-        expected.missing_queries,
-        expected.unjudged_queries,
-    )
 
 
 def _average_supported(name: str, depth: int | None) -> bool:

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pyarrow as pa
 import pytest
-from spark_jvm import javac_found
+from spark_checks import assert_same, javac_found
 from strategies import random_tables
 
 import rankwise as rw
 from rankwise.exceptions import DuplicateEntryError, InputFormatError, InvalidParameterError
 
 MEASURES = ["ndcg@10", "map", "P@5", "recall@20", "num_ret", "bpref"]
-
-
-def assert_same(got, expected: rw.Results) -> None:
-    table = got.per_query.toArrow()
-    order = np.argsort([q.encode() for q in table["query_id"].to_pylist()], kind="stable")
-    table = table.take(pa.array(order))
-    assert table["query_id"].to_pylist() == expected.query_ids
-    for name in expected:
-        np.testing.assert_allclose(
-            table[name].to_numpy(zero_copy_only=False), expected[name], rtol=0, atol=1e-12
-        )
 
 
 @pytest.mark.parametrize("strategy", ["auto", "ranks", "partitions"])

@@ -197,18 +197,24 @@ def evaluate(
             run = run.where(run["q"] != run["d"])
         topic = subtopic_column(qrels_df, subtopic) if qrels_df is not run_df else subtopic
         qrels = project_qrels(qrels_df, query=query, doc=doc, label=label, subtopic=topic)
-    with rankwise_errors():
-        results = _plan_and_evaluate(
-            run,
-            qrels,
-            parsed,
-            query,
-            chosen,
-            strategy=strategy,
-            num_partitions=num_partitions,
-            chunk_rows=chunk_rows,
-            check_duplicates=check_duplicates,
-        )
+    held: list[DataFrame] = []  # caches the plan made, released here
+    try:
+        with rankwise_errors():
+            results = _plan_and_evaluate(
+                run,
+                qrels,
+                parsed,
+                query,
+                chosen,
+                strategy=strategy,
+                num_partitions=num_partitions,
+                chunk_rows=chunk_rows,
+                check_duplicates=check_duplicates,
+                held=held,
+            )
+    finally:
+        for frame in held:
+            frame.unpersist()
     warn_coverage(results, chosen.missing, "run_df")
     return results
 
@@ -400,36 +406,6 @@ def _result_schema(query: str, measures: list[Measure]) -> Any:
     return StructType(fields)
 
 
-def _plan_and_evaluate(
-    run: DataFrame,
-    qrels: DataFrame | None,
-    measures: list[Measure],
-    query: str,
-    options: EvalOptions,
-    *,
-    strategy: str,
-    num_partitions: int | None,
-    chunk_rows: int,
-    check_duplicates: bool,
-) -> SparkResults:
-    """Choose the plan (``docs/spark.md``, "The plan, chosen by cost") and run it.
-
-    A run parsed from TREC text is persisted only by a plan that reads it twice,
-    and unpersisted at the end (the results never read it again: ``ranks`` and
-    ``jvm`` collect, ``partitions`` persists its own output).
-    """
-    held: list[DataFrame] = []
-    try:
-        return _choose_and_evaluate(
-            run, qrels, measures, query, options, strategy=strategy,
-            num_partitions=num_partitions, chunk_rows=chunk_rows,
-            check_duplicates=check_duplicates, held=held,
-        )
-    finally:
-        for frame in held:
-            frame.unpersist()
-
-
 def _read_twice(run: DataFrame, held: list[DataFrame]) -> DataFrame:
     """*run*, persisted when it is parsed text (and listed in *held*, to unpersist)."""
     if not _RUN_FROM_TEXT.get() or held:
@@ -450,7 +426,7 @@ def _run_from_text(from_text: bool) -> Iterator[None]:
         _RUN_FROM_TEXT.reset(token)
 
 
-def _choose_and_evaluate(
+def _plan_and_evaluate(
     run: DataFrame,
     qrels: DataFrame | None,
     measures: list[Measure],
@@ -463,6 +439,13 @@ def _choose_and_evaluate(
     check_duplicates: bool,
     held: list[DataFrame],
 ) -> SparkResults:
+    """Choose the plan (``docs/spark.md``, "The plan, chosen by cost") and run it.
+
+    A run parsed from TREC text is persisted only by a plan that reads it twice
+    (listed in *held*, for the caller to unpersist: the results never read it
+    again, since ``ranks`` and ``jvm`` collect and ``partitions`` persists its
+    own output).
+    """
     from rankwise.engines.spark.plan import (
         MAX_OFFERED_PER_ROW,
         describe_bytes,

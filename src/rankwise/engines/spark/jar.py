@@ -7,11 +7,15 @@ a cache folder keyed by the source, Spark's version and that Java version
 (``$RANKWISE_CACHE_DIR``, else ``$XDG_CACHE_HOME/rankwise``, else
 ``~/.cache/rankwise``). The jar is written under a temporary name and renamed
 into place: a failed or concurrent build never leaves a half-written jar.
-It is loaded into the running session with ``ADD JAR``: the driver finds its
-classes by name and the executors fetch it (also on a cluster).
+It is added to the running session as ``ADD JAR`` adds one: the driver finds
+its classes by name and the executors fetch it (also on a cluster). Spark
+silently fails to load a jar from a path with a space or a quote, so such a
+jar is first copied to the temporary folder; the class is looked up after
+loading, and its absence is an error, not py4j's ``JavaPackage``.
 
 Where no ``javac`` is found (a JRE only), on Spark Connect (no JVM on the
-driver), or when the build fails, :func:`load_jar` raises
+driver), when the cache folder cannot be written, or when the build fails,
+:func:`load_jar` raises
 :class:`JvmUnavailableError` saying why; ``strategy="auto"`` then uses the Spark
 SQL plan.
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -121,7 +126,18 @@ def build_jar(spark_version: str, release: str) -> Path:
     if target.is_file():
         return target
     javac = find_javac()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return _compile(javac, release, target)
+    except OSError as error:
+        raise JvmUnavailableError(
+            f"{target.parent}: rankwise's JVM code cannot be built there ({error}): set "
+            "RANKWISE_CACHE_DIR to a folder this user can write"
+        ) from None
+
+
+def _compile(javac: str, release: str, target: Path) -> Path:
+    """``javac`` into a temporary folder next to *target*, zipped, renamed to *target*."""
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as work:
         classes = os.path.join(work, "classes")
         command = [
@@ -170,7 +186,37 @@ def load_jar(spark: SparkSession) -> Any:
         )
     key = str(context.applicationId)
     if key not in _LOADED:
-        jar = build_jar(str(spark.version), _java_release(spark))
-        spark.sql(f"ADD JAR '{jar}'")
+        jar = _plain_path(build_jar(str(spark.version), _java_release(spark)))
+        # what ADD JAR runs, without SQL's quoting of the path: the driver's class
+        # loader gets the jar, and the executors fetch it
+        session: Any = spark._jsparkSession
+        session.sessionState().resourceLoader().addJar(str(jar))
         _LOADED[key] = str(jar)
-    return functools.reduce(getattr, CLASS.split("."), jvm)
+    found = functools.reduce(getattr, CLASS.split("."), jvm)
+    if type(found).__name__ != "JavaClass":  # py4j's JavaPackage: the name is not a class
+        raise JvmUnavailableError(
+            f"the jar {_LOADED[key]} was added to the Spark session, but its class {CLASS} "
+            "is not found there"
+        )
+    return found
+
+
+def _plain_path(jar: Path) -> Path:
+    """*jar*, or a copy of it in the temporary folder when Spark cannot load it from there.
+
+    Spark's class loading silently misses a jar whose path has a space or a quote.
+    """
+    if re.fullmatch(r"[A-Za-z0-9._/+-]+", str(jar)):
+        return jar
+    plain = Path(tempfile.gettempdir()) / f"rankwise-jvm-{jar.parent.name}.jar"
+    if not plain.is_file():
+        try:
+            with tempfile.NamedTemporaryFile(dir=plain.parent, suffix=".part", delete=False) as out:
+                out.write(jar.read_bytes())
+            os.replace(out.name, plain)
+        except OSError as error:
+            raise JvmUnavailableError(
+                f"{jar}: Spark cannot load a jar from this path, and a copy in "
+                f"{plain.parent} failed ({error}): set RANKWISE_CACHE_DIR to a plain path"
+            ) from None
+    return plain

@@ -1,4 +1,4 @@
-"""Test helpers of the Spark engine's ``jvm`` strategy: is a JDK here, runs grouped by query."""
+"""Test helpers of the Spark engine: per-query values against numpy's, a JDK, runs by query."""
 
 from __future__ import annotations
 
@@ -7,6 +7,21 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pytest
+
+import rankwise as rw
+
+
+def assert_same(got: Any, expected: rw.Results) -> None:
+    """Spark results (``per_query``, any row order) equal to numpy's per query, to 1e-12."""
+    table = got.per_query.toArrow()
+    order = np.argsort([q.encode() for q in table["query_id"].to_pylist()], kind="stable")
+    table = table.take(pa.array(order))
+    assert table["query_id"].to_pylist() == expected.query_ids
+    for name in expected:
+        np.testing.assert_allclose(
+            table[name].to_numpy(zero_copy_only=False), expected[name], rtol=0, atol=1e-12,
+            err_msg=name,
+        )
 
 
 def javac_found() -> bool:
