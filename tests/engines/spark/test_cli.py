@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from rankwise.cli import main
+from rankwise.exceptions import InvalidParameterError
 
 DATA = Path(__file__).parents[2] / "data" / "trec_eval"
 
@@ -169,8 +170,11 @@ def test_log_options_start_spark_at_the_level_asked_for() -> None:
         assert f"rootLogger.level = {level}\n" in text
         assert f"logger.spark.level = {level}\n" in text
         assert ("spark.ui.showConsoleProgress" in options) == (level == "error")
-    with pytest.raises(ValueError, match="log level must be one of"):
+    with pytest.raises(InvalidParameterError, match="log level must be one of"):
         log_options("loud")
+    java = log_options("ERROR")["spark.driver.extraJavaOptions"]  # log4j's spelling too
+    path = java.split("-Dlog4j2.configurationFile=file:", 1)[1]
+    assert "rootLogger.level = error\n" in Path(path).read_text()
 
 
 def test_spark_engine_reads_diversity_judgments_and_gives_bounds(spark, capsys) -> None:

@@ -6,7 +6,7 @@ import os
 import shutil
 from typing import TYPE_CHECKING, Any
 
-from rankwise.exceptions import MissingDependencyError
+from rankwise.exceptions import InvalidParameterError, MissingDependencyError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -88,8 +88,12 @@ def log_options(level: str) -> dict[str, str]:
 
     from rankwise._files import write_file
 
-    if level not in LOG_LEVELS:
-        raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}, got {level!r}")
+    if isinstance(level, str) and level.lower() in LOG_LEVELS:
+        level = level.lower()  # log4j's own names are upper case: take either
+    else:
+        raise InvalidParameterError(
+            f"log level must be one of {', '.join(LOG_LEVELS)}, got {level!r}"
+        )
     text = (
         f"rootLogger.level = {level}\n"
         "rootLogger.appenderRef.stderr.ref = console\n"
