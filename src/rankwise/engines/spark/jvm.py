@@ -11,8 +11,10 @@ the ids), finds its judged documents (confirmed on the ids), and counts for
 each the rows above it, the rows of its score and those of them with a
 greater id: its rank (trec_eval's order, or ``ties="ascending"``) and its
 tie group follow. Nothing is shuffled or sorted, no Python runs on the
-executors, and the driver gets per query a row count and per judged document
-retrieved five numbers: O(queries + hits).
+executors, and the driver gets per judged query a row count and per judged
+document retrieved six numbers; the other queries are only counted, except
+each partition's first and last, written whole: O(judged queries + hits +
+partitions x the largest query).
 
 A query split across partitions has its first and last fragments written
 whole (scores and ids); :func:`merge` recounts its hits over all of them
