@@ -166,9 +166,10 @@ def read_qrels(
 def cache_text(frame: DataFrame, path: str, fmt: str = "auto") -> DataFrame | None:
     """Persist *frame* when it was parsed from TREC text; return it (None for Parquet).
 
-    The ``ranks`` strategy reads its inputs in several scans: TREC text is
-    parsed by the first (which also checks every line) and served from the
-    cache after. Call ``unpersist()`` on what this returns when done.
+    For the judgments, which are counted and then collected: TREC text is
+    parsed by the first read (which also checks every line) and served from
+    the cache after. (A run is persisted by the plan instead, only when the
+    plan reads it twice.) Call ``unpersist()`` on what this returns when done.
     """
     from pyspark import StorageLevel
 
