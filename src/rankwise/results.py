@@ -271,6 +271,23 @@ class Results(Mapping[str, np.ndarray]):
             self._ties = self._ties()
         return self._ties
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The state to pickle: the tie report made now, so nothing of the engine goes along.
+
+        The report is made from the ranking the results came from, which a
+        copy in another process no longer has (results sent back from a
+        ``multiprocessing`` pool, under fork, spawn or forkserver alike).
+        """
+        state = dict(self.__dict__)
+        state["_ties"] = self.ties
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        for array in (*self._values.values(), *self._counted.values()):
+            if isinstance(array, np.ndarray):
+                array.flags.writeable = False  # read-only, as when made
+
     # mapping protocol ----------------------------------------------------------
     def _measure(self, key: str | Measure) -> Measure:
         if isinstance(key, Measure):

@@ -347,6 +347,25 @@ class Evaluator:
         self._rankings: dict[RankingKey, TiedRanking] = {key: ranking}
         self._contexts: dict[tuple[RankingKey, str], Context] = {}
 
+    def release(self, measures: Sequence[Measure]) -> None:
+        """Let go of the engine's ranking callback once no later question can need it.
+
+        The callback holds the whole run (and the judgments). The tie report,
+        made when first asked for, bounds a dialect's measure on the ranking
+        of its key with the tie rule replaced: when every such ranking is
+        already made, the callback is dropped so that the results do not keep
+        the run alive.
+        """
+        from rankwise.kernels.registry import DIALECT_KERNELS
+
+        needed = {
+            ranking_key(replace(plan_of(m).conventions, ties="low_first"))
+            for m in measures
+            if not m.family.text_valued and not plan_of(m).own and m.name in DIALECT_KERNELS
+        }
+        if needed <= set(self._rankings):
+            self.rankings = None
+
     def tied(self, key: RankingKey) -> TiedRanking:
         """The ranking of *key* (asked of the engine once)."""
         if key not in self._rankings:
@@ -546,6 +565,7 @@ def evaluate_ranking(
     contexts = Evaluator(ranking, options, rankings)
     counted: dict[Measure, np.ndarray] = {}
     values = _compute(contexts, measures, counted)
+    contexts.release(measures)
     grades = ranking.judged_grades
     return Results(
         query_id_type=query_id_type,

@@ -31,3 +31,8 @@ def evaluate_recommendations(*args: Any, **kwargs: Any) -> RecommenderResults:  
         options = {name: value for name, value in given.items() if name != "engine"}
         return spark.evaluate_collected(**options)
     return evaluation.evaluate_recommendations(*args, **kwargs)
+
+
+# functools.wraps gave it the numpy path's module and name: pickle (a process pool) must find
+# this function, not that one
+evaluate_recommendations.__module__ = __name__
