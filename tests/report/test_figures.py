@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import sys
 from typing import Any
@@ -424,3 +425,35 @@ def test_hostile_names_in_every_figure(hostile: dict[str, rw.Results]) -> None:
         texts = "\n".join(svg_texts(f) for f in figures)
     for name in ("$\\foo$", "$x^$", "<script>alert(1)</script>", "a_b%c{d}#&~^"):
         assert name in texts, name
+
+
+# ----------------------------------------------------------------------------
+# issue 33, item 25: the matplotlib figures draw what the SVG figures draw
+# ----------------------------------------------------------------------------
+
+
+def test_box_plot_draws_the_queries_beyond_the_whiskers() -> None:
+    ids = [f"q{i}" for i in range(100)]
+    values = np.array([1.0] * 96 + [0.2, 0.2, 0.5, 0.5])
+    dense = rw.Results(ids, {rw.parse("mrr"): values}, run_name="dense")
+    display = DistributionDisplay.from_results({"dense": dense}, "mrr").plot(kind="box")
+    drawn = [c.get_offsets() for c in display.ax_.collections if len(c.get_offsets())]
+    points = {tuple(np.round(p, 6)) for offsets in drawn for p in np.asarray(offsets)}
+    assert {(0.2, 1.0), (0.5, 1.0)} <= points  # the four queries off the line at 1
+
+
+def test_asl_curves_that_coincide_are_all_visible() -> None:
+    from rankwise.design import DiscriminativePower
+    from rankwise.report.discriminative import plot_asl_curves
+
+    names = tuple(f"m{i}" for i in range(5))
+    curves = {name: np.zeros(10) for name in names[:4]}
+    curves["m4"] = np.linspace(0, 0.5, 10)
+    systems = tuple(f"s{i}" for i in range(5))
+    pairs = tuple((a, b) for i, a in enumerate(systems) for b in systems[i + 1:])
+    power = DiscriminativePower("bootstrap", 0.05, 100, 0, systems, pairs, names, curves)
+    ax = plot_asl_curves(power)
+    widths = [line.get_linewidth() for line in ax.get_lines() if line.get_label() != "_child0"
+              and len(line.get_xdata()) == 10]
+    assert len(widths) == 5 and widths == sorted(widths, reverse=True)
+    assert min(a - b for a, b in itertools.pairwise(widths)) >= 1.0

@@ -7,6 +7,7 @@ read back as values and compared with the results they were drawn from.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from typing import Any
@@ -361,3 +362,58 @@ def test_hostile_names_in_every_figure(hostile: dict[str, rw.Results]) -> None:
         assert "ctrl\ufffdchar" in text
         assert "long " + "x" * 30 in text and "x" * 60 not in text  # shortened
         assert "\\$" not in text  # nothing escaped for matplotlib
+
+
+# ----------------------------------------------------------------------------
+# issue 33, item 25: outliers drawn; coinciding ASL curves stay visible
+# ----------------------------------------------------------------------------
+
+
+def _mostly_one(value: float, others: list[float], n: int = 100) -> np.ndarray:
+    return np.array([value] * (n - len(others)) + others)
+
+
+def test_box_plot_draws_the_queries_beyond_the_whiskers() -> None:
+    """MRR at 1 for 96 of 100 queries and at 0.2 or 0.5 for 4: the box is a line at 1,
+    and the four queries show as two outlier points."""
+    ids = [f"q{i}" for i in range(100)]
+    dense = rw.Results(ids, {rw.parse("mrr"): _mostly_one(1.0, [0.2, 0.2, 0.5, 0.5])},
+                       run_name="dense")
+    bm25 = rw.Results(ids, {rw.parse("mrr"): np.linspace(0, 1, 100)}, run_name="bm25")
+    root = accessible(distribution_svg({"bm25": bm25, "dense": dense}, ["mrr"],
+                                       kind="box").svg())
+    (panel,) = panels(root)
+    found = {e.get("data-name"): e for e in panel.find("path", "outliers")}
+    spread = np.linspace(0, 1, 100)  # bm25: the values below its 5th and above its 95th
+    p5, p95 = np.percentile(spread, [5, 95])
+    beyond = marker_centres(found["bm25"].get("d"))
+    np.testing.assert_allclose(panel.data_x(beyond[:, 0]),
+                               spread[(spread < p5) | (spread > p95)],
+                               atol=panel.pixel_tolerance_x())
+    centres = marker_centres(found["dense"].get("d"))
+    np.testing.assert_allclose(panel.data_x(centres[:, 0]), [0.2, 0.5],
+                               atol=panel.pixel_tolerance_x())
+    np.testing.assert_allclose(panel.data_y(centres[:, 1]), [2, 2], atol=1e-3)
+    assert found["dense"].get("data-counts") == "2 2"
+    assert panel.xlim[0] <= 0.2  # the axis reaches the outliers
+
+
+def test_asl_curves_that_coincide_are_all_visible() -> None:
+    """Curves lying on one another are drawn widest first, each next thinner: every colour
+    shows (issue 33, item 25: four of five lines at 0 showed as one)."""
+    from rankwise.design import DiscriminativePower
+
+    names = tuple(f"m{i}" for i in range(5))
+    curves = {name: np.zeros(10) for name in names[:4]}
+    curves["m4"] = np.linspace(0, 0.5, 10)
+    systems = tuple(f"s{i}" for i in range(5))
+    pairs = tuple((a, b) for i, a in enumerate(systems) for b in systems[i + 1:])
+    power = DiscriminativePower("bootstrap", 0.05, 100, 0, systems, pairs, names, curves)
+    root = accessible(asl_svg(power).svg())
+    (panel,) = panels(root)
+    lines = panel.find("path", "series")
+    widths = [float(line.get("stroke-width")) for line in lines]
+    assert widths == sorted(widths, reverse=True) and len(set(widths)) == 5
+    # each of the four coinciding curves is wider than the one drawn over it
+    for below, above in itertools.pairwise(widths):
+        assert below - above >= 1.0

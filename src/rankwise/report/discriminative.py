@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from rankwise.report._mpl import color_of, literal, new_axes, new_figure, panel_grid
+from rankwise.report.figure_data import stacked_widths
 
 __all__ = ["asl_figure", "plot_asl_curves"]
 
@@ -15,7 +16,8 @@ def plot_asl_curves(power: Any, ax: Any = None) -> Any:
     """Draw one ASL curve per measure: the pairs' p-values, sorted, against the pair rank.
 
     A measure whose curve stays lower, longer, tells more pairs apart. The
-    dashed line is alpha.
+    dashed line is alpha. The curves are drawn widest first, each next one
+    thinner and on top, so curves that coincide show as nested stripes.
 
     Parameters
     ----------
@@ -29,11 +31,12 @@ def plot_asl_curves(power: Any, ax: Any = None) -> Any:
     matplotlib.axes.Axes
     """
     _, ax = new_axes(ax, "the ASL curves")
+    widths = stacked_widths(len(power.measures))  # widest first: coinciding curves stay visible
     for index, name in enumerate(power.measures):
         curve = power.curve(name)
         ranks = np.arange(1, len(curve) + 1)
-        ax.plot(ranks, curve, marker="o" if len(curve) <= 30 else None, markersize=3,
-                linewidth=1.6, color=color_of(index),
+        ax.plot(ranks, curve, marker="o" if len(curve) <= 30 else None,
+                markersize=2 + widths[index], linewidth=widths[index], color=color_of(index),
                 label=literal(f"{name} ({power.fraction(name):.0%})"))
     from matplotlib.ticker import MaxNLocator
 

@@ -10,6 +10,7 @@ import numpy as np
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.report._mpl import bars, color_of, literal, new_axes, shorten
+from rankwise.report.figure_data import box_stats
 from rankwise.report.summaries import histogram_edges, named_results
 
 if TYPE_CHECKING:
@@ -186,6 +187,12 @@ class DistributionDisplay:
             patch.set_facecolor(color_of(index))
             patch.set_alpha(0.85)
             self.artists_[name] = patch
+        for index, name in enumerate(names):  # beyond the whiskers: a point per distinct value
+            if len(finite[name]):
+                outliers = box_stats(finite[name]).outliers
+                ax.scatter(outliers, np.full(len(outliers), positions[index]), marker="o",
+                           s=16, facecolor="white", edgecolor=color_of(index),
+                           linewidth=1.0, zorder=3)
         means = [self.means_[name] for name in names]
         ax.scatter(means, positions, marker="D", s=28, color="white", edgecolor="black",
                    zorder=3, label="mean")

@@ -22,6 +22,7 @@ from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.report._mpl import GAIN_COLOR, LOSS_COLOR, color_of, shorten
 from rankwise.report.differences import MAX_BARS, MAX_POINTS
+from rankwise.report.figure_data import box_stats, stacked_widths
 from rankwise.report.summaries import (
     curve_label,
     curve_template,
@@ -155,8 +156,9 @@ def distribution_svg(results: Mapping[str, Results], measures: Sequence[str | Me
 
     ``kind="hist"``: the share of queries in each bin, one bar per system, a
     triangle on the top edge at each system's mean. ``kind="box"``: a box per
-    system (quartiles, median, whiskers at the 5th and 95th percentiles, a
-    diamond at the mean); the legend explains the diamond above the panels.
+    system (quartiles, median, whiskers at the 5th and 95th percentiles, an
+    open circle at each distinct value beyond them, a diamond at the mean);
+    the legend explains the diamond above the panels.
     """
     if kind not in ("hist", "box"):
         raise InvalidParameterError(f"kind must be 'hist' or 'box', got {kind!r}")
@@ -235,9 +237,8 @@ def _hist_panel(canvas: Canvas, finite: dict[str, np.ndarray], measure: str, lef
 def _box_panel(canvas: Canvas, finite: dict[str, np.ndarray], measure: str, left: float,
                top: float, width: float, height: float, *, first: bool,
                names: list[str]) -> None:
-    stats = {name: np.percentile(v, [5, 25, 50, 75, 95]) for name, v in finite.items()
-             if len(v)}
-    values = np.concatenate([s for s in stats.values()] +
+    stats = {name: box_stats(v) for name, v in finite.items() if len(v)}
+    values = np.concatenate([[b.p5, b.p95, *b.outliers] for b in stats.values()] +
                             [[v.mean()] for v in finite.values() if len(v)]) \
         if stats else np.array([0.0, 1.0])
     xlim = _margin(float(values.min()), float(values.max()))
@@ -252,7 +253,8 @@ def _box_panel(canvas: Canvas, finite: dict[str, np.ndarray], measure: str, left
     for index, name in enumerate(names):
         if name not in stats:
             continue
-        p5, q1, median, q3, p95 = ax.x(stats[name]).tolist()
+        box = stats[name]
+        p5, q1, median, q3, p95 = ax.x([box.p5, box.q1, box.median, box.q3, box.p95]).tolist()
         y = float(ax.y(positions[index]))
         y0, y1 = float(ax.y(positions[index] - half)), float(ax.y(positions[index] + half))
         cap = abs(y1 - y0) / 4
@@ -262,6 +264,12 @@ def _box_panel(canvas: Canvas, finite: dict[str, np.ndarray], measure: str, left
                         f"M{p5:.2f} {y - cap:.2f}V{y + cap:.2f}M{p95:.2f} {y - cap:.2f}"
                         f"V{y + cap:.2f}")
         canvas.line(median, y0, median, y1, color="#000000", width=1.6, css="median")
+        if len(box.outliers):  # the queries beyond the whiskers: a point per distinct value
+            counts = " ".join(str(int(c)) for c in box.outlier_counts)
+            canvas.markers(ax.x(box.outliers), np.full(len(box.outliers), y), size=5.5,
+                           fill="#ffffff", stroke=color_of(index), stroke_width=1.2,
+                           attributes=f'class="outliers" data-name="{_name(name)}" '
+                                      f'data-counts="{counts}"')
     if whiskers:
         canvas.add(f'<path d="{"".join(whiskers)}" fill="none" stroke="#000000" '
                    'stroke-width="1" class="whiskers"/>')
@@ -456,7 +464,9 @@ def asl_svg(power: Any, *, key: str = "rankwise-asl") -> Canvas:
     """One ASL curve per measure: the pairs' p-values, sorted, against the pair's rank.
 
     The dashed line is alpha; the legend (measure and discriminative power)
-    is on the right of the plot, off the data.
+    is on the right of the plot, off the data. The curves are drawn widest
+    first, each next one thinner and on top, so curves that coincide (every
+    pair at p = 0) show as nested stripes of their colours.
     """
     labels = [f"{name} ({power.fraction(name):.0%})" for name in power.measures]
     legend_title = "measure (discriminative power)"
@@ -479,12 +489,15 @@ def asl_svg(power: Any, *, key: str = "rankwise-asl") -> Canvas:
     alpha_y = float(ax.y(power.alpha))
     canvas.line(ax.left, alpha_y, ax.right, alpha_y, color="#666666", width=1.0, dash="5 3",
                 css="alpha")
+    widths = stacked_widths(len(curves))  # widest first: coinciding curves stay visible
     for index, (name, curve) in enumerate(zip(power.measures, curves)):
         ranks = np.arange(1, len(curve) + 1)
         attributes = f'class="series" data-name="{escape(name)}"'
-        canvas.polyline(ax.x(ranks), ax.y(curve), color=color_of(index), attributes=attributes)
+        canvas.polyline(ax.x(ranks), ax.y(curve), color=color_of(index), width=widths[index],
+                        attributes=attributes)
         if len(curve) <= 30:
-            canvas.markers(ax.x(ranks), ax.y(curve), size=4.5, fill=color_of(index))
+            canvas.markers(ax.x(ranks), ax.y(curve), size=3.0 + widths[index],
+                           fill=color_of(index))
     canvas.close()
     canvas.legend([(label, "line", color_of(i)) for i, label in enumerate(labels)],
                   x=ax.right + 18, y=ax.top, columns=1, column_width=legend_width,
