@@ -12,8 +12,21 @@ def test_readme_shows_the_fast_subset_and_the_full_suite() -> None:
     text = (ROOT / "README.md").read_text()
     section = text[text.index("## Development"):]
     commands = re.findall(r"^(pytest[^#\n]*?)\s*(?:#|$)", section, re.MULTILINE)
-    assert 'pytest -m "not slow"' in commands
-    assert "pytest" in commands
+    assert "pytest" in commands  # the suite run every time
+    assert 'pytest -m "slow or spark or peers"' in commands  # what CI adds
+    assert 'pytest -m ""' in commands  # everything
+
+
+def test_ci_runs_the_readme_test_command_first_then_what_it_leaves_out() -> None:
+    readme = (ROOT / "README.md").read_text()
+    quick = readme[readme.index("## Quick start"):readme.index("## Use")]
+    test_command = re.findall(r"^(pip install -e .*pytest)$", quick, re.MULTILINE)
+    assert test_command == ["pip install -e '.[test]' && pytest"]
+    steps = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
+             if line and not line.startswith(("#", " ", "set ", "cd ", "export ", "if ", "fi",
+                                                "SUDO", "{", "||"))]
+    assert steps[0] == test_command[0]  # before anything installs a peer
+    assert 'python -m pytest -q -p no:cacheprovider -m "slow or spark or peers"' in steps
 
 
 def test_benchmarks_name_no_absolute_path_of_one_machine() -> None:

@@ -31,10 +31,24 @@ CLUSTER_BEFORE_SHIP: dict[str, object] = {}
 """On the cluster: ``{"error": what check_executors raised before rankwise was shipped}``."""
 
 
+def _without_pyspark() -> str | None:
+    """Why the Spark tests cannot run here (None: pyspark imports)."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        return "pyspark is not installed: pip install 'rankwise[spark]'"
+    return None
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # every test here skips without pyspark, also one that imports pyspark itself (a machine
+    # with a JDK but no pyspark runs the test command too)
+    missing = _without_pyspark()
     for item in items:
         if HERE in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.spark)
+            if missing:
+                item.add_marker(pytest.mark.skip(reason=missing))
             # pyspark 4 warns about pandas 3 on every DataFrame conversion; rankwise uses Arrow
             item.add_marker(
                 pytest.mark.filterwarnings(
@@ -45,10 +59,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def spark():
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        pytest.skip("pyspark is not installed: pip install 'rankwise[spark]'")
+    missing = _without_pyspark()
+    if missing:
+        pytest.skip(missing)
     from rankwise.engines.spark import find_java
     from rankwise.exceptions import MissingDependencyError
 
