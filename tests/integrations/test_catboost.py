@@ -40,12 +40,24 @@ def test_metric_equals_catboost_at_every_iteration(train_valid: tuple, ours: str
     for pool in ("learn", "validation"):  # CatBoost skips some metrics on the learn pool
         if theirs not in log[pool]:
             continue
-        mine = np.array(log[pool]["RankwiseMetric"])
+        mine = np.array(log[pool][f"rankwise.{ours}"])
         reference = np.array(log[pool][theirs])
         assert len(mine) == len(reference) == 12
         assert np.abs(mine - reference).max() <= 1e-9, pool
         compared += 1
     assert "validation" in log and theirs in log["validation"] and compared >= 1
+    # named after its measure (issue 33, item 20: every Python metric was 'RankwiseMetric')
+    assert f"rankwise.{ours}" in model.get_best_score()["validation"]
+
+
+def test_the_metric_pickles_with_its_name() -> None:
+    import pickle
+
+    m = metric("ndcg@5", group_id=np.array([0, 0, 1]))
+    copy = pickle.loads(pickle.dumps(m))
+    assert type(copy).__name__ == "rankwise.ndcg@5" and copy.measure == m.measure
+    total, weight = copy.evaluate([np.array([0.3, 0.2, 0.1])], np.array([0.0, 1.0, 1.0]), None)
+    assert (total, weight) == (pytest.approx(1.0 / np.log2(3) + 1.0), 2.0)
 
 
 def test_the_metric_needs_the_groups_of_each_pool(train_valid: tuple) -> None:

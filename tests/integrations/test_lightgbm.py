@@ -34,11 +34,37 @@ def test_feval_equals_lightgbm_at_every_iteration(train_valid: tuple) -> None:
     theirs = log["valid"]
     for measure in mine:
         name = measure.split("(")[0]
-        assert len(theirs[measure]) == 25
-        difference = np.abs(np.array(theirs[measure]) - np.array(theirs[name]))
+        assert len(theirs[f"rankwise.{measure}"]) == 25
+        difference = np.abs(np.array(theirs[f"rankwise.{measure}"]) - np.array(theirs[name]))
         assert difference.max() <= 1e-6, (measure, difference.max())
     # the first iterations hold many tied scores (trees of few leaves): still equal
-    assert max(abs(a - b) for a, b in zip(theirs["ndcg@10"], theirs[mine[2]])) < 1e-12
+    ours = theirs[f"rankwise.{mine[2]}"]
+    assert max(abs(a - b) for a, b in zip(theirs["ndcg@10"], ours)) < 1e-12
+
+
+def test_the_names_never_collide_with_lightgbms_own(train_valid: tuple) -> None:
+    """Issue 33, item 20: metric="ndcg" and feval(["ndcg@10"]) both logged 'valid_0's ndcg@10',
+    and record_evaluation interleaved them (10 values for 5 rounds)."""
+    (x, y, g), (xv, yv, gv) = train_valid
+    params = {"objective": "lambdarank", "metric": "ndcg", "ndcg_eval_at": [10],
+              "learning_rate": 0.2, "num_leaves": 7, "min_data_in_leaf": 5, "verbose": -1,
+              "num_threads": 1, "deterministic": True}
+    logs = []
+    for hook in (None, feval(["ndcg@10"])):
+        train, valid = _datasets(train_valid)
+        log: dict = {}
+        lgb.train(params, train, num_boost_round=5, valid_sets=[valid], feval=hook,
+                  callbacks=[lgb.record_evaluation(log)])
+        logs.append(log["valid_0"])
+    alone, both = logs
+    assert list(both) == ["ndcg@10", "rankwise.ndcg@10"]
+    assert len(both["ndcg@10"]) == len(both["rankwise.ndcg@10"]) == 5
+    assert both["ndcg@10"] == alone["ndcg@10"]  # LightGBM's own values, untouched
+    booster = lgb.train(params, _datasets(train_valid)[0], num_boost_round=5)
+    for iteration in range(1, 6):  # rankwise's: its ndcg@10 of the saved predictions
+        qrels, run = as_dicts(yv, booster.predict(xv, num_iteration=iteration), gv)
+        assert both["rankwise.ndcg@10"][iteration - 1] == pytest.approx(
+            rw.evaluate(qrels, run, ["ndcg@10"]).mean["ndcg@10"], abs=1e-12)
 
 
 def test_early_stopping_on_map_picks_the_iteration_rw_evaluate_picks(train_valid: tuple) -> None:
@@ -59,7 +85,8 @@ def test_early_stopping_on_map_picks_the_iteration_rw_evaluate_picks(train_valid
         means.append(rw.evaluate(qrels, run, ["map"]).mean["map"])
     best = int(np.argmax(means)) + 1  # the first best, as LightGBM keeps it
     assert booster.best_iteration == best
-    assert booster.best_score["valid_0"]["map"] == pytest.approx(means[best - 1], abs=1e-15)
+    assert booster.best_score["valid_0"]["rankwise.map"] == pytest.approx(means[best - 1],
+                                                                          abs=1e-15)
 
 
 @pytest.mark.filterwarnings("ignore:The argument 'eval_set' is deprecated")
@@ -69,10 +96,10 @@ def test_the_scikit_learn_interface(train_valid: tuple) -> None:
     ranker.fit(x, y, group=g, eval_set=[(xv, yv)], eval_group=[gv], eval_at=[10],
                eval_metric=feval(["ndcg@10(dialect=lightgbm)", "mrr@10"]))
     log = ranker.evals_result_["valid_0"]
-    assert np.allclose(log["ndcg@10(dialect=lightgbm)"], log["ndcg@10"], atol=1e-12)
+    assert np.allclose(log["rankwise.ndcg@10(dialect=lightgbm)"], log["ndcg@10"], atol=1e-12)
     qrels, run = as_dicts(yv, ranker.predict(xv, raw_score=True), gv)
-    assert log["mrr@10"][-1] == pytest.approx(rw.evaluate(qrels, run, "mrr@10").mean["mrr@10"],
-                                              abs=1e-15)
+    assert log["rankwise.mrr@10"][-1] == pytest.approx(
+        rw.evaluate(qrels, run, "mrr@10").mean["mrr@10"], abs=1e-15)
 
 
 def test_feval_needs_groups() -> None:

@@ -71,3 +71,10 @@ def test_routing_must_be_enabled_or_a_column_named() -> None:
         rw.InvalidParameterError, match="enable_metadata_routing"
     ):
         ranking_scorer("ndcg@10")
+
+
+def test_the_scorer_is_shown_with_rankwise_name() -> None:
+    """Issue 33, item 20: the hooks name their metrics rankwise.<measure>, scikit-learn too."""
+    with sklearn.config_context(enable_metadata_routing=True):
+        scorer = ranking_scorer("ndcg@10")
+    assert repr(scorer) == "make_scorer(rankwise.ndcg@10, response_method='predict')"

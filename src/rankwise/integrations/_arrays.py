@@ -16,9 +16,35 @@ from rankwise.measures import Measure, parse_many
 from rankwise.options import EvalOptions
 from rankwise.results import Results
 
-__all__ = ["GroupCache", "evaluate_groups", "lower_is_better", "measures_of", "require"]
+__all__ = [
+    "NAME_PREFIX",
+    "GroupCache",
+    "evaluate_groups",
+    "lower_is_better",
+    "measures_of",
+    "metric_name",
+    "require",
+]
 
 _OPTIONS = EvalOptions()
+
+NAME_PREFIX = "rankwise."
+"""What every hook's metric names begin with: a library's own metrics (LightGBM's and
+XGBoost's ``ndcg@10``, CatBoost's ``NDCG``) never do, so the two never share a name in a
+log, in ``record_evaluation`` or in early stopping. A dot, not a colon: XGBoost reads its
+log lines as ``data-name:value`` and fails on a name that holds a colon."""
+
+
+def metric_name(measure: Measure) -> str:
+    """The name a hook gives *measure* in the library's logs: ``rankwise.`` and its canonical name.
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> metric_name(parse("NDCG@10")), metric_name(parse("map@5(dialect=lightgbm)"))
+    ('rankwise.ndcg@10(gain=linear)', 'rankwise.map@5(dialect=lightgbm)')
+    """
+    return NAME_PREFIX + str(measure)
 
 class GroupCache:
     """The query structures of the data sets a hook evaluates, prepared once each.
@@ -181,6 +207,9 @@ def means(
     groups: Any,
     cache: GroupCache | None = None,
 ) -> list[tuple[str, float, bool]]:
-    """(name, mean, higher is better) per measure: what boosting libraries print."""
+    """(name, mean, higher is better) per measure: what boosting libraries print.
+
+    The names are :func:`metric_name`'s (``rankwise.ndcg@10``).
+    """
     results = evaluate_groups(labels, predictions, groups, measures, cache=cache)
-    return [(str(m), results.mean[str(m)], not lower_is_better(m)) for m in measures]
+    return [(metric_name(m), results.mean[str(m)], not lower_is_better(m)) for m in measures]

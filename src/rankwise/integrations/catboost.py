@@ -9,7 +9,10 @@ group ids) and recognises them by their number of rows::
     model = CatBoostRanker(eval_metric=metric("ndcg@10", group_id=[train, valid]))
     model.fit(train, eval_set=valid)
 
-Its value is the mean over the groups (those the measure counts).
+Its value is the mean over the groups (those the measure counts). CatBoost
+names a Python metric by its class: the object is of a class named
+``rankwise.`` and the measure's canonical name, so ``get_evals_result()`` and
+the log show ``rankwise.ndcg@10`` next to CatBoost's own ``NDCG:top=10``.
 ``dialect=catboost`` gives CatBoost's own ``NDCG``, ``DCG``, ``MAP``,
 ``MRR``, ``PrecisionAt`` and ``RecallAt``.
 
@@ -19,6 +22,7 @@ Needs CatBoost: ``pip install 'rankwise[catboost]'``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -29,6 +33,7 @@ from rankwise.integrations._arrays import (
     evaluate_groups,
     lower_is_better,
     measures_of,
+    metric_name,
     require,
 )
 from rankwise.kernels.arrays import group_sizes_of
@@ -59,10 +64,15 @@ class RankwiseMetric:
     group_id : Pool, array, or a list of them
         The groups of every data set CatBoost evaluates the metric on.
 
+    The object is of a subclass named after the measure (``rankwise.ndcg@3``):
+    CatBoost shows a Python metric under its class's name.
+
     Examples
     --------
     >>> import numpy as np
     >>> m = metric("ndcg@3(dialect=catboost)", group_id=np.array([0, 0, 0, 0, 1, 1]))
+    >>> type(m).__name__, isinstance(m, RankwiseMetric)
+    ('rankwise.ndcg@3(dialect=catboost)', True)
     >>> total, weight = m.evaluate([np.array([.9, .8, .1, .2, .5, .4])],
     ...                            np.array([3, 0, 2, 1, 0, 1]), None)
     >>> round(m.get_final_error(total, weight), 6)
@@ -71,13 +81,14 @@ class RankwiseMetric:
 
     no_jit = True  # CatBoost would try to compile evaluate() with numba and warn
 
+    def __new__(cls, measure: str | Measure, group_id: Any) -> RankwiseMetric:
+        """An object of the subclass named after *measure*."""
+        if cls is RankwiseMetric:  # CatBoost's name for the metric is its class's
+            cls = _named_class(_one_measure(measure))
+        return super().__new__(cls)
+
     def __init__(self, measure: str | Measure, group_id: Any) -> None:
-        parsed = measures_of(measure)
-        if len(parsed) != 1:
-            raise InvalidParameterError(
-                f"a CatBoost eval_metric is one measure; got {len(parsed)}"
-            )
-        self.measure = parsed[0]
+        self.measure = _one_measure(measure)
         sources = (
             list(group_id) if isinstance(group_id, (list, tuple)) else [group_id]
         )
@@ -122,6 +133,30 @@ class RankwiseMetric:
 
     def __repr__(self) -> str:
         return f"metric({str(self.measure)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the class is made at run time (pickle cannot find it by name): made again
+        return _restore, (self.measure, self._sizes)
+
+
+def _one_measure(measure: str | Measure) -> Measure:
+    parsed = measures_of(measure)
+    if len(parsed) != 1:
+        raise InvalidParameterError(f"a CatBoost eval_metric is one measure; got {len(parsed)}")
+    return parsed[0]
+
+
+@lru_cache(maxsize=256)
+def _named_class(measure: Measure) -> type[RankwiseMetric]:
+    """The subclass of :class:`RankwiseMetric` named ``rankwise.<measure>``."""
+    name = metric_name(measure)
+    return type(name, (RankwiseMetric,), {"__qualname__": name, "__module__": __name__})
+
+
+def _restore(measure: Measure, sizes: dict[int, np.ndarray]) -> RankwiseMetric:
+    restored = RankwiseMetric(measure, group_id=[])
+    restored._sizes = dict(sizes)
+    return restored
 
 
 def metric(measure: str | Measure, group_id: Any) -> RankwiseMetric:

@@ -9,10 +9,14 @@ interfaces call:
 - ``LGBMRanker().fit(X, y, group=..., eval_set=[...], eval_group=[...],
   eval_metric=feval(...))`` calls it with ``(y_true, y_pred, weight, group)``.
 
-It returns ``(name, value, is_higher_better)`` per measure, the names being
-rankwise's canonical ones (``ndcg@10(dialect=lightgbm)``), so early stopping
-(``first_metric_only``) can follow any of them. ``dialect=lightgbm`` gives
-LightGBM's own ``ndcg@k`` and ``map@k`` to the last digit.
+It returns ``(name, value, is_higher_better)`` per measure, the name being
+``rankwise.`` and the measure's canonical name (``rankwise.ndcg@10``,
+``rankwise.ndcg@10(dialect=lightgbm)``): never one of LightGBM's own metric
+names, so with ``metric="ndcg"`` the log shows ``valid_0's ndcg@10`` (LightGBM's)
+and ``valid_0's rankwise.ndcg@10`` (rankwise's) apart, ``record_evaluation``
+keeps one list each, and early stopping (``first_metric_only``) can follow any
+of them. ``dialect=lightgbm`` gives LightGBM's own ``ndcg@k`` and ``map@k`` to
+the last digit.
 
 Needs LightGBM: ``pip install 'rankwise[lightgbm]'``.
 """
@@ -43,7 +47,7 @@ class RankwiseEval:
     >>> import numpy as np
     >>> metric = feval(["ndcg@3(dialect=lightgbm)", "mrr"])
     >>> metric(np.array([3, 0, 2, 1]), np.array([.9, .8, .1, .2]), None, np.array([4]))
-    [('ndcg@3(dialect=lightgbm)', 0.7984848580994974, True), ('mrr', 1.0, True)]
+    [('rankwise.ndcg@3(dialect=lightgbm)', 0.7984848580994974, True), ('rankwise.mrr', 1.0, True)]
     """
 
     def __init__(self, measures: str | Measure | Iterable[str | Measure]) -> None:

@@ -29,6 +29,7 @@ from rankwise.integrations._arrays import (
     evaluate_groups,
     lower_is_better,
     measures_of,
+    metric_name,
     require,
 )
 from rankwise.measures import Measure
@@ -64,6 +65,8 @@ class GroupScore:
     >>> score = GroupScore("mrr")
     >>> score(np.array([0, 1, 1, 0]), np.array([.9, .8, .7, .6]), groups=np.array([5, 5, 6, 6]))
     0.75
+    >>> score.__name__
+    'rankwise.mrr'
     """
 
     def __init__(self, measure: str | Measure) -> None:
@@ -71,7 +74,7 @@ class GroupScore:
         if len(parsed) != 1:
             raise InvalidParameterError(f"a scorer computes one measure; got {len(parsed)}")
         self.measure = parsed[0]
-        self.__name__ = str(self.measure)
+        self.__name__ = metric_name(self.measure)  # make_scorer's repr shows it
         self.cache = GroupCache()  # the folds' query structures, prepared once
 
     def __call__(self, y_true: Any, y_pred: Any, *, groups: Any = None) -> float:

@@ -11,7 +11,11 @@
   document without calling it, and averages; use ``custom_metric`` with
   ``xgb.train`` where speed matters.
 
-``dialect=xgboost`` gives XGBoost's own ``ndcg@k``, ``map@k`` and ``pre@k``.
+Both name their values ``rankwise.`` and the measure's canonical name
+(``rankwise.ndcg@10``, ``rankwise.ndcg@10(dialect=xgboost)``), never one of
+XGBoost's own metric names, so ``evals_result`` keeps XGBoost's ``ndcg@10`` and
+rankwise's apart. ``dialect=xgboost`` gives XGBoost's own ``ndcg@k``, ``map@k``
+and ``pre@k``.
 
 Needs XGBoost: ``pip install 'rankwise[xgboost]'``.
 """
@@ -28,6 +32,7 @@ from rankwise.integrations._arrays import (
     evaluate_groups,
     means,
     measures_of,
+    metric_name,
     require,
 )
 from rankwise.measures import Measure
@@ -45,12 +50,12 @@ class CustomMetric:
     >>> import numpy as np, xgboost as xgb
     >>> data = xgb.DMatrix(np.zeros((4, 1)), label=[3, 0, 2, 1], qid=[0, 0, 0, 0])
     >>> custom_metric(["ndcg@3(dialect=xgboost)", "mrr"])(np.array([.9, .8, .1, .2]), data)
-    [('ndcg@3(dialect=xgboost)', 0.7984848580994974), ('mrr', 1.0)]
+    [('rankwise.ndcg@3(dialect=xgboost)', 0.7984848580994974), ('rankwise.mrr', 1.0)]
     """
 
     def __init__(self, measures: str | Measure | Iterable[str | Measure]) -> None:
         self.measures = measures_of(measures)
-        self.__name__ = ",".join(str(m) for m in self.measures)
+        self.__name__ = ",".join(metric_name(m) for m in self.measures)
         self.cache = GroupCache()  # the data sets' query structures, prepared once
 
     def __call__(self, predictions: Any, dmatrix: Any) -> list[tuple[str, float]]:
@@ -76,7 +81,7 @@ class GroupMetric:
     >>> import numpy as np
     >>> metric = eval_metric("ndcg@3(dialect=xgboost)")
     >>> metric.__name__, metric(np.array([3, 0, 2, 1]), np.array([.9, .8, .1, .2]))
-    ('ndcg@3(dialect=xgboost)', 0.7984848580994974)
+    ('rankwise.ndcg@3(dialect=xgboost)', 0.7984848580994974)
     """
 
     def __init__(self, measure: str | Measure) -> None:
@@ -89,7 +94,7 @@ class GroupMetric:
                 "(use custom_metric with xgb.train for several)"
             )
         self.measure = parsed[0]
-        self.__name__ = str(self.measure)
+        self.__name__ = metric_name(self.measure)  # XGBRanker's name for it in evals_result()
 
     def __call__(self, y_true: Any, y_pred: Any) -> float:
         """The value of the measure for one group (NaN when its dialect leaves it out)."""
