@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from rankwise.exceptions import InvalidParameterError
+from rankwise.exceptions import InputFormatError, InvalidParameterError
 from rankwise.kernels.ranking import TIE_ORDERS, TiedRanking
 
 __all__ = ["GroupedRows", "check_arrays", "group_sizes_of", "rank_arrays"]
@@ -66,6 +66,9 @@ def check_arrays(
     InvalidParameterError
         Lengths that disagree, group sizes that do not add up to the rows,
         or a score that is not finite.
+    InputFormatError
+        A label (a grade) that is not finite, as :func:`rankwise.evaluate`
+        refuses a grade of NaN or infinity in the judgments.
     """
     labels = np.asarray(labels, dtype=np.float64).ravel()
     scores = np.asarray(scores, dtype=np.float64)
@@ -86,6 +89,13 @@ def check_arrays(
     if not np.isfinite(scores).all():
         row = int(np.flatnonzero(~np.isfinite(scores))[0])
         raise InvalidParameterError(f"prediction of row {row} is not finite: {scores[row]}")
+    if not np.isfinite(labels).all():  # rw.evaluate's rule for the grades of judgments
+        row = int(np.flatnonzero(~np.isfinite(labels))[0])
+        raise InputFormatError(
+            f"relevance grade (label) of row {row} must be a finite number, got "
+            f"{labels[row]}: give every row a grade, or drop the rows without one",
+            "labels",
+        )
     return labels, scores, groups
 
 

@@ -28,6 +28,7 @@ from rankwise.kernels._segments import (
     segment_cumsum,
 )
 from rankwise.kernels.context import Context
+from rankwise.kernels.dcg import EXP_SCALE_ABOVE, unscale
 from rankwise.measures.dialects import Conventions, conventions_of
 from rankwise.measures.spec import Measure
 
@@ -296,13 +297,22 @@ def coverage(ctx: Context, m: Measure, c: Conventions | None = None) -> np.ndarr
     return deepest
 
 
-def _gains(grades: np.ndarray, c: Conventions) -> np.ndarray:
+def _gains(grades: np.ndarray, c: Conventions, shift: np.ndarray | None = None) -> np.ndarray:
     """The gain of each grade under the record's gain, negative-grade rule and explicit gains.
 
     Small integer grades (the usual case) are looked up in a table of their
-    gains rather than computed one by one.
+    gains rather than computed one by one. *shift* (one value per grade, from
+    :func:`_exp_shift`) scales the exponential gains by 2^-shift so that they
+    stay finite at any grade (2^g - 1 overflows from g = 1024 on).
     """
     grades = np.asarray(grades, dtype=np.float64)
+    if shift is not None and c.gain == "exp":
+        scale = np.exp2(-shift)
+        top = np.maximum(grades, 0.0) if c.negative == "zero" else grades
+        gains = np.exp2(top - shift) - scale
+        for grade, value in c.gains:
+            gains = np.where(grades == grade, value * scale, gains)
+        return gains
     if len(grades) > 64 and not c.gains:
         low, high = float(grades.min()), float(grades.max())
         if high - low < 64 and low == np.floor(low):
@@ -322,6 +332,29 @@ def _gains(grades: np.ndarray, c: Conventions) -> np.ndarray:
     for grade, value in c.gains:
         gains = np.where(grades == grade, value, gains)
     return gains
+
+
+def _exp_shift(hits: _Hits, c: Conventions) -> np.ndarray | None:
+    """Per query, the power of two its exponential gains are divided by (None: none needs it).
+
+    As :func:`rankwise.kernels.dcg.exp_shift`: s = max(0, the query's top
+    grade - 512) (- 64 in float32 arithmetic), taken over the documents the
+    ideal ranking is made of; 0 for every query whose grades stay at or
+    below it, so those keep the bits they have without scaling. DCG and its
+    ideal scaled alike give the same ratio: nDCG is computed exactly at any grade.
+    """
+    if c.gain != "exp":
+        return None
+    limit = 64.0 if c.arithmetic == "float32" else EXP_SCALE_ABOVE
+    if c.ideal == "list" and not hits.list_is_judged():
+        query, grades = hits.query, hits.grade
+    else:
+        query, grades = hits.judged()
+    if len(grades) == 0 or not np.max(grades) > limit:
+        return None
+    top = np.full(hits.n_queries, -np.inf)
+    np.maximum.at(top, query, grades)
+    return np.maximum(top - limit, 0.0)
 
 
 _DISCOUNTS = np.zeros(1)
@@ -394,22 +427,27 @@ def _segment_sum(query: np.ndarray, values: np.ndarray, n: int, dtype: type) -> 
     return out.astype(np.float64)
 
 
-def _ideal_dcg(hits: _Hits, k: int | None, c: Conventions) -> np.ndarray:
+def _ideal_dcg(
+    hits: _Hits, k: int | None, c: Conventions, shift: np.ndarray | None = None
+) -> np.ndarray:
     """The ideal DCG@k: the gains of the judgments (or of the list) sorted descending.
 
     In the list, unjudged documents gain 0 and negative gains come last. The
     judgments come sorted by grade descending: with a gain that grows with
-    the grade, their order is the ideal one already.
+    the grade, their order is the ideal one already. With *shift* (per
+    query, :func:`_exp_shift`), each query's value is scaled by 2^-shift.
     """
     if c.ideal == "list" and not hits.list_is_judged():
-        return _ideal_dcg_of(hits, hits.query, _gains(hits.grade, c), hits.num_ret, k, c, False)
+        gains = _gains(hits.grade, c, None if shift is None else shift[hits.query])
+        return _ideal_dcg_of(hits, hits.query, gains, hits.num_ret, k, c, False)
 
     def make() -> np.ndarray:
         query, grades = hits.judged()
         length = np.diff(hits.data.judged_offsets)
-        return _ideal_dcg_of(hits, query, _gains(grades, c), length, k, c, not c.gains)
+        gains = _gains(grades, c, None if shift is None else shift[query])
+        return _ideal_dcg_of(hits, query, gains, length, k, c, not c.gains)
 
-    key = ("ideal dcg", k, c.gain, c.gains, c.negative, c.arithmetic)
+    key = ("ideal dcg", k, c.gain, c.gains, c.negative, c.arithmetic, shift is not None)
     return hits.static(key, make)
 
 
@@ -462,16 +500,28 @@ def _gain_empty(hits: _Hits, ideal: np.ndarray, c: Conventions) -> np.ndarray:
 
 
 def dcg(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
-    """DCG@k under the record's gain, ties and arithmetic."""
+    """DCG@k under the record's gain, ties and arithmetic.
+
+    A value beyond float64's range (the exponential gain of a grade of 1024
+    or more) is refused, as rankwise's own ``dcg`` refuses it.
+    """
     hits = _Hits(ctx, c)
-    return _dcg(hits, _gains(hits.grade, c), _cut(m, c), c)
+    shift = _exp_shift(hits, c)
+    gains = _gains(hits.grade, c, None if shift is None else shift[hits.query])
+    return unscale(_dcg(hits, gains, _cut(m, c), c), shift, m)
 
 
 def ndcg(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
-    """nDCG@k = DCG@k / ideal DCG@k; the empty value when the query is empty."""
+    """nDCG@k = DCG@k / ideal DCG@k; the empty value when the query is empty.
+
+    Exact at any grade: with the exponential gain, a query's DCG and ideal
+    DCG are scaled alike by a power of two (:func:`_exp_shift`).
+    """
     hits = _Hits(ctx, c)
-    value = _dcg(hits, _gains(hits.grade, c), _cut(m, c), c)
-    ideal = _ideal_dcg(hits, _cut(m, c), c)
+    shift = _exp_shift(hits, c)
+    gains = _gains(hits.grade, c, None if shift is None else shift[hits.query])
+    value = _dcg(hits, gains, _cut(m, c), c)
+    ideal = _ideal_dcg(hits, _cut(m, c), c, shift)
     if c.arithmetic == "float32":
         ratio = np.zeros(len(value))
         ok = ideal != 0
