@@ -313,3 +313,95 @@ def test_the_command(tmp_path, capsys) -> None:
                  f"{lightgbm:.6f}"]) == 0
     assert "matches dialect lightgbm" in capsys.readouterr().out
     assert main(["explain", str(qrels), str(run), "-m", "ndcg@3", "--measured", "x"]) == 1
+
+
+def _noisy_collection() -> tuple[dict, dict]:
+    """40 queries of 12 judged documents (grades 0-3), every one retrieved; five queries hold a
+    tie of three documents, the others none."""
+    rng = np.random.default_rng(11)
+    qrels, run = {}, {}
+    for q in range(40):
+        grades = rng.integers(0, 4, 12)
+        scores = rng.permutation(12).astype(float) / 12
+        if q % 8 == 0:
+            scores[[0, 1, 2]] = scores[0]
+        qrels[f"q{q}"] = {f"d{i}": int(g) for i, g in enumerate(grades)}
+        run[f"q{q}"] = {f"d{i}": float(s) for i, s in enumerate(scores)}
+    return qrels, run
+
+
+def test_rounding_noise_is_not_a_change() -> None:
+    """Issue 33, item 10: trec_eval -> sklearn said the ties step changed 22 queries when the
+    largest change was 1.7e-16. A query changes when its value moves by more than half a unit
+    of the last decimal printed (5e-05). Every document is judged and retrieved and no grade is
+    negative, so the ties step is the whole difference per query: the queries it changes are
+    those where pytrec_eval's ndcg_cut_10 and scikit-learn's ndcg_score(k=10) differ by more."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    metrics = pytest.importorskip("sklearn.metrics")
+    qrels, run = _noisy_collection()
+    trec = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(run)
+    differ = 0
+    for query, judged in qrels.items():
+        docs = sorted(judged)
+        theirs = metrics.ndcg_score([[judged[d] for d in docs]], [[run[query][d] for d in docs]],
+                                    k=10)
+        differ += abs(theirs - trec[query]["ndcg_cut_10"]) > 5e-05
+    assert differ == 5  # the five queries with a tie (20 values compared, by both tools)
+    ex = rw.explain(qrels, run, "ndcg@10", "trec_eval", "sklearn")
+    assert ex.tolerance == 5e-05
+    assert [(s.convention, s.queries_changed) for s in ex.steps] == [
+        ("ties", differ), ("negative", 0), ("ideal", 0)]
+    assert ex.to_text().rstrip().endswith(
+        "queries: those whose value the step moves by more than 5e-05 (half a unit of the "
+        "last decimal shown)")
+    # every bit: the noise of computing a value two ways counts then
+    exact = rw.explain(qrels, run, "ndcg@10", "trec_eval", "sklearn", tolerance=0)
+    assert exact.steps[0].queries_changed > differ
+    with pytest.raises(rw.InvalidParameterError, match="finite number >= 0"):
+        rw.explain(qrels, run, "ndcg@10", "trec_eval", "sklearn", tolerance=math.nan)
+
+
+def test_the_command_counts_changes_beyond_the_last_digit_printed(tmp_path, capsys) -> None:
+    qrels, run = _noisy_collection()
+    qrels_path, run_path = tmp_path / "g.qrels", tmp_path / "a.run"
+    qrels_path.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items()
+                                  for d, g in docs.items()))
+    run_path.write_text("".join(f"{q} Q0 {d} 0 {s!r} r\n" for q, docs in run.items()
+                                for d, s in docs.items()))
+    args = ["explain", str(qrels_path), str(run_path), "-m", "ndcg@10", "--between",
+            "trec_eval", "sklearn"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    ties = next(line.split() for line in out.splitlines() if line.strip().startswith("ties"))
+    assert int(ties[-4]) == 5  # the queries column (then mean after, part, share)
+    assert "by more than 5e-05 (half a unit of the last decimal shown)" in out
+    assert main([*args, "--digits", "17"]) == 0  # 5e-18: the noise is shown, and counted
+    out = capsys.readouterr().out
+    ties = next(line.split() for line in out.splitlines() if line.strip().startswith("ties"))
+    assert int(ties[-4]) > 5
+
+
+def test_an_unknown_dialect_or_a_measured_nan_is_one_line(tmp_path, capsys) -> None:
+    """Issue 33, items 13 and 23: --between trec_eval sklearnn came as a traceback, and
+    --measured nan was accepted."""
+    qrels, run = tmp_path / "g.qrels", tmp_path / "a.run"
+    qrels.write_text("q1 0 a 1\n")
+    run.write_text("q1 Q0 a 1 1.0 r\n")
+    cases = [
+        (["--between", "trec_eval", "sklearnn"],
+         "rankwise: error: unknown dialect 'sklearnn'; did you mean 'sklearn'?"),
+        (["--measured", "nan"],
+         "rankwise: error: --measured must be a finite number (a mean a tool printed), "
+         "got 'nan'"),
+        (["--measured", "inf"],
+         "rankwise: error: --measured must be a finite number (a mean a tool printed), "
+         "got 'inf'"),
+    ]
+    for extra, line in cases:
+        status = main(["explain", str(qrels), str(run), "-m", "ndcg@10", *extra])
+        captured = capsys.readouterr()
+        assert (status, captured.err, captured.out) == (1, line + "\n", "")
+    with pytest.raises(rw.InvalidParameterError, match="unknown dialect 'sklearnn'"):
+        rw.explain({"q": {"a": 1}}, {"q": {"a": 1.0}}, "ndcg@10", "trec_eval", "sklearnn")
+    with pytest.raises(rw.InvalidParameterError, match="finite number"):
+        rw.explain({"q": {"a": 1}}, {"q": {"a": 1.0}}, "ndcg@10", measured=math.nan)

@@ -6,7 +6,10 @@ first to the second's one at a time, in the order they apply
 (:data:`rankwise.measures.dialects.ORDER`), and reports for each the queries
 it changes and its part of the difference between the two means. The parts
 are differences of consecutive means, so they add up to the whole
-difference exactly (as fractions: every float is one).
+difference exactly (as fractions: every float is one). A query changes when
+its value moves by more than a tolerance (by default half a unit of the
+fourth decimal, the last one printed): floating-point noise (1e-16) is not a
+change.
 
 With ``measured=``, it finds which dialect gives a number a tool printed.
 """
@@ -35,7 +38,11 @@ from rankwise.measures.dialects import (
 from rankwise.options import EvalOptions, options_from
 from rankwise.results import aggregate
 
-__all__ = ["Candidate", "Explanation", "Matches", "Step", "explain"]
+__all__ = ["CHANGE_TOLERANCE", "Candidate", "Explanation", "Matches", "Step", "explain"]
+
+CHANGE_TOLERANCE = 5e-05
+"""How much a query's value must move to count as changed, by default: half a unit of the
+fourth decimal, the last one the text prints (``--digits`` sets another on the command line)."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,8 @@ class Step:
     delta : Fraction
         The mean after the switch minus the mean before it, exactly.
     queries_changed : int
-        Queries whose value (or whether the mean counts them) the switch changes.
+        Queries whose value the switch moves by more than the explanation's
+        tolerance, or whether the mean counts them.
     family : str
         The measure family (some conventions read differently for some).
     """
@@ -92,6 +100,9 @@ class Explanation:
         deltas add up to :attr:`difference` exactly.
     n_queries : int
         Queries evaluated.
+    tolerance : float
+        How much a query's value must move for a step to change it (by
+        default 5e-05, half a unit of the fourth decimal).
     """
 
     measure: Measure
@@ -100,6 +111,7 @@ class Explanation:
     means: tuple[float, float]
     steps: list[Step]
     n_queries: int
+    tolerance: float = CHANGE_TOLERANCE
 
     @property
     def difference(self) -> Fraction:
@@ -171,6 +183,8 @@ class Explanation:
             lines.append("  " + "  ".join(cells).rstrip())
             if index == 0 or index == len(rows) - 2:
                 lines.append("  " + "  ".join("-" * width for width in widths))
+        tolerance = _tolerance_text(self.tolerance, digits)
+        lines.append(f"  queries: those whose value the step moves by more than {tolerance}")
         return "\n".join(lines) + "\n"
 
     def __str__(self) -> str:
@@ -269,6 +283,20 @@ class Matches:
         return self.to_text()
 
 
+def _tolerance_text(tolerance: float, digits: int) -> str:
+    """The tolerance in words: '5e-05 (half a unit of the last decimal shown)', or the number.
+
+    Examples
+    --------
+    >>> _tolerance_text(5e-05, 4), _tolerance_text(1e-09, 4)
+    ('5e-05 (half a unit of the last decimal shown)', '1e-09')
+    """
+    shown = f"{tolerance:g}"
+    if math.isclose(tolerance, 0.5 * 10.0 ** -digits, rel_tol=1e-9):
+        return f"{shown} (half a unit of the last decimal shown)"
+    return shown
+
+
 def _option(c: Candidate) -> str:
     return f" with {c.option}" if c.option else ""
 
@@ -294,11 +322,18 @@ def _decimals(measured: float | str) -> int | None:
     return len(text.split(".", 1)[1])
 
 
+def _checked_tolerance(tolerance: Any) -> float:
+    """*tolerance* as a float, refused unless a finite number >= 0."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not (
+        math.isfinite(tolerance) and tolerance >= 0
+    ):
+        raise InvalidParameterError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
+    return float(tolerance)
+
+
 def _tolerance(measured: float | str, tolerance: float | None) -> float:
     if tolerance is not None:
-        if not (isinstance(tolerance, (int, float)) and tolerance >= 0):
-            raise InvalidParameterError(f"tolerance must be a number >= 0, got {tolerance!r}")
-        return float(tolerance)
+        return _checked_tolerance(tolerance)
     decimals = _decimals(measured)
     half_unit = 0.5 * 10.0 ** -decimals if decimals is not None else 0.0
     return max(half_unit, 1e-9)
@@ -366,6 +401,11 @@ def explain(
     queries, arithmetic, rounding); each step's part is the change of the
     mean it causes, so the parts add up to the difference exactly.
 
+    A step changes a query when it moves the query's value by more than
+    *tolerance* (by default half a unit of the fourth decimal, 5e-05, the
+    last one the text prints), or changes whether the mean counts it: the
+    rounding noise of computing one value two ways (1e-16) is not a change.
+
     With ``measured=``: the measure's mean in every dialect that has it (and
     with the tool options rankwise follows), nearest first, and those within
     the tolerance.
@@ -381,11 +421,13 @@ def explain(
         Dialect names (:data:`rankwise.measures.dialects.DIALECTS`):
         ``trec_eval``, ``sklearn``, ``lightgbm``, ``xgboost``, ...
     measured : float or str, optional
-        A number a tool printed; a string keeps its printed decimals
-        (``"0.4310"`` has 4).
+        A number a tool printed (finite); a string keeps its printed
+        decimals (``"0.4310"`` has 4).
     tolerance : float, optional
-        How close a dialect's mean must be to *measured*: by default half a
-        unit of its last decimal (at least 1e-9).
+        With two dialects, how much a query's value must move for a step to
+        change it: by default 5e-05 (:data:`CHANGE_TOLERANCE`). With
+        *measured*, how close a dialect's mean must be to it: by default half
+        a unit of its last decimal (at least 1e-9).
     dialects : iterable of str, optional
         With *measured*, the dialects to try (default: all).
     rel, depth, missing, judged_only, options
@@ -398,8 +440,8 @@ def explain(
     Raises
     ------
     InvalidParameterError
-        Neither two dialects nor a measured number, or a measure without
-        dialects.
+        Neither two dialects nor a measured number, a measured number that
+        is NaN or infinite, an unknown dialect, or a measure without dialects.
     MeasureSyntaxError
         A dialect that does not have the measure.
 
@@ -439,17 +481,33 @@ def explain(
     values, counted, mean = _state(evaluator, first, current)
     _defined(mean, first, "")
     first_mean = mean
+    within = CHANGE_TOLERANCE if tolerance is None else _checked_tolerance(tolerance)
     steps: list[Step] = []
     for name in start.changes(end):
         current = replace(current, **{name: getattr(end, name)})
         new_values, new_counted, new_mean = _state(evaluator, first, current)
         _defined(new_mean, first, f" once {name} is {getattr(end, name)!r}")
-        same = (new_values == values) | (np.isnan(new_values) & np.isnan(values))
-        changed = int((~same | (new_counted != counted)).sum())
+        changed = int((_moved(values, new_values, within) | (new_counted != counted)).sum())
         steps.append(Step(name, getattr(start, name), getattr(end, name), new_mean,
                           Fraction(new_mean) - Fraction(mean), changed, base.name))
         values, counted, mean = new_values, new_counted, new_mean
-    return Explanation(base, names, (first, second), (first_mean, mean), steps, n_queries)
+    return Explanation(base, names, (first, second), (first_mean, mean), steps, n_queries,
+                       within)
+
+
+def _moved(before: np.ndarray, after: np.ndarray, tolerance: float) -> np.ndarray:
+    """Per query, whether its value moved by more than *tolerance* (NaN to a number: moved).
+
+    Examples
+    --------
+    >>> _moved(np.array([0.5, 0.5, np.nan, np.nan]),
+    ...        np.array([0.5 + 1.7e-16, 0.6, np.nan, 0.1]), 5e-05).tolist()
+    [False, True, False, True]
+    """
+    both_nan = np.isnan(before) & np.isnan(after)
+    with np.errstate(invalid="ignore"):
+        near = np.abs(after - before) <= tolerance
+    return ~(near | both_nan)
 
 
 def _defined(mean: float, measure: Measure, where: str) -> None:
@@ -498,6 +556,10 @@ def _matches(
         number = float(measured)
     except (TypeError, ValueError):
         raise InvalidParameterError(f"measured must be a number, got {measured!r}") from None
+    if not math.isfinite(number):
+        raise InvalidParameterError(
+            f"measured must be a finite number (a mean a tool printed), got {measured!r}"
+        )
     if "dialect" not in base.family.params:
         _with_dialect(base, DEFAULT_DIALECT)
     found = _candidates(base, dialects)
