@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from rankwise.exceptions import MeasureSyntaxError
+from rankwise.exceptions import InvalidParameterError, MeasureSyntaxError
 from rankwise.measures.params import Param
 
 if TYPE_CHECKING:
@@ -516,11 +516,22 @@ DIALECTS: dict[str, Dialect] = {
 def read_dialect(text: str) -> str:
     """Read a dialect name (case-insensitive; '-' and '_' alike).
 
+    Raises
+    ------
+    InvalidParameterError
+        Not a dialect's name (a ``ValueError`` too); the message suggests the nearest.
+
     Examples
     --------
     >>> read_dialect("LightGBM"), read_dialect("trec-eval")
     ('lightgbm', 'trec_eval')
+    >>> read_dialect("sklearnn")
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: unknown dialect 'sklearnn'; did you mean 'sklearn'?
     """
+    if not isinstance(text, str):
+        raise InvalidParameterError(f"a dialect is a name, got {type(text).__name__}")
     value = text.strip().lower().replace("-", "_")
     aliases = {"scikit_learn": "sklearn", "pytrec_eval": "trec_eval", "catboost": "catboost"}
     value = aliases.get(value, value)
@@ -528,7 +539,7 @@ def read_dialect(text: str) -> str:
         from rankwise.suggest import did_you_mean
 
         hint = did_you_mean(value, sorted(DIALECTS))
-        raise ValueError(
+        raise InvalidParameterError(
             f"unknown dialect {text!r}" + (hint or f"; dialects: {', '.join(sorted(DIALECTS))}")
         )
     return value

@@ -22,8 +22,9 @@ Explain why two tools give different numbers for one measure: its mean in
 two dialects (the conventions of trec_eval, scikit-learn, LightGBM, XGBoost,
 CatBoost, torchmetrics, Spark, Microsoft Recommenders, ranx, BEIR, MTEB), and
 the difference split by convention, switched one at a time in the order they
-apply: for each, the queries it changes and its part of the difference (the
-parts add up to the difference exactly).
+apply: for each, the queries it changes (those whose value it moves by
+more than half a unit of the last decimal printed, or --tolerance) and its
+part of the difference (the parts add up to the difference exactly).
 
 With --measured, find which dialect gives a number a tool printed."""
 
@@ -59,8 +60,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     what.add_argument("--measured", metavar="NUMBER",
                       help="a number a tool printed: which dialect gives it")
     parser.add_argument("--tolerance", type=number, default=None, metavar="T",
-                        help="with --measured: how close a mean must be (default: half a unit "
-                             "of the number's last decimal)")
+                        help="with --between: how much a query's value must move to count as "
+                             "changed (default: half a unit of the last decimal printed, "
+                             "5e-05 with --digits 4); with --measured: how close a mean must be "
+                             "(default: half a unit of the number's last decimal)")
     output = parser.add_argument_group("output")
     output.add_argument("-f", "--format", choices=("text", "json"), default="text",
                         help="text (default) or json")
@@ -93,25 +96,27 @@ def run(args: argparse.Namespace) -> int:
     from rankwise.exceptions import InvalidParameterError
     from rankwise.explanation import explain
     from rankwise.io import read_qrels, read_run
+    from rankwise.measures.dialects import read_dialect
 
     texts = measure_texts([args.measure], [])
     if len(texts) != 1:
         raise InvalidParameterError(
             f"explain takes one measure, got {len(texts)}: {', '.join(texts)}"
         )
+    # the names and the number are checked before the files are read: one line, status 1,
+    # as every command words an unknown name (measure, test, correction, fusion method)
+    dialects = None if args.between is None else [read_dialect(d) for d in args.between]
     if args.measured is not None:
-        try:
-            float(args.measured)
-        except ValueError:
-            raise InvalidParameterError(
-                f"--measured must be a number, got {args.measured!r}"
-            ) from None
+        _check_measured(args.measured)
     check_stdin_once([args.qrels, args.run])
     options = evaluation_options(args)
     qrels = read_qrels(args.qrels, fmt=args.qrels_format)
     run_obj = read_run(args.run, fmt=args.run_format)
-    if args.between is not None:
-        result = explain(qrels, run_obj, texts[0], *args.between, options=options)
+    if dialects is not None:
+        # a query changes when its value moves beyond the last decimal printed
+        within = args.tolerance if args.tolerance is not None else 0.5 * 10.0 ** -args.digits
+        result = explain(qrels, run_obj, texts[0], *dialects, tolerance=within,
+                         options=options)
     else:
         result = explain(qrels, run_obj, texts[0], measured=args.measured,
                          tolerance=args.tolerance, options=options)
@@ -122,3 +127,19 @@ def run(args: argparse.Namespace) -> int:
         text = result.to_text(places)
     write_output(text, args.output)
     return 0
+
+
+def _check_measured(text: str) -> None:
+    """Refuse a --measured that is not a finite number (NaN is no tool's mean)."""
+    import math
+
+    from rankwise.exceptions import InvalidParameterError
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise InvalidParameterError(f"--measured must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise InvalidParameterError(
+            f"--measured must be a finite number (a mean a tool printed), got {text!r}"
+        )
