@@ -35,8 +35,13 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
-from rankwise.exceptions import UnsupportedMeasureError
-from rankwise.measures.ir_language import IrMeasure, from_ir_object, parse_ir_measures
+from rankwise.exceptions import UnknownMeasureError, UnsupportedMeasureError
+from rankwise.measures.ir_language import (
+    IrMeasure,
+    from_ir_object,
+    ir_name_hint,
+    parse_ir_measures,
+)
 
 __all__ = [
     "CalcResults",
@@ -75,7 +80,16 @@ def translate(measure: Any) -> IrMeasure:
     Raises
     ------
     UnsupportedMeasureError, MeasureSyntaxError, UnknownMeasureError
-        A measure rankwise cannot compute (yet), or cannot read.
+        A measure rankwise cannot compute (yet), or cannot read. A name no
+        language knows is answered in ir_measures' (``nDGC@10``: did you
+        mean ``nDCG@10``, not rankwise's ``ndcg@10``, another gain).
+
+    Examples
+    --------
+    >>> translate("nDGC@10")
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.UnknownMeasureError: unknown measure 'nDGC@10'; did you mean 'nDCG@10'?
     """
     if isinstance(measure, str):
         found = parse_ir_measures(measure)
@@ -83,7 +97,16 @@ def translate(measure: Any) -> IrMeasure:
             return found
         from rankwise.measures import parse
 
-        return IrMeasure(parse(measure))
+        try:
+            return IrMeasure(parse(measure))
+        except UnknownMeasureError as error:
+            from rankwise.measures.trec_names import looks_like_key
+
+            if looks_like_key(measure):  # a pytrec_eval key (the drop-in reads them): one
+                raise
+            hint = ir_name_hint(measure) or (
+                ": not one of ir_measures' names (nDCG, AP, RR, P, R, Success, Bpref, ...)")
+            raise UnknownMeasureError(f"unknown measure {measure.strip()!r}{hint}") from error
     found = from_ir_object(measure)
     if found is None:
         raise UnsupportedMeasureError(

@@ -192,10 +192,10 @@ def _combine(measures: Iterable[str]) -> list[str]:
                 params.setdefault(candidate, []).extend(match.group(1).split(","))
                 break
         else:
-            from rankwise.suggest import did_you_mean
+            from rankwise.measures.trec_names import trec_hint
 
-            hint = did_you_mean(text, [*TREC_MEASURES, *NICKNAMES])
-            raise UnknownMeasureError(f"unsupported measure {text!r}{hint}")
+            # suggested as pytrec_eval takes them: ndcg_ct_10 -> ndcg_cut_10, P@5 -> P_5
+            raise UnknownMeasureError(f"unsupported measure {text!r}{trec_hint(text, keys=True)}")
     out = []
     for name, given_params in params.items():
         unique = list(dict.fromkeys(given_params))

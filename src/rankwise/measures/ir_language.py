@@ -32,13 +32,89 @@ from rankwise.measures.catalog import FAMILIES, normalise_params
 from rankwise.measures.ir_measures_names import IMPLIED, IR_MEASURES, IrName
 from rankwise.measures.spec import Measure
 
-__all__ = ["IrMeasure", "from_ir_object", "from_ir_params", "parse_ir_measures"]
+__all__ = [
+    "IrMeasure",
+    "from_ir_object",
+    "from_ir_params",
+    "ir_name_hint",
+    "looks_like_ir_measures",
+    "parse_ir_measures",
+]
 
 _SYNTAX = re.compile(
     r"^\s*(?P<name>[^\W\d]\w*)\s*(?:\((?P<params>.*)\))?\s*(?:@\s*(?P<at>[^\s()@]+))?\s*$"
 )
 _INT = re.compile(r"[+-]?\d+")
 _FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+_NAME = re.compile(r"^\s*(?P<name>[^\W\d]\w*)(?P<rest>.*?)\s*$", re.DOTALL)
+
+
+def ir_name_hint(text: str) -> str:
+    """``"; did you mean 'nDCG@10'?"``: the nearest of ir_measures' names, or ``""``.
+
+    For a measure not in ir_measures' language, in the words of someone who
+    writes it (the ir_measures drop-in, an ir_measures-style string): the
+    nearest name ir_measures registers, with what followed the name as typed
+    when the whole then reads in ir_measures' language (else the name alone).
+
+    Examples
+    --------
+    >>> ir_name_hint("nDGC@10"), ir_name_hint("NDGC@10"), ir_name_hint("Sucess(rel=2)@5")
+    ("; did you mean 'nDCG@10'?", "; did you mean 'NDCG@10'?", "; did you mean 'Success(rel=2)@5'?")
+    >>> ir_name_hint("nDGC@10(gain=exp)"), ir_name_hint("zzz")
+    ("; did you mean 'nDCG'?", '')
+    """
+    import difflib
+
+    from rankwise.suggest import closest
+
+    match = _NAME.match(text)
+    if match is None:
+        return ""
+    typed = match["name"]
+    near = closest(typed, IR_MEASURES)
+    if near is None:
+        return ""
+    # of the names that differ in letter case only (nDCG, NDCG), the one written as typed
+    near = max((name for name in IR_MEASURES if name.lower() == near.lower()),
+               key=lambda name: difflib.SequenceMatcher(None, typed, name).ratio())
+    spelled = near + match["rest"]
+    try:
+        readable = parse_ir_measures(spelled) is not None
+    except (MeasureSyntaxError, UnsupportedMeasureError):
+        readable = False
+    return f"; did you mean {spelled if readable else near!r}?"
+
+
+def looks_like_ir_measures(name: str) -> bool:
+    """Whether an unknown measure *name* is written as ir_measures writes its names.
+
+    Nearer, letter case counted, to one of ir_measures' names (``nDGC``:
+    ``nDCG``) than to any of rankwise's (``ndgc``: ``ndcg``); a tie goes to
+    rankwise's.
+
+    Examples
+    --------
+    >>> looks_like_ir_measures("nDGC"), looks_like_ir_measures("ndgc")
+    (True, False)
+    >>> looks_like_ir_measures("alpah_nDCG"), looks_like_ir_measures("recip_rnk")
+    (True, False)
+    """
+    import difflib
+
+    from rankwise.measures.catalog import all_labels
+
+    def nearest(names: list[str]) -> float:
+        matcher = difflib.SequenceMatcher(b=name, autojunk=False)
+        best = 0.0
+        for candidate in names:
+            matcher.set_seq1(candidate)
+            best = max(best, matcher.ratio())
+        return best
+
+    return nearest(list(IR_MEASURES)) > nearest(all_labels())
 
 
 @dataclass(frozen=True)

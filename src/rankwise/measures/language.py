@@ -14,13 +14,20 @@ once) is read by :func:`rankwise.measures.parse_many`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
-from rankwise.measures.ir_language import IrMeasure, from_ir_object, parse_ir_measures
+from rankwise.measures.ir_language import (
+    IrMeasure,
+    from_ir_object,
+    ir_name_hint,
+    looks_like_ir_measures,
+    parse_ir_measures,
+)
 from rankwise.measures.parser import parse as parse_rankwise
 from rankwise.measures.spec import Measure
-from rankwise.measures.trec_names import parse_trec_key
+from rankwise.measures.trec_names import looks_like_key, parse_trec_key, trec_hint
 
 __all__ = ["parse"]
 
@@ -56,7 +63,11 @@ def parse(text: str | Measure | Any) -> Measure:
     Raises
     ------
     UnknownMeasureError
-        A name none of the languages knows; the message suggests the nearest.
+        A name none of the languages knows; the message suggests the nearest,
+        in the language it is written in: one of ir_measures' names for a
+        name written as ir_measures writes them (``nDGC@10``: ``nDCG@10``,
+        trec_eval's nDCG, not rankwise's ``ndcg@10``), a pytrec_eval key for
+        a key (``ndcg_ct_10``: ``ndcg_cut_10``), rankwise's name otherwise.
     MeasureSyntaxError
         A bad cutoff or parameter.
     UnsupportedMeasureError
@@ -98,8 +109,38 @@ rankwise yet
         return _plain(found, text.strip())
     try:
         return parse_rankwise(text)
-    except (UnknownMeasureError, MeasureSyntaxError):
+    except (UnknownMeasureError, MeasureSyntaxError) as error:
         entry = parse_trec_key(text)
-        if entry is None or entry.measure is None:
-            raise
-        return entry.measure
+        if entry is not None and entry.measure is not None:
+            return entry.measure
+        other = _in_its_language(text, error)
+        if other is not None:
+            raise other from None
+        raise
+
+
+_IR_FORM = re.compile(r"^\s*[^\W\d]\w*\s*\(.*\)\s*@")
+"""Parameters before the cutoff (``AP(rel=2)@10``): ir_measures' grammar, not rankwise's."""
+
+
+def _in_its_language(text: str, error: Exception) -> UnknownMeasureError | None:
+    """The error of an unknown measure, its suggestion in the language *text* is written in.
+
+    None to keep rankwise's *error*: a name another tool's vocabulary
+    explains exactly (:mod:`rankwise.measures.elsewhere`), or a name written
+    as rankwise writes its own.
+    """
+    from rankwise.measures.elsewhere import hint_for
+
+    match = re.match(r"\s*([^\W\d]\w*)", text)
+    if match is None or hint_for(match[1], text.strip()[match.end(1):].strip()) is not None:
+        return None
+    ir_grammar = not isinstance(error, UnknownMeasureError) and _IR_FORM.match(text)
+    if ir_grammar or (isinstance(error, UnknownMeasureError)
+                      and looks_like_ir_measures(match[1])):
+        hint = ir_name_hint(text)
+    elif isinstance(error, UnknownMeasureError) and looks_like_key(text):
+        hint = trec_hint(text, keys=True)
+    else:
+        return None
+    return UnknownMeasureError(f"unknown measure {text.strip()!r}{hint}") if hint else None

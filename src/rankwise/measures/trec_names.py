@@ -26,9 +26,11 @@ __all__ = [
     "TREC_MEASURES",
     "TrecEntry",
     "is_trec_syntax",
+    "looks_like_key",
     "parse_trec",
     "parse_trec_key",
     "parse_trec_list",
+    "trec_hint",
 ]
 
 
@@ -90,6 +92,7 @@ class _TrecFamily:
     build: Callable[[str | None], list[tuple[str, Measure | None]]]
     integer: bool = False
     text: bool = False
+    cutoffs: bool = False  # its parameters are cutoffs (P.5,10): rankwise's @k
 
 
 def _m(name: str, cutoff: int | None = None, **params: Any) -> Measure:
@@ -113,7 +116,7 @@ def _family_table() -> dict[str, _TrecFamily]:
             values = _long_cutoffs(name, text) if text is not None else default
             return [(f"{name}_{k}", _m(rankwise, k, **params)) for k in values]
 
-        table[name] = _TrecFamily(name, build)
+        table[name] = _TrecFamily(name, build, cutoffs=True)
 
     def levels(name: str, rankwise: str, key: str, default: list[float]) -> None:
         def build(text: str | None) -> list[tuple[str, Measure | None]]:
@@ -342,6 +345,118 @@ def trec_name_hint(text: str) -> str | None:
     return f"; did you mean {spelled!r}? (trec_eval's name: {spelled})"
 
 
+_TYPED = re.compile(
+    r"^(?P<name>[A-Za-z0-9_]+?)(?:\.(?P<dotted>.+)|_(?P<key>\d[\d.]*)|\s*@\s*(?P<at>\d+))?$"
+)
+
+
+def trec_hint(text: str, *, keys: bool = False) -> str:
+    """``"; did you mean 'ndcg_cut.10'?"`` for a measure trec_eval does not have, or ``""``.
+
+    In trec_eval's language, for someone who writes it (``rankwise
+    trec-eval``), or as pytrec_eval's keys with *keys* (its drop-in): a
+    misspelt name keeps the parameters typed (``ndcg_ct.10``:
+    ``ndcg_cut.10``); a measure of another language is answered with the
+    trec_eval measure computing the same thing (``P@5``: ``P.5``;
+    ``nDCG@10``, ir_measures': ``ndcg_cut.10``), or told there is none.
+
+    Examples
+    --------
+    >>> trec_hint("ndcg_ct.10"), trec_hint("ndcg_ct_10", keys=True)
+    ("; did you mean 'ndcg_cut.10'?", "; did you mean 'ndcg_cut_10'?")
+    >>> trec_hint("nDCG@10"), trec_hint("P@5", keys=True)
+    ("; did you mean 'ndcg_cut.10'? (trec_eval's name for nDCG@10)", \
+"; did you mean 'P_5'? (pytrec_eval's key for P@5)")
+    >>> trec_hint("mrr@10")
+    "; trec_eval has no measure for 'mrr@10' (recip_rank is mrr without a cutoff)"
+    """
+    stripped = text.strip()
+    hint = None if keys else trec_name_hint(stripped)
+    return hint or _translated(stripped, keys) or _misspelt(stripped, keys)
+
+
+_KEY_FORM = re.compile(r"^\s*[A-Za-z][A-Za-z0-9_]*_\d[\d.]*\s*$")
+
+
+def looks_like_key(text: str) -> bool:
+    """Whether *text* is written as pytrec_eval's keys are: a name, ``_`` and a number.
+
+    Examples
+    --------
+    >>> looks_like_key("ndcg_ct_10"), looks_like_key("ndcg@10"), looks_like_key("map")
+    (True, False, False)
+    """
+    return _KEY_FORM.match(text) is not None
+
+
+def _spelled(name: str, parameters: str, keys: bool) -> str:
+    return f"{name}{'_' if keys else '.'}{parameters}"
+
+
+def _trec_spelling(measure: Measure, keys: bool) -> str | None:
+    """The trec_eval measure (or pytrec_eval key) computing exactly *measure*, or None."""
+    for name, family in TREC_MEASURES.items():
+        if family.text or family.cutoffs != (measure.cutoff is not None):
+            continue
+        try:
+            built = family.build(None if measure.cutoff is None else str(measure.cutoff))
+        except MeasureSyntaxError:
+            continue
+        if [entry for _, entry in built] == [measure]:
+            return name if measure.cutoff is None else _spelled(name, str(measure.cutoff), keys)
+    return None
+
+
+def _translated(text: str, keys: bool) -> str | None:
+    """The hint for a measure of rankwise's or ir_measures' language (``P@5``), or None."""
+    if "@" not in text and "(" not in text:
+        return None
+    from rankwise.measures.ir_language import parse_ir_measures
+
+    try:
+        found = parse_ir_measures(text)
+        measure = found.measure if found is not None else parse(text)
+    except MeasureSyntaxError:  # an unknown measure too
+        return None
+    whose = "pytrec_eval's key" if keys else "trec_eval's name"
+    spelled = _trec_spelling(measure, keys)
+    if spelled is not None:
+        return f"; did you mean {spelled!r}? ({whose} for {text})"
+    if "gain" in measure.family.params and measure.param("gain") == "exp":
+        spelled = _trec_spelling(measure.replace(gain="linear"), keys)
+        if spelled is not None:
+            return (f"; did you mean {spelled!r}? (the grade as gain; rankwise's {text} has "
+                    "the gain 2^grade - 1, which trec_eval has not)")
+    plain = _trec_spelling(measure.replace(cutoff=None), keys) if measure.cutoff else None
+    if plain is not None:
+        return (f"; trec_eval has no measure for {text!r} ({plain} is {measure.family.name} "
+                "without a cutoff)")
+    return f"; trec_eval has no measure for {text!r}"
+
+
+def _misspelt(text: str, keys: bool) -> str:
+    """The hint for a misspelt trec_eval name, with the parameters as typed, or ``""``."""
+    from rankwise.suggest import closest
+
+    match = _TYPED.match(text)
+    name = match["name"] if match is not None else text
+    near = closest(name, [*TREC_MEASURES, *NICKNAMES])
+    if near is None:
+        return ""
+    if match is None:
+        return f"; did you mean {near!r}?"
+    if match["dotted"] is not None:
+        near = f"{near}.{match['dotted']}"
+    elif match["key"] is not None:
+        near = _spelled(near, match["key"], keys)
+    elif match["at"] is not None:
+        cut = next((n for n in (near, f"{near}_cut")
+                    if n in TREC_MEASURES and TREC_MEASURES[n].cutoffs), None)
+        if cut is not None:
+            near = _spelled(cut, match["at"], keys)
+    return f"; did you mean {near!r}?"
+
+
 def parse_trec(text: str) -> list[TrecEntry]:
     """Expand one trec_eval measure argument into printable entries.
 
@@ -358,10 +473,7 @@ def parse_trec(text: str) -> list[TrecEntry]:
     name, dot, params = stripped.partition(".")
     family = TREC_MEASURES.get(name)
     if family is None:
-        from rankwise.suggest import did_you_mean
-
-        hint = trec_name_hint(stripped) or did_you_mean(name, [*TREC_MEASURES, *NICKNAMES])
-        raise UnknownMeasureError(f"unknown trec_eval measure {stripped!r}{hint}")
+        raise UnknownMeasureError(f"unknown trec_eval measure {stripped!r}{trec_hint(stripped)}")
     built = family.build(params if dot and params != "" else None)
     return [
         TrecEntry(label, measure, _ORDER[name], family.integer, family.text)
