@@ -45,7 +45,7 @@ def test_feval_equals_lightgbm_at_every_iteration(train_valid: tuple) -> None:
 def test_the_names_never_collide_with_lightgbms_own(train_valid: tuple) -> None:
     """Issue 33, item 20: metric="ndcg" and feval(["ndcg@10"]) both logged 'valid_0's ndcg@10',
     and record_evaluation interleaved them (10 values for 5 rounds)."""
-    (x, y, g), (xv, yv, gv) = train_valid
+    _, (xv, yv, gv) = train_valid
     params = {"objective": "lambdarank", "metric": "ndcg", "ndcg_eval_at": [10],
               "learning_rate": 0.2, "num_leaves": 7, "min_data_in_leaf": 5, "verbose": -1,
               "num_threads": 1, "deterministic": True}
