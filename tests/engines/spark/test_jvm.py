@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
+import json
 import zipfile
 from types import SimpleNamespace
 
@@ -235,11 +238,20 @@ def test_the_jar_is_built_once_whole_and_found_in_the_cache(monkeypatch, tmp_pat
 
     monkeypatch.setenv("RANKWISE_CACHE_DIR", str(tmp_path))
     built = jar.build_jar(pyspark.__version__, "17")
-    assert built.parent.parent == tmp_path / "spark-jvm"
-    with zipfile.ZipFile(built) as archive:
+    with zipfile.ZipFile(io.BytesIO(built)) as archive:
         names = archive.namelist()
     assert "rankwise/jvm/RanksPass.class" in names and "rankwise/jvm/RanksPass$Pass.class" in names
-    assert [p.name for p in built.parent.iterdir()] == ["rankwise-jvm.jar"]  # no build left over
+    (entry,) = (tmp_path / "spark-jvm").iterdir()
+    # no build left over: the jar, its record, the build lock
+    assert sorted(p.name for p in entry.iterdir()) == [".lock", "rankwise-jvm.jar",
+                                                       "rankwise-jvm.json"]
+    assert (entry / "rankwise-jvm.jar").read_bytes() == built
+    record = json.loads((entry / "rankwise-jvm.json").read_text())
+    assert record == {
+        "jar_sha256": hashlib.sha256(built).hexdigest(), "spark": pyspark.__version__,
+        "java_release": "17",
+        "source_sha256": hashlib.sha256(jar.source_path().read_bytes()).hexdigest(),
+    }
 
     def no_javac() -> str:
         raise AssertionError("built again")

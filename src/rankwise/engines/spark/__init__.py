@@ -13,7 +13,8 @@ measures), ``partitions`` (the numpy engine on the executors through
 ``results`` (:class:`SparkResults`), ``paths`` (files for the command line),
 ``plan`` (the choice of plan by cost), ``executors`` (the executors checked,
 rankwise shipped to them), ``_session`` (pyspark and Java checks, sessions),
-``_errors`` (rankwise errors raised inside Spark jobs).
+``_errors`` (rankwise errors raised inside Spark jobs), ``_private`` (what the JVM
+is given, written to a private temporary folder of the process).
 """
 
 from rankwise.engines.spark._session import find_java, get_session, require_pyspark

@@ -1,35 +1,77 @@
-"""rankwise's JVM code for the ``jvm`` strategy: compiled at first use, cached, loaded.
+"""rankwise's JVM code for the ``jvm`` strategy: compiled at first use, cached, verified, loaded.
 
 The source (``java/RanksPass.java``) ships with rankwise; no binary does. The
 first time a session needs it, ``javac`` compiles it against the pyspark
-install's jars, for the Java version the session's JVM runs, into a jar in
+install's jars, for the Java version the session's JVM runs, into a jar kept in
 a cache folder keyed by the source, Spark's version and that Java version
-(``$RANKWISE_CACHE_DIR``, else ``$XDG_CACHE_HOME/rankwise``, else
-``~/.cache/rankwise``). The jar is written under a temporary name and renamed
-into place: a failed or concurrent build never leaves a half-written jar.
-It is added to the running session as ``ADD JAR`` adds one: the driver finds
-its classes by name and the executors fetch it (also on a cluster). Spark
-silently fails to load a jar from a path with a space or a quote, so such a
-jar is first copied to the temporary folder; the class is looked up after
+(``$RANKWISE_CACHE_DIR/spark-jvm/KEY/``, else under ``$XDG_CACHE_HOME/rankwise``,
+else ``~/.cache/rankwise``), next to a record of what it is
+(``rankwise-jvm.json``: the jar's sha256, the source's sha256, Spark's version,
+the Java release). Both are written under temporary names and renamed into
+place: a failed build never leaves a half-written jar. The jar is added to the
+running session as ``ADD JAR`` adds one: the driver finds its classes by name
+and the executors fetch it (also on a cluster). The class is looked up after
 loading, and its absence is an error, not py4j's ``JavaPackage``.
 
+Threat model
+------------
+The jar's classes run in the driver and on every executor with this user's
+rights: a jar that anyone else chose must never be loaded. Trusted: rankwise's
+own files (this module, the Java source), pyspark's install, the JDK, the
+temporary folder as Python's :mod:`tempfile` trusts it, root, and this user
+(who can change rankwise itself anyway). Not trusted: the other local users,
+and whatever they can write or name first: a shared folder such as ``/tmp``, a
+cache folder they own or may write, a file at a name they can guess.
+
+- Cache folders are created 0700. Each folder of the cache (the root,
+  ``spark-jvm``, the key's), new or found, is opened (below the root without
+  following a symbolic link) and checked on the open descriptor: a folder
+  owned by another user, or writable by its group or by others, is refused
+  (:class:`JvmUnavailableError` names it and says what to do). Everything
+  below is reached through the checked descriptors, so a folder renamed or
+  replaced after its check is never used.
+- Before every use the jar is read (a regular file of this user, never
+  through a link) and its sha256 compared with its record, and the record
+  with this source, Spark version and Java release (:func:`verified`). A jar
+  without a record (an older rankwise's), with other bytes, or of another
+  source is rebuilt, never loaded.
+- Spark is given those verified bytes, written to a new file of this
+  process's private temporary folder (:mod:`~rankwise.engines.spark._private`,
+  0700, removed at exit): nothing can change them between the check and the
+  loading, no file of a shared folder is ever reused, and a cache path with a
+  space or a quote (which Spark silently fails to load from) does not matter.
+- A build holds a lock (``flock`` on ``.lock`` in the key's folder): a second
+  process waits, then finds the jar the first one built instead of compiling
+  it again.
+
+A jar shipped prebuilt inside rankwise would be checked by the same
+:func:`verified`, against a record shipped with it (the package is as trusted
+as the code that reads it).
+
 Where no ``javac`` is found (a JRE only), on Spark Connect (no JVM on the
-driver), when the cache folder cannot be written, or when the build fails,
-:func:`load_jar` raises
-:class:`JvmUnavailableError` saying why; ``strategy="auto"`` then uses the Spark
-SQL plan.
+driver), when the cache folder cannot be written or is refused, on a system
+without POSIX folder descriptors, or when the build fails, :func:`load_jar`
+raises :class:`JvmUnavailableError` saying why; ``strategy="auto"`` then uses
+the Spark SQL plan.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import hashlib
+import io
+import json
 import os
 import re
+import secrets
 import shutil
+import stat
 import subprocess
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,10 +80,21 @@ from rankwise.exceptions import MissingDependencyError
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-__all__ = ["CLASS", "JvmUnavailableError", "cache_dir", "find_javac", "load_jar", "source_path"]
+__all__ = [
+    "CLASS", "JvmUnavailableError", "build_jar", "cache_dir", "find_javac", "load_jar",
+    "source_path", "verified",
+]
 
 CLASS = "rankwise.jvm.RanksPass"
 """The class the ``jvm`` strategy calls."""
+
+JAR = "rankwise-jvm.jar"
+RECORD = "rankwise-jvm.json"
+LOCK = ".lock"
+"""The names of a cache entry's files: the jar, its record, the build lock."""
+
+_MAX_BYTES = 64 << 20
+"""A file of a cache entry larger than this is not rankwise's (the jar is ~20 kB)."""
 
 _LOADED: dict[str, str] = {}
 """Per SparkContext (by its application id): the jar loaded into it."""
@@ -60,14 +113,16 @@ def cache_dir() -> Path:
     """The folder of rankwise's built jars.
 
     ``$RANKWISE_CACHE_DIR``, else ``$XDG_CACHE_HOME/rankwise``, else
-    ``~/.cache/rankwise``; the jars go in its ``spark-jvm`` folder.
+    ``~/.cache/rankwise``; the jars go in its ``spark-jvm`` folder. It must
+    belong to this user and not be writable by others (see the module's
+    threat model): not a folder of a shared ``/tmp``.
 
     Examples
     --------
     >>> import os
-    >>> os.environ["RANKWISE_CACHE_DIR"] = "/tmp/rw-cache"
+    >>> os.environ["RANKWISE_CACHE_DIR"] = "/home/ana/.rankwise-cache"
     >>> str(cache_dir())
-    '/tmp/rw-cache/spark-jvm'
+    '/home/ana/.rankwise-cache/spark-jvm'
     >>> del os.environ["RANKWISE_CACHE_DIR"]
     """
     root = os.environ.get("RANKWISE_CACHE_DIR")
@@ -112,33 +167,189 @@ def _spark_jars() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(pyspark.__file__)), "jars")
 
 
-def build_jar(spark_version: str, release: str) -> Path:
-    """The jar for this Spark version and Java release, built when not cached.
+def verified(data: bytes | None, record: bytes | None, expected: dict[str, str]) -> bytes | None:
+    """*data* when it is the jar *record* describes, built from what *expected* says; else None.
+
+    *record* is the JSON of the jar's ``jar_sha256`` and of what it was built
+    from (``source_sha256``, ``spark``, ``java_release``); every field of
+    *expected* must be in it with that value, and the sha256 of *data* must be
+    ``jar_sha256``.
+
+    Examples
+    --------
+    >>> import hashlib, json
+    >>> wanted = {"source_sha256": "ab12", "spark": "4.0.0", "java_release": "17"}
+    >>> record = json.dumps({**wanted, "jar_sha256": hashlib.sha256(b"PK..").hexdigest()})
+    >>> verified(b"PK..", record.encode(), wanted)
+    b'PK..'
+    >>> verified(b"PK.!", record.encode(), wanted) is None  # other bytes
+    True
+    >>> verified(b"PK..", record.encode(), {**wanted, "spark": "4.1.0"}) is None
+    True
+    """
+    if data is None or record is None:
+        return None
+    try:
+        fields = json.loads(record)
+    except ValueError:  # not JSON, or not UTF-8
+        return None
+    if not isinstance(fields, dict) or any(fields.get(k) != v for k, v in expected.items()):
+        return None
+    if fields.get("jar_sha256") != hashlib.sha256(data).hexdigest():
+        return None
+    return data
+
+
+def build_jar(spark_version: str, release: str) -> bytes:
+    """The jar for this Spark version and Java release, verified; built when not cached.
+
+    Returns
+    -------
+    bytes
+        The jar, whose sha256 matched its record (see the module's threat model).
 
     Raises
     ------
     JvmUnavailableError
-        No ``javac``, or it failed (its output in the message).
+        The cache folder is refused (another user's, or writable by others) or
+        cannot be written, no ``javac``, or it failed (its output in the message).
     """
+    if os.name != "posix" or not {os.open, os.mkdir, os.rename, os.unlink} <= os.supports_dir_fd:
+        raise JvmUnavailableError(
+            "rankwise's jar cache needs a POSIX system (folder descriptors, O_NOFOLLOW) "
+            "to check who may write it"
+        )
     source = source_path().read_bytes()
+    expected = {"source_sha256": hashlib.sha256(source).hexdigest(), "spark": spark_version,
+                "java_release": release}
     key = hashlib.sha256(source + f"\0{spark_version}\0{release}".encode()).hexdigest()[:16]
-    target = cache_dir() / key / "rankwise-jvm.jar"
-    if target.is_file():
-        return target
-    javac = find_javac()
+    shown = cache_dir() / key
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        return _compile(javac, release, target)
+        with _cache_folder(cache_dir().parent, key) as folder:
+            found = verified(_read(folder, JAR), _read(folder, RECORD), expected)
+            if found is not None:
+                return found
+            javac = find_javac()
+            with _locked(folder):
+                # another process may have built it while this one waited
+                found = verified(_read(folder, JAR), _read(folder, RECORD), expected)
+                if found is None:
+                    found = _compile(javac, release)
+                    record = {**expected, "jar_sha256": hashlib.sha256(found).hexdigest()}
+                    _write(folder, JAR, found)
+                    _write(folder, RECORD, json.dumps(record, indent=1).encode())
+                return found
     except OSError as error:
         raise JvmUnavailableError(
-            f"{target.parent}: rankwise's JVM code cannot be built there ({error}): set "
+            f"{shown}: rankwise's JVM code cannot be built there ({error}): set "
             "RANKWISE_CACHE_DIR to a folder this user can write"
         ) from None
 
 
-def _compile(javac: str, release: str, target: Path) -> Path:
-    """``javac`` into a temporary folder next to *target*, zipped, renamed to *target*."""
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as work:
+_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+@contextlib.contextmanager
+def _cache_folder(root: Path, key: str) -> Iterator[int]:
+    """The descriptor of ``root/spark-jvm/key``, each folder made 0700 and checked."""
+    os.makedirs(root, mode=0o700, exist_ok=True)
+    opened: list[int] = []
+    try:
+        # the folder the user named: a link to it is followed, and what it leads to checked
+        opened.append(os.open(root, _FOLDER_FLAGS))
+        _check_folder(opened[-1], root)
+        path = root
+        for name in ("spark-jvm", key):
+            path = path / name
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(name, 0o700, dir_fd=opened[-1])
+            try:
+                opened.append(os.open(name, _FOLDER_FLAGS | _NOFOLLOW, dir_fd=opened[-1]))
+            except OSError as error:
+                if error.errno not in (errno.ELOOP, errno.ENOTDIR):
+                    raise
+                raise JvmUnavailableError(
+                    f"{path}: a folder of rankwise's jar cache is a symbolic link or not a "
+                    "folder, which rankwise does not follow there: remove it (it is made again)"
+                ) from None
+            _check_folder(opened[-1], path)
+        yield opened[-1]
+    finally:
+        for fd in opened:
+            os.close(fd)
+
+
+def _check_folder(fd: int, path: Path) -> None:
+    """Refuse the folder open as *fd* unless it is this user's and only this user may write it."""
+    info = os.fstat(fd)
+    user = os.geteuid()
+    if info.st_uid != user:
+        raise JvmUnavailableError(
+            f"{path}: this folder of rankwise's jar cache belongs to another user (uid "
+            f"{info.st_uid}; this process runs as uid {user}), who could put any jar there; "
+            "set RANKWISE_CACHE_DIR to a folder of your own (rankwise makes its folders 0700)"
+        )
+    if info.st_mode & 0o022:
+        who = {0o020: "its group", 0o002: "others"}.get(info.st_mode & 0o022,
+                                                       "its group and others")
+        raise JvmUnavailableError(
+            f"{path}: this folder of rankwise's jar cache is writable by {who} (mode "
+            f"{stat.S_IMODE(info.st_mode):04o}), who could replace the jar there: 'chmod go-w "
+            f"{path}', or set RANKWISE_CACHE_DIR to a folder of your own"
+        )
+
+
+def _read(folder: int, name: str) -> bytes | None:
+    """The bytes of *name* in *folder* when it is a regular file of this user, not a link."""
+    flags = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(name, flags, dir_fd=folder)
+    except OSError:  # absent, a link, unreadable: not an entry to use (it is built again)
+        return None
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid()
+                or info.st_mode & 0o022 or info.st_size > _MAX_BYTES):
+            return None
+        return file.read(_MAX_BYTES + 1)
+
+
+def _write(folder: int, name: str, data: bytes) -> None:
+    """*data* as *name* in *folder*: a new file (0600), synced, renamed over *name*."""
+    temporary = f".{name}.{secrets.token_hex(8)}"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(temporary, flags, 0o600, dir_fd=folder)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        # renameat: on POSIX it replaces *name* whole (os.replace is the same call)
+        os.rename(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary, dir_fd=folder)
+        raise
+
+
+@contextlib.contextmanager
+def _locked(folder: int) -> Iterator[None]:
+    """Hold the build lock of the cache entry *folder* (other processes wait for it)."""
+    import fcntl
+
+    flags = os.O_RDWR | os.O_CREAT | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(LOCK, flags, 0o600, dir_fd=folder)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _compile(javac: str, release: str) -> bytes:
+    """``javac`` into a private temporary folder; the classes zipped into a jar in memory."""
+    with tempfile.TemporaryDirectory(prefix="rankwise-jvm-build-") as work:
         classes = os.path.join(work, "classes")
         command = [
             javac, "-nowarn", "-encoding", "UTF-8", "--release", release,
@@ -154,19 +365,21 @@ def _compile(javac: str, release: str, target: Path) -> Path:
                 f"javac could not build rankwise's JVM code (exit {done.returncode}): "
                 + (done.stderr or done.stdout).strip()[-2000:]
             )
-        built = os.path.join(work, "rankwise-jvm.jar")
+        built = io.BytesIO()
         with zipfile.ZipFile(built, "w", zipfile.ZIP_DEFLATED) as jar:
             jar.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\n\r\n")
             for folder, _, files in sorted(os.walk(classes)):
                 for name in sorted(files):
                     path = os.path.join(folder, name)
                     jar.write(path, os.path.relpath(path, classes))
-        os.replace(built, target)  # whole or not at all, also when two builds race
-    return target
+    return built.getvalue()
 
 
 def load_jar(spark: SparkSession) -> Any:
     """The JVM class of rankwise in *spark*: the jar built when needed and added to the session.
+
+    The jar's bytes are verified (:func:`build_jar`) and added from a new file
+    of this process's private temporary folder.
 
     Returns
     -------
@@ -176,7 +389,8 @@ def load_jar(spark: SparkSession) -> Any:
     Raises
     ------
     JvmUnavailableError
-        Spark Connect (no JVM on the driver), no ``javac``, or a failed build.
+        Spark Connect (no JVM on the driver), a refused cache folder, no
+        ``javac``, or a failed build.
     """
     jvm = getattr(spark, "_jvm", None)
     context = getattr(spark, "_sc", None)
@@ -186,12 +400,12 @@ def load_jar(spark: SparkSession) -> Any:
         )
     key = str(context.applicationId)
     if key not in _LOADED:
-        jar = _plain_path(build_jar(str(spark.version), _java_release(spark)))
+        jar = _private_jar(build_jar(str(spark.version), _java_release(spark)))
         # what ADD JAR runs, without SQL's quoting of the path: the driver's class
         # loader gets the jar, and the executors fetch it
         session: Any = spark._jsparkSession
-        session.sessionState().resourceLoader().addJar(str(jar))
-        _LOADED[key] = str(jar)
+        session.sessionState().resourceLoader().addJar(jar)
+        _LOADED[key] = jar
     found = functools.reduce(getattr, CLASS.split("."), jvm)
     if type(found).__name__ != "JavaClass":  # py4j's JavaPackage: the name is not a class
         raise JvmUnavailableError(
@@ -201,22 +415,24 @@ def load_jar(spark: SparkSession) -> Any:
     return found
 
 
-def _plain_path(jar: Path) -> Path:
-    """*jar*, or a copy of it in the temporary folder when Spark cannot load it from there.
+def _private_jar(data: bytes) -> str:
+    """*data* written to a new file of this process's private folder, for Spark to load.
 
     Spark's class loading silently misses a jar whose path has a space or a quote.
     """
-    if re.fullmatch(r"[A-Za-z0-9._/+-]+", str(jar)):
-        return jar
-    plain = Path(tempfile.gettempdir()) / f"rankwise-jvm-{jar.parent.name}.jar"
-    if not plain.is_file():
-        try:
-            with tempfile.NamedTemporaryFile(dir=plain.parent, suffix=".part", delete=False) as out:
-                out.write(jar.read_bytes())
-            os.replace(out.name, plain)
-        except OSError as error:
-            raise JvmUnavailableError(
-                f"{jar}: Spark cannot load a jar from this path, and a copy in "
-                f"{plain.parent} failed ({error}): set RANKWISE_CACHE_DIR to a plain path"
-            ) from None
-    return plain
+    from rankwise.engines.spark._private import private_file
+
+    try:
+        path = private_file(data, f"rankwise-jvm-{hashlib.sha256(data).hexdigest()[:16]}-",
+                            ".jar")
+    except OSError as error:
+        raise JvmUnavailableError(
+            f"rankwise's jar cannot be written to a private folder of {tempfile.gettempdir()} "
+            f"({error}): set TMPDIR to a folder this user can write"
+        ) from None
+    if not re.fullmatch(r"[A-Za-z0-9._/+-]+", path):
+        raise JvmUnavailableError(
+            f"{path}: Spark cannot load a jar from a path with a space or a quote: set TMPDIR "
+            "to a plain path"
+        )
+    return path
