@@ -43,6 +43,7 @@ __all__ = [
     "probability",
     "reading",
     "seed",
+    "spark_log_level",
     "spark_setting",
 ]
 
@@ -306,21 +307,58 @@ def evaluation_options(args: argparse.Namespace) -> EvalOptions:
     )
 
 
+def spark_log_level(args: argparse.Namespace, config: dict[str, str], *,
+                    terminal: bool) -> str | None:
+    """The console log level of the Spark session a command starts (None: Spark's own).
+
+    ``--debug``: Spark's own settings; ``--quiet``: errors only; a level set
+    with ``--spark-conf spark.log.level=LEVEL``: that one; else warnings when
+    standard error is a *terminal*, and errors only when it is not (a log file
+    or a pipe gets no warnings and no progress bars). A level of the user's,
+    when standard error is not a terminal, turns the progress bars off in
+    *config* unless the user set ``spark.ui.showConsoleProgress``.
+
+    Examples
+    --------
+    >>> args = argparse.Namespace(quiet=False, debug=False)
+    >>> spark_log_level(args, {}, terminal=True), spark_log_level(args, {}, terminal=False)
+    ('warn', 'error')
+    >>> config = {"spark.log.level": "INFO"}
+    >>> spark_log_level(args, config, terminal=False), config["spark.ui.showConsoleProgress"]
+    ('info', 'false')
+    >>> spark_log_level(argparse.Namespace(quiet=False, debug=True), {}, terminal=False) is None
+    True
+    """
+    from rankwise.engines.spark._session import LOG_LEVELS
+
+    if getattr(args, "debug", False):
+        return None
+    if getattr(args, "quiet", False):
+        return "error"
+    given = config.get("spark.log.level")
+    if given is not None:
+        if not terminal:
+            config.setdefault("spark.ui.showConsoleProgress", "false")
+        return given.lower() if given.lower() in LOG_LEVELS else None
+    return "warn" if terminal else "error"
+
+
 def engine_of(args: argparse.Namespace) -> Any:
     """The engine the parsed arguments ask for (with its master for Spark)."""
     name = getattr(args, "engine", "numpy")
     if name == "spark":
+        import sys
+
+        from rankwise.cli.progress import _is_terminal
         from rankwise.engines.spark import SparkEngine
 
         check_no_stdin([args.qrels, *args.runs], "--engine spark")
-        # Spark's console log: errors only under --quiet, warnings by default, all of it
-        # (Spark's own settings) under --debug
-        level = None if getattr(args, "debug", False) else (
-            "error" if getattr(args, "quiet", False) else "warn")
+        config = dict(args.spark_conf)
+        level = spark_log_level(args, config, terminal=_is_terminal(sys.stderr))
         return SparkEngine(
             master=args.spark_master,
             strategy=args.spark_strategy,
-            config=dict(args.spark_conf),
+            config=config,
             num_partitions=args.spark_partitions,
             log_level=level,
             qrels_format=getattr(args, "qrels_format", None),

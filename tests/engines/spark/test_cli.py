@@ -177,6 +177,100 @@ def test_log_options_start_spark_at_the_level_asked_for() -> None:
     assert "rootLogger.level = error\n" in Path(path).read_text()
 
 
+class _Stream:
+    def __init__(self, terminal: bool) -> None:
+        self.terminal = terminal
+
+    def isatty(self) -> bool:
+        return self.terminal
+
+
+@pytest.mark.parametrize(
+    ("flags", "terminal", "level", "progress"),
+    [
+        ((), True, "warn", None),  # a person watching: warnings and Spark's progress bars
+        ((), False, "error", None),  # a log file or a pipe: errors only, no bars ("error")
+        (("--quiet",), True, "error", None),
+        (("--debug",), False, None, None),  # Spark's own settings
+        (("--spark-conf", "spark.log.level=INFO"), False, "info", "false"),  # the user's level
+        (("--spark-conf", "spark.log.level=WARN", "--spark-conf",
+          "spark.ui.showConsoleProgress=true"), False, "warn", "true"),
+        (("--spark-conf", "spark.log.level=INFO"), True, "info", None),
+    ],
+)
+def test_spark_is_quiet_when_stderr_is_not_a_terminal(monkeypatch, flags, terminal, level,
+                                                      progress) -> None:
+    """Issue 33, item 24: Spark's WARN lines and progress bars only on a terminal."""
+    import sys
+
+    from rankwise.cli.app import build_parser
+    from rankwise.cli.options import engine_of
+
+    args = build_parser().parse_args(
+        ["eval", str(DATA / "qrels.test"), str(DATA / "results.test"), "--engine", "spark",
+         *flags])
+    monkeypatch.setattr(sys, "stderr", _Stream(terminal))
+    engine = engine_of(args)
+    assert engine.log_level == level
+    assert engine.config.get("spark.ui.showConsoleProgress") == progress
+
+
+def test_spark_writes_nothing_to_stderr_when_it_is_not_a_terminal() -> None:
+    """Issue 33, item 24: without --quiet, a pipe gets the table and no WARN line nor bar."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("pyspark")
+    from rankwise.engines.spark import find_java
+    from rankwise.exceptions import MissingDependencyError
+
+    try:
+        find_java()
+    except MissingDependencyError as error:
+        pytest.skip(str(error))
+    src = Path(__file__).parents[3] / "src"
+    done = subprocess.run(
+        [sys.executable, "-m", "rankwise", "eval", str(DATA / "qrels.test"),
+         str(DATA / "results.test"), "-m", "map", "--engine", "spark",
+         "--spark-master", "local[1]"],
+        capture_output=True, text=True, check=False, timeout=600,
+        env={**os.environ, "PYTHONPATH": str(src)},
+    )
+    assert done.returncode == 0, done.stderr
+    # trec_eval's MAP of its own test files
+    assert done.stdout.split() == ["run", "map", "--------", "------", "STANDARD", "0.1785"]
+    assert done.stderr == ""
+
+
+def test_the_log_configuration_is_a_new_file_of_a_private_folder(tmp_path, monkeypatch) -> None:
+    """A fixed name in the shared temporary folder could be another user's file or link."""
+    import os
+    import stat
+    import tempfile
+
+    import rankwise.engines.spark._private as private
+    from rankwise.engines.spark._session import log_options
+
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o1777)
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    monkeypatch.setattr(private, "_FOLDER", {})
+    victim = tmp_path / "victim.txt"
+    victim.write_text("this user's file\n")
+    uid = f"-{os.getuid()}"
+    for level in ("error", "warn"):  # the names rankwise used, made first by another user
+        (shared / f"rankwise-spark-log4j2-{level}{uid}.properties").symlink_to(victim)
+    for level in ("error", "warn"):
+        java = log_options(level)["spark.driver.extraJavaOptions"]
+        path = Path(java.split("-Dlog4j2.configurationFile=file:", 1)[1])
+        assert f"rootLogger.level = {level}\n" in path.read_text()
+        assert path.parent.parent == shared and not path.is_symlink()
+        info = path.parent.stat()
+        assert (stat.S_IMODE(info.st_mode), info.st_uid) == (0o700, os.geteuid())
+    assert victim.read_text() == "this user's file\n"
+
+
 def test_spark_engine_reads_diversity_judgments_and_gives_bounds(spark, capsys) -> None:
     ndeval = Path(__file__).parents[2] / "data" / "ndeval"
     master = spark.sparkContext.master

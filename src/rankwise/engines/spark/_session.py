@@ -72,9 +72,10 @@ def log_options(level: str) -> dict[str, str]:
     Spark's own log4j2 profile logs WARN and above and prints banners
     ("Using Spark's default log4j profile", "Setting default log level")
     before any Python code can call ``setLogLevel``. Here the driver JVM gets
-    a log4j2 configuration of its own (a small file in the temporary folder)
-    whose root and shell loggers are at *level*: nothing below it is printed,
-    nor the banners. At ``error`` the progress bar is off too.
+    a log4j2 configuration of its own (a small new file in a private folder of
+    this process, see :mod:`~rankwise.engines.spark._private`) whose root and
+    shell loggers are at *level*: nothing below it is printed, nor the
+    banners. At ``error`` the progress bar is off too.
 
     Examples
     --------
@@ -84,9 +85,7 @@ def log_options(level: str) -> dict[str, str]:
     >>> "-Dlog4j2.configurationFile=file:" in options["spark.driver.extraJavaOptions"]
     True
     """
-    import tempfile
-
-    from rankwise._files import write_file
+    from rankwise.engines.spark._private import private_file
 
     if isinstance(level, str) and level.lower() in LOG_LEVELS:
         level = level.lower()  # log4j's own names are upper case: take either
@@ -107,9 +106,8 @@ def log_options(level: str) -> dict[str, str]:
         "logger.spark.name = org.apache.spark\n"
         f"logger.spark.level = {level}\n"
     )
-    user = f"-{os.getuid()}" if hasattr(os, "getuid") else ""
-    path = os.path.join(tempfile.gettempdir(), f"rankwise-spark-log4j2-{level}{user}.properties")
-    write_file(text, path)
+    # a new file of a private folder: a fixed name in /tmp could be another user's
+    path = private_file(text.encode(), f"rankwise-spark-log4j2-{level}-", ".properties")
     options = {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{path}"}
     if level == "error":
         options["spark.ui.showConsoleProgress"] = "false"
