@@ -113,3 +113,103 @@ def test_random_inputs_byte_for_byte(cli, seed: int, tmp_path: Path) -> None:
                 "-m", *measures, *([] if traditional else ["--ties", "rank"])])
     assert done.status == 0, done.err
     assert done.out == want
+
+
+# ndeval reads topics as numbers (C's naturalNumber, printed with %d): "007" and "7" are
+# one topic to it, a text topic is a syntax error in its judgments. rankwise's queries are
+# text, so its ndeval output is exact only when every id is such a number, each spelt once.
+SUBTOPICS = "7 1 a 1\n7 2 b 1\n8 1 c 1\n"
+
+
+def _ndeval_inputs(tmp_path: Path, qrels: str, run: str) -> tuple[Path, Path]:
+    qpath, rpath = tmp_path / "qrels.ndeval", tmp_path / "run.trec"
+    qpath.write_text(qrels)
+    rpath.write_text(run)
+    return qpath, rpath
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "named"),
+    [
+        # ndeval merges the run's 007 and 7 into topic 7 (one row); rankwise had two rows "7"
+        (SUBTOPICS, "007 Q0 a 1 2.0 r\n7 Q0 b 2 1.0 r\n8 Q0 c 1 1.0 r\n", "'007', '7'"),
+        # ndeval evaluates the run's 007 against the judged 7; rankwise had a row of zeros
+        (SUBTOPICS, "007 Q0 a 1 2.0 r\n8 Q0 c 1 1.0 r\n", "'007', '7'"),
+        (SUBTOPICS, "07 Q0 a 1 2.0 r\n007 Q0 b 1 1.0 r\n", "'007', '07', '7'"),
+    ],
+)
+def test_two_spellings_of_one_topic_are_refused(cli, tmp_path: Path, qrels: str, run: str,
+                                                named: str) -> None:
+    qpath, rpath = _ndeval_inputs(tmp_path, qrels, run)
+    done = cli(["eval", qpath, rpath, "--qrels-format", "diversity", "--ties", "rank",
+                "--format", "ndeval"])
+    assert done.status == 1 and done.out == b""
+    assert done.err == (
+        f"rankwise: error: query ids {named} are one topic (7) to ndeval, which reads topics "
+        "as numbers, and different queries to rankwise: give each query one spelling (the "
+        "same in the judgments and the run), or use another output format\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "named"),
+    [
+        (SUBTOPICS, "abc Q0 a 1 2.0 r\n7 Q0 b 1 1.0 r\n", "id 'abc' is"),
+        (SUBTOPICS, "wt09-7 Q0 a 1 2.0 r\n", "id 'wt09-7' is"),  # ndeval strips 'wt09-'
+        ("q7 1 a 1\n7 1 b 1\n", "7 Q0 b 1 1.0 r\n", "id 'q7' is"),  # ndeval: syntax error
+        (SUBTOPICS, "-7 Q0 a 1 2.0 r\n1000010 Q0 b 1 1.0 r\n",
+         "ids '-7', '1000010' are"),
+        (SUBTOPICS, "\u00b2 Q0 a 1 2.0 r\n\u0667 Q0 b 1 1.0 r\n",  # digits, not ASCII ones
+         "ids '\u00b2', '\u0667' are"),
+    ],
+)
+def test_topics_ndeval_cannot_read_are_refused(cli, tmp_path: Path, qrels: str, run: str,
+                                               named: str) -> None:
+    qpath, rpath = _ndeval_inputs(tmp_path, qrels, run)
+    done = cli(["eval", qpath, rpath, "--qrels-format", "diversity", "--ties", "rank",
+                "--format", "ndeval"])
+    assert done.status == 1 and done.out == b"" and "Traceback" not in done.err
+    assert done.err.startswith(
+        f"rankwise: error: ndeval's topics are numbers from 0 to 1000009; query {named} not, "
+        "so ndeval's output cannot show"
+    )
+
+
+def test_one_spelling_with_leading_zeros_is_printed_as_ndeval_prints_it(
+        cli, tmp_path: Path) -> None:
+    # 007 everywhere is topic 7 to ndeval: the output of "7" everywhere, byte for byte
+    zeros = tmp_path / "zeros"
+    plain = tmp_path / "plain"
+    zeros.mkdir()
+    plain.mkdir()
+    run = "{t} Q0 a 1 2.0 r\n{t} Q0 b 2 1.0 r\n8 Q0 c 1 1.0 r\n1000009 Q0 c 1 1.0 r\n"
+    args = ["--qrels-format", "diversity", "--ties", "rank", "--format", "ndeval"]
+    outputs = []
+    for folder, topic in ((zeros, "007"), (plain, "7")):
+        qpath, rpath = _ndeval_inputs(folder, SUBTOPICS.replace("7 ", f"{topic} ", 2),
+                                      run.format(t=topic))
+        done = cli(["eval", qpath, rpath, *args])
+        assert done.status == 0, done.err
+        outputs.append(done.out)
+    assert outputs[0] == outputs[1]
+    assert [line.split(b",")[1] for line in outputs[0].splitlines()[1:]] == [
+        b"7", b"8", b"1000009", b"amean"]
+
+
+@pytest.mark.skipif(not NDEVAL, reason="set RANKWISE_NDEVAL to an ndeval binary")
+def test_leading_zeros_against_ndeval(cli, tmp_path: Path) -> None:
+    qpath, rpath = _ndeval_inputs(tmp_path, SUBTOPICS.replace("7 ", "007 ", 2),
+                                  "007 Q0 a 1 2.0 r\n007 Q0 b 2 1.0 r\n8 Q0 c 1 1.0 r\n")
+    want = subprocess.run([str(NDEVAL), str(qpath), str(rpath)], capture_output=True,
+                          check=True).stdout
+    done = cli(["eval", qpath, rpath, "--qrels-format", "diversity", "--ties", "rank",
+                "--format", "ndeval"])
+    assert done.out == want
+
+
+def test_the_python_writer_checks_the_judged_queries_too() -> None:
+    qrels = {"7": {"1": {"a": 1}}, "8": {"1": {"c": 1}}}
+    run = {"007": {"a": 1.0}, "8": {"c": 1.0}}
+    results = rw.evaluate(qrels, run, ndeval_measures())
+    with pytest.raises(rw.InvalidParameterError, match=r"'007', '7' are one topic \(7\)"):
+        ndeval_csv(results, run_query_ids=run, qrels_query_ids=qrels)

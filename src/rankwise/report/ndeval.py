@@ -10,6 +10,11 @@ row, each of its 21 measures with 6 decimals (C's ``%.6f``)::
 
 Its conventions, kept here:
 
+- a topic is a number (ASCII digits, at most 1000009): ``007`` is printed
+  ``7``; ids that are not such numbers, or two ids that are the same number
+  (``007`` and ``7``, one topic to ndeval, two queries to rankwise) are an
+  error (:func:`ndeval_topics`), never a row ndeval would not print;
+
 - a topic of the run without judgments is a row of zeros, left out of the
   ``amean`` denominator (the mean is over the topics judged and retrieved);
 - a topic without a relevant document (M = 0) is 0 everywhere but nNRBP,
@@ -41,12 +46,13 @@ r,amean,0.272315,0.270537,0.270505,0.500000,...,0.500000,0.500000,0.500000
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from rankwise.exceptions import InvalidParameterError
 
-__all__ = ["NDEVAL_COLUMNS", "ndeval_csv", "ndeval_measures"]
+__all__ = ["NDEVAL_COLUMNS", "ndeval_csv", "ndeval_measures", "ndeval_topics"]
 
 NDEVAL_COLUMNS: tuple[tuple[str, str], ...] = (
     ("ERR-IA@5", "err_ia@5"), ("ERR-IA@10", "err_ia@10"), ("ERR-IA@20", "err_ia@20"),
@@ -122,14 +128,78 @@ def _columns(results: Any) -> list[str]:
     return [by_key[key] for key in wanted]
 
 
-def _topic_key(topic: str) -> tuple[int, int | str]:
-    text = str(topic)
-    return (0, int(text)) if text.lstrip("-").isdigit() else (1, text)
+_MAX_TOPIC = 1_000_009
+"""The largest topic number ndeval reads (its ``naturalNumber`` stops past 100000 x 10 + 9)."""
 
 
-def _topic_text(topic: Any) -> str:
-    text = str(topic)
-    return str(int(text)) if text.lstrip("-").isdigit() else text
+def _quoted(ids: Iterable[str], limit: int = 3) -> str:
+    """The first *limit* ids, quoted, and how many more."""
+    ids = list(ids)
+    shown = ", ".join(repr(q) for q in ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def ndeval_topics(query_ids: Iterable[Any]) -> dict[str, int]:
+    """The topic number ndeval reads for each query id; an error where it cannot match rankwise.
+
+    ndeval reads topics as natural numbers (ASCII digits, at most 1000009) and
+    prints them with ``%d``: ``007`` and ``7`` are one topic to it, two queries
+    to rankwise, and a text id is a syntax error in its judgments. Its output
+    can therefore be reproduced only when every id is such a number and no two
+    ids are the same number.
+
+    Parameters
+    ----------
+    query_ids : iterable
+        The query ids of the judgments and the run.
+
+    Returns
+    -------
+    dict
+        Each id (as text) and its topic number.
+
+    Raises
+    ------
+    InvalidParameterError
+        An id is not a number ndeval reads, or two ids are the same number.
+
+    Examples
+    --------
+    >>> ndeval_topics(["51", "007"])
+    {'51': 51, '007': 7}
+    >>> ndeval_topics(["7", "007"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: query ids '007', '7' are one topic (7) to ndeval, ...
+    """
+    numbers: dict[str, int] = {}
+    bad: list[str] = []
+    for query in query_ids:
+        text = str(query)
+        if re.fullmatch(r"[0-9]+", text, flags=re.ASCII) and int(text) <= _MAX_TOPIC:
+            numbers[text] = int(text)
+        else:
+            bad.append(text)
+    if bad:
+        one = len(bad) == 1
+        raise InvalidParameterError(
+            f"ndeval's topics are numbers from 0 to {_MAX_TOPIC}; query "
+            f"{'id' if one else 'ids'} {_quoted(sorted(bad))} {'is' if one else 'are'} "
+            f"not, so ndeval's output cannot show {'it' if one else 'them'}: number the "
+            "queries, or use another output format"
+        )
+    spellings: dict[int, list[str]] = {}
+    for text, number in numbers.items():
+        spellings.setdefault(number, []).append(text)
+    for number, texts in sorted(spellings.items()):
+        if len(texts) > 1:
+            raise InvalidParameterError(
+                f"query ids {_quoted(sorted(texts))} are one topic ({number}) to ndeval, "
+                "which reads topics as numbers, and different queries to rankwise: give "
+                "each query one spelling (the same in the judgments and the run), or use "
+                "another output format"
+            )
+    return numbers
 
 
 def _cell(value: float) -> str:
@@ -137,7 +207,11 @@ def _cell(value: float) -> str:
 
 
 def ndeval_csv(
-    results: Any, *, run_query_ids: Iterable[Any] | None = None, run_name: str | None = None
+    results: Any,
+    *,
+    run_query_ids: Iterable[Any] | None = None,
+    run_name: str | None = None,
+    qrels_query_ids: Iterable[Any] | None = None,
 ) -> str:
     """The CSV ndeval prints for one run's results (21 columns, ``%.6f``, ``amean``).
 
@@ -151,6 +225,9 @@ def ndeval_csv(
         judgments get ndeval's rows of zeros. Default: the evaluated ones only.
     run_name : str, optional
         The ``runid`` column (default ``results.run_name``).
+    qrels_query_ids : iterable, optional
+        The judgments' queries: checked with the run's by :func:`ndeval_topics`
+        (a judged ``7`` and a retrieved ``007`` are one topic to ndeval).
 
     Returns
     -------
@@ -160,7 +237,8 @@ def ndeval_csv(
     Raises
     ------
     InvalidParameterError
-        The results lack one of the measures.
+        The results lack one of the measures, or a query id is not a topic
+        number ndeval reads the same way (:func:`ndeval_topics`).
     """
     names = _columns(results)
     runid = results.run_name if run_name is None else run_name
@@ -168,12 +246,14 @@ def ndeval_csv(
     topics = set(evaluated)
     if run_query_ids is not None:
         topics |= {str(q) for q in run_query_ids}
+    judged = set() if qrels_query_ids is None else {str(q) for q in qrels_query_ids}
+    numbers = ndeval_topics(topics | judged)
     columns = [results[name].tolist() for name in names]
     relevant = columns.pop()
     nnrbp = [label for label, _ in NDEVAL_COLUMNS].index("nNRBP")
     lines = ["runid,topic," + ",".join(label for label, _ in NDEVAL_COLUMNS) + "\n"]
     totals = [0.0] * len(NDEVAL_COLUMNS)
-    for topic in sorted(topics, key=_topic_key):
+    for topic in sorted(topics, key=numbers.__getitem__):
         row = evaluated.get(topic)
         if row is None:
             values = [0.0] * len(NDEVAL_COLUMNS)
@@ -183,7 +263,7 @@ def ndeval_csv(
                 values[nnrbp] = math.nan  # ndeval's 0/0
         for i, value in enumerate(values):
             totals[i] += value
-        lines.append(f"{runid},{_topic_text(topic)}," + ",".join(map(_cell, values)) + "\n")
+        lines.append(f"{runid},{numbers[topic]}," + ",".join(map(_cell, values)) + "\n")
     count = len(evaluated)
     means = [total / count if count else math.nan for total in totals]
     lines.append(f"{runid},amean," + ",".join(map(_cell, means)) + "\n")

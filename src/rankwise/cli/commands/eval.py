@@ -229,7 +229,8 @@ def _run_ndeval(args: argparse.Namespace, options: Any) -> int:
                                columns=options.columns)
             results = evaluate_runs(qrels, {run.name: run}, measures, options=options,
                                     need_common_queries=False)[run.name]
-            yield ndeval_csv(results, run_query_ids=run.query_ids, run_name=run.name)
+            yield ndeval_csv(results, run_query_ids=run.query_ids, run_name=run.name,
+                             qrels_query_ids=qrels.query_ids)
 
     write_output(blocks(), args.output)
     return 0
