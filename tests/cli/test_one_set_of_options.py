@@ -139,3 +139,50 @@ def test_options_are_one_value_validated_once() -> None:
     by_keywords = rw.evaluate(qrels, run, ["P@1", "map"], rel=2)
     by_object = rw.evaluate(qrels, run, ["P@1", "map"], options=rw.EvalOptions(rel=2))
     assert by_keywords.mean == by_object.mean == {"P@1(rel=2)": 0.0, "map(rel=2)": 0.5}
+
+
+EVALUATING = ("eval", "compare", "report", "plot", "explain", "design", "fuse")
+
+
+def _positionals(command: str) -> list[str]:
+    """The file arguments (not read: the command line is only parsed)."""
+    return {"compare": ["q", "a", "b"], "explain": ["q", "a"], "design": ["a"],
+            "fuse": ["a", "b"]}.get(command, ["q", "a"])
+
+
+@pytest.mark.parametrize("command", EVALUATING)
+def test_every_evaluating_command_takes_the_same_evaluation_options(command: str) -> None:
+    from rankwise.cli.app import build_parser
+    from rankwise.cli.options import evaluation_options
+
+    parser = build_parser(only=command)
+    extra = {"explain": ["-m", "map", "--measured", "0.5"], "report": ["-o", "r.html"],
+             "plot": ["-o", "p.svg"]}.get(command, [])
+    letters = parser.parse_args([command, *_positionals(command), *extra,
+                                 "-M", "7", "-J", "-c", "--rel", "2", "--ties", "worst"])
+    words = parser.parse_args([command, *_positionals(command), *extra, "--depth", "7",
+                               "--judged-only", "--missing", "zero", "--rel", "2",
+                               "--ties", "worst"])
+    want = rw.EvalOptions(rel=2, depth=7, missing="zero", judged_only=True, ties="worst")
+    assert evaluation_options(letters) == evaluation_options(words) == want
+
+
+def test_trec_eval_letters_give_trec_eval_numbers_in_eval(files: Path, cli) -> None:
+    # by hand: -M 1 keeps one document per query (num_ret 1 + 1); -J drops the unjudged x
+    # of q2 (num_ret 2 + 1); -c scores q3, judged and absent from the run, as empty
+    qrels = files / "qrels.txt"
+    qrels.write_text(QRELS + "q3 0 z 1\n")
+    run = files / "second.run"
+    for flags, want in ((["-M", "1"], "2"), (["-J"], "3"), ([], "4")):
+        outcome = cli(["eval", qrels, run, "-m", "num_ret", "-f", "csv", "--quiet", *flags])
+        assert outcome.status == 0, outcome.err
+        assert outcome.text == f"run,num_ret\nother,{want}\n", flags
+    outcome = cli(["eval", qrels, run, "-m", "num_q", "-f", "csv", "--quiet", "-c"])
+    assert outcome.text == "run,num_q\nother,3\n"
+
+
+def test_an_unknown_option_is_reported_by_the_command(files: Path, cli) -> None:
+    outcome = cli(["eval", files / "qrels.txt", files / "first.run", "--depht", "3"])
+    assert outcome.status == 2
+    assert outcome.err.startswith("usage: rankwise eval ")
+    assert outcome.err.endswith("rankwise eval: error: unrecognized arguments: --depht 3\n")

@@ -174,6 +174,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _command_parser(parser: argparse.ArgumentParser,
+                    command: str | None) -> argparse.ArgumentParser:
+    """The parser of *command* (``rankwise`` itself when there is none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser
+
+
 def _split_global(args: list[str]) -> tuple[list[str], str | None, list[str]]:
     """Split ``[global options] COMMAND [command arguments]``."""
     for index, arg in enumerate(args):
@@ -221,7 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # anything else (no command, a misspelt one) gets them all, to list or suggest
     parser = build_parser(only=command)
     try:
-        namespace = parser.parse_args(args)
+        namespace, unknown = parser.parse_known_args(args)
+        if unknown:  # said by the command's parser, with its usage line, not rankwise's
+            raise _ParseError(_command_parser(parser, namespace.command),
+                              f"unrecognized arguments: {' '.join(unknown)}")
     except _ParseError as error:
         return _usage_error(error, args)
     except SystemExit as stop:

@@ -147,26 +147,27 @@ def probability(text: str) -> float:
     return value
 
 
-def add_evaluation_options(
-    parser: argparse.ArgumentParser, *, trec_flags: bool = False
-) -> argparse._ArgumentGroup:
-    """Add ``--rel --depth --missing --judged-only --ties``; return their group.
+def add_evaluation_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    """Add the options that change the numbers; return their group.
 
-    With *trec_flags*, ``-M`` and ``-J`` are accepted too (trec_eval's letters).
+    One definition for every command that evaluates (``eval``, ``compare``,
+    ``report``, ``plot``, ``explain``, ``design``, ``fuse``): ``--rel``,
+    ``-M/--depth``, ``--missing`` (and ``-c/--missing-zero``, trec_eval's
+    letter for ``--missing zero``), ``-J/--judged-only``, ``--ties``, ``--exclude-self``.
     """
     options = parser.add_argument_group("evaluation")
     options.add_argument("--rel", type=number, metavar="GRADE",
                          help="minimum grade that is relevant (default 1), for the measures "
                               "that take 'rel' and do not set it")
-    depth = ("-M", "--depth") if trec_flags else ("--depth",)
-    options.add_argument(*depth, type=non_negative_int, metavar="K",
+    options.add_argument("-M", "--depth", type=non_negative_int, metavar="K",
                          help="evaluate only the first K documents of each query (trec_eval -M; "
                               "0: every ranking is empty)")
     options.add_argument("--missing", dest="missing", choices=("skip", "zero"), default="skip",
                          help="a judged query absent from a run: left out of its means "
                               "(skip, default) or scored as an empty ranking (zero, trec_eval -c)")
-    judged = ("-J", "--judged-only") if trec_flags else ("--judged-only",)
-    options.add_argument(*judged, action="store_true",
+    options.add_argument("-c", "--missing-zero", dest="missing", action="store_const",
+                         const="zero", help="the same as --missing zero (trec_eval -c)")
+    options.add_argument("-J", "--judged-only", action="store_true",
                          help="drop unjudged documents before evaluating (trec_eval -J)")
     options.add_argument(
         "--ties", choices=TIE_CHOICES, default="trec",

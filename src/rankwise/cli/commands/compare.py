@@ -119,13 +119,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                        help="seed of the resampling (default: drawn, and shown in the legend)")
     stats.add_argument("--ci", choices=("t", "bootstrap"), default="t",
                        help="confidence intervals: Student t (default) or bootstrap percentile")
-    options = add_evaluation_options(parser, trec_flags=True)
-    add_engine_options(options)
-    options.add_argument("-c", "--missing-zero", dest="missing", action="store_const",
-                         const="zero", default="skip",
-                         help="a judged query absent from a run scores 0 (trec_eval -c); by "
-                              "default it is left out, and pairs are compared on the queries "
-                              "of both")
+    add_engine_options(add_evaluation_options(parser))
     output = parser.add_argument_group("output")
     output.add_argument("--long", action="store_true",
                         help="one row per measure and run with every statistic (always for "
