@@ -186,3 +186,42 @@ def test_an_unknown_option_is_reported_by_the_command(files: Path, cli) -> None:
     assert outcome.status == 2
     assert outcome.err.startswith("usage: rankwise eval ")
     assert outcome.err.endswith("rankwise eval: error: unrecognized arguments: --depht 3\n")
+
+
+def _help_of(parser: Any, command: str, option: str) -> str:
+    from rankwise.cli.app import _command_parser
+
+    for action in _command_parser(parser, command)._actions:
+        if option in action.option_strings:
+            return str(action.help)
+    raise AssertionError(f"{command} has no {option}")
+
+
+def test_one_vocabulary_of_tests_and_corrections(files: Path, cli) -> None:
+    from rankwise.cli.app import build_parser
+    from rankwise.cli.options import CORRECTION_NAMES, TEST_NAMES
+    from rankwise.stats import CORRECTIONS, MANY_SYSTEM_TESTS, TESTS, resolve_correction
+
+    parser = build_parser()
+    for option in ("--test", "--correction", "--alpha", "--n-resamples", "--seed"):
+        assert _help_of(parser, "compare", option) == _help_of(parser, "report", option)
+    assert set(CORRECTION_NAMES) == set(CORRECTIONS)  # the library's canonical names
+    assert set(TEST_NAMES) == set(TESTS) | set(MANY_SYSTEM_TESTS)
+    help_text = _help_of(parser, "compare", "--correction")
+    assert "benjamini-hochberg" in help_text
+    for alias in ("bh", "fdr_bh", "holm-bonferroni"):  # the aliases the help names
+        assert alias in help_text and resolve_correction(alias) in CORRECTIONS
+    # and every command takes every spelling, to the same numbers
+    qrels, runs = files / "qrels.txt", [files / "first.run", files / "second.run"]
+    shown = set()
+    for name in ("bh", "benjamini-hochberg", "fdr_bh"):
+        outcome = cli(["compare", qrels, *runs, "-m", "map", "P@1", "-f", "json", "--seed", "0",
+                       "--correction", name, "--quiet"])
+        data = json.loads(outcome.out)
+        assert data["correction"] == "benjamini-hochberg"
+        shown.add(json.dumps(data["rows"]))
+        outcome = cli(["report", qrels, *runs, "-m", "map", "-o", files / f"{name}.html",
+                       "--seed", "0", "--correction", name, "--quiet"])
+        assert outcome.status == 0, outcome.err
+        assert "Benjamini-Hochberg" in (files / f"{name}.html").read_text()
+    assert len(shown) == 1

@@ -21,14 +21,17 @@ if TYPE_CHECKING:
     from rankwise.options import EvalOptions
 
 __all__ = [
+    "CORRECTION_NAMES",
     "DEFAULT_MEASURES",
     "INPUT_FORMATS",
     "QRELS_FORMATS",
+    "TEST_NAMES",
     "TIE_CHOICES",
     "add_common_options",
     "add_engine_options",
     "add_evaluation_options",
     "add_input_options",
+    "add_significance_options",
     "add_unjudged_option",
     "check_no_stdin",
     "columns",
@@ -51,6 +54,13 @@ INPUT_FORMATS = ("trec", "parquet", "csv", "tsv", "jsonl")
 QRELS_FORMATS = (*INPUT_FORMATS, "diversity")
 """Judgments may also be diversity judgments in TREC text (``qid subtopic docno grade``)."""
 TIE_CHOICES = TIE_POLICIES
+
+TEST_NAMES = ("randomization", "t-test", "wilcoxon", "bootstrap", "sign", "tukey",
+              "randomized-tukey")
+"""The tests ``--test`` names (``rankwise.stats.TESTS`` and ``MANY_SYSTEM_TESTS``)."""
+CORRECTION_NAMES = ("holm", "bonferroni", "benjamini-hochberg", "none")
+"""The corrections ``--correction`` names (``rankwise.stats.CORRECTIONS``); the library's
+aliases (``bh``, ``fdr_bh``, ``holm-bonferroni``, ...) are taken too, by every command."""
 
 DEFAULT_MEASURES = ("ndcg@10", "map", "mrr", "P@10", "recall@1000")
 """Measures used when ``-m`` is not given."""
@@ -182,6 +192,31 @@ def add_evaluation_options(parser: argparse.ArgumentParser) -> argparse._Argumen
              "ignore_identical_ids, for ArguAna and Quora)",
     )
     return options
+
+
+def add_significance_options(group: Any) -> None:
+    """Add ``--test --correction --alpha --n-resamples --seed``: one vocabulary for every command.
+
+    The names are the library's (:data:`TEST_NAMES`, :data:`CORRECTION_NAMES`);
+    the library resolves them and their aliases (``--correction bh``).
+    """
+    group.add_argument(
+        "--test", default="randomization", metavar="TEST",
+        help=f"paired two-sided test: {', '.join(TEST_NAMES[:5])} (default randomization; "
+             f"aliases such as permutation or t work); every pair at once: "
+             f"{', '.join(TEST_NAMES[5:])}")
+    group.add_argument(
+        "--correction", default="auto", metavar="CORRECTION",
+        help=f"correction for multiple comparisons: {', '.join(CORRECTION_NAMES)} "
+             "(default holm; none for the Tukey tests; aliases bh, fdr_bh, holm-bonferroni)")
+    group.add_argument("--alpha", type=probability, default=0.05, metavar="ALPHA",
+                       help="significance level; intervals have confidence 1 - ALPHA "
+                            "(default 0.05)")
+    group.add_argument("--n-resamples", type=positive_int, default=10_000, metavar="N",
+                       help="resamples of the randomization, bootstrap and randomized-tukey "
+                            "tests and of bootstrap intervals (default 10000)")
+    group.add_argument("--seed", type=seed, default=None, metavar="INT",
+                       help="seed of the resampling (default: drawn, and shown in the output)")
 
 
 def columns(text: str) -> dict[str, str | None]:

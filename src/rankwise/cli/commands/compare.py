@@ -12,24 +12,18 @@ from rankwise.cli.options import (
     add_engine_options,
     add_evaluation_options,
     add_input_options,
+    add_significance_options,
     check_stdin_once,
     digits,
     engine_of,
     evaluation_options,
     measure_texts,
     output_format,
-    positive_int,
-    probability,
     reading,
-    seed,
 )
 from rankwise.report.tables import FORMATS
 
 __all__ = ["add_parser", "run"]
-
-_TESTS = ("randomization", "t-test", "wilcoxon", "bootstrap", "sign", "tukey",
-          "randomized-tukey")
-_CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 
 _DESCRIPTION = """\
 Evaluate each RUN against the judgments QRELS and compare them with paired
@@ -59,10 +53,10 @@ tests: randomization (Fisher's, default; exact when 2^k <= --n-resamples),
   and all pairs at once, family-wise: tukey (Tukey's HSD on the two-way ANOVA
   residual), randomized-tukey (Carterette's; exact when (m!)^(n-1) <=
   --n-resamples). The Tukey tests use the queries evaluated for every run.
-corrections: holm (default for the paired tests), bonferroni, bh
-  (Benjamini-Hochberg), none (the Tukey tests: they are family-wise already);
-  applied per measure over the runs compared (--family measure) or over
-  everything.
+corrections: holm (default for the paired tests), bonferroni,
+  benjamini-hochberg (alias bh), none (the Tukey tests: they are family-wise
+  already); applied per measure over the runs compared (--family measure) or
+  over everything.
 measures: as for 'rankwise eval', aggregated by a mean. Default:
   {' '.join(DEFAULT_MEASURES)}. -m takes one or more values: put it after the files.
 names: each run is named by its run id (the last column of a TREC run), else by
@@ -100,23 +94,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     stats.add_argument("--baseline", metavar="NAME",
                        help="compare every other run with this one (a name, or the RUN as "
                             "given); default: every pair")
-    stats.add_argument("--test", default="randomization", metavar="TEST",
-                       help=f"paired two-sided test: {', '.join(_TESTS)} "
-                            "(default randomization)")
-    stats.add_argument("--correction", default="auto", metavar="CORRECTION",
-                       help=f"correction for multiple comparisons: {', '.join(_CORRECTIONS)} "
-                            "(default holm; none for the Tukey tests)")
+    add_significance_options(stats)
     stats.add_argument("--family", choices=("measure", "all"), default="measure",
                        help="correct over the runs of each measure (default) or over all "
                             "runs and measures")
-    stats.add_argument("--alpha", type=probability, default=0.05, metavar="ALPHA",
-                       help="significance level; intervals have confidence 1 - ALPHA "
-                            "(default 0.05)")
-    stats.add_argument("--n-resamples", type=positive_int, default=10_000, metavar="N",
-                       help="resamples of the randomization, bootstrap and randomized-tukey "
-                            "tests and of bootstrap intervals (default 10000)")
-    stats.add_argument("--seed", type=seed, default=None, metavar="INT",
-                       help="seed of the resampling (default: drawn, and shown in the legend)")
     stats.add_argument("--ci", choices=("t", "bootstrap"), default="t",
                        help="confidence intervals: Student t (default) or bootstrap percentile")
     add_engine_options(add_evaluation_options(parser))

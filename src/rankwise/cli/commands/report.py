@@ -12,14 +12,13 @@ from rankwise.cli.options import (
     add_engine_options,
     add_evaluation_options,
     add_input_options,
+    add_significance_options,
     check_no_stdin,
     engine_of,
     evaluation_options,
     measure_texts,
     positive_int,
-    probability,
     reading,
-    seed,
 )
 
 __all__ = ["add_parser", "run"]
@@ -84,25 +83,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     page.add_argument("--top", type=positive_int, default=10, metavar="N",
                       help="queries listed among those that gained and lost most (default 10)")
     tests = parser.add_argument_group("significance tests")
-    tests.add_argument("--test", default="randomization", metavar="TEST",
-                       help="paired test: randomization (default), t-test, wilcoxon, "
-                            "bootstrap, sign; or every pair at once: tukey, randomized-tukey "
-                            "(the page then shows letters and each measure's ANOVA)")
-    tests.add_argument("--correction", default="auto", metavar="METHOD",
-                       help="multiple comparisons: holm (default for paired tests), "
-                            "bonferroni, benjamini-hochberg, none (the Tukey tests)")
+    add_significance_options(tests)
     tests.add_argument("--discriminative-power", choices=("bootstrap", "randomized-tukey",
                                                           "none"),
                        default="bootstrap", metavar="TEST",
                        help="with 3 runs or more: the share of run pairs each measure tells "
                             "apart and its ASL curve, by bootstrap (default), "
                             "randomized-tukey, or none")
-    tests.add_argument("--alpha", type=probability, default=0.05, metavar="A",
-                       help="significance level (default 0.05)")
-    tests.add_argument("--n-resamples", type=positive_int, default=10_000, metavar="N",
-                       help="resamples of the randomization and bootstrap tests (default 10000)")
-    tests.add_argument("--seed", type=seed, default=None, metavar="N",
-                       help="seed of the resampling (default: drawn, and shown in the report)")
     add_engine_options(add_evaluation_options(parser))
     add_input_options(parser)
     add_common_options(parser)
