@@ -225,3 +225,17 @@ def test_one_vocabulary_of_tests_and_corrections(files: Path, cli) -> None:
         assert outcome.status == 0, outcome.err
         assert "Benjamini-Hochberg" in (files / f"{name}.html").read_text()
     assert len(shown) == 1
+
+
+def test_docs_cli_md_says_what_the_commands_do() -> None:
+    page = Path(__file__).parents[2] / "docs" / "cli.md"
+    if not page.exists():
+        pytest.skip("docs/cli.md not present (installed package)")
+    text = " ".join(page.read_text(encoding="utf-8").split())
+    # runs sharing a name are numbered (test_the_same_run_gets_the_same_name_in_every_command)
+    assert "paths name them" not in text
+    assert "`bm25`, `bm25#2`, `bm25#3`" in text
+    # fractional grades are read as gains by eval, refused by trec-eval (tests/cli/
+    # test_trec_eval_options.py::test_a_fractional_grade_is_refused_where_trec_eval_...)
+    assert "a grade that is not an integer, a document listed twice" not in text
+    assert "Grades are numbers, fractional ones included" in text

@@ -130,3 +130,45 @@ def test_qrels_file_is_read_as_trec_text_whatever_its_name(cli, tmp_path: Path) 
     outcome = cli(["trec-eval", "-m", "map", "qrels.csv", CASES_DIR / "rB.run"], cwd=tmp_path)
     assert outcome.status == 0, outcome.err
     assert outcome.text == "map                   \tall\t0.8333\n"
+
+
+FRACTIONAL = "q1 0 a 1.9\nq1 0 b 1\nq1 0 c 0.5\n"
+FRACTIONAL_RUN = "q1 Q0 b 1 3.0 r\nq1 Q0 a 2 2.0 r\nq1 Q0 c 3 1.0 r\n"
+
+
+def test_a_fractional_grade_is_refused_where_trec_eval_would_truncate_it(
+        cli, tmp_path: Path) -> None:
+    """trec_eval reads grades with atol (1.9 is 1): its ndcg here is 1 (b and a gain 1 each).
+
+    Read as written, the gains 1.9, 1 and 0.5 give another number (0.8806), which the
+    drop-in must not print as trec_eval's.
+    """
+    (tmp_path / "q").write_text(FRACTIONAL)
+    (tmp_path / "r").write_text(FRACTIONAL_RUN)
+    outcome = cli(["trec-eval", "-m", "ndcg", "q", "r"], cwd=tmp_path)
+    assert outcome.status == 2 and outcome.out == b""
+    assert outcome.err == (
+        "rankwise trec-eval: q:1: grade must be an integer, got '1.9' (trec_eval would read "
+        "it as 1); rankwise eval reads fractional grades\n"
+    )
+    # the integers trec_eval would have read give its number: 1 (pytrec_eval agrees)
+    (tmp_path / "q").write_text("q1 0 a 1\nq1 0 b 1\nq1 0 c 0\n")
+    outcome = cli(["trec-eval", "-m", "ndcg", "q", "r"], cwd=tmp_path)
+    assert outcome.text == "ndcg                  \tall\t1.0000\n"
+
+
+def test_eval_reads_fractional_grades_as_gains(cli, tmp_path: Path) -> None:
+    # by hand, gains 1, 1.9, 0.5 at ranks 1-3 over the ideal 1.9, 1, 0.5:
+    # (1 + 1.9/log2(3) + 0.5/2) / (1.9 + 1/log2(3) + 0.5/2)
+    import math
+
+    want = (1 + 1.9 / math.log2(3) + 0.25) / (1.9 + 1 / math.log2(3) + 0.25)
+    (tmp_path / "q").write_text(FRACTIONAL)
+    (tmp_path / "r").write_text(FRACTIONAL_RUN)
+    outcome = cli(["eval", "q", "r", "-m", "ndcg(gain=linear)", "num_rel", "-f", "csv"],
+                  cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    header, row = outcome.text.splitlines()
+    assert header == "run,ndcg(gain=linear),num_rel"
+    assert math.isclose(float(row.split(",")[1]), want, rel_tol=1e-12)
+    assert row.split(",")[2] == "2"  # 1.9 and 1 are >= 1; 0.5 is not

@@ -318,14 +318,16 @@ def _evaluate(options: TrecOptions) -> int:
     from rankwise.cli.progress import Progress
     from rankwise.cli.trec_printer import trec_chunks
     from rankwise.engines.numpy import NumpyEngine
-    from rankwise.io import read_qrels, read_run
+    from rankwise.io import read_run
+    from rankwise.io.trec import read_trec_qrels
     from rankwise.options import EvalOptions
 
     entries = _entries(options)
     _check_num_docs(options, entries)
     show = not options.quiet
     with Progress("reading", options.qrels, enabled=show):
-        qrels = read_qrels(options.qrels, fmt="trec")
+        # trec_eval reads a grade with atol (1.9 is 1): only integers give its numbers
+        qrels = read_trec_qrels(options.qrels, integer_grades=True)
     with Progress("reading", options.run, enabled=show):
         run = read_run(options.run, fmt="trec")
     measures = list(dict.fromkeys(e.measure for e in entries if e.measure is not None))
