@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import format_p
 from rankwise.engines import Engine
 from rankwise.engines.core import relevance_notes
 from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
@@ -227,8 +228,20 @@ class Comparison:
 
         It starts with "significant at alpha = ..."; put your marker in front
         (the repr uses ``*``). For the randomization and bootstrap tests it
-        gives the seed, so a published table can be reproduced.
+        gives the seed, so a published table can be reproduced. A table that
+        shows no interval (the wide table of means) uses
+        :attr:`significance_legend`, the same sentence without them.
         """
+        interval = (
+            "Student t" if self.ci == "t"
+            else f"bootstrap percentile ({self.n_resamples:,} resamples)"
+        )
+        return (f"{self.significance_legend}; {self.confidence:.0%} {interval} confidence "
+                "intervals")
+
+    @property
+    def significance_legend(self) -> str:
+        """:attr:`legend` without the intervals: which test, correction and level were used."""
         test = TEST_LABELS[self.test]
         if self.test == "randomization":
             test += (f" ({self.n_resamples:,} random sign flips, exact enumeration when "
@@ -248,14 +261,10 @@ class Comparison:
             scope = "per measure, over the systems compared" if self.family == "measure" else (
                 "over all systems and measures")
             correction = f"{CORRECTIONS[self.correction]} correction {scope}"
-        interval = (
-            "Student t" if self.ci == "t"
-            else f"bootstrap percentile ({self.n_resamples:,} resamples)"
-        )
         against = f"against {self.baseline!r}" if self.baseline is not None else "all pairs"
         return (
             f"significant at alpha = {self.alpha:g} (p_adjusted <= alpha): two-sided {test}, "
-            f"{against}, {correction}; {self.confidence:.0%} {interval} confidence intervals"
+            f"{against}, {correction}"
         )
 
     def letters(self, measure: str | Measure, alpha: float | None = None) -> dict[str, str]:
@@ -479,8 +488,8 @@ class Comparison:
                 f"{row.mean:.4f}",
                 f"[{row.ci_low:.4f}, {row.ci_high:.4f}]",
                 f"{row.delta:+.4f}" if compared else "",
-                _format_p(row.p_value) if compared else "",
-                _format_p(row.p_adjusted) if compared else "",
+                format_p(row.p_value) if compared else "",
+                format_p(row.p_adjusted) if compared else "",
                 "*" if row.significant else "",
                 f"{row.effect_size:+.3f}" if compared else "",
                 f"{row.wins}/{row.ties}/{row.losses}" if compared else "",
@@ -532,14 +541,6 @@ def _tukey_dict(result: TukeyResult, systems: Sequence[str]) -> dict[str, Any]:
         "letters": dict(zip(systems, result.letters())),
         "anova": result.anova.to_dict(),
     }
-
-
-def _format_p(p: float) -> str:
-    if math.isnan(p):
-        return "nan"
-    if p == 0:
-        return f"{p:.4f}"
-    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
 # ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import rankwise as rw
 from rankwise.comparison import compare
 
 GOLDEN = Path(__file__).parent / "golden" / "compare"
@@ -371,3 +372,41 @@ def test_ties_option_reaches_the_comparison(tmp_path, capsys) -> None:
     average = capsys.readouterr().out
     assert trec != average
     assert ",0.25," in average
+
+
+def test_the_wide_table_s_legend_names_no_interval_it_does_not_show(cli) -> None:
+    base = ["compare", "qrels.txt", "bm25.run", "dense.run", "-m", "mrr", "--seed", "42"]
+    for fmt in ("table", "markdown", "latex"):
+        wide = cli([*base, "-f", fmt, "--quiet"], cwd=GOLDEN)
+        assert wide.status == 0, wide.err
+        assert "CI" not in wide.text and "interval" not in wide.text, fmt
+        long = cli([*base, "-f", fmt, "--long", "--quiet"], cwd=GOLDEN)
+        assert "95% Student t confidence intervals" in long.text  # its ci_low, ci_high
+
+
+def test_one_p_value_format_in_a_table() -> None:
+    # 30 queries where three systems beat the baseline on every one: with 20,000 sign flips
+    # the randomization test's p-value is about 1 / 20,001 (below the 4th decimal) and
+    # Holm's adjusted one about 3 times that (above): one row printed 5.0e-05 next to 0.0001
+    import re
+
+    qrels = {f"q{i}": {"rel": 1} for i in range(30)}
+
+    def run(rank: int) -> dict:
+        return {q: {"rel": 10.0 - rank, **{f"d{j}": 10.0 - j for j in range(1, 8) if j != rank}}
+                for q in qrels}
+
+    runs = {"base": run(5), "a": run(1), "b": run(2), "c": run(3)}
+    compared = rw.compare(qrels, runs, ["mrr"], baseline="base", seed=3, n_resamples=20_000)
+    rows = [row for row in compared if row.baseline is not None]
+    assert any(row.p_value < 1e-4 <= row.p_adjusted for row in rows)  # the mixed case
+    for fmt in ("table", "markdown", "latex"):
+        text = compared.to_table(fmt, long=True)
+        assert not re.search(r"\de-\d\d", text), (fmt, text)
+        for row in rows:
+            line = next(line for line in text.splitlines() if f" {row.system} " in line)
+            below = {"markdown": "&lt;", "latex": "\\textless{}"}.get(fmt, "<") + "0.0001"
+            want = [f"{value:.4f}" if value >= 5e-5 else below
+                    for value in (row.p_value, row.p_adjusted)]
+            assert re.search(r" +(?:&|\|)? *".join(map(re.escape, want)), line), (line, want)
+    assert not re.search(r"\de-\d\d", repr(compared))

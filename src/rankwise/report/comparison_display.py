@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rankwise import _wording
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.report._mpl import color_of, literal, new_axes, shorten
@@ -17,16 +18,14 @@ __all__ = ["ComparisonDisplay", "comparison_labels", "format_p"]
 
 
 def format_p(p: float) -> str:
-    """A p-value in four decimals, or in scientific notation below 1e-4.
+    """A p-value in four decimals (``<0.0001`` below), ``–`` for NaN (``_wording.format_p``).
 
     Examples
     --------
     >>> format_p(0.03125), format_p(2e-6), format_p(float("nan"))
-    ('0.0312', '2.0e-06', '–')
+    ('0.0312', '<0.0001', '–')
     """
-    if math.isnan(p):
-        return "–"
-    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+    return _wording.format_p(p, nan="–")
 
 
 def comparison_labels(rows: Sequence[ComparisonRow]) -> list[str]:

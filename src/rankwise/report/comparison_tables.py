@@ -15,6 +15,7 @@ import math
 from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any
 
+from rankwise._wording import format_p
 from rankwise.report.tables import (
     Table,
     latex_comment,
@@ -231,20 +232,20 @@ def _legend_lines(comparison: Comparison, marker: str, labels: dict[str, str],
         return [
             "letters: runs that share a letter do not differ significantly (compact letter "
             "display; a = the group of the highest mean)",
-            comparison.legend,
+            comparison.significance_legend,
             *anova,
         ]
     if mode == "better":
         names = ", ".join(f"{label} = {name}" for name, label in labels.items())
         return [
             f"letters: significantly better than the run with that letter ({names})",
-            comparison.legend,
+            comparison.significance_legend,
             *anova,
         ]
     up, down = (f"$^{{{_LATEX_UP}}}$", f"$^{{{_LATEX_DOWN}}}$") if latex else (_UP, _DOWN)
     shown = f"$^{{{marker}}}$" if latex else marker
     return [
-        (f"{shown} " if marker else "") + comparison.legend,
+        (f"{shown} " if marker else "") + comparison.significance_legend,
         f"{up} higher, {down} lower than {comparison.baseline}",
         *anova,
     ]
@@ -303,19 +304,13 @@ _TEXT_FIELDS = frozenset({"measure", "system", "baseline", "method", "significan
 _P_FIELDS = frozenset({"p_value", "p_adjusted"})
 
 
-def _p_text(value: float, digits: int) -> str:
-    if value == 0 or value >= 10.0 ** -digits:
-        return f"{value:.{digits}f}"
-    return f"{value:.1e}"
-
-
 def long_table(comparison: Comparison, *, for_people: bool = False, digits: int = 4) -> Table:
     """One row per measure and system, with the fields of :class:`ComparisonRow`, in order.
 
     Missing values (NaN, and what does not apply to the baseline's own row)
     are ``None``; ``significant`` is ``"true"`` or ``"false"``. With
-    *for_people*, p-values are pre-formatted with *digits* decimals (or in
-    scientific notation when smaller than the last decimal).
+    *for_people*, p-values are pre-formatted with *digits* decimals (``<0.0001``
+    when they round to zero: one format in the whole table).
     """
     from dataclasses import astuple
 
@@ -331,7 +326,7 @@ def long_table(comparison: Comparison, *, for_people: bool = False, digits: int 
             elif value == "" or (isinstance(value, float) and math.isnan(value)):
                 value = None
             elif for_people and name in _P_FIELDS:
-                value = _p_text(value, digits)
+                value = format_p(value, digits)
             cells.append(value)
         table.rows.append(cells)
     return table

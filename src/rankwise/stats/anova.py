@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._wording import format_p
 from rankwise.exceptions import InvalidParameterError
 from rankwise.stats._arrays import scipy_special
 
@@ -111,7 +112,7 @@ class TwoWayAnova:
         'F(1, 2) = 4.0000, p = 0.1835, ω² = 0.0909, residual variance V_E = 0.0104'
         """
         return (f"F({self.df_systems}, {self.df_residual}) = {self.f_systems:.{digits}f}, "
-                f"p = {_p_text(self.p_systems, digits)}, ω² = {self.omega2_systems:.{digits}f}, "
+                f"p = {format_p(self.p_systems, digits)}, ω² = {self.omega2_systems:.{digits}f}, "
                 f"residual variance V_E = {self.residual_variance:.{digits}f}")
 
     def to_dict(self) -> dict[str, Any]:
@@ -119,12 +120,6 @@ class TwoWayAnova:
         out = {name: getattr(self, name) for name in self.__dataclass_fields__}
         out["system_means"] = [float(v) for v in self.system_means]
         return out
-
-
-def _p_text(p: float, digits: int) -> str:
-    if np.isnan(p):
-        return "nan"
-    return f"{p:.{digits}f}" if p >= 10.0 ** -digits else f"{p:.1e}"
 
 
 def two_way_anova(values: Any) -> TwoWayAnova:
