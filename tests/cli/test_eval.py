@@ -231,3 +231,41 @@ def test_tie_warning_and_average(tmp_path, capsys) -> None:
     captured = capsys.readouterr()
     assert "tied scores" not in captured.err
     assert float(captured.out.splitlines()[1].split("\t")[1]) == pytest.approx(0.29289682539)
+
+
+def _trec_eval_order(qrels: str, run: str) -> list[str]:
+    """The query order trec_eval -q prints (its files sorted by qid with strcmp)."""
+    return sorted({line.split()[0] for line in run.splitlines()} &
+                  {line.split()[0] for line in qrels.splitlines()},
+                  key=lambda q: q.encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("ids", "want"),
+    [
+        # integers: numeric order (007 and 7 are both 7: by their text)
+        (["10", "2", "1", "11", "007", "7", "-3"], ["-3", "1", "2", "007", "7", "10", "11"]),
+        # anything else: byte order, trec_eval's (q10 before q2; upper case first)
+        (["q10", "q2", "q1", "Q5", "q\u00e9"], ["Q5", "q1", "q10", "q2", "q\u00e9"]),
+        # one id not an integer, or beyond 64 bits: byte order for all
+        (["10", "2", "x"], ["10", "2", "x"]),
+        (["10", "2", "99999999999999999999"], ["10", "2", "99999999999999999999"]),
+        (["+1", "2", "10"], ["+1", "10", "2"]),  # ASCII digits only: '+1' is text
+    ],
+)
+def test_per_query_rows_are_in_numeric_order_when_every_id_is_an_integer(
+        cli, tmp_path: Path, ids: list[str], want: list[str]) -> None:
+    qrels = "".join(f"{q} 0 d 1\n" for q in ids)
+    run = "".join(f"{q} Q0 d 1 1.0 r\n" for q in reversed(ids))
+    (tmp_path / "q").write_text(qrels)
+    (tmp_path / "r").write_text(run)
+    outcome = cli(["eval", "q", "r", "-m", "P@1", "--per-query", "-f", "csv"], cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    shown = [line.split(",")[1] for line in outcome.text.splitlines()[1:]]
+    assert shown == [*want, "all"]
+    if not all(q.lstrip("-").isdigit() for q in ids) or "99999999999999999999" in ids:
+        assert want == _trec_eval_order(qrels, run)
+    # rankwise trec-eval -q keeps trec_eval's order, whatever the ids
+    outcome = cli(["trec-eval", "-q", "-m", "P.1", "q", "r"], cwd=tmp_path)
+    assert [line.split("\t")[1] for line in outcome.text.splitlines()] == [
+        *_trec_eval_order(qrels, run), "all"]

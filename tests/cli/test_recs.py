@@ -188,3 +188,16 @@ def test_errors_name_the_option_the_user_gave(cli, files: Path) -> None:
             rw.evaluate_recommendations(read("test.csv"), read("recs.csv"), [measure],
                                         catalogue=catalogue)
         assert message in str(error.value) and "--" not in str(error.value)
+
+
+def test_per_user_rows_in_numeric_order(cli, tmp_path: Path) -> None:
+    users = ["10", "2", "1", "11"]
+    (tmp_path / "test.csv").write_text("user,item\n" + "".join(f"{u},a\n" for u in users))
+    (tmp_path / "recs.csv").write_text("user,item,score\n" + "".join(
+        f"{u},{'a' if u != '2' else 'b'},1.0\n" for u in users))
+    outcome = cli(["recs", "test.csv", "recs.csv", "-m", "P@1", "--per-user", "-f", "csv",
+                   "--quiet"], cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    lines = outcome.text.splitlines()[1:]
+    assert [line.split(",")[1:3] for line in lines] == [
+        ["1", "1.0"], ["2", "0.0"], ["10", "1.0"], ["11", "1.0"], ["all", "0.75"]]

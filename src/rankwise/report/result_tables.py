@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from rankwise.report.tables import Table, block_rows
 
@@ -11,7 +14,50 @@ if TYPE_CHECKING:
     from rankwise.measures import Measure
     from rankwise.results import Results
 
-__all__ = ["results_table"]
+__all__ = ["query_order", "results_table"]
+
+_INTEGER_LINES = re.compile(r"(?:-?[0-9]+\n)*")
+
+
+def query_order(ids: Sequence[Any]) -> np.ndarray | None:
+    """The order of per-query rows: numeric when every id is an integer, else by the ids' bytes.
+
+    Integer ids (``1, 2, 10``; text of ASCII digits with an optional ``-``, or
+    Python integers, within 64 bits) are sorted as numbers, ``007`` before
+    ``7``; any other set of ids in the byte order of their UTF-8 text, as
+    trec_eval sorts them (``q1, q10, q2``). Sorted in numpy, no loop per id.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        The row of each position, or None when *ids* are in that order already.
+
+    Examples
+    --------
+    >>> query_order(["1", "10", "2", "-3"]).tolist(), query_order(["q1", "q10", "q2"])
+    ([3, 0, 2, 1], None)
+    >>> query_order(["7", "007", "10"]).tolist(), query_order(["2", "x", "10"]).tolist()
+    ([1, 0, 2], [2, 0, 1])
+    """
+    if len(ids) < 2:
+        return None
+    if isinstance(ids[0], str):
+        text = np.asarray(ids, dtype=str)
+        order = None
+        if _INTEGER_LINES.fullmatch("\n".join(ids) + "\n"):
+            try:
+                order = np.lexsort((text, text.astype(np.int64)))
+            except (ValueError, OverflowError):  # beyond 64 bits, or a line break in an id
+                order = None
+        if order is None:
+            order = np.argsort(text, kind="stable")
+    else:
+        numbers = np.asarray(ids)
+        if numbers.dtype.kind in "iu":
+            order = np.argsort(numbers, kind="stable")
+        else:  # integers beyond 64 bits
+            order = np.asarray(sorted(range(len(ids)), key=ids.__getitem__))
+    return None if np.array_equal(order, np.arange(len(ids))) else order
 
 
 def _kind(measure: Measure) -> str:
@@ -36,7 +82,9 @@ def results_table(
 
     With *per_query*, the rows are produced in blocks, straight from the
     per-query arrays, when the table is written: its memory does not grow
-    with the number of queries.
+    with the number of queries. The queries of each run are in numeric order
+    when every id is an integer, else in the byte order of their ids
+    (:func:`query_order`).
 
     Parameters
     ----------
@@ -95,12 +143,19 @@ def results_table(
     def blocks() -> Iterator[list[Any]]:
         for name, result in results.items():
             ids = result.query_ids
+            order = query_order(ids)
             for start in range(0, len(ids), step):
                 stop = min(start + step, len(ids))
-                values = [result[m][start:stop] for m in measures]
+                if order is None:
+                    values = [result[m][start:stop] for m in measures]
+                    shown = ids[start:stop]
+                else:
+                    rows = order[start:stop]
+                    values = [result[m][rows] for m in measures]
+                    shown = [ids[i] for i in rows.tolist()]
                 yield [
                     [name] * (stop - start),
-                    [str(qid) for qid in ids[start:stop]],
+                    [str(qid) for qid in shown],
                     *(_text_column(v) if k == "text" else v for v, k in zip(values, kinds)),
                 ]
             yield [[name], ["all"], *([value] for value in means(result))]
@@ -139,8 +194,10 @@ def _bounds_table(
             columns.append(values.tolist())
             means.append(float(values.mean()) if len(values) else math.nan)
         if per_query:
-            for index, qid in enumerate(result.query_ids):
-                table.rows.append([name, str(qid), *(float(col[index]) for col in columns)])
+            order = query_order(result.query_ids)
+            for index in range(len(result.query_ids)) if order is None else order.tolist():
+                table.rows.append([name, str(result.query_ids[index]),
+                                   *(float(col[index]) for col in columns)])
         table.rows.append([name, "all", *means] if per_query else [name, *means])
     return table
 

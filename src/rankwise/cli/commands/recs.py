@@ -174,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
     from rankwise.io.tables import read_table
     from rankwise.recommenders import evaluate_recommendations
     from rankwise.recommenders.inputs import spelled_as
+    from rankwise.report.result_tables import query_order
     from rankwise.report.tables import Table, write_chunks
 
     fmt = output_format(args.format, args.output)
@@ -207,9 +208,11 @@ def run(args: argparse.Namespace) -> int:
         table = Table(["run", "segment", "users", *names],
                       ["text", "text", "int", *["float"] * len(names)], rows)
     elif args.per_user:
-        rows = [[name, str(user), *(result.per_user[m][n] if m in result.per_user else None
-                                    for m in names)]
-                for n, user in enumerate(result.users)]
+        users = list(result.users)
+        order = query_order(users)  # numeric ids in numeric order, as eval --per-query
+        rows = [[name, str(users[n]), *(result.per_user[m][n] if m in result.per_user else None
+                                        for m in names)]
+                for n in (range(len(users)) if order is None else order.tolist())]
         rows.append([name, "all", *(result.mean[m] for m in names)])
         table = Table(["run", "user", *names], ["text", "text", *["float"] * len(names)], rows)
     else:
