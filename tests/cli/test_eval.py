@@ -182,7 +182,7 @@ def test_no_query_in_common_is_an_error(cli, tmp_path: Path) -> None:
 @pytest.mark.parametrize("arguments, message", [
     (["eval", "qrels.txt"], "the following arguments are required: RUN"),
     (["eval", "qrels.txt", "a.run", "--depth", "-1"],
-     "argument --depth: expected a non-negative integer"),
+     "argument -M/--depth: expected a non-negative integer"),
     (["eval", "qrels.txt", "a.run", "--rel", "high"],
      "argument --rel: expected a number, got 'high'"),
     (["eval", "qrels.txt", "a.run", "-f", "xml"], "argument -f/--format: invalid choice: 'xml'"),
