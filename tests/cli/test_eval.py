@@ -42,7 +42,8 @@ def test_json_values_are_exact(cli) -> None:
 def test_output_file_and_format_from_its_extension(cli, tmp_path: Path) -> None:
     target = tmp_path / "out.csv"
     outcome = cli(["eval", "qrels.txt", "a.run", "b.run", *MEASURES, "-o", target], cwd=GOLDEN)
-    assert (outcome.status, outcome.out, outcome.err) == (0, b"", GAIN_NOTE)
+    written = f"rankwise: wrote {target} ({target.stat().st_size} B)\n"  # the one rule
+    assert (outcome.status, outcome.out, outcome.err) == (0, b"", GAIN_NOTE + written)
     assert target.read_text() == (GOLDEN / "means.csv").read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]
     umask = os.umask(0)

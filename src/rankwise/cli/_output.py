@@ -1,4 +1,7 @@
-"""Writing command output: to standard output, or to a file through the one writer."""
+"""Writing command output: to standard output, or to a file through the one writer.
+
+A command that writes a file says so on standard error (:func:`say_written`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import errno
 import sys
 from collections.abc import Iterable
 
-__all__ = ["write_output"]
+__all__ = ["say_written", "size_text", "write_output"]
 
 
 def write_output(text: str | Iterable[str], path: str | None) -> None:
@@ -41,3 +44,43 @@ def write_output(text: str | Iterable[str], path: str | None) -> None:
     if os.path.isdir(path):
         raise IsADirectoryError(f"{path}: is a directory, expected a file name for -o")
     write_file(text, path)
+
+
+def size_text(size: int) -> str:
+    """A file size for people: ``512 B``, ``412.3 kB``, ``1.2 MB``, ``3.4 GB``.
+
+    Examples
+    --------
+    >>> size_text(512), size_text(412_300), size_text(1_234_567), size_text(3_400_000_000)
+    ('512 B', '412.3 kB', '1.2 MB', '3.4 GB')
+    """
+    if size < 1000:
+        return f"{size} B"
+    value = float(size)
+    for unit in ("kB", "MB", "GB"):
+        value /= 1000
+        if value < 1000 or unit == "GB":
+            break
+    return f"{value:.1f} {unit}"
+
+
+def say_written(path: str | None, *, quiet: bool, detail: str = "") -> None:
+    """The one rule of every command that writes a file: say so on standard error.
+
+    ``rankwise: wrote FILE (size)``, then ``: detail`` when given, unless
+    *quiet*. Nothing for standard output (*path* None or ``-``) nor for what
+    is not a regular file (``/dev/stdout``, a pipe): the output itself shows.
+    """
+    import os
+    import stat
+
+    if quiet or path is None or path == "-":
+        return
+    try:
+        status = os.stat(path)
+    except OSError:
+        return
+    if not stat.S_ISREG(status.st_mode):
+        return
+    sys.stderr.write(f"rankwise: wrote {path} ({size_text(status.st_size)})"
+                     f"{': ' + detail if detail else ''}\n")

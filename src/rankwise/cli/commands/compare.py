@@ -179,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     RankwiseError
         Bad input, measure or option value (reported as one line by the caller).
     """
-    from rankwise.cli._output import write_output
+    from rankwise.cli._output import say_written, write_output
     from rankwise.cli.progress import Progress
     from rankwise.comparison import compare_results
     from rankwise.engines.core import prepare_measures
@@ -219,4 +219,5 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:  # under the table: what the numbers mean
         for note in dict.fromkeys(note for r in results.values() for note in r.notes):
             sys.stderr.write(f"rankwise: note: {note}\n")
+    say_written(args.output, quiet=args.quiet)
     return 0

@@ -55,8 +55,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help="how to print the tables (default table)")
     parser.add_argument("--save", metavar="DIR", default=None,
                         help="copy the example files (qrels.test, results.test, NOTICE.md) into "
-                             "DIR (created if needed) to try other commands on, and print "
-                             "nothing else")
+                             "DIR (created if needed) to try other commands on (each file "
+                             "written is named on standard error, as by every command)")
     add_common_options(parser)
     parser.set_defaults(handler=run)
 
@@ -189,9 +189,10 @@ def run(args: argparse.Namespace) -> int:
         0.
     """
     if args.save is not None:
+        from rankwise.cli._output import say_written
+
         for path in save_data(args.save):
-            sys.stdout.write(f"{path}\n")
-        sys.stdout.flush()
+            say_written(str(path), quiet=args.quiet)
         return 0
     text = (
         "rankwise demo: the example data bundled with rankwise\n\n"

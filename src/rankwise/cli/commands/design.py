@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     RankwiseError
         Bad input or option value (reported as one line by the caller).
     """
-    from rankwise.cli._output import write_output
+    from rankwise.cli._output import say_written, write_output
     from rankwise.design import discriminative_power, residual_variance, topic_set_table
     from rankwise.exceptions import InvalidParameterError
     from rankwise.report.tables import Table
@@ -191,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
             for note in power.notes:
                 sys.stderr.write(f"rankwise: note: {note}\n")
     write_output(_render(sections, fmt, args.digits), args.output)
+    say_written(args.output, quiet=args.quiet)
     return 0
 
 

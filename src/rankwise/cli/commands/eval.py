@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     RankwiseError
         Bad input or measure (reported as one line by the caller).
     """
-    from rankwise.cli._output import write_output
+    from rankwise.cli._output import say_written, write_output
     from rankwise.engines.core import coverage_notes, relevance_notes
     from rankwise.evaluation import evaluate_runs
     from rankwise.exceptions import InvalidParameterError
@@ -170,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:  # under the table: what the numbers mean
         for note in dict.fromkeys(note for r in all_results.values() for note in r.notes):
             sys.stderr.write(f"rankwise: note: {note}\n")
+    say_written(args.output, quiet=args.quiet)
     return 0
 
 
@@ -205,7 +206,7 @@ def _ndeval_parameters(texts: list[str] | None) -> dict[str, float]:
 
 def _run_ndeval(args: argparse.Namespace, options: Any) -> int:
     """``rankwise eval --format ndeval``: ndeval's CSV for each run, one after the other."""
-    from rankwise.cli._output import write_output
+    from rankwise.cli._output import say_written, write_output
     from rankwise.evaluation import evaluate_runs
     from rankwise.exceptions import InvalidParameterError
     from rankwise.io.coerce import read_qrels, read_run
@@ -233,4 +234,5 @@ def _run_ndeval(args: argparse.Namespace, options: Any) -> int:
                              qrels_query_ids=qrels.query_ids)
 
     write_output(blocks(), args.output)
+    say_written(args.output, quiet=args.quiet)
     return 0

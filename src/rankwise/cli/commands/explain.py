@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     """
     import json
 
-    from rankwise.cli._output import write_output
+    from rankwise.cli._output import say_written, write_output
     from rankwise.exceptions import InvalidParameterError
     from rankwise.explanation import explain
     from rankwise.io import read_qrels, read_run
@@ -126,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         places = args.digits if args.between is not None else max(args.digits, 6)
         text = result.to_text(places)
     write_output(text, args.output)
+    say_written(args.output, quiet=args.quiet)
     return 0
 
 

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     import os
     import tempfile
 
-    from rankwise.cli._output import write_output
+    from rankwise.cli._output import say_written, write_output
     from rankwise.exceptions import InvalidParameterError
     from rankwise.fusion import fuse
     from rankwise.io.coerce import read_qrels, read_run
@@ -168,4 +168,5 @@ def run(args: argparse.Namespace) -> int:
                 write_output(stream.read(), None)
     else:
         fused.to_trec(args.output)
+        say_written(args.output, quiet=args.quiet)
     return 0

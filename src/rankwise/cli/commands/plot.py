@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
+    from rankwise.cli._output import say_written
     from rankwise.engines.core import prepare_measures
     from rankwise.evaluation import evaluate_runs
     from rankwise.exceptions import InvalidParameterError
@@ -148,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             canvas = svg_figures.differences_svg(results, names, str(baseline))
         write_file(canvas.svg(standalone=True).encode("utf-8"), args.output)
+        say_written(args.output, quiet=args.quiet)
         return 0
     with styled():
         if args.kind == "curves":
@@ -157,4 +159,5 @@ def run(args: argparse.Namespace) -> int:
         else:
             figure = figures.differences_figure(results, names, str(baseline))
         save_figure(figure, args.output, dpi=args.dpi, fmt=fmt)
+    say_written(args.output, quiet=args.quiet)
     return 0

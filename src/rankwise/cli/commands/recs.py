@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     RankwiseError
         Bad input or measure (reported as one line by the caller).
     """
-    from rankwise.cli._output import write_output
+    from rankwise.cli._output import say_written, write_output
     from rankwise.io.tables import read_table
     from rankwise.recommenders import evaluate_recommendations
     from rankwise.recommenders.inputs import spelled_as
@@ -219,6 +219,8 @@ def run(args: argparse.Namespace) -> int:
         table = Table(["run", "users", *names], ["text", "int", *["float"] * len(names)],
                       [[name, len(result.users), *(result.mean[m] for m in names)]])
     write_output(write_chunks(table, fmt, digits=args.digits), args.output)
+    say_written(args.output, quiet=args.quiet)
     if args.html is not None:
         result.to_html(args.html, title=f"Recommendations: {name}", digits=args.digits)
+        say_written(args.html, quiet=args.quiet)
     return 0

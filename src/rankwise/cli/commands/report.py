@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from rankwise.cli.options import (
@@ -96,14 +95,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _size_text(size: int) -> str:
-    if size < 1000:
-        return f"{size} B"
-    if size < 1_000_000:
-        return f"{size / 1000:.1f} kB"
-    return f"{size / 1_000_000:.1f} MB"
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``rankwise report`` with parsed arguments.
 
@@ -117,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
+    from rankwise._wording import counted
+    from rankwise.cli._output import say_written
     from rankwise.reporting import build_report
 
     check_no_stdin([args.qrels, *args.runs], "rankwise report",
@@ -134,9 +127,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for note in report.notes:
             sys.stderr.write(f"rankwise: note: {note}\n")
-        size = os.path.getsize(args.output)
-        sys.stderr.write(
-            f"rankwise: wrote {args.output} ({_size_text(size)}): {len(report.systems)} "
-            f"system{'s' if len(report.systems) != 1 else ''}, {report.n_queries:,} queries\n"
-        )
+    say_written(args.output, quiet=args.quiet, detail=(
+        f"{counted(len(report.systems), 'system')}, "
+        f"{counted(report.n_queries, 'query', grouped=True)}"))
     return 0

@@ -1,0 +1,88 @@
+"""One rule for every command that writes a file: ``rankwise: wrote FILE (size)`` on stderr.
+
+(``plot`` said nothing and ``report`` said "wrote ..."; now every command that
+writes a file says so, last, unless ``--quiet``; output to standard output is
+never announced.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+GOLDEN = Path(__file__).parent / "golden" / "compare"
+RUNS = [GOLDEN / "qrels.txt", GOLDEN / "bm25.run", GOLDEN / "dense.run"]
+
+
+def _recs_files(folder: Path) -> list[Path]:
+    (folder / "test.csv").write_text("user,item\n1,a\n2,b\n")
+    (folder / "recs.csv").write_text("user,item,score\n1,a,1.0\n2,a,1.0\n")
+    return [folder / "test.csv", folder / "recs.csv"]
+
+
+COMMANDS = {
+    "eval": lambda out, folder: ["eval", *RUNS, "-m", "map", "-o", out],
+    "eval-ndeval": lambda out, folder: [
+        "eval", Path(__file__).parents[1] / "data" / "ndeval" / "edge.qrels",
+        Path(__file__).parents[1] / "data" / "ndeval" / "edge.run",
+        "--qrels-format", "diversity", "--ties", "rank", "-f", "ndeval", "-o", out],
+    "compare": lambda out, folder: ["compare", *RUNS, "-m", "mrr", "--seed", "1", "-o", out],
+    "report": lambda out, folder: ["report", *RUNS, "-m", "mrr", "--seed", "1", "-o", out],
+    "plot": lambda out, folder: ["plot", *RUNS, "-m", "mrr", "--kind", "distribution",
+                                 "-o", out],
+    "fuse": lambda out, folder: ["fuse", *RUNS[1:], "--method", "rrf", "-o", out],
+    "recs": lambda out, folder: ["recs", *_recs_files(folder), "-m", "P@1", "-o", out],
+    "explain": lambda out, folder: ["explain", *RUNS[:2], "-m", "ndcg@10", "--between",
+                                    "trec_eval", "sklearn", "-o", out],
+    "design": lambda out, folder: ["design", "--min-diff", "0.1", "--variance", "0.05",
+                                   "-o", out],
+}
+SUFFIX = {"report": ".html", "plot": ".svg", "fuse": ".run", "explain": ".txt",
+          "eval-ndeval": ".csv"}
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_every_command_says_which_file_it_wrote(cli, tmp_path: Path, command: str) -> None:
+    out = tmp_path / f"out{SUFFIX.get(command, '.tsv')}"
+    outcome = cli(COMMANDS[command](out, tmp_path))
+    assert outcome.status == 0, outcome.err
+    assert out.stat().st_size > 0
+    size = out.stat().st_size
+    shown = f"{size} B" if size < 1000 else f"{size / 1000:.1f} kB"
+    last = outcome.err.splitlines()[-1]
+    assert last.startswith(f"rankwise: wrote {out} ({shown})"), outcome.err
+    assert outcome.err.count("rankwise: wrote") == 1
+    quiet = cli([*COMMANDS[command](out, tmp_path), "--quiet"])
+    assert quiet.status == 0 and "wrote" not in quiet.err
+
+
+def test_the_report_adds_what_the_page_holds(cli, tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    outcome = cli(COMMANDS["report"](out, tmp_path))
+    assert outcome.err.splitlines()[-1].endswith("): 2 systems, 12 queries")
+
+
+def test_recs_html_is_said_too(cli, tmp_path: Path) -> None:
+    out, page = tmp_path / "out.tsv", tmp_path / "page.html"
+    outcome = cli([*COMMANDS["recs"](out, tmp_path), "--html", page])
+    assert outcome.status == 0, outcome.err
+    assert [line.split(" (")[0] for line in outcome.err.splitlines()[-2:]] == [
+        f"rankwise: wrote {out}", f"rankwise: wrote {page}"]
+
+
+def test_demo_save_names_the_files_it_wrote(cli, tmp_path: Path) -> None:
+    outcome = cli(["demo", "--save", tmp_path / "demo"])
+    assert outcome.status == 0 and outcome.out == b""
+    written = [line.split(" (")[0].removeprefix("rankwise: wrote ")
+               for line in outcome.err.splitlines()]
+    assert sorted(Path(path).name for path in written) == [
+        "NOTICE.md", "qrels.test", "results.test"]
+
+
+@pytest.mark.parametrize("target", ["-", "/dev/null"])
+def test_standard_output_and_devices_are_not_announced(cli, target: str) -> None:
+    outcome = cli(["eval", *RUNS, "-m", "map", "-o", target])
+    assert outcome.status == 0 and "wrote" not in outcome.err
+    outcome = cli(["eval", *RUNS, "-m", "map"])
+    assert outcome.status == 0 and "wrote" not in outcome.err
