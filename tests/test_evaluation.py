@@ -186,3 +186,47 @@ def test_ignored_and_missing_queries_are_said_once() -> None:
         rw.evaluate(QRELS, RUN, ["map"])
     with pytest.warns(RankwiseWarning, match="2 judged queries are not in the run"):
         rw.evaluate({"a": {"x": 1}, "b": {"x": 1}, "c": {"x": 1}}, {"a": {"x": 1.0}}, ["map"])
+
+
+@pytest.mark.parametrize(
+    ("runs", "said"),
+    [
+        ({"bm25": RUN, "dense": RUN}, "a dict of 2 runs by name ('bm25', 'dense')"),
+        ({"bm25": "bm25.run", "dense": "dense.run", "x": "x.run", "y": "y.run"},
+         "a dict of 4 runs by name ('bm25', 'dense', 'x', ...)"),
+        ([RUN, RUN], "a list of 2 runs"),
+        (["bm25.run"], "a list of 1 run"),
+    ],
+)
+def test_several_runs_given_as_one_point_to_evaluate_runs(runs: object, said: str) -> None:
+    # before: "<dict>: run dict: score of document 'q1' for query 'bm25' must be a number"
+    with pytest.raises(InvalidParameterError) as caught:
+        rw.evaluate(QRELS, runs, ["map"])
+    assert str(caught.value) == (
+        f"run is {said}; evaluate takes one run: evaluate them all with "
+        "rankwise.evaluate_runs(qrels, runs, measures) (a dict {name: Results}), or compare "
+        "them with rankwise.compare(qrels, runs, measures)"
+    )
+    if isinstance(runs, dict) and all(isinstance(run, dict) for run in runs.values()):
+        assert set(rw.evaluate_runs(QRELS, runs, ["map"])) == set(runs)  # what it says works
+
+
+def test_one_run_is_still_one_run() -> None:
+    # a run dict's first value is {doc_id: score}: never taken for several runs
+    assert rw.evaluate(QRELS, RUN, ["map"]).n_queries == 3
+    assert rw.evaluate({"q": {"a": 1}}, {"q": {}, "r": {"a": 1.0}}, ["map"]).n_queries <= 1
+
+
+def test_a_query_id_given_as_a_number_says_ids_are_text() -> None:
+    results = rw.evaluate({"1": {"a": 1}, "2": {"b": 1}}, {"1": {"a": 1.0}, "2": {"a": 1.0}},
+                          ["map"])
+    assert results.value("map", "1") == 1.0
+    with pytest.raises(KeyError, match=r"^\"query 1 was not evaluated; query ids are text: did "
+                                       r"you mean '1'\?\"$"):
+        results.value("map", 1)
+    with pytest.raises(KeyError, match=r"^'query 3 was not evaluated'$"):  # no such text
+        results.value("map", 3)
+    with pytest.raises(KeyError, match=r"^\"query 'x' was not evaluated\"$"):
+        results.value("map", "x")
+    numbered = rw.evaluate({1: {"a": 1}}, {1: {"a": 1.0}}, ["map"])  # integer ids: both work
+    assert numbered.value("map", 1) == numbered.value("map", "1") == 1.0

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from rankwise._wording import counted
 from rankwise.engines import Engine, get_engine
 from rankwise.engines.core import prepare_measures, warn_coverage, warn_notes, warn_relevance
 from rankwise.exceptions import InvalidParameterError
@@ -36,6 +37,32 @@ def _looks_like_measures(value: Any) -> bool:
         and bool(value)
         and all(isinstance(item, (str, Measure)) for item in value)
     )
+
+
+def _several_runs(run: Any) -> str | None:
+    """What *run* holds when it is several runs given as one (``{name: run}``, a list), else None.
+
+    Looks at the first entry only: a run dict's values are ``{doc_id: score}``
+    dicts of numbers, a runs dict's are runs (dicts of dicts, paths, tables).
+    """
+    from rankwise.data import Run
+
+    def is_run(item: Any) -> bool:
+        if isinstance(item, (str, os.PathLike, Run)) or hasattr(item, "columns"):
+            return True
+        if isinstance(item, Mapping) and item:
+            return isinstance(next(iter(item.values())), Mapping)
+        return False
+
+    if isinstance(run, Mapping) and run:
+        if is_run(next(iter(run.values()))):
+            names = ", ".join(repr(key) for key in list(run)[:3])
+            more = ", ..." if len(run) > 3 else ""
+            return f"a dict of {counted(len(run), 'run')} by name ({names}{more})"
+    elif isinstance(run, (list, tuple)) and run and (
+            is_run(run[0]) or isinstance(run[0], Mapping)):
+        return f"a list of {counted(len(run), 'run')}"
+    return None
 
 
 def evaluate(
@@ -146,6 +173,13 @@ def evaluate(
         )
     if measures is None:
         raise InvalidParameterError("measures is required, for example ['ndcg@10', 'map']")
+    several = None if one_table else _several_runs(run)
+    if several is not None:
+        raise InvalidParameterError(
+            f"run is {several}; evaluate takes one run: evaluate them all with "
+            "rankwise.evaluate_runs(qrels, runs, measures) (a dict {name: Results}), or "
+            "compare them with rankwise.compare(qrels, runs, measures)"
+        )
     backend = get_engine(engine)
     parsed = prepare_measures(measures, chosen)
     backend.check(parsed, chosen)
@@ -294,8 +328,9 @@ def evaluate_runs(
             retrieved = getattr(run_obj, "query_ids", None)
             detail = ""
             if judged is not None and retrieved is not None:
-                detail = (f" (run: {len(retrieved)} queries, e.g. {list(retrieved[:3])}; "
-                          f"judgments: {len(judged)} queries, e.g. {list(judged[:3])})")
+                detail = (f" (run: {counted(len(retrieved), 'query')}, e.g. "
+                          f"{list(retrieved[:3])}; judgments: {counted(len(judged), 'query')}, "
+                          f"e.g. {list(judged[:3])})")
             name_of = name if name is not None else results.run_name
             path = _source_of(obj, position)
             label = repr(name_of) if name_of else f"runs[{position}]"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.measures.spec import Measure
 
 if TYPE_CHECKING:
@@ -337,7 +338,25 @@ class Results(Mapping[str, np.ndarray]):
         return mask if mask is not None else np.ones(self.n_queries, dtype=bool)
 
     def value(self, measure: str | Measure, query_id: Any) -> float:
-        """The value of *measure* for one query (an integer id also by its text)."""
+        """The value of *measure* for one query (an integer id also by its text).
+
+        Raises
+        ------
+        KeyError
+            The query was not evaluated; when the ids are text and *query_id*
+            is not (``1`` for ``"1"``), the message says so.
+
+        Examples
+        --------
+        >>> import rankwise as rw
+        >>> r = rw.evaluate({"1": {"a": 1}}, {"1": {"a": 1.0}}, ["map"])
+        >>> r.value("map", "1")
+        1.0
+        >>> r.value("map", 1)
+        Traceback (most recent call last):
+        ...
+        KeyError: "query 1 was not evaluated; query ids are text: did you mean '1'?"
+        """
         try:
             index = self.query_ids.index(query_id)
         except ValueError:
@@ -346,7 +365,11 @@ class Results(Mapping[str, np.ndarray]):
                 with contextlib.suppress(ValueError):
                     index = self.query_ids.index(int(query_id))
             if index < 0:
-                raise KeyError(f"query {query_id!r} was not evaluated") from None
+                hint = ""
+                if (self.query_id_type is str and not isinstance(query_id, str)
+                        and str(query_id) in self.query_ids):
+                    hint = f"; query ids are text: did you mean {str(query_id)!r}?"
+                raise KeyError(f"query {query_id!r} was not evaluated{hint}") from None
         return float(self[measure][index])
 
     # conversions ---------------------------------------------------------------
@@ -469,7 +492,7 @@ class Results(Mapping[str, np.ndarray]):
 
     def __repr__(self) -> str:
         width = max([len(name) for name in self._by_name] + [7])
-        lines = [f"Results({self.run_name!r}, {self.n_queries} queries)"]
+        lines = [f"Results({self.run_name!r}, {counted(self.n_queries, 'query')})"]
         for name, m in self._by_name.items():
             value = self.mean[name]
             text = f"{int(value)}" if m.family.integer and not math.isnan(value) else f"{value:.4f}"
@@ -484,7 +507,8 @@ class Results(Mapping[str, np.ndarray]):
             for name in self._by_name
         )
         return (
-            f"<table><caption>{escape(str(self.run_name))}: {self.n_queries} queries</caption>"
+            f"<table><caption>{escape(str(self.run_name))}: "
+            f"{counted(self.n_queries, 'query')}</caption>"
             f"<tr><th>measure</th><th>mean</th></tr>{rows}</table>"
         )
 
