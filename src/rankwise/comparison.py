@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rankwise._wording import format_p
+from rankwise._wording import counted, format_p
 from rankwise.engines import Engine
 from rankwise.engines.core import relevance_notes
 from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
@@ -1023,8 +1023,9 @@ def _compare_many(
     union = reduce(np.union1d, [ids for ids, _ in data.values()])
     if len(union) > len(common):
         notes.append(
-            f"{label}: compared on the {len(common)} queries evaluated for every system; "
-            f"{len(union) - len(common)} evaluated for only some were left out "
+            f"{label}: compared on the {counted(len(common), 'query')} evaluated for every "
+            f"system; {len(union) - len(common)} evaluated for only some "
+            f"{'was' if len(union) - len(common) == 1 else 'were'} left out "
             "(missing='zero' scores a judged query a run missed as 0 and keeps it)"
         )
     if len(common) < 2:
@@ -1086,8 +1087,9 @@ def _compare_pair(
         said = True
     if dropped and not said:
         notes.append(
-            f"{label}: compared on the {n} queries evaluated for both; {dropped} evaluated "
-            "for only one were left out (missing='zero' scores a judged query a run "
+            f"{label}: compared on the {counted(n, 'query')} evaluated for both; {dropped} "
+            f"evaluated for only one {'was' if dropped == 1 else 'were'} left out "
+            "(missing='zero' scores a judged query a run "
             "missed as 0 and keeps it)"
         )
     columns = len(measures)
@@ -1116,7 +1118,8 @@ def _compare_pair(
             notes.append(f"{label}: the {options.test} needs at least 2 queries; p is NaN")
         for j in np.flatnonzero(np.asarray(outcome.n) == 0):
             if measures[j] not in unreached:
-                notes.append(f"{measures[j]}: {label}: all {n} differences are zero; p = 1")
+                every = "the one difference is" if n == 1 else f"all {counted(n, 'difference')} are"
+                notes.append(f"{measures[j]}: {label}: {every} zero; p = 1")
     if options.ci == "t":
         mean_low, mean_high = (np.asarray(v) for v in t_interval(x, 1 - options.alpha))
         delta_low, delta_high = (np.asarray(v) for v in t_interval(d, 1 - options.alpha))

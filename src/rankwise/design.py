@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.options import EvalOptions, options_from
@@ -486,7 +487,8 @@ class DiscriminativePower:
         test = ("paired bootstrap test (each pair on its own, no correction)"
                 if self.method == "bootstrap"
                 else "randomised Tukey HSD (family-wise over all pairs)")
-        return (f"discriminative power: share of the {len(self.pairs)} system pairs with "
+        return (f"discriminative power: share of the {counted(len(self.pairs), 'system pair')} "
+                "with "
                 f"p <= {self.alpha:g} by the {test}, {self.n_resamples:,} resamples, "
                 f"seed {self.seed}")
 
@@ -670,9 +672,10 @@ def _bootstrap_power(results: Any, measures: Any, alpha: float, n_resamples: int
     union = reduce(np.union1d, ids)
     notes = []
     if len(union) > len(common):
-        notes.append(f"discriminative power: compared on the {len(common)} queries evaluated "
-                     f"for every run; {len(union) - len(common)} evaluated for only some were "
-                     "left out")
+        left = len(union) - len(common)
+        notes.append(f"discriminative power: compared on the {counted(len(common), 'query')} "
+                     f"evaluated for every run; {left} evaluated for only some "
+                     f"{'was' if left == 1 else 'were'} left out")
     pairs = tuple((names[i], names[j]) for i in range(len(names))
                   for j in range(i + 1, len(names)))
     columns: list[np.ndarray] = []

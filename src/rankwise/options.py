@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 
 __all__ = [
@@ -271,7 +272,7 @@ class EvalOptions:
             "relevance level": "grade >= 1" if self.rel is None else f"grade >= {self.rel:g}",
             "depth": "all retrieved documents"
             if self.depth is None
-            else f"first {self.depth} documents",
+            else f"first {counted(self.depth, 'document')}",
             "judged only": "yes (unjudged documents dropped)" if self.judged_only else "no",
             "ties": _TIE_TEXT[self.ties],
             "self documents": "dropped (a document whose id is its query's id)"

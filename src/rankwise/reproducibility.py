@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.options import EvalOptions, options_from
@@ -171,7 +172,8 @@ class Agreement:
         return dict(zip(self.query_ids, self.values.tolist()))
 
     def __repr__(self) -> str:
-        return f"Agreement({self.name}, {len(self.query_ids)} queries, mean={self.mean:.4f})"
+        return (f"Agreement({self.name}, {counted(len(self.query_ids), 'query')}, "
+                f"mean={self.mean:.4f})")
 
 
 def _coverage_notes(rankings: _Rankings, names: Sequence[str]) -> tuple[str, ...]:
@@ -344,7 +346,7 @@ class Reproduction:
         text = render(self.table(), fmt, digits=digits)
         if fmt in ("table", "markdown"):
             lines = [f"{kind} {run}: mean {item.mean:.{digits}f} over "
-                     f"{len(item.query_ids)} topics"
+                     f"{counted(len(item.query_ids), 'topic')}"
                      for kind, items in (("KTU", self.ktu), (self.rbo_name, self.rbo))
                      for run, item in items.items()]
             text += "\n" + "\n".join([f"{self.kind}", *lines]) + "\n"

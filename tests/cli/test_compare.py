@@ -166,11 +166,11 @@ def test_notes_go_to_standard_error(cli, trec_runs: Path) -> None:
     notes = outcome.err.splitlines()
     assert notes == [
         "rankwise: note: PARTIAL vs STANDARD: compared on the 2 queries evaluated "
-        "for both; 1 evaluated for only one were left out (missing='zero' scores a judged "
+        "for both; 1 evaluated for only one was left out (missing='zero' scores a judged "
         "query a run missed as 0 and keeps it)",
         "rankwise: note: map: PARTIAL vs STANDARD: all 2 differences are zero; p = 1",
         "rankwise: note: PARTIAL vs BACK: compared on the 2 queries evaluated "
-        "for both; 1 evaluated for only one were left out (missing='zero' scores a judged "
+        "for both; 1 evaluated for only one was left out (missing='zero' scores a judged "
         "query a run missed as 0 and keeps it)",
         "rankwise: note: BACK vs STANDARD (map); PARTIAL vs BACK (map): no difference can be "
         "significant at alpha = 0.05: with 1 non-zero difference, the smallest p-value "

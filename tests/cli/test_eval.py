@@ -176,7 +176,7 @@ def test_no_query_in_common_is_an_error(cli, tmp_path: Path) -> None:
     assert outcome.status == 1
     assert outcome.err == (
         "rankwise: error: run 'r' and the judgments have no query in common "
-        "(run: 1 queries, e.g. ['x1']; judgments: 1 queries, e.g. ['q1'])\n"
+        "(run: 1 query, e.g. ['x1']; judgments: 1 query, e.g. ['q1'])\n"
     )
 
 

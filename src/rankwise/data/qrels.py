@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.data._arrow import as_string_chunks, intern, numbers_column, row_error
 from rankwise.data._dicts import (
     dict_duplicate_error,
@@ -50,7 +51,7 @@ class Qrels:
     {'q1': {'d1': 2, 'd2': 0}, 'q2': {'d3': 1}}
     >>> diverse = Qrels.from_dict({"q1": {"1": {"d1": 1, "d2": 0}, "2": {"d1": 0, "d2": 2}}})
     >>> diverse, diverse.to_dict()
-    (Qrels(1 queries, 2 judgments, 2 subtopics), {'q1': {'d1': 1, 'd2': 2}})
+    (Qrels(1 query, 2 judgments, 2 subtopics), {'q1': {'d1': 1, 'd2': 2}})
     """
 
     __slots__ = (
@@ -387,9 +388,11 @@ class Qrels:
 
     def __repr__(self) -> str:
         topics = (
-            f", {len(distinct_subtopics(self))} subtopics" if self._subtopics is not None else ""
+            f", {counted(len(distinct_subtopics(self)), 'subtopic')}"
+            if self._subtopics is not None else ""
         )
-        return f"Qrels({len(self._query_ids)} queries, {len(self)} judgments{topics})"
+        return (f"Qrels({counted(len(self._query_ids), 'query')}, "
+                f"{counted(len(self), 'judgment')}{topics})")
 
     def to_dict(self, *, subtopics: bool = False) -> dict[Any, Any]:
         """Return ``{query_id: {doc_id: grade}}`` (integral grades as ints).

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.data._arrow import (
     as_string_chunks,
     intern,
@@ -347,7 +348,8 @@ class Run:
         return len(self._scores)
 
     def __repr__(self) -> str:
-        return f"Run({self._name!r}, {len(self._query_ids)} queries, {len(self)} rows)"
+        return (f"Run({self._name!r}, {counted(len(self._query_ids), 'query')}, "
+                f"{counted(len(self), 'row')})")
 
     def with_name(self, name: str) -> Run:
         """Return the same run under another name."""

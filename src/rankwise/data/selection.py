@@ -62,7 +62,7 @@ def without_self(run: Run) -> Run:
     >>> run = Run.from_dict({"q1": {"q1": 3.0, "d2": 2.0}, "d2": {"d2": 1.0}}, name="bm25")
     >>> kept = without_self(run)
     >>> kept, kept.to_dict()
-    (Run('bm25', 1 queries, 1 rows), {'q1': {'d2': 2.0}})
+    (Run('bm25', 1 query, 1 row), {'q1': {'d2': 2.0}})
     """
     drop = self_rows(run)
     if len(drop) == 0:

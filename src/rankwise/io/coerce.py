@@ -121,7 +121,7 @@ def read_qrels(
     >>> path = os.path.join(tempfile.mkdtemp(), "qrels.ndeval")
     >>> _ = open(path, "w").write("1 1 d1 1\n1 2 d1 0\n1 2 d2 2\n")
     >>> read_qrels(path, subtopics=True)
-    Qrels(1 queries, 2 judgments, 2 subtopics)
+    Qrels(1 query, 2 judgments, 2 subtopics)
     >>> read_qrels(path, fmt="diversity").to_dict(subtopics=True)
     {'1': {'1': {'d1': 1}, '2': {'d1': 0, 'd2': 2}}}
     """

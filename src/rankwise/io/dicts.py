@@ -105,7 +105,7 @@ def run_from_dict(results: Any, *, name: str = "run") -> Run:
     --------
     >>> run = run_from_dict({"q1": {"d1": 0.5, "d2": 0.25}}, name="bm25")
     >>> run, run.rank_order_blocks.tolist()
-    (Run('bm25', 1 queries, 2 rows), [0])
+    (Run('bm25', 1 query, 2 rows), [0])
     """
     native = _native()
     if native is not None:

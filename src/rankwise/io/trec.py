@@ -682,7 +682,7 @@ def read_trec_qrels(
     >>> len(qrels), qrels.query_ids, qrels.grades.tolist()
     (2, ['q1'], [2.0, 0.5])
     >>> read_trec_qrels(b"q1 1 d1 2\nq1 2 d1 0\nq1 2 d2 1\n", subtopics=True)
-    Qrels(1 queries, 2 judgments, 2 subtopics)
+    Qrels(1 query, 2 judgments, 2 subtopics)
     """
     from rankwise.data.qrels import Qrels
 

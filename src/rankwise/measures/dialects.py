@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError, MeasureSyntaxError
 from rankwise.measures.params import Param
 
@@ -217,7 +218,9 @@ def describe(name: str, value: Any, family: str = "") -> str:
     if name == "negative" and family == "bpref":
         return _BPREF_NEGATIVE[value]
     if name == "round":
-        return "mean not rounded" if value is None else f"mean rounded to {value} decimals"
+        if value is None:
+            return "mean not rounded"
+        return f"mean rounded to {counted(value, 'decimal')}"
     if name == "cutoff":
         return "no cutoff: the whole list" if value is None else f"no cutoff: the top {value}"
     if name == "gains":

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from rankwise._wording import counted
 from rankwise.report.assets import CSS
 from rankwise.report.comparison_display import format_p
 from rankwise.report.summaries import paired_index, top_changes
@@ -320,8 +321,8 @@ def _change_table(kind: str, title: str, changes: Sequence[Any], system: str,
 
 
 def _queries(report: Report) -> str:
-    lead = (f"Per measure and system, the {report.top} queries that gained most and the "
-            f"{report.top} that lost most against the baseline: where to look first when "
+    lead = (f"Per measure and system, the {counted(report.top, 'query')} that gained most and "
+            f"the {report.top} that lost most against the baseline: where to look first when "
             "reading the rankings.")
     if report.baseline is None:
         return _section("queries", lead,

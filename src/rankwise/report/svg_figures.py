@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.report._mpl import GAIN_COLOR, LOSS_COLOR, color_of, shorten
@@ -480,7 +481,7 @@ def asl_svg(power: Any, *, key: str = "rankwise-asl") -> Canvas:
     xlim = _margin(1.0, float(pairs)) if pairs > 1 else (0.5, 1.5)
     ax = Axes(67.0, 14.0, width - 67.0 - legend_width - 24.0, height - 14.0 - 53.0, xlim, ylim)
     canvas = Canvas(width, height, key=key, title="Achieved significance level curves",
-                    desc=f"Sorted p-values of the {pairs} pairs of systems for "
+                    desc=f"Sorted p-values of the {counted(pairs, 'pair')} of systems for "
                          f"{', '.join(labels)}; the dashed line is alpha = {power.alpha:g}.")
     canvas.open("panel", f'data-title="ASL" {ax.attributes()}')
     canvas.frame(ax, xticks=nice_ticks(*ax.xlim, 6, integer=True), yticks=nice_ticks(*ylim, 5),

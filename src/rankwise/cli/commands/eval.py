@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from rankwise._wording import counted
 from rankwise.cli.options import (
     DEFAULT_MEASURES,
     add_common_options,
@@ -105,7 +106,7 @@ def _warn_ties(name: str, results: Results, digits: int) -> None:
     more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
     sys.stderr.write(
         f"rankwise: warning: run {name!r}: tied scores decide {shown}{more} "
-        f"({report.queries_mixed} queries with ties among relevant and non-relevant "
+        f"({counted(report.queries_mixed, 'query')} with ties among relevant and non-relevant "
         "documents); --ties average gives the expected value\n"
     )
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rankwise._version import __version__
+from rankwise._wording import counted
 
 if TYPE_CHECKING:
     from rankwise.measures.trec_names import TrecEntry
@@ -246,7 +247,7 @@ def parse_command_line(argv: Sequence[str]) -> TrecOptions:
     if options.help:
         return options
     if len(files) != 2:
-        given = "no file" if not files else f"{len(files)} files ({' '.join(files)})"
+        given = "no file" if not files else f"{counted(len(files), 'file')} ({' '.join(files)})"
         raise UsageError(f"expected 2 files (rel_info_file results_file), got {given}")
     options.qrels, options.run = files
     if options.depth is not None and options.depth < 0:

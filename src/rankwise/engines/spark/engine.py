@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.engines.spark._session import require_pyspark
 from rankwise.exceptions import InputFormatError, InvalidParameterError
 from rankwise.options import EvalOptions, options_from
@@ -463,7 +464,7 @@ def _plan_and_evaluate(
         size = estimate_bytes(judgments, rows)
         budget = result_budget(run.sparkSession)
         what = "the table" if qrels is None else "the judgments"
-        sized = f"{what}: {rows:,} rows, ~{describe_bytes(size)}"
+        sized = f"{what}: {counted(rows, 'row', grouped=True)}, ~{describe_bytes(size)}"
         if size > budget:
             if options.bounds:
                 raise InvalidParameterError(
@@ -489,7 +490,8 @@ def _plan_and_evaluate(
                 if not isinstance(found, str):
                     split = found.split_queries
                     plan = f"jvm: {sized}; one pass per partition" + (
-                        f", {split:,} queries split across partitions merged" if split else ""
+                        f", {counted(split, 'query', grouped=True)} split across partitions "
+                        "merged" if split else ""
                     )
                     return _evaluate_ranks(found, measures, query, options, plan, "jvm")
                 sized = f"{sized}; not jvm: {found}"
@@ -669,9 +671,10 @@ def _evaluate_partitions(
         if rows is None:  # not counted by a first scan
             rows = run.count() + (0 if qrels is None else qrels.count())
         num_partitions = partitions_for(rows, spark.sparkContext.defaultParallelism)
-        plan += f"; {num_partitions} partitions for {rows:,} rows"
+        plan += (f"; {counted(num_partitions, 'partition')} for "
+                 f"{counted(rows, 'row', grouped=True)}")
     else:
-        plan += f"; {num_partitions} partitions"
+        plan += f"; {counted(num_partitions, 'partition')}"
     key = "spark.sql.execution.arrow.maxRecordsPerBatch"
     before = spark.conf.get(key, None)
     spark.conf.set(key, str(min(chunk_rows, 100_000)))

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted, plural
 from rankwise.engines.spark._assemble import judged_only_ranks, tied_ranking
 from rankwise.engines.spark._frames import create_frame, to_arrow
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
@@ -250,11 +251,13 @@ def check_run(run: DataFrame, summary: RunSummary) -> None:
     from pyspark.sql import functions as sf
 
     if summary.null_queries:
-        raise InputFormatError(f"run_df: {summary.null_queries} rows have a null query id")
+        raise InputFormatError(f"run_df: {counted(summary.null_queries, 'row')} "
+                               f"{plural('has', summary.null_queries)} a null query id")
     if summary.null_docs:
         example = run.filter(sf.col("d").isNull()).select("q").limit(1).collect()
         where = f" (for example in query {example[0][0]!r})" if example else ""
-        raise InputFormatError(f"run_df: {summary.null_docs} rows have a null document id{where}")
+        raise InputFormatError(f"run_df: {counted(summary.null_docs, 'row')} "
+                               f"{plural('has', summary.null_docs)} a null document id{where}")
     if summary.bad_scores:
         rows = run.filter(~_finite("s")).limit(1).collect()
         shown = (
@@ -559,7 +562,8 @@ def check_table(table: pa.Table) -> None:
     for name, what in (("q", "query"), ("d", "document")):
         nulls = table[name].null_count
         if nulls:
-            raise InputFormatError(f"run_df: {nulls} rows have a null {what} id")
+            raise InputFormatError(f"run_df: {counted(nulls, 'row')} {plural('has', nulls)} "
+                                   f"a null {what} id")
     scores = table["s"].to_numpy(zero_copy_only=False).astype(np.float64)
     bad = ~np.isfinite(scores)
     if bad.any():
