@@ -234,7 +234,7 @@ class Comparison:
         """
         interval = (
             "Student t" if self.ci == "t"
-            else f"bootstrap percentile ({self.n_resamples:,} resamples)"
+            else f"bootstrap percentile ({counted(self.n_resamples, 'resample', grouped=True)})"
         )
         return (f"{self.significance_legend}; {self.confidence:.0%} {interval} confidence "
                 "intervals")
@@ -244,12 +244,14 @@ class Comparison:
         """:attr:`legend` without the intervals: which test, correction and level were used."""
         test = TEST_LABELS[self.test]
         if self.test == "randomization":
-            test += (f" ({self.n_resamples:,} random sign flips, exact enumeration when "
+            test += (f" ({counted(self.n_resamples, 'random sign flip', grouped=True)}, exact "
+                     "enumeration when "
                      f"2^k <= {self.n_resamples:,}; seed {self.seed})")
         elif self.test == "bootstrap":
-            test += f" ({self.n_resamples:,} resamples, seed {self.seed})"
+            test += f" ({counted(self.n_resamples, 'resample', grouped=True)}, seed {self.seed})"
         elif self.test == "randomized-tukey":
-            test += (f" ({self.n_resamples:,} trials shuffling each query's values among the "
+            test += (f" ({counted(self.n_resamples, 'trial', grouped=True)} shuffling each "
+                     "query's values among the "
                      f"systems, all relabellings when (m!)^(n-1) <= {self.n_resamples:,}; "
                      f"p = count/trials; seed {self.seed})")
         if self.test in MANY_SYSTEM_TESTS:
@@ -1200,9 +1202,9 @@ def _smallest_p(row: ComparisonRow, options: _Options) -> tuple[float, str] | No
     label = TEST_LABELS[options.test]
     if not label[0].isupper():
         label = "the " + label
-    plural = "s" if k != 1 else ""
-    exact = f"with {k} non-zero difference{plural}, the smallest p-value {label} can give"
-    sampled = f"with {options.n_resamples:,} resamples, the smallest p-value {label} can give"
+    exact = f"with {counted(k, 'non-zero difference')}, the smallest p-value {label} can give"
+    sampled = (f"with {counted(options.n_resamples, 'resample', grouped=True)}, the smallest "
+               f"p-value {label} can give")
     if options.test == "randomization":
         if row.method == "exact":
             return 2.0 / 2.0**k, f"{exact} is 2/2^{k}"

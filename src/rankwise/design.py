@@ -489,7 +489,8 @@ class DiscriminativePower:
                 else "randomised Tukey HSD (family-wise over all pairs)")
         return (f"discriminative power: share of the {counted(len(self.pairs), 'system pair')} "
                 "with "
-                f"p <= {self.alpha:g} by the {test}, {self.n_resamples:,} resamples, "
+                f"p <= {self.alpha:g} by the {test}, "
+                f"{counted(self.n_resamples, 'resample', grouped=True)}, "
                 f"seed {self.seed}")
 
     def table(self) -> Table:

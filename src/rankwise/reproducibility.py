@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rankwise._wording import counted
+from rankwise._wording import counted, plural
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.options import EvalOptions, options_from
@@ -484,8 +484,9 @@ def reproduce(
         if not replicability:
             missing = set(evaluated_original.query_ids) - set(evaluated_reproduced.query_ids)
             if missing:
-                notes.append(f"{label}: {len(missing)} topic(s) of the original are not in the "
-                             "reproduction (scored 0 there)")
+                notes.append(f"{label}: {counted(len(missing), 'topic')} of the original "
+                             f"{plural('is', len(missing))} not in the reproduction (scored 0 "
+                             "there)")
             ktu_values[label] = ktu(original_run, reproduced_run, depth=run_length)
             rbo_values[label] = rbo(original_run, reproduced_run, p=p, depth=depth,
                                     method=rbo_method) if rbo_method == "repro_eval" else rbo(

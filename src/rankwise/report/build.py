@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from rankwise._wording import counted
 from rankwise.measures import Measure
 from rankwise.report.provenance import (
     FileRecord,
@@ -145,7 +146,8 @@ def describe_settings(
     settings["curves"] = f"k = 1 .. {max_k}"
     if discrimination is not None:
         settings["discriminative power"] = (
-            f"{discrimination.method}, {discrimination.n_resamples:,} resamples, "
+            f"{discrimination.method}, "
+            f"{counted(discrimination.n_resamples, 'resample', grouped=True)}, "
             f"alpha {discrimination.alpha:g}, seed {discrimination.seed}")
     if comparison is not None:
         settings.update({

@@ -119,8 +119,8 @@ def test_null_ids_and_scores_that_are_not_numbers_are_refused_as_by_ranks(spark)
     cases = [
         ([("q1", "a", 1.0), ("q1", None, 0.5)], r"1 row has a null document id"),
         ([("q1", "a", 1.0), (None, "b", 0.5)], r"1 row has a null query id"),
-        ([("q1", "a", float("nan")), ("q1", "b", 0.5)], r"1 scores are not finite numbers"),
-        ([("q1", "a", None), ("q1", "b", 0.5)], r"1 scores are not finite numbers"),
+        ([("q1", "a", float("nan")), ("q1", "b", 0.5)], r"1 score is not finite"),
+        ([("q1", "a", None), ("q1", "b", 0.5)], r"1 score is not finite"),
     ]
     for rows, message in cases:
         run = spark.sparkContext.parallelize(rows, 1).toDF(schema)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 
 if TYPE_CHECKING:
@@ -139,4 +140,4 @@ def describe_bytes(size: float) -> str:
     for unit, factor in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= factor:
             return f"{size / factor:.1f} {unit}"
-    return f"{int(size)} bytes"
+    return counted(int(size), "byte")

@@ -266,7 +266,8 @@ def check_run(run: DataFrame, summary: RunSummary) -> None:
             else ""
         )
         raise InputFormatError(
-            f"run_df: {summary.bad_scores} scores are not finite numbers{shown}; "
+            f"run_df: {counted(summary.bad_scores, 'score')} "
+            f"{plural('is', summary.bad_scores)} not finite{shown}; "
             "scores must not be null, NaN or infinite"
         )
     _check_duplicate_hits(summary)
@@ -569,7 +570,8 @@ def check_table(table: pa.Table) -> None:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise InputFormatError(
-            f"run_df: {int(bad.sum())} scores are not finite numbers, for example "
+            f"run_df: {counted(int(bad.sum()), 'score')} {plural('is', int(bad.sum()))} "
+            "not finite, for example "
             f"{table['s'][row].as_py()!r} for document {table['d'][row].as_py()!r} of query "
             f"{table['q'][row].as_py()!r}; scores must not be null, NaN or infinite"
         )
