@@ -192,9 +192,8 @@ def with_empty_results(seed: int) -> tuple[dict, dict]:
     run = {q: docs for q, docs in run.items() if q in qrels}
     rng = np.random.default_rng(500 + seed)
     for query in qrels:
-        if query not in run or rng.random() < 0.3:
-            if rng.random() < 0.7:
-                run[query] = {}
+        if (query not in run or rng.random() < 0.3) and rng.random() < 0.7:
+            run[query] = {}
     if all(run.values()):
         run[list(qrels)[-1]] = {}
     if not any(run.values()):
