@@ -176,3 +176,20 @@ def test_exclude_self_keeps_a_query_that_retrieved_nothing() -> None:
     assert got.query_ids == ["q1", "q2"]  # q3 retrieved only itself: no longer in the run
     assert got["P@1"].tolist() == [want["q1"]["P_1"], want["q2"]["P_1"]] == [1.0, 0.0]
     assert got["num_ret"].tolist() == [1.0, 0.0]
+
+
+def test_a_table_holds_no_query_without_rows() -> None:
+    """A dictionary-encoded query column may name a query no row has (a pandas category
+    without rows): that query is not in the run, as pytrec_eval sees the table's rows."""
+    import pyarrow as pa
+
+    queries = pa.DictionaryArray.from_arrays(pa.array([0, 0], pa.int32()),
+                                             pa.array(["q2", "q1"]))
+    run = rw.Run.from_arrow(queries, ["a", "x"], [2.0, 1.0])
+    assert run.query_ids == ["q2"] and run.query_codes.tolist() == [0, 0]
+    want = pytrec_eval.RelevanceEvaluator(ISSUE_QRELS, {"map"}).evaluate({"q2": {"a": 2.0,
+                                                                                "x": 1.0}})
+    with pytest.warns(RankwiseWarning, match="1 judged query is not in the run"):
+        got = rw.evaluate(ISSUE_QRELS, run, ["map"])
+    assert got.query_ids == list(want) == ["q2"]
+    assert got.mean["map"] == want["q2"]["map"] == 0.0

@@ -29,7 +29,11 @@ __all__ = ["Run"]
 
 
 def _encoded_queries(values: Any) -> tuple[np.ndarray, list[str]] | None:
-    """Codes and names of an already dictionary-encoded query column (first-appearance order)."""
+    """Codes and names of an already dictionary-encoded query column (first-appearance order).
+
+    A dictionary entry no row uses (a pandas category without rows) is not a
+    query of the run: a table holds no query with nothing retrieved.
+    """
     import pyarrow as pa
 
     if isinstance(values, pa.ChunkedArray) and values.num_chunks == 1:
@@ -40,7 +44,13 @@ def _encoded_queries(values: Any) -> tuple[np.ndarray, list[str]] | None:
         return None
     from rankwise.data._arrow import array_to_numpy
 
-    return array_to_numpy(values.indices, np.int32), values.dictionary.to_pylist()
+    codes = array_to_numpy(values.indices, np.int32)
+    names = values.dictionary.to_pylist()
+    used = np.bincount(codes, minlength=len(names)) > 0
+    if not used.all():
+        codes = (np.cumsum(used) - 1).astype(np.int32)[codes]
+        names = [name for name, kept in zip(names, used.tolist()) if kept]
+    return codes, names
 
 
 class Run:
