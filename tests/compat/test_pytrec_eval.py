@@ -42,7 +42,7 @@ def test_every_measure_as_pytrec_eval(seed: int, ties: bool) -> None:
     qrels, run = random_collection(seed, ties=ties)
     options = {"relevance_level": 1 if seed % 3 else 2, "judged_docs_only_flag": seed % 4 == 0}
     want, got = both(qrels, run, ALL, **options)
-    assert set(got) == set(want)
+    assert list(got) == list(want)  # the same queries, in the run's order
     compared = 0
     for query, values in want.items():
         assert list(got[query]) == list(values), query  # the same keys, in the same order
@@ -129,6 +129,35 @@ def test_keys_and_queries_as_pytrec_eval() -> None:
         assert got[query] == pytest.approx(want[query])
         assert list(got[query]) == list(want[query])
     assert drop_in.RelevanceEvaluator(qrels, {"map"}).evaluate({}) == {}
+
+
+def test_queries_come_in_the_runs_order() -> None:
+    """pytrec_eval gives the queries in the run dict's order (MTEB pairs them with the run's)."""
+    qrels = {query: {"d": 1} for query in ("q1", "q2", "q10", "b")}
+    run = {"q10": {"d": 1.0}, "q1": {"d": 0.5}, "x": {"d": 1.0}, "b": {}, "q2": {"e": 1.0}}
+    want, got = both(qrels, run, {"map", "num_ret"})
+    assert list(want) == ["q10", "q1", "b", "q2"]
+    assert list(got) == list(want)
+    assert got == want
+    rng = np.random.default_rng(7)
+    for seed in range(12):
+        qrels, run = random_collection(seed, ties=seed % 2 == 0)
+        order = rng.permutation(len(run))
+        shuffled = {query: run[query] for query in np.array(list(run), dtype=object)[order]}
+        want, got = both(qrels, shuffled, {"ndcg_cut.10", "P.5"})
+        assert list(got) == list(want), seed
+
+
+@pytest.mark.parametrize("given", [[("q1", "d1", 1)], "q1 0 d1 1", None, 5])
+def test_judgments_that_are_not_a_dict_are_refused_clearly(given: object) -> None:
+    with pytest.raises(rw.InputFormatError,
+                       match=r"RelevanceEvaluator: query_relevance must be a dict "
+                             r"\{query_id: \{doc_id: grade\}\} \(pytrec_eval's form\), got "
+                             + type(given).__name__ + r".*parse_qrel"):
+        drop_in.RelevanceEvaluator(given, {"map"})  # type: ignore[arg-type]
+    evaluator = drop_in.RelevanceEvaluator({"q1": {"d1": 1}}, {"map"})
+    with pytest.raises(rw.InputFormatError, match=r"evaluate: scores must be a dict .*parse_run"):
+        evaluator.evaluate(given)  # type: ignore[arg-type]
 
 
 def test_compute_aggregated_measure_and_parsers() -> None:

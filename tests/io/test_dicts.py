@@ -99,11 +99,26 @@ def test_ids_are_text_and_values_float64() -> None:
     assert run.scores.dtype == np.float64
 
 
-def test_an_empty_ranking_is_not_in_the_run() -> None:
-    run = run_from_dict({"q1": {}, "q2": {"d": 1.0}})
-    assert run.query_ids == ["q2"]
-    qrels = qrels_from_dict({"q1": {}, "q2": {"d": 1}})
-    assert qrels.query_ids == ["q2"]
+@pytest.mark.parametrize("c", [True, False])
+def test_an_empty_ranking_is_a_query_of_the_run_with_no_row(c: bool) -> None:
+    """pytrec_eval evaluates a query whose run dict is empty (num_ret 0): it is in the run."""
+    if c and dicts._ccolumns is None:
+        pytest.skip("the C module is not built")
+    with c_modules(c):
+        run = run_from_dict({"q1": {}, "q2": {"d": 1.0, "e": 0.5}, 3: {}, "q4": {"f": 2.0}})
+        assert run.query_ids == ["q1", "q2", "3", "q4"]
+        assert run.query_codes.tolist() == [1, 1, 3]
+        assert run.rank_order_blocks.tolist() == [0, 2]  # each query's rows in one block
+        assert run.to_dict() == {"q1": {}, "q2": {"d": 1.0, "e": 0.5}, "3": {}, "q4": {"f": 2.0}}
+        assert run_from_dict({"q": {}}).query_ids == ["q"]
+        again = run_from_dict({"1": {}, 1: {"d": 1.0}, "2": {"x": 1.0}, 2: {"y": 1.0}})
+        assert again.query_ids == ["1", "2"]  # one id given twice: its rows in two blocks
+        assert again.rank_order_blocks is None
+        with pytest.raises(InputFormatError, match="query id must be a str or an int"):
+            run_from_dict({1.5: {}})  # an empty entry's id is still a query id
+        # a query with no judgment is not judged
+        assert qrels_from_dict({"q1": {}, "q2": {"d": 1}}).query_ids == ["q2"]
+    assert rw.Run.from_dict({"q1": {}, "q2": {"d": 1.0}}).query_ids == ["q1", "q2"]
 
 
 def test_a_run_in_rank_order_is_known_to_be() -> None:

@@ -340,3 +340,33 @@ def test_a_run_of_integer_ids_is_ranked_by_the_pipeline() -> None:
     alone = raw_ranks(qrels, run, threads=1)
     assert alone is not None and raw_ranks(qrels, run, threads=2) == alone
     same_results(rw.evaluate(qrels, run, MEASURES), general_path(qrels, run, MEASURES))
+
+
+@needs_c
+def test_empty_rankings_in_both_halves_are_queries_with_nothing_retrieved() -> None:
+    """Empty entries, judged or not, first, at the split and in the second thread's half:
+    each is a query of the run with nothing retrieved (num_ret 0), as pytrec_eval says."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = large_collection(16, 400)
+    names = list(run)
+    half = len(names) // 2
+    emptied = [names[0], names[half - 1], names[half], names[half + 1], names[-1]]
+    emptied += names[half + 5 : half + 40 : 7]
+    for query in emptied:
+        run[query] = {}
+    run = _with(run, first={"empty first": {}}, last={"empty last": {}})
+    qrels["empty last"] = {"d1": 1}
+    alone = raw_ranks(qrels, run, threads=1)
+    assert alone is not None and raw_ranks(qrels, run, threads=2) == alone
+    fused = rw.evaluate(qrels, run, MEASURES)
+    same_results(fused, general_path(qrels, run, MEASURES))
+    judged_empty = [q for q in [*emptied, "empty last"] if q in qrels]
+    assert len(judged_empty) >= 4
+    want = pytrec_eval.RelevanceEvaluator(
+        {q: qrels[q] for q in judged_empty}, {"num_ret", "map", "ndcg_cut.10"}
+    ).evaluate({q: run[q] for q in judged_empty})
+    rows = [fused.query_ids.index(q) for q in judged_empty]
+    assert fused["num_ret"][rows].tolist() == [want[q]["num_ret"] for q in judged_empty]
+    assert fused["map"][rows].tolist() == [want[q]["map"] for q in judged_empty]
+    assert not fused["map"][rows].any()
+    assert fused.missing_queries == sum(q not in run for q in qrels)

@@ -250,6 +250,7 @@ class RelevanceEvaluator:
         from rankwise.io.coerce import as_qrels
         from rankwise.options import EvalOptions
 
+        _check_mapping(query_relevance, "RelevanceEvaluator", "query_relevance", "grade")
         # a query with no judgment is dropped (the dict readers skip an empty entry)
         judged = query_relevance if isinstance(query_relevance, dict) else dict(query_relevance)
         self._qrels = as_qrels(judged)
@@ -275,7 +276,10 @@ class RelevanceEvaluator:
 
         A query of the run whose dict is empty is evaluated as an empty
         ranking (as pytrec_eval does); a query the judgments do not hold is
-        left out. ``gm_map`` and ``gm_bpref`` are given as ``log(max(value,
+        left out. The queries come in the run's order (its dict's order), as
+        pytrec_eval gives them: code that pairs them with the run's own
+        queries in order (MTEB's ``evaluate_abstention``) sees the same pairs.
+        ``gm_map`` and ``gm_bpref`` are given as ``log(max(value,
         1e-5))`` (aggregate them with :func:`compute_aggregated_measure`), text
         measures (``relstring``) and ``runid`` as 0.0.
 
@@ -287,24 +291,37 @@ class RelevanceEvaluator:
         Returns
         -------
         dict
-            Keyed by the run's own query ids.
+            Keyed by the run's own query ids, in the run's order.
+
+        Examples
+        --------
+        >>> evaluator = RelevanceEvaluator({"q1": {"d": 1}, "q10": {"d": 1}, "q2": {"d": 1}},
+        ...                                {"num_ret"})
+        >>> evaluator.evaluate({"q10": {"d": 1.0}, "q2": {}, "q1": {"e": 1.0}})
+        {'q10': {'num_ret': 1.0}, 'q2': {'num_ret': 0.0}, 'q1': {'num_ret': 1.0}}
         """
         import numpy as np
 
         from rankwise.engines.numpy import NumpyEngine
 
+        _check_mapping(scores, "RelevanceEvaluator.evaluate", "scores", "score")
         if not scores:
             return {}
         results = NumpyEngine().evaluate(self._qrels, scores, self._measures, self._options)
-        # the run's own query ids: found as they are, or by their text (1 and "1")
+        # the run's own query ids, found as they are or by their text (1 and "1"), and
+        # their places in the run: pytrec_eval gives the queries in the run's order
         ids = list(results.query_ids)
-        inside = list(map(scores.__contains__, ids))
-        if not all(inside):  # queries not in the run, or ids of another type in it
+        position = dict(zip(scores, itertools.count()))
+        places = np.fromiter(map(position.get, ids, itertools.repeat(-1)), dtype=np.int64,
+                             count=len(ids))
+        if (places < 0).any():  # queries not in the run, or ids of another type in it
             by_text = {str(query): query for query in scores}
-            for i in (i for i, found in enumerate(inside) if not found):
+            for i in np.flatnonzero(places < 0).tolist():
                 if str(ids[i]) in by_text:
-                    ids[i], inside[i] = by_text[str(ids[i])], True
-        rows = np.flatnonzero(np.array(inside, dtype=bool))
+                    ids[i] = by_text[str(ids[i])]
+                    places[i] = position[ids[i]]
+        rows = np.flatnonzero(places >= 0)
+        rows = rows[np.argsort(places[rows], kind="stable")]
         matrix = np.zeros((len(rows), len(self._keys)), dtype=np.float64)
         for column, (_, measure, kind) in enumerate(self._keys):
             if kind in ("runid", "text"):
@@ -312,8 +329,20 @@ class RelevanceEvaluator:
             values = np.asarray(results[measure], dtype=np.float64)[rows]
             matrix[:, column] = np.log(np.maximum(values, _MIN_GEO)) if kind == "log" else values
         keys = [key for key, _, _ in self._keys]
-        names = ids if len(rows) == len(ids) else [ids[row] for row in rows.tolist()]
+        names = list(map(ids.__getitem__, rows.tolist()))
         return _per_query_dicts(names, keys, matrix)
+
+
+def _check_mapping(given: Any, where: str, parameter: str, value: str) -> None:
+    """Refuse, with pytrec_eval's form named, what is not ``{query_id: {doc_id: value}}``."""
+    if isinstance(given, Mapping):
+        return
+    shown = f"{type(given).__name__} {given!r:.60}"
+    raise InputFormatError(
+        f"{where}: {parameter} must be a dict {{query_id: {{doc_id: {value}}}}} (pytrec_eval's "
+        f"form), got {shown}; build the dict first (from TREC lines: "
+        f"pytrec_eval.parse_{'qrel' if value == 'grade' else 'run'}(open(path)))"
+    )
 
 
 def _per_query_dicts(names: list[Any], keys: list[str], matrix: Any) -> dict[Any, dict[str, float]]:

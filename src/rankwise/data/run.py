@@ -30,7 +30,11 @@ __all__ = ["Run"]
 
 
 def _encoded_queries(values: Any) -> tuple[np.ndarray, list[str]] | None:
-    """Codes and names of an already dictionary-encoded query column (first-appearance order)."""
+    """Codes and names of an already dictionary-encoded query column (first-appearance order).
+
+    A dictionary entry no row uses (a pandas category without rows) is not a
+    query of the run: a table holds no query with nothing retrieved.
+    """
     import pyarrow as pa
 
     if isinstance(values, pa.ChunkedArray) and values.num_chunks == 1:
@@ -41,7 +45,13 @@ def _encoded_queries(values: Any) -> tuple[np.ndarray, list[str]] | None:
         return None
     from rankwise.data._arrow import array_to_numpy
 
-    return array_to_numpy(values.indices, np.int32), values.dictionary.to_pylist()
+    codes = array_to_numpy(values.indices, np.int32)
+    names = values.dictionary.to_pylist()
+    used = np.bincount(codes, minlength=len(names)) > 0
+    if not used.all():
+        codes = (np.cumsum(used) - 1).astype(np.int32)[codes]
+        names = [name for name, kept in zip(names, used.tolist()) if kept]
+    return codes, names
 
 
 class Run:
@@ -200,6 +210,14 @@ class Run:
         the same text (``1`` and ``"1"``) name the same query (or document): a
         document that is then listed twice for a query is an error
         (:class:`DuplicateEntryError`). Scores must be real numbers (not booleans or text).
+        A query whose dict is empty is in the run with nothing retrieved: it is
+        one of :attr:`query_ids`, with no row.
+
+        Examples
+        --------
+        >>> run = Run.from_dict({"q1": {"d1": 1.0}, "q2": {}})
+        >>> run, run.query_ids
+        (Run('run', 2 queries, 1 rows), ['q1', 'q2'])
         """
         queries, docs, scores = flatten_dict(results, "run", "{doc_id: score}")
         try:
@@ -217,6 +235,12 @@ class Run:
             run._check_duplicates()
         except DuplicateEntryError:
             raise dict_duplicate_error(results, "run") from None
+        names = list(dict.fromkeys(map(str, results)))
+        if len(names) != len(run._query_ids):  # a query with nothing retrieved: no row
+            position = {query: i for i, query in enumerate(names)}
+            renumber = np.array([position[query] for query in run._query_ids], dtype=np.int32)
+            run = cls(renumber[run.query_codes], names, run._doc_ids, run._scores, name=name,
+                      source=run._source)
         return run._with_query_id_type(key_type(results))
 
     # access -----------------------------------------------------------------------
@@ -370,17 +394,23 @@ class Run:
     def to_dict(self) -> dict[Any, dict[str, float]]:
         """Return ``{query_id: {doc_id: score}}`` (integer query ids as integers).
 
-        Reading it back (:meth:`from_dict`) gives an equal run.
+        Reading it back (:meth:`from_dict`) gives an equal run. A query with
+        nothing retrieved is ``{}``.
 
         Examples
         --------
         >>> Run.from_dict({7: {"d1": 1.5}, 10: {"d2": 0.5}}).to_dict()
         {7: {'d1': 1.5}, 10: {'d2': 0.5}}
+        >>> Run.from_dict({"q1": {}, "q2": {"d2": 0.5}}).to_dict()
+        {'q1': {}, 'q2': {'d2': 0.5}}
         """
         out: dict[Any, dict[str, float]] = {}
         docs = self._doc_ids.to_pylist()
         names = typed_ids(self._query_ids, self._query_id_type)
-        for code, doc, score in zip(self.query_codes.tolist(), docs, self._scores.tolist()):
+        codes = self.query_codes
+        if (np.bincount(codes, minlength=len(names)) == 0).any():  # nothing retrieved: {}
+            out = {query: {} for query in names}
+        for code, doc, score in zip(codes.tolist(), docs, self._scores.tolist()):
             out.setdefault(names[code], {})[doc] = score
         return out
 
@@ -419,7 +449,9 @@ class Run:
     def to_trec(self, path: str | os.PathLike[str], *, run_id: str | None = None) -> None:
         """Write the run as a TREC run file, in trec_eval's order, scores exact.
 
-        Reading it back (:func:`rankwise.read_run`) gives an equal run.
+        Reading it back (:func:`rankwise.read_run`) gives an equal run, but
+        for a query with nothing retrieved: a file has no line for it, so
+        the run read back does not hold it (see :meth:`from_dict`).
 
         Parameters
         ----------
@@ -442,7 +474,10 @@ class Run:
         run_to_trec(self, path, run_id=run_id)
 
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
-        """Write the run as a Parquet table ``query_id, doc_id, score`` (atomically)."""
+        """Write the run as a Parquet table ``query_id, doc_id, score`` (atomically).
+
+        A query with nothing retrieved has no row: it is not in the table.
+        """
         from rankwise.data.writers import to_parquet
 
         to_parquet(self.to_arrow(typed=True), path)

@@ -54,15 +54,17 @@ def self_rows(run: Run) -> np.ndarray:
 def without_self(run: Run) -> Run:
     """The run without the rows whose document id is their query's id.
 
-    A query left with no document retrieved nothing: it is no longer in the
-    run (as a query missing from it, see ``missing``).
+    A query left with no document by this is no longer in the run (as a
+    query missing from it, see ``missing``); a query that retrieved nothing
+    in the first place (an empty dict) stays in it.
 
     Examples
     --------
-    >>> run = Run.from_dict({"q1": {"q1": 3.0, "d2": 2.0}, "d2": {"d2": 1.0}}, name="bm25")
+    >>> run = Run.from_dict({"q1": {"q1": 3.0, "d2": 2.0}, "d2": {"d2": 1.0}, "q3": {}},
+    ...                     name="bm25")
     >>> kept = without_self(run)
     >>> kept, kept.to_dict()
-    (Run('bm25', 1 query, 1 row), {'q1': {'d2': 2.0}})
+    (Run('bm25', 2 queries, 1 row), {'q1': {'d2': 2.0}, 'q3': {}})
     """
     drop = self_rows(run)
     if len(drop) == 0:
@@ -71,7 +73,8 @@ def without_self(run: Run) -> Run:
     keep[drop] = False
     rows = np.flatnonzero(keep)
     codes = run.query_codes[rows]
-    present = np.zeros(len(run.query_ids), dtype=bool)
+    # the queries with a row left, and those that had none to begin with
+    present = np.bincount(run.query_codes, minlength=len(run.query_ids)) == 0
     present[codes] = True
     renumber = np.cumsum(present, dtype=np.int64) - 1
     names = [name for name, kept in zip(run.query_ids, present.tolist()) if kept]

@@ -875,8 +875,9 @@ PyDoc_STRVAR(run_dict_doc,
 "run_dict(results, id_types, number_types, /)\n"
 "--\n\n"
 "Read {query: {doc: score}}. Returns (names, segment_starts, segment_codes,\n"
-"check_codes, pieces, scores, descending): the query ids (first appearance),\n"
-"per non-empty query entry its first row (int64 block) and query code (int32\n"
+"check_codes, pieces, scores, descending): the query ids (first appearance, a\n"
+"query whose entry is empty included: it retrieved nothing), per non-empty\n"
+"query entry its first row (int64 block) and query code (int32\n"
 "block), the codes whose rows may hold a document twice (keys of mixed kinds:\n"
 "1 and \"1\"), the document ids as Arrow string pieces [(rows, offsets, data)],\n"
 "the scores (float64 block) and whether scores never rise within an entry.\n"
@@ -932,9 +933,6 @@ ccolumns_run_dict(PyObject *module, PyObject *args)
     Py_ssize_t pos = 0;
     PyObject *query_key, *ranking;
     while (PyDict_Next(results, &pos, &query_key, &ranking)) {
-        if (PyDict_GET_SIZE(ranking) == 0) {
-            continue; /* a query with nothing retrieved is not in the run */
-        }
         IdText query;
         int got = id_of_key(query_key, id_types, &query);
         if (got <= 0) {
@@ -952,6 +950,9 @@ ccolumns_run_dict(PyObject *module, PyObject *args)
         if (code < 0) {
             PyErr_NoMemory();
             goto done;
+        }
+        if (PyDict_GET_SIZE(ranking) == 0) {
+            continue; /* in the run, nothing retrieved: a query id, no entry of rows */
         }
         if (!added && vec_push_i32(&check, (int32_t)code) < 0) { /* the same text again */
             PyErr_NoMemory();
@@ -2520,11 +2521,8 @@ half_read(void *arg)
     int outcome = FUSED_DONE;
     while (outcome == FUSED_DONE && PyDict_Next(h->results, &pos, &query_key, &ranking)) {
         prefetch_next_values(h->results, pos);
-        Py_ssize_t size = PyDict_GET_SIZE(ranking);
-        if (size == 0) {
-            continue; /* a query with nothing retrieved is not in the run */
-        }
-        outcome = half_entry(h, query_key, ranking, size);
+        /* an empty entry too: the query is in the run, with nothing retrieved */
+        outcome = half_entry(h, query_key, ranking, PyDict_GET_SIZE(ranking));
         if (outcome == FUSED_DONE && batch_full(&h->batch)) {
             ranker_batch(&h->ranker, &h->batch);
             outcome = h->ranker.outcome;
@@ -2657,7 +2655,8 @@ PyDoc_STRVAR(run_dict_ranks_doc,
 "Returns (names, block_query, block_size, judgment, rank, above, size, block,\n"
 "score): the run's query ids (first appearance; one entry each), per entry its\n"
 "query code in the judgments (-1: none) and its number of documents (int64\n"
-"blocks), and per judged document found (by entry, then by rank)\n"
+"blocks; 0 for an empty entry: the query is in the run, nothing retrieved),\n"
+"and per judged document found (by entry, then by rank)\n"
 "its row of the judgments, rank, the documents scoring strictly higher, the\n"
 "documents scoring the same (itself included), its entry (int64 blocks) and its\n"
 "score (float64 block). Returns None, reading nothing further, on whatever the\n"
@@ -2878,10 +2877,7 @@ ccolumns_run_dict_ranks(PyObject *module, PyObject *args)
             /* the half stopped, or may have read what Python code changed: read here */
         }
         prefetch_next_values(results, pos);
-        Py_ssize_t size = PyDict_GET_SIZE(ranking);
-        if (size == 0) {
-            continue; /* a query with nothing retrieved is not in the run */
-        }
+        Py_ssize_t size = PyDict_GET_SIZE(ranking); /* 0: in the run, nothing retrieved */
         if (splitting && !plain_text(query_key)) {
             half_join(&half); /* reading the key may run Python code, or make objects */
             ran_python = 1;

@@ -10,7 +10,9 @@ same checks and the same errors.
 Ids are compared as text: a key must be a ``str`` or an ``int`` (numpy
 integers too; not a bool) and ``1`` and ``"1"`` are the same id. Values must be
 real numbers (``float``, ``int``, numpy numbers; not a bool), finite. A query
-whose dict is empty retrieved nothing: it is not in the run. Subclasses of
+whose dict is empty is in the run and retrieved nothing (``num_ret`` 0): it
+is evaluated, and scores 0, as pytrec_eval and ranx score it; a judged query
+that is not a key of the run at all is left out (``missing``). Subclasses of
 ``dict`` (``defaultdict``, ``OrderedDict``) are read as dicts: their entries in
 the order the dict stores them.
 
@@ -56,7 +58,7 @@ def _native() -> Any:
 
 
 class _RunColumns(NamedTuple):
-    names: list[str]
+    names: list[str]  # every query id, in order of first appearance (empty entries too)
     starts: np.ndarray  # int64, first row of each non-empty query entry
     codes: np.ndarray  # int32, its query code
     check_codes: list[int]  # queries whose rows may list a document twice
@@ -217,7 +219,10 @@ def _checked(qrels: Qrels, judgments: Any, may_repeat: bool) -> Qrels:
 
 
 def _build_run(columns: _RunColumns, results: Any, name: str) -> Run:
-    grouped = len(columns.starts) == len(columns.names)
+    # each query's rows in one entry: no query text twice among the non-empty entries
+    # (codes number the queries in order of first appearance, empty entries included)
+    codes = columns.codes
+    grouped = len(codes) < 2 or bool((codes[1:] > codes[:-1]).all())
     run = Run(
         None,
         columns.names,
@@ -439,11 +444,11 @@ def _read_run(results: Any) -> _RunColumns:
     scores: list[float] = []
     descending = True
     for query_key, ranking in dict.items(results):
-        if not ranking:
-            continue
         query = _query_text(query_key, "run")
         known = len(code_of)
         code = code_of.setdefault(query, known)
+        if not ranking:  # in the run, nothing retrieved: a query id, no entry of rows
+            continue
         if code != known:  # the same text again (1 and "1")
             check.append(code)
         starts.append(len(docs))
