@@ -217,7 +217,7 @@ class Run:
         --------
         >>> run = Run.from_dict({"q1": {"d1": 1.0}, "q2": {}})
         >>> run, run.query_ids
-        (Run('run', 2 queries, 1 rows), ['q1', 'q2'])
+        (Run('run', 2 queries, 1 row), ['q1', 'q2'])
         """
         queries, docs, scores = flatten_dict(results, "run", "{doc_id: score}")
         try:
