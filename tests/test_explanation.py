@@ -412,5 +412,5 @@ def test_a_nan_mean_of_ranx_bpref_is_named_not_called_empty() -> None:
     qrels = {"q1": {"a": 1, "b": 2}, "q2": {"c": 1, "d": 0}}
     run = {"q1": {"a": 1.0, "x": 0.5}, "q2": {"d": 1.0, "c": 0.5}}
     with pytest.raises(rw.InvalidParameterError,
-                       match="1 of the queries counted have no value .NaN: bpref"):
+                       match=r"1 of the queries counted have no value \(NaN: bpref"):
         rw.explain(qrels, run, "bpref", "trec_eval", "ranx")
