@@ -405,3 +405,12 @@ def test_an_unknown_dialect_or_a_measured_nan_is_one_line(tmp_path, capsys) -> N
         rw.explain({"q": {"a": 1}}, {"q": {"a": 1.0}}, "ndcg@10", "trec_eval", "sklearnn")
     with pytest.raises(rw.InvalidParameterError, match="finite number"):
         rw.explain({"q": {"a": 1}}, {"q": {"a": 1.0}}, "ndcg@10", measured=math.nan)
+
+
+def test_a_nan_mean_of_ranx_bpref_is_named_not_called_empty() -> None:
+    """ranx's bpref is NaN where the judgments hold no non-relevant document (issue 33)."""
+    qrels = {"q1": {"a": 1, "b": 2}, "q2": {"c": 1, "d": 0}}
+    run = {"q1": {"a": 1.0, "x": 0.5}, "q2": {"d": 1.0, "c": 0.5}}
+    with pytest.raises(rw.InvalidParameterError,
+                       match=r"1 of the queries counted have no value \(NaN: bpref"):
+        rw.explain(qrels, run, "bpref", "trec_eval", "ranx")

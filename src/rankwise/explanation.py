@@ -479,14 +479,15 @@ def explain(
     start, end = conventions_of(first), conventions_of(second)
     current = start
     values, counted, mean = _state(evaluator, first, current)
-    _defined(mean, first, "")
+    _defined(mean, first, "", values, counted)
     first_mean = mean
     within = CHANGE_TOLERANCE if tolerance is None else _checked_tolerance(tolerance)
     steps: list[Step] = []
     for name in start.changes(end):
         current = replace(current, **{name: getattr(end, name)})
         new_values, new_counted, new_mean = _state(evaluator, first, current)
-        _defined(new_mean, first, f" once {name} is {getattr(end, name)!r}")
+        _defined(new_mean, first, f" once {name} is {getattr(end, name)!r}", new_values,
+                 new_counted)
         changed = int((_moved(values, new_values, within) | (new_counted != counted)).sum())
         steps.append(Step(name, getattr(start, name), getattr(end, name), new_mean,
                           Fraction(new_mean) - Fraction(mean), changed, base.name))
@@ -510,8 +511,17 @@ def _moved(before: np.ndarray, after: np.ndarray, tolerance: float) -> np.ndarra
     return ~(near | both_nan)
 
 
-def _defined(mean: float, measure: Measure, where: str) -> None:
-    """Refuse a mean no query counts in: the difference has no exact parts then."""
+def _defined(mean: float, measure: Measure, where: str, values: np.ndarray,
+             counted: np.ndarray) -> None:
+    """Refuse a mean no query counts in, or a NaN one: the difference has no exact parts."""
+    undefined = np.isnan(values) & counted
+    if math.isnan(mean) and undefined.any():  # a NaN value counted (ranx's bpref 0/0)
+        raise InvalidParameterError(
+            f"{measure}{where}: {int(undefined.sum())} of the queries counted have no value "
+            "(NaN: bpref of a query whose judgments hold no non-relevant document, as ranx "
+            "computes it), so the mean is NaN and the difference cannot be split: leave "
+            "those queries out"
+        )
     if math.isnan(mean):
         raise InvalidParameterError(
             f"{measure}{where}: no query counts in the mean (every query is left out, e.g. "

@@ -253,14 +253,15 @@ def torchmetrics_values(qrels: dict, run: dict) -> Values:
 
 
 def ranx_values(qrels: dict, run: dict) -> Values:
-    """ranx's metrics (make_comparable: judged queries without a run score 0). bpref is
-    computed one query at a time: in a batch, ranx 0.3.21 gives 0.0 to the queries after a
-    query without a relevant document."""
+    """ranx's metrics (make_comparable: judged queries without a run score 0, and the run is
+    sorted a second time). bpref is computed one query at a time (in a batch, ranx 0.3.21
+    gives 0.0 to the queries after a query without a relevant document), each query's run
+    made comparable as the batch's is, so sorted twice too."""
     from ranx import Qrels, Run, evaluate
 
     names = {"ndcg": "ndcg", "ndcg_burges": "ndcg", "map": "map", "mrr": "mrr",
-             "precision": "P", "recall": "recall", "hit_rate": "hit"}
-    metrics = ["map", "mrr", "ndcg", "ndcg_burges", "rbp.8"]
+             "precision": "P", "recall": "recall", "hit_rate": "hit", "hits": "rel_ret"}
+    metrics = ["map", "mrr", "ndcg", "ndcg_burges", "hits", "rbp.8"]
     for k in KS:
         metrics += [f"{m}@{k}" for m in names]
     judged = {q: dict(v) for q, v in qrels.items()}
@@ -273,10 +274,9 @@ def ranx_values(qrels: dict, run: dict) -> Values:
         queries = list(ranx_run.get_query_ids())
         bpref = {}
         for query in queries:
-            if query not in retrieved:
-                continue
-            single = evaluate(Qrels({query: judged[query]}), Run({query: retrieved[query]}),
-                              ["bpref"], return_mean=False)
+            one = Qrels({query: judged[query]})
+            alone = Run({query: retrieved[query]}) if query in retrieved else Run()
+            single = evaluate(one, alone.make_comparable(one), ["bpref"], return_mean=False)
             bpref[query] = float(np.asarray(single).ravel()[0])
     values: Values = {}
     for metric, per in out.items():
@@ -484,17 +484,18 @@ def recommenders_means(qrels: dict, run: dict) -> dict[str, float]:
 
 
 def ranx_means(qrels: dict, run: dict) -> dict[str, float]:
-    """ranx's own means (make_comparable), over :func:`defined_part`."""
+    """ranx's own means (make_comparable), over the whole fixture."""
     from ranx import Qrels, Run, evaluate
 
-    qrels, run = defined_part("ranx", qrels, run)
-    metrics = [f"{m}@{k}" for k in KS for m in ("ndcg", "map", "mrr", "precision", "recall")]
+    metrics = [f"{m}@{k}" for k in KS
+               for m in ("ndcg", "map", "mrr", "precision", "recall", "hits")]
     judged = Qrels({q: dict(v) for q, v in qrels.items()})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ranx_run = Run({q: dict(v) for q, v in run.items() if q in qrels}).make_comparable(judged)
         out = evaluate(judged, ranx_run, metrics, make_comparable=False)
-    names = {"ndcg": "ndcg", "map": "map", "mrr": "mrr", "precision": "P", "recall": "recall"}
+    names = {"ndcg": "ndcg", "map": "map", "mrr": "mrr", "precision": "P", "recall": "recall",
+             "hits": "rel_ret"}
     return {f"{names[m.split('@')[0]]}@{m.split('@')[1]}(dialect=ranx)": float(v)
             for m, v in out.items()}
 
@@ -593,9 +594,10 @@ def gdeval_means(qrels: dict, run: dict, complete: bool = False) -> dict[str, fl
 def defined_part(tool: str, qrels: dict, run: dict) -> tuple[dict, dict]:
     """The fixture without the queries whose value *tool* leaves unspecified.
 
-    torchmetrics' MAP, MRR, P and recall and ranx on lists of more than 15
-    documents order tied scores in no specified way: their means are taken
-    over the queries without ties (the stored means and the test alike).
+    torchmetrics' MAP, MRR, P and recall order tied scores in no specified
+    way: their means are taken over the queries without ties (the stored
+    means and the test alike). (ranx's order, numba's quicksort, is
+    reproduced: all its queries count.)
     """
     def tied(ranking: dict, float32: bool) -> bool:
         scores = np.array(list(ranking.values()), dtype=np.float32 if float32 else np.float64)
@@ -603,8 +605,6 @@ def defined_part(tool: str, qrels: dict, run: dict) -> tuple[dict, dict]:
 
     if tool == "torchmetrics":
         keep = {q for q, r in run.items() if not tied(r, True)}
-    elif tool == "ranx":
-        keep = {q for q, r in run.items() if len(r) <= 15 or not tied(r, False)}
     else:
         return qrels, run
     keep |= set(qrels) - set(run)

@@ -267,3 +267,36 @@ def test_live_ranx_on_fresh_random_runs() -> None:
         for query, docs in theirs.to_dict().items():
             for doc, value in docs.items():
                 assert ours[query][doc] == pytest.approx(value, rel=1e-12, abs=1e-12), method
+
+
+
+RANX_BEYOND_1E9 = {  # ranx 0.3.21: ranx.fuse(..., method, norm) on these runs
+    ("max", "max"): {"a": 1.0, "b": -1e9, "c": -1e9},
+    ("min", None): {"a": 1.0, "b": 1e9},
+}
+BEYOND_1E9 = {("max", "max"): [{"q": {"a": 1.0}}, {"q": {"b": -4.6, "c": -2.3}}],
+              ("min", None): [{"q": {"a": 1.0}}, {"q": {"b": 4.6e9}}]}
+
+
+def test_max_and_min_beyond_1e9_differ_from_ranx_as_documented() -> None:
+    """Issue 33, item 8: ranx fills a run's missing document with -1e9 (max) / +1e9 (min)."""
+    fused = fuse(BEYOND_1E9["max", "max"], "max", norm="max")
+    # norm="max" on all-negative scores divides by the 1e-9 floor; max over the runs holding it
+    assert fused.to_dict()["q"] == {"a": 1.0, "b": -4.6 / 1e-9, "c": -2.3 / 1e-9}
+    assert fuse(BEYOND_1E9["min", None], "min").to_dict()["q"] == {"a": 1.0, "b": 4.6e9}
+    page = " ".join((Path(__file__).resolve().parents[2] / "docs" / "fusion.md").read_text()
+                    .split())
+    assert "ranx 0.3.21 gives `b` −1e9 there" in page and "ranx: −1e9, +1e9, see below" in page
+    assert RANX_BEYOND_1E9["max", "max"]["b"] == -1e9  # the value the page quotes
+
+
+@pytest.mark.slow
+def test_ranx_fills_missing_documents_with_1e9() -> None:
+    ranx = pytest.importorskip("ranx")
+    for (method, norm), runs in BEYOND_1E9.items():
+        theirs = ranx.fuse([ranx.Run(r) for r in runs], method=method, norm=norm).to_dict()
+        assert theirs["q"] == RANX_BEYOND_1E9[method, norm]
+    inside = [{"q": {"a": 1.0, "b": 0.25}}, {"q": {"b": -4.6, "c": -2.3}}]  # within +-1e9
+    for method in ("max", "min"):
+        theirs = ranx.fuse([ranx.Run(r) for r in inside], method=method, norm=None).to_dict()
+        assert fuse(inside, method).to_dict()["q"] == theirs["q"]

@@ -24,6 +24,8 @@ AVERAGE = [
     "relative_P@2",
     "hit@1",
     "hit@2",
+    "rel_ret@2",
+    "rel_ret",
     "mrr",
     "mrr@2",
     "map",

@@ -52,7 +52,8 @@ if TYPE_CHECKING:
     from rankwise.kernels.ranking import TiedRanking
 
 RankingKey = tuple[str, bool, bool]
-"""How a run is ranked: (tie order "docno" or "input", float32 scores, drop self documents)."""
+"""How a run is ranked: (tie order "docno", "input" or "ranx", float32 scores, drop self
+documents)."""
 
 DEFAULT_KEY: RankingKey = ("docno", False, False)
 """trec_eval's ranking: every engine computes it."""
@@ -412,7 +413,7 @@ class Evaluator:
                 raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented")
             # the tie rules that move documents inside their tie group need every hit of a
             # group that straddles the depth: the "average" view keeps them
-            view = "trec" if c.ties in ("docno", "input") else "average"
+            view = "trec" if c.ties in ("docno", "input", "ranx") else "average"
             values = kernel(self.context(key, view), measure, c)
         else:
             policy = ties if ties is not None else (self.options.ties if own else "trec")
@@ -462,7 +463,9 @@ class Evaluator:
             and not self.ranking.in_run.all()
         ):
             mask = self.ranking.in_run.copy()
-        if not own and np.isnan(values).any():
+        if not own and c.no_nonrel != "nan" and np.isnan(values).any():
+            # a query the measure leaves out (its dialect's empty="skip", ...); ranx's NaN
+            # bpref (no judged non-relevant document) is a value: its mean is NaN too
             mask = ~np.isnan(values) if mask is None else mask & ~np.isnan(values)
         return mask
 

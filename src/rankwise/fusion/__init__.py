@@ -175,11 +175,67 @@ def fuse(
     if quick is not None:  # sums over runs, straight from the runs' rows
         found, scores = quick
         docs = document_ids(runs_in_order, found.source)
+        _check_finite(found.layout.query_ids, found.segments(), docs, scores, chosen.name,
+                      canonical, runs_in_order)
         return _as_run(found.layout.query_ids, found.segments(), docs, scores,
                        name or chosen.name)
     view = normalise(align(runs_in_order), canonical)
-    scores = fused_scores(view, chosen, values)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is named just below
+        scores = fused_scores(view, chosen, values)
+    _check_finite(view.query_ids, view.candidate_query, view.doc_ids(), scores, chosen.name,
+                  canonical, runs_in_order)
     return fused_run(view, scores, name or chosen.name)
+
+
+def _check_finite(query_ids: list[str], queries: np.ndarray | tuple[np.ndarray, np.ndarray],
+                  docs: Any, scores: np.ndarray, method: str, norm: str | None,
+                  runs: Sequence[Run]) -> None:
+    """Refuse a fused score that is not a finite number, naming its query, document and runs.
+
+    Examples
+    --------
+    >>> fuse([{"q": {"a": 1e308}}, {"q": {"a": 1e308}}], "sum")
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: the sum score of query 'q', document 'a' is \
+inf, not a finite number: its scores are 1e+308 in run 'run', 1e+308 in run 'run#2'. Scale \
+the runs' scores down or normalise them first (norm='min-max')
+    """
+    values = np.asarray(scores, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(values))
+    if not len(bad):
+        return
+    at = int(bad[0])
+    if isinstance(queries, tuple):
+        starts, codes = queries
+        code = int(codes[np.searchsorted(starts, at, side="right") - 1])
+    else:
+        code = int(queries[at])
+    query, doc = query_ids[code], docs[at].as_py()
+    held = []
+    for run, label in zip(runs, _run_names(runs)):
+        if query not in run.query_ids:
+            continue
+        rows = np.flatnonzero(run.query_codes == run.query_ids.index(query))
+        docs_of_query = run.doc_ids.take(rows).to_pylist()  # one query's rows: an error's cost
+        for row, name in zip(rows.tolist(), docs_of_query):
+            if name == doc:
+                source = f" ({run.source})" if run.source and run.source[0] != "<" else ""
+                held.append(f"{float(run.scores[row])!r} in run {label!r}{source}")
+    normalised = f" ({norm}-normalised before fusing)" if norm else ""
+    more = f" ({len(bad) - 1} other fused scores too)" if len(bad) > 1 else ""
+    raise InvalidParameterError(
+        f"the {method} score of query {query!r}, document {doc!r} is {float(values[at])!r}, not a "
+        f"finite number{more}: its scores are {', '.join(held)}{normalised}. Scale the runs' "
+        "scores down or normalise them first (norm='min-max')"
+    )
+
+
+def _run_names(runs: Sequence[Run]) -> list[str]:
+    """The runs' names, told apart: the second 'bm25' is 'bm25#2' (as everywhere in rankwise)."""
+    from rankwise.io.naming import unique_names
+
+    return unique_names([run.name for run in runs])
 
 
 def fused_run(view: Aligned, scores: np.ndarray, name: str,

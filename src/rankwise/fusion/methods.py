@@ -164,7 +164,7 @@ def _weights(n_runs: int, params: dict[str, Any]) -> np.ndarray:
         raise InvalidParameterError(
             "this method needs weights=, one number per run, e.g. weights=[0.7, 0.3]"
         )
-    values = np.asarray(weights, dtype=np.float64)
+    values = _floats("weights", weights)
     if values.shape != (n_runs,) or not np.isfinite(values).all():
         raise InvalidParameterError(
             f"weights must be {n_runs} finite numbers (one per run), got {list(weights)!r}"
@@ -289,7 +289,11 @@ def _table(params: dict[str, Any], key: str, view: Aligned, method: str) -> list
             f"{method} needs {key}= (learned from judgments: pass qrels= to rankwise.fuse, "
             f"or use rankwise.fusion.train)"
         )
-    tables = [np.asarray(row, dtype=np.float64).ravel() for row in values]
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise InvalidParameterError(
+            f"{method}: {key} must be one row of numbers per run, got {values!r}"
+        )
+    tables = [_floats(f"{method}: {key}", row).ravel() for row in values]
     if len(tables) != view.n_runs:
         raise InvalidParameterError(
             f"{method}: {key} has {len(tables)} rows, expected one per run ({view.n_runs})"
@@ -359,7 +363,7 @@ def _map_scores(params: dict[str, Any], n_runs: int) -> np.ndarray:
         raise InvalidParameterError(
             "mapfuse needs map_scores= (each run's MAP: pass qrels= to rankwise.fuse)"
         )
-    values = np.asarray(scores, dtype=np.float64)
+    values = _floats("map_scores", scores)
     if values.shape != (n_runs,):
         raise InvalidParameterError(f"map_scores must hold one number per run ({n_runs})")
     return values
@@ -519,8 +523,52 @@ def resolve_method(name: str) -> Method:
     return METHODS[key]
 
 
+_NUMBERS = ("k", "gamma", "sigma", "phi", "w", "n_segments")
+"""The parameters that are one number (the others are one per run: weights, learned tables)."""
+
+
+def _number(method: Method, key: str, value: Any) -> Any:
+    """*value* as a finite number (a number's text too: the command line gives text)."""
+    if value is None:
+        return None
+    number: Any = value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            number = int(text)
+        except ValueError:
+            try:
+                number = float(text)
+            except ValueError:
+                number = None
+    ok = (
+        number is not None and not isinstance(number, bool)
+        and isinstance(number, (int, float, np.integer, np.floating)) and np.isfinite(number)
+    )
+    if not ok:
+        raise InvalidParameterError(
+            f"fusion method {method.name!r}: parameter {key} must be a finite number, "
+            f"got {value!r} (e.g. {key}={_EXAMPLES.get(key, 1)})"
+        )
+    return number
+
+
+_EXAMPLES = {"k": 60, "gamma": 0.5, "sigma": 0.01, "phi": 0.8, "w": 2, "n_segments": 10}
+
+
 def check_params(method: Method, params: dict[str, Any]) -> dict[str, Any]:
-    """*params* with the method's defaults filled in; unknown names refused."""
+    """*params* with the method's defaults filled in; unknown names and non-numbers refused.
+
+    Examples
+    --------
+    >>> check_params(resolve_method("rrf"), {"k": "10"})
+    {'k': 10}
+    >>> check_params(resolve_method("rrf"), {"k": "abc"})
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: fusion method 'rrf': parameter k must be a \
+finite number, got 'abc' (e.g. k=60)
+    """
     unknown = sorted(set(params) - set(method.params))
     if unknown:
         accepted = ", ".join(method.params) or "none"
@@ -528,7 +576,19 @@ def check_params(method: Method, params: dict[str, Any]) -> dict[str, Any]:
             f"fusion method {method.name!r} has no parameter {', '.join(map(repr, unknown))}; "
             f"it takes: {accepted}"
         )
-    return {**method.params, **params}
+    checked = {
+        key: _number(method, key, value) if key in _NUMBERS else value
+        for key, value in params.items()
+    }
+    return {**method.params, **checked}
+
+
+def _floats(what: str, value: Any) -> np.ndarray:
+    """*value* (a number per run, or a table's row) as float64, or an error naming *what*."""
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{what} must hold numbers, got {value!r}") from None
 
 
 def fused_scores(view: Aligned, method: Method, params: dict[str, Any]) -> np.ndarray:

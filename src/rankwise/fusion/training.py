@@ -61,6 +61,50 @@ def _hit_matrix(qrels: Qrels, run: Run, rel: float) -> tuple[np.ndarray, np.ndar
     return lengths.astype(np.int64), np.column_stack((query[keep], position[keep]))
 
 
+LEARNING = {"posfuse": "probs", "probfuse": "probs", "segfuse": "probs", "slidefuse": "probs",
+            "bayesfuse": "log_odds", "mapfuse": "map_scores"}
+"""The supervised methods and what each learns."""
+
+
+def _check_learnable(
+    method: str, qrels: Qrels, runs: Sequence[Run],
+    hit_lists: list[tuple[np.ndarray, np.ndarray]], rel: float,
+) -> None:
+    """Refuse to learn from no relevant document retrieved: every score would be the same.
+
+    The one rule of every supervised method: what it learns comes from the
+    relevant documents the training runs retrieve for judged queries; with
+    none, posfuse, probfuse, segfuse and slidefuse learn zeros, bayesfuse one
+    constant and mapfuse MAPs of 0, and the fused run is one tie.
+    """
+    if any(len(hits) for _, hits in hit_lists):
+        return
+    retrieved = set().union(*(run.query_ids for run in runs))
+    trained = np.array([name in retrieved for name in qrels.query_ids], dtype=bool)
+    shared = int(trained.sum())
+    relevant = int(((qrels.grades >= rel) & trained[qrels.query_codes]).sum())
+    where = f" ({qrels.source})" if qrels.source else ""
+    if shared == 0:
+        why = "the training runs retrieve none of the judged queries"
+    elif relevant == 0:
+        why = (
+            f"the judgments{where} hold no relevant document (grade >= {rel:g}) for the "
+            f"{shared} judged {'query' if shared == 1 else 'queries'} the training runs retrieve"
+        )
+    else:
+        why = (
+            f"the training runs retrieve none of the {relevant} relevant documents "
+            f"(grade >= {rel:g}) of the {shared} judged "
+            f"{'query' if shared == 1 else 'queries'} they retrieve"
+        )
+    raise InvalidParameterError(
+        f"{method} learns {LEARNING[method]} from the relevant documents the training runs "
+        f"retrieve, and {why}: every document would get the same fused score. Give "
+        f"judgments with relevant documents for the runs' queries (or training runs that "
+        f"retrieve them), or give {LEARNING[method]}= directly"
+    )
+
+
 def _position_probs(lengths: np.ndarray, hits: np.ndarray) -> np.ndarray:
     depth = int(lengths.max()) if len(lengths) else 0
     with_hit = np.bincount(hits[:, 1], minlength=depth).astype(np.float64)[:depth]
@@ -130,6 +174,17 @@ def train(
     >>> train("posfuse", qrels, runs)["probs"][0].tolist()
     [0.5, 0.5]
     """
+    if method not in LEARNING:
+        raise InvalidParameterError(f"fusion method {method!r} learns nothing")
+    if method == "probfuse" and (
+        isinstance(n_segments, bool) or not isinstance(n_segments, (int, np.integer))
+        or n_segments < 1
+    ):
+        raise InvalidParameterError(
+            f"probfuse needs n_segments=, a positive whole number of segments, got {n_segments!r}"
+        )
+    hit_lists = [_hit_matrix(qrels, run, rel) for run in runs]
+    _check_learnable(method, qrels, runs, hit_lists, rel)
     if method == "mapfuse":
         from rankwise.engines.core import prepare_measures
         from rankwise.engines.numpy import NumpyEngine
@@ -142,24 +197,19 @@ def train(
             float(engine.evaluate(qrels, run, measures, options).mean[str(measures[0])])
             for run in runs
         ]}
-    if method == "probfuse" and (n_segments is None or n_segments < 1):
-        raise InvalidParameterError("probfuse needs n_segments=, a positive number of segments")
     out = []
-    for run in runs:
-        lengths, hits = _hit_matrix(qrels, run, rel)
+    for lengths, hits in hit_lists:
         if method in ("posfuse", "slidefuse"):
             out.append(_position_probs(lengths, hits))
         elif method == "probfuse":
             out.append(_probfuse_probs(lengths, hits, int(n_segments)))  # type: ignore[arg-type]
         elif method == "segfuse":
             out.append(_binned_probs(lengths, hits, SEGFUSE_BOUNDS))
-        elif method == "bayesfuse":
+        else:  # bayesfuse
             p = _binned_probs(lengths, hits, BAYES_BINS)
             p = np.where(p == 0, 0.001, p)
             q = 1.0 - p
             q = np.where(q == 0, 0.001, q)
             per_bin = np.log(p / q)
             out.append(np.repeat(per_bin, np.diff(BAYES_BINS)))
-        else:
-            raise InvalidParameterError(f"fusion method {method!r} learns nothing")
     return {"log_odds" if method == "bayesfuse" else "probs": out}

@@ -1180,6 +1180,175 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------------------
+ * quicksort_order: the order numba's np.argsort (kind "quicksort", numba/misc/quicksort.py)
+ * gives each segment of a float64 array, which is how ranx orders a query's documents
+ * (the keys are the negated scores). The same algorithm, so the same order: insertion sort
+ * (stable) for a part of at most 15 elements; else the median of the first, middle and
+ * last elements (swapped into order) as pivot, stashed at the end, scans from both ends
+ * swapping the elements not below / not above it until they meet, the pivot put where
+ * the left scan stopped, the larger part set aside and the smaller one sorted first.
+ * kernels/_quicksort.py computes the same order with numpy where this module is absent.
+ * ------------------------------------------------------------------------------------ */
+
+#define QS_SMALL 15
+#define QS_STACK 128
+
+static void
+qs_insertion(const double *v, int64_t *r, Py_ssize_t low, Py_ssize_t high)
+{
+    for (Py_ssize_t i = low + 1; i <= high; i++) {
+        int64_t k = r[i];
+        double x = v[k];
+        Py_ssize_t j = i;
+        while (j > low && x < v[r[j - 1]]) {
+            r[j] = r[j - 1];
+            j--;
+        }
+        r[j] = k;
+    }
+}
+
+static inline void
+qs_swap(int64_t *r, Py_ssize_t a, Py_ssize_t b)
+{
+    int64_t t = r[a];
+    r[a] = r[b];
+    r[b] = t;
+}
+
+static Py_ssize_t
+qs_partition(const double *v, int64_t *r, Py_ssize_t low, Py_ssize_t high)
+{
+    Py_ssize_t mid = (low + high) >> 1;
+    if (v[r[mid]] < v[r[low]]) {
+        qs_swap(r, low, mid);
+    }
+    if (v[r[high]] < v[r[mid]]) {
+        qs_swap(r, high, mid);
+    }
+    if (v[r[mid]] < v[r[low]]) {
+        qs_swap(r, low, mid);
+    }
+    double pivot = v[r[mid]];
+    qs_swap(r, high, mid);
+    Py_ssize_t i = low, j = high - 1;
+    for (;;) {
+        while (i < high && v[r[i]] < pivot) {
+            i++;
+        }
+        while (j >= low && pivot < v[r[j]]) {
+            j--;
+        }
+        if (i >= j) {
+            break;
+        }
+        qs_swap(r, i, j);
+        i++;
+        j--;
+    }
+    qs_swap(r, i, high);
+    return i;
+}
+
+static void
+qs_segment(const double *v, int64_t *r, Py_ssize_t first, Py_ssize_t last)
+{
+    Py_ssize_t lows[QS_STACK], highs[QS_STACK];
+    int n = 1;
+    lows[0] = first;
+    highs[0] = last;
+    while (n > 0) {
+        n--;
+        Py_ssize_t low = lows[n], high = highs[n];
+        while (high - low >= QS_SMALL) {
+            Py_ssize_t i = qs_partition(v, r, low, high);
+            /* the larger part waits: at most log2(length) parts wait at once */
+            if (high - i > i - low) {
+                if (high > i) {
+                    lows[n] = i + 1;
+                    highs[n] = high;
+                    n++;
+                }
+                high = i - 1;
+            } else {
+                if (i > low) {
+                    lows[n] = low;
+                    highs[n] = i - 1;
+                    n++;
+                }
+                low = i + 1;
+            }
+        }
+        qs_insertion(v, r, low, high);
+    }
+}
+
+PyDoc_STRVAR(quicksort_order_doc,
+"quicksort_order(values, starts, order, /)\n"
+"--\n\n"
+"Sort order (int64, position -> index into values) in place, segment by segment\n"
+"(starts: int64, the first position of each; the segments cover order), by values\n"
+"(float64, no NaN) as numba's np.argsort(kind='quicksort') sorts: the same order, ties\n"
+"included. Each segment's indices must lie in the segment.");
+
+static PyObject *
+crank_quicksort_order(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *objs[3];
+    if (!PyArg_ParseTuple(args, "OOO:quicksort_order", &objs[0], &objs[1], &objs[2])) {
+        return NULL;
+    }
+    Py_buffer b[3];
+    int held = 0;
+    PyObject *result = NULL;
+    for (int i = 0; i < 3; i++) {
+        if (PyObject_GetBuffer(objs[i], &b[i], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT |
+                                                   (i == 2 ? PyBUF_WRITABLE : 0)) < 0) {
+            goto done;
+        }
+        held++;
+        const char *f = b[i].format ? b[i].format : "B";
+        if (b[i].itemsize != 8 || (i == 0 ? f[0] != 'd' : (f[0] != 'l' && f[0] != 'q'))) {
+            PyErr_SetString(PyExc_TypeError,
+                            "quicksort_order: values must be float64, starts and order int64");
+            goto done;
+        }
+    }
+    Py_ssize_t n = b[2].len / 8, n_values = b[0].len / 8, n_segments = b[1].len / 8;
+    const double *values = b[0].buf;
+    const int64_t *starts = b[1].buf;
+    int64_t *order = b[2].buf;
+    int bad = 0;
+    for (Py_ssize_t s = 0; s < n_segments && !bad; s++) {
+        int64_t end = s + 1 < n_segments ? starts[s + 1] : (int64_t)n;
+        bad = starts[s] < 0 || starts[s] > end || end > n;
+    }
+    for (Py_ssize_t p = 0; p < n && !bad; p++) {
+        bad = order[p] < 0 || order[p] >= n_values;
+    }
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError,
+                        "quicksort_order: starts must rise within order, indices lie in values");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t s = 0; s < n_segments; s++) {
+        Py_ssize_t end = s + 1 < n_segments ? (Py_ssize_t)starts[s + 1] : n;
+        if (end - (Py_ssize_t)starts[s] > 1) {
+            qs_segment(values, order, (Py_ssize_t)starts[s], end - 1);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    for (int i = 0; i < held; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    return result;
+}
+
 static PyMethodDef crank_methods[] = {
     {"judged_ranks", crank_judged_ranks, METH_VARARGS, judged_ranks_doc},
     {"join_pairs", crank_join_pairs, METH_VARARGS, join_pairs_doc},
@@ -1187,6 +1356,7 @@ static PyMethodDef crank_methods[] = {
     {"gather_sums", crank_gather_sums, METH_VARARGS, gather_sums_doc},
     {"count_codes", crank_count_codes, METH_VARARGS, count_codes_doc},
     {"take_codes", crank_take_codes, METH_VARARGS, take_codes_doc},
+    {"quicksort_order", crank_quicksort_order, METH_VARARGS, quicksort_order_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -6,8 +6,9 @@ XGBoost's ``qid``). :func:`rank_arrays` turns those arrays into the
 :class:`~rankwise.kernels.ranking.TiedRanking` every kernel reads, with no
 string ids and no join: every row is a judged document (its label is its
 grade) and a document's id is its position in its group. Tied scores are
-ordered by that id descending (later rows first, rankwise's rule) or in
-input order (``tie_order="input"``).
+ordered by that id descending (later rows first, rankwise's rule), in
+input order (``tie_order="input"``), or as ranx orders them
+(``tie_order="ranx"``).
 
 It sorts once (scores, then groups, both linear-time or close) and is fast
 enough for every boosting round: see benchmarks/bench_integrations.py.
@@ -168,7 +169,7 @@ class GroupedRows:
         """The ranking of the rows by *scores* (see :func:`rank_arrays`)."""
         if tie_order not in TIE_ORDERS:
             raise InvalidParameterError(
-                f"tie_order must be 'docno' or 'input', got {tie_order!r}"
+                f"tie_order must be 'docno', 'input' or 'ranx', got {tie_order!r}"
             )
         n = self.n
         if float32:
@@ -189,7 +190,12 @@ class GroupedRows:
             # order the rows of each tie run by position: descending (docno) or ascending
             # (input); the (run, position) keys are distinct, so any sort orders them
             members = np.flatnonzero(run_size[run_id] > 1)
-            position = order[members] if tie_order == "input" else n - 1 - order[members]
+            if tie_order == "ranx":  # ranx's order (numba's quicksort of each group's rows)
+                from rankwise.kernels._quicksort import ranx_positions
+
+                position = ranx_positions(self.group, scores, order[members])
+            else:
+                position = order[members] if tie_order == "input" else n - 1 - order[members]
             local = np.argsort(run_id[members].astype(np.int64) * n + position)
             order = order.copy()
             order[members] = order[members][local]
@@ -230,9 +236,10 @@ def rank_arrays(
     groups : array of int
         The number of rows of each query, in row order (queries ``"0"``,
         ``"1"``, ...).
-    tie_order : {"docno", "input"}
-        Tied scores: later rows first (a row's id is its position), or
-        earlier rows first.
+    tie_order : {"docno", "input", "ranx"}
+        Tied scores: later rows first (a row's id is its position), earlier
+        rows first, or as ranx orders them (earlier first in groups of up
+        to 15 rows).
     float32 : bool
         Compare scores after rounding to float32.
 
@@ -251,7 +258,9 @@ def rank_arrays(
     [2.0, 1.0, 0.0]
     """
     if tie_order not in TIE_ORDERS:
-        raise InvalidParameterError(f"tie_order must be 'docno' or 'input', got {tie_order!r}")
+        raise InvalidParameterError(
+            f"tie_order must be 'docno', 'input' or 'ranx', got {tie_order!r}"
+        )
     return GroupedRows(labels, groups).rank(scores, tie_order=tie_order, float32=float32)
 
 

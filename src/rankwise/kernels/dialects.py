@@ -5,7 +5,7 @@ is given: the tie rule, what is relevant, the gain, where the ideal DCG and
 R come from, the denominators, the value of an empty query, the arithmetic.
 The ranking it receives was built for the record
 (:func:`rankwise.measures.dialects.ranking_key`: tie order, float32 scores,
-documents dropped), so ranks under ``ties="docno"`` or ``"input"`` are read
+documents dropped), so ranks under ``ties="docno"``, ``"input"`` or ``"ranx"`` are read
 as they are; the other tie rules are computed here from the tie groups.
 
 A query left out (``empty="skip"``) has the value NaN. Everything is
@@ -53,7 +53,7 @@ class _Hits:
         above, size = d.tie_above, d.tie_size
         score = d.hit_score
         reorder = False
-        if c.ties in ("docno", "input"):
+        if c.ties in ("docno", "input", "ranx"):
             rank = d.hit_rank
         elif c.ties in ("low_first", "high_first"):
             rank = _bound_ranks(query, grade, above, size, d.hit_rank, c.ties == "low_first")
@@ -554,7 +554,9 @@ def bpref(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     n_r counts the judged non-relevant documents ranked above r, N those in
     the judgments. A negative grade is judged non-relevant with
     ``negative="raw"`` (ranx), and unjudged with ``negative="zero"``
-    (trec_eval: judged, but not in the pool).
+    (trec_eval: judged, but not in the pool). With N = 0 each relevant
+    document retrieved counts 1 (trec_eval), or with ``no_nonrel="nan"`` its
+    term is 0/0 and the query NaN (ranx); nothing relevant retrieved is 0.
     """
     hits = _Hits(ctx, c)
     _refuse(m, c, ("average", "group_end"))
@@ -571,7 +573,11 @@ def bpref(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     r = num_rel[query]
     penalty = safe_divide(np.minimum(above, r), np.minimum(n_nonrel[query], r))
     term = np.where(above > 0, 1.0 - penalty, 1.0)
-    return safe_divide(per_query_sum(query, term, hits.n_queries), num_rel)
+    value = safe_divide(per_query_sum(query, term, hits.n_queries), num_rel)
+    if c.no_nonrel == "nan":  # ranx: 1 - 0 / min(R, 0) for each relevant retrieved
+        undefined = per_query_sum(query[n_nonrel[query] == 0], None, hits.n_queries) > 0
+        value[undefined] = np.nan
+    return value
 
 
 def expected_reciprocal_rank(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:

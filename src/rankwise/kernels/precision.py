@@ -1,4 +1,4 @@
-"""Kernels of precision-like measures: P@k, recall@k, R-precision, hit, sets, utility, ...
+"""Kernels of precision-like measures: P@k, recall@k, R-precision, hit, rel_ret, sets, ...
 
 Also interpolated precision (iprec_at_recall, 11pt_avg), judged@k and unj@k.
 
@@ -47,6 +47,14 @@ def relative_precision(ctx: Context, m: Measure) -> np.ndarray:
 def hit(ctx: Context, m: Measure) -> np.ndarray:
     """hit@k = 1 when a relevant document is in the top k."""
     return (ctx.view(m.param("rel")).rel_in_top(_k(m)) > 0).astype(np.float64)
+
+
+def relevant_retrieved(ctx: Context, m: Measure) -> np.ndarray:
+    """rel_ret@k = relevant in the top k (every relevant retrieved without k); ranx's hits@k."""
+    view = ctx.view(m.param("rel"))
+    if m.cutoff is None:
+        return view.num_rel_ret.astype(np.float64)
+    return view.rel_in_top(_k(m)).astype(np.float64)
 
 
 def r_precision(ctx: Context, m: Measure) -> np.ndarray:
@@ -200,10 +208,16 @@ def hit_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
     return (_relevant_through(ctx, m, cutoffs) > 0).astype(np.float64)
 
 
+def relevant_retrieved_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
+    """rel_ret@k for every k of *cutoffs* at once."""
+    return _relevant_through(ctx, m, cutoffs).astype(np.float64)
+
+
 CUTOFF_KERNELS: dict[str, Callable[[Context, Measure, np.ndarray], np.ndarray]] = {
     "P": precision_at_cutoffs,
     "recall": recall_at_cutoffs,
     "hit": hit_at_cutoffs,
+    "rel_ret": relevant_retrieved_at_cutoffs,
 }
 """Measure family -> kernel of many cutoffs at once (one row per cutoff)."""
 
@@ -213,6 +227,7 @@ KERNELS: dict[str, Callable[[Context, Measure], np.ndarray]] = {
     "recall": recall,
     "relative_P": relative_precision,
     "hit": hit,
+    "rel_ret": relevant_retrieved,
     "Rprec": r_precision,
     "judged": judged_at,
     "unj": unjudged_at,

@@ -19,6 +19,7 @@ computes exactly that, for all queries at once:
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -201,12 +202,17 @@ def _by_group_then_score(groups: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return by_score[np.argsort(keys, kind="stable")]
 
 
+RowOrder = bool | Callable[[np.ndarray], np.ndarray]
+"""How tied rows are ordered: by docno (False), by row (True), or by the keys a function
+of the rows gives (ranx's order)."""
+
+
 def _tie_groups(
     ordering: _Ordering,
     positions: np.ndarray,
     doc_ids: StringsLike,
     rows_of: np.ndarray | None,
-    by_row: bool = False,
+    by_row: RowOrder = False,
     ascending: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Tie groups of the target positions, and the order inside them.
@@ -214,7 +220,8 @@ def _tie_groups(
     Inside a group of equal scores, documents come by docno descending
     (byte order, trec_eval's rule; ascending with *ascending*), or with
     *by_row* in the order of their rows (input order: what a stable sort by
-    score gives). Returns, per target: its offset from the sorted position
+    score gives), or, *by_row* being a function of rows, in the order of
+    the keys it gives them (ranx's). Returns, per target: its offset from the sorted position
     ((first position of its group + its place in the group) - position), the
     first position of its group and the group's size.
     """
@@ -248,7 +255,8 @@ def _tie_groups(
         source = rows_of[source]
     group_of_member = np.repeat(np.arange(len(groups)), lengths)
     if by_row:
-        ordered = np.lexsort((source.astype(np.int64), group_of_member))
+        keys = source.astype(np.int64) if by_row is True else by_row(source)
+        ordered = np.lexsort((keys, group_of_member))
     else:
         ordered = _by_group_then_doc_descending(
             group_of_member, source.astype(np.int64), doc_ids, ascending
@@ -404,8 +412,9 @@ def rank_judgments(
     ).view(ties)
 
 
-TIE_ORDERS = ("docno", "input")
-"""The order of tied documents a ranking can follow: docno descending, or input order."""
+TIE_ORDERS = ("docno", "input", "ranx")
+"""The order of tied documents a ranking can follow: docno descending, input order, or
+ranx's (numba's quicksort of the run's rows: :mod:`rankwise.kernels._quicksort`)."""
 
 
 def rank_all_ties(
@@ -433,7 +442,13 @@ def rank_all_ties(
 
     The other tools' rankings (see :mod:`rankwise.measures.dialects`): with
     ``tie_order="input"`` tied documents keep the order of the run's rows (a
-    stable sort by score), instead of docno descending; with *float32* the
+    stable sort by score), instead of docno descending; with
+    ``tie_order="ranx"`` they come as ranx 0.3.21 orders them (numba's
+    quicksort of each query's rows by score: input order up to 15 rows, its
+    own order beyond), sorted once when the run holds exactly the judged
+    queries (ranx's ``evaluate`` refuses other runs without
+    ``make_comparable=True``) and twice otherwise (``make_comparable`` sorts
+    the run again); with *float32* the
     scores are compared after rounding to float32 (distinct float64 scores
     can then tie); with *drop_self* a document whose id is its query's id is
     not retrieved (BEIR's ``ignore_identical_ids``).
@@ -442,7 +457,7 @@ def rank_all_ties(
         raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
     if tie_order not in TIE_ORDERS:
         raise InvalidParameterError(
-            f"tie_order must be 'docno' or 'input', got {tie_order!r}"
+            f"tie_order must be 'docno', 'input' or 'ranx', got {tie_order!r}"
         )
     if depth is not None and (
         isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0
@@ -452,7 +467,7 @@ def rank_all_ties(
         )
     if drop_self:
         run = _without_self(run)
-    by_row = tie_order == "input"
+    by_row: RowOrder = tie_order in ("input", "ranx")
     qrels_index = {name: i for i, name in enumerate(qrels.query_ids)}
     run_to_qrels = np.array(
         [qrels_index.get(name, -1) for name in run.query_ids], dtype=np.int64
@@ -460,6 +475,8 @@ def rank_all_ties(
     scores = _order_values(run, by_rank)
     if float32:
         scores = scores.astype(np.float32).astype(np.float64)
+    if tie_order == "ranx":
+        by_row = _ranx_order(run, scores, set(run.query_ids) == set(qrels.query_ids))
     counted = None
     # not in rank order: count, do not sort (the counting kernel breaks ties by docno descending)
     if not by_row and not ascending and (by_rank or run.rank_order_blocks is None):
@@ -511,6 +528,18 @@ def rank_all_ties(
     )
 
 
+def _ranx_order(run: Run, scores: np.ndarray, same_queries: bool) -> RowOrder:
+    """The key of ranx's order of tied rows (see :func:`rank_all_ties`)."""
+    from rankwise.kernels._quicksort import ranx_positions
+
+    codes = run.query_codes
+
+    def key(rows: np.ndarray) -> np.ndarray:
+        return ranx_positions(codes, scores, rows, passes=1 if same_queries else 2)
+
+    return key
+
+
 def _without_self(run: Run) -> Run:
     """The run without the rows whose document id is their query's id."""
     import pyarrow as pa
@@ -553,14 +582,14 @@ def _ranks_of(
     targets: np.ndarray,
     rows_of: np.ndarray | None,
     by_rank: bool,
-    by_row: bool = False,
+    by_row: RowOrder = False,
     ascending: bool = False,
 ) -> _Ranked:
     """Rank *targets* among the rows of their query (among *rows_of* only, when given).
 
     *targets* index the run's rows, or with *rows_of* index into *rows_of*.
     Ties are broken by docno descending (trec_eval's rule; ascending with
-    *ascending*), or with *by_row* by row order.
+    *ascending*), or with *by_row* by row order (or by the keys it gives).
     """
     blocks = run.rank_order_blocks if rows_of is None and not by_rank else None
     if blocks is not None:  # in rank order already: no per-row codes needed

@@ -59,6 +59,11 @@ def precision(ctx: Context, m: Measure) -> np.ndarray:
     return _relevant_in_top(ctx, m, _cut(ctx, m.cutoff)) / _k(m)
 
 
+def relevant_retrieved(ctx: Context, m: Measure) -> np.ndarray:
+    """E[rel_ret@k] = sum over relevant hits of P(rank <= k)."""
+    return _relevant_in_top(ctx, m, _cut(ctx, m.cutoff))
+
+
 def recall(ctx: Context, m: Measure) -> np.ndarray:
     """E[recall@k]."""
     return safe_divide(
@@ -306,6 +311,7 @@ AVERAGE_KERNELS: dict[str, Callable[[Context, Measure], np.ndarray]] = {
     "relative_P": relative_precision,
     "Rprec": r_precision,
     "hit": hit,
+    "rel_ret": relevant_retrieved,
     "mrr": reciprocal_rank,
     "map": average_precision,
     "gm_map": average_precision,

@@ -54,6 +54,7 @@ __all__ = [
     "read_denominator",
     "read_dialect",
     "read_empty",
+    "spelled",
     "uses_default_kernel",
 ]
 
@@ -81,9 +82,11 @@ class Conventions:
     scores : {"float64", "float64"}
         Scores compared as read, or after rounding to float32 (two scores
         equal in float32 then tie).
-    ties : {"docno", "input", "average", "low_first", "high_first", "group_end"}
+    ties : {"docno", "input", "ranx", "average", "low_first", "high_first", "group_end"}
         The order of documents with equal scores: document id descending
-        (trec_eval); the order of the run's rows (a stable sort); the
+        (trec_eval); the order of the run's rows (a stable sort); ranx's
+        (numba's quicksort of the run's rows: input order up to 15 documents
+        only, see :mod:`rankwise.kernels._quicksort`); the
         expected value over all orders (McSherry & Najork); lower grade first
         (CatBoost's pessimistic order; "high_first" is the optimistic one);
         every tied document at the last rank of its group (scikit-learn's
@@ -118,6 +121,10 @@ class Conventions:
     empty_when : {"zero", "nonpositive", "label_sum"}
         What makes a query empty: an ideal DCG (or R) of 0; an ideal DCG
         <= 0 (CatBoost); a sum of the list's labels of 0 (torchmetrics).
+    no_nonrel : {"1", "nan"}
+        bpref of a query whose judgments hold no non-relevant document: each
+        relevant document retrieved counts 1 (trec_eval), or the query is
+        NaN, 0/0 in bpref's formula, and so is the mean (ranx).
     arithmetic : {"float64", "float32"}
         The precision nDCG is computed in.
     round : int or None
@@ -138,6 +145,7 @@ class Conventions:
     denominator: str = "R"
     empty: str = "0"
     empty_when: str = "zero"
+    no_nonrel: str = "1"
     arithmetic: str = "float64"
     round: int | None = None
 
@@ -156,7 +164,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "self_docs": ("keep", "drop"),
     "missing": ("skip", "zero"),
     "scores": ("float64", "float32"),
-    "ties": ("docno", "input", "average", "low_first", "high_first", "group_end"),
+    "ties": ("docno", "input", "ranx", "average", "low_first", "high_first", "group_end"),
     "nonpositive": ("count", "ignore"),
     "gain": ("exp", "linear", "binary", "scaled"),
     "negative": ("zero", "raw"),
@@ -165,6 +173,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "denominator": ("R", "capped", "retrieved"),
     "empty": ("0", "1", "skip"),
     "empty_when": ("zero", "nonpositive", "label_sum"),
+    "no_nonrel": ("1", "nan"),
     "arithmetic": ("float64", "float32"),
 }
 """The values each convention takes (``gains`` and ``round`` are open)."""
@@ -176,6 +185,7 @@ _WORDS: dict[str, dict[Any, str]] = {
                 "zero": "a judged query absent from the run scores as an empty ranking"},
     "scores": {"float64": "scores compared as float64", "float32": "scores compared as float32"},
     "ties": {"docno": "ties by document id descending", "input": "ties in input order",
+             "ranx": "ties in ranx's order (numba's quicksort: input order up to 15 documents)",
              "average": "ties averaged over all orders",
              "low_first": "ties: lower grade first (pessimistic)",
              "high_first": "ties: higher grade first (optimistic)",
@@ -195,6 +205,8 @@ _WORDS: dict[str, dict[Any, str]] = {
               "skip": "a query with nothing relevant is left out"},
     "empty_when": {"zero": "empty: ideal (or R) is 0", "nonpositive": "empty: ideal <= 0",
                    "label_sum": "empty: the labels sum to 0"},
+    "no_nonrel": {"1": "no judged non-relevant document: each relevant retrieved counts 1",
+                  "nan": "no judged non-relevant document: the query is NaN (0/0)"},
     "arithmetic": {"float64": "computed in float64", "float32": "computed in float32"},
 }
 
@@ -252,6 +264,12 @@ class Dialect:
         Measure family -> the tool's own options rankwise follows, as
         (the tool's spelling, the measure's parameters): XGBoost's
         ``ndcg@k-`` is ``empty=0``.
+    spellings : dict
+        The tool's measure names that rankwise's language reads otherwise or
+        not at all (lowercase) -> (the family, its parameters): read so in a
+        measure that names this dialect (ranx's ``hits@10(dialect=ranx)``
+        is ``rel_ret@10(dialect=ranx)``, the number of relevant documents in
+        the top 10, not the hit rate).
     """
 
     name: str
@@ -261,10 +279,12 @@ class Dialect:
     notes: dict[str, str] = field(default_factory=dict)
     cutoff: dict[str, str] = field(default_factory=dict)
     options: dict[str, tuple[tuple[str, dict[str, str]], ...]] = field(default_factory=dict)
+    spellings: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
 
 
 DIALECT_FAMILIES = (
-    "ndcg", "dcg", "map", "mrr", "P", "recall", "hit", "bpref", "rbp", "coverage", "err",
+    "ndcg", "dcg", "map", "mrr", "P", "recall", "hit", "rel_ret", "bpref", "rbp", "coverage",
+    "err",
 )
 """The measure families that take a ``dialect`` parameter."""
 
@@ -277,6 +297,7 @@ _RANKWISE = {
     "P": _C(),
     "recall": _C(),
     "hit": _C(),
+    "rel_ret": _C(),
     "bpref": _C(),
     "rbp": _C(gain="scaled"),
     "coverage": _C(),
@@ -309,6 +330,7 @@ DIALECTS: dict[str, Dialect] = {
             dict(_TREC),
             names={"ndcg": "ndcg_cut.k", "dcg": "(none)", "map": "map, map_cut.k",
                    "mrr": "recip_rank", "P": "P.k", "recall": "recall.k", "hit": "success.k",
+                   "rel_ret": "num_rel_ret (no cutoff; summed over queries)",
                    "bpref": "bpref", "rbp": "(rankwise's rbp)", "coverage": "(none)"},
         ),
         Dialect(
@@ -451,21 +473,27 @@ DIALECTS: dict[str, Dialect] = {
             "ranx",
             "ranx 0.3.21",
             {
-                "ndcg": _C(missing="zero", ties="input"),
-                "map": _C(missing="zero", ties="input"),
-                "mrr": _C(missing="zero", ties="input"),
-                "P": _C(missing="zero", ties="input"),
-                "recall": _C(missing="zero", ties="input"),
-                "hit": _C(missing="zero", ties="input"),
-                "bpref": _C(missing="zero", ties="input", negative="raw"),
-                "rbp": _C(missing="zero", ties="input", gain="linear"),
+                "ndcg": _C(missing="zero", ties="ranx"),
+                "map": _C(missing="zero", ties="ranx"),
+                "mrr": _C(missing="zero", ties="ranx"),
+                "P": _C(missing="zero", ties="ranx"),
+                "recall": _C(missing="zero", ties="ranx"),
+                "hit": _C(missing="zero", ties="ranx"),
+                "rel_ret": _C(missing="zero", ties="ranx"),
+                "bpref": _C(missing="zero", ties="ranx", negative="raw", no_nonrel="nan"),
+                "rbp": _C(missing="zero", ties="ranx", gain="linear"),
             },
             options={"ndcg": (("ndcg_burges", {"gain": "exp"}),)},
             names={"ndcg": "ndcg@k (ndcg_burges@k is gain=exp)", "map": "map, map@k",
                    "mrr": "mrr@k", "P": "precision@k", "recall": "recall@k",
-                   "hit": "hit_rate@k", "bpref": "bpref", "rbp": "rbp.p"},
-            notes={f: "ties: numba's sort keeps input order for up to 15 documents only"
-                   for f in ("ndcg", "map", "mrr", "P", "recall", "hit", "bpref", "rbp")},
+                   "hit": "hit_rate@k", "rel_ret": "hits@k", "bpref": "bpref",
+                   "rbp": "rbp.p"},
+            spellings={"hits": ("rel_ret", {}), "hit_rate": ("hit", {}),
+                       "ndcg_burges": ("ndcg", {"gain": "exp"})},
+            notes={f: "ties as ranx orders them: sorted once when the run holds exactly the "
+                      "judged queries, twice (make_comparable=True) otherwise"
+                   for f in ("ndcg", "map", "mrr", "P", "recall", "hit", "rel_ret", "bpref",
+                             "rbp")},
         ),
         Dialect(
             "beir",
@@ -546,6 +574,24 @@ def read_dialect(text: str) -> str:
             f"unknown dialect {text!r}" + (hint or f"; dialects: {', '.join(sorted(DIALECTS))}")
         )
     return value
+
+
+def spelled(name: str, dialect: str) -> tuple[str, dict[str, str]] | None:
+    """What *dialect*'s tool means by the measure name *name*, where rankwise reads it otherwise.
+
+    Returns (family, parameters), or None when the tool's name means what
+    rankwise's does (or the dialect is unknown: the parser says so).
+
+    Examples
+    --------
+    >>> spelled("hits", "ranx"), spelled("HIT_RATE", "ranx"), spelled("hits", "trec_eval")
+    (('rel_ret', {}), ('hit', {}), None)
+    """
+    try:
+        value = read_dialect(dialect)
+    except ValueError:
+        return None
+    return DIALECTS[value].spellings.get(name.lower())
 
 
 def read_empty(text: str) -> str:
@@ -654,7 +700,7 @@ def ranking_key(c: Conventions) -> tuple[str, bool, bool]:
     Tie rules computed from the tie groups (average, low_first, ...) use the
     default docno ranking.
     """
-    order = "input" if c.ties == "input" else "docno"
+    order = c.ties if c.ties in ("input", "ranx") else "docno"
     return order, c.scores == "float32", c.self_docs == "drop"
 
 
@@ -669,7 +715,7 @@ def uses_default_kernel(family: str, c: Conventions) -> bool:
 
     It does, on the ranking of :func:`ranking_key`, when every convention but
     the ranking, the gain and the queries counted is rankwise's
-    (``ties="input"`` is a ranking, so it qualifies too).
+    (``ties="input"`` and ``"ranx"`` are rankings, so they qualify too).
     """
     base = _RANKWISE.get(family)
     if base is None:
@@ -679,7 +725,7 @@ def uses_default_kernel(family: str, c: Conventions) -> bool:
             return False
     elif c.gain not in ("exp", "linear") and c.gain != base.gain:
         return False
-    probe = replace(c, ties="docno") if c.ties == "input" else c
+    probe = replace(c, ties="docno") if c.ties in ("input", "ranx") else c
     return all(getattr(probe, name) == getattr(base, name) for name in _KERNEL_FIELDS)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ELSEWHERE", "hint_for"]
+__all__ = ["AMBIGUOUS", "ELSEWHERE", "hint_for"]
 
 ELSEWHERE: dict[str, tuple[str, str | None]] = {
     # name (lowercase): (what it is, the rankwise measure computing it; None: not available)
@@ -43,6 +43,18 @@ ELSEWHERE: dict[str, tuple[str, str | None]] = {
 }
 """Names from other tools' vocabularies that rankwise's language does not read."""
 
+AMBIGUOUS: dict[str, tuple[tuple[str, str, str | None], ...]] = {
+    # name (lowercase): (a meaning, the rankwise measure for it, the dialect reading the
+    # name so), ...
+    "hits": (
+        ("the hit rate (1 when a relevant document is in the top k; knowledge-graph papers' "
+         "Hits@k)", "hit", None),
+        ("ranx's hits (the number of relevant documents in the top k)", "rel_ret", "ranx"),
+    ),
+}
+"""Names that mean different measures in different tools: rankwise reads none of them alone
+(``hits@10(dialect=ranx)`` reads ranx's)."""
+
 
 def hint_for(name: str, rest: str) -> str | None:
     """The message tail for *name* (as typed, *rest* being what followed it), or None.
@@ -55,7 +67,21 @@ def hint_for(name: str, rest: str) -> str | None:
     ": SDCG (ir_measures' scaled DCG) is not available in rankwise (yet)"
     >>> hint_for("ndcg", "@10") is None
     True
+    >>> print(hint_for("hits", "@10"))
+    : 'hits' means more than one measure: the hit rate (1 when a relevant document is in the \
+top k; knowledge-graph papers' Hits@k) is 'hit@10'; ranx's hits (the number of relevant \
+documents in the top k) is 'rel_ret@10', or 'hits@10(dialect=ranx)' with all of its conventions
     """
+    meanings = AMBIGUOUS.get(name.lower())
+    if meanings is not None:
+        said = []
+        for what, measure, dialect in meanings:
+            also = ""
+            if dialect is not None and "(" not in rest:
+                spelled = f"{name}{rest.strip()}(dialect={dialect})"
+                also = f", or {spelled!r} with all of its conventions"
+            said.append(f"{what} is {measure + rest!r}{also}")
+        return f": {name!r} means more than one measure: {'; '.join(said)}"
     known = ELSEWHERE.get(name.lower())
     if known is None:
         return None

@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
-from rankwise.measures.catalog import all_labels, lookup, normalise_params
+from rankwise.measures.catalog import Family, all_labels, lookup, normalise_params
+from rankwise.measures.dialects import spelled
 from rankwise.measures.elsewhere import hint_for
 from rankwise.measures.spec import Measure
 from rankwise.suggest import did_you_mean
@@ -34,6 +35,23 @@ def _unknown(text: str, name: str, rest: str) -> UnknownMeasureError:
         f"unknown measure {text.strip()!r}"
         + (hint or "; run 'rankwise measures' for the list")
     )
+
+
+def _in_dialect(
+    text: str, name: str, raw_params: dict[str, str], family: Family | None
+) -> tuple[Family | None, dict[str, str]]:
+    """The family and parameters of *name* as the dialect's tool spells it (ranx's ``hits``)."""
+    found = spelled(name, raw_params["dialect"])
+    if found is None:
+        return family, raw_params
+    canonical, fixed = found
+    for key, value in fixed.items():
+        if key in raw_params and raw_params[key].strip().lower() != value:
+            raise MeasureSyntaxError(
+                f"{text.strip()!r}: {name} means {key}={value}; give {key}= once, or use "
+                f"the measure {canonical!r}"
+            )
+    return lookup(canonical), {**fixed, **raw_params}
 
 
 def _cutoff(text: str, raw: str) -> int:
@@ -103,11 +121,13 @@ def parse(text: str | Measure) -> Measure:
             "for example 'ndcg@10' or 'P@5(rel=2)'"
         )
     name = match["name"]
+    raw_params = _split_params(text, match["params"]) if match["params"] is not None else {}
     family = lookup(name)
+    if "dialect" in raw_params:  # the tool's own name for a measure, with the tool's meaning
+        family, raw_params = _in_dialect(text, name, raw_params, family)
     rest = text.strip()[len(name) :].strip() if text.strip().startswith(name) else ""
     if family is None:
         raise _unknown(text, name, rest)
-    raw_params = _split_params(text, match["params"]) if match["params"] is not None else {}
     cutoff = _cutoff(text, match["cutoff"]) if match["cutoff"] is not None else None
     for key in ("k", "cutoff"):
         if key in raw_params and key not in family.params:

@@ -124,8 +124,18 @@ FAMILIES: list[Family] = [
         "1 when a relevant document is in the top k, else 0",
         "required",
         {"rel": REL, "dialect": DIALECT, "empty": EMPTY},
-        ("success", "hits", "HR"),
+        ("success", "HR"),
         reference="trec_eval success",
+    ),
+    Family(
+        "rel_ret",
+        "relevant documents retrieved in the top k",
+        "relevant documents in the top k (every one retrieved without k): a count per query, "
+        "averaged over the queries (num_rel_ret is the same count without k, summed); ranx's "
+        "hits@k",
+        "optional",
+        {"rel": REL, "dialect": DIALECT},
+        reference="ranx hits; trec_eval num_rel_ret",
     ),
     Family(
         "infAP",
