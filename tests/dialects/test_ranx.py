@@ -22,6 +22,11 @@ def test_a_relevant_document_given_first_among_100_tied_lands_where_ranx_puts_it
     # again: rank 2 (ranx: mrr 0.5 for q1, 0 for q2)
     results = rw.evaluate({"q1": {"d000": 1}, "q2": {"x": 1}}, TIED_100, ["mrr(dialect=ranx)"])
     assert results["mrr(dialect=ranx)"].tolist() == [0.5, 0.0]
+    # q2 in the run with nothing retrieved: the run holds exactly the judged queries, ranx
+    # sorts once (ranx 0.3.21: mrr 1/73 for q1, 0 for q2)
+    with_empty = {**TIED_100, "q2": {}}
+    results = rw.evaluate({"q1": {"d000": 1}, "q2": {"x": 1}}, with_empty, ["mrr(dialect=ranx)"])
+    assert results["mrr(dialect=ranx)"].tolist() == [1 / 73, 0.0]
 
 
 @pytest.mark.parametrize(("n", "rank"), [(15, 1), (16, 15)])
