@@ -473,7 +473,7 @@ class Qrels:
         """
         from rankwise.data.writers import qrels_to_trec
 
-        qrels_to_trec(self, path)
+        qrels_to_trec(self.to_arrow(), path)
 
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
         """Write the judgments as a Parquet table ``query_id, doc_id, relevance``."""

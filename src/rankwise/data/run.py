@@ -471,7 +471,7 @@ class Run:
         """
         from rankwise.data.writers import run_to_trec
 
-        run_to_trec(self, path, run_id=run_id)
+        run_to_trec(self.to_arrow(), path, run_id=self.name if run_id is None else run_id)
 
     def to_parquet(self, path: str | os.PathLike[str]) -> None:
         """Write the run as a Parquet table ``query_id, doc_id, score`` (atomically).

@@ -20,9 +20,6 @@ from rankwise.exceptions import InvalidParameterError
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from rankwise.data.qrels import Qrels
-    from rankwise.data.run import Run
-
 __all__ = ["qrels_to_trec", "run_to_trec", "to_pandas", "to_parquet"]
 
 
@@ -68,17 +65,17 @@ def _join_lines(columns: list[pa.Array]) -> bytes:
     return bytes(memoryview(data)[int(offsets[0]):int(offsets[-1])])
 
 
-def run_to_trec(run: Run, path: str | os.PathLike[str], *, run_id: str | None = None) -> None:
-    """Write *run* as a TREC run file ``qid Q0 docno rank score run_id``.
+def run_to_trec(table: pa.Table, path: str | os.PathLike[str], *, run_id: str) -> None:
+    """Write a run's table as a TREC run file ``qid Q0 docno rank score run_id``.
 
     Parameters
     ----------
-    run : Run
-        The run to write.
+    table : pyarrow.Table
+        The run's columns ``query_id, doc_id, score`` (:meth:`Run.to_arrow`).
     path : path
         The file (written atomically).
-    run_id : str, optional
-        The last column (default: the run's name).
+    run_id : str
+        The last column (the run's name, or the one the caller chose).
 
     Raises
     ------
@@ -90,12 +87,11 @@ def run_to_trec(run: Run, path: str | os.PathLike[str], *, run_id: str | None = 
 
     from rankwise._files import write_file
 
-    tag = run.name if run_id is None else run_id
+    tag = run_id
     if not tag or any(char.isspace() for char in tag):
         raise InvalidParameterError(
             f"run id {tag!r} cannot be written as TREC text: give run_id= without spaces"
         )
-    table = run.to_arrow()
     _check_ids(table["query_id"].combine_chunks(), "query id")
     _check_ids(table["doc_id"].combine_chunks(), "document id")
     order = pc.sort_indices(
@@ -125,14 +121,15 @@ def run_to_trec(run: Run, path: str | os.PathLike[str], *, run_id: str | None = 
     write_file(_join_lines(columns), path)
 
 
-def qrels_to_trec(qrels: Qrels, path: str | os.PathLike[str]) -> None:
-    """Write *qrels* as a TREC qrels file ``qid 0 docno grade`` (grades as read).
+def qrels_to_trec(table: pa.Table, path: str | os.PathLike[str]) -> None:
+    """Write judgments' table as a TREC qrels file ``qid 0 docno grade`` (grades as read).
 
-    Diversity judgments are written ``qid subtopic docno grade`` (ndeval's format).
+    *table* holds the columns ``query_id, doc_id, relevance`` (and ``subtopic``
+    for diversity judgments, written ``qid subtopic docno grade``: ndeval's
+    format), as :meth:`Qrels.to_arrow` gives them.
     """
     from rankwise._files import write_file
 
-    table = qrels.to_arrow()
     _check_ids(table["query_id"].combine_chunks(), "query id")
     _check_ids(table["doc_id"].combine_chunks(), "document id")
     n = table.num_rows

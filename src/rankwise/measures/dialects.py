@@ -25,14 +25,11 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError, MeasureSyntaxError
 from rankwise.measures.params import Param
-
-if TYPE_CHECKING:
-    from rankwise.measures.spec import Measure
 
 __all__ = [
     "CHOICES",
@@ -45,6 +42,7 @@ __all__ = [
     "ORDER",
     "Conventions",
     "Dialect",
+    "MeasureLike",
     "conventions_of",
     "describe",
     "dialect_of",
@@ -633,7 +631,26 @@ def dialect_param_default(family: str, dialect: str, key: str) -> Any:
     return getattr(record, key)
 
 
-def dialect_of(measure: Measure) -> str:
+class MeasureLike(Protocol):
+    """What reading a measure's conventions needs of it (a :class:`~rankwise.Measure` has it).
+
+    This module sits below the measure values (their parameters are checked
+    here), so it names what it reads instead of importing them.
+    """
+
+    @property
+    def name(self) -> str:
+        """The family's name."""
+
+    @property
+    def family(self) -> Any:
+        """The measure's family (its catalog entry)."""
+
+    def param(self, key: str) -> Any:
+        """The value of parameter *key* (the default when not set)."""
+
+
+def dialect_of(measure: MeasureLike) -> str:
     """The dialect of *measure* (``rankwise`` when it names none)."""
     if "dialect" not in measure.family.params:
         return DEFAULT_DIALECT
@@ -677,7 +694,7 @@ def normalise_dialect(family: str, params: dict[str, Any]) -> tuple[dict[str, An
     return params, dialect
 
 
-def conventions_of(measure: Measure) -> Conventions:
+def conventions_of(measure: MeasureLike) -> Conventions:
     """The conventions *measure* is computed with: its dialect's, and its own parameters.
 
     The parameters ``gain``, ``gains``, ``empty`` and ``denominator`` of the
