@@ -3,7 +3,8 @@
 
 Regular files are replaced atomically (mode and owner kept, symbolic links
 followed); anything else is written directly and never replaced; every write
-is checked; SIGTERM and SIGINT leave no temporary file behind.
+is checked; no signal that ends the process (SIGHUP, SIGTERM, SIGINT, SIGQUIT, ...)
+leaves a temporary file behind (issue 33, item 16), and the umask is never changed.
 """
 
 from __future__ import annotations
@@ -36,13 +37,21 @@ def leftovers(folder: Path, keep: set[str]) -> list[str]:
 # -- regular files --------------------------------------------------------------------------
 
 
-def test_new_file_gets_the_umask_mode(tmp_path: Path) -> None:
-    old = os.umask(0o027)
+@pytest.mark.parametrize("mask", [0o000, 0o022, 0o027, 0o077])
+def test_new_file_gets_the_umask_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      mask: int) -> None:
+    old = os.umask(mask)
+
+    def umask(mask: int) -> int:  # os.umask changes the umask of every thread, even to read it
+        raise AssertionError("write_file called os.umask")
+
+    monkeypatch.setattr(os, "umask", umask)
     try:
         write_file("x\n", tmp_path / "new.txt")
     finally:
+        monkeypatch.undo()
         os.umask(old)
-    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o640
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o666 & ~mask
     assert leftovers(tmp_path, {"new.txt"}) == []
 
 
@@ -253,30 +262,42 @@ def test_a_really_full_file_system(tiny_tmpfs: Path) -> None:
     assert leftovers(tiny_tmpfs, {"out.txt"}) == []
 
 
-# -- interrupted: SIGTERM and SIGINT (item 31) ------------------------------------------------
+# -- interrupted: every terminating signal (issue 13 item 31, issue 33 item 16) ------------
 
 CHILD = textwrap.dedent("""
-    import os, signal, sys, time
+    import os, resource, signal, sys, time
     sys.path.insert(0, {src!r})
     from rankwise._files import write_file
 
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGQUIT, SIGXCPU: no core file
     {setup}
 
     def pieces():
         yield "first piece\\n" * 1000
         open({ready!r}, "w").close()   # the temporary file exists and holds a piece
-        time.sleep(60)
-        yield "never\\n"
+        deadline = time.monotonic() + 60
+        while not os.path.exists({go!r}) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        yield "last piece\\n"
 
     write_file(pieces(), {target!r})
 """)
 
+# the signals that end a process by default and that it can catch (SIGINT: below)
+TERMINATING = [getattr(signal, name) for name in (
+    "SIGHUP", "SIGTERM", "SIGQUIT", "SIGALRM", "SIGUSR1", "SIGUSR2", "SIGVTALRM", "SIGPROF",
+    "SIGXCPU", "SIGPOLL", "SIGPWR") if hasattr(signal, name)]
 
-def _interrupt(tmp_path: Path, how: signal.Signals, setup: str = "") -> subprocess.Popen[bytes]:
+
+def _interrupt(tmp_path: Path, how: signal.Signals, setup: str = "", *,
+               release: bool = False) -> subprocess.Popen[bytes]:
+    """Signal a child in the middle of a write (then let it go on, with *release*)."""
     target = tmp_path / "out.txt"
     target.write_text("old\n")
     ready = tmp_path.parent / f"{tmp_path.name}.ready"
-    code = CHILD.format(src=str(SRC), ready=str(ready), target=str(target), setup=setup)
+    go = tmp_path.parent / f"{tmp_path.name}.go"
+    code = CHILD.format(src=str(SRC), ready=str(ready), go=str(go), target=str(target),
+                        setup=setup)
     child = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while not ready.exists():
@@ -286,14 +307,17 @@ def _interrupt(tmp_path: Path, how: signal.Signals, setup: str = "") -> subproce
     temporaries = [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
     assert len(temporaries) == 1 and temporaries[0].startswith(".out.txt.")
     child.send_signal(how)
+    if release:
+        go.touch()
     child.wait(30)
     return child
 
 
 @needs_posix
-def test_sigterm_removes_the_temporary_file(tmp_path: Path) -> None:
-    child = _interrupt(tmp_path, signal.SIGTERM)
-    assert child.returncode == -signal.SIGTERM  # and it still dies of SIGTERM
+@pytest.mark.parametrize("how", TERMINATING, ids=lambda s: signal.Signals(s).name)
+def test_a_terminating_signal_removes_the_temporary_file(tmp_path: Path, how: int) -> None:
+    child = _interrupt(tmp_path, how)
+    assert child.returncode == -how  # and it still dies of that signal
     assert (tmp_path / "out.txt").read_text() == "old\n"
     assert leftovers(tmp_path, {"out.txt"}) == []
 
@@ -310,15 +334,46 @@ def test_sigterm_calls_the_previous_handler_too(tmp_path: Path) -> None:
 
 
 @needs_posix
+def test_a_handler_that_returns_lets_the_write_finish(tmp_path: Path) -> None:
+    """A program's own handler (here: SIGUSR1 prints a status) is not turned into an end."""
+    setup = ("signal.signal(signal.SIGUSR1, "
+             "lambda signum, frame: print('status', file=sys.stderr))")
+    child = _interrupt(tmp_path, signal.SIGUSR1, setup, release=True)
+    assert child.returncode == 0
+    assert child.stderr is not None and b"status" in child.stderr.read()
+    assert (tmp_path / "out.txt").read_text() == "first piece\n" * 1000 + "last piece\n"
+    assert leftovers(tmp_path, {"out.txt"}) == []
+
+
+@needs_posix
+def test_an_ignored_sighup_stays_ignored(tmp_path: Path) -> None:
+    """Under nohup, the write goes on to the end."""
+    child = _interrupt(tmp_path, signal.SIGHUP, "signal.signal(signal.SIGHUP, signal.SIG_IGN)",
+                       release=True)
+    assert child.returncode == 0
+    assert (tmp_path / "out.txt").read_text() == "first piece\n" * 1000 + "last piece\n"
+    assert leftovers(tmp_path, {"out.txt"}) == []
+
+
+@needs_posix
 def test_sigint_removes_the_temporary_file(tmp_path: Path) -> None:
-    child = _interrupt(tmp_path, signal.SIGINT)
+    child = _interrupt(tmp_path, signal.SIGINT)  # KeyboardInterrupt
     assert child.returncode != 0
+    assert child.stderr is not None and b"KeyboardInterrupt" in child.stderr.read()
     assert (tmp_path / "out.txt").read_text() == "old\n"
     assert leftovers(tmp_path, {"out.txt"}) == []
 
 
-def test_the_sigterm_handler_is_restored(tmp_path: Path) -> None:
-    before = signal.getsignal(signal.SIGTERM)
+@needs_posix
+def test_sigint_at_its_default_action_removes_the_temporary_file(tmp_path: Path) -> None:
+    child = _interrupt(tmp_path, signal.SIGINT, "signal.signal(signal.SIGINT, signal.SIG_DFL)")
+    assert child.returncode == -signal.SIGINT
+    assert (tmp_path / "out.txt").read_text() == "old\n"
+    assert leftovers(tmp_path, {"out.txt"}) == []
+
+
+def test_the_signal_handlers_are_restored(tmp_path: Path) -> None:
+    before = {how: signal.getsignal(how) for how in [*TERMINATING, signal.SIGINT]}
     write_file("x", tmp_path / "out.txt")
-    assert signal.getsignal(signal.SIGTERM) == before
+    assert {how: signal.getsignal(how) for how in before} == before
     assert not _files._PENDING

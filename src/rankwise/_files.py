@@ -3,11 +3,15 @@
 :func:`write_file` is the one writer of rankwise (tables, reports, figures):
 
 - a regular file (new or existing) is written to a temporary file in the same
-  folder, flushed and fsync'd, then renamed over the target: a failure (full
-  disk, interruption, SIGTERM) never leaves a partial file nor spoils an
-  existing one, and the temporary file is removed;
+  folder (``.NAME.XXXXXXXX.tmp``), flushed and fsync'd, then renamed over the
+  target: a failure (full disk, an error, Ctrl-C, a signal that ends the
+  process: SIGHUP, SIGTERM, SIGQUIT, ..., see :data:`_TERMINATING`) never
+  leaves a partial file nor spoils an existing one, and the temporary file is
+  removed (only SIGKILL, which no process can catch, leaves it behind);
 - an existing file keeps its permissions (and, where the process may, its
-  owner and group); a new one gets those of the umask;
+  owner and group); a new one is created as any new file is, with mode 0666
+  through the umask (and a default ACL of its folder): the umask is never
+  read or changed (``os.umask`` would change it for every thread);
 - a symbolic link is followed: its target is written, the link stays;
 - anything that is not a regular file (``/dev/null``, ``/dev/stdout``, a named
   pipe, a terminal) is written directly, never replaced;
@@ -22,7 +26,6 @@ import errno
 import os
 import signal
 import stat
-import tempfile
 import threading
 import types
 from collections.abc import Iterable, Iterator
@@ -30,7 +33,24 @@ from collections.abc import Iterable, Iterator
 __all__ = ["write_file"]
 
 _PENDING: set[str] = set()
-"""Temporary files being written, removed on SIGTERM."""
+"""Temporary files being written, removed when a signal ends the process."""
+
+_TERMINATING = tuple(
+    getattr(signal, name) for name in (
+        "SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGALRM", "SIGUSR1", "SIGUSR2",
+        "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGPOLL", "SIGPWR",
+    ) if hasattr(signal, name)
+)
+"""The signals that end a process by default and that a process can catch.
+
+While a file is written, each of these whose action is still the default one
+removes the temporary files first, then ends the process as it would have
+(same signal, same exit status). Left out: SIGKILL and SIGSTOP (no process can
+catch them), SIGPIPE and SIGXFSZ (Python ignores them: the write fails with an
+``OSError`` instead, which removes the file), and the signals of a fault
+(SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS: no Python code can
+run after them).
+"""
 
 
 def _remove_pending() -> None:
@@ -40,38 +60,66 @@ def _remove_pending() -> None:
     _PENDING.clear()
 
 
+def _remove_and_die(signum: int, frame: types.FrameType | None) -> None:
+    """Remove the temporary files, then let *signum* end the process as it would have."""
+    _remove_pending()
+    signal.signal(signum, signal.SIG_DFL)
+    signal.raise_signal(signum)
+    # still here: the signal is blocked in this thread; end as a shell reports it
+    raise SystemExit(128 + signum)
+
+
 @contextlib.contextmanager
-def _cleanup_on_sigterm() -> Iterator[None]:
-    """While writing, SIGTERM removes the temporary files, then acts as it would have."""
+def _cleanup_on_signals() -> Iterator[None]:
+    """While writing, a terminating signal removes the temporary files first.
+
+    Only signals whose action is the default (ending the process) are taken
+    over, and only in the main thread (the only one Python lets set them):
+    an ignored signal stays ignored (``nohup``), and a handler of the
+    program's own (Python's KeyboardInterrupt for SIGINT) stays in charge; if
+    it raises, :func:`write_file` removes its temporary file as for any error.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.getsignal(signal.SIGTERM)
-
-    def handler(signum: int, frame: types.FrameType | None) -> None:
-        _remove_pending()
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
-        if callable(previous):
-            previous(signum, frame)
-        else:
-            os.kill(os.getpid(), signal.SIGTERM)
-
+    taken: list[int] = []
     try:
-        signal.signal(signal.SIGTERM, handler)
-    except (ValueError, OSError):  # not allowed here: write without it
-        yield
-        return
-    try:
+        for signum in _TERMINATING:
+            with contextlib.suppress(ValueError, OSError):  # not allowed here: skip it
+                if signal.getsignal(signum) == signal.SIG_DFL:
+                    signal.signal(signum, _remove_and_die)
+                    taken.append(signum)
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+        for signum in taken:
+            with contextlib.suppress(ValueError, OSError):
+                if signal.getsignal(signum) is _remove_and_die:  # not one set meanwhile
+                    signal.signal(signum, signal.SIG_DFL)
 
 
-def _default_mode() -> int:
-    """The permissions a new file gets under the current umask (mkstemp uses 0600)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+def _create_temporary(target: str, shown: str, mode: int) -> tuple[int, str]:
+    """Create a new, unique temporary file next to *target*: its descriptor and path.
+
+    The file is created with *mode* through the umask (and any default ACL of
+    the folder), exactly as a new file is: the process's umask is never read
+    or changed (``os.umask`` sets it, for every thread, to read it). Its path
+    is listed in :data:`_PENDING` before it exists, so that a signal arriving
+    at any moment finds it.
+    """
+    folder, name = os.path.split(target)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
+        | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        temporary = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp")
+        _PENDING.add(temporary)
+        try:
+            return os.open(temporary, flags, mode), temporary
+        except FileExistsError:
+            _PENDING.discard(temporary)
+        except OSError as error:
+            _PENDING.discard(temporary)
+            raise OSError(error.errno, error.strerror, shown) from None
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file", shown)
 
 
 def _write_all(fd: int, data: bytes, path: str) -> None:
@@ -156,14 +204,10 @@ def write_file(data: bytes | str | Iterable[bytes | str], path: str | os.PathLik
         _write_directly(target, data, shown)  # a device, a pipe, a terminal: never replaced
         return
     folder = os.path.dirname(target)
-    with _cleanup_on_sigterm():
-        try:
-            fd, temporary = tempfile.mkstemp(
-                prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder
-            )
-        except OSError as error:
-            raise OSError(error.errno, error.strerror, shown) from None
-        _PENDING.add(temporary)
+    with _cleanup_on_signals():
+        # a new file gets the mode a new file gets (0666 through the umask); a file
+        # replaced gets its own back, the temporary one being private meanwhile
+        fd, temporary = _create_temporary(target, shown, 0o666 if existing is None else 0o600)
         try:
             try:
                 _write_pieces(fd, data, shown)
@@ -174,8 +218,6 @@ def write_file(data: bytes | str | Iterable[bytes | str], path: str | os.PathLik
                 os.chmod(temporary, stat.S_IMODE(existing.st_mode))
                 with contextlib.suppress(OSError):  # only root may give a file away
                     os.chown(temporary, existing.st_uid, existing.st_gid)
-            else:
-                os.chmod(temporary, _default_mode())
             os.replace(temporary, target)
             _PENDING.discard(temporary)
             with contextlib.suppress(OSError):  # make the rename itself durable

@@ -219,14 +219,15 @@ def test_python_writers_follow_the_same_rules(kind: str, report, figure, tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.out", "private.out"]
 
 
-# -- SIGTERM during -o (item 31) -------------------------------------------------------------
+# -- a signal during -o (issue 13 item 31, issue 33 item 16) ----------------------------------
 
 SLOW_WRITER = textwrap.dedent("""
-    import sys, time
+    import resource, sys, time
     sys.path.insert(0, {src!r})
     import rankwise.report.tables as tables
     from rankwise.cli import main
 
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGQUIT: no core file
     original = tables.write_chunks
 
     def slow(*args, **kwargs):
@@ -241,9 +242,12 @@ SLOW_WRITER = textwrap.dedent("""
 """)
 
 
-def test_sigterm_during_eval_o_leaves_no_temporary_file(tmp_path: Path) -> None:
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+@pytest.mark.parametrize("name", ["SIGHUP", "SIGTERM", "SIGQUIT", "SIGINT"])
+def test_a_signal_during_eval_o_leaves_no_temporary_file(tmp_path: Path, name: str) -> None:
     import signal
 
+    how = getattr(signal, name)
     src = str(Path(__file__).resolve().parents[2] / "src")
     (tmp_path / "q.txt").write_text(QRELS)
     (tmp_path / "a.run").write_text(RUN_A)
@@ -259,8 +263,13 @@ def test_sigterm_during_eval_o_leaves_no_temporary_file(tmp_path: Path) -> None:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert any(p.name.startswith(".out.tsv.") for p in tmp_path.iterdir())
-    child.send_signal(signal.SIGTERM)
+    child.send_signal(how)
     child.wait(60)
-    assert child.returncode == -signal.SIGTERM
+    assert child.stderr is not None
+    err = child.stderr.read().decode()
+    if how == signal.SIGINT:  # Ctrl-C: the command's own exit
+        assert (child.returncode, err) == (130, "\nrankwise: interrupted\n")
+    else:  # the others end it as they would have: the shell sees 128 + N
+        assert (child.returncode, err) == (-how, "")
     assert (tmp_path / "out.tsv").read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.run", "out.tsv", "q.txt", "ready"]
