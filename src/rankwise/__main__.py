@@ -2,7 +2,10 @@
 
 import sys
 
-from rankwise.cli import main
-
 if __name__ == "__main__":
+    try:
+        from rankwise.cli import main
+    except KeyboardInterrupt:  # Ctrl-C at start-up: quiet, as once the command runs
+        sys.stderr.write("\nrankwise: interrupted\n")
+        sys.exit(130)
     sys.exit(main())

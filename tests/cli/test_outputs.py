@@ -164,6 +164,156 @@ def test_a_failed_write_keeps_the_old_file_and_exits_1(
     assert sorted(p.name for p in inputs.iterdir()) == ["a.run", "b.run", "out.csv", "q.txt"]
 
 
+# -- an output that is an input (issue 33, item 15) -----------------------------------------
+
+RECS_TEST = "user,item\n1,c\n2,a\n3,e\n"
+RECS_LISTS = "user,item,score\n1,a,0.9\n1,c,0.8\n2,a,0.5\n3,e,0.2\n"
+
+# every command that writes a file: its command line ({out}: the output) and the input aimed at
+WRITERS = {
+    "eval": (["eval", "q.txt", "a.run", "-m", "map", "-o", "{out}"], "q.txt"),
+    "compare": (["compare", "q.txt", "a.run", "b.run", "-m", "map", "-o", "{out}"], "b.run"),
+    "report": (["report", "q.txt", "a.run", "b.run", "-m", "map", "-o", "{out}"], "a.run"),
+    "plot": (["plot", "q.txt", "a.run", "b.run", "-f", "svg", "-o", "{out}"], "q.txt"),
+    "fuse": (["fuse", "a.run", "b.run", "-o", "{out}"], "a.run"),
+    "fuse --qrels": (["fuse", "a.run", "b.run", "--qrels", "q.txt", "-o", "{out}"], "q.txt"),
+    "recs": (["recs", "test.csv", "recs.csv", "-o", "{out}"], "recs.csv"),
+    "recs --html": (["recs", "test.csv", "recs.csv", "--train", "test.csv", "--html", "{out}"],
+                    "test.csv"),
+    "design": (["design", "q.txt", "a.run", "b.run", "-m", "map", "-o", "{out}"], "b.run"),
+    "explain": (["explain", "q.txt", "a.run", "-m", "ndcg@10", "--between", "trec_eval",
+                 "sklearn", "-o", "{out}"], "a.run"),
+}
+
+
+@pytest.fixture
+def all_inputs(inputs: Path) -> Path:
+    (inputs / "test.csv").write_text(RECS_TEST)
+    (inputs / "recs.csv").write_text(RECS_LISTS)
+    return inputs
+
+
+@pytest.mark.parametrize("how", ["same name", "symbolic link", "hard link"])
+@pytest.mark.parametrize("name", list(WRITERS))
+def test_an_output_that_is_an_input_is_refused(cli, all_inputs: Path, name: str,
+                                               how: str) -> None:
+    template, aimed = WRITERS[name]
+    before = {p.name: p.read_bytes() for p in all_inputs.iterdir()}
+    out = aimed
+    if how == "symbolic link":
+        out = "link.out"
+        (all_inputs / out).symlink_to(aimed)
+    elif how == "hard link":
+        out = "hard.out"
+        os.link(all_inputs / aimed, all_inputs / out)
+    option = "--html" if "--html" in template else "-o"
+    outcome = cli([out if arg == "{out}" else arg for arg in template] + ["--quiet"],
+                  cwd=all_inputs)
+    same = "" if how == "same name" else " (another name for it: the same device and inode)"
+    assert outcome.err == (f"rankwise: error: {option} {out} is the input {aimed}{same}: writing "
+                           "it would replace a file being read; write to another file\n")
+    assert outcome.status == 1
+    assert outcome.out == b""
+    assert {p.name: p.read_bytes() for p in all_inputs.iterdir() if p.name in before} == before
+    assert not [p.name for p in all_inputs.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_every_file_argument_of_every_command_is_known(all_inputs: Path) -> None:
+    """The guard knows each command's inputs and outputs: a new one cannot be forgotten."""
+    import argparse
+
+    from rankwise.cli._output import FILES
+    from rankwise.cli.app import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for command, sub in commands.choices.items():
+        dests = {a.dest for a in sub._actions}
+        positional = {a.dest for a in sub._actions if not a.option_strings}
+        inputs, outputs = FILES.get(command, ((), ()))
+        assert set(inputs) | set(outputs) <= dests, command
+        if command in ("measures", "trec-eval"):  # names of measures; trec_eval's own line
+            continue
+        assert positional <= set(inputs), command
+        assert dests & {"output", "html"} == set(outputs), command
+    assert set(FILES) == {"eval", "compare", "report", "plot", "fuse", "recs", "design",
+                          "explain"}
+
+
+def _rankwise(*args: str, **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    return subprocess.run([sys.executable, "-m", "rankwise", *args], capture_output="stdout"
+                          not in kwargs, check=False, env={**os.environ, "PYTHONPATH": src},
+                          **kwargs)  # type: ignore[call-overload]
+
+
+def test_standard_output_appended_to_an_input_is_refused(all_inputs: Path) -> None:
+    before = (all_inputs / "a.run").read_bytes()
+    with open(all_inputs / "a.run", "ab") as stream:
+        done = _rankwise("fuse", "a.run", "b.run", cwd=all_inputs, stdout=stream,
+                         stderr=subprocess.PIPE)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "rankwise: error: standard output is the input a.run (redirected to it): writing it "
+        "would replace a file being read; write to another file\n")
+    assert (all_inputs / "a.run").read_bytes() == before
+
+
+def test_an_output_read_as_standard_input_is_refused(all_inputs: Path) -> None:
+    before = (all_inputs / "a.run").read_bytes()
+    with open(all_inputs / "a.run", "rb") as stream:
+        done = _rankwise("eval", "q.txt", "-", "-m", "map", "-o", "a.run", cwd=all_inputs,
+                         stdin=stream)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "rankwise: error: -o a.run is standard input (read from that file): writing it would "
+        "replace a file being read; write to another file\n")
+    assert (all_inputs / "a.run").read_bytes() == before
+
+
+def test_two_outputs_naming_one_file_are_refused(cli, all_inputs: Path) -> None:
+    outcome = cli(["recs", "test.csv", "recs.csv", "-o", "out.html", "--html", "out.html"],
+                  cwd=all_inputs)
+    assert outcome.status == 1
+    assert outcome.err == ("rankwise: error: -o out.html and --html out.html are the same "
+                           "file; give each its own file\n")
+    assert not (all_inputs / "out.html").exists()
+
+
+def test_another_file_is_written(cli, all_inputs: Path) -> None:
+    """The guard compares files, not names: a copy of an input is not the input."""
+    (all_inputs / "copy.run").write_bytes((all_inputs / "a.run").read_bytes())
+    outcome = cli(["fuse", "a.run", "b.run", "-o", "copy.run"], cwd=all_inputs)
+    assert outcome.status == 0, outcome.err
+    assert (all_inputs / "copy.run").read_text().startswith("q1 Q0 ")
+    assert (all_inputs / "copy.run").read_bytes() != (all_inputs / "a.run").read_bytes()
+
+
+# -- standard output that cannot be written (issue 33, item 23) -------------------------------
+
+FULL = [
+    (["eval", "q.txt", "a.run", "-m", "map"], "rankwise: error: "),
+    (["eval", "q.txt", "a.run", "-m", "map", "-o", "-"], "rankwise: error: "),
+    (["fuse", "a.run", "b.run"], "rankwise: error: "),
+    (["demo"], "rankwise: error: "),
+    (["measures"], "rankwise: error: "),
+    (["--help"], "rankwise: error: "),
+    (["eval", "--help"], "rankwise: error: "),
+    (["trec-eval", "q.txt", "a.run"], "rankwise trec-eval: "),
+    (["trec-eval", "-h"], "rankwise trec-eval: "),
+]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize(("args", "prefix"), FULL, ids=[" ".join(a) for a, _ in FULL])
+def test_a_full_standard_output_is_named(all_inputs: Path, args: list[str], prefix: str) -> None:
+    with open("/dev/full", "wb") as full:
+        done = _rankwise(*args, cwd=all_inputs, stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode != 0
+    assert done.stderr.decode() == (
+        f"{prefix}standard output: cannot write: no space left on device\n")
+
+
 # -- the Python writers: Report.save and save_figure ---------------------------------------
 
 

@@ -92,3 +92,69 @@ def test_a_misspelt_command_still_gets_a_suggestion() -> None:
     )
     assert done.returncode == 2
     assert "eval" in done.stderr and "compare" in done.stderr
+
+
+# -- Ctrl-C while the command starts (issue 33, item 13) -------------------------------------
+
+INTERRUPTED_IMPORT = """
+import runpy, signal, sys
+
+class Interrupt:
+    \"\"\"Ctrl-C arriving while {module} is imported.\"\"\"
+
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            signal.raise_signal(signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+sys.argv = ["rankwise", "eval", {qrels!r}, {run!r}, "-m", "map"]
+runpy.run_module("rankwise", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("module", [
+    "rankwise.cli",  # python -m rankwise's own import of the command line
+    "rankwise.cli.commands.eval",  # the command's parser
+    "rankwise.engines",  # what its options list
+    "rankwise.options",  # the options of the evaluation
+    "rankwise.io.coerce",  # the command itself, reading
+])
+def test_ctrl_c_during_start_up_exits_quietly_with_130(module: str) -> None:
+    data = SRC / "rankwise" / "demo_data"
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_IMPORT.format(
+            module=module, qrels=str(data / "qrels.test"), run=str(data / "results.test"))],
+        capture_output=True, text=True, check=False, env={"PYTHONPATH": str(SRC)},
+    )
+    assert (done.returncode, done.stderr) == (130, "\nrankwise: interrupted\n")
+    assert done.stdout == ""
+
+
+def test_an_interrupt_wrapped_by_python_is_still_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rankwise.cli import app
+
+    def building(only: str | None = None) -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as error:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance") from error
+
+    monkeypatch.setattr(app, "build_parser", building)
+    assert app.main(["eval", "q", "r"]) == 130
+    assert capsys.readouterr().err == "\nrankwise: interrupted\n"
+
+
+def test_other_errors_at_start_up_are_not_taken_for_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rankwise.cli import app
+
+    def building(only: str | None = None) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(app, "build_parser", building)
+    with pytest.raises(RuntimeError, match="a bug"):
+        app.main(["eval", "q", "r"])

@@ -12,9 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rankwise._version import __version__
-from rankwise.cli.errors import EXIT_USAGE, run_guarded
+from rankwise.cli.errors import EXIT_USAGE, interrupted, run_guarded
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -48,6 +49,15 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _ParseError(self, message)
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Help and version text: a failed write is an error (argparse ignores it)."""
+        if message and (file is None or file is sys.stdout):
+            from rankwise.cli._output import write_output
+
+            write_output(message, None)
+        else:
+            super()._print_message(message, file)
 
 
 _MEASURE_OPTIONS = ("-m", "--measure")
@@ -215,14 +225,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     rankwise ...
     0
     """
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except BaseException as error:  # Ctrl-C at start-up (imports): as once a command runs
+        if not _interrupted(error):
+            raise
+        return interrupted()
+
+
+def _interrupted(error: BaseException | None) -> bool:
+    """Whether *error* is Ctrl-C, or came of it.
+
+    (Python 3.11 wraps a KeyboardInterrupt raised while a class is made, such
+    as a dataclass being imported, in a RuntimeError.)
+
+    Examples
+    --------
+    >>> _interrupted(RuntimeError("Error calling __set_name__")), _interrupted(KeyboardInterrupt())
+    (False, True)
+    """
+    seen = 0
+    while error is not None and seen < 10:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return False
+
+
+def _main(args: list[str]) -> int:
     before, command, rest = _split_global(args)
     if command == "trec-eval":
         # trec_eval has its own (getopt) command line: hand it over untouched.
         from rankwise.cli.commands import trec_eval
 
         if set(before) <= {"--debug", "--quiet"}:
-            return trec_eval.main(rest, debug="--debug" in before, quiet="--quiet" in before)
+            return _flushed(
+                trec_eval.main(rest, debug="--debug" in before, quiet="--quiet" in before),
+                prefix=f"{trec_eval.PROG}: ",
+            )
     flags = {"--debug", "--quiet"}
     if command is not None and before and set(before) <= flags:
         # ``rankwise --quiet eval ...``: the messages options belong to every command
@@ -237,18 +278,46 @@ def main(argv: Sequence[str] | None = None) -> int:
                               f"unrecognized arguments: {' '.join(unknown)}")
     except _ParseError as error:
         return _usage_error(error, args)
-    except SystemExit as stop:
-        return int(stop.code) if isinstance(stop.code, int) else EXIT_USAGE
+    except SystemExit as stop:  # --help, --version: written to standard output
+        return _flushed(int(stop.code) if isinstance(stop.code, int) else EXIT_USAGE)
+    except OSError as error:  # ... which failed (> /dev/full)
+        return _failed(error)
     if namespace.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     handler: Callable[[argparse.Namespace], int] = namespace.handler
     import warnings
 
+    from rankwise.cli._output import flush_stdout, refuse_overwriting_inputs
     from rankwise.exceptions import RankwiseWarning
+
+    def action() -> int:
+        refuse_overwriting_inputs(namespace.command, namespace)
+        status = handler(namespace)
+        flush_stdout()
+        return status
 
     with warnings.catch_warnings():
         # the library's warnings are for Python callers; each command says what
         # matters in its own words (and not at all under --quiet)
         warnings.simplefilter("ignore", RankwiseWarning)
-        return run_guarded(lambda: handler(namespace), debug=getattr(namespace, "debug", False))
+        return run_guarded(action, debug=getattr(namespace, "debug", False))
+
+
+def _failed(error: OSError) -> int:
+    """Report *error* as every command does: one line, its exit status."""
+    def fail() -> int:
+        raise error
+
+    return run_guarded(fail, debug=False)
+
+
+def _flushed(status: int, *, prefix: str = "rankwise: error: ") -> int:
+    """*status*, once what is left for standard output is written (else an error line)."""
+    from rankwise.cli._output import flush_stdout
+
+    def flush() -> int:
+        flush_stdout()
+        return status
+
+    return run_guarded(flush, debug=False, prefix=prefix)

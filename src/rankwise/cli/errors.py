@@ -16,6 +16,7 @@ __all__ = [
     "EXIT_ERROR",
     "EXIT_INTERRUPTED",
     "EXIT_USAGE",
+    "interrupted",
     "report_error",
     "run_guarded",
 ]
@@ -27,6 +28,17 @@ EXIT_USAGE = 2
 """Exit status for a malformed command line (argparse's convention)."""
 
 EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT, as a shell reports a process SIGINT ended)."""
+
+
+def interrupted() -> int:
+    """Say that Ctrl-C stopped the command; its exit status."""
+    try:
+        sys.stderr.write("\nrankwise: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # standard error is gone too: the status says it
+        pass
+    return EXIT_INTERRUPTED
 
 def report_error(error: BaseException, *, prefix: str = "rankwise: error: ") -> None:
     """Print *error* as one line on standard error."""
@@ -73,8 +85,7 @@ def run_guarded(
     try:
         return action()
     except KeyboardInterrupt:
-        sys.stderr.write("\nrankwise: interrupted\n")
-        return EXIT_INTERRUPTED
+        return interrupted()
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, and keep Python from
         # complaining again when it flushes standard output at exit.

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -188,6 +187,8 @@ def run(args: argparse.Namespace) -> int:
     int
         0.
     """
+    from rankwise.cli._output import write_output
+
     if args.save is not None:
         from rankwise.cli._output import say_written
 
@@ -200,6 +201,5 @@ def run(args: argparse.Namespace) -> int:
         + "\n"
         + _tutorial_section(args.format)
     )
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    write_output(text, None)
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import textwrap
 from typing import TYPE_CHECKING, Any
 
@@ -209,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
         text = "\n".join(describe_family(name) for name in args.names)
     else:
         text = list_families()
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    from rankwise.cli._output import write_output
+
+    write_output(text, None)
     return 0

@@ -355,11 +355,11 @@ def _evaluate(options: TrecOptions) -> int:
             "not in the run and left out of the means (trec_eval 10.0 would exit with "
             "status 4; -c scores them 0)\n"
         )
-    for piece in trec_chunks(
+    from rankwise.cli._output import write_output
+
+    write_output(trec_chunks(
         entries, results, run_id=run.name, per_query=options.per_query, summary=options.summary
-    ):
-        sys.stdout.write(piece)
-    sys.stdout.flush()
+    ), None)
     return 0
 
 
@@ -382,6 +382,7 @@ def main(argv: Sequence[str], *, debug: bool = False, quiet: bool = False) -> in
         2 (unreadable or malformed file, bad measure parameters),
         4 (a document twice in one query), 7 (no query in common).
     """
+    from rankwise.cli._output import write_output
     from rankwise.cli.errors import report_error, run_guarded
 
     try:
@@ -395,8 +396,11 @@ def main(argv: Sequence[str], *, debug: bool = False, quiet: bool = False) -> in
         sys.stderr.write(f"{PROG} (rankwise {__version__}), compatible with trec_eval 10.0\n")
         return 0
     if options.help:
-        sys.stdout.write(HELP)
-        return 0
+        def show_help() -> int:
+            write_output(HELP, None)
+            return 0
+
+        return run_guarded(show_help, debug=False, exit_code=exit_code, prefix=f"{PROG}: ")
     options.debug = options.debug or debug
     options.quiet = options.quiet or quiet
     if options.ignored and not options.quiet:
