@@ -62,6 +62,26 @@ def test_tsv_escapes_tabs_newlines_and_backslashes_inside_a_cell() -> None:
     assert len(text.splitlines()) == 2
 
 
+# what a spreadsheet would run as a formula (OWASP), and what it must not touch
+FORMULAS = [("=1+1", "'=1+1"), ("+A1", "'+A1"), ("-x", "'-x"), ("@SUM(A1)", "'@SUM(A1)"),
+            ("=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"), ("\tx", "'\tx"), ("\rx", "'\rx"),
+            ("-1", "-1"), ("+2.5e3", "+2.5e3"), ("-.5", "-.5"), ("q1", "q1"), ("a=b", "a=b")]
+
+
+def test_tsv_neutralises_formulas_as_csv_does() -> None:
+    """Issue 33, item 18: one rule for every text format a spreadsheet opens."""
+    table = Table(["=name", "map"], ["text", "float"], [[cell, 0.5] for cell, _ in FORMULAS])
+    unescape = {"\\t": "\t", "\\r": "\r"}
+    tsv = render(table, "tsv").splitlines()
+    cells = [line.rsplit("\t", 1)[0] for line in tsv]
+    for escaped, char in unescape.items():
+        cells = [cell.replace(escaped, char) for cell in cells]
+    assert cells == ["'=name", *(safe for _, safe in FORMULAS)]
+    rows = list(csv.reader(io.StringIO(render(table, "csv"), newline="")))
+    assert [row[0] for row in rows] == ["'=name", *(safe for _, safe in FORMULAS)]
+    assert [line.rsplit("\t", 1)[1] for line in tsv[1:]] == ["0.5"] * len(FORMULAS)
+
+
 def test_json_and_jsonl_use_null_for_nan_and_missing() -> None:
     records = json.loads(render(TABLE, "json"))
     assert records == [

@@ -36,6 +36,59 @@ def test_compare_latex_from_the_command_line(cli, tmp_path) -> None:
     assert not any(line.startswith("\\immediate") for line in outcome.text.splitlines())
 
 
+# -- formulas in every text a spreadsheet opens (issue 33, item 18) ---------------------------
+
+EVIL = "=cmd|' /C calc'!A0"
+
+
+def _cells(text: str, fmt: str) -> list[list[str]]:
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(text), delimiter="\t" if fmt == "tsv" else ","))
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "csv"])
+def test_compare_and_eval_neutralise_formulas(cli, tmp_path: Path, fmt: str) -> None:
+    (tmp_path / "q").write_text("q1 0 d1 1\nq1 0 d2 0\n@q2 0 d1 0\n@q2 0 d3 1\n")
+    (tmp_path / "a").write_text("q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 a\n@q2 Q0 d1 1 2 a\n"
+                                "@q2 Q0 d3 2 1 a\n")
+    (tmp_path / "b").write_text("q1 Q0 d2 1 2 b\nq1 Q0 d1 2 1 b\n@q2 Q0 d3 1 2 b\n"
+                                "@q2 Q0 d1 2 1 b\n")
+    compared = cli(["compare", "q", "a", "b", "--names", EVIL, "+b", "--baseline", "+b",
+                    "-m", "P@1", "-f", fmt, "--seed", "1", "--quiet"], cwd=tmp_path)
+    assert compared.status == 0, compared.err
+    rows = _cells(compared.text, fmt)
+    column = rows[0].index("system"), rows[0].index("baseline")
+    assert [(row[column[0]], row[column[1]]) for row in rows[1:]] == [
+        ("'+b", ""), ("'" + EVIL, "'+b")]  # the baseline row, then the other run
+    evaluated = cli(["eval", "q", "a", "b", "-m", "P@1", "--per-query", "-f", fmt, "--quiet"],
+                    cwd=tmp_path)
+    assert evaluated.status == 0, evaluated.err
+    assert sorted({row[1] for row in _cells(evaluated.text, fmt)[1:]}) == ["'@q2", "all", "q1"]
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "csv"])
+def test_recs_neutralises_formulas(cli, tmp_path: Path, fmt: str) -> None:
+    (tmp_path / "test.csv").write_text(f"user,item\n+1,a\n\"{EVIL}\",b\n")
+    (tmp_path / "recs.csv").write_text(f"user,item,score\n+1,a,1\n\"{EVIL}\",a,1\n")
+    outcome = cli(["recs", "test.csv", "recs.csv", "-m", "hit@1", "--per-user", "-f", fmt],
+                  cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    assert [row[1] for row in _cells(outcome.text, fmt)] == ["user", "+1", "'" + EVIL, "all"]
+
+
+def test_ndeval_csv_neutralises_a_formula_run_id(cli, tmp_path: Path) -> None:
+    data = Path(__file__).parents[1] / "data" / "ndeval"
+    run = (data / "edge.run").read_text().replace(" edge\n", " =HYPERLINK(\"x\")\n")
+    (tmp_path / "edge.run").write_text(run)
+    outcome = cli(["eval", data / "edge.qrels", "edge.run", "--qrels-format", "diversity",
+                   "--ties", "rank", "--format", "ndeval"], cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    expected = (data / "ndeval_edge.out").read_text().replace("\nedge,", "\n'=HYPERLINK(\"x\"),")
+    assert outcome.text == expected
+
+
 # -- -o of every command that writes (item 23) ----------------------------------------------
 
 

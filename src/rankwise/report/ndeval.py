@@ -51,6 +51,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rankwise.exceptions import InvalidParameterError
+from rankwise.report.tables import spreadsheet_text
 
 __all__ = ["NDEVAL_COLUMNS", "ndeval_csv", "ndeval_measures", "ndeval_topics"]
 
@@ -241,7 +242,8 @@ def ndeval_csv(
         number ndeval reads the same way (:func:`ndeval_topics`).
     """
     names = _columns(results)
-    runid = results.run_name if run_name is None else run_name
+    # (a run id a spreadsheet would run as a formula gets a leading ', as in every CSV)
+    runid = spreadsheet_text(str(results.run_name if run_name is None else run_name))
     evaluated = {str(q): i for i, q in enumerate(results.query_ids)}
     topics = set(evaluated)
     if run_query_ids is not None:

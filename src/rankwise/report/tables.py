@@ -28,13 +28,14 @@ empty field.
 Text cells (run names, query ids) are written so that they cannot act as
 anything but text:
 
+- ``csv`` and ``tsv``: a text cell that a spreadsheet would read as a formula
+  (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and
+  is not a plain number such as ``-1``) gets a leading ``'`` (OWASP's rule
+  against formula injection, :func:`spreadsheet_text`); numbers are never
+  changed;
 - ``tsv`` has no quoting: a tab, newline, carriage return or backslash inside
   a cell is written as ``\t``, ``\n``, ``\r`` or ``\\`` (the escapes of
   PostgreSQL's text format and of most TSV readers);
-- ``csv``: a text cell that a spreadsheet would read as a formula (it starts
-  with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and is not a
-  plain number such as ``-1``) gets a leading ``'`` (OWASP's rule against
-  formula injection); numbers are never changed;
 - ``markdown``: ``&``, ``<`` and ``>`` are written as HTML entities (no live
   HTML), and ``\``, ``|``, backquotes and square brackets are
   backslash-escaped (no cell break, code span or link); a line break becomes
@@ -65,6 +66,7 @@ __all__ = [
     "latex_escape",
     "markdown_escape",
     "render",
+    "spreadsheet_text",
     "terminal_escape",
     "write_chunks",
 ]
@@ -263,13 +265,18 @@ def _tsv_escape(cell: str) -> str:
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
-def _csv_text(cell: str) -> str:
+def spreadsheet_text(cell: str) -> str:
     """A text cell a spreadsheet will not run as a formula (a leading ``'`` when it could).
+
+    The one rule of every text output a spreadsheet opens (``csv``, ``tsv``,
+    ndeval's CSV): a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab
+    or a carriage return and is not a plain number (OWASP's rule against
+    formula injection). Numbers are never changed.
 
     Examples
     --------
-    >>> _csv_text("=HYPERLINK(1)"), _csv_text("@SUM(A1)"), _csv_text("-1"), _csv_text("q1")
-    ("'=HYPERLINK(1)", "'@SUM(A1)", '-1', 'q1')
+    >>> spreadsheet_text("=HYPERLINK(1)"), spreadsheet_text("@SUM(A1)"), spreadsheet_text("-1")
+    ("'=HYPERLINK(1)", "'@SUM(A1)", '-1')
     """
     if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not _PLAIN_NUMBER.fullmatch(cell):
         return "'" + cell
@@ -376,10 +383,11 @@ def _write_table(table: Table, digits: int) -> Iterator[str]:
 
 
 def _write_tsv(table: Table, digits: int) -> Iterator[str]:
-    yield "\t".join(_tsv_escape(name) for name in table.header) + "\n"
+    yield "\t".join(_tsv_escape(spreadsheet_text(name)) for name in table.header) + "\n"
     for block in table.column_blocks():
         columns = [
-            [_tsv_escape(c) for c in _cells(column, kind, None)] if kind == "text"
+            [_tsv_escape(spreadsheet_text(c)) for c in _cells(column, kind, None)]
+            if kind == "text"
             else _cells(column, kind, None)
             for column, kind in zip(block, table.kinds)
         ]
@@ -394,10 +402,10 @@ def _csv_field(cell: str) -> str:
 
 
 def _write_csv(table: Table, digits: int) -> Iterator[str]:
-    yield ",".join(_csv_field(_csv_text(name)) for name in table.header) + "\n"
+    yield ",".join(_csv_field(spreadsheet_text(name)) for name in table.header) + "\n"
     for block in table.column_blocks():
         columns = [
-            [_csv_field(_csv_text(c)) for c in _cells(column, kind, None)] if kind == "text"
+            [_csv_field(spreadsheet_text(c)) for c in _cells(column, kind, None)] if kind == "text"
             else _cells(column, kind, None) if _is_array(column)
             else [_csv_field(c) for c in _cells(column, kind, None)]
             for column, kind in zip(block, table.kinds)
