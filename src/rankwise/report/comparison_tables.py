@@ -10,12 +10,12 @@ The long table has one row per measure and system, with every statistic.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any
 
 from rankwise._wording import format_p
+from rankwise.report.json_text import json_text
 from rankwise.report.tables import (
     Table,
     latex_comment,
@@ -335,18 +335,7 @@ def long_table(comparison: Comparison, *, for_people: bool = False, digits: int 
 def _jsonl(comparison: Comparison) -> str:
     from dataclasses import asdict
 
-    return "".join(json.dumps(_json_safe(asdict(row)), ensure_ascii=False, allow_nan=False)
-                   + "\n" for row in comparison.rows)
-
-
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {key: _json_safe(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(item) for item in value]
-    return value
+    return "".join(json_text(asdict(row)) + "\n" for row in comparison.rows)
 
 
 def render_comparison(comparison: Comparison, fmt: str, *, long: bool = False,
@@ -359,8 +348,7 @@ def render_comparison(comparison: Comparison, fmt: str, *, long: bool = False,
     NaN and missing values are empty (``null`` in JSON).
     """
     if fmt == "json":
-        return json.dumps(_json_safe(comparison.to_dict()), indent=2, ensure_ascii=False,
-                          allow_nan=False) + "\n"
+        return json_text(comparison.to_dict(), indent=2) + "\n"
     if fmt == "jsonl":
         return _jsonl(comparison)
     if fmt in _WIDE_FORMATS and not long:

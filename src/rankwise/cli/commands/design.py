@@ -199,12 +199,13 @@ def _render(sections: list[tuple[str, Any]], fmt: str, digits_: int) -> str:
     """Each section's title and table; JSON formats as one object of arrays."""
     import json  # loaded by this command only, not when the CLI starts
 
+    from rankwise.report.json_text import json_text
     from rankwise.report.tables import render
 
     if fmt in ("json", "jsonl"):
         data = {title: json.loads(render(table, "json", digits=digits_))
                 for title, table in sections}
-        return json.dumps(data, indent=2 if fmt == "json" else None, ensure_ascii=False) + "\n"
+        return json_text(data, indent=2 if fmt == "json" else None) + "\n"
     parts = []
     for title, table in sections:
         text = render(table, fmt, digits=digits_)

@@ -90,13 +90,12 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
-    import json
-
     from rankwise.cli._output import say_written, write_output
     from rankwise.exceptions import InvalidParameterError
     from rankwise.explanation import explain
     from rankwise.io import read_qrels, read_run
     from rankwise.measures.dialects import read_dialect
+    from rankwise.report.json_text import json_text
 
     texts = measure_texts([args.measure], [])
     if len(texts) != 1:
@@ -120,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = explain(qrels, run_obj, texts[0], measured=args.measured,
                          tolerance=args.tolerance, options=options)
-    if args.format == "json":
-        text = json.dumps(result.to_dict(), indent=2) + "\n"
+    if args.format == "json":  # strict JSON: NaN (a share of no difference) as null
+        text = json_text(result.to_dict(), indent=2) + "\n"
     else:
         places = args.digits if args.between is not None else max(args.digits, 6)
         text = result.to_text(places)
