@@ -35,19 +35,34 @@ def test_the_corpus_has_every_case_the_issue_lists() -> None:
     assert required <= set(CASES)
 
 
+def test_the_corpus_has_cases_of_every_command() -> None:
+    """Issue 33, item 13: bad files and bad options of every command, not only eval's."""
+    from rankwise.cli.app import COMMANDS
+
+    commands = {read_case(BAD_INPUTS / f"{name}.expected")["args"].split(" ")[0]
+                for name in CASES}
+    assert commands == set(COMMANDS)
+
+
 @pytest.mark.parametrize("name", CASES)
-def test_bad_input_gives_one_clear_line(name: str, cli) -> None:
+def test_bad_input_gives_one_clear_line(name: str, cli, tmp_path: Path) -> None:
     case = read_case(BAD_INPUTS / f"{name}.expected")
     if case.get("case", "").startswith("missing"):
         assert not (BAD_INPUTS / case["case"]).exists()
     elif case.get("case"):
         assert (BAD_INPUTS / case["case"]).exists()
     stdin = (BAD_INPUTS / case["stdin"]).read_bytes() if case.get("stdin") else b""
+    before = sorted(path.name for path in BAD_INPUTS.iterdir())
     outcome = cli(case["args"].split(" "), cwd=BAD_INPUTS, stdin=stdin)
-    assert outcome.err == case["stderr"] + "\n"
+    if case.get("usage") == "yes":  # a malformed command line: argparse's usage, then the line
+        assert outcome.err.startswith("usage: rankwise ")
+        assert outcome.err.splitlines()[-1] == case["stderr"]
+    else:
+        assert outcome.err == case["stderr"] + "\n"
     assert outcome.status == int(case["status"]) != 0
     assert outcome.out == b""
     assert "Traceback" not in outcome.err
+    assert sorted(path.name for path in BAD_INPUTS.iterdir()) == before  # nothing written
 
 
 def test_debug_shows_the_traceback(cli) -> None:

@@ -102,6 +102,34 @@ def test_syntax_errors_say_what_is_wrong(text: str, message: str) -> None:
         parse(text)
 
 
+LONG = "9" * 5000  # more digits than Python's int() reads (4300)
+
+
+@pytest.mark.parametrize("text", [f"ndcg@{LONG}", "ndcg@9223372036854775808",
+                                  f"ndcg@10(k={LONG})"], ids=["5000 digits", "2^63", "k=..."])
+def test_a_cutoff_beyond_64_bits_is_a_syntax_error(text: str) -> None:
+    """Issue 33, item 13: not an OverflowError deep in a kernel, nor int()'s ValueError."""
+    with pytest.raises(MeasureSyntaxError, match=r"too large: at most 9223372036854775807"):
+        parse(text)
+    assert parse("ndcg@9223372036854775807").cutoff == 2**63 - 1
+    assert parse("ndcg@0010").cutoff == 10
+
+
+@pytest.mark.parametrize("text", [f"nDCG@{LONG}", "nDCG@9223372036854775808",
+                                  f"P(rel={LONG})@5"], ids=["5000 digits", "2^63", "rel=..."])
+def test_an_ir_measures_number_beyond_64_bits_is_a_syntax_error(text: str) -> None:
+    with pytest.raises(MeasureSyntaxError, match="too large"):
+        parse_ir_measures(text)
+
+
+def test_trec_eval_cutoffs_beyond_a_c_long_are_clamped_as_atol_does() -> None:
+    """trec_eval reads cutoffs with atol: glibc gives LONG_MAX beyond it."""
+    (entry,) = parse_trec(f"ndcg_cut.{LONG}")
+    assert entry.measure is not None and entry.measure.cutoff == 2**63 - 1
+    (entry,) = parse_trec("P.99999999999999999999")
+    assert entry.label == "P_9223372036854775807"
+
+
 def test_parse_many_mixes_languages_and_drops_duplicates() -> None:
     measures = parse_many(["ndcg@10", "map", "P.5,10", "P@5", "ndcg_cut.10"])
     assert [str(m) for m in measures] == ["ndcg@10", "map", "P@5", "P@10", "ndcg@10(gain=linear)"]

@@ -102,6 +102,23 @@ def test_ci_table_and_methods() -> None:
     assert size.achieved <= 0.1 < ci_expected_width(size.n - 1, 0.05)
 
 
+@pytest.mark.parametrize(("test", "systems"), [("t-test", None), ("anova", 3), ("ci", None)])
+@pytest.mark.parametrize("min_diff", [1e-160, 1e-300])
+def test_a_difference_too_small_to_square_is_an_error_not_a_crash(
+    test: str, systems: int | None, min_diff: float
+) -> None:
+    """Issue 33, item 13: its square overflowed (OverflowError) or underflowed to 0
+    (ZeroDivisionError); the answer is that no number of topics up to 10^8 is enough."""
+    with pytest.raises(InvalidParameterError, match="needs more than 100,000,000 topics"):
+        topic_set_size(test, min_diff, 0.05, n_systems=systems)
+
+
+def test_too_many_systems_for_the_distributions_is_an_error_not_a_search() -> None:
+    """scipy's chi-square noncentrality is NaN near 10^12 degrees of freedom."""
+    with pytest.raises(InvalidParameterError, match="give fewer systems"):
+        topic_set_size("anova", 0.1, 0.05, n_systems=10**20)
+
+
 def test_residual_variance_converts_as_sakai_does() -> None:
     assert topic_set_size("t-test", 0.1, residual_variance=0.025) == \
         topic_set_size("t-test", 0.1, 0.05)

@@ -30,7 +30,8 @@ from typing import Any
 from rankwise.exceptions import MeasureSyntaxError, UnsupportedMeasureError
 from rankwise.measures.catalog import FAMILIES, normalise_params
 from rankwise.measures.ir_measures_names import IMPLIED, IR_MEASURES, IrName
-from rankwise.measures.spec import Measure
+from rankwise.measures.parser import cutoff_too_large
+from rankwise.measures.spec import MAX_CUTOFF, Measure
 
 __all__ = [
     "IrMeasure",
@@ -161,6 +162,11 @@ def _value(text: str, raw: str) -> Any:
     if raw in ("True", "False"):
         return raw == "True"
     if _INT.fullmatch(raw):
+        if len(raw.lstrip("+-0")) > len(str(MAX_CUTOFF)):  # (nor int() of 5000 digits)
+            raise MeasureSyntaxError(
+                f"number in {text[:40]!r}{'...' if len(text) > 40 else ''} is too large: "
+                f"{len(raw)} digits, at most {MAX_CUTOFF} (2^63 - 1)"
+            )
         return int(raw)
     if _FLOAT.fullmatch(raw):
         return float(raw)
@@ -242,6 +248,8 @@ def _entry(name: str, params: dict[str, Any]) -> IrName:
 def _cutoff(text: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise MeasureSyntaxError(f"cutoff of {text!r} must be a positive integer, got {value!r}")
+    if value > MAX_CUTOFF:
+        raise MeasureSyntaxError(cutoff_too_large(text, str(value)))
     return value
 
 

@@ -15,7 +15,7 @@ from rankwise.exceptions import MeasureSyntaxError, UnknownMeasureError
 from rankwise.measures.catalog import Family, all_labels, lookup, normalise_params
 from rankwise.measures.dialects import spelled
 from rankwise.measures.elsewhere import hint_for
-from rankwise.measures.spec import Measure
+from rankwise.measures.spec import MAX_CUTOFF, Measure
 from rankwise.suggest import did_you_mean
 
 __all__ = ["parse"]
@@ -55,11 +55,21 @@ def _in_dialect(
 
 
 def _cutoff(text: str, raw: str) -> int:
-    if not re.fullmatch(r"\d+", raw) or int(raw) < 1:
+    if not re.fullmatch(r"\d+", raw) or not raw.strip("0"):
         raise MeasureSyntaxError(
             f"cutoff of {text.strip()!r} must be a positive integer, got {raw!r}"
         )
-    return int(raw)
+    digits = raw.lstrip("0")
+    if len(digits) > len(str(MAX_CUTOFF)) or int(digits) > MAX_CUTOFF:
+        raise MeasureSyntaxError(cutoff_too_large(text, digits))
+    return int(digits)
+
+
+def cutoff_too_large(text: str, digits: str) -> str:
+    """The message for a cutoff above :data:`MAX_CUTOFF` (a number of any length)."""
+    shown = text.strip() if len(text.strip()) <= 60 else text.strip()[:40] + "..."
+    return (f"cutoff of {shown!r} is too large: at most {MAX_CUTOFF} (2^63 - 1), got a "
+            f"number of {len(digits)} digits")
 
 
 def _split_params(text: str, body: str) -> dict[str, str]:

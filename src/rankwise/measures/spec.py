@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Measure", "format_value"]
+__all__ = ["MAX_CUTOFF", "Measure", "format_value"]
+
+MAX_CUTOFF = 2**63 - 1
+"""The largest cutoff a measure takes: ranks are 64-bit integers wherever rankwise counts."""
 
 
 def format_value(value: Any) -> str:

@@ -50,7 +50,23 @@ class TrecEntry:
 
 def _atol(text: str) -> int:
     match = re.match(r"\s*[+-]?\d+", text)
-    return int(match.group()) if match else 0
+    return c_long(match.group()) if match else 0
+
+
+def c_long(digits: str) -> int:
+    """An integer's text as glibc's ``atol`` reads it: beyond a C long, the nearest limit.
+
+    Examples
+    --------
+    >>> c_long("12"), c_long(" -7"), c_long("9" * 5000) == 2**63 - 1
+    (12, -7, True)
+    """
+    text = digits.strip()
+    sign = -1 if text.startswith("-") else 1
+    body = text.lstrip("+-").lstrip("0") or "0"
+    if len(body) > 19:  # (and no int() of thousands of digits)
+        return 2**63 - 1 if sign > 0 else -(2**63)
+    return max(-(2**63), min(2**63 - 1, sign * int(body)))
 
 
 def _atof(text: str) -> float:

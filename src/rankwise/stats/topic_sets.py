@@ -130,7 +130,12 @@ def _method(method: Any) -> str:
 
 def _smallest(ok: Callable[[int], bool], start: float, what: str) -> int:
     """The smallest n >= 2 with ok(n), searching from *start* both ways."""
-    n = min(_LARGEST, max(2, math.ceil(start)))
+    if math.isnan(start):
+        raise InvalidParameterError(
+            f"{what}: the number of topics cannot be computed for these values (the "
+            "distributions give no finite value)"
+        )
+    n = _LARGEST if start >= _LARGEST else max(2, math.ceil(start))  # (or infinite)
     while not ok(n):
         if n >= _LARGEST:
             raise InvalidParameterError(
@@ -225,7 +230,8 @@ def t_test_topic_set_size(min_diff: float, variance: float, *, alpha: float = 0.
     method = _method(method)
     delta = min_diff / math.sqrt(variance)
     z_alpha, z_beta = float(special.ndtri(1 - alpha / 2)), float(special.ndtri(1 - beta))
-    start = ((z_alpha + z_beta) / delta) ** 2 + z_alpha**2 / 2
+    ratio = (z_alpha + z_beta) / delta
+    start = ratio * ratio + z_alpha * z_alpha / 2  # (infinite, not an error, for a tiny delta)
 
     def ok(n: int) -> bool:
         return paired_t_power(delta, n, alpha=alpha, method=method) >= 1 - beta
@@ -268,7 +274,8 @@ def anova_power(min_diff: float, variance: float, n_systems: int, n: int, *,
     m = _systems(n_systems)
     if isinstance(n, bool) or not isinstance(n, int) or n < 2:
         raise InvalidParameterError(f"n must be an integer >= 2, got {n!r}")
-    spread = _positive("min_diff", min_diff) ** 2 / (2 * _positive("variance", variance))
+    min_diff = _positive("min_diff", min_diff)
+    spread = min_diff * min_diff / (2 * _positive("variance", variance))
     phi_a, phi_e = m - 1, m * (n - 1)
     w = float(special.fdtri(phi_a, phi_e, 1 - alpha))
     noncentrality = n * spread
@@ -327,10 +334,15 @@ def anova_topic_set_size(min_diff: float, variance: float, n_systems: int, *,
     variance = _positive("variance", variance)
     alpha, beta = _probability("alpha", alpha), _probability("beta", beta)
     method = _method(method)
-    spread = min_diff**2 / (2 * variance)
+    spread = min_diff * min_diff / (2 * variance)
     critical = float(special.chdtri(m - 1, alpha))
     limit = float(special.chndtrinc(critical, m - 1, beta))
-    start = limit / spread
+    if math.isnan(limit):  # scipy's noncentral chi-square gives up near 10^12 degrees of freedom
+        raise InvalidParameterError(
+            f"one-way ANOVA over {m:,} systems: the number of topics cannot be computed (the "
+            "noncentral chi-square distribution gives no finite value); give fewer systems"
+        )
+    start = limit / spread if spread > 0 else math.inf
 
     def ok(n: int) -> bool:
         return anova_power(min_diff, variance, m, n, alpha=alpha, method=method) >= 1 - beta
@@ -407,7 +419,7 @@ def ci_topic_set_size(width: float, variance: float, *, alpha: float = 0.05,
     alpha = _probability("alpha", alpha)
     method = _method(method)
     z = float(special.ndtri(1 - alpha / 2))
-    start = 4 * z * z * variance / width**2
+    start = 4 * z * z * variance / (width * width) if width * width > 0 else math.inf
 
     def ok(n: int) -> bool:
         return ci_expected_width(n, variance, alpha=alpha, method=method) <= width

@@ -151,8 +151,10 @@ class UsageError(Exception):
 
 def _atol(text: str) -> int:
     """C's ``atol``: leading blanks, an optional sign, digits; anything else is 0."""
+    from rankwise.measures.trec_names import c_long
+
     match = re.match(r"[ \t\n\v\f\r]*[+-]?\d+", text)
-    return int(match.group()) if match else 0
+    return c_long(match.group()) if match else 0  # beyond a C long: its limit, as atol
 
 
 def _check_measure(argument: str) -> str:
