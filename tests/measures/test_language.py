@@ -130,6 +130,19 @@ def test_trec_eval_cutoffs_beyond_a_c_long_are_clamped_as_atol_does() -> None:
     assert entry.label == "P_9223372036854775807"
 
 
+def test_cutoffs_beyond_a_c_long_give_trec_evals_labels_and_values() -> None:
+    """pytrec_eval (trec_eval's code) reads them as LONG_MAX: the same labels and values."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from rankwise.compat import pytrec_eval as dropin
+
+    qrels = {"q1": {"d1": 1, "d2": 0}}
+    run = {"q1": {"d1": 1.0, "d2": 2.0}}
+    measures = {"P.99999999999999999999", f"ndcg_cut.{LONG[:40]}"}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+    ours = dropin.RelevanceEvaluator(qrels, measures).evaluate(run)
+    assert ours == theirs  # {'P_9223372036854775807': 2^-63, 'ndcg_cut_9223372036854775807': ...}
+
+
 def test_parse_many_mixes_languages_and_drops_duplicates() -> None:
     measures = parse_many(["ndcg@10", "map", "P.5,10", "P@5", "ndcg_cut.10"])
     assert [str(m) for m in measures] == ["ndcg@10", "map", "P@5", "P@10", "ndcg@10(gain=linear)"]
