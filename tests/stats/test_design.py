@@ -113,6 +113,19 @@ def test_a_difference_too_small_to_square_is_an_error_not_a_crash(
         topic_set_size(test, min_diff, 0.05, n_systems=systems)
 
 
+@pytest.mark.parametrize("min_diff", [1e10, 1e100, 1e300])
+def test_a_huge_difference_needs_the_fewest_topics(min_diff: float) -> None:
+    """A difference far beyond the variance is detected with power 1 by 2 topics (the
+    fewest a paired test or ANOVA takes); scipy's noncentral distributions give NaN that
+    far in their tails, which read as power 0 and searched up to 100,000,000 topics."""
+    t_test = rw.design.topic_set_size("t-test", min_diff, 0.01)
+    assert (t_test.n, t_test.achieved) == (2, 1.0)
+    anova = rw.design.topic_set_size("anova", min_diff, 0.01, n_systems=3)
+    assert (anova.n, anova.achieved) == (2, 1.0)
+    assert paired_t_power(min_diff, 2) == 1.0
+    assert anova_power(min_diff, 0.01, 3, 2) == 1.0
+
+
 def test_too_many_systems_for_the_distributions_is_an_error_not_a_search() -> None:
     """scipy's chi-square noncentrality is NaN near 10^12 degrees of freedom."""
     with pytest.raises(InvalidParameterError, match="give fewer systems"):

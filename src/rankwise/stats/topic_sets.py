@@ -153,6 +153,32 @@ def _smallest(ok: Callable[[int], bool], start: float, what: str) -> int:
 # ----------------------------------------------------------------------------
 
 
+def _noncentral_t_cdf(special: Any, phi: int, noncentrality: float, x: float) -> float:
+    r"""P(T' <= x) of the noncentral t, also far in its lower tail, where scipy gives NaN.
+
+    With :math:`T' = (Z + \lambda) / \sqrt{V/\phi}`, a point far below the
+    noncentrality has :math:`P(T' \le x) \le \Phi(-\lambda/2) + P(V/\phi \ge
+    (\lambda / 2x)^2)` (for :math:`x \le 0`, :math:`\le \Phi(-\lambda)`): below
+    1e-80 when :math:`\lambda \ge 80` and :math:`\lambda \ge 40 x`, so it is
+    0 at every digit a power is read to. Elsewhere a NaN is an error.
+
+    Examples
+    --------
+    >>> import scipy.special as special
+    >>> _noncentral_t_cdf(special, 1, 1e300, 12.7)  # scipy's nctdtr: nan
+    0.0
+    """
+    value = float(special.nctdtr(phi, noncentrality, x))
+    if math.isnan(value) and noncentrality >= 80 and noncentrality >= 40 * x:
+        return 0.0
+    if math.isnan(value):
+        raise InvalidParameterError(
+            f"the noncentral t distribution gives no value at {x:g} (noncentrality "
+            f"{noncentrality:g}, {phi} degrees of freedom)"
+        )
+    return value
+
+
 def paired_t_power(effect_size: float, n: int, *, alpha: float = 0.05,
                    method: str = "exact") -> float:
     r"""Power of the two-sided paired t-test with *n* topics at a standardised difference.
@@ -184,8 +210,8 @@ def paired_t_power(effect_size: float, n: int, *, alpha: float = 0.05,
     w = float(special.stdtrit(phi, 1 - alpha / 2))
     noncentrality = math.sqrt(n) * delta
     if method == "exact":
-        upper = 1.0 - float(special.nctdtr(phi, noncentrality, w))
-        lower = float(special.nctdtr(phi, noncentrality, -w))
+        upper = 1.0 - _noncentral_t_cdf(special, phi, noncentrality, w)
+        lower = _noncentral_t_cdf(special, phi, noncentrality, -w)
         return min(1.0, max(0.0, upper + lower))
     shrink = w * (1 - 1 / (4 * phi))
     spread = math.sqrt(1 + w * w / (2 * phi))
@@ -280,7 +306,15 @@ def anova_power(min_diff: float, variance: float, n_systems: int, n: int, *,
     w = float(special.fdtri(phi_a, phi_e, 1 - alpha))
     noncentrality = n * spread
     if method == "exact":
-        return min(1.0, max(0.0, 1.0 - float(special.ncfdtr(phi_a, phi_e, noncentrality, w))))
+        below = float(special.ncfdtr(phi_a, phi_e, noncentrality, w))
+        if math.isnan(below) and noncentrality >= 80 and noncentrality >= 40 * phi_a * w:
+            below = 0.0  # far in the lower tail (as _noncentral_t_cdf): scipy gives NaN there
+        if math.isnan(below):
+            raise InvalidParameterError(
+                f"the noncentral F distribution gives no value at {w:g} (noncentrality "
+                f"{noncentrality:g}, {phi_a} and {phi_e} degrees of freedom)"
+            )
+        return min(1.0, max(0.0, 1.0 - below))
     c_a = (phi_a + 2 * noncentrality) / (phi_a + noncentrality)
     phi_star = (phi_a + noncentrality) ** 2 / (phi_a + 2 * noncentrality)
     u = ((math.sqrt(w / phi_e) * math.sqrt(2 * phi_e - 1)
