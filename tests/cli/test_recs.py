@@ -201,3 +201,23 @@ def test_per_user_rows_in_numeric_order(cli, tmp_path: Path) -> None:
     lines = outcome.text.splitlines()[1:]
     assert [line.split(",")[1:3] for line in lines] == [
         ["1", "1.0"], ["2", "0.0"], ["10", "1.0"], ["11", "1.0"], ["all", "0.75"]]
+
+
+def test_a_text_score_is_one_error_line_naming_file_and_line(cli, tmp_path: Path) -> None:
+    """Issue 33, item 13: a text score was a ValueError traceback."""
+    (tmp_path / "test.csv").write_text("user,item\nu1,a\n")
+    (tmp_path / "recs.csv").write_text("user,item,score\nu1,a,3\nu1,b,high\n")
+    (tmp_path / "ranks.csv").write_text("user,item,rank\nu1,a,1\n\nu1,b,\n")
+    (tmp_path / "recs.jsonl").write_text('{"user": "u1", "item": "a", "score": "hi"}\n')
+    (tmp_path / "graded.csv").write_text("user,item,rating\nu1,a,good\n")
+    for argv, message in (
+            (["test.csv", "recs.csv"], "recs.csv:3: score must be a number, got 'high'\n"),
+            (["test.csv", "ranks.csv"], "ranks.csv:4: rank must be a number, got ''\n"),
+            (["test.csv", "recs.jsonl"], "recs.jsonl:1: score must be a number, got 'hi' (the "
+                                         "column holds text); convert the column to numbers "
+                                         "first\n"),
+            (["graded.csv", "recs.csv", "--relevance", "rating"],
+             "graded.csv:2: rating must be a number, got 'good'\n")):
+        outcome = cli(["recs", *argv, "-m", "P@1"], cwd=tmp_path)
+        assert outcome.status == 1 and outcome.out == b""
+        assert outcome.err == f"rankwise: error: {message}", argv

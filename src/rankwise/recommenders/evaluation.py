@@ -31,12 +31,14 @@ from rankwise.recommenders.inputs import (
     Interactions,
     Lists,
     Vocabulary,
+    _columns_like,
     argument,
     as_table,
     contains,
     count_codes,
     exclude_seen,
     find_column,
+    numbers_of,
 )
 from rankwise.suggest import did_you_mean
 
@@ -270,31 +272,140 @@ def _item_ids(obj: Any, items: Vocabulary, columns: Mapping[str, str] | None,
 
 
 def _features(obj: Any, items: Vocabulary, columns: Mapping[str, str] | None) -> Any:
-    """Item vectors by item code: ``{item: vector}``, ``(ids, matrix)`` or a table."""
+    """Item vectors by item code: ``{item: vector}``, ``(ids, matrix)`` or a table.
+
+    Every vector holds the same number of finite numbers; an error names the
+    first item (and row) that does not, what was expected and what came.
+    """
     if isinstance(obj, tuple) and len(obj) == 2:
         ids, matrix = obj
-        matrix = matrix if hasattr(matrix, "tocsr") else np.asarray(matrix, dtype=np.float64)
         codes = items.encode(ids)
-    elif isinstance(obj, Mapping):
-        codes = items.encode(list(obj.keys()))
-        matrix = np.asarray(list(obj.values()), dtype=np.float64)
+        if hasattr(matrix, "tocsr"):
+            if len(codes) != matrix.shape[0]:
+                raise InvalidParameterError(
+                    f"features: expected one vector per item ({len(codes)} items), got a "
+                    f"sparse matrix of shape {matrix.shape}")
+            data = np.asarray(matrix.tocsr().data)
+            if data.dtype.kind not in "biuf" or not np.isfinite(data).all():
+                raise InvalidParameterError(
+                    "features: every value of the sparse matrix must be a finite number")
+        else:
+            matrix = _vector_rows(matrix, lambda row: items.labels()[int(codes[row])].as_py())
+    elif isinstance(obj, Mapping) and not _columns_like(obj, columns):
+        keys = list(obj.keys())
+        codes = items.encode(keys)
+        matrix = _vector_rows(list(obj.values()), keys.__getitem__)
     else:
         table = as_table(obj, "features")
         item_col = find_column(table, "item", columns, "features")
         others = [c for c in table.column_names if c != item_col]
         codes = items.encode(table.column(item_col))
-        if len(others) == 1 and table.schema.field(others[0]).type.num_fields == 0 and \
-                not _is_number_type(table.schema.field(others[0]).type):
-            matrix = np.asarray(table.column(others[0]).to_pylist(), dtype=np.float64)
+        ids = table.column(item_col)
+
+        def item_of(row: int) -> Any:
+            return ids[row].as_py()
+
+        if len(others) == 1 and not _is_number_type(table.schema.field(others[0]).type):
+            matrix = _vector_column(table.column(others[0]), others[0], item_of)
         else:
-            matrix = np.column_stack([np.asarray(table.column(c).to_numpy(
-                zero_copy_only=False), dtype=np.float64) for c in others])
-    if getattr(matrix, "ndim", 2) != 2 or matrix.shape[0] != len(codes):
+            matrix = np.column_stack([
+                numbers_of(table, c, "feature", "features") for c in others]) \
+                if others else np.zeros((len(codes), 0))
+    if matrix.shape[0] != len(codes):
         raise InvalidParameterError(
             f"features: expected one vector per item ({len(codes)} items), got an array "
-            f"of shape {getattr(matrix, 'shape', None)}"
+            f"of shape {matrix.shape}"
         )
     return codes, matrix
+
+
+def _vector_rows(rows: Any, item_of: Callable[[int], Any]) -> np.ndarray:
+    """A matrix from one vector per item, or the error of the first item that is not one."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            matrix = np.asarray(rows, dtype=np.float64)
+    except (ValueError, TypeError):
+        matrix = None
+    if matrix is not None and matrix.ndim == 2:
+        bad = ~np.isfinite(matrix)
+        if bad.any():
+            row = int(np.flatnonzero(bad.any(axis=1))[0])
+            raise InvalidParameterError(
+                f"features: item {item_of(row)!r}: expected finite numbers, got "
+                f"{matrix[row][bad[row]][0]} in its vector")
+        return matrix
+    if matrix is not None and matrix.ndim < 2 and len(matrix) == 0:
+        return np.zeros((0, 0))
+    width = None
+    for row, vector in enumerate(rows):  # an error to name: one pass, then stop
+        if isinstance(vector, (str, bytes)) or not hasattr(vector, "__len__"):
+            raise InvalidParameterError(
+                f"features: item {item_of(row)!r}: expected a vector (a list or an array of "
+                f"numbers), got {vector!r} ({type(vector).__name__})")
+        values = list(vector)
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+                raise InvalidParameterError(
+                    f"features: item {item_of(row)!r}: expected a vector of numbers, got "
+                    f"{value!r} ({type(value).__name__}) in it")
+        if width is None:
+            width, first = len(values), row
+        elif len(values) != width:
+            raise InvalidParameterError(
+                f"features: item {item_of(row)!r} has a vector of {len(values)} values, item "
+                f"{item_of(first)!r} one of {width}: every vector has the same length")
+    raise InvalidParameterError(  # pragma: no cover - numpy refused for another reason
+        f"features: expected one vector of numbers per item, got {type(rows).__name__}")
+
+
+def _vector_column(column: Any, name: str, item_of: Callable[[int], Any]) -> np.ndarray:
+    """A table's column of vectors (Arrow lists) as a matrix, or the error of its first bad row.
+
+    Without a Python loop over rows: the lengths and the flattened values are Arrow arrays.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    kind = column.type
+    if not (pa.types.is_list(kind) or pa.types.is_large_list(kind)
+            or pa.types.is_fixed_size_list(kind)):
+        raise InvalidParameterError(
+            f"features: column {name!r} holds {kind}: expected a vector (a list of numbers) "
+            f"per item, or one column of numbers per dimension; item {item_of(0)!r} has "
+            f"{column[0].as_py()!r}")
+    if column.null_count:
+        row = int(np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False))[0])
+        raise InvalidParameterError(
+            f"features: row {row + 1} (item {item_of(row)!r}) has no vector (null) in column "
+            f"{name!r}")
+    lengths = np.asarray(pc.list_value_length(column).to_numpy(zero_copy_only=False),
+                         dtype=np.int64)
+    if len(lengths) and (lengths != lengths[0]).any():
+        row = int(np.flatnonzero(lengths != lengths[0])[0])
+        raise InvalidParameterError(
+            f"features: row {row + 1} (item {item_of(row)!r}) has a vector of {lengths[row]} "
+            f"values, row 1 (item {item_of(0)!r}) one of {lengths[0]}: every vector has the "
+            "same length")
+    flat = pc.list_flatten(column)
+    if not _is_number_type(flat.type) or flat.null_count:
+        at = 0 if not _is_number_type(flat.type) else int(np.flatnonzero(
+            flat.is_null().to_numpy(zero_copy_only=False))[0])
+        row = int(np.searchsorted(np.cumsum(lengths), at, side="right"))
+        raise InvalidParameterError(
+            f"features: row {row + 1} (item {item_of(row)!r}): expected a vector of numbers, "
+            f"got {column[row].as_py()!r} in column {name!r}")
+    values = np.asarray(flat.to_numpy(zero_copy_only=False), dtype=np.float64)
+    width = int(lengths[0]) if len(lengths) else 0
+    matrix = values.reshape(len(lengths), width)
+    bad = ~np.isfinite(matrix)
+    if bad.any():
+        row = int(np.flatnonzero(bad.any(axis=1))[0])
+        raise InvalidParameterError(
+            f"features: row {row + 1} (item {item_of(row)!r}): expected finite numbers, got "
+            f"{matrix[row][bad[row]][0]} in its vector")
+    return matrix
 
 
 def _is_number_type(t: Any) -> bool:
@@ -649,7 +760,7 @@ def _with_grades(test: Any, truth: Interactions, relevance: str, users: Vocabula
             f"{table.column_names}" + did_you_mean(relevance, table.column_names))
     u = users.lookup(table.column(find_column(table, "user", columns, "test")))
     i = items.lookup(table.column(find_column(table, "item", columns, "test")))
-    grades = np.asarray(table.column(relevance).to_numpy(zero_copy_only=False), dtype=float)
+    grades = numbers_of(table, relevance, "grade", "test", booleans=True)
     return Interactions.from_codes(u, i, grades, n_items=max(len(items), 1))
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "find_column",
     "first_of_keys",
     "native_kernels",
+    "numbers_of",
     "pair_lookup",
     "positions",
     "spelled_as",
@@ -113,6 +114,43 @@ def as_table(obj: Any, what: str) -> pa.Table:
         f"{what}: expected a pandas, polars or Arrow table or {{column: values}}, "
         f"got {type(obj).__name__}"
     )
+
+
+def numbers_of(table: pa.Table, column: str, role: str, what: str, *,
+               booleans: bool = False) -> np.ndarray:
+    """The *column* of *table* (playing *role*: score, rank, rating) as finite float64.
+
+    One rule with :func:`rankwise.io.tables.run_from_table`: numbers, or
+    decimal text in CSV and TSV files; a bad value is an
+    :class:`~rankwise.exceptions.InputFormatError` naming the file and line
+    of a table :func:`rankwise.io.tables.read_table` read (else *what* and
+    the row), what was expected and what came.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> numbers_of(pa.table({"score": [0.5, 2]}), "score", "score", "recommendations")
+    array([0.5, 2. ])
+    >>> numbers_of(pa.table({"pred": ["high"]}), "pred", "score", "recommendations")
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: recommendations: row 1: score (column 'pred') must be
+    a number, got 'high' (the column holds text); convert the column to numbers first
+    """
+    from rankwise.data._arrow import numbers_column, row_error
+    from rankwise.io.tables import _PATH, _where
+
+    path = (table.schema.metadata or {}).get(_PATH, b"").decode()
+    where, lines, text = _where(table, path or what)
+    label = role if column == role else f"{role} (column {column!r})"
+    values = numbers_column(table.column(column), label, where, lines, text=text,
+                            booleans=booleans)
+    finite = np.isfinite(values)
+    if not finite.all():
+        row = int(np.flatnonzero(~finite)[0])
+        raise row_error(f"{label} must be a finite number, got {values[row]}", row, where,
+                        lines)
+    return values
 
 
 def find_column(
@@ -364,13 +402,7 @@ class Interactions:
         u = users.encode(table.column(user_col), narrow=True)
         i = items.encode(table.column(item_col), narrow=True)
         if rating_col is not None:
-            r = np.asarray(table.column(rating_col).to_numpy(zero_copy_only=False),
-                           dtype=np.float64)
-            if not np.isfinite(r).all():
-                row = int(np.flatnonzero(~np.isfinite(r))[0])
-                raise InputFormatError(
-                    f"{what}: {rating_col} must be a finite number, got {r[row]} at row {row}"
-                )
+            r = numbers_of(table, rating_col, "rating", what, booleans=True)
         else:
             r = None
         return cls.from_codes(u, i, r, n_items=max(len(items), 1))
@@ -574,14 +606,8 @@ class Lists:
         if rank_col is None and score_col is None:
             key = np.arange(len(u), dtype=np.float64)  # rows in order
         else:
-            col = rank_col or score_col
-            values = np.asarray(table.column(col).to_numpy(zero_copy_only=False),
-                                dtype=np.float64)
-            if not np.isfinite(values).all():
-                row = int(np.flatnonzero(~np.isfinite(values))[0])
-                raise InputFormatError(
-                    f"{what}: {col} must be a finite number, got {values[row]} at row {row}"
-                )
+            col = str(rank_col or score_col)
+            values = numbers_of(table, col, "rank" if rank_col else "score", what)
             key = values if rank_col else -values
         return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
                                duplicates=duplicates, vocabularies=(users, items))

@@ -58,10 +58,11 @@ from rankwise.recommenders.evaluation import (
     parse_beyond,
     recbole_tail,
 )
-from rankwise.recommenders.inputs import argument, column_named
+from rankwise.recommenders.inputs import argument, column_named, find_column, numbers_of
 from rankwise.suggest import did_you_mean
 
 if TYPE_CHECKING:
+    import pyarrow as pa
     from pyspark.sql import DataFrame, SparkSession
 
     from rankwise.engines.spark.results import SparkResults
@@ -150,10 +151,40 @@ def _interactions(frame: DataFrame, columns: Mapping[str, str] | None, what: str
         raise InvalidParameterError(
             f"relevance={rating!r} names no column of {what}; columns are {frame.columns}"
             + did_you_mean(rating, frame.columns))
+    if rating is not None:
+        _refuse_bad_numbers(frame, str(user), str(item), rating, "grade", what)
     grade = sf.col(rating).cast("double") if rating is not None else sf.lit(1.0)
     return (frame.select(sf.col(str(user)).cast("string").alias(USER),
                          sf.col(str(item)).cast("string").alias(ITEM), grade.alias("_r"))
             .groupBy(USER, ITEM).agg(sf.max("_r").alias("_r"), sf.count(sf.lit(1)).alias("_n")))
+
+
+def _refuse_bad_numbers(frame: DataFrame, user: str, item: str, column: str, role: str,
+                        what: str) -> None:
+    """The numpy path's rule on a Spark column: numbers (or decimal text), present, finite.
+
+    The first bad row is named by its user and item, with the value as given.
+    """
+    from pyspark.sql import functions as sf
+
+    value = sf.col(column).try_cast("double")  # null for text that is no number
+    bad = frame.select(sf.col(user).cast("string").alias(USER),
+                       sf.col(item).cast("string").alias(ITEM),
+                       sf.col(column).cast("string").alias("_raw"), value.alias("_v")).filter(
+        sf.isnan("_v") | sf.col("_v").isNull() | (sf.abs("_v") == float("inf"))
+    ).limit(1).collect()
+    if not bad:
+        return
+    label = role if column == role else f"{role} (column {column!r})"
+    row = bad[0]
+    if row["_raw"] is None:
+        problem = "is missing (null)"
+    elif row["_v"] is None:
+        problem = f"must be a number, got {row['_raw']!r}"
+    else:
+        problem = f"must be a finite number, got {row['_v']}"
+    raise InputFormatError(f"{what}: {label} {problem} (user {row[USER]!r}, item "
+                           f"{row[ITEM]!r})")
 
 
 def _lists(frame: DataFrame, columns: Mapping[str, str] | None, duplicates: str,
@@ -173,12 +204,8 @@ def _lists(frame: DataFrame, columns: Mapping[str, str] | None, duplicates: str,
                           if rank or score else []),
                         sf.monotonically_increasing_id().alias("_row"))
     if rank or score:
-        bad = rows.filter(sf.isnan("_v") | sf.col("_v").isNull()
-                          | (sf.abs("_v") == float("inf"))).limit(1).collect()
-        if bad:
-            raise InputFormatError(
-                f"{what}: {rank or score} must be a finite number, got {bad[0]['_v']} for "
-                f"user {bad[0][USER]!r}, item {bad[0][ITEM]!r}")
+        _refuse_bad_numbers(frame, user, item, str(rank or score), "rank" if rank else "score",
+                            what)
         key = [sf.col("_v").asc() if rank else sf.col("_v").desc(), sf.col("_row").asc()]
     else:
         key = [sf.col("_row").asc()]
@@ -202,8 +229,13 @@ def _lists(frame: DataFrame, columns: Mapping[str, str] | None, duplicates: str,
     return cut.select(USER, ITEM, POS)
 
 
-def _local_frame(spark: SparkSession, obj: Any, what: str, users: Any = None) -> DataFrame:
-    """A Spark DataFrame from what the numpy path accepts (tables, top-k lists, 2-D arrays)."""
+def _local_frame(spark: SparkSession, obj: Any, what: str, users: Any = None, *,
+                 numbers: Callable[[pa.Table], object] | None = None) -> DataFrame:
+    """A Spark DataFrame from what the numpy path accepts (tables, top-k lists, 2-D arrays).
+
+    *numbers* checks a local table's number columns as the numpy path does
+    (its errors name the file and line of a table read from a file).
+    """
     import pyarrow as pa
 
     from rankwise.recommenders.inputs import _columns_like, as_table
@@ -231,8 +263,25 @@ def _local_frame(spark: SparkSession, obj: Any, what: str, users: Any = None) ->
             "rank": pa.array([r + 1 for n in lengths for r in range(n)], pa.int64())})
     else:
         table = as_table(obj, what)
+        if numbers is not None:
+            numbers(table)
     # combined: pyspark 4.3 loses rows of a table whose columns are chunked differently
     return spark.createDataFrame(table.combine_chunks())
+
+
+def _order_numbers(table: pa.Table, columns: Mapping[str, str] | None) -> None:
+    """The numpy path's checks of a local table's rank or score column (its messages)."""
+    what = "recommendations"
+    rank = find_column(table, "rank", columns, what, required=False)
+    score = None if rank else find_column(table, "score", columns, what, required=False)
+    if rank or score:
+        numbers_of(table, str(rank or score), "rank" if rank else "score", what)
+
+
+def _grade_numbers(table: pa.Table, relevance: str | None) -> None:
+    """The numpy path's check of a local test table's grades (``relevance=``), if any."""
+    if relevance is not None and relevance in table.column_names:
+        numbers_of(table, relevance, "grade", "test", booleans=True)
 
 
 def _catalogue_size(spark: SparkSession, catalogue: Any, history: DataFrame | None,
@@ -401,10 +450,12 @@ def evaluate_recommendations(
     if spark is None:
         frames = [f for f in (test, recommendations, exclude, train) if is_spark_frame(f)]
         spark = frames[0].sparkSession if frames else get_session()
-    recs = _local_frame(spark, recommendations, "recommendations", users)
+    recs = _local_frame(spark, recommendations, "recommendations", users,
+                        numbers=lambda table: _order_numbers(table, columns))
     user_type = recs.schema[str(_column(recs, "user", columns, "recommendations"))].dataType
-    truth = _interactions(_local_frame(spark, test, "test"), columns, "test", relevance) \
-        if test is not None else None
+    truth = _interactions(_local_frame(
+        spark, test, "test", numbers=lambda table: _grade_numbers(table, relevance)), columns,
+        "test", relevance) if test is not None else None
     history_source = train if train is not None else exclude
     history = _interactions(_local_frame(spark, history_source, "train"), columns, "train") \
         if history_source is not None else None

@@ -318,3 +318,45 @@ def test_recbole_tail_share_cuts_ties_as_numpy(spark, integer_ids: bool) -> None
     got = rw.evaluate_recommendations(test, recs, measures, train=train, engine="spark")
     assert_same(got, want)
     assert len({round(v, 12) for v in want.mean.values()}) > 4  # the ratios cut differently
+
+
+def test_bad_numbers_and_vectors_are_numpy_s_errors(spark) -> None:
+    """Issue 33, items 13 and 23: a text score, vectors of two lengths, on Spark."""
+    import pyarrow as pa
+
+    from rankwise.exceptions import InputFormatError
+
+    test = pa.table({"user": ["u1", "u2"], "item": ["a", "b"]})
+    recs = pa.table({"user": ["u1", "u1", "u2"], "item": ["a", "b", "b"],
+                     "score": ["3", "high", "1"]})
+    with pytest.raises(InputFormatError) as numpy_error:
+        rw.evaluate_recommendations(test, recs, ["P@1"])
+    assert str(numpy_error.value) == ("recommendations: row 1: score must be a number, got '3' "
+                                      "(the column holds text); convert the column to numbers "
+                                      "first")
+    with pytest.raises(InputFormatError, match=re.escape(str(numpy_error.value))):
+        rw.evaluate_recommendations(test, recs, ["P@1"], engine="spark")
+    # a Spark DataFrame of text: Spark reads numbers in text, and names what is not one
+    with pytest.raises(InputFormatError) as spark_error:
+        rw.evaluate_recommendations(spark.createDataFrame(test), spark.createDataFrame(recs),
+                                    ["P@1"])
+    assert str(spark_error.value) == ("recommendations: score must be a number, got 'high' "
+                                      "(user 'u1', item 'b')")
+    graded = pa.table({"user": ["u1"], "item": ["a"], "stars": ["good"]})
+    with pytest.raises(InputFormatError, match=re.escape(
+            "test: grade (column 'stars') must be a number, got 'good' (user 'u1', item 'a')")):
+        rw.evaluate_recommendations(spark.createDataFrame(graded),
+                                    spark.createDataFrame(recs.drop(["score"])), ["P@1"],
+                                    relevance="stars")
+    lists = {"u1": ["a", "b", "c"], "u2": ["b", "c", "a"]}
+    ragged = {"item": ["a", "b", "c"], "vector": [[1.0, 0.0], [0.0, 1.0, 1.0], [1.0, 1.0]]}
+    with pytest.raises(rw.RankwiseError) as numpy_error:
+        rw.evaluate_recommendations(test, lists, ["ild"], features=ragged)
+    assert "row 2 (item 'b') has a vector of 3 values" in str(numpy_error.value)
+    with pytest.raises(type(numpy_error.value), match=re.escape(str(numpy_error.value))):
+        rw.evaluate_recommendations(test, lists, ["ild"], features=ragged, engine="spark")
+    # a Spark DataFrame with a column of vectors: numpy's ILD
+    vectors = pa.table({"item": ["a", "b", "c"], "vector": [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]})
+    got = rw.evaluate_recommendations(test, lists, ["ild"], engine="spark",
+                                      features=spark.createDataFrame(vectors))
+    assert got.mean["ild"] == pytest.approx((1 + 2 * (1 - 1 / math.sqrt(2))) / 3, abs=1e-15)
