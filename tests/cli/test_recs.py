@@ -203,6 +203,34 @@ def test_per_user_rows_in_numeric_order(cli, tmp_path: Path) -> None:
         ["1", "1.0"], ["2", "0.0"], ["10", "1.0"], ["11", "1.0"], ["all", "0.75"]]
 
 
+@pytest.mark.parametrize("fmt", ["table", "tsv", "csv", "json", "jsonl", "markdown", "latex"])
+def test_a_measure_without_a_test_has_an_empty_p_cell(cli, files: Path, fmt: str) -> None:
+    """Issue 33, item 24: coverage's p-value printed nan; docs/recommenders.md shows nothing."""
+    outcome = cli(["recs", "test.csv", "recs.csv", "--exclude", "train.csv", "--catalogue", "6",
+                   "-m", "ndcg@10", "coverage", "--segments", "segments.csv", "-f", fmt],
+                  cwd=files)
+    assert outcome.status == 0, outcome.err
+    text = outcome.text
+    assert "nan" not in text.lower()
+    if fmt in ("json", "jsonl"):
+        rows = json.loads(text) if fmt == "json" else [json.loads(x) for x in text.splitlines()]
+        assert rows[-1]["segment"] == "p (Welch's t-test)"
+        assert rows[-1]["coverage"] is None and rows[-1]["users"] is None
+        assert 0 < rows[-1]["ndcg@10"] <= 1
+        return
+    line = next(x for x in text.splitlines() if "p (Welch" in x)
+    if fmt in ("tsv", "csv"):
+        cells = line.split("\t" if fmt == "tsv" else ",")
+        assert cells[-1] == "" and cells[2] == "" and 0 < float(cells[3]) <= 1
+    elif fmt == "markdown":
+        assert [c.strip() for c in line.strip("|").split("|")][-1] == ""
+    elif fmt == "latex":
+        assert line.rstrip(" \\").split("&")[-1].strip() == ""
+    else:  # the table: only ndcg@10's p-value after the label
+        [p_value] = line.split(")", 1)[1].split()
+        assert 0 < float(p_value) <= 1
+
+
 def test_a_text_score_is_one_error_line_naming_file_and_line(cli, tmp_path: Path) -> None:
     """Issue 33, item 13: a text score was a ValueError traceback."""
     (tmp_path / "test.csv").write_text("user,item\nu1,a\n")

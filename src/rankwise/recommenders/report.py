@@ -40,7 +40,8 @@ def render_html(result: RecommenderResults, *, title: str = "Recommender evaluat
     A per-user measure's p-value (Welch's or a rank test between segments,
     see :class:`~rankwise.recommenders.SegmentResults`) is shown under the
     segments; those below *alpha* are marked. Whole-set measures (coverage,
-    Gini, ...) have one value per segment and no test.
+    Gini, ...) have one value per segment and no test: an empty cell, as in
+    every other output.
 
     *descriptions* (``{measure: what it says}``) fill the third column of
     the table of measures.
@@ -81,14 +82,14 @@ def render_html(result: RecommenderResults, *, title: str = "Recommender evaluat
             p = seg.p_values.get(name, float("nan"))
             mark = ' class="num sig-cell"' if not math.isnan(p) and p < alpha else ' class="num"'
             star = " *" if not math.isnan(p) and p < alpha else ""
-            cells.append(f"<td{mark}>{format_p(p)}{star}</td>")
+            cells.append(f"<td{mark}>{'' if math.isnan(p) else format_p(p)}{star}</td>")
         body += f"<tr><td>p ({_e(seg.test)})</td><td></td>{''.join(cells)}</tr>"
         sections.append(
             '<section id="segments" class="card"><h2>Segments</h2>'
             f'<p class="lead">Every measure per segment; the last row is the p-value of '
             f"{_e(seg.test)} between the segments' per-user values (* below {alpha:g}). "
             "Whole-set measures are recomputed on each segment's lists: one value per "
-            "segment, no test (–).</p>"
+            "segment, no test (an empty cell).</p>"
             f'<div class="scroll"><table><thead><tr><th>segment</th><th>users</th>{head}'
             f"</tr></thead><tbody>{body}</tbody></table></div></section>")
     return (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from typing import Any
 
@@ -204,7 +205,8 @@ def run(args: argparse.Namespace) -> int:
         rows: list[list[Any]] = [
             [name, str(segment), seg.users[segment], *(seg.mean[segment].get(m) for m in names)]
             for segment in seg.names]
-        rows.append([name, f"p ({seg.test})", None, *(seg.p_values.get(m) for m in names)])
+        rows.append([name, f"p ({seg.test})", None, *(_p_value(seg.p_values.get(m))
+                                                       for m in names)])
         table = Table(["run", "segment", "users", *names],
                       ["text", "text", "int", *["float"] * len(names)], rows)
     elif args.per_user:
@@ -224,3 +226,8 @@ def run(args: argparse.Namespace) -> int:
         result.to_html(args.html, title=f"Recommendations: {name}", digits=args.digits)
         say_written(args.html, quiet=args.quiet)
     return 0
+
+
+def _p_value(p: float | None) -> float | None:
+    """A p-value cell: empty (None) where there is no test, as docs/recommenders.md shows."""
+    return None if p is None or math.isnan(p) else p
