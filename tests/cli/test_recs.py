@@ -166,10 +166,9 @@ def test_errors_name_the_option_the_user_gave(cli, files: Path) -> None:
 
     from rankwise.exceptions import InvalidParameterError
 
-    unknown = cli(["recs", "test.csv", "recs.csv", "-m", "coverage"], cwd=files)
-    assert unknown.status == 1
-    assert "give --catalogue (item ids or their number) or --train" in unknown.err
-    assert "catalogue=" not in unknown.err and "train=" not in unknown.err
+    default = cli(["recs", "test.csv", "recs.csv", "-m", "coverage"], cwd=files)
+    assert default.status == 0, default.err  # the default catalogue, said in a note
+    assert "give --catalogue all items" in default.err and "catalogue=" not in default.err
     small = cli(["recs", "test.csv", "recs.csv", "-m", "gini", "--catalogue", "2"], cwd=files)
     assert small.status == 1 and "give --catalogue all items" in small.err
     assert "catalogue=" not in small.err
@@ -185,8 +184,9 @@ def test_errors_name_the_option_the_user_gave(cli, files: Path) -> None:
             ("gini", 2, "give catalogue= all items"),
             ("novelty", None, "give train= (or exclude=)")):
         with pytest.raises(InvalidParameterError) as error:
-            rw.evaluate_recommendations(read("test.csv"), read("recs.csv"), [measure],
-                                        catalogue=catalogue)
+            # only recommendations (no test): no default catalogue
+            rw.evaluate_recommendations(None if measure == "coverage" else read("test.csv"),
+                                        read("recs.csv"), [measure], catalogue=catalogue)
         assert message in str(error.value) and "--" not in str(error.value)
 
 
@@ -201,6 +201,47 @@ def test_per_user_rows_in_numeric_order(cli, tmp_path: Path) -> None:
     lines = outcome.text.splitlines()[1:]
     assert [line.split(",")[1:3] for line in lines] == [
         ["1", "1.0"], ["2", "0.0"], ["10", "1.0"], ["11", "1.0"], ["all", "0.75"]]
+
+
+def test_a_catalogue_smaller_than_the_lists_is_one_error_line(cli, tmp_path: Path) -> None:
+    """Issue 33, item 6: coverage@2 of 3 distinct items over --catalogue 1 printed 3.0000."""
+    (tmp_path / "test.csv").write_text("user,item\nu1,a\nu2,b\n")
+    (tmp_path / "recs.csv").write_text("user,item,score\nu1,a,3\nu1,b,2\nu1,c,1\nu2,b,3\n"
+                                       "u2,c,2\n")
+    (tmp_path / "cat.csv").write_text("item\na\n")
+    number = cli(["recs", "test.csv", "recs.csv", "-m", "coverage@2", "--catalogue", "1"],
+                 cwd=tmp_path)
+    assert number.status == 1 and number.out == b""
+    assert number.err == ("rankwise: error: coverage@2: the catalogue given (1 item) is smaller "
+                          "than the 3 distinct items recommended; give --catalogue all items "
+                          "(their number or their ids), or leave it out: the default catalogue "
+                          "is every item of the training, test and recommendation tables\n")
+    ids = cli(["recs", "test.csv", "recs.csv", "-m", "coverage@2", "--catalogue", "cat.csv"],
+              cwd=tmp_path)
+    assert ids.status == 1 and ids.out == b"" and ids.err.count("\n") == 1
+    assert "2 of the 3 distinct items recommended are not in the catalogue given (1 item): " \
+           "'b', 'c'" in ids.err
+
+
+def test_items_absent_from_training_are_in_the_default_catalogue(cli, tmp_path: Path) -> None:
+    """Issue 33, item 22: the default measures with --exclude, a model recommending x and y."""
+    (tmp_path / "train.csv").write_text("user,item\nu1,a\nu1,b\nu2,c\n")
+    (tmp_path / "test.csv").write_text("user,item\nu1,c\nu2,d\n")
+    (tmp_path / "recs.csv").write_text("user,item,score\nu1,x,3\nu1,c,2\nu1,d,1\nu2,y,3\n"
+                                       "u2,d,2\nu2,a,1\n")
+    outcome = cli(["recs", "test.csv", "recs.csv", "--exclude", "train.csv", "-f", "json"],
+                  cwd=tmp_path)
+    assert outcome.status == 0, outcome.err
+    [row] = json.loads(outcome.text)
+    # items: training a b c, test c d, lists x c d y a (6); lists after the exclusion:
+    # u1 x c d, u2 y d a (5 distinct)
+    assert row["coverage"] == 5 / 6
+    assert outcome.err == ("rankwise: note: coverage, gini: the catalogue is the 6 items of the "
+                           "training, test and recommendation tables; give --catalogue all "
+                           "items to count the ones in none of them\n")
+    quiet = cli(["recs", "test.csv", "recs.csv", "--exclude", "train.csv", "--quiet"],
+                cwd=tmp_path)
+    assert quiet.status == 0 and quiet.err == ""
 
 
 @pytest.mark.parametrize("fmt", ["table", "tsv", "csv", "json", "jsonl", "markdown", "latex"])

@@ -15,6 +15,7 @@ p(i) = c(i) / N, I the catalogue.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,6 +30,7 @@ __all__ = [
     "aplt",
     "arp",
     "catalogue_coverage",
+    "check_catalogue",
     "epc",
     "exposure",
     "gini",
@@ -94,9 +96,10 @@ def catalogue_coverage(lists: Lists, catalogue_size: int,
                        counts: np.ndarray | None = None) -> float:
     """|union of the lists| / |I|.
 
-    Items recommended but outside the catalogue count in the numerator (as in
-    Microsoft Recommenders' ``catalog_coverage``), so the value can pass 1
-    when the catalogue given is smaller than what is recommended.
+    The catalogue holds every item recommended, so the share is at most 1:
+    a catalogue smaller than the items recommended is an error (Microsoft
+    Recommenders' ``catalog_coverage`` would count the items outside it and
+    pass 1).
 
     Examples
     --------
@@ -104,13 +107,54 @@ def catalogue_coverage(lists: Lists, catalogue_size: int,
     >>> lists = Lists(np.array([0, 0, 1]), np.array([3, 4, 3]), np.array([1, 2, 1]))
     >>> catalogue_coverage(lists, 8)
     0.25
+    >>> catalogue_coverage(lists, 1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: the catalogue given (1 item) is smaller than ...
     """
     if catalogue_size <= 0:
         raise InvalidParameterError(f"the catalogue is empty (size {catalogue_size})")
-    if counts is not None:  # the lists' exposure, computed already
-        return float(np.count_nonzero(counts) / catalogue_size)
-    n_items = int(lists.items.max()) + 1 if len(lists.items) else 0
-    return float(np.count_nonzero(np.bincount(lists.items, minlength=n_items)) / catalogue_size)
+    if counts is None:
+        n_items = int(lists.items.max()) + 1 if len(lists.items) else 0
+        counts = np.bincount(lists.items, minlength=n_items)
+    recommended = int(np.count_nonzero(counts))
+    check_catalogue(recommended, catalogue_size)
+    return float(recommended / catalogue_size)
+
+
+def check_catalogue(recommended: int, catalogue_size: int, *, outside: int = 0,
+                    examples: Sequence[Any] = (), measure: str | None = None) -> None:
+    """Refuse a catalogue that does not hold the items recommended.
+
+    *recommended* distinct items were recommended, *outside* of them are not
+    in the catalogue given (ids: *examples*, a few); a catalogue given as a
+    number must be at least *recommended*. Coverage and Gini over such a
+    catalogue would pass 1 or be wrong.
+
+    Examples
+    --------
+    >>> check_catalogue(3, 8)
+    >>> check_catalogue(3, 8, outside=2, examples=["x", "y"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: 2 of the 3 distinct items recommended are not in
+    the catalogue given (8 items): 'x', 'y'; give catalogue= all items ...
+    """
+    where = f"{measure}: " if measure else ""
+    given = f"{catalogue_size} item" + ("" if catalogue_size == 1 else "s")
+    remedy = (f"give {argument('catalogue')} all items (their number or their ids), or leave "
+              "it out: the default catalogue is every item of the training, test and "
+              "recommendation tables")
+    if outside:
+        shown = ", ".join(repr(x) for x in list(examples)[:5])
+        more = ", ..." if outside > len(list(examples)[:5]) else ""
+        raise InvalidParameterError(
+            f"{where}{outside} of the {recommended} distinct items recommended are not in the "
+            f"catalogue given ({given}): {shown}{more}; {remedy}")
+    if recommended > catalogue_size:
+        raise InvalidParameterError(
+            f"{where}the catalogue given ({given}) is smaller than the "
+            f"{recommended} distinct items recommended; {remedy}")
 
 
 def gini(counts: np.ndarray, catalogue_size: int, *, form: str = "handbook") -> float:
@@ -130,11 +174,7 @@ def gini(counts: np.ndarray, catalogue_size: int, *, form: str = "handbook") -> 
     """
     c = np.sort(counts[counts > 0])
     n_rec = len(c)
-    if catalogue_size < n_rec:
-        raise InvalidParameterError(
-            f"the catalogue ({catalogue_size} items) is smaller than the "
-            f"{n_rec} items recommended; give {argument('catalogue')} all items"
-        )
+    check_catalogue(n_rec, catalogue_size)
     if form not in ("handbook", "recbole"):
         raise InvalidParameterError(f"gini form must be 'handbook' or 'recbole', got {form!r}")
     total = c.sum()

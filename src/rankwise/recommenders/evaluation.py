@@ -211,6 +211,9 @@ class RecommenderResults:
         What :func:`rankwise.evaluate` returned for the accuracy measures.
     segments : SegmentResults or None
         With ``segments=``.
+    notes : list of str
+        What the numbers rest on that was not given (the default catalogue
+        of coverage and Gini).
     """
 
     users: list[Any]
@@ -534,7 +537,10 @@ def evaluate_recommendations(
         EPC), the catalogue when none is given, co-occurrence similarity for
         ILD without features. Defaults to *exclude*.
     catalogue : int, list of item ids or table, optional
-        All items (coverage and Gini). Defaults to the training items.
+        All items (coverage and Gini); it must hold every item recommended
+        (an error names those outside it). Defaults to every item of the
+        training, test and recommendation tables (said in
+        :attr:`RecommenderResults.notes`).
     features : ``{item: vector}``, ``(ids, matrix)`` or table, optional
         Item vectors (embeddings, genre indicators; dense or scipy sparse)
         for ILD and serendipity in the Recommenders dialect. Without them,
@@ -636,6 +642,9 @@ def evaluate_recommendations(
     else:
         seen = Interactions.read(exclude, user_vocab, item_vocab, columns=columns,
                                  what="exclude", rating=False)
+    # codes come in order of arrival: those given so far are the items of the test,
+    # the recommendations and the training, the default catalogue
+    known_items = _DefaultCatalogue(len(item_vocab), truth is not None, history is not None)
     base = Lists.read(baseline, user_vocab, item_vocab, columns=columns,
                       what="baseline", duplicates=duplicates) if baseline is not None else None
     catalogue_codes: np.ndarray | None = None
@@ -688,7 +697,8 @@ def evaluate_recommendations(
             per_user[name] = values
     kept_lists = lists if evaluated[lists.list_users].all() else lists.only_users(evaluated)
     context = _Context(kept_lists, base, truth, history, item_features, n_users, n_items,
-                       catalogue_codes, catalogue_size, _id_order(item_vocab))
+                       catalogue_codes, catalogue_size, _id_order(item_vocab),
+                       known_items=known_items, items=item_vocab)
     for measure in beyond_measures:
         value = context.compute(measure)
         if isinstance(value, float):
@@ -707,6 +717,8 @@ def evaluate_recommendations(
     means = {name: means[name] for name in sorted(means, key=key)}
     labels = user_vocab.labels().take(_arrow_codes(eval_codes)).to_pylist()
     result = RecommenderResults(labels, per_user_eval, means, accuracy)
+    if catalogue is None:
+        result.notes.extend(known_items.notes(beyond_measures))
     if segment_of is not None:
         set_level = [m for m in beyond_measures if str(m) not in per_user]
 
@@ -892,17 +904,84 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
                             coverage=coverage, rankings=rankings)
 
 
+@dataclass(frozen=True)
+class _DefaultCatalogue:
+    """The catalogue when none is given: every item of the test, lists and training.
+
+    The Spark engine counts the same items (:mod:`rankwise.recommenders.spark`).
+    """
+
+    size: int
+    test: bool
+    training: bool
+
+    def tables(self) -> str:
+        """The tables the items come from, in words."""
+        names = [*(["training"] if self.training else []), *(["test"] if self.test else []),
+                 "recommendation"]
+        return (", ".join(names[:-1]) + " and " if len(names) > 1 else "") + names[-1] + \
+            " tables"
+
+    def available(self, measure: BeyondMeasure) -> int:
+        """The size, or the error of a measure that needs a catalogue when none can be made.
+
+        The recommended items alone are no catalogue (coverage would be 1).
+        """
+        if not (self.test or self.training):
+            raise InvalidParameterError(
+                f"{measure} needs the catalogue: give {argument('catalogue')} (item ids or "
+                f"their number) or {argument('train')}; the default catalogue is every item "
+                "of the training, test and recommendation tables, and here there are only "
+                "recommendations")
+        return self.size
+
+    def notes(self, measures: Iterable[BeyondMeasure]) -> list[str]:
+        """What the default catalogue was, for the measures that read it (coverage, Gini)."""
+        readers = [str(m) for m in measures if m.name in _CATALOGUE]
+        if not readers:
+            return []
+        return [f"{', '.join(readers)}: the catalogue is the {self.size} items of the "
+                f"{self.tables()}; give {argument('catalogue')} all items to count the ones "
+                "in none of them"]
+
+
+_CATALOGUE = {"coverage", "gini"}
+"""The measures that read the catalogue."""
+
+
+def _catalogue_check(measure: BeyondMeasure, counts: np.ndarray, size: int,
+                     catalogue_codes: np.ndarray | None, items: Vocabulary | None,
+                     item_order: np.ndarray | None) -> None:
+    """Refuse a catalogue given that does not hold every item recommended (*counts* > 0)."""
+    recommended = counts > 0
+    outside = np.zeros(0, dtype=np.int64)
+    if catalogue_codes is not None:
+        inside = np.zeros(len(counts), dtype=bool)
+        inside[catalogue_codes[catalogue_codes < len(counts)]] = True
+        outside = np.flatnonzero(recommended & ~inside)
+    examples: list[Any] = []
+    if len(outside) and items is not None:
+        first = outside[np.argsort(item_order[outside], kind="stable")[:5]] \
+            if item_order is not None else outside[:5]
+        examples = items.labels().take(_arrow_codes(first)).to_pylist()
+    beyond.check_catalogue(int(np.count_nonzero(recommended)), size, outside=len(outside),
+                           examples=examples, measure=str(measure))
+
+
 class _Context:
     """What the beyond-accuracy measures share: lists, popularity, catalogue."""
 
     def __init__(self, lists: Lists, base: Lists | None, truth: Interactions | None,
                  history: Interactions | None, features: Any, n_users: int, n_items: int,
                  catalogue_codes: np.ndarray | None, catalogue_size: int | None,
-                 item_order: np.ndarray | None = None) -> None:
+                 item_order: np.ndarray | None = None, *,
+                 known_items: _DefaultCatalogue | None = None,
+                 items: Vocabulary | None = None) -> None:
         self.lists, self.base, self.truth, self.history = lists, base, truth, history
         self.n_users, self.n_items = n_users, n_items
         self.features = features
         self.catalogue_codes, self.catalogue_size = catalogue_codes, catalogue_size
+        self.known_items, self.items = known_items, items
         self.item_order = item_order  # rank of each item code in id order (tie-breaks)
         if history is not None:
             self.user_counts = count_codes(history.items, n_items).astype(np.float64)
@@ -937,17 +1016,19 @@ class _Context:
         return Interactions(truth.users[keep], truth.items[keep], truth.ratings[keep],
                             truth.counts[keep])
 
-    def size(self, measure: BeyondMeasure) -> int:
+    def size(self, measure: BeyondMeasure, lists: Lists) -> int:
+        """The catalogue's size, checked to hold every item of *lists*."""
         if self.catalogue_size is not None:
-            return self.catalogue_size
-        if self.catalogue_codes is not None:
-            return len(self.catalogue_codes)
-        history = self.history
-        if history is None:
-            raise InvalidParameterError(
-                f"{measure} needs the catalogue: give {argument('catalogue')} (item ids or "
-                f"their number) or {argument('train')}")
-        return int(np.count_nonzero(np.bincount(history.items)))
+            size = self.catalogue_size
+        elif self.catalogue_codes is not None:
+            size = len(self.catalogue_codes)
+        elif self.known_items is not None:
+            return self.known_items.available(measure)  # holds every item recommended
+        else:  # pragma: no cover - evaluate_recommendations gives one of them
+            raise InvalidParameterError(f"{measure} needs the catalogue")
+        _catalogue_check(measure, self.exposure(lists), size, self.catalogue_codes, self.items,
+                         self.item_order)
+        return size
 
     def vectors(self) -> Any:
         if self._vectors is None:
@@ -969,9 +1050,9 @@ class _Context:
         dialect = m.param("dialect")
         n_users, n_items = self.n_users, self.n_items
         if m.name == "coverage":
-            return beyond.catalogue_coverage(lists, self.size(m), self.exposure(lists))
+            return beyond.catalogue_coverage(lists, self.size(m, lists), self.exposure(lists))
         if m.name == "gini":
-            return beyond.gini(self.exposure(lists), self.size(m),
+            return beyond.gini(self.exposure(lists), self.size(m, lists),
                                form="recbole" if dialect == "recbole" else "handbook")
         if m.name == "entropy":
             counts = self.exposure(lists)

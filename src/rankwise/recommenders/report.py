@@ -41,7 +41,8 @@ def render_html(result: RecommenderResults, *, title: str = "Recommender evaluat
     see :class:`~rankwise.recommenders.SegmentResults`) is shown under the
     segments; those below *alpha* are marked. Whole-set measures (coverage,
     Gini, ...) have one value per segment and no test: an empty cell, as in
-    every other output.
+    every other output. The result's notes (the default catalogue) follow
+    the table of measures.
 
     *descriptions* (``{measure: what it says}``) fill the third column of
     the table of measures.
@@ -61,13 +62,17 @@ def render_html(result: RecommenderResults, *, title: str = "Recommender evaluat
     rows = "".join(
         f"<tr><td>{_e(name)}</td><td class=\"num\">{_num(result.mean[name], digits)}</td>"
         f"<td>{_e((descriptions or {}).get(name, ''))}</td></tr>" for name in names)
+    notes = ("<ul class='notes' id='notes'>"
+             + "".join(f"<li>{_e(n)}</li>" for n in result.notes) + "</ul>"
+             if result.notes else "")
     sections = [
         '<section id="means" class="card"><h2>Measures</h2>'
         f'<p class="lead">Means over the <b>{len(result.users):,}</b> evaluated users '
         "(per-user measures) and values over the whole set of lists (coverage, Gini, "
         "entropy, personalisation, PopREO).</p>"
         '<div class="scroll"><table><thead><tr><th>measure</th><th>value</th>'
-        f"<th>what it says</th></tr></thead><tbody>{rows}</tbody></table></div></section>"
+        f"<th>what it says</th></tr></thead><tbody>{rows}</tbody></table></div>{notes}"
+        "</section>"
     ]
     seg = result.segments
     if seg is not None:

@@ -39,6 +39,7 @@ import inspect
 import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -55,6 +56,7 @@ from rankwise.recommenders.evaluation import (
     BeyondMeasure,
     RecommenderResults,
     SegmentResults,
+    _DefaultCatalogue,
     parse_beyond,
     recbole_tail,
 )
@@ -101,6 +103,9 @@ class SparkRecommenderResults:
         The number of evaluated users.
     segments : SegmentResults or None
         With ``segments=``: every measure per segment, and the test.
+    notes : list of str
+        As :attr:`rankwise.recommenders.RecommenderResults.notes` (the
+        default catalogue).
     """
 
     def __init__(self, per_user: DataFrame, mean: dict[str, float], measures: list[str],
@@ -110,6 +115,7 @@ class SparkRecommenderResults:
         self.measures = measures
         self.accuracy = accuracy
         self.segments = segments
+        self.notes: list[str] = []
 
     def to_results(self) -> RecommenderResults:
         """Collect the per-user values: a :class:`RecommenderResults` (users sorted by id)."""
@@ -121,7 +127,8 @@ class SparkRecommenderResults:
         }
         accuracy = self.accuracy.to_results() if self.accuracy is not None else None
         return RecommenderResults(table.column("user").to_pylist(), per_user,
-                                  dict(self.mean), accuracy, segments=self.segments)
+                                  dict(self.mean), accuracy, segments=self.segments,
+                                  notes=list(self.notes))
 
     def unpersist(self) -> None:
         """Release what the evaluation cached on the cluster."""
@@ -284,27 +291,23 @@ def _grade_numbers(table: pa.Table, relevance: str | None) -> None:
         numbers_of(table, relevance, "grade", "test", booleans=True)
 
 
-def _catalogue_size(spark: SparkSession, catalogue: Any, history: DataFrame | None,
-                    columns: Mapping[str, str] | None, measure: BeyondMeasure) -> int:
+def _catalogue_given(spark: SparkSession, catalogue: Any, columns: Mapping[str, str] | None
+                     ) -> tuple[int, DataFrame | None]:
+    """The size of the catalogue given, and its items (``_i``, text, distinct) unless a number."""
     from pyspark.sql import functions as sf
 
     if isinstance(catalogue, (int, np.integer)) and not isinstance(catalogue, bool):
-        return int(catalogue)
-    if catalogue is not None:
-        if is_spark_frame(catalogue):
-            item = _column(catalogue, "item", columns, "catalogue")
-            return int(catalogue.select(sf.col(str(item)).cast("string")).distinct().count())
-        if isinstance(catalogue, (list, tuple, np.ndarray)) or type(catalogue).__name__ in (
-                "Series", "Array", "ChunkedArray", "Index"):
-            return len({str(x) for x in list(catalogue)})
-        frame = _local_frame(spark, catalogue, "catalogue")
-        item = _column(frame, "item", columns, "catalogue")
-        return int(frame.select(sf.col(str(item)).cast("string")).distinct().count())
-    if history is None:
-        raise InvalidParameterError(
-            f"{measure} needs the catalogue: give {argument('catalogue')} (item ids or their "
-            f"number) or {argument('train')}")
-    return int(history.select(ITEM).distinct().count())
+        return int(catalogue), None
+    if isinstance(catalogue, (list, tuple, np.ndarray)) or type(catalogue).__name__ in (
+            "Series", "Array", "ChunkedArray", "Index"):
+        import pyarrow as pa
+
+        ids = sorted({str(x) for x in list(catalogue)})
+        return len(ids), spark.createDataFrame(pa.table({ITEM: pa.array(ids, pa.string())}))
+    frame = _local_frame(spark, catalogue, "catalogue")
+    item = _column(frame, "item", columns, "catalogue")
+    items = frame.select(sf.col(str(item)).cast("string").alias(ITEM)).distinct()
+    return int(items.count()), items
 
 
 def _one(frame: DataFrame) -> Any:
@@ -514,6 +517,46 @@ def evaluate_recommendations(
         cached.append(stats)
     popularity: dict[str, Any] = {}
 
+    item_type = recs.schema[str(_column(recs, "item", columns, "recommendations"))].dataType
+    numeric_items = item_type.typeName() in ("integer", "long", "short", "byte")
+    catalogues: dict[str, Any] = {}  # "given": (size, items), "default": _DefaultCatalogue
+    checked: set[str] = set()  # measures whose lists the catalogue given holds
+
+    def default_catalogue(m: BeyondMeasure) -> _DefaultCatalogue:
+        """Every item of the test, the lists and the training (as the numpy path counts)."""
+        if "default" not in catalogues:
+            made = _DefaultCatalogue(0, truth is not None, history is not None)
+            made.available(m)  # only recommendations: no catalogue
+            items = recs.select(sf.col(str(_column(recs, "item", columns, "recommendations")))
+                                .cast("string").alias(ITEM))
+            for frame in (truth, history, None if seen is history else seen):
+                if frame is not None:
+                    items = items.union(frame.select(ITEM))
+            catalogues["default"] = replace(made, size=int(items.distinct().count()))
+        known: _DefaultCatalogue = catalogues["default"]
+        return known
+
+    def catalogue_size(m: BeyondMeasure, counts_frame: DataFrame, recommended: int) -> int:
+        """The catalogue's size, checked to hold every item recommended (once per measure)."""
+        if catalogue is None:
+            return default_catalogue(m).size
+        if "given" not in catalogues:
+            catalogues["given"] = _catalogue_given(spark, catalogue, columns)
+        size, items = catalogues["given"]
+        if str(m) in checked:  # checked on all the lists: a segment's are a part of them
+            return int(size)
+        outside, examples = 0, []
+        if items is not None:
+            missing = counts_frame.select(ITEM).join(items, ITEM, "left_anti")
+            outside = missing.count()
+            key = sf.col(ITEM).cast("long") if numeric_items else sf.col(ITEM)
+            examples = [int(row[0]) if numeric_items else row[0]
+                        for row in missing.orderBy(key).limit(5).collect()] if outside else []
+        beyond.check_catalogue(recommended, int(size), outside=outside, examples=examples,
+                               measure=str(m))
+        checked.add(str(m))
+        return int(size)
+
     def need_history(m: BeyondMeasure) -> DataFrame:
         if stats is None:
             raise InvalidParameterError(
@@ -533,10 +576,7 @@ def evaluate_recommendations(
         """``_i, _tail, _head`` for the training items (the numpy path's long tail)."""
         items, rows = item_popularity(m)
         # ties of popularity by item id (numbers by value, text by bytes), as numpy's
-        item_type = recs.schema[str(_column(recs, "item", columns,
-                                            "recommendations"))].dataType
-        numeric = item_type.typeName() in ("integer", "long", "short", "byte")
-        keys = [int(x) for x in items] if numeric else [x.encode() for x in items]
+        keys = [int(x) for x in items] if numeric_items else [x.encode() for x in items]
         order = np.argsort(np.array(keys, dtype=object), kind="stable")
         ranks = np.empty(len(order), dtype=np.int64)
         ranks[order] = np.arange(len(order))
@@ -584,12 +624,12 @@ def evaluate_recommendations(
                 counts = np.asarray(counts_frame.select("_c").toArrow().column("_c").to_numpy(),
                                     dtype=np.float64)
                 if m.name == "coverage":
-                    size = _catalogue_size(spark, catalogue, history, columns, m)
+                    size = catalogue_size(m, counts_frame, len(counts))
                     if size <= 0:
                         raise InvalidParameterError(f"the catalogue is empty (size {size})")
                     totals[name] = float(len(counts) / size)
                 elif m.name == "gini":
-                    size = _catalogue_size(spark, catalogue, history, columns, m)
+                    size = catalogue_size(m, counts_frame, len(counts))
                     totals[name] = beyond.gini(counts, size,
                                                form="recbole" if dialect == "recbole" else
                                                "handbook")
@@ -727,7 +767,10 @@ def evaluate_recommendations(
                                        [str(m) for m in set_level], list(mean), segment_test)
     for frame_cached in cached:
         frame_cached.unpersist()
-    return SparkRecommenderResults(frame, mean, names, n_evaluated, accuracy, by_segments)
+    results = SparkRecommenderResults(frame, mean, names, n_evaluated, accuracy, by_segments)
+    if catalogue is None and "default" in catalogues:
+        results.notes.extend(catalogues["default"].notes(beyond_measures))
+    return results
 
 
 def _segment_results(spark: SparkSession, segments: Any, columns: Mapping[str, str] | None,

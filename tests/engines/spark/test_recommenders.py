@@ -320,6 +320,67 @@ def test_recbole_tail_share_cuts_ties_as_numpy(spark, integer_ids: bool) -> None
     assert len({round(v, 12) for v in want.mean.values()}) > 4  # the ratios cut differently
 
 
+@pytest.mark.parametrize("seed", [1, 6])
+def test_the_default_catalogue_equals_numpy(spark, seed: int) -> None:
+    """Issue 33, item 22: no catalogue= is every item of the test, lists and training."""
+    data = random_recommendations(seed)
+    items = set()
+    for name in ("test", "recs", "train"):
+        items |= set(data[name].column("item").to_pylist())  # by hand
+    measures = ["coverage", "coverage@5", "gini", "gini@5(dialect=recbole)", "ndcg@5"]
+    labels = {user: n % 2 for n, user in enumerate(set(data["recs"].column("user").to_pylist()))}
+    for options in ({"k": 8, "exclude": data["train"]}, {"train": data["train"]}):
+        want = rw.evaluate_recommendations(data["test"], data["recs"], measures,
+                                           segments=labels, **options)
+        got = rw.evaluate_recommendations(data["test"], data["recs"], measures,
+                                          segments=labels, engine="spark", **options)
+        assert_same(got, want)
+        assert got.notes == want.notes == [
+            f"coverage, coverage@5, gini, gini@5(dialect=recbole): the catalogue is the "
+            f"{len(items)} items of the training, test and recommendation tables; give "
+            "catalogue= all items to count the ones in none of them"]
+        assert 0 < got.mean["coverage"] <= 1
+    frames = {name: spark.createDataFrame(data[name]) for name in ("test", "recs")}
+    from rankwise.spark import evaluate_recommendations
+
+    results = evaluate_recommendations(frames["test"], frames["recs"], ["coverage"])
+    tested = set(data["test"].column("item").to_pylist()) | set(
+        data["recs"].column("item").to_pylist())
+    assert results.notes == [f"coverage: the catalogue is the {len(tested)} items of the test "
+                             "and recommendation tables; give catalogue= all items to count "
+                             "the ones in none of them"]
+    test_users = set(data["test"].column("user").to_pylist())  # the evaluated users' lists
+    listed = {item for user, item in zip(data["recs"].column("user").to_pylist(),
+                                         data["recs"].column("item").to_pylist())
+              if user in test_users}
+    assert results.mean["coverage"] == len(listed) / len(tested)
+    results.unpersist()
+
+
+def test_a_catalogue_without_the_items_recommended_is_numpy_s_error(spark) -> None:
+    """Issue 33, item 6: a share above 1 on both engines before; the same error now."""
+    import pyarrow as pa
+
+    data = random_recommendations(3, integer_ids=True)
+    recommended = sorted(set(data["recs"].column("item").to_pylist()))
+    frames = {name: spark.createDataFrame(data[name]) for name in ("test", "recs")}
+    for catalogue in (1, recommended[2:], pa.table({"item": recommended[1:]}),
+                      spark.createDataFrame(pa.table({"item": recommended[1:]}))):
+        for measure in ("coverage", "gini@3"):
+            local = catalogue if not hasattr(catalogue, "toArrow") else catalogue.toArrow()
+            with pytest.raises(InvalidParameterError) as numpy_error:
+                rw.evaluate_recommendations(data["test"], data["recs"], [measure],
+                                            catalogue=local)
+            message = str(numpy_error.value)
+            assert message.startswith(f"{measure}: ")
+            if not isinstance(catalogue, int):  # the ids outside, smallest first
+                assert f": {recommended[0]}" in message
+            with pytest.raises(InvalidParameterError) as spark_error:
+                rw.evaluate_recommendations(frames["test"], frames["recs"], [measure],
+                                            catalogue=catalogue)
+            assert str(spark_error.value) == message
+
+
 def test_bad_numbers_and_vectors_are_numpy_s_errors(spark) -> None:
     """Issue 33, items 13 and 23: a text score, vectors of two lengths, on Spark."""
     import pyarrow as pa

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from typing import Any
 
 from rankwise.cli.options import (
@@ -108,7 +109,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                               "popreo, epc), the catalogue without --catalogue")
     context.add_argument("--catalogue", metavar="N|FILE", default=None,
                          help="all items (coverage, gini): their number, or a table with an "
-                              "item column (default: the training items)")
+                              "item column; it must hold every item recommended (default: "
+                              "every item of the training, test and recommendation files, "
+                              "said in a note)")
     context.add_argument("-k", type=positive_int, default=None, metavar="K",
                          help="cut every list at K after excluding seen items")
     context.add_argument("--relevance", metavar="COLUMN", default=None,
@@ -225,6 +228,9 @@ def run(args: argparse.Namespace) -> int:
     if args.html is not None:
         result.to_html(args.html, title=f"Recommendations: {name}", digits=args.digits)
         say_written(args.html, quiet=args.quiet)
+    if not args.quiet:  # under the table: what the numbers rest on
+        for note in result.notes:
+            sys.stderr.write(f"rankwise: note: {note}\n")
     return 0
 
 
