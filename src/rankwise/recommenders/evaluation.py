@@ -534,7 +534,7 @@ def evaluate_recommendations(
         cutting at k (usually the training interactions).
     train : table, optional
         Training interactions: item popularity (novelty, ARP, APLT, PopREO,
-        EPC), the catalogue when none is given, co-occurrence similarity for
+        EPC), items of the default catalogue, co-occurrence similarity for
         ILD without features. Defaults to *exclude*.
     catalogue : int, list of item ids or table, optional
         All items (coverage and Gini); it must hold every item recommended

@@ -106,7 +106,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                               "the training interactions unless --train is given")
     context.add_argument("--train", metavar="FILE", default=None,
                          help="training interactions: item popularity (novelty, arp, aplt, "
-                              "popreo, epc), the catalogue without --catalogue")
+                              "popreo, epc), items of the catalogue without --catalogue")
     context.add_argument("--catalogue", metavar="N|FILE", default=None,
                          help="all items (coverage, gini): their number, or a table with an "
                               "item column; it must hold every item recommended (default: "
