@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rankwise.evaluation",),
     ("rankwise.comparison", "rankwise.design", "rankwise.reproducibility",
      "rankwise.explanation", "rankwise.recommenders", "rankwise.fusion.optimize"),
-    ("rankwise.reporting", "rankwise.spark"),
+    ("rankwise.reporting", "rankwise.spark", "rankwise.guidance"),
     ("rankwise.compat", "rankwise.integrations"),
     ("rankwise.cli",),
     ("rankwise", "rankwise.__main__"),

@@ -58,6 +58,7 @@ def _jobs() -> dict[str, partial[Any]]:
         "DiscriminativePower": partial(discriminative_power, QRELS, RUNS, ["map"],
                                        n_resamples=100, seed=3),
         "TopicSetTable": partial(topic_set_table, "t", [0.1, 0.2], [0.05]),
+        "Guide": partial(rw.guide, QRELS, RUNS),
     }
 
 

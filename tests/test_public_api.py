@@ -12,7 +12,8 @@ def test_exports_are_listed_and_exist() -> None:
     for name in rankwise.__all__:
         assert hasattr(rankwise, name), name
     for name in ("evaluate", "Qrels", "Run", "Results", "Measure", "parse", "read_qrels",
-                 "read_run", "RankwiseError", "InputFormatError", "UnknownMeasureError"):
+                 "read_run", "RankwiseError", "InputFormatError", "UnknownMeasureError",
+                 "guide", "Guide"):
         assert name in rankwise.__all__, name
 
 
@@ -56,3 +57,12 @@ def test_every_public_exception_is_exported() -> None:
     assert set(exceptions.__all__) <= set(rankwise.__all__)
     for name in exceptions.__all__:
         assert getattr(rankwise, name) is getattr(exceptions, name)
+
+
+def test_guide_is_the_function_after_its_package_is_imported() -> None:
+    """The guide lives in rankwise.guidance: a module called rankwise.guide would replace
+    the function rankwise.guide with itself once imported (the CLI imports it)."""
+    code = ("import rankwise, rankwise.cli.commands.guide, rankwise.guidance\n"
+            "print(callable(rankwise.guide), rankwise.guide.__module__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "rankwise.guidance.advisor"]

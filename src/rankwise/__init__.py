@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rankwise.explanation import explain
     from rankwise.fusion import fuse
     from rankwise.fusion.optimize import optimize_fusion
+    from rankwise.guidance import Guide, guide
     from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
     from rankwise.measures import Measure, parse
     from rankwise.options import EvalOptions
@@ -47,6 +48,8 @@ _LAZY = {
     "evaluate_recommendations": "rankwise.recommenders",
     "fuse": "rankwise.fusion",
     "optimize_fusion": "rankwise.fusion.optimize",
+    "Guide": "rankwise.guidance",
+    "guide": "rankwise.guidance",
     "build_report": "rankwise.reporting",
     "Qrels": "rankwise.data",
     "Run": "rankwise.data",
@@ -70,6 +73,7 @@ __all__ = [
     "Comparison",
     "DuplicateEntryError",
     "EvalOptions",
+    "Guide",
     "InputFormatError",
     "InvalidParameterError",
     "Measure",
@@ -92,6 +96,7 @@ __all__ = [
     "evaluate_runs",
     "explain",
     "fuse",
+    "guide",
     "measure_agreement",
     "optimize_fusion",
     "parse",
