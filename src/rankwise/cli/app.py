@@ -26,6 +26,7 @@ judgments: NDCG, MAP, MRR, P@k, recall@k and trec_eval's whole family."""
 _EPILOG = """\
 examples:
   rankwise demo
+  rankwise guide qrels.txt bm25.run dense.run
   rankwise eval qrels.txt bm25.run dense.run -m ndcg@10 map mrr@10 P@10
   rankwise eval qrels.parquet run.parquet -m ndcg@10 --per-query --format csv -o out.csv
   rankwise trec-eval -q -m all_trec qrels.txt bm25.run
@@ -136,6 +137,7 @@ COMMANDS: dict[str, str] = {
     "fuse": "rankwise.cli.commands.fuse",
     "recs": "rankwise.cli.commands.recs",
     "design": "rankwise.cli.commands.design",
+    "guide": "rankwise.cli.commands.guide",
     "explain": "rankwise.cli.commands.explain",
     "trec-eval": "rankwise.cli.commands.trec_eval",
     "demo": "rankwise.cli.commands.demo",
