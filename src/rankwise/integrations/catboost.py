@@ -57,15 +57,15 @@ def _group_ids(source: Any) -> np.ndarray:
 class RankwiseMetric:
     """A CatBoost ``eval_metric`` object computing one rankwise measure over query groups.
 
+    The object is of a subclass named after the measure (``rankwise.ndcg@3``):
+    CatBoost shows a Python metric under its class's name.
+
     Parameters
     ----------
     measure : str or Measure
         Any measure, in any dialect.
     group_id : Pool, array, or a list of them
         The groups of every data set CatBoost evaluates the metric on.
-
-    The object is of a subclass named after the measure (``rankwise.ndcg@3``):
-    CatBoost shows a Python metric under its class's name.
 
     Examples
     --------
