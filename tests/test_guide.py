@@ -433,3 +433,20 @@ def test_html_escapes_what_it_shows() -> None:
 def test_pickles(demo: Guide) -> None:
     back = pickle.loads(pickle.dumps(demo))
     assert back.to_dict() == demo.to_dict() and str(back) == str(demo)
+
+
+def test_a_run_without_a_judged_query_is_refused() -> None:
+    with pytest.raises(InvalidParameterError, match="run 'x' and the judgments have no query "
+                                                    "in common"):
+        rw.guide(one_relevant(), {"x": {"q9": {"a": 1.0}}})
+
+
+def test_judgments_without_a_judgment_are_refused() -> None:
+    with pytest.raises(InvalidParameterError, match="the judgments hold no judgment"):
+        rw.guide({})
+
+
+def test_headings_count_in_words() -> None:
+    text = rw.guide({"q1": {"a": 0}}, {"q1": {"a": 1.0}}).to_text()
+    assert text.startswith("The judgments (1 query, 1 judgment)\n")
+    assert "\nRun run (1 judged query, 1 document each)\n" in text

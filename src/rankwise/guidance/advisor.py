@@ -97,6 +97,13 @@ def _evaluate_runs(qrels: Any, given: list[tuple[str | None, Any]], measures: li
     for name, obj in given:
         run = reading.run(obj, name)
         results = evaluate(qrels, run, measures, rel=rel)
+        if results.n_queries == 0:
+            raise InvalidParameterError(
+                f"run {results.run_name!r}" + (f" ({_path(obj)})" if _path(obj) else "")
+                + f" and the judgments have no query in common (run: {len(run.query_ids)} "
+                f"queries, e.g. {run.query_ids[:3]}; judgments: {qrels.n_queries} queries, "
+                f"e.g. {qrels.query_ids[:3]})"
+            )
         results.ties  # noqa: B018 - the tie report is made while the run is here
         bounds = None
         if results.n_queries and results.mean[judged_name(cutoff)] < 1:
@@ -269,6 +276,9 @@ def guide(
         # the guide says in its own words what the evaluations would warn about
         warnings.simplefilter("ignore", RankwiseWarning)
         judgments = reading.qrels(qrels)
+        if len(judgments) == 0:
+            raise InvalidParameterError(
+                "the judgments hold no judgment: give at least one (query, document, grade)")
         facts = Facts(judgment_facts(judgments, rel=level, cutoff=cutoff), (), cutoff, DEEP,
                       float(min_diff), float(alpha), float(beta))
         told = _fired(facts, "judgments")

@@ -53,6 +53,12 @@ class Advice:
     options: tuple[tuple[str, str], ...] = ()
 
 
+def _count(n: float, one: str, many: str) -> str:
+    """``1 query``, ``3 queries``, ``1,500 documents``."""
+    return f"{n:,g} {one if n == 1 else many}" if isinstance(n, float) else \
+        f"{n:,} {one if n == 1 else many}"
+
+
 def _shown(source: str | None) -> bool:
     """A source worth naming: a path, not ``<dict>`` or ``<frame>``."""
     return bool(source) and not str(source).startswith("<")
@@ -209,14 +215,16 @@ class Guide:
         f = self.facts
         j = f.judgments
         where = f"{j.source}: " if _shown(j.source) else ""
-        sections = [(f"The judgments ({where}{j.n_queries:,} queries, {j.n_judgments:,} "
-                     "judgments)", [a for a in self.advice if a.scope == "judgments"])]
+        sections = [(f"The judgments ({where}{_count(j.n_queries, 'query', 'queries')}, "
+                     f"{_count(j.n_judgments, 'judgment', 'judgments')})",
+                     [a for a in self.advice if a.scope == "judgments"])]
         for run in f.runs:
             where = f"{run.source}: " if _shown(run.source) else ""
             depth = (f"{run.retrieved_median:g} documents per query (median)"
                      if run.retrieved_min != run.retrieved_max
-                     else f"{run.retrieved_max:g} documents each")
-            sections.append((f"Run {run.name} ({where}{run.n_queries:,} judged queries, {depth})",
+                     else f"{_count(run.retrieved_max, 'document', 'documents')} each")
+            queries = _count(run.n_queries, "judged query", "judged queries")
+            sections.append((f"Run {run.name} ({where}{queries}, {depth})",
                              [a for a in self.advice if a.scope == "run" and a.run == run.name]))
         sections.append(("Queries and runs" if f.runs else "Runs",
                          [a for a in self.advice if a.scope == "study"]))
