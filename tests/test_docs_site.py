@@ -86,7 +86,7 @@ def _run_doctests(text: str, name: str, folder: Path) -> doctest.TestResults:
 
 def _console(text: str, folder: Path) -> list[tuple[str, str, str]]:
     """Run each ``$ rankwise ...`` line of the page's console blocks in *folder*; return
-    (command, expected output, actual output)."""
+    (command, expected output, actual output: standard output, then standard error)."""
     env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "100"}
     done = []
     for block in _blocks(text, "console"):
@@ -98,7 +98,7 @@ def _console(text: str, folder: Path) -> list[tuple[str, str, str]]:
             out = subprocess.run([sys.executable, "-m", "rankwise", *words[1:]], cwd=folder,
                                  capture_output=True, text=True, env=env, check=False)
             assert out.returncode == 0, f"{command}: {out.stderr}"
-            done.append((command, expected, out.stdout))
+            done.append((command, expected, out.stdout + out.stderr))
     return done
 
 

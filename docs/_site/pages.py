@@ -129,7 +129,7 @@ Results('run', 2 queries)
 ...     _ = f.write("q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.5 bm25\\n")
 >>> run = rw.read_run(path)
 >>> run, run.to_dict()
-(Run('bm25', 1 queries, 2 rows), {'q1': {'d1': 2.5, 'd2': 1.5}})
+(Run('bm25', 1 query, 2 rows), {'q1': {'d1': 2.5, 'd2': 1.5}})
 ''',
     "rankwise.RankwiseError": '''\
 >>> import rankwise as rw

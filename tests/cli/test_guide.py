@@ -45,6 +45,15 @@ def test_output_file_and_its_format(cli, tmp_path: Path) -> None:
     outcome = cli(["guide", QRELS, RUN, "-o", target])
     assert outcome.status == 0 and outcome.text == ""
     assert target.read_text().startswith("scope,run,topic,rule,text\n")
+    assert outcome.err.startswith(f"rankwise: wrote {target} (")
+
+
+def test_an_output_that_is_an_input_is_refused(cli, tmp_path: Path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_bytes(QRELS.read_bytes())
+    outcome = cli(["guide", qrels, "-o", qrels])
+    assert outcome.status == 1 and "would replace a file being read" in outcome.err
+    assert qrels.read_bytes() == QRELS.read_bytes()
 
 
 def test_formats_of_the_inputs_go_into_the_suggestion(cli, tmp_path: Path) -> None:

@@ -290,7 +290,7 @@ def test_every_file_argument_of_every_command_is_known(all_inputs: Path) -> None
         assert positional <= set(inputs), command
         assert dests & {"output", "html"} == set(outputs), command
     assert set(FILES) == {"eval", "compare", "report", "plot", "fuse", "recs", "design",
-                          "explain"}
+                          "explain", "guide"}
 
 
 def _rankwise(*args: str, **kwargs: object) -> subprocess.CompletedProcess[bytes]:

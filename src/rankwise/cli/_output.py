@@ -29,6 +29,7 @@ FILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
              ("output", "html")),
     "design": (("files",), ("output",)),
     "explain": (("qrels", "run"), ("output",)),
+    "guide": (("qrels", "runs"), ("output",)),
 }
 """Each command that writes: the arguments naming the files it reads, and those it writes.
 

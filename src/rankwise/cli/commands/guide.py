@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     RankwiseError
         Bad input or option value (reported as one line by the caller).
     """
-    from rankwise.cli._output import write_output
+    from rankwise.cli._output import say_written, write_output
     from rankwise.guidance import guide
 
     check_stdin_once([args.qrels, *args.runs])
@@ -103,4 +103,5 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for note in result.facts.notes:
             sys.stderr.write(f"rankwise: note: {note}\n")
+    say_written(args.output, quiet=args.quiet)
     return 0
