@@ -53,6 +53,7 @@ CASES: dict[str, list[str]] = {
     "explain --between": ["explain", "q", "a", "-m", "ndcg@10", "--between", "trec_eval",
                           "sklearn"],
     "explain --measured": ["explain", "q", "b", "-m", "ndcg@10", "--measured", "0.75"],
+    "guide": ["guide", "q", "a", "b"],
 }
 FORMATS = [(name, fmt) for name in CASES for fmt in ("json", "jsonl")
            if not (name.startswith("explain") and fmt == "jsonl")]
