@@ -21,6 +21,7 @@ __all__ = [
     "file_stem",
     "read_qrels",
     "read_run",
+    "refuse_empty_dict",
     "split_one_table",
 ]
 
@@ -192,6 +193,14 @@ def read_qrels(
     Returns
     -------
     Qrels
+
+    Raises
+    ------
+    InvalidParameterError
+        *path* is not a path (a dict, a frame or records go to :func:`as_qrels`).
+    InputFormatError
+        The file is missing or malformed, or holds no rows (in every format:
+        docs/reading.md); a line or row is named where there is one.
 
     Examples
     --------
@@ -447,6 +456,14 @@ def read_run(
     Returns
     -------
     Run
+
+    Raises
+    ------
+    InvalidParameterError
+        *path* is not a path (a dict, a frame or records go to :func:`as_run`).
+    InputFormatError
+        The file is missing or malformed, or holds no rows (in every format:
+        docs/reading.md); a line or row is named where there is one.
     """
     text = _path_text(path, "read_run", "a run", "as_run")
     mapping = check_columns(columns)
@@ -533,6 +550,12 @@ def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
         Its :attr:`~Qrels.query_id_type` is ``int`` when the query ids were
         integers (a dict's keys, an integer column).
 
+    Raises
+    ------
+    InputFormatError
+        Malformed judgments, or none at all: an empty dict, a frame of no
+        rows, no records (docs/reading.md).
+
     Examples
     --------
     >>> import pyarrow as pa
@@ -593,6 +616,12 @@ def as_run(
     Returns
     -------
     Run
+
+    Raises
+    ------
+    InputFormatError
+        A malformed run, or an empty one: an empty dict, a frame of no rows,
+        no records (docs/reading.md). A :class:`Run` is taken as it is.
 
     Examples
     --------

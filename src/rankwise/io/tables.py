@@ -22,6 +22,7 @@ __all__ = [
     "TextLines",
     "qrels_from_table",
     "read_table",
+    "refuse_no_rows",
     "run_from_table",
     "to_arrow_table",
 ]
