@@ -596,6 +596,7 @@ def as_run(
     name: str | None = None,
     keep_rank: bool = False,
     columns: Mapping[str, Any] | None = None,
+    empty: bool = False,
 ) -> Run:
     """A run from a :class:`Run`, a path, a frame, a dict or named tuples.
 
@@ -612,6 +613,10 @@ def as_run(
         Keep the rank column (for ``ties="rank"``).
     columns : dict, optional
         ``{role: column}`` for tables and named tuples (see :func:`read_run`).
+    empty : bool, default False
+        Read a dict, frame or records with no rows as a run that retrieved
+        nothing, instead of refusing it: for the drop-ins of tools that do
+        (ir_measures).
 
     Returns
     -------
@@ -621,7 +626,8 @@ def as_run(
     ------
     InputFormatError
         A malformed run, or an empty one: an empty dict, a frame of no rows,
-        no records (docs/reading.md). A :class:`Run` is taken as it is.
+        no records (docs/reading.md), unless *empty*. A :class:`Run` is taken
+        as it is.
 
     Examples
     --------
@@ -638,7 +644,8 @@ def as_run(
     if isinstance(obj, dict):
         from rankwise.io.dicts import run_from_dict
 
-        refuse_empty_dict(obj, "run")
+        if not empty:
+            refuse_empty_dict(obj, "run")
         return run_from_dict(obj, name=name or "run")._with_query_id_type(
             key_type(obj)
         )
@@ -654,6 +661,8 @@ def as_run(
             "{query_id: {doc_id: score}} or named tuples (ir_datasets' scoreddocs_iter()), "
             f"got {type(obj).__name__}"
         )
+    if empty and not table.num_rows:
+        return Run.from_arrow([], [], [], name=name or "run")
     return _run_of_table(table, mapping, name or "run", keep_rank=keep_rank, records=records)
 
 
