@@ -84,6 +84,7 @@ _NUMBER = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NOT_FINITE = re.compile(rb"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 _INTEGER = re.compile(rb"-?[0-9]+")
 _FIELD = re.compile(rb"[^ \t\r\f\v]+")
+_BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
 
 
 # ------------------------------------------------------------------------------------------
@@ -260,8 +261,18 @@ def _normalise(data: bytes, layout: _Layout) -> tuple[bytes, np.ndarray | None]:
 
 def _read_csv(data: bytes, separator: bytes, layout: _Layout, wanted: tuple[str, ...],
               integer_grades: bool) -> pa.Table:
+    """*data* (lines of fields split by *separator*, no blank line) as a table of *wanted*.
+
+    pyarrow skips a byte order mark at the start of its buffer: one that
+    starts a piece past the input's start is part of the first field (as in
+    the C reader), so it is kept behind an empty first line pyarrow skips.
+    """
     import pyarrow as pa
     import pyarrow.csv as pacsv
+
+    bom = data.startswith(_BOM)
+    if bom:
+        data = b"\n" + data
 
     types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.string(), "iter": pa.string(),
              "score": pa.float64(), "grade": pa.int64() if integer_grades else pa.float64()}
@@ -270,7 +281,7 @@ def _read_csv(data: bytes, separator: bytes, layout: _Layout, wanted: tuple[str,
         read_options=pacsv.ReadOptions(column_names=list(layout.names), block_size=_CSV_BLOCK),
         parse_options=pacsv.ParseOptions(
             delimiter=separator.decode(), quote_char=False, escape_char=False, double_quote=False,
-            ignore_empty_lines=False,
+            ignore_empty_lines=bom,
         ),
         convert_options=pacsv.ConvertOptions(
             include_columns=list(wanted),
@@ -349,6 +360,10 @@ def _general_piece(block: bytes, first_line: int, layout: _Layout, display: str,
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if first_line == 1 and block.startswith(_BOM):
+        # the input's byte order mark (the C reader declines it): skipped, not part of a field,
+        # so whitespace after it is the first line's leading whitespace
+        block = block[len(_BOM):]
     lines = block.count(b"\n") + (1 if block and not block.endswith(b"\n") else 0)
     # what pyarrow would take as data: NUL bytes, lone CRs, over-long lines
     suspect = b"\x00" in block or (
@@ -365,6 +380,8 @@ def _general_piece(block: bytes, first_line: int, layout: _Layout, display: str,
     # lines shorter on average than the shortest data line: blank lines (normalise them away)
     shortest = 2 * len(layout.names)
     separator = _is_clean(block) if len(block) >= shortest * lines else None
+    if block.startswith(_BOM):
+        separator = None  # a byte order mark past the input's start: kept, by the normaliser
     table = None
     line_numbers: np.ndarray | None = None
     if separator is not None:
@@ -519,6 +536,8 @@ class _Reader:
                 first + block.count(b"\n", 0, declined.offset), declined.reason)
             end = block.find(b"\n", declined.offset)
             raw = block[declined.offset : len(block) if end == -1 else end]
+            if first == 1 and declined.offset == 0 and raw.startswith(_BOM):
+                raw = raw[len(_BOM):]  # the input's byte order mark: skipped, as below
             _check_line(raw[:-1] if raw.endswith(b"\r") else raw,
                         first + block.count(b"\n", 0, declined.offset), self.layout,
                         self.display, self.integer_grades)
@@ -761,7 +780,7 @@ def read_trec_qrels(
 
 def _subtopic_field(data: bytes, rows: int) -> pa.ChunkedArray:
     """The second field of every data line of a qrels text already read and checked."""
-    text, _ = _normalise(data, _QRELS)
+    text, _ = _normalise(data[len(_BOM):] if data.startswith(_BOM) else data, _QRELS)
     field = _read_csv(text, b" ", _QRELS, ("iter",), False)["iter"] if text else None
     if field is None or len(field) != rows:  # pragma: no cover - the first pass checked it
         raise InputFormatError("cannot read the subtopic field (column 2)", None)
