@@ -15,20 +15,27 @@ QRELS = {"a": {"d1": 1, "d2": 0}, "b": {"d3": 2}}
 RUN = {"a": {"d1": 2.0, "d2": 1.0}, "b": {"d3": 1.0, "d4": 3.0}}
 
 
-@pytest.mark.parametrize("qrels", [{}, {"a": {}}], ids=["no query", "no document"])
-def test_qrels_without_judgments_are_an_error(qrels: dict) -> None:
-    with pytest.raises(rw.InputFormatError, match="the qrels hold no judgments"):
+@pytest.mark.parametrize(("qrels", "message"), [
+    ({}, "<dict>: the dict is empty: judgments need at least one query"),
+    ({"a": {}}, "the qrels hold no judgments"),
+], ids=["no query", "no document"])
+def test_qrels_without_judgments_are_an_error(qrels: dict, message: str) -> None:
+    with pytest.raises(rw.InputFormatError, match=message):
         rw.evaluate(qrels, RUN, ["map", "recall@10"])
 
 
-def test_empty_frames_are_an_error_or_no_query() -> None:
+def test_empty_frames_are_an_error() -> None:
+    # one rule for every input form (issue 33, item 19; tests/io/test_empty_inputs.py): an
+    # empty run frame was read as a run of no query, an empty run file was an error
     pd = pytest.importorskip("pandas")
     empty_qrels = pd.DataFrame({"query_id": [], "doc_id": [], "relevance": []})
-    with pytest.raises(rw.InputFormatError, match="the qrels hold no judgments"):
+    with pytest.raises(rw.InputFormatError, match="<table>: the table has no rows: judgments"):
         rw.evaluate(empty_qrels, RUN, ["map"])
     empty_run = pd.DataFrame({"query_id": [], "doc_id": [], "score": []})
-    results = rw.evaluate(QRELS, empty_run, ["map"], missing="zero")
-    assert results.mean["map"] == 0.0  # missing="zero": every judged query scores 0
+    with pytest.raises(rw.InputFormatError, match="<table>: the table has no rows: a run"):
+        rw.evaluate(QRELS, empty_run, ["map"], missing="zero")
+    built = rw.Run.from_arrow([], [], [])  # a Run built empty is taken as it is
+    assert rw.evaluate(QRELS, built, ["map"], missing="zero").mean["map"] == 0.0
 
 
 @pytest.mark.parametrize("measure", [

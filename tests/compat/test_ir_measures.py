@@ -277,6 +277,25 @@ def test_drop_in_takes_strings_frames_and_named_tuples() -> None:
                    "AP(rel=2)": pytest.approx(want[irm.AP(rel=2)])}
 
 
+@pytest.mark.parametrize("form", ["dict", "frame", "list", "generator"])
+def test_an_empty_run_is_scored_as_ir_measures_scores_it(form: str) -> None:
+    # rankwise refuses an input with no data (issue 33, item 19); ir_measures reads an empty
+    # run as one that retrieved nothing, and the drop-in does as ir_measures does
+    pd = pytest.importorskip("pandas")
+    qrels, _ = random_collection(3, ties=False)
+    make = {"dict": dict, "list": list, "generator": lambda: iter([]),
+            "frame": lambda: pd.DataFrame({"query_id": [], "doc_id": [], "score": []})}[form]
+    measures = [irm.nDCG @ 10, irm.AP, irm.P @ 5, irm.RR, irm.NumRet]
+    want = irm.calc_aggregate(measures, qrels, make())
+    got = drop_in.calc_aggregate(measures, qrels, make())
+    assert got == want
+    want_rows = {(m.query_id, m.measure): m.value for m in irm.iter_calc(measures, qrels,
+                                                                          make())}
+    got_rows = {(m.query_id, m.measure): m.value for m in drop_in.iter_calc(measures, qrels,
+                                                                             make())}
+    assert got_rows == want_rows
+
+
 def test_register_puts_rankwise_first_in_the_default_pipeline() -> None:
     qrels = {"q1": {"d1": 1, "d2": 2}, "q2": {"d3": 2}}
     run = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0}}

@@ -48,7 +48,11 @@ def _summary(value: object) -> object:
     if isinstance(value, tuple):
         return value
     if isinstance(value, rw.Run):
-        ranks = value.ranks
+        try:
+            ranks = value.ranks
+            rank_bits = None if ranks is None else ranks.view(np.int64).tolist()
+        except RankwiseError as error:  # a rank field that is not a number: said when asked
+            rank_bits = str(error).split(": ", 1)[-1]  # (the source's name left out)
         return (
             "run",
             value.name,
@@ -56,7 +60,7 @@ def _summary(value: object) -> object:
             value.query_codes.tolist(),
             value.doc_ids.to_pylist(),
             value.scores.view(np.int64).tolist(),
-            None if ranks is None else ranks.view(np.int64).tolist(),
+            rank_bits,
             [value.line_of(row) for row in range(min(len(value), 50))],
         )
     assert isinstance(value, rw.Qrels)
@@ -529,3 +533,165 @@ def test_a_nul_byte_in_the_first_64_kib_is_said_first_however_small_the_stream_b
     assert_same("run", path)
     fast = _read("run", path, pure=False)
     assert isinstance(fast, tuple) and ":6: binary data (a NUL byte)" in fast[1]
+
+
+# ------------------------------------------------------------------------------------------
+# missing and empty fields: the general reader counts fields as the C reader does (issue 33)
+
+
+@pytest.mark.parametrize(("content", "kind", "line", "got"), [
+    (b"q1 Q0 d1 1 2.0 t\nq1 Q0  2 1.0 t\n", "run", 2, 5),  # the issue's example: no docno
+    (b"q1 Q0 d1 1 2.0 t\n q1 Q0 d2 1 1.0\n", "run", 2, 5),  # a leading space, no run id
+    (b"q1 Q0 d1 1 2.0 t\nq1  d2 1 1.0 t\n", "run", 2, 5),  # no iter
+    (b"q1 Q0 d1 1 2.0 t\nq1 Q0 d2 1 1.0 \n", "run", 2, 5),  # a trailing space, no run id
+    (b"q1 Q0 d1 1 2.0 t\r\nq1 Q0 d2 1 1.0 \r\n", "run", 2, 5),  # the same with CR LF
+    (b"q1\tQ0\td1\t1\t2.0\tt\nq1\tQ0\td2\t\t1.0\tt\n", "run", 2, 5),  # tabs: no rank
+    (b"q1 0  1\nq1 0 d2 1\n", "qrels", 1, 3),  # no docno
+    (b"q1 0 d1 1\n 0 d3 1\n", "qrels", 2, 3),  # no qid, a leading space
+    (b"q1 0 d1 1\nq1 0 d3 \n", "qrels", 2, 3),  # no grade, a trailing space
+])
+def test_a_missing_field_is_an_error_on_both_paths(tmp_path: Path, content: bytes, kind: str,
+                                                   line: int, got: int) -> None:
+    # the general reader read two separators in a row as an empty field: the issue's run
+    # gave map 0.5 and num_ret 2 with RANKWISE_NO_C=1, where the C reader said r:2
+    path = tmp_path / kind
+    path.write_bytes(content)
+    fields = "6 fields (qid iter docno rank score runid)" if kind == "run" else (
+        "4 fields (qid iter docno grade)")
+    expected = ("InputFormatError", f"{path}:{line}: expected {fields}, got {got}")
+    for pure in (False, True):
+        assert _read(kind, path, pure=pure) == expected
+    assert_same(kind, path)
+
+
+def test_a_missing_field_in_diversity_judgments_is_an_error_on_both_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the general reader took 'q1 0  1' as four fields, then the subtopic pass failed with
+    # pyarrow's traceback
+    path = tmp_path / "qrels"
+    path.write_bytes(b"q1 0  1\nq1 0 d2 1\n")
+    for pure in ("0", "1"):
+        monkeypatch.setenv("RANKWISE_NO_C", pure)
+        with pytest.raises(RankwiseError, match=r":1: expected 4 fields .*, got 3$"):
+            rw.read_qrels(path, subtopics=True)
+
+
+@pytest.mark.parametrize("content", [
+    b"\xef\xbb\xbf q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n",
+    b"\xef\xbb\xbf\tq1\tQ0\td1\t1\t2.0\tt\nq1\tQ0\td2\t2\t1.0\tt\n",
+    b"\xef\xbb\xbf\n q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n",
+])
+def test_whitespace_after_a_byte_order_mark_is_not_an_empty_field(
+    tmp_path: Path, small_ranges: None, content: bytes
+) -> None:
+    # found by test_any_run_file: pyarrow skipped the mark and read the space after it as a
+    # separator, so the first line had an empty query id and its fields moved one place
+    path = tmp_path / "run"
+    path.write_bytes(content)
+    run = assert_same("run", path, keep_rank=True)
+    assert isinstance(run, rw.Run)
+    assert run.to_dict() == {"q1": {"d1": 2.0, "d2": 1.0}}
+    # a byte order mark past the input's start is a character of its field
+    lines = b"".join(b"q0 Q0 d%d 1 3.0 t\n" % i for i in range(4))
+    path.write_bytes(lines + content[3:].replace(b"q1", b"\xef\xbb\xbfq1", 1))
+    run = assert_same("run", path, keep_rank=True)
+    assert isinstance(run, rw.Run)
+    assert run.query_ids == ["q0", "\ufeffq1", "q1"]
+
+
+def test_diversity_judgments_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the subtopic column is read in a second pass: standard input was empty by then
+    import gzip
+    import io
+    import sys
+
+    text = b"1 1 d1 1\n1 2 d2 1\n1 2 d3 0\n"
+    for data in (text, gzip.compress(text)):
+        for pure in ("0", "1"):
+            monkeypatch.setenv("RANKWISE_NO_C", pure)
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+            qrels = rw.read_qrels("-", subtopics=True)
+            assert qrels.to_dict(subtopics=True) == {"1": {"1": {"d1": 1}, "2": {"d2": 1,
+                                                                                "d3": 0}}}
+
+
+@st.composite
+def spaced_lines(draw: st.DrawFn, kind: str) -> bytes:
+    """TREC text in one separator, with runs of spaces and tabs, missing and empty fields,
+    extra fields, leading and trailing whitespace, comment and blank lines, CR LF and CR."""
+    width = 6 if kind == "run" else 4
+    main = draw(st.sampled_from([" ", "\t"]))
+    # plain: one separator byte throughout, as pyarrow can read a piece without normalising it
+    plain = draw(st.booleans())
+    separators = st.sampled_from([main] * 8 + [main * 2] + [" \t", "\t ", main * 3] * (not plain))
+    shapes = ["data"] * 6 + ["missing"] * 2 + ["empty", "extra"] + ["comment", "blank"] * (
+        not plain)
+    lines = []
+    for number in range(draw(st.integers(0, 10))):
+        shape = draw(st.sampled_from(shapes))
+        if shape == "comment":
+            lines.append(draw(st.sampled_from(["#", "# x y", main + "# z", "#" + main])))
+            continue
+        if shape == "blank":
+            lines.append(draw(st.sampled_from(["", main, main * 2, " \t"])))
+            continue
+        fields = ([draw(st.sampled_from(["q1", "q2", "7"])), "Q0", f"d{number}", str(number),
+                   draw(st.sampled_from(["1.5", "-2", "0.25", "3e2"])), "run"]
+                  if kind != "qrels" else
+                  [draw(st.sampled_from(["q1", "q2", "7"])), draw(st.sampled_from(["0", "1"])),
+                   f"d{number}", draw(st.sampled_from(["0", "1", "2", "0.5"]))])
+        if shape == "missing":
+            del fields[draw(st.integers(0, width - 1))]
+        elif shape == "empty":
+            fields.insert(draw(st.integers(0, width)), "")
+        elif shape == "extra":
+            fields.append(draw(st.sampled_from(["x", "more text"])))
+        line = "".join(field + draw(separators) for field in fields[:-1]) + fields[-1]
+        lead = draw(st.sampled_from(["", "", "", main, main * 2]))
+        trail = draw(st.sampled_from(["", "", "", main, main * 2] + ["\r"] * (not plain)))
+        lines.append(lead + line + trail)
+    if lines and draw(st.integers(0, 7)) == 0:  # a byte order mark starts a line
+        at = draw(st.integers(0, len(lines) - 1))
+        lines[at] = "\ufeff" + lines[at]
+    end = draw(st.sampled_from(["\n", "\n", "\r\n"]))
+    return (end.join(lines) + draw(st.sampled_from([end, ""]))).encode()
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["run", "qrels"]).flatmap(lambda kind: st.tuples(
+    st.just(kind), spaced_lines(kind))), st.sampled_from([29, 1 << 20]), st.booleans())
+def test_both_readers_agree_on_any_spacing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           case: tuple[str, bytes], range_bytes: int,
+                                           keep_rank: bool) -> None:
+    kind, content = case
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", range_bytes)
+    path = tmp_path / kind
+    path.write_bytes(content)
+    outcome = assert_same(kind, path, keep_rank=keep_rank and kind == "run")
+    event("read" if not isinstance(outcome, tuple) else outcome[1].split(": ", 1)[-1][:25])
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spaced_lines("qrels"))
+def test_both_readers_agree_on_diversity_judgments(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "qrels"
+    path.write_bytes(content)
+    outcomes = []
+    for source in (path, content):
+        for pure in (False, True):
+            previous = os.environ.get("RANKWISE_NO_C")
+            os.environ["RANKWISE_NO_C"] = "1" if pure else "0"
+            try:
+                qrels = rw.read_trec_qrels(source, subtopics=True)
+                outcomes.append(qrels.to_dict(subtopics=True))
+            except RankwiseError as error:
+                outcomes.append(str(error).replace(str(path), "<bytes>"))
+            finally:
+                if previous is None:
+                    del os.environ["RANKWISE_NO_C"]
+                else:
+                    os.environ["RANKWISE_NO_C"] = previous
+    assert all(outcome == outcomes[0] for outcome in outcomes)

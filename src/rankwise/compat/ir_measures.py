@@ -161,7 +161,7 @@ class Evaluator:
         from rankwise.engines.numpy import NumpyEngine
         from rankwise.io.coerce import as_run
 
-        run_obj = as_run(run)
+        run_obj = as_run(run, empty=True)  # ir_measures: an empty run retrieved nothing
         engine = NumpyEngine()
         index = {query: position for position, query in enumerate(self.qrel_qids)}
         values: dict[Any, list[float]] = {}

@@ -94,7 +94,7 @@ class NumpyEngine:
         """
         from rankwise.exceptions import InputFormatError
         from rankwise.io._source import describe
-        from rankwise.io.coerce import as_qrels, as_run
+        from rankwise.io.coerce import as_qrels, as_run, refuse_empty_dict
         from rankwise.kernels.ranking import rank_all_ties
 
         qrels_obj = as_qrels(qrels, columns=options.columns)
@@ -105,6 +105,8 @@ class NumpyEngine:
                 "nothing can be evaluated without them"
             )
         missing = ranking_missing(measures, options)
+        if isinstance(run, dict):
+            refuse_empty_dict(run, "run")
         if isinstance(run, dict) and not (
             options.judged_only or options.exclude_self or options.by_rank
             or options.ties == "ascending"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rankwise.data import Qrels, Run
@@ -20,6 +21,7 @@ __all__ = [
     "file_stem",
     "read_qrels",
     "read_run",
+    "refuse_empty_dict",
     "split_one_table",
 ]
 
@@ -40,14 +42,94 @@ QRELS_FORMATS = ("trec", "diversity", "parquet", "csv", "tsv", "jsonl")
 """Formats of judgments files: ``diversity`` is TREC text whose second field is the subtopic."""
 
 
-def _find(names: list[str], columns: dict[str, Any], role: str) -> str | None:
+def _path_text(path: Any, function: str, what: str, converter: str) -> str:
+    """The text of *path*, or the error saying what *function* takes and where else to go.
+
+    Examples
+    --------
+    >>> _path_text({"q1": {"d1": 1}}, "read_qrels", "judgments", "as_qrels")
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: read_qrels reads a file: it takes a path (str \
+or os.PathLike, '-' for standard input), got dict; judgments already in memory (a dict, a \
+frame, named tuples) go to rw.evaluate as they are, or to rankwise.io.as_qrels
+    """
+    from rankwise.exceptions import InvalidParameterError
+
+    if isinstance(path, (str, os.PathLike)):
+        text = os.fspath(path)
+        if isinstance(text, str):
+            return text
+    verb = "goes" if what.startswith("a ") else "go"
+    remedy = (f"{what} already in memory (a dict, a frame, named tuples) {verb} to "
+              f"rw.evaluate as {'it is' if verb == 'goes' else 'they are'}, or to "
+              f"rankwise.io.{converter}")
+    if isinstance(path, (bytes, bytearray, memoryview)):
+        remedy = (f"TREC text held as bytes goes to rankwise.read_trec_"
+                  f"{'run' if converter == 'as_run' else 'qrels'}")
+    raise InvalidParameterError(
+        f"{function} reads a file: it takes a path (str or os.PathLike, '-' for standard "
+        f"input), got {type(path).__name__}; {remedy}"
+    )
+
+
+@dataclass(frozen=True)
+class _Origin:
+    """Where a table came from, for messages.
+
+    Attributes
+    ----------
+    where : str or None
+        The file's name (None: a frame, ``<table>``).
+    header : bool
+        Its column names are the first line of a CSV or TSV file.
+    records : bool
+        It was made from named tuples.
+    lines : callable or None
+        The line of each row in its file (CSV, TSV, JSONL files).
+    """
+
+    where: str | None = None
+    header: bool = False
+    records: bool = False
+    lines: Any = None
+
+
+_FRAME = _Origin()
+
+
+def _origin(table: Any, source: str | None, records: bool = False) -> _Origin:
+    from rankwise.io.tables import _where
+
+    _, lines, header = _where(table, source)
+    return _Origin(source, header, records, lines)
+
+
+_REMEDIES = {
+    "relevance": "; judgments without grades (implicit feedback: every listed pair is relevant) "
+                 "say so with columns={'relevance': None} (--columns relevance=)",
+    "score": "; a run ordered by a rank column instead: columns={'rank': ...}",
+}
+
+
+def _header_hint(names: list[str], origin: _Origin) -> str:
+    """A remedy when a CSV or TSV file's first line looks like data, not a header."""
+    known = {name for candidates in _CANDIDATES.values() for name in candidates}
+    if not origin.header or known & set(names):
+        return ""
+    return ("; the first line of a CSV or TSV file names its columns: is the header missing? "
+            "(add one, such as query_id,doc_id,score or query_id,doc_id,relevance)")
+
+
+def _find(names: list[str], columns: dict[str, Any], role: str,
+          origin: _Origin = _FRAME) -> str | None:
     """The column of *role*: the one *columns* names, else the first candidate present."""
     wanted = columns.get(role)
     if wanted is not None:
         if wanted not in names:
             raise InputFormatError(
                 f"{_ROLE_TEXT[role]} column {wanted!r} (columns[{role!r}]) not found; "
-                f"columns are {names}"
+                f"columns are {names}{_header_hint(names, origin)}", origin.where
             )
         return str(wanted)
     for name in _CANDIDATES[role]:
@@ -56,19 +138,16 @@ def _find(names: list[str], columns: dict[str, Any], role: str) -> str | None:
     return None
 
 
-def _pick(names: list[str], columns: dict[str, Any], role: str) -> str:
-    found = _find(names, columns, role)
+def _pick(names: list[str], columns: dict[str, Any], role: str,
+          origin: _Origin = _FRAME) -> str:
+    found = _find(names, columns, role, origin)
     if found is not None:
         return found
-    remedy = ""
-    if role == "relevance":
-        remedy = ("; judgments without grades (implicit feedback: every listed pair is "
-                  "relevant) say so with columns={'relevance': None} (--columns relevance=)")
-    elif role == "score":
-        remedy = "; a run ordered by a rank column instead: columns={'rank': ...}"
+    remedy = _header_hint(names, origin) or _REMEDIES.get(role, "")
     raise InputFormatError(
         f"no {_ROLE_TEXT[role]} column: expected one of {list(_CANDIDATES[role])} "
-        f"or a name given with columns={{{role!r}: ...}}, columns are {names}{remedy}"
+        f"or a name given with columns={{{role!r}: ...}}, columns are {names}{remedy}",
+        origin.where,
     )
 
 
@@ -115,6 +194,14 @@ def read_qrels(
     -------
     Qrels
 
+    Raises
+    ------
+    InvalidParameterError
+        *path* is not a path (a dict, a frame or records go to :func:`as_qrels`).
+    InputFormatError
+        The file is missing or malformed, or holds no rows (in every format:
+        docs/reading.md); a line or row is named where there is one.
+
     Examples
     --------
     >>> import os, tempfile
@@ -127,10 +214,11 @@ def read_qrels(
     """
     from rankwise.exceptions import InvalidParameterError
 
-    text = os.fspath(path)
+    text = _path_text(path, "read_qrels", "judgments", "as_qrels")
     mapping = check_columns(columns)
     if subtopics is not None and not isinstance(subtopics, bool):
         raise InvalidParameterError(f"subtopics must be True, False or None, got {subtopics!r}")
+    from rankwise.io._source import describe
     from rankwise.io.tables import read_table, table_format
     from rankwise.io.trec import read_trec_qrels
 
@@ -148,33 +236,39 @@ def read_qrels(
     if kind == "trec":
         return read_trec_qrels(text, subtopics=bool(subtopics))
     table = read_table(text, kind)
-    return _qrels_of_table(table, mapping, source=text, typed=kind in ("parquet", "jsonl"),
-                           subtopics=subtopics)
+    return _qrels_of_table(table, mapping, source=describe(text),
+                           typed=kind in ("parquet", "jsonl"), subtopics=subtopics)
 
 
 def _qrels_of_table(
     table: Any, columns: dict[str, Any], source: str | None = None, *, typed: bool = True,
-    subtopics: bool | None = None,
+    subtopics: bool | None = None, records: bool = False,
 ) -> Qrels:
     """Judgments from a table; *typed*: its column types are the data's (not a text file's)."""
     import numpy as np
 
+    from rankwise.io.tables import refuse_no_rows
+
+    origin = _origin(table, source, records)
+    if not table.num_columns:  # nothing at all (blank lines, no records): say so first
+        refuse_no_rows(table, "qrels", source, records=records)
     names = table.column_names
-    query = _pick(names, columns, "query_id")
-    doc = _pick(names, columns, "doc_id")
+    query = _pick(names, columns, "query_id", origin)
+    doc = _pick(names, columns, "doc_id", origin)
+    refuse_no_rows(table, "qrels", source, records=records)
     if "relevance" in columns and columns["relevance"] is None:  # implicit feedback
         qrels = Qrels.from_arrow(
             table[query], table[doc], np.ones(table.num_rows), source=source or "<table>"
         )
     else:
-        relevance = _find(names, columns, "relevance")
+        relevance = _find(names, columns, "relevance", origin)
         if relevance is None and tuple(names) == BEIR_QRELS_HEADER:
             relevance = "score"  # BEIR's qrels TSV: query-id corpus-id score
         if relevance is None:
-            relevance = _pick(names, columns, "relevance")  # raises, with the remedy
+            relevance = _pick(names, columns, "relevance", origin)  # raises, with the remedy
         topic: str | None = None
         if subtopics is True or "subtopic" in columns:
-            topic = _pick(names, columns, "subtopic")
+            topic = _pick(names, columns, "subtopic", origin)
         elif subtopics is None:
             topic = _find(names, {}, "subtopic")
         from rankwise.io.tables import qrels_from_table
@@ -185,7 +279,8 @@ def _qrels_of_table(
 
 
 def _run_roles(
-    names: list[str], columns: dict[str, Any], keep_rank: bool = False
+    names: list[str], columns: dict[str, Any], keep_rank: bool = False,
+    origin: _Origin = _FRAME,
 ) -> tuple[str, str, str | None, str | None]:
     """The query, document, score and rank columns of a run table (score or rank may be None).
 
@@ -193,8 +288,8 @@ def _run_roles(
     One map serves runs with either: a score or rank column the map names is
     required only when the run has neither (or, for the rank, with ``ties="rank"``).
     """
-    query = _pick(names, columns, "query_id")
-    doc = _pick(names, columns, "doc_id")
+    query = _pick(names, columns, "query_id", origin)
+    doc = _pick(names, columns, "doc_id", origin)
 
     def present(role: str) -> str | None:
         named = columns.get(role)
@@ -205,10 +300,10 @@ def _run_roles(
     score, rank = present("score"), present("rank")
     if score is None and rank is None:
         if columns.get("score") is None and columns.get("rank") is not None:
-            _pick(names, columns, "rank")  # raises: the rank column named is not there
-        _pick(names, columns, "score")  # raises, naming the column or both ways
+            _pick(names, columns, "rank", origin)  # raises: the rank column named is not there
+        _pick(names, columns, "score", origin)  # raises, naming the column or both ways
     if keep_rank and rank is None and columns.get("rank") is not None:
-        _pick(names, columns, "rank")  # ties="rank" needs the rank column named
+        _pick(names, columns, "rank", origin)  # ties="rank" needs the rank column named
     return query, doc, score, rank
 
 
@@ -217,13 +312,14 @@ class _NoScoreError(Exception):
 
 
 def _run_of_frame(
-    frame: Any, columns: dict[str, Any], name: str, source: str, *, typed: bool = True
+    frame: Any, columns: dict[str, Any], name: str, source: str, *, typed: bool = True,
+    origin: _Origin = _FRAME,
 ) -> Run | None:
     """A run read by the C frame reader, or None (no score column, or the reader declined)."""
     picked: list[str] = []
 
     def pick(names: list[str]) -> tuple[str, str, str]:
-        query, doc, score, _ = _run_roles(names, columns)
+        query, doc, score, _ = _run_roles(names, columns, origin=origin)
         if score is None:
             raise _NoScoreError
         picked.append(query)
@@ -232,7 +328,7 @@ def _run_of_frame(
     from rankwise.io.frames import run_from_frame  # not needed (nor loaded) for files
 
     try:
-        run = run_from_frame(frame, pick, name=name, source=source)
+        run = run_from_frame(frame, pick, name=name, source=source, locate=origin.lines)
     except _NoScoreError:
         return None
     if run is None:
@@ -271,14 +367,22 @@ def _run_of_table(
     *,
     keep_rank: bool = False,
     typed: bool = True,
+    records: bool = False,
 ) -> Run:
     """A run from a table: ordered by its score column, or by its rank column without one."""
+    from rankwise.io.tables import refuse_no_rows
+
+    origin = _origin(table, source, records)
+    if not table.num_columns:  # nothing at all (blank lines, no records): say so first
+        refuse_no_rows(table, "run", source, records=records)
     if not keep_rank:
-        fast = _run_of_frame(table, columns, name, source or "<table>", typed=typed)
+        fast = _run_of_frame(table, columns, name, source or "<table>", typed=typed,
+                             origin=origin)
         if fast is not None:
             return fast
     names = table.column_names
-    query, doc, score, rank = _run_roles(names, columns, keep_rank)
+    query, doc, score, rank = _run_roles(names, columns, keep_rank, origin)
+    refuse_no_rows(table, "run", source, records=records)
     if score is not None and not (keep_rank and rank is not None):
         from rankwise.io.tables import run_from_table
 
@@ -352,9 +456,18 @@ def read_run(
     Returns
     -------
     Run
+
+    Raises
+    ------
+    InvalidParameterError
+        *path* is not a path (a dict, a frame or records go to :func:`as_run`).
+    InputFormatError
+        The file is missing or malformed, or holds no rows (in every format:
+        docs/reading.md); a line or row is named where there is one.
     """
-    text = os.fspath(path)
+    text = _path_text(path, "read_run", "a run", "as_run")
     mapping = check_columns(columns)
+    from rankwise.io._source import describe
     from rankwise.io.tables import read_table, table_format
     from rankwise.io.trec import read_trec_run
 
@@ -362,7 +475,7 @@ def read_run(
     if kind == "trec":
         return read_trec_run(text, name=name, keep_rank=keep_rank)
     table = read_table(text, kind)
-    return _run_of_table(table, mapping, name or file_stem(text), source=text,
+    return _run_of_table(table, mapping, name or file_stem(text), source=describe(text),
                          keep_rank=keep_rank, typed=kind in ("parquet", "jsonl"))
 
 
@@ -379,18 +492,42 @@ def file_stem(path: str) -> str:
     return stem or base
 
 
-def _records_or_table(obj: Any) -> Any:
-    """*obj* as an Arrow table: named tuples (ir_datasets') or a frame; None if neither."""
+def _records_or_table(obj: Any) -> tuple[Any, bool]:
+    """*obj* as an Arrow table (None if it is not one), and whether it came as records.
+
+    Records are named tuples (ir_datasets'); a table is a pandas, polars or
+    Arrow frame.
+    """
     from rankwise.io.records import records_table  # not needed (nor loaded) for dicts
     from rankwise.io.tables import NotATableError, to_arrow_table
 
     table = records_table(obj)
     if table is not None:
-        return table
+        return table, True
     try:
-        return to_arrow_table(obj)
+        return to_arrow_table(obj), False
     except NotATableError:
-        return None
+        return None, False
+
+
+def refuse_empty_dict(obj: Mapping[Any, Any], kind: str) -> None:
+    """Raise :class:`InputFormatError` for an empty dict: no input form may be empty.
+
+    ``kind`` is ``"run"`` or ``"qrels"``. A dict that names a query holds
+    data, whatever that query's own dict holds (see docs/reading.md).
+
+    Examples
+    --------
+    >>> refuse_empty_dict({}, "run")
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: <dict>: the dict is empty: a run needs at least \
+one query ({query_id: {doc_id: score}})
+    """
+    if not obj:
+        needs = ("a run needs at least one query ({query_id: {doc_id: score}})" if kind == "run"
+                 else "judgments need at least one query ({query_id: {doc_id: grade}})")
+        raise InputFormatError(f"the dict is empty: {needs}", "<dict>")
 
 
 def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
@@ -413,6 +550,12 @@ def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
         Its :attr:`~Qrels.query_id_type` is ``int`` when the query ids were
         integers (a dict's keys, an integer column).
 
+    Raises
+    ------
+    InputFormatError
+        Malformed judgments, or none at all: an empty dict, a frame of no
+        rows, no records (docs/reading.md).
+
     Examples
     --------
     >>> import pyarrow as pa
@@ -432,18 +575,19 @@ def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None) -> Qrels:
     if isinstance(obj, dict):
         from rankwise.io.dicts import qrels_from_dict  # not needed (nor loaded) for files
 
+        refuse_empty_dict(obj, "qrels")
         qrels = qrels_from_dict(obj)
         if qrels.query_id_type is None:  # the reader may know it already (all str keys)
             qrels._with_query_id_type(key_type(obj))
         return qrels
-    table = _records_or_table(obj)
+    table, records = _records_or_table(obj)
     if table is None:
         raise InputFormatError(
             "qrels must be a Qrels, a path, a pandas/polars/Arrow table, "
             "{query_id: {doc_id: grade}} or named tuples (ir_datasets' qrels_iter()), "
             f"got {type(obj).__name__}"
         )
-    return _qrels_of_table(table, check_columns(columns))
+    return _qrels_of_table(table, check_columns(columns), records=records)
 
 
 def as_run(
@@ -452,6 +596,7 @@ def as_run(
     name: str | None = None,
     keep_rank: bool = False,
     columns: Mapping[str, Any] | None = None,
+    empty: bool = False,
 ) -> Run:
     """A run from a :class:`Run`, a path, a frame, a dict or named tuples.
 
@@ -468,10 +613,21 @@ def as_run(
         Keep the rank column (for ``ties="rank"``).
     columns : dict, optional
         ``{role: column}`` for tables and named tuples (see :func:`read_run`).
+    empty : bool, default False
+        Read a dict, frame or records with no rows as a run that retrieved
+        nothing, instead of refusing it: for the drop-ins of tools that do
+        (ir_measures).
 
     Returns
     -------
     Run
+
+    Raises
+    ------
+    InputFormatError
+        A malformed run, or an empty one: an empty dict, a frame of no rows,
+        no records (docs/reading.md), unless *empty*. A :class:`Run` is taken
+        as it is.
 
     Examples
     --------
@@ -488,6 +644,8 @@ def as_run(
     if isinstance(obj, dict):
         from rankwise.io.dicts import run_from_dict
 
+        if not empty:
+            refuse_empty_dict(obj, "run")
         return run_from_dict(obj, name=name or "run")._with_query_id_type(
             key_type(obj)
         )
@@ -496,14 +654,16 @@ def as_run(
         fast = _run_of_frame(obj, mapping, name or "run", "<table>")
         if fast is not None:
             return fast
-    table = _records_or_table(obj)
+    table, records = _records_or_table(obj)
     if table is None:
         raise InputFormatError(
             "run must be a Run, a path, a pandas/polars/Arrow table, "
             "{query_id: {doc_id: score}} or named tuples (ir_datasets' scoreddocs_iter()), "
             f"got {type(obj).__name__}"
         )
-    return _run_of_table(table, mapping, name or "run", keep_rank=keep_rank)
+    if empty and not table.num_rows:
+        return Run.from_arrow([], [], [], name=name or "run")
+    return _run_of_table(table, mapping, name or "run", keep_rank=keep_rank, records=records)
 
 
 def split_one_table(

@@ -42,7 +42,8 @@ def _native() -> Any:
 
 
 def run_from_frame(
-    frame: Any, pick: Pick, *, name: str = "run", source: str = "<table>"
+    frame: Any, pick: Pick, *, name: str = "run", source: str = "<table>",
+    locate: Callable[[int], int] | None = None,
 ) -> Run | None:
     """A run from a pyarrow table, pandas or polars frame, or None (take the general path).
 
@@ -56,6 +57,9 @@ def run_from_frame(
         one is missing).
     name, source : str
         The run's name, and where it came from (for messages).
+    locate : callable, optional
+        The line of a row in its file (a table read from a CSV, TSV or JSONL
+        file), for messages; by default rows are numbered from 1.
 
     Returns
     -------
@@ -101,6 +105,7 @@ def run_from_frame(
         scores,
         name=name,
         source=source,
+        locate=locate,
         rank_order_blocks=starts if grouped and descending else None,
         segments=(starts, codes),
     )

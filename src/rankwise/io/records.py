@@ -42,8 +42,8 @@ def is_records(obj: Any) -> bool:
         return False
     if type(obj).__module__.split(".")[0] in ("pandas", "polars", "pyarrow"):
         return False
-    if isinstance(obj, (list, tuple)):
-        return bool(obj) and _is_named_tuple(obj[0])
+    if isinstance(obj, (list, tuple)):  # empty: no records (an error the reader names)
+        return not obj or _is_named_tuple(obj[0])
     return isinstance(obj, Iterator) or (
         isinstance(obj, Iterable) and not hasattr(obj, "__arrow_c_stream__")
         and type(obj).__module__.split(".")[0] != "numpy"
@@ -54,7 +54,7 @@ def records_table(obj: Any) -> pa.Table | None:
     """An Arrow table of an iterable of named tuples, one column per field; None otherwise.
 
     The iterable is read once (a generator is consumed). An empty iterable
-    gives an empty table of no column (the reader then names what it missed).
+    gives an empty table of no column (the reader then says it holds no records).
 
     Raises
     ------

@@ -22,6 +22,7 @@ __all__ = [
     "TextLines",
     "qrels_from_table",
     "read_table",
+    "refuse_no_rows",
     "run_from_table",
     "to_arrow_table",
 ]
@@ -147,6 +148,37 @@ def _where(table: pa.Table, source: str | None) -> tuple[str, TextLines | None, 
     return where, lines, kind in ("csv", "tsv")
 
 
+_NEEDS = {"run": "a run needs at least one row of query id, document id and score",
+          "qrels": "judgments need at least one row of query id, document id and grade"}
+_NO_ROWS = {"parquet": "file has no rows", "csv": "file has no data lines (only its header)",
+            "tsv": "file has no data lines (only its header)", "jsonl": "file has no data lines"}
+
+
+def refuse_no_rows(table: pa.Table, kind: str, source: str | None, *,
+                   records: bool = False) -> None:
+    """Raise :class:`InputFormatError` when *table* holds no rows: the rule for every input.
+
+    A run (``kind="run"``) or judgments (``"qrels"``) read from a file of any
+    format, a frame, a dict or records hold at least one row: an empty input
+    is nearly always a failed job or the wrong file (see docs/reading.md).
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> refuse_no_rows(pa.table({"query_id": pa.array([], pa.string())}), "run", None)
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: <table>: the table has no rows: a run needs at \
+least one row of query id, document id and score
+    """
+    if table.num_rows:
+        return
+    form = (table.schema.metadata or {}).get(_FORMAT, b"").decode()
+    what = "no records" if records else _NO_ROWS.get(form, "the table has no rows")
+    where = source or ("<records>" if records else "<table>")
+    raise InputFormatError(f"{what}: {_NEEDS[kind]}", where)
+
+
 def qrels_from_table(
     frame: Any,
     *,
@@ -235,6 +267,13 @@ def read_table(path: str, fmt: str | None = None) -> pa.Table:
         else:
             table = _read_csv(opened, "\t" if kind == "tsv" else ",")
         rereadable = opened.display != "<stdin>" and os.path.isfile(opened.display)
+    try:
+        table.column_names  # noqa: B018 (pyarrow decodes the names here)
+    except UnicodeDecodeError:
+        if kind == "jsonl" and rereadable:
+            _diagnose_jsonl(opened.display)  # names the line
+        raise InputFormatError("a column name is not UTF-8 text: rankwise reads UTF-8 files",
+                               opened.display) from None
     meta = dict(table.schema.metadata or {})
     meta[_FORMAT] = kind.encode()
     meta[_PATH] = opened.display.encode() if rereadable else b""
@@ -355,6 +394,9 @@ def _read_jsonl(opened: Source) -> pa.Table:
     try:
         return pajson.read_json(_stream(opened))
     except (pa.ArrowException, OSError) as error:
+        if "Empty JSON file" in str(error):
+            raise InputFormatError("file is empty: expected one JSON object per line",
+                                   opened.display) from None
         if opened.display != "<stdin>" and os.path.isfile(opened.display):
             _diagnose_jsonl(opened.display)
         raise _arrow_failure(error, "jsonl", opened.display) from None

@@ -84,6 +84,7 @@ _NUMBER = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NOT_FINITE = re.compile(rb"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 _INTEGER = re.compile(rb"-?[0-9]+")
 _FIELD = re.compile(rb"[^ \t\r\f\v]+")
+_BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
 
 
 # ------------------------------------------------------------------------------------------
@@ -260,8 +261,18 @@ def _normalise(data: bytes, layout: _Layout) -> tuple[bytes, np.ndarray | None]:
 
 def _read_csv(data: bytes, separator: bytes, layout: _Layout, wanted: tuple[str, ...],
               integer_grades: bool) -> pa.Table:
+    """*data* (lines of fields split by *separator*, no blank line) as a table of *wanted*.
+
+    pyarrow skips a byte order mark at the start of its buffer: one that
+    starts a piece past the input's start is part of the first field (as in
+    the C reader), so it is kept behind an empty first line pyarrow skips.
+    """
     import pyarrow as pa
     import pyarrow.csv as pacsv
+
+    bom = data.startswith(_BOM)
+    if bom:
+        data = b"\n" + data
 
     types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.string(), "iter": pa.string(),
              "score": pa.float64(), "grade": pa.int64() if integer_grades else pa.float64()}
@@ -270,7 +281,7 @@ def _read_csv(data: bytes, separator: bytes, layout: _Layout, wanted: tuple[str,
         read_options=pacsv.ReadOptions(column_names=list(layout.names), block_size=_CSV_BLOCK),
         parse_options=pacsv.ParseOptions(
             delimiter=separator.decode(), quote_char=False, escape_char=False, double_quote=False,
-            ignore_empty_lines=False,
+            ignore_empty_lines=bom,
         ),
         convert_options=pacsv.ConvertOptions(
             include_columns=list(wanted),
@@ -288,7 +299,9 @@ def _is_clean(block: bytes) -> bytes | None:
     Only single-byte searches over the whole piece (memchr speed): no comment
     line, one kind of separator, no vertical tab or form feed. Blank lines and
     odd spacing are left to pyarrow (it reads empty lines as rows, and
-    fails), whose error sends the piece to the normaliser.
+    fails), whose error sends the piece to the normaliser; a piece pyarrow
+    read is sent there too when a line of it may hold an empty field
+    (:func:`_may_hold_empty_fields`).
     """
     if b"#" in block and (block.startswith(b"#") or b"\n#" in block):
         return None
@@ -298,6 +311,35 @@ def _is_clean(block: bytes) -> bytes | None:
     if has_tab and has_space:
         return None
     return b"\t" if has_tab else b" "
+
+
+_PAIR_PART = 1 << 18  # bytes looked at at a time for adjacent whitespace (stays in cache)
+
+
+def _may_hold_empty_fields(block: bytes) -> bool:
+    """Whether a line of *block* may hold an empty field when read with one separator byte.
+
+    pyarrow reads two separators in a row, or one at the start or end of a
+    line, as an empty field: ``q1 Q0  2 1.0 t`` would be six fields, one of
+    them an empty document id, where the line has five. That takes two
+    whitespace bytes side by side (a CR before its LF excepted), or one at
+    the start or the end of the piece. True sends the piece to the
+    normaliser, which collapses whitespace as the C reader reads it. Looks at
+    256 KiB at a time (3 to 4% of the general reader's time).
+    """
+    buffer = np.frombuffer(block, dtype=np.uint8)
+    if not len(buffer):
+        return False
+    if buffer[0] < 33 or buffer[-1] in (9, 32):
+        return True
+    crlf = b"\r" in block
+    for at in range(0, len(buffer), _PAIR_PART):
+        part = buffer[at : at + _PAIR_PART + 1]
+        space = part < 33  # whitespace and control bytes (a false alarm only costs time)
+        first = space[:-1] & (part[:-1] != 13) if crlf else space[:-1]
+        if (first & space[1:]).any():
+            return True
+    return False
 
 
 def _last_field(text: bytes, index: int) -> bytes:
@@ -318,6 +360,10 @@ def _general_piece(block: bytes, first_line: int, layout: _Layout, display: str,
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if first_line == 1 and block.startswith(_BOM):
+        # the input's byte order mark (the C reader declines it): skipped, not part of a field,
+        # so whitespace after it is the first line's leading whitespace
+        block = block[len(_BOM):]
     lines = block.count(b"\n") + (1 if block and not block.endswith(b"\n") else 0)
     # what pyarrow would take as data: NUL bytes, lone CRs, over-long lines
     suspect = b"\x00" in block or (
@@ -334,6 +380,8 @@ def _general_piece(block: bytes, first_line: int, layout: _Layout, display: str,
     # lines shorter on average than the shortest data line: blank lines (normalise them away)
     shortest = 2 * len(layout.names)
     separator = _is_clean(block) if len(block) >= shortest * lines else None
+    if block.startswith(_BOM):
+        separator = None  # a byte order mark past the input's start: kept, by the normaliser
     table = None
     line_numbers: np.ndarray | None = None
     if separator is not None:
@@ -341,6 +389,8 @@ def _general_piece(block: bytes, first_line: int, layout: _Layout, display: str,
             table = _read_csv(block, separator, layout, wanted, integer_grades)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             table = None  # extra text after the last field, odd spacing: normalise below
+        if table is not None and _may_hold_empty_fields(block):
+            table = None  # a missing field read as an empty one: normalise below
         text = block
     if table is None:
         text, line_numbers = _normalise(block, layout)
@@ -430,8 +480,9 @@ class _Reader:
     """Reads one input into pieces, in order, and reports the first bad line."""
 
     def __init__(self, source: Source, layout: _Layout, keep_rank: bool,
-                 integer_grades: bool) -> None:
+                 integer_grades: bool, kept: list[bytes] | None = None) -> None:
         self.source = source
+        self.kept = kept  # a stream's chunks, kept as they are read (a second pass needs them)
         self.layout = layout
         self.keep_rank = keep_rank
         self.integer_grades = integer_grades
@@ -485,6 +536,8 @@ class _Reader:
                 first + block.count(b"\n", 0, declined.offset), declined.reason)
             end = block.find(b"\n", declined.offset)
             raw = block[declined.offset : len(block) if end == -1 else end]
+            if first == 1 and declined.offset == 0 and raw.startswith(_BOM):
+                raw = raw[len(_BOM):]  # the input's byte order mark: skipped, as below
             _check_line(raw[:-1] if raw.endswith(b"\r") else raw,
                         first + block.count(b"\n", 0, declined.offset), self.layout,
                         self.display, self.integer_grades)
@@ -535,7 +588,7 @@ class _Reader:
         from rankwise._threads import cores
 
         size = _STREAM_BLOCK if self.fast else 4 * _STREAM_BLOCK  # pyarrow: fewer, larger
-        blocks = _head_checked(line_blocks(self.source.chunks(), size),
+        blocks = _head_checked(line_blocks(self._chunks(), size),
                                lambda head: _binary_head(head, 1, self.layout, self.display))
         workers = max(1, min(4, cores() - 1)) if self.fast else 0
         pool = None
@@ -573,16 +626,32 @@ class _Reader:
             _check_line(too_long.head, self.lines + 1, self.layout, self.display,
                         self.integer_grades)
 
+    def _chunks(self) -> Iterator[bytes]:
+        for chunk in self.source.chunks():
+            if self.kept is not None:
+                self.kept.append(chunk)
+            yield chunk
+
     def _take(self, block: bytes, future: Any) -> None:
         result = future.result()
         self._add(self._general(block, result) if isinstance(result, Declined) else result)
 
 
 def _read_columns(source: PathLike | bytes, layout: _Layout, keep_rank: bool,
-                  integer_grades: bool = False) -> tuple[FastColumns, str]:
+                  integer_grades: bool = False, *, keep_text: bool = False,
+                  ) -> tuple[FastColumns, str, bytes | None]:
+    """The columns, the name for messages and, with *keep_text*, the whole decompressed text.
+
+    The text of a stream (standard input, a pipe, compressed data) is kept as
+    it is read, since it cannot be read again; a plain file is read again.
+    """
     with open_source(source) as opened:
-        columns = _Reader(opened, layout, keep_rank, integer_grades).read()
-        return columns, opened.display
+        kept: list[bytes] | None = [] if keep_text and opened.path is None else None
+        columns = _Reader(opened, layout, keep_rank, integer_grades, kept).read()
+        text = None
+        if keep_text:
+            text = b"".join(kept if kept is not None else opened.chunks())
+        return columns, opened.display, text
 
 
 def _last_run_id(data: bytes | FileView) -> str:
@@ -627,7 +696,7 @@ def read_trec_run(
     """
     from rankwise.data.run import Run
 
-    columns, display = _read_columns(source, _RUN_RANKED if keep_rank else _RUN, keep_rank)
+    columns, display, _ = _read_columns(source, _RUN_RANKED if keep_rank else _RUN, keep_rank)
     assert columns.doc_ids is not None
     dense = columns.interleaved  # blocks of a line or two: a code per row is cheaper
     run = Run(
@@ -664,7 +733,8 @@ def read_trec_qrels(
         (``qid subtopic docno grade``, ndeval's format), not TREC's ignored
         iteration, and a document may be judged once per subtopic. (The
         subtopic column is read in a second pass over the text, held whole in
-        memory: diversity judgments are small.)
+        memory: diversity judgments are small. Standard input and pipes are
+        kept as they are read, so they work too.)
 
     Returns
     -------
@@ -686,12 +756,13 @@ def read_trec_qrels(
     """
     from rankwise.data.qrels import Qrels
 
-    columns, display = _read_columns(source, _QRELS, False, integer_grades)
+    columns, display, text = _read_columns(source, _QRELS, False, integer_grades,
+                                           keep_text=subtopics)
     assert columns.doc_codes is not None and columns.doc_names is not None
     if subtopics:
         return Qrels.with_subtopics(
             columns.query_codes, columns.query_ids, columns.doc_codes, columns.doc_names,
-            _subtopic_field(source, len(columns.values)), columns.values,
+            _subtopic_field(text or b"", len(columns.values)), columns.values,
             source=display, locate=columns.lines,
         )
     qrels = Qrels(
@@ -707,11 +778,9 @@ def read_trec_qrels(
     return qrels
 
 
-def _subtopic_field(source: PathLike | bytes, rows: int) -> pa.ChunkedArray:
-    """The second field of every data line of a qrels input already read and checked."""
-    with open_source(source) as opened:
-        data = b"".join(opened.chunks())
-    text, _ = _normalise(data, _QRELS)
+def _subtopic_field(data: bytes, rows: int) -> pa.ChunkedArray:
+    """The second field of every data line of a qrels text already read and checked."""
+    text, _ = _normalise(data[len(_BOM):] if data.startswith(_BOM) else data, _QRELS)
     field = _read_csv(text, b" ", _QRELS, ("iter",), False)["iter"] if text else None
     if field is None or len(field) != rows:  # pragma: no cover - the first pass checked it
         raise InputFormatError("cannot read the subtopic field (column 2)", None)
