@@ -442,7 +442,8 @@ def test_a_run_without_a_judged_query_is_refused() -> None:
 
 
 def test_judgments_without_a_judgment_are_refused() -> None:
-    with pytest.raises(InvalidParameterError, match="the judgments hold no judgment"):
+    # the readers' one rule for an input with nothing in it (docs/reading.md)
+    with pytest.raises(rw.InputFormatError, match="the dict is empty: judgments need"):
         rw.guide({})
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.data import Run
 from rankwise.exceptions import InvalidParameterError
 from rankwise.fusion.align import Aligned, align, document_ids
@@ -163,7 +164,8 @@ def fuse(
         training = as_runs(train_runs) if train_runs is not None else loaded
         if len(training) != len(loaded):
             raise InvalidParameterError(
-                f"train_runs has {len(training)} runs for {len(loaded)} runs to fuse; "
+                f"train_runs has {counted(len(training), 'run')} for "
+                f"{counted(len(loaded), 'run')} to fuse; "
                 "give one per run, in the same order"
             )
         learned = train(chosen.name, as_qrels(qrels), training,

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 from rankwise.fusion.align import Aligned, RowValues, Scanned, layout, scan
 
@@ -296,7 +297,8 @@ def _table(params: dict[str, Any], key: str, view: Aligned, method: str) -> list
     tables = [_floats(f"{method}: {key}", row).ravel() for row in values]
     if len(tables) != view.n_runs:
         raise InvalidParameterError(
-            f"{method}: {key} has {len(tables)} rows, expected one per run ({view.n_runs})"
+            f"{method}: {key} has {counted(len(tables), 'row')}, expected one per run "
+            f"({view.n_runs})"
         )
     return tables
 

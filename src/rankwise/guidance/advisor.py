@@ -18,6 +18,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError, MissingDependencyError, RankwiseWarning
 from rankwise.guidance.facts import (
     JUDGED_CUTOFFS,
@@ -100,8 +101,9 @@ def _evaluate_runs(qrels: Any, given: list[tuple[str | None, Any]], measures: li
         if results.n_queries == 0:
             raise InvalidParameterError(
                 f"run {results.run_name!r}" + (f" ({_path(obj)})" if _path(obj) else "")
-                + f" and the judgments have no query in common (run: {len(run.query_ids)} "
-                f"queries, e.g. {run.query_ids[:3]}; judgments: {qrels.n_queries} queries, "
+                + f" and the judgments have no query in common (run: "
+                f"{counted(len(run.query_ids), 'query')}, e.g. {run.query_ids[:3]}; judgments: "
+                f"{counted(qrels.n_queries, 'query')}, "
                 f"e.g. {qrels.query_ids[:3]})"
             )
         results.ties  # noqa: B018 - the tie report is made while the run is here

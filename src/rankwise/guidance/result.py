@@ -7,6 +7,7 @@ import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rankwise._wording import plural
 from rankwise.guidance.facts import Facts
 
 if TYPE_CHECKING:
@@ -220,7 +221,8 @@ class Guide:
                      [a for a in self.advice if a.scope == "judgments"])]
         for run in f.runs:
             where = f"{run.source}: " if _shown(run.source) else ""
-            depth = (f"{run.retrieved_median:g} documents per query (median)"
+            median = run.retrieved_median
+            depth = (f"{median:g} {plural('document', median)} per query (median)"
                      if run.retrieved_min != run.retrieved_max
                      else f"{_count(run.retrieved_max, 'document', 'documents')} each")
             queries = _count(run.n_queries, "judged query", "judged queries")

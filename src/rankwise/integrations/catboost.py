@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 from rankwise.integrations._arrays import (
     GroupCache,
@@ -100,8 +101,8 @@ class RankwiseMetric:
             known = self._sizes.get(len(ids))
             if known is not None and not np.array_equal(known, sizes):
                 raise InvalidParameterError(
-                    f"two data sets of {len(ids)} rows have different groups: rankwise cannot "
-                    "tell them apart when CatBoost calls the metric; give one of them"
+                    f"two data sets of {counted(len(ids), 'row')} have different groups: rankwise "
+                    "cannot tell them apart when CatBoost calls the metric; give one of them"
                 )
             self._sizes[len(ids)] = sizes
 
@@ -118,14 +119,15 @@ class RankwiseMetric:
         if sizes is None:
             known = ", ".join(map(str, sorted(self._sizes))) or "none"
             raise InvalidParameterError(
-                f"CatBoost evaluates the metric on {len(predictions)} rows, but the groups given "
-                f"are for {known} rows: give the group_id of every data set (train and eval)"
+                f"CatBoost evaluates the metric on {counted(len(predictions), 'row')}, but the "
+                f"groups given are for {known} rows: give the group_id of every data set (train "
+                "and eval)"
             )
         results = evaluate_groups(np.asarray(target), predictions, sizes, (self.measure,),
                                   cache=self.cache)
         values = results[self.measure]
-        counted = results.counted(self.measure)
-        return float(values[counted].sum()), float(counted.sum())
+        mask = results.counted(self.measure)
+        return float(values[mask].sum()), float(mask.sum())
 
     def get_final_error(self, error: float, weight: float) -> float:
         """The mean over the groups counted."""

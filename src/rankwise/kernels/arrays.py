@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import InputFormatError, InvalidParameterError
 from rankwise.kernels.ranking import TIE_ORDERS, TiedRanking
 
@@ -84,8 +85,8 @@ def check_arrays(
         )
     if (groups < 0).any() or int(groups.sum()) != len(labels):
         raise InvalidParameterError(
-            f"group sizes must be >= 0 and add up to the {len(labels)} rows, "
-            f"got {len(groups)} groups of {int(groups.sum())} rows"
+            f"group sizes must be >= 0 and add up to the {counted(len(labels), 'row')}, "
+            f"got {counted(len(groups), 'group')} of {counted(int(groups.sum()), 'row')}"
         )
     if not np.isfinite(scores).all():
         row = int(np.flatnonzero(~np.isfinite(scores))[0])

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import (
     InvalidParameterError,
     MeasureSyntaxError,
@@ -248,7 +249,7 @@ class RecommenderResults:
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v:.4f}" for k, v in self.mean.items())
-        return f"RecommenderResults({len(self.users)} users: {shown})"
+        return f"RecommenderResults({counted(len(self.users), 'user')}: {shown})"
 
 
 def _describe(name: str) -> str:
@@ -286,8 +287,8 @@ def _features(obj: Any, items: Vocabulary, columns: Mapping[str, str] | None) ->
         if hasattr(matrix, "tocsr"):
             if len(codes) != matrix.shape[0]:
                 raise InvalidParameterError(
-                    f"features: expected one vector per item ({len(codes)} items), got a "
-                    f"sparse matrix of shape {matrix.shape}")
+                    f"features: expected one vector per item ({counted(len(codes), 'item')}), "
+                    f"got a sparse matrix of shape {matrix.shape}")
             data = np.asarray(matrix.tocsr().data)
             if data.dtype.kind not in "biuf" or not np.isfinite(data).all():
                 raise InvalidParameterError(
@@ -316,7 +317,8 @@ def _features(obj: Any, items: Vocabulary, columns: Mapping[str, str] | None) ->
                 if others else np.zeros((len(codes), 0))
     if matrix.shape[0] != len(codes):
         raise InvalidParameterError(
-            f"features: expected one vector per item ({len(codes)} items), got an array "
+            f"features: expected one vector per item ({counted(len(codes), 'item')}), got an "
+            f"array "
             f"of shape {matrix.shape}"
         )
     return codes, matrix
@@ -356,8 +358,9 @@ def _vector_rows(rows: Any, item_of: Callable[[int], Any]) -> np.ndarray:
             width, first = len(values), row
         elif len(values) != width:
             raise InvalidParameterError(
-                f"features: item {item_of(row)!r} has a vector of {len(values)} values, item "
-                f"{item_of(first)!r} one of {width}: every vector has the same length")
+                f"features: item {item_of(row)!r} has a vector of "
+                f"{counted(len(values), 'value')}, item {item_of(first)!r} one of {width}: every "
+                "vector has the same length")
     raise InvalidParameterError(  # pragma: no cover - numpy refused for another reason
         f"features: expected one vector of numbers per item, got {type(rows).__name__}")
 
@@ -388,9 +391,9 @@ def _vector_column(column: Any, name: str, item_of: Callable[[int], Any]) -> np.
     if len(lengths) and (lengths != lengths[0]).any():
         row = int(np.flatnonzero(lengths != lengths[0])[0])
         raise InvalidParameterError(
-            f"features: row {row + 1} (item {item_of(row)!r}) has a vector of {lengths[row]} "
-            f"values, row 1 (item {item_of(0)!r}) one of {lengths[0]}: every vector has the "
-            "same length")
+            f"features: row {row + 1} (item {item_of(row)!r}) has a vector of "
+            f"{counted(int(lengths[row]), 'value')}, row 1 (item {item_of(0)!r}) one of "
+            f"{lengths[0]}: every vector has the same length")
     flat = pc.list_flatten(column)
     if not _is_number_type(flat.type) or flat.null_count:
         at = 0 if not _is_number_type(flat.type) else int(np.flatnonzero(
@@ -940,7 +943,7 @@ class _DefaultCatalogue:
         readers = [str(m) for m in measures if m.name in _CATALOGUE]
         if not readers:
             return []
-        return [f"{', '.join(readers)}: the catalogue is the {self.size} items of the "
+        return [f"{', '.join(readers)}: the catalogue is the {counted(self.size, 'item')} of the "
                 f"{self.tables()}; give {argument('catalogue')} all items to count the ones "
                 "in none of them"]
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import InputFormatError, InvalidParameterError
 from rankwise.suggest import did_you_mean
 
@@ -557,14 +558,15 @@ class Lists:
             if matrix.ndim != 2:
                 raise InputFormatError(
                     f"{what}: a 2-D array of item ids (one row per user) was expected, "
-                    f"got {matrix.ndim} dimensions"
+                    f"got {counted(matrix.ndim, 'dimension')}"
                 )
             n_rows, width = matrix.shape
             index = np.arange(n_rows) if user_index is None else user_index
             u = users.encode(index)
             if len(u) != n_rows:
                 raise InputFormatError(
-                    f"{what}: users= has {len(u)} ids for {n_rows} rows of the array"
+                    f"{what}: users= has {counted(len(u), 'id')} for "
+                    f"{counted(n_rows, 'row')} of the array"
                 )
             unique_users = bool(np.all(np.bincount(u) <= 1)) if len(u) else True
             narrow = len(users) < _NARROW and width < _NARROW

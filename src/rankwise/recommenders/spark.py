@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import (
     DuplicateEntryError,
     InputFormatError,
@@ -138,7 +139,7 @@ class SparkRecommenderResults:
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v:.4f}" for k, v in self.mean.items())
-        return f"SparkRecommenderResults({self.users} users: {shown})"
+        return f"SparkRecommenderResults({counted(self.users, 'user')}: {shown})"
 
 
 def _column(frame: DataFrame, role: str, columns: Mapping[str, str] | None, what: str,
@@ -254,7 +255,7 @@ def _local_frame(spark: SparkSession, obj: Any, what: str, users: Any = None, *,
         matrix = np.asarray(obj)
         if matrix.ndim != 2:
             raise InputFormatError(f"{what}: a 2-D array of item ids (one row per user) was "
-                                   f"expected, got {matrix.ndim} dimensions")
+                                   f"expected, got {counted(matrix.ndim, 'dimension')}")
         index = np.arange(len(matrix)) if users is None else np.asarray(users)
         width = matrix.shape[1]
         table = pa.table({"user": np.repeat(index, width), "item": matrix.reshape(-1),
