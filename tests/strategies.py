@@ -127,6 +127,8 @@ def dict_collections(draw: st.DrawFn, int_ids: bool | None = None) -> tuple[dict
             run[query] = {d: draw(score) for d in docs}
     if not any(judged for judged in qrels.values()):
         qrels[0 if query_ints else "q0"] = {pool[0]: 1}
+    if not run:  # an input holds data (docs/reading.md): a query that retrieved nothing
+        run[0 if query_ints else "q0"] = {}
     return qrels, run
 
 
