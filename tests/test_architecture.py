@@ -1,7 +1,9 @@
 """The layers of the package: imports point down, and no module takes part in a circle.
 
-Every ``import`` in ``src/rankwise`` counts, at module level or inside a
-function, except those under ``if TYPE_CHECKING:`` (they never run). A
+Every ``import`` in ``src/rankwise`` counts, at module level, inside a
+function, and under ``if TYPE_CHECKING:`` too: a type-only import still ties
+a module to the one it names (a layer that needs the shape of an object
+from above defines a Protocol of its own; see rankwise.report.protocols). A
 module may import its own layer or a lower one; see docs/architecture.md.
 """
 
@@ -73,24 +75,28 @@ def _resolve(target: str) -> str | None:
     return target or None
 
 
-def imports_of(module: str) -> set[str]:
-    """The rankwise modules *module* imports at run time."""
-    path = MODULES[module]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found: set[str] = set()
+def imports_in(source: str, package: str) -> tuple[set[str], set[str]]:
+    """The rankwise modules *source* imports: ``(at run time, under TYPE_CHECKING only)``.
 
-    def visit(node: ast.AST) -> None:
+    *package* resolves relative imports (the module's package).
+    """
+    tree = ast.parse(source)
+    found: set[str] = set()
+    typed: set[str] = set()
+
+    def visit(node: ast.AST, into: set[str]) -> None:
         if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.body:
+                visit(child, typed)
             for child in node.orelse:
-                visit(child)
+                visit(child, into)
             return
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "rankwise":
                     resolved = _resolve(alias.name)
                     if resolved:
-                        found.add(resolved)
+                        into.add(resolved)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -101,13 +107,20 @@ def imports_of(module: str) -> set[str]:
                 for alias in node.names:
                     resolved = _resolve(f"{base}.{alias.name}")
                     if resolved:
-                        found.add(resolved)
+                        into.add(resolved)
         for child in ast.iter_child_nodes(node):
-            visit(child)
+            visit(child, into)
 
-    visit(tree)
-    found.discard(module)
-    return found
+    visit(tree, found)
+    return found, typed - found
+
+
+def imports_of(module: str) -> set[str]:
+    """The rankwise modules *module* imports: at run time or under ``if TYPE_CHECKING:``."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    run_time, type_only = imports_in(path.read_text(encoding="utf-8"), package)
+    return (run_time | type_only) - {module}
 
 
 GRAPH = {module: imports_of(module) for module in MODULES}
@@ -157,9 +170,27 @@ def test_every_module_is_in_a_layer() -> None:
 def test_the_walker_sees_function_level_imports() -> None:
     # a check that cannot fail proves nothing: the walker must see this file's own shapes
     tree_source = "def f():\n    from rankwise.cli import main\n"
-    found = set()
-    for node in ast.walk(ast.parse(tree_source)):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-    assert found == {"rankwise.cli"}
+    assert imports_in(tree_source, "rankwise") == ({"rankwise.cli"}, set())
     assert "rankwise.measures.catalog" in GRAPH["rankwise.measures.parser"]
+
+
+def test_the_walker_counts_type_only_imports() -> None:
+    """An import under ``if TYPE_CHECKING:`` is an edge of the graph like any other."""
+    source = ("from typing import TYPE_CHECKING\nimport typing\n"
+              "if TYPE_CHECKING:\n    from rankwise.results import Results\n"
+              "if typing.TYPE_CHECKING:\n    import rankwise.comparison\n"
+              "else:\n    from rankwise.measures import Measure\n")
+    run_time, type_only = imports_in(source, "rankwise.report")
+    assert run_time == {"rankwise.measures"}
+    assert type_only == {"rankwise.results", "rankwise.comparison"}
+    # and such an import from a lower layer to a higher one is refused
+    upward = sorted(t for t in type_only if layer_of(t) > layer_of("rankwise.report.html"))
+    assert upward == ["rankwise.comparison", "rankwise.results"]
+
+
+def test_report_reads_protocols_not_the_objects_it_presents() -> None:
+    """report/ names no module above it, not even for a type hint (issue 34, item 4)."""
+    above = {module for module in MODULES if layer_of(module) > layer_of("rankwise.report")}
+    for module in MODULES:
+        if module.startswith("rankwise.report."):
+            assert GRAPH[module].isdisjoint(above), (module, sorted(GRAPH[module] & above))

@@ -78,10 +78,10 @@ def test_the_same_run_gets_the_same_name_in_every_command(
             return real(results, *args, **kwargs)
         return wrapper
 
-    from rankwise.report import html, svg_figures
+    from rankwise.report import distribution, html
 
-    monkeypatch.setattr(svg_figures, "distribution_svg",
-                        capture("plot", svg_figures.distribution_svg))
+    monkeypatch.setattr(distribution, "distribution_svg",
+                        capture("plot", distribution.distribution_svg))
     outcome = cli(["plot", files / "qrels.txt", *runs, "--kind", "distribution", "-m", "map",
                    "-o", files / "p.svg", "--quiet"])
     assert outcome.status == 0, outcome.err
@@ -102,16 +102,16 @@ def test_the_same_run_gets_the_same_name_in_every_command(
 
 def test_plot_draws_the_values_of_the_tie_policy_asked_for(
         files: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rankwise.report import svg_figures
+    from rankwise.report import distribution
 
     drawn: dict[str, np.ndarray] = {}
-    real = svg_figures.distribution_svg
+    real = distribution.distribution_svg
 
     def capture(results: Any, measures: Any, **kwargs: Any) -> Any:
         drawn["P@1"] = results["tied"]["P@1"].copy()
         return real(results, measures, **kwargs)
 
-    monkeypatch.setattr(svg_figures, "distribution_svg", capture)
+    monkeypatch.setattr(distribution, "distribution_svg", capture)
     qrels, run = files / "qrels.txt", files / "first.run"
     average = rw.evaluate(qrels, run, ["P@1"], ties="average")["P@1"]
     trec = rw.evaluate(qrels, run, ["P@1"])["P@1"]

@@ -29,7 +29,7 @@ from rankwise.report import (
     plot_results,
     save_figure,
 )
-from rankwise.report._mpl import require_matplotlib, styled
+from rankwise.report._mpl import require_matplotlib
 
 pytestmark = pytest.mark.usefixtures("mpl")
 
@@ -72,7 +72,9 @@ def bar_heights(collection: Any) -> list[float]:
 
 
 def legend_texts(ax: Any) -> list[str]:
-    legend = ax.get_legend()
+    """The texts of the legend of *ax*, inside it or along its figure's top edge."""
+    legends = [ax.get_legend(), *ax.figure.legends]
+    legend = next((item for item in legends if item is not None), None)
     assert legend is not None
     return [text.get_text() for text in legend.get_texts()]
 
@@ -130,7 +132,7 @@ def test_distribution_display(evaluated: dict[str, rw.Results], kind: str) -> No
     else:
         labels = [t.get_text() for t in display.ax_.get_yticklabels()]
         assert labels == list(evaluated)
-        assert legend_texts(display.ax_) == ["mean"]
+        assert legend_texts(display.ax_) == [*evaluated, "mean"]  # as in the report
     assert_drew_something(display.figure_)
 
 
@@ -150,8 +152,9 @@ def test_differences_display_bars(evaluated: dict[str, rw.Results]) -> None:
         int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum()))
     assert display.ax_.get_title() == "sys2 − sys0"
     assert display.ax_.get_ylabel() == "Δ map" and "sorted" in display.ax_.get_xlabel()
-    heights = bar_heights(display.artists_[0])
-    assert heights == sorted(d.tolist()) == display.sorted_.tolist()  # a bar per query, sorted
+    heights = [h for bars in display.artists_ for h in bar_heights(bars)]  # losses, then gains
+    assert display.sorted_.tolist() == sorted(d.tolist())
+    assert heights == [v for v in sorted(d.tolist()) if v != 0]  # a bar per query that changed
     low, high = display.ax_.get_ylim()
     assert low == pytest.approx(-high)  # symmetric: gains and losses on one scale
     assert_drew_something(display.figure_)
@@ -187,8 +190,10 @@ def test_comparison_display(evaluated: dict[str, rw.Results]) -> None:
     assert legend_texts(display.ax_) == ["significant (p_adj ≤ 0.05)", "not significant"]
     dots = [line for line in display.ax_.get_lines() if line.get_marker() == "o"]
     rows = [row for row in comparison.rows if row.baseline is not None]
+    from matplotlib.colors import to_hex
+
     for dot, row in zip(dots, rows):
-        filled = dot.get_markerfacecolor() != "white"
+        filled = to_hex(dot.get_markerfacecolor()) != "#ffffff"
         assert filled == bool(row.significant)
         assert dot.get_xdata()[0] == pytest.approx(row.delta)
     one = ComparisonDisplay.from_comparison(comparison, "map")
@@ -232,13 +237,12 @@ def test_plot_comparison(evaluated: dict[str, rw.Results]) -> None:
 
 def test_panel_figures(evaluated: dict[str, rw.Results]) -> None:
     comparison = compare_results(evaluated, ["ndcg@10", "map"], baseline="sys0", seed=0)
-    with styled():
-        figures = {
-            "curves": curves_figure(evaluated, ["ndcg", "P", "recall"]),
-            "distribution": distribution_figure(evaluated, ["ndcg@10", "map", "mrr", "map"]),
-            "differences": differences_figure(evaluated, ["ndcg@10", "map"], "sys0"),
-            "comparison": comparison_figure(comparison),
-        }
+    figures = {
+        "curves": curves_figure(evaluated, ["ndcg", "P", "recall"]),
+        "distribution": distribution_figure(evaluated, ["ndcg@10", "map", "mrr", "map"]),
+        "differences": differences_figure(evaluated, ["ndcg@10", "map"], "sys0"),
+        "comparison": comparison_figure(comparison),
+    }
     visible = {key: [ax for ax in f.axes if ax.get_visible()] for key, f in figures.items()}
     assert [len(v) for v in visible.values()] == [3, 4, 4, 1]
     for key in ("curves", "distribution"):  # one legend of the systems for all panels
@@ -255,8 +259,7 @@ def test_panel_figures(evaluated: dict[str, rw.Results]) -> None:
 
 
 def test_figure_to_svg(evaluated: dict[str, rw.Results]) -> None:
-    with styled():
-        figure = curves_figure(evaluated, ["ndcg"])
+    figure = curves_figure(evaluated, ["ndcg"])
     svg, width = figure_to_svg(figure, salt="x")
     again, _ = figure_to_svg(figure, salt="x")
     assert svg == again  # reproducible
@@ -271,8 +274,7 @@ def test_figure_to_svg(evaluated: dict[str, rw.Results]) -> None:
     (".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF"), (".PNG", b"\x89PNG")])
 def test_save_figure(tmp_path: Any, evaluated: dict[str, rw.Results], suffix: str,
                      magic: bytes) -> None:
-    with styled():
-        figure = distribution_figure(evaluated, ["map"])
+    figure = distribution_figure(evaluated, ["map"])
     target = tmp_path / f"figure{suffix}"
     save_figure(figure, target)
     assert target.read_bytes().startswith(magic)
@@ -321,8 +323,7 @@ def test_query_and_cutoff_ticks_are_whole_numbers(three_queries: dict[str, rw.Re
     display = DifferencesDisplay.from_results(three_queries, "map", system="new")
     ticks = visible_ticks(display.ax_.xaxis)
     assert ticks and all(float(t).is_integer() for t in ticks), ticks
-    with styled():
-        figure = differences_figure(three_queries, ["map", "ndcg@10"], "base")
+    figure = differences_figure(three_queries, ["map", "ndcg@10"], "base")
     for ax in figure.axes:
         ticks = visible_ticks(ax.xaxis)
         assert ticks and all(float(t).is_integer() for t in ticks), ticks
@@ -348,8 +349,7 @@ def overlaps(a: Any, b: Any) -> bool:
 def test_box_plot_legend_is_not_over_the_data(evaluated: dict[str, rw.Results],
                                               count: int) -> None:
     measures = ["ndcg@10", "map", "mrr", "P@10"][:count]
-    with styled():
-        figure = distribution_figure(evaluated, measures, kind="box")
+    figure = distribution_figure(evaluated, measures, kind="box")
     renderer = drawn(figure)
     legends = list(figure.legends) + [ax.get_legend() for ax in figure.axes
                                       if ax.get_legend() is not None]
@@ -362,7 +362,8 @@ def test_box_plot_legend_is_not_over_the_data(evaluated: dict[str, rw.Results],
     # the display alone keeps its legend above the axes, not on the boxes
     display = DistributionDisplay.from_results(evaluated, "map", kind="box")
     renderer = drawn(display.figure_)
-    box = display.ax_.get_legend().get_window_extent(renderer)
+    (legend,) = display.figure_.legends
+    box = legend.get_window_extent(renderer)
     assert not overlaps(box, display.ax_.get_window_extent(renderer))
 
 
@@ -416,13 +417,12 @@ def test_hostile_names_are_drawn_as_they_are(hostile: dict[str, rw.Results],
 
 def test_hostile_names_in_every_figure(hostile: dict[str, rw.Results]) -> None:
     comparison = compare_results(hostile, ["map", "P@5"], baseline="$x^$", seed=0)
-    with styled():
-        figures = [curves_figure(hostile, ["P"]),
-                   distribution_figure(hostile, ["map", "ndcg@10"]),
-                   distribution_figure(hostile, ["map"], kind="box"),
-                   differences_figure(hostile, ["map"], "$x^$"),
-                   comparison_figure(comparison)]
-        texts = "\n".join(svg_texts(f) for f in figures)
+    figures = [curves_figure(hostile, ["P"]),
+               distribution_figure(hostile, ["map", "ndcg@10"]),
+               distribution_figure(hostile, ["map"], kind="box"),
+               differences_figure(hostile, ["map"], "$x^$"),
+               comparison_figure(comparison)]
+    texts = "\n".join(svg_texts(f) for f in figures)
     for name in ("$\\foo$", "$x^$", "<script>alert(1)</script>", "a_b%c{d}#&~^"):
         assert name in texts, name
 
@@ -437,8 +437,8 @@ def test_box_plot_draws_the_queries_beyond_the_whiskers() -> None:
     values = np.array([1.0] * 96 + [0.2, 0.2, 0.5, 0.5])
     dense = rw.Results(ids, {rw.parse("mrr"): values}, run_name="dense")
     display = DistributionDisplay.from_results({"dense": dense}, "mrr").plot(kind="box")
-    drawn = [c.get_offsets() for c in display.ax_.collections if len(c.get_offsets())]
-    points = {tuple(np.round(p, 6)) for offsets in drawn for p in np.asarray(offsets)}
+    points = {tuple(np.round(p, 6)) for line in display.ax_.get_lines()
+              for p in np.asarray(line.get_xydata())}
     assert {(0.2, 1.0), (0.5, 1.0)} <= points  # the four queries off the line at 1
 
 
@@ -453,7 +453,54 @@ def test_asl_curves_that_coincide_are_all_visible() -> None:
     pairs = tuple((a, b) for i, a in enumerate(systems) for b in systems[i + 1:])
     power = DiscriminativePower("bootstrap", 0.05, 100, 0, systems, pairs, names, curves)
     ax = plot_asl_curves(power)
-    widths = [line.get_linewidth() for line in ax.get_lines() if line.get_label() != "_child0"
-              and len(line.get_xdata()) == 10]
+    widths = [line.get_linewidth() for line in ax.get_lines()
+              if line.get_linestyle() != "None" and len(line.get_xdata()) == 10]
     assert len(widths) == 5 and widths == sorted(widths, reverse=True)
     assert min(a - b for a, b in itertools.pairwise(widths)) >= 1.0
+
+
+# ----------------------------------------------------------------------------
+# issue 34, item 4: one figure stack: matplotlib replays what the SVG draws
+# ----------------------------------------------------------------------------
+
+
+def test_matplotlib_replays_the_canvas(evaluated: dict[str, rw.Results]) -> None:
+    """Each panel becomes axes at the same place and limits; each line the same points."""
+    from rankwise.report._mpl import draw
+    from rankwise.report.curves import curves_svg
+    from rankwise.report.differences import differences_svg
+
+    for canvas in (curves_svg(evaluated, ["ndcg", "P"]),
+                   differences_svg(evaluated, ["map"], "sys0")):
+        drawn = draw(canvas)
+        assert drawn.figure.get_size_inches().tolist() == pytest.approx(
+            [canvas.width / 96, canvas.height / 96])
+        assert len(drawn.axes) == len(canvas.panels)
+        for ax, box in zip(drawn.axes, canvas.panels):
+            left, bottom, width, height = ax.get_position().bounds
+            assert width * canvas.width == pytest.approx(box.width)
+            assert left * canvas.width == pytest.approx(box.left)
+            assert (1 - bottom - height) * canvas.height == pytest.approx(box.top)
+            assert ax.get_xlim() == pytest.approx(box.xlim)
+            assert ax.get_ylim() == pytest.approx(box.ylim)
+            assert ax.get_xscale() == ("log" if box.xlog else "linear")
+    drawn = draw(curves_svg(evaluated, ["ndcg"]))
+    for op, line in drawn.of_class("series"):
+        np.testing.assert_array_equal(line.get_xdata(), op.args["xs"])
+        k = line.get_xdata().astype(int)
+        means = [evaluated[op.args["key"]].mean[f"ndcg@{cutoff}"] for cutoff in k]
+        np.testing.assert_array_equal(line.get_ydata(), means)
+        assert line.get_label() == op.args["key"]
+
+
+def test_one_panel_on_the_users_axes_only(evaluated: dict[str, rw.Results]) -> None:
+    import matplotlib.pyplot as plt
+
+    from rankwise.report._mpl import draw
+    from rankwise.report.curves import curves_svg
+
+    _, ax = plt.subplots()
+    with pytest.raises(InvalidParameterError, match="ax= holds one panel and this figure has 2"):
+        draw(curves_svg(evaluated, ["ndcg", "P"]), ax=ax)
+    drawn = draw(curves_svg(evaluated, ["ndcg"]), ax=ax)
+    assert drawn.axes == [ax] and ax.get_legend() is not None  # the legend inside the axes

@@ -22,15 +22,14 @@ import rankwise as rw
 from rankwise.comparison import compare_results
 from rankwise.evaluation import evaluate_runs
 from rankwise.exceptions import InvalidParameterError
+from rankwise.report.comparison_display import comparison_svg
+from rankwise.report.curves import curves_svg
+from rankwise.report.differences import differences_svg
+from rankwise.report.discriminative import asl_svg
+from rankwise.report.distribution import distribution_svg
+from rankwise.report.layout import log_ticks, nice_ticks, text_width, tick_labels
 from rankwise.report.summaries import histogram_edges
-from rankwise.report.svg import escape, log_ticks, nice_ticks, text_width, tick_labels
-from rankwise.report.svg_figures import (
-    asl_svg,
-    comparison_svg,
-    curves_svg,
-    differences_svg,
-    distribution_svg,
-)
+from rankwise.report.svg import escape
 
 CURVES = [f"{family}@{k}" for family in ("ndcg", "P", "recall") for k in range(1, 31)]
 

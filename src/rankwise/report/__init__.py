@@ -1,21 +1,29 @@
-"""Presentation: tables, plots and the self-contained HTML report.
+"""Presentation: tables, figures and the self-contained HTML report.
 
-Nothing here evaluates: it lays out :class:`~rankwise.Results` and
-:class:`~rankwise.Comparison` objects it is given (their ``to_table`` and
-``plot`` methods call down into it). :func:`rankwise.reporting.build_report`
-evaluates and compares runs, then gathers them into a :class:`Report`.
+Nothing here evaluates, and nothing here imports what it presents: it lays
+out objects of the shapes in :mod:`rankwise.report.protocols` (a
+:class:`~rankwise.Results`, a :class:`~rankwise.Comparison` have them; their
+``to_table`` and ``plot`` methods call down into it).
+:func:`rankwise.reporting.build_report` evaluates and compares runs, then
+gathers them into a :class:`Report`.
 
-The HTML report's figures are SVG written by rankwise itself
-(:mod:`rankwise.report.svg`, :mod:`rankwise.report.svg_figures`): no plotting
-library. matplotlib is optional (``pip install 'rankwise[plot]'``), for PNG
-and PDF figures and the displays below, and imported only when one of them
-draws: importing this package does not import it.
+Every figure is drawn once, by rankwise, on a
+:class:`~rankwise.report.svg.Canvas` (one module per figure:
+:mod:`~rankwise.report.curves`, :mod:`~rankwise.report.distribution`,
+:mod:`~rankwise.report.differences`, :mod:`~rankwise.report.comparison_display`,
+:mod:`~rankwise.report.discriminative`). The canvas writes SVG (the HTML
+report, ``rankwise plot -o x.svg``) and :mod:`rankwise.report._mpl` replays it
+onto matplotlib for PNG and PDF and for the displays of notebooks. matplotlib
+is optional (``pip install 'rankwise[plot]'``) and imported only when one of
+them draws: importing this package does not import it.
 
 - :meth:`Report.save` writes one HTML file that opens offline.
 - :func:`plot_results` and :func:`plot_comparison` (``Results.plot``,
   ``Comparison.plot``) return scikit-learn style displays holding
   ``figure_`` and ``ax_``: :class:`CurvesDisplay`, :class:`DistributionDisplay`,
   :class:`DifferencesDisplay`, :class:`ComparisonDisplay`.
+- :func:`curves_figure` and the other ``*_figure`` functions give the
+  report's figures as matplotlib figures; :func:`save_figure` writes one.
 """
 
 from __future__ import annotations

@@ -7,24 +7,20 @@ compares the runs, then fills a :class:`Report` with the helpers below.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
 
 from rankwise._wording import counted
 from rankwise.measures import Measure
+from rankwise.options import EvalOptions
+from rankwise.report.protocols import ComparisonLike, PowerLike, ResultsLike
 from rankwise.report.provenance import (
     FileRecord,
     MeasureRecord,
     describe_measures,
 )
 from rankwise.report.summaries import curve_label, curve_template
-
-if TYPE_CHECKING:
-    from rankwise.comparison import Comparison
-    from rankwise.options import EvalOptions
-    from rankwise.results import Results
 
 __all__ = ["CURVE_FAMILIES", "Report", "curve_templates", "default_title",
            "describe_definitions", "describe_settings"]
@@ -76,10 +72,10 @@ class Report:
     systems: list[str]
     baseline: str | None
     measures: list[Measure]
-    results: dict[str, Results]
+    results: Mapping[str, ResultsLike]
     curves: list[Measure]
     max_k: int
-    comparison: Comparison | None
+    comparison: ComparisonLike | None
     files: list[FileRecord]
     definitions: list[MeasureRecord]
     settings: dict[str, str]
@@ -87,7 +83,7 @@ class Report:
     created: datetime
     notes: list[str] = field(default_factory=list)
     top: int = 10
-    discrimination: Any = None
+    discrimination: PowerLike | None = None
 
     @property
     def n_queries(self) -> int:
@@ -138,8 +134,8 @@ def curve_templates(
 
 
 def describe_settings(
-    options: EvalOptions, comparison: Comparison | None, max_k: int,
-    discrimination: Any = None,
+    options: EvalOptions, comparison: ComparisonLike | None, max_k: int,
+    discrimination: PowerLike | None = None,
 ) -> dict[str, str]:
     """What changed the numbers, in words, for the report's Settings section."""
     settings = options.describe()

@@ -1,20 +1,35 @@
-"""``ComparisonDisplay``: mean differences with confidence intervals and significance."""
+"""Mean differences from the baseline with confidence intervals and significance (a forest plot).
+
+:func:`comparison_svg` draws the figure on a :class:`~rankwise.report.svg.Canvas`
+(the HTML report); :class:`ComparisonDisplay` (``comparison.plot()``)
+replays it onto matplotlib axes.
+"""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rankwise import _wording
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.report._mpl import color_of, literal, new_axes, shorten
+from rankwise.report.layout import (
+    BELOW,
+    NOTE_SIZE,
+    TICK_SIZE,
+    Axes,
+    color_of,
+    finite,
+    margin,
+    nice_ticks,
+    shorten,
+    text_width,
+)
+from rankwise.report.protocols import ComparisonLike, RowLike
+from rankwise.report.svg import Canvas
 
-if TYPE_CHECKING:
-    from rankwise.comparison import Comparison, ComparisonRow
-
-__all__ = ["ComparisonDisplay", "comparison_labels", "format_p"]
+__all__ = ["ComparisonDisplay", "comparison_canvas", "comparison_labels", "comparison_svg",
+           "format_p"]
 
 
 def format_p(p: float) -> str:
@@ -28,8 +43,8 @@ def format_p(p: float) -> str:
     return _wording.format_p(p, nan="–")
 
 
-def comparison_labels(rows: Sequence[ComparisonRow]) -> list[str]:
-    """The row labels of a :class:`ComparisonDisplay`, top to bottom (names shortened).
+def comparison_labels(rows: Sequence[RowLike]) -> list[str]:
+    """The row labels of the figure, top to bottom (names shortened).
 
     ``system`` alone with one measure and one baseline; ``measure · system``
     with several measures; ``system − baseline`` with several baselines.
@@ -48,6 +63,79 @@ def comparison_labels(rows: Sequence[ComparisonRow]) -> list[str]:
     return labels
 
 
+def comparison_svg(comparison: ComparisonLike, *, key: str = "rankwise-comparison") -> Canvas:
+    """Each system's mean difference from the baseline with its confidence interval.
+
+    One row per measure and system; the dot is filled when the difference is
+    significant after the correction, hollow otherwise; the corrected
+    p-value is written on the right.
+    """
+    order = {name: i for i, name in enumerate(comparison.measures)}
+    rows = sorted((row for row in comparison.rows
+                   if row.baseline is not None and row.measure in order),
+                  key=lambda row: order[row.measure])
+    return comparison_canvas(rows, comparison.systems, alpha=comparison.alpha,
+                             confidence=comparison.confidence, key=key)
+
+
+def comparison_canvas(rows: Sequence[RowLike], systems: Sequence[str], *, alpha: float,
+                      confidence: float, annotate: bool = True,
+                      key: str = "rankwise-comparison") -> Canvas:
+    """The figure from its rows (those that compare two systems), in order from the top."""
+    rows = [row for row in rows if row.baseline is not None]
+    labels = comparison_labels(rows)
+    measures = len({row.measure for row in rows})
+    left = min(max((text_width(t, TICK_SIZE) for t in labels), default=0.0) + 20, 346.0)
+    top, bottom, right = 60.0, BELOW, 86.0
+    height = max(top + bottom + 25.0 * len(rows) + 14.0 * measures, 192.0)
+    width = max(749.0, left + 461.0)
+    baselines = {row.baseline for row in rows}
+    only = next(iter(baselines)) if len(baselines) == 1 else None
+    title = f"difference from {shorten(only)}" if only else "paired differences"
+    level = f"{confidence:.0%}"
+    canvas = Canvas(width, height, key=key, title=f"Mean {title}",
+                    desc=f"Mean difference from the baseline with its {level} confidence "
+                         f"interval, one row per measure and system; filled dots are "
+                         f"significant (p_adj ≤ {alpha:g}).")
+    positions = []
+    y = 0.0
+    previous = None
+    for row in rows:
+        if previous is not None and row.measure != previous:
+            y += 0.6  # a gap between the measures
+        previous = row.measure
+        positions.append(y)
+        y += 1.0
+    spread = finite([v for row in rows for v in (row.delta, row.delta_ci_low,
+                                                 row.delta_ci_high)] + [0.0])
+    xlim = margin(float(spread.min()), float(spread.max()))
+    ylim = (positions[0] - 0.7, positions[-1] + 0.7) if positions else (0.0, 1.0)
+    ax = Axes(left, top, width - left - right, height - top - bottom, xlim, ylim, flip=True)
+    canvas.legend([(f"significant (p_adj ≤ {alpha:g})", "dot", "#444444"),
+                   ("not significant", "ring", "#444444")],
+                  x=ax.right - 2 * 190.0, y=4.0, columns=2, column_width=190.0)
+    plot = canvas.panel(ax, **{"data-title": title})
+    plot.frame(xticks=nice_ticks(*ax.xlim, 6), yticks=positions, ylabels=labels, ygrid=False,
+               title=title, title_left=True,
+               xlabel=f"mean difference from the baseline ({level} confidence interval)")
+    plot.vline(0.0, color="#555555", width=0.8, css="zero")
+    for row, position in zip(rows, positions):
+        color = color_of(list(systems).index(row.system) if row.system in systems else 0)
+        plot.interval(row.delta_ci_low, row.delta_ci_high, position, color=color,
+                      attrs={"class": "interval"}, key=row)
+        plot.markers([row.delta], [position], size=8.7,
+                     fill=color if row.significant else "#ffffff", stroke=color,
+                     stroke_width=1.9,
+                     attrs={"class": "dot",
+                            "data-significant": "yes" if row.significant else "no"}, key=row)
+        if annotate:
+            marker = " *" if row.significant else ""
+            plot.text(1.0, position, f"p = {format_p(row.p_adjusted)}{marker}", xcoord="axes",
+                      dx=5, size=NOTE_SIZE, css="p")
+    plot.close()
+    return canvas
+
+
 class ComparisonDisplay:
     """Each system's mean difference from the baseline, with its confidence interval.
 
@@ -55,7 +143,7 @@ class ComparisonDisplay:
     paired difference, the bar its confidence interval, and the dot is
     filled when the difference is significant after the correction for
     multiple comparisons, hollow otherwise. The corrected p-value is written
-    on the right.
+    on the right. The figure is the one of the HTML report.
 
     Parameters
     ----------
@@ -74,6 +162,8 @@ class ComparisonDisplay:
     figure_ : matplotlib.figure.Figure
     labels_ : list of str
         The row labels, top to bottom.
+    canvas_ : Canvas
+        The figure as rankwise drew it (``canvas_.svg()``).
 
     Examples
     --------
@@ -89,7 +179,7 @@ class ComparisonDisplay:
     """
 
     def __init__(
-        self, *, rows: Sequence[ComparisonRow], systems: Sequence[str], alpha: float,
+        self, *, rows: Sequence[RowLike], systems: Sequence[str], alpha: float,
         confidence: float,
     ) -> None:
         self.rows = [row for row in rows if row.baseline is not None]
@@ -100,7 +190,7 @@ class ComparisonDisplay:
     @classmethod
     def from_comparison(
         cls,
-        comparison: Comparison,
+        comparison: ComparisonLike,
         measures: str | Measure | Iterable[str | Measure] | None = None,
         *,
         ax: Any = None,
@@ -163,53 +253,12 @@ class ComparisonDisplay:
         ComparisonDisplay
             ``self``, with :attr:`ax_`, :attr:`figure_` and :attr:`labels_` set.
         """
-        from matplotlib.lines import Line2D
+        from rankwise.report._mpl import draw
 
-        figure, ax = new_axes(ax, "ComparisonDisplay.plot")
-        baselines = {row.baseline for row in self.rows}
+        canvas = comparison_canvas(self.rows, self.systems, alpha=self.alpha,
+                                   confidence=self.confidence, annotate=annotate)
+        drawn = draw(canvas, ax=ax, pyplot=True)
         self.labels_ = comparison_labels(self.rows)
-        positions = []
-        y = 0.0
-        previous = None
-        for row in self.rows:
-            if previous is not None and row.measure != previous:
-                y += 0.6  # a gap between the measures
-            previous = row.measure
-            positions.append(y)
-            index = self.systems.index(row.system) if row.system in self.systems else 0
-            color = color_of(index)
-            low = row.delta - row.delta_ci_low
-            high = row.delta_ci_high - row.delta
-            error = None if math.isnan(low) or math.isnan(high) else [[low], [high]]
-            ax.errorbar([row.delta], [y], xerr=error, fmt="none", ecolor=color,
-                        elinewidth=1.6, capsize=3)
-            ax.plot([row.delta], [y], marker="o", markersize=6.5, linestyle="none",
-                    markeredgecolor=color, markeredgewidth=1.4,
-                    markerfacecolor=color if row.significant else "white")
-            if annotate:
-                marker = " *" if row.significant else ""
-                ax.annotate(f"p = {format_p(row.p_adjusted)}{marker}", (1.0, y),
-                            xycoords=("axes fraction", "data"), xytext=(4, 0),
-                            textcoords="offset points", va="center", fontsize=7.5)
-            y += 1.0
-        ax.axvline(0, color="#555555", linewidth=0.8)
-        ax.set_yticks(positions, [literal(label) for label in self.labels_])
-        if positions:
-            ax.set_ylim(positions[-1] + 0.7, positions[0] - 0.7)
-        ax.grid(axis="y", visible=False)
-        level = f"{self.confidence:.0%}"
-        ax.set_xlabel(f"mean difference from the baseline ({level} confidence interval)")
-        only = next(iter(baselines)) if len(baselines) == 1 else None
-        ax.set_title(literal(f"difference from {shorten(only)}") if only else "paired differences",
-                     loc="left")
-        handles = [
-            Line2D([], [], marker="o", linestyle="none", color="#444444",
-                   label=f"significant (p_adj ≤ {self.alpha:g})"),
-            Line2D([], [], marker="o", linestyle="none", color="#444444",
-                   markerfacecolor="white", label="not significant"),
-        ]
-        ax.legend(handles=handles, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncols=2,
-                  fontsize=7.5, borderaxespad=0.3)
-        self.ax_ = ax
-        self.figure_ = figure
+        self.canvas_ = canvas
+        self.ax_, self.figure_ = drawn.axes[0], drawn.figure
         return self

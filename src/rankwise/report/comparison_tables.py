@@ -1,4 +1,4 @@
-"""A :class:`~rankwise.comparison.Comparison` as a table: wide (for a paper) or long.
+"""A comparison (:class:`~rankwise.comparison.Comparison`) as a table: wide (for a paper) or long.
 
 The wide table has one row per system and one column per measure: means,
 with a marker on significant differences from the baseline, or, comparing
@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields as dataclass_fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rankwise._wording import format_p
 from rankwise.report.json_text import json_text
+from rankwise.report.protocols import ComparisonLike
 from rankwise.report.tables import (
     Table,
     latex_comment,
@@ -25,10 +26,7 @@ from rankwise.report.tables import (
     terminal_escape,
 )
 
-if TYPE_CHECKING:
-    from rankwise.comparison import Comparison
-
-__all__ = ["long_table", "render_comparison", "wide_table"]
+__all__ = ["long_table", "render_comparison", "row_fields", "wide_table"]
 
 _WIDE_FORMATS = ("table", "markdown", "latex")
 LETTERS = ("auto", "groups", "better")
@@ -68,7 +66,7 @@ def _letters(count: int) -> list[str]:
 # ----------------------------------------------------------------------------
 
 
-def _means(comparison: Comparison) -> dict[tuple[str, str], float]:
+def _means(comparison: ComparisonLike) -> dict[tuple[str, str], float]:
     """Each system's mean per measure, from the row that compared the most queries.
 
     Without dropped queries all rows of a system agree; with them (``missing``
@@ -101,7 +99,7 @@ def _markdown_literal(text: str) -> str:
     return "".join("\\" + char if char in "\\`*_{}[]<>()#+-.!|" else char for char in text)
 
 
-def _letter_mode(comparison: Comparison, letters: str) -> str:
+def _letter_mode(comparison: ComparisonLike, letters: str) -> str:
     """``groups``, ``better`` or ``baseline`` (markers against the baseline)."""
     if letters not in LETTERS:
         from rankwise.exceptions import InvalidParameterError
@@ -118,7 +116,7 @@ def _letter_mode(comparison: Comparison, letters: str) -> str:
     return "better"
 
 
-def wide_table(comparison: Comparison, fmt: str, *, digits: int = 4,
+def wide_table(comparison: ComparisonLike, fmt: str, *, digits: int = 4,
                marker: str | None = None, letters: str = "auto") -> str:
     r"""The comparison as a paper's table: one row per system, one column per measure.
 
@@ -224,7 +222,7 @@ def wide_table(comparison: Comparison, fmt: str, *, digits: int = 4,
     return body + "\n" + "\n".join(terminal_escape(line) for line in legend) + "\n"
 
 
-def _legend_lines(comparison: Comparison, marker: str, labels: dict[str, str],
+def _legend_lines(comparison: ComparisonLike, marker: str, labels: dict[str, str],
                   mode: str, *, latex: bool = False) -> list[str]:
     anova = [f"{name}: two-way ANOVA (system x query) {result.anova.summary()}"
              for name, result in comparison.tukey.items()]
@@ -252,7 +250,7 @@ def _legend_lines(comparison: Comparison, marker: str, labels: dict[str, str],
 
 
 def _latex_wide(
-    comparison: Comparison, systems: list[str], measures: list[str],
+    comparison: ComparisonLike, systems: list[str], measures: list[str],
     means: dict[tuple[str, str], float], suffixes: dict[tuple[str, str], str],
     system_label: Any, marker: str, labels: dict[str, str], digits: int, mode: str,
 ) -> str:
@@ -304,7 +302,7 @@ _TEXT_FIELDS = frozenset({"measure", "system", "baseline", "method", "significan
 _P_FIELDS = frozenset({"p_value", "p_adjusted"})
 
 
-def long_table(comparison: Comparison, *, for_people: bool = False, digits: int = 4) -> Table:
+def long_table(comparison: ComparisonLike, *, for_people: bool = False, digits: int = 4) -> Table:
     """One row per measure and system, with the fields of :class:`ComparisonRow`, in order.
 
     Missing values (NaN, and what does not apply to the baseline's own row)
@@ -312,15 +310,14 @@ def long_table(comparison: Comparison, *, for_people: bool = False, digits: int 
     *for_people*, p-values are pre-formatted with *digits* decimals (``<0.0001``
     when they round to zero: one format in the whole table).
     """
-    from dataclasses import astuple
-
-    fields = [field.name for field in dataclass_fields(comparison.row_type)]
+    fields = row_fields(comparison)
     kinds = ["int" if f in _INT_FIELDS else "text" if f in _TEXT_FIELDS else "float"
              for f in fields]
     table = Table(fields, kinds)
     for row in comparison.rows:
         cells: list[Any] = []
-        for name, value in zip(fields, astuple(row)):
+        for name in fields:
+            value = getattr(row, name)
             if isinstance(value, bool):
                 value = "true" if value else "false"
             elif value == "" or (isinstance(value, float) and math.isnan(value)):
@@ -332,13 +329,18 @@ def long_table(comparison: Comparison, *, for_people: bool = False, digits: int 
     return table
 
 
-def _jsonl(comparison: Comparison) -> str:
-    from dataclasses import asdict
+def row_fields(comparison: ComparisonLike) -> list[str]:
+    """The fields of the comparison's rows, in order (the columns of the long table)."""
+    return [field.name for field in dataclass_fields(comparison.row_type)]
 
-    return "".join(json_text(asdict(row)) + "\n" for row in comparison.rows)
+
+def _jsonl(comparison: ComparisonLike) -> str:
+    fields = row_fields(comparison)
+    return "".join(json_text({name: getattr(row, name) for name in fields}) + "\n"
+                   for row in comparison.rows)
 
 
-def render_comparison(comparison: Comparison, fmt: str, *, long: bool = False,
+def render_comparison(comparison: ComparisonLike, fmt: str, *, long: bool = False,
                       digits: int = 4, marker: str | None = None, letters: str = "auto") -> str:
     """Render *comparison* in one of the table formats (``Comparison.to_table``).
 

@@ -1,22 +1,104 @@
-"""``CurvesDisplay``: metric@k curves, the mean of a measure at each cutoff, per system."""
+"""Metric@k curves: the mean of a measure at each cutoff k, one line per system.
+
+:func:`curves_svg` draws the figure (one panel per measure family) on a
+:class:`~rankwise.report.svg.Canvas`: the HTML report inlines its SVG,
+``rankwise plot`` writes it to a file (PNG and PDF through matplotlib), and
+:class:`CurvesDisplay` (``results.plot(kind="curves")``) replays one panel
+onto matplotlib axes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.report._mpl import color_of, literal, new_axes, shorten
+from rankwise.report.layout import (
+    BELOW,
+    CELL,
+    LEFT,
+    PANEL,
+    RIGHT,
+    TITLE,
+    Axes,
+    color_of,
+    finite,
+    grid_of,
+    log_ticks,
+    names_text,
+    nice_ticks,
+    shorten,
+)
+from rankwise.report.protocols import ResultsLike
 from rankwise.report.summaries import curve_label, curve_template, cutoff_curve, named_results
+from rankwise.report.svg import Canvas
 
-if TYPE_CHECKING:
-    from rankwise.results import Results
+__all__ = ["XSCALES", "CurvesDisplay", "curves_canvas", "curves_svg"]
 
-__all__ = ["CurvesDisplay"]
+XSCALES = ("auto", "log", "linear")
+"""The k axis: ``auto`` is logarithmic when k goes beyond 20."""
 
-_LOG_TICKS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+Curves = Mapping[str, tuple[np.ndarray, np.ndarray]]
+
+
+def curves_svg(results: Mapping[str, ResultsLike], measures: Sequence[str | Measure], *,
+               max_k: int | None = None, key: str = "rankwise-curves") -> Canvas:
+    """One panel per measure family: its mean at each cutoff k, one line per system.
+
+    The k axis is logarithmic (ticks 1, 2, 5, 10, 20, ...) when k goes beyond
+    20, else linear with whole-number ticks. Raises
+    :class:`~rankwise.exceptions.InvalidParameterError` when the results
+    hold no cutoff of a family.
+    """
+    if not measures:
+        raise InvalidParameterError("measures is empty; give e.g. ['ndcg', 'P', 'recall']")
+    templates = [curve_template(m) for m in measures]
+    panels = [(curve_label(t), {name: cutoff_curve(item, t, max_k)
+                                for name, item in results.items()}) for t in templates]
+    return curves_canvas(panels, names=list(results), key=key)
+
+
+def curves_canvas(panels: Sequence[tuple[str, Curves]], *, names: Sequence[str],
+                  xscale: str = "auto", legend: bool = True,
+                  key: str = "rankwise-curves") -> Canvas:
+    """The curves figure from its numbers: ``(label, {system: (cutoffs, means)})`` per panel."""
+    if xscale not in XSCALES:
+        raise InvalidParameterError(f"xscale must be 'auto', 'log' or 'linear', got {xscale!r}")
+    labels = [label for label, _ in panels]
+    rows, columns = grid_of(len(panels), 3)
+    width = CELL * columns
+    top_k = max((int(k.max()) for _, panel in panels for k, _ in panel.values() if len(k)),
+                default=1)
+    canvas = Canvas(width, 0, key=key, title=f"Metric@k curves: {', '.join(labels)}",
+                    desc=f"Mean {', '.join(labels)} at each cutoff k from 1 to {top_k}, one "
+                         f"line per system: {names_text(names)}.")
+    top = canvas.top_legend([(shorten(n), "line", color_of(i))
+                             for i, n in enumerate(names)]) if legend else 0.0
+    step = TITLE + PANEL + BELOW
+    canvas.height = top + rows * step
+    for index, (label, panel) in enumerate(panels):
+        r, c = divmod(index, columns)
+        k_max = max((int(k.max()) for k, _ in panel.values() if len(k)), default=1)
+        log = xscale == "log" or (xscale == "auto" and k_max > 20)
+        values = np.concatenate([finite(m) for _, m in panel.values()])
+        low = 0.0 if len(values) == 0 or values.min() >= 0 else float(values.min())
+        high = float(values.max()) if len(values) else 1.0
+        ylim = (low, high + 0.05 * (high - low)) if high > low else (low, low + 1.0)
+        ax = Axes(c * CELL + LEFT, top + r * step + TITLE, CELL - LEFT - RIGHT, PANEL,
+                  (1, k_max), ylim, xlog=log)
+        plot = canvas.panel(ax, **{"data-title": label})
+        xticks = log_ticks(1, k_max) if log else nice_ticks(1, k_max, integer=True)
+        plot.frame(xticks=xticks, yticks=nice_ticks(*ax.ylim, 5), title=label,
+                   xlabel="cutoff k" + (" (log scale)" if log else ""), ylabel=label)
+        for name, (cutoffs, means) in panel.items():
+            plot.polyline(cutoffs, means, color=color_of(list(names).index(name)),
+                          attrs={"class": "series", "data-name": shorten(name)}, key=name,
+                          label=shorten(name))
+        plot.close()
+    return canvas
 
 
 class CurvesDisplay:
@@ -24,7 +106,8 @@ class CurvesDisplay:
 
     Build it with :meth:`from_results` (or ``results.plot(kind="curves")``);
     the constructor takes the numbers themselves. In scikit-learn's style,
-    :meth:`plot` draws and stores the matplotlib objects on the display.
+    :meth:`plot` draws and stores the matplotlib objects on the display. The
+    panel is the one of the HTML report and of ``rankwise plot``.
 
     Parameters
     ----------
@@ -41,6 +124,8 @@ class CurvesDisplay:
         Its figure.
     lines_ : dict
         ``{system: matplotlib.lines.Line2D}``.
+    canvas_ : Canvas
+        The figure as rankwise drew it (``canvas_.svg()``).
 
     Examples
     --------
@@ -65,7 +150,7 @@ class CurvesDisplay:
     @classmethod
     def from_results(
         cls,
-        results: Results | Mapping[str, Results] | Sequence[Results],
+        results: ResultsLike | Mapping[str, ResultsLike] | Sequence[ResultsLike],
         measure: str | Measure = "ndcg",
         *,
         ax: Any = None,
@@ -115,50 +200,21 @@ class CurvesDisplay:
         legend : bool
             Add a legend of the systems.
         **line_kwargs
-            Passed to :meth:`matplotlib.axes.Axes.plot`.
+            Set on each line (:meth:`matplotlib.lines.Line2D.set`).
 
         Returns
         -------
         CurvesDisplay
             ``self``, with :attr:`ax_`, :attr:`figure_` and :attr:`lines_` set.
         """
-        from rankwise.exceptions import InvalidParameterError
+        from rankwise.report._mpl import draw
 
-        if xscale not in ("auto", "log", "linear"):
-            raise InvalidParameterError(
-                f"xscale must be 'auto', 'log' or 'linear', got {xscale!r}"
-            )
-        from matplotlib.ticker import MaxNLocator
-
-        figure, ax = new_axes(ax, "CurvesDisplay.plot")
-        self.lines_ = {}
-        max_k = 1
-        for index, (name, (cutoffs, means)) in enumerate(self.curves.items()):
-            options = {"color": color_of(index), "linewidth": 1.6, **line_kwargs}
-            (line,) = ax.plot(cutoffs, means, label=literal(shorten(name)), **options)
-            self.lines_[name] = line
-            if len(cutoffs):
-                max_k = max(max_k, int(cutoffs.max()))
-        log = xscale == "log" or (xscale == "auto" and max_k > 20)
-        if log:
-            from matplotlib.ticker import NullLocator
-
-            ax.set_xscale("log")
-            ticks = [t for t in _LOG_TICKS if t <= max_k]
-            ax.set_xticks(ticks, [str(t) for t in ticks])
-            ax.xaxis.set_minor_locator(NullLocator())  # the labelled ticks say it is a log scale
-        else:
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # k is a whole number
-        ax.yaxis.set_major_locator(MaxNLocator(nbins=5))
-        ax.set_xlim(1, max_k)
-        ax.set_xlabel("cutoff k" + (" (log scale)" if log else ""))
-        ax.set_ylabel(literal(self.label))
-        ax.set_title(literal(self.label))
-        finite = [m[np.isfinite(m)] for _, m in self.curves.values()]
-        if all(len(m) == 0 or m.min() >= 0 for m in finite):
-            ax.set_ylim(bottom=0)
-        if legend:
-            ax.legend(loc="best")
-        self.ax_ = ax
-        self.figure_ = figure
+        canvas = curves_canvas([(self.label, self.curves)], names=list(self.curves),
+                               xscale=xscale, legend=legend)
+        drawn = draw(canvas, ax=ax, pyplot=True)
+        self.lines_ = drawn.keyed("series")
+        for line in self.lines_.values():
+            line.set(**line_kwargs)
+        self.canvas_ = canvas
+        self.ax_, self.figure_ = drawn.axes[0], drawn.figure
         return self

@@ -1,29 +1,39 @@
-"""``DifferencesDisplay``: per-query differences against a baseline, sorted."""
+"""Per-query differences against a baseline, sorted: one row per measure, one column per system.
+
+:func:`differences_svg` draws the figure on a
+:class:`~rankwise.report.svg.Canvas` (the HTML report, ``rankwise plot``);
+:class:`DifferencesDisplay` replays one panel onto matplotlib axes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.report._mpl import (
+from rankwise.report.layout import (
+    BELOW,
     GAIN_COLOR,
+    LEFT,
     LOSS_COLOR,
-    NAME_LIMIT,
-    bars,
-    literal,
-    new_axes,
+    NOTE_SIZE,
+    TITLE,
+    TITLE_SIZE,
+    Axes,
+    finite,
+    names_text,
+    nice_ticks,
     shorten,
 )
-from rankwise.report.summaries import named_results, paired_values, sorted_profile
+from rankwise.report.protocols import ResultsLike
+from rankwise.report.summaries import named_results, paired_index, sorted_profile
+from rankwise.report.svg import Canvas, Panel
 
-if TYPE_CHECKING:
-    from rankwise.results import Results
-
-__all__ = ["DifferencesDisplay"]
+__all__ = ["MAX_BARS", "MAX_POINTS", "DifferencesDisplay", "differences_canvas",
+           "differences_svg"]
 
 MAX_BARS = 60
 """Up to this many queries, one bar per query; beyond, the area the sorted bars fill."""
@@ -31,26 +41,124 @@ MAX_BARS = 60
 MAX_POINTS = 250
 """Up to this many queries the area is exact (a step per query); beyond, it is sampled."""
 
+Row = tuple[str, Sequence[tuple[str, np.ndarray]]]
 
-def _area(ax: Any, x: np.ndarray, y: np.ndarray, mask: np.ndarray, color: str,
-          label: str) -> Any:
-    """One polygon between the sorted values selected by *mask* and zero (a contiguous run)."""
-    index = np.flatnonzero(mask)
-    if len(index) == 0:
-        return None
-    first, last = index[0], index[-1]
-    # extend to the neighbouring samples, where the curve crosses zero
-    xs = x[max(first - 1, 0):last + 2]
-    ys = np.clip(y[max(first - 1, 0):last + 2], *((None, 0) if y[first] < 0 else (0, None)))
-    from matplotlib.patches import Polygon
 
-    polygon = Polygon(np.column_stack([np.concatenate([[xs[0]], xs, [xs[-1]]]),
-                                       np.concatenate([[0.0], ys, [0.0]])]),
-                      closed=True, color=color, linewidth=0, label=label)
-    # added as an artist: the limits are set by plot(), and measuring a polygon of
-    # hundreds of vertices for them (as add_patch does) was a good part of a report
-    ax.add_artist(polygon)
-    return polygon
+def _check_systems(names: list[str], baseline: str) -> list[str]:
+    if baseline not in names:
+        raise InvalidParameterError(f"baseline {baseline!r} is not one of the systems {names}")
+    others = [name for name in names if name != baseline]
+    if not others:
+        raise InvalidParameterError(f"differences need two systems; got only {names}")
+    return others
+
+
+def differences_svg(results: Mapping[str, ResultsLike], measures: Sequence[str | Measure],
+                    baseline: str, *, key: str = "rankwise-differences") -> Canvas:
+    """Panels of sorted per-query differences: one row per measure, one column per system.
+
+    Up to :data:`MAX_BARS` queries a bar each; up to :data:`MAX_POINTS` the
+    area the bars fill (a step per query); beyond, that area drawn from
+    samples of the sorted differences (exact at the ends and at the edges of
+    the ties). The panels of a row share their y scale; the x ticks are the
+    first and the last query (whole numbers). The differences are taken on
+    the queries evaluated for both systems.
+    """
+    others = _check_systems(list(results), baseline)
+    if not measures:
+        raise InvalidParameterError("measures is empty; give e.g. ['ndcg@10']")
+    pairs = {system: paired_index(results[baseline], results[system]) for system in others}
+    rows = []
+    for measure in map(str, measures):
+        base = results[baseline][measure]
+        rows.append((measure, [(system, finite(results[system][measure][pairs[system][2]]
+                                               - base[pairs[system][1]]))
+                               for system in others]))
+    return differences_canvas(rows, baseline, key=key)
+
+
+def differences_canvas(rows: Sequence[Row], baseline: str, *, max_bars: int = MAX_BARS,
+                       max_points: int = MAX_POINTS, annotate: bool = True,
+                       labels: bool = True, name_limit: int | None = None,
+                       key: str = "rankwise-differences") -> Canvas:
+    """The figure from its numbers: ``(measure, [(system, finite differences)])`` per row."""
+    texts = [measure for measure, _ in rows]
+    others = [system for system, _ in rows[0][1]] if rows else []
+    n_rows, columns = len(rows), max(len(others), 1)
+    width = min(max(403.0 * columns, 768.0), 1248.0)
+    left, right, gap = LEFT + 10, 14.0, 19.0
+    plot_width = (width - left - right - gap * (columns - 1)) / columns
+    panel, row_gap = 149.0, TITLE + 24
+    canvas = Canvas(width, TITLE + n_rows * panel + (n_rows - 1) * row_gap + BELOW, key=key,
+                    title=f"Per-query differences against {shorten(baseline)}",
+                    desc=f"For {', '.join(texts)}: each system's per-query value minus "
+                         f"{shorten(baseline)}'s, sorted, for {names_text(others)}.")
+    room = max(int(plot_width / (TITLE_SIZE * 0.6) / 2) - 2, 8) if name_limit is None \
+        else name_limit
+    for r, (measure, differences) in enumerate(rows):
+        top = max((float(np.abs(d).max()) for _, d in differences if len(d)),
+                  default=0.0) or 1.0
+        for c, (system, d) in enumerate(differences):
+            n = len(d)
+            ax = Axes(left + c * (plot_width + gap), TITLE + r * (panel + row_gap),
+                      plot_width, panel, (0.5, max(n, 1) + 0.5), (-top * 1.08, top * 1.08))
+            title = f"{shorten(system, room)} − {shorten(baseline, room)}"
+            plot = canvas.panel(ax, **{"data-title": title, "data-measure": measure,
+                                       "data-n": n})
+            last = r == n_rows - 1
+            plot.frame(xticks=sorted({1, n}) if n else [],
+                       yticks=nice_ticks(*ax.ylim, 4) if c == 0 else None,
+                       xgrid=False, ygrid=False, title=title,
+                       xlabel="queries, sorted by difference" if last and labels else "",
+                       ylabel=f"Δ {measure}" if c == 0 and labels else "")
+            _differences_panel(plot, np.sort(d), max_bars, max_points, annotate, key=system)
+            plot.close()
+    return canvas
+
+
+def _differences_panel(plot: Panel, ordered: np.ndarray, max_bars: int, max_points: int,
+                       annotate: bool, *, key: str) -> None:
+    n = len(ordered)
+    if 0 < n <= max_bars:
+        position = np.arange(1, n + 1, dtype=np.float64)
+        zero = np.zeros(n)
+        for mask, color, css in ((ordered < 0, LOSS_COLOR, "loss"),
+                                 (ordered > 0, GAIN_COLOR, "gain")):
+            if mask.any():
+                plot.rects(position[mask] - 0.4, zero[mask], position[mask] + 0.4,
+                           ordered[mask], color=color, attrs={"class": f"bars {css}"}, key=key)
+    elif n:
+        if n <= max_points:  # every query is a step
+            positions = np.repeat(np.arange(1, n + 1, dtype=np.float64), 2)
+            positions += np.tile([-0.5, 0.5], n)
+            values = np.repeat(ordered, 2)
+        else:
+            positions, values = sorted_profile(ordered, max_points)
+        for mask, color, css in ((values < 0, LOSS_COLOR, "loss"),
+                                 (values > 0, GAIN_COLOR, "gain")):
+            index = np.flatnonzero(mask)
+            if len(index) == 0:
+                continue
+            first, last = index[0], index[-1]
+            xs = positions[max(first - 1, 0):last + 2]  # to where the curve crosses zero
+            ys = values[max(first - 1, 0):last + 2]
+            ys = np.minimum(ys, 0.0) if css == "loss" else np.maximum(ys, 0.0)
+            plot.polygon(np.concatenate([[xs[0]], xs, [xs[-1]]]),
+                         np.concatenate([[0.0], ys, [0.0]]), color=color,
+                         attrs={"class": f"area {css}"}, key=key)
+    plot.hline(0.0, color="#555555", width=0.8, css="zero")
+    if n:
+        plot.hline(ordered.mean(), color="#000000", width=0.9, dash="4 3", css="mean")
+    if not annotate:
+        return
+    wins, ties, losses = (int((ordered > 0).sum()), int((ordered == 0).sum()),
+                          int((ordered < 0).sum()))
+    lines = (f"{wins:,} better · {ties:,} tied · {losses:,} worse",
+             f"mean {ordered.mean():+.4f}" if n else "no query")
+    for place, line in enumerate(lines):  # in the top left corner, over the data
+        plot.text(0.02, 1.0, line, xcoord="axes", ycoord="axes",
+                  dy=4 + NOTE_SIZE * 1.25 * place, size=NOTE_SIZE, color="#333333",
+                  hang=True, halo=True, css="note")
 
 
 class DifferencesDisplay:
@@ -63,7 +171,7 @@ class DifferencesDisplay:
     :data:`MAX_POINTS` queries that area is drawn from a few hundred samples
     of the sorted differences (exact at the first and last query and at the
     edges of the ties), so the figure stays small whatever the number of
-    queries.
+    queries. The panel is the one of the HTML report.
 
     Parameters
     ----------
@@ -77,11 +185,13 @@ class DifferencesDisplay:
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
     artists_ : list
-        The bars (one PolyCollection), or the two filled areas (losses, gains).
+        The bars (losses, gains: a PolyCollection each), or the two filled areas.
     sorted_ : ndarray
         The finite differences, sorted (the height of each bar).
     wins_, ties_, losses_ : int
         Queries where the system scores higher than, the same as, lower than the baseline.
+    canvas_ : Canvas
+        The figure as rankwise drew it (``canvas_.svg()``).
 
     Examples
     --------
@@ -105,7 +215,7 @@ class DifferencesDisplay:
     @classmethod
     def from_results(
         cls,
-        results: Mapping[str, Results] | Sequence[Results],
+        results: Mapping[str, ResultsLike] | Sequence[ResultsLike],
         measure: str | Measure | None = None,
         *,
         system: str | None = None,
@@ -137,26 +247,20 @@ class DifferencesDisplay:
         named = named_results(results)
         names = list(named)
         baseline = names[0] if baseline is None else baseline
-        if baseline not in named:
-            raise InvalidParameterError(f"baseline {baseline!r} is not one of the systems {names}")
-        if system is None:
-            others = [name for name in names if name != baseline]
-            if not others:
-                raise InvalidParameterError(
-                    f"differences need two systems; got only {names}"
-                )
-            system = others[0]
+        others = _check_systems(names, baseline)
+        system = others[0] if system is None else system
         if system not in named:
             raise InvalidParameterError(f"system {system!r} is not one of the systems {names}")
         if measure is None:
             measure = named[baseline].measures[0]
-        _, base, values = paired_values(named[baseline], named[system], measure)
-        return cls(differences=values - base, measure=str(measure), system=system,
+        _, in_base, in_system = paired_index(named[baseline], named[system])
+        values = named[system][measure][in_system] - named[baseline][measure][in_base]
+        return cls(differences=values, measure=str(measure), system=system,
                    baseline=baseline).plot(ax=ax, **kwargs)
 
     def plot(
         self, ax: Any = None, *, max_bars: int = MAX_BARS, max_points: int = MAX_POINTS,
-        annotate: bool = True, labels: bool = True, name_limit: int = NAME_LIMIT,
+        annotate: bool = True, labels: bool = True, name_limit: int | None = None,
     ) -> DifferencesDisplay:
         """Draw the sorted differences.
 
@@ -173,60 +277,27 @@ class DifferencesDisplay:
             Write the counts of queries better, tied and worse on the plot.
         labels : bool
             Label the axes (small multiples may label only the outer ones).
-        name_limit : int
-            Longer system names are shortened in the title.
+        name_limit : int, optional
+            Longer system names are shortened in the title (default: what fits).
 
         Returns
         -------
         DifferencesDisplay
             ``self``, with :attr:`ax_`, :attr:`figure_`, :attr:`artists_` and the counts set.
         """
-        figure, ax = new_axes(ax, "DifferencesDisplay.plot")
-        d = self.differences[np.isfinite(self.differences)]
-        n = len(d)
+        from rankwise.report._mpl import draw
+
+        d = finite(self.differences)
+        self.sorted_ = np.sort(d)
         self.wins_ = int((d > 0).sum())
         self.ties_ = int((d == 0).sum())
         self.losses_ = int((d < 0).sum())
-        ordered = np.sort(d)
-        self.sorted_ = ordered
-        if n <= max_bars:
-            colors = np.where(ordered > 0, GAIN_COLOR, LOSS_COLOR).tolist()
-            position = np.arange(1, n + 1, dtype=np.float64)
-            self.artists_ = [bars(ax, position - 0.4, position + 0.4, ordered, colors)]
-        else:
-            if n <= max_points:  # every query is a step: the bars, drawn as one outline
-                positions = np.repeat(np.arange(1, n + 1, dtype=np.float64), 2)
-                positions += np.tile([-0.5, 0.5], n)
-                values = np.repeat(ordered, 2)
-            else:
-                positions, values = sorted_profile(ordered, max_points)
-            self.artists_ = [
-                _area(ax, positions, values, values < 0, LOSS_COLOR, "worse"),
-                _area(ax, positions, values, values > 0, GAIN_COLOR, "better"),
-            ]
-        ax.axhline(0, color="#555555", linewidth=0.8)
-        if n:
-            mean = float(d.mean())
-            ax.axhline(mean, color="black", linewidth=0.9, linestyle="--")
-            ax.set_xlim(0.5, n + 0.5)
-            top = float(np.abs(d).max()) or 1.0
-            ax.set_ylim(-top * 1.08, top * 1.08)
-        from matplotlib.ticker import MaxNLocator
-
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))  # queries are counted
-        ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
-        ax.grid(axis="x", visible=False)
-        ax.set_title(literal(f"{shorten(self.system, name_limit)} − "
-                             f"{shorten(self.baseline, name_limit)}"))
-        if labels:
-            ax.set_xlabel(f"queries, sorted by difference (n = {n:,})")
-            ax.set_ylabel(literal(f"Δ {self.measure}"))
-        if annotate:
-            mean_text = f"mean {d.mean():+.4f}" if n else "no query"
-            ax.text(0.02, 0.97, f"{self.wins_:,} better · {self.ties_:,} tied · "
-                    f"{self.losses_:,} worse\n{mean_text}",
-                    transform=ax.transAxes, va="top", ha="left", fontsize=7.5,
-                    color="#333333")
-        self.ax_ = ax
-        self.figure_ = figure
+        canvas = differences_canvas([(self.measure, [(self.system, d)])], self.baseline,
+                                    max_bars=max_bars, max_points=max_points, annotate=annotate,
+                                    labels=labels, name_limit=name_limit)
+        drawn = draw(canvas, ax=ax, pyplot=True)
+        self.artists_ = [artist for _, artist in (*drawn.of_class("bars"),
+                                                  *drawn.of_class("area"))]
+        self.canvas_ = canvas
+        self.ax_, self.figure_ = drawn.axes[0], drawn.figure
         return self

@@ -1,4 +1,9 @@
-"""The achieved significance level (ASL) curves of discriminative power (Sakai 2006)."""
+"""The achieved significance level (ASL) curves of discriminative power (Sakai 2006).
+
+:func:`asl_svg` draws them on a :class:`~rankwise.report.svg.Canvas` (the
+HTML report); :func:`plot_asl_curves` and :func:`asl_figure` replay it onto
+matplotlib (``DiscriminativePower.plot``).
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,59 @@ from typing import Any
 
 import numpy as np
 
-from rankwise.report._mpl import color_of, literal, new_axes, new_figure, panel_grid
+from rankwise._wording import counted
 from rankwise.report.figure_data import stacked_widths
+from rankwise.report.layout import Axes, color_of, margin, nice_ticks, text_width
+from rankwise.report.protocols import PowerLike
+from rankwise.report.svg import Canvas
 
-__all__ = ["asl_figure", "plot_asl_curves"]
+__all__ = ["asl_figure", "asl_svg", "plot_asl_curves"]
 
 
-def plot_asl_curves(power: Any, ax: Any = None) -> Any:
-    """Draw one ASL curve per measure: the pairs' p-values, sorted, against the pair rank.
+def asl_svg(power: PowerLike, *, key: str = "rankwise-asl") -> Canvas:
+    """One ASL curve per measure: the pairs' p-values, sorted, against the pair's rank.
 
     A measure whose curve stays lower, longer, tells more pairs apart. The
-    dashed line is alpha. The curves are drawn widest first, each next one
-    thinner and on top, so curves that coincide show as nested stripes.
+    dashed line is alpha; the legend (measure and discriminative power) is
+    on the right of the plot, off the data. The curves are drawn widest
+    first, each next one thinner and on top, so curves that coincide (every
+    pair at p = 0) show as nested stripes of their colours.
+    """
+    labels = [f"{name} ({power.fraction(name):.0%})" for name in power.measures]
+    legend_title = "measure (discriminative power)"
+    legend_width = max([text_width(t, 11.0) + 30 for t in labels]
+                       + [text_width(legend_title, 11.0) * 1.08]) + 10
+    width, height = 749.0, 346.0
+    curves = [np.asarray(power.curve(name), dtype=np.float64) for name in power.measures]
+    pairs = max((len(c) for c in curves), default=1)
+    last = max((float(c[-1]) for c in curves if len(c)), default=0.2)
+    ylim = (0.0, max(0.2, min(1.0, 1.05 * last)))
+    xlim = margin(1.0, float(pairs)) if pairs > 1 else (0.5, 1.5)
+    ax = Axes(67.0, 14.0, width - 67.0 - legend_width - 24.0, height - 14.0 - 53.0, xlim, ylim)
+    canvas = Canvas(width, height, key=key, title="Achieved significance level curves",
+                    desc=f"Sorted p-values of the {counted(pairs, 'pair')} of systems for "
+                         f"{', '.join(labels)}; the dashed line is alpha = {power.alpha:g}.")
+    plot = canvas.panel(ax, **{"data-title": "ASL"})
+    plot.frame(xticks=nice_ticks(*ax.xlim, 6, integer=True), yticks=nice_ticks(*ylim, 5),
+               xlabel="system pair, sorted by p-value",
+               ylabel="achieved significance level (p)")
+    plot.hline(power.alpha, color="#666666", width=1.0, dash="5 3", css="alpha")
+    widths = stacked_widths(len(curves))  # widest first: coinciding curves stay visible
+    for index, (name, curve, label) in enumerate(zip(power.measures, curves, labels)):
+        ranks = np.arange(1, len(curve) + 1)
+        plot.polyline(ranks, curve, color=color_of(index), width=widths[index],
+                      attrs={"class": "series", "data-name": name}, key=name, label=label)
+        if len(curve) <= 30:
+            plot.markers(ranks, curve, size=3.0 + widths[index], fill=color_of(index), key=name)
+    plot.close()
+    canvas.legend([(label, "line", color_of(i)) for i, label in enumerate(labels)],
+                  x=ax.right + 18, y=ax.top, columns=1, column_width=legend_width,
+                  title=legend_title)
+    return canvas
+
+
+def plot_asl_curves(power: PowerLike, ax: Any = None) -> Any:
+    """Draw the ASL curves (see :func:`asl_svg`) on matplotlib axes.
 
     Parameters
     ----------
@@ -30,31 +76,13 @@ def plot_asl_curves(power: Any, ax: Any = None) -> Any:
     -------
     matplotlib.axes.Axes
     """
-    _, ax = new_axes(ax, "the ASL curves")
-    widths = stacked_widths(len(power.measures))  # widest first: coinciding curves stay visible
-    for index, name in enumerate(power.measures):
-        curve = power.curve(name)
-        ranks = np.arange(1, len(curve) + 1)
-        ax.plot(ranks, curve, marker="o" if len(curve) <= 30 else None,
-                markersize=2 + widths[index], linewidth=widths[index], color=color_of(index),
-                label=literal(f"{name} ({power.fraction(name):.0%})"))
-    from matplotlib.ticker import MaxNLocator
+    from rankwise.report._mpl import draw
 
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.axhline(power.alpha, color="0.4", linestyle="--", linewidth=1.0)
-    ax.set_xlabel("system pair, sorted by p-value")
-    ax.set_ylabel("achieved significance level (p)")
-    ax.set_ylim(0, max(0.2, min(1.0, 1.05 * max(
-        (float(power.curve(name)[-1]) for name in power.measures if len(power.curve(name))),
-        default=0.2))))
-    ax.legend(title="measure (discriminative power)", frameon=False)
-    return ax
+    return draw(asl_svg(power), ax=ax, pyplot=True).axes[0]
 
 
-def asl_figure(power: Any) -> Any:
-    """The ASL curves as a :class:`matplotlib.figure.Figure` outside pyplot (for the report)."""
-    figure = new_figure(7.8, 3.6)
-    (ax,) = panel_grid(figure, 1, 1, left=0.7, right=0.2, top=0.15, bottom=0.55,
-                       wspace=0.0, hspace=0.0)
-    plot_asl_curves(power, ax=ax)
-    return figure
+def asl_figure(power: PowerLike) -> Any:
+    """The ASL curves as a :class:`matplotlib.figure.Figure` outside pyplot (for files)."""
+    from rankwise.report._mpl import draw
+
+    return draw(asl_svg(power)).figure

@@ -1,24 +1,198 @@
-"""``DistributionDisplay``: the distribution of per-query values of one measure, per system."""
+"""Distributions of per-query values: histograms or box plots, one panel per measure.
+
+:func:`distribution_svg` draws the figure on a
+:class:`~rankwise.report.svg.Canvas` (the HTML report, ``rankwise plot``);
+:class:`DistributionDisplay` (``results.plot()``) replays one panel onto
+matplotlib axes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.report._mpl import bars, color_of, literal, new_axes, shorten
 from rankwise.report.figure_data import box_stats
+from rankwise.report.layout import (
+    BELOW,
+    CELL,
+    LEFT,
+    PANEL,
+    RIGHT,
+    TICK_SIZE,
+    TITLE,
+    Axes,
+    color_of,
+    finite,
+    grid_of,
+    margin,
+    names_text,
+    nice_ticks,
+    shorten,
+    text_width,
+)
+from rankwise.report.protocols import ResultsLike
 from rankwise.report.summaries import histogram_edges, named_results
+from rankwise.report.svg import Canvas
 
-if TYPE_CHECKING:
-    from rankwise.results import Results
+__all__ = ["KINDS", "DistributionDisplay", "distribution_canvas", "distribution_svg",
+           "histogram_shares"]
 
-__all__ = ["DistributionDisplay"]
+KINDS = ("hist", "box")
+"""Histogram bars or box plots."""
 
-_KINDS = ("hist", "box")
+Values = Mapping[str, np.ndarray]
+
+
+def histogram_shares(values: Values) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Bin edges shared by the systems, and each system's % of queries in each bin.
+
+    Examples
+    --------
+    >>> edges, shares = histogram_shares({"a": np.array([0.0, 0.0, 1.0])})
+    >>> len(edges), shares["a"][[0, -1]].round(1).tolist()
+    (12, [66.7, 33.3])
+    """
+    edges = histogram_edges(list(values.values()))
+    shares = {}
+    for name, array in values.items():
+        counts, _ = np.histogram(array, bins=edges)
+        shares[name] = 100.0 * counts / max(len(array), 1)
+    return edges, shares
+
+
+def distribution_svg(results: Mapping[str, ResultsLike], measures: Sequence[str | Measure], *,
+                     kind: str = "hist", key: str = "rankwise-distributions") -> Canvas:
+    """One panel per measure: its per-query values, per system, as histograms or box plots.
+
+    ``kind="hist"``: the share of queries in each bin, one bar per system, a
+    triangle on the top edge at each system's mean. ``kind="box"``: a box per
+    system (quartiles, median, whiskers at the 5th and 95th percentiles, an
+    open circle at each distinct value beyond them, a diamond at the mean);
+    the legend explains the diamond above the panels.
+    """
+    if kind not in KINDS:
+        raise InvalidParameterError(f"kind must be 'hist' or 'box', got {kind!r}")
+    if not measures:
+        raise InvalidParameterError("measures is empty; give e.g. ['ndcg@10']")
+    panels = [(str(m), {name: finite(item[str(m)]) for name, item in results.items()})
+              for m in measures]
+    return distribution_canvas(panels, names=list(results), kind=kind, key=key)
+
+
+def distribution_canvas(panels: Sequence[tuple[str, Values]], *, names: Sequence[str],
+                        kind: str = "hist", legend: bool = True,
+                        key: str = "rankwise-distributions") -> Canvas:
+    """The figure from its numbers: ``(measure, {system: finite values})`` per panel."""
+    if kind not in KINDS:
+        raise InvalidParameterError(f"kind must be 'hist' or 'box', got {kind!r}")
+    names = list(names)
+    texts = [measure for measure, _ in panels]
+    rows, columns = grid_of(len(texts), 3)
+    entries = [(shorten(n), "patch", color_of(i)) for i, n in enumerate(names)]
+    plot_width = CELL - LEFT - RIGHT
+    if kind == "box":
+        entries.append(("mean", "diamond", "#000000"))
+        label_width = max((text_width(shorten(n), TICK_SIZE) for n in names), default=0.0)
+        first_left = label_width + 16
+        panel_height = 27.0 * len(names) + 24
+        width = first_left + columns * plot_width + (columns - 1) * 36 + RIGHT
+        title = TITLE
+    else:
+        width, panel_height, title = CELL * columns, PANEL, TITLE + 12  # the mean marks
+    what = "histograms" if kind == "hist" else "box plots"
+    canvas = Canvas(width, 0, key=key, title=f"Distributions of {', '.join(texts)}",
+                    desc=f"Per-query values of {', '.join(texts)} as {what}, per system: "
+                         f"{names_text(names)}.")
+    top = canvas.top_legend(entries) if legend else 0.0
+    step = title + panel_height + BELOW
+    canvas.height = top + rows * step
+    for index, (measure, values) in enumerate(panels):
+        r, c = divmod(index, columns)
+        y = top + r * step + title
+        if kind == "hist":
+            _hist_panel(canvas, values, measure, c * CELL + LEFT, y, plot_width,
+                        first=c == 0, names=names)
+        else:
+            _box_panel(canvas, values, measure, first_left + c * (plot_width + 36), y,
+                       plot_width, panel_height, first=c == 0, names=names)
+    return canvas
+
+
+def _hist_panel(canvas: Canvas, values: Values, measure: str, left: float, top: float,
+                width: float, *, first: bool, names: list[str]) -> None:
+    edges, shares = histogram_shares(values)
+    centres = (edges[:-1] + edges[1:]) / 2
+    systems = max(len(values), 1)
+    bar_width = np.diff(edges) * 0.84 / systems
+    highest = max((float(s.max()) for s in shares.values() if len(s)), default=0.0) or 100.0
+    unit = edges[0] == -0.05 and edges[-1] == 1.05 and len(edges) == 12
+    xlim = (-0.06, 1.06) if unit else margin(float(edges[0]), float(edges[-1]), 0.02)
+    ax = Axes(left, top, width, PANEL, xlim, (0.0, highest * 1.05))
+    plot = canvas.panel(ax, **{"data-title": measure})
+    xticks = np.round(np.linspace(0, 1, 6), 1) if unit else nice_ticks(*xlim, 5)
+    plot.frame(xticks=xticks, xlabels=[f"{t:g}" for t in xticks] if unit else None,
+               yticks=nice_ticks(*ax.ylim, 5), xgrid=False, title=measure, title_gap=14,
+               xlabel=measure, ylabel="% of queries" if first else "")
+    for index, (name, share) in enumerate(shares.items()):
+        offset = (index - (systems - 1) / 2) * bar_width
+        start = centres + offset - bar_width / 2
+        plot.rects(start, np.zeros_like(share), start + bar_width, share,
+                   color=color_of(names.index(name)),
+                   attrs={"class": "bars", "data-name": shorten(name)}, key=name)
+    for name, array in values.items():  # the means: triangles on the top edge
+        if len(array):
+            plot.markers([array.mean()], [ax.ylim[1]], shape="triangle-down", size=10,
+                         fill=color_of(names.index(name)), stroke="#ffffff", stroke_width=0.8,
+                         attrs={"class": "mean", "data-name": shorten(name)}, key=name)
+    plot.close()
+
+
+def _box_panel(canvas: Canvas, values: Values, measure: str, left: float, top: float,
+               width: float, height: float, *, first: bool, names: list[str]) -> None:
+    stats = {name: box_stats(v) for name, v in values.items() if len(v)}
+    spread = np.concatenate([[b.p5, b.p95, *b.outliers] for b in stats.values()] +
+                            [[v.mean()] for v in values.values() if len(v)]) \
+        if stats else np.array([0.0, 1.0])
+    xlim = margin(float(spread.min()), float(spread.max()))
+    ax = Axes(left, top, width, height, xlim, (0.4, len(names) + 0.6), flip=True)
+    plot = canvas.panel(ax, **{"data-title": measure})
+    positions = np.arange(1, len(names) + 1, dtype=np.float64)
+    plot.frame(xticks=nice_ticks(*ax.xlim, 5), yticks=positions if first else None,
+               ylabels=[shorten(n) for n in names] if first else None, ygrid=False,
+               title=measure, xlabel=measure)
+    half = 0.3
+    whiskers: list[tuple[float, ...]] = []
+    for index, name in enumerate(names):
+        if name not in stats:
+            continue
+        box = stats[name]
+        y0, y1 = float(ax.y(positions[index] - half)), float(ax.y(positions[index] + half))
+        plot.rects([box.q1], [positions[index] - half], [box.q3], [positions[index] + half],
+                   color=color_of(index), opacity=0.85, stroke="#000000",
+                   attrs={"class": "box", "data-name": shorten(name)}, key=name)
+        whiskers.append((box.p5, box.q1, box.q3, box.p95, positions[index],
+                         abs(y1 - y0) / 4))
+        plot.line(box.median, positions[index] - half, box.median, positions[index] + half,
+                  color="#000000", width=1.6, css="median")
+        if len(box.outliers):  # the queries beyond the whiskers: a point per distinct value
+            counts = " ".join(str(int(c)) for c in box.outlier_counts)
+            plot.markers(box.outliers, np.full(len(box.outliers), positions[index]), size=5.5,
+                         fill="#ffffff", stroke=color_of(index), stroke_width=1.2,
+                         attrs={"class": "outliers", "data-name": shorten(name),
+                                "data-counts": counts}, key=name)
+    if whiskers:
+        p5, q1, q3, p95, y, cap = zip(*whiskers)
+        plot.whiskers(p5, q1, q3, p95, y, cap=cap)
+    means = [(values[n].mean(), positions[i]) for i, n in enumerate(names) if len(values[n])]
+    if means:
+        xs, ys = np.array(means).T
+        plot.markers(xs, ys, shape="diamond", size=9, fill="#ffffff", stroke="#000000",
+                     attrs={"class": "mean"})
+    plot.close()
 
 
 class DistributionDisplay:
@@ -29,7 +203,8 @@ class DistributionDisplay:
     edge (a mean says nothing of how many queries fail completely; the bar
     at 0 does).
     ``kind="box"`` draws one box per system (quartiles, whiskers at the 5th
-    and 95th percentiles, a diamond at the mean).
+    and 95th percentiles, a point at each distinct value beyond them, a
+    diamond at the mean). The panel is the one of the HTML report.
 
     Parameters
     ----------
@@ -43,11 +218,13 @@ class DistributionDisplay:
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
     artists_ : dict
-        ``{system: the bars (hist: one PolyCollection) or the box (box)}``.
+        ``{system: its bars (hist) or its box (box), one PolyCollection}``.
     shares_ : dict
         hist: ``{system: % of queries in each bin}``.
     means_ : dict
         ``{system: mean of the finite values}``.
+    canvas_ : Canvas
+        The figure as rankwise drew it (``canvas_.svg()``).
 
     Examples
     --------
@@ -66,7 +243,7 @@ class DistributionDisplay:
     @classmethod
     def from_results(
         cls,
-        results: Results | Mapping[str, Results] | Sequence[Results],
+        results: ResultsLike | Mapping[str, ResultsLike] | Sequence[ResultsLike],
         measure: str | Measure | None = None,
         *,
         ax: Any = None,
@@ -107,99 +284,27 @@ class DistributionDisplay:
         kind : {"hist", "box"}
             Grouped histogram bars, or box plots.
         legend : bool
-            Add a legend (hist: systems and their means; box: the mean marker).
+            Add a legend (the systems; box: and the mean's diamond).
 
         Returns
         -------
         DistributionDisplay
             ``self``, with :attr:`ax_`, :attr:`figure_`, :attr:`artists_` set.
         """
-        if kind not in _KINDS:
+        from rankwise.report._mpl import draw
+
+        if kind not in KINDS:
             raise InvalidParameterError(f"kind must be 'hist' or 'box', got {kind!r}")
-        figure, ax = new_axes(ax, "DistributionDisplay.plot")
-        finite = {name: v[np.isfinite(v)] for name, v in self.values.items()}
+        values = {name: finite(v) for name, v in self.values.items()}
         self.means_ = {
-            name: float(v.mean()) if len(v) else float("nan") for name, v in finite.items()
+            name: float(v.mean()) if len(v) else float("nan") for name, v in values.items()
         }
         if kind == "hist":
-            self._hist(ax, finite, legend)
-        else:
-            self._box(ax, finite, legend)
-        ax.set_title(literal(self.measure), pad=12 if kind == "hist" else 6)  # the mean marks
-        self.ax_ = ax
-        self.figure_ = figure
+            self.shares_ = histogram_shares(values)[1]
+        canvas = distribution_canvas([(self.measure, values)], names=list(values), kind=kind,
+                                     legend=legend)
+        drawn = draw(canvas, ax=ax, pyplot=True)
+        self.artists_ = drawn.keyed("bars" if kind == "hist" else "box")
+        self.canvas_ = canvas
+        self.ax_, self.figure_ = drawn.axes[0], drawn.figure
         return self
-
-    def _hist(self, ax: Any, finite: dict[str, np.ndarray], legend: bool) -> None:
-        edges = histogram_edges(list(finite.values()))
-        centres = (edges[:-1] + edges[1:]) / 2
-        widths = np.diff(edges)
-        systems = len(finite)
-        bar_width = widths * 0.84 / max(systems, 1)
-        self.artists_ = {}
-        self.shares_ = {}
-        for index, (name, values) in enumerate(finite.items()):
-            counts, _ = np.histogram(values, bins=edges)
-            share = 100.0 * counts / max(len(values), 1)
-            offset = (index - (systems - 1) / 2) * bar_width
-            color = color_of(index)
-            mean = self.means_[name]
-            start = centres + offset - bar_width / 2
-            self.shares_[name] = share
-            self.artists_[name] = bars(ax, start, start + bar_width, share, color,
-                                       literal(f"{shorten(name)} (mean {mean:.3f})"))
-            if np.isfinite(mean):  # a triangle on the top edge: the mean, not hiding bars
-                ax.plot([mean], [1.0], marker="v", markersize=7.5, color=color,
-                        markeredgecolor="white", markeredgewidth=0.6, linestyle="none",
-                        transform=ax.get_xaxis_transform(), clip_on=False, zorder=4)
-        from matplotlib.ticker import MaxNLocator
-
-        ax.yaxis.set_major_locator(MaxNLocator(nbins=5))
-        unit = edges[0] == -0.05 and edges[-1] == 1.05 and len(edges) == 12
-        if unit:  # bins centred on 0, 0.1, ..., 1: a label every other bin
-            ticks = np.round(np.linspace(0, 1, 6), 1)
-            ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
-            ax.set_xlim(-0.06, 1.06)
-        else:
-            ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
-        ax.grid(axis="x", visible=False)
-        ax.set_xlabel(literal(self.measure))
-        ax.set_ylabel("% of queries")
-        if legend:
-            ax.legend(loc="best")
-
-    def _box(self, ax: Any, finite: dict[str, np.ndarray], legend: bool) -> None:
-        import matplotlib
-
-        names = list(finite)
-        positions = np.arange(1, len(names) + 1)
-        data = [finite[name] if len(finite[name]) else np.array([np.nan]) for name in names]
-        major, minor = (int(part) for part in matplotlib.__version__.split(".")[:2])
-        direction = (
-            {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
-        )
-        boxes = ax.boxplot(
-            data, positions=positions, whis=(5, 95), showfliers=False, patch_artist=True,
-            widths=0.6, medianprops={"color": "black", "linewidth": 1.2}, **direction,
-        )
-        self.artists_ = {}
-        for index, (name, patch) in enumerate(zip(names, boxes["boxes"])):
-            patch.set_facecolor(color_of(index))
-            patch.set_alpha(0.85)
-            self.artists_[name] = patch
-        for index, name in enumerate(names):  # beyond the whiskers: a point per distinct value
-            if len(finite[name]):
-                outliers = box_stats(finite[name]).outliers
-                ax.scatter(outliers, np.full(len(outliers), positions[index]), marker="o",
-                           s=16, facecolor="white", edgecolor=color_of(index),
-                           linewidth=1.0, zorder=3)
-        means = [self.means_[name] for name in names]
-        ax.scatter(means, positions, marker="D", s=28, color="white", edgecolor="black",
-                   zorder=3, label="mean")
-        ax.set_yticks(positions, [literal(shorten(name)) for name in names])
-        ax.set_ylim(len(names) + 0.6, 0.4)  # first system on top
-        ax.grid(axis="y", visible=False)
-        ax.set_xlabel(literal(self.measure))
-        if legend:  # above the axes, right: never over a box
-            ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.1,
-                      handletextpad=0.2)

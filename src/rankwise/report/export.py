@@ -1,4 +1,10 @@
-"""Figures out of matplotlib: inline SVG for the HTML report, files for ``rankwise plot``."""
+"""Figures to files: rankwise's canvas (SVG; PNG, PDF through matplotlib), matplotlib figures.
+
+:func:`save_canvas` writes what ``rankwise plot`` draws: SVG as rankwise
+wrote it, PNG and PDF by replaying the canvas onto matplotlib.
+:func:`save_figure` and :func:`figure_to_svg` take a matplotlib figure (the
+displays' ``figure_``, :func:`rankwise.report.curves_figure`, ...).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,9 @@ import re
 from typing import Any
 
 from rankwise.exceptions import InvalidParameterError
+from rankwise.report.svg import Canvas
 
-__all__ = ["FILE_FORMATS", "figure_to_svg", "file_format", "save_figure"]
+__all__ = ["FILE_FORMATS", "figure_to_svg", "file_format", "save_canvas", "save_figure"]
 
 FILE_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 """File suffix -> matplotlib format, for ``rankwise plot -o``."""
@@ -100,15 +107,51 @@ def save_figure(
     """
     from rankwise._files import write_file
 
-    if fmt is None:
-        fmt = file_format(path)
-    elif fmt not in FILE_FORMATS.values():
-        raise InvalidParameterError(
-            f"figure format must be one of {', '.join(FILE_FORMATS.values())}, got {fmt!r}"
-        )
+    fmt = _checked_format(path, fmt)
     buffer = io.BytesIO()
     figure.savefig(buffer, format=fmt, dpi=dpi, metadata=_file_metadata(fmt))
     write_file(buffer.getvalue(), path)
+
+
+def save_canvas(
+    canvas: Canvas, path: str | os.PathLike[str], *, dpi: float = 150, fmt: str | None = None
+) -> None:
+    """Write a figure drawn by rankwise to *path*: SVG, PNG or PDF (from the suffix or *fmt*).
+
+    SVG is the canvas' own (no matplotlib); PNG and PDF replay it onto
+    matplotlib (``pip install 'rankwise[plot]'``). Written atomically, as
+    :func:`save_figure` writes.
+
+    Parameters
+    ----------
+    canvas : Canvas
+        From :func:`rankwise.report.curves.curves_svg` and the like.
+    path : str or path-like
+        The file; its suffix gives the format unless *fmt* does.
+    dpi : float
+        Resolution of PNG files.
+    fmt : {"png", "svg", "pdf"}, optional
+        The format, for a file name without the suffix (``/dev/stdout``, a pipe).
+    """
+    from rankwise._files import write_file
+
+    fmt = _checked_format(path, fmt)
+    if fmt == "svg":
+        write_file(canvas.svg(standalone=True).encode("utf-8"), path)
+        return
+    from rankwise.report._mpl import draw
+
+    save_figure(draw(canvas).figure, path, dpi=dpi, fmt=fmt)
+
+
+def _checked_format(path: str | os.PathLike[str], fmt: str | None) -> str:
+    if fmt is None:
+        return file_format(path)
+    if fmt not in FILE_FORMATS.values():
+        raise InvalidParameterError(
+            f"figure format must be one of {', '.join(FILE_FORMATS.values())}, got {fmt!r}"
+        )
+    return fmt
 
 
 def _file_metadata(fmt: str) -> dict[str, Any]:

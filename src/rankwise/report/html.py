@@ -10,17 +10,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rankwise._wording import counted
 from rankwise.report.assets import CSS
 from rankwise.report.comparison_display import format_p
+from rankwise.report.protocols import PageLike, RowLike
 from rankwise.report.summaries import paired_index, top_changes
-
-if TYPE_CHECKING:
-    from rankwise.comparison import ComparisonRow
-    from rankwise.report.build import Report
-    from rankwise.report.svg import Canvas
+from rankwise.report.svg import Canvas
 
 __all__ = ["SECTIONS", "render_html"]
 
@@ -81,7 +78,7 @@ def _figure(figure: Canvas, key: str, caption: str) -> str:
 # ----------------------------------------------------------------------------
 
 
-def _header(report: Report) -> str:
+def _header(report: PageLike) -> str:
     baseline = (f" · baseline <b>{_e(report.baseline)}</b>" if report.baseline else "")
     when = report.created.strftime("%Y-%m-%d %H:%M %Z").strip()
     systems = len(report.systems)
@@ -99,7 +96,7 @@ def _nav() -> str:
     return f'<nav class="toc"><div class="wrap">{links}</div></nav>'
 
 
-def _marker(row: ComparisonRow | None) -> str:
+def _marker(row: RowLike | None) -> str:
     if row is None or not row.significant:
         return ""
     up = row.delta > 0
@@ -109,9 +106,9 @@ def _marker(row: ComparisonRow | None) -> str:
             f'{"▲" if up else "▼"}</span>')
 
 
-def _summary_table(report: Report) -> str:
+def _summary_table(report: PageLike) -> str:
     comparison = report.comparison
-    rows: dict[tuple[str, str], ComparisonRow] = {}
+    rows: dict[tuple[str, str], RowLike] = {}
     letters: dict[str, dict[str, str]] = {}
     if comparison is not None:
         rows = {(r.measure, r.system): r for r in comparison.rows if r.baseline is not None}
@@ -146,7 +143,7 @@ def _summary_table(report: Report) -> str:
             f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
-def _detail_table(report: Report) -> str:
+def _detail_table(report: PageLike) -> str:
     comparison = report.comparison
     if comparison is None:
         return ""
@@ -180,8 +177,8 @@ def _detail_table(report: Report) -> str:
             f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div></details>")
 
 
-def _summary(report: Report) -> str:
-    from rankwise.report.svg_figures import comparison_svg
+def _summary(report: PageLike) -> str:
+    from rankwise.report.comparison_display import comparison_svg
 
     parts = [_summary_table(report)]
     comparison = report.comparison
@@ -218,12 +215,12 @@ def _summary(report: Report) -> str:
     return _section("summary", lead, "".join(parts))
 
 
-def _discrimination(report: Report) -> str:
+def _discrimination(report: PageLike) -> str:
     """The discriminative power of each measure and its ASL curves (three systems or more)."""
     power = report.discrimination
     if power is None:
         return ""
-    from rankwise.report.svg_figures import asl_svg
+    from rankwise.report.discriminative import asl_svg
 
     rows = "".join(
         f"<tr><td>{_e(name)}</td><td class='num'>{power.fraction(name):.0%}</td>"
@@ -242,10 +239,10 @@ def _discrimination(report: Report) -> str:
             f"<tbody>{rows}</tbody></table>{figure}</div></details>")
 
 
-def _curves(report: Report) -> str:
+def _curves(report: PageLike) -> str:
     from rankwise.exceptions import InvalidParameterError
+    from rankwise.report.curves import curves_svg
     from rankwise.report.summaries import curve_label
-    from rankwise.report.svg_figures import curves_svg
 
     labels = ", ".join(curve_label(t) for t in report.curves)
     lead = (f"The mean of {_e(labels)} at every cutoff k from 1 to {report.max_k}, one line "
@@ -261,9 +258,8 @@ def _curves(report: Report) -> str:
         figure, "curves", f"Mean {_e(labels)} for k = 1 … {report.max_k}."))
 
 
-def _differences(report: Report) -> str:
-    from rankwise.report.differences import MAX_BARS, MAX_POINTS
-    from rankwise.report.svg_figures import differences_svg
+def _differences(report: PageLike) -> str:
+    from rankwise.report.differences import MAX_BARS, MAX_POINTS, differences_svg
 
     lead = ("For each query, the system's value minus the baseline's, sorted from the largest "
             "loss (red, left) to the largest gain (green, right); queries with no change lie "
@@ -288,8 +284,8 @@ def _differences(report: Report) -> str:
         f"column per system.{how}"))
 
 
-def _distributions(report: Report) -> str:
-    from rankwise.report.svg_figures import distribution_svg
+def _distributions(report: PageLike) -> str:
+    from rankwise.report.distribution import distribution_svg
 
     lead = ("How the per-query values of each measure are spread: the share of queries in "
             "each bin, one bar per system; the triangles on the top edge mark each system's "
@@ -320,7 +316,7 @@ def _change_table(kind: str, title: str, changes: Sequence[Any], system: str,
             f"<tbody>{rows}</tbody></table>")
 
 
-def _queries(report: Report) -> str:
+def _queries(report: PageLike) -> str:
     lead = (f"Per measure and system, the {counted(report.top, 'query')} that gained most and "
             f"the {report.top} that lost most against the baseline: where to look first when "
             "reading the rankings.")
@@ -351,7 +347,7 @@ def _queries(report: Report) -> str:
     return _section("queries", lead, "".join(blocks))
 
 
-def _provenance(report: Report) -> str:
+def _provenance(report: PageLike) -> str:
     files = "".join(
         f"<tr><td>{_e(f.role)}</td><td>{_e(f.system or '')}</td><td class='mono'>{_e(f.path)}"
         + (f'<span class="note">{_e(f.note)}</span>' if f.note else "")
@@ -388,7 +384,7 @@ def _provenance(report: Report) -> str:
     return _section("provenance", lead, body)
 
 
-def render_html(report: Report) -> str:
+def render_html(report: PageLike) -> str:
     """The report as one self-contained HTML page.
 
     Parameters
@@ -403,7 +399,7 @@ def render_html(report: Report) -> str:
 
     Notes
     -----
-    The figures are drawn as SVG by :mod:`rankwise.report.svg_figures`:
+    The figures are drawn as SVG by rankwise (:mod:`rankwise.report.svg`):
     the page needs neither matplotlib nor any other plotting library.
     """
     sections = [_summary(report), _curves(report), _differences(report),

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.report.comparison_display import ComparisonDisplay
 from rankwise.report.curves import CurvesDisplay
 from rankwise.report.distribution import DistributionDisplay
+from rankwise.report.protocols import ComparisonLike, ResultsLike
 from rankwise.report.summaries import named_results
-
-if TYPE_CHECKING:
-    from rankwise.comparison import Comparison
-    from rankwise.results import Results
 
 __all__ = ["RESULTS_KINDS", "plot_comparison", "plot_results"]
 
@@ -23,7 +20,7 @@ RESULTS_KINDS = ("distribution", "curves")
 """The kinds of :func:`plot_results`."""
 
 
-def _first_curve(named: dict[str, Results]) -> Measure:
+def _first_curve(named: dict[str, ResultsLike]) -> Measure:
     first = next(iter(named.values()))
     groups = Counter(
         Measure(m.name, None, m.params) for m in first.measures if m.cutoff is not None
@@ -39,7 +36,7 @@ def _first_curve(named: dict[str, Results]) -> Measure:
 
 
 def plot_results(
-    results: Results | Mapping[str, Results] | Sequence[Results],
+    results: ResultsLike | Mapping[str, ResultsLike] | Sequence[ResultsLike],
     kind: str = "distribution",
     measure: str | Measure | None = None,
     *,
@@ -102,7 +99,7 @@ def plot_results(
 
 
 def plot_comparison(
-    comparison: Comparison,
+    comparison: ComparisonLike,
     measures: str | Measure | Iterable[str | Measure] | None = None,
     *,
     ax: Any = None,

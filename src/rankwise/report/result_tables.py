@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from rankwise.measures import Measure
+from rankwise.report.protocols import ResultsLike
 from rankwise.report.tables import Table, block_rows
-
-if TYPE_CHECKING:
-    from rankwise.measures import Measure
-    from rankwise.results import Results
 
 __all__ = ["query_order", "results_table"]
 
@@ -72,7 +70,7 @@ def _text_column(values: Any) -> list[str | None]:
 
 
 def results_table(
-    results: Mapping[str, Results],
+    results: Mapping[str, ResultsLike],
     measures: Sequence[Measure] | None = None,
     *,
     per_query: bool = False,
@@ -130,7 +128,7 @@ def results_table(
     header = ["run", "query", *labels] if per_query else ["run", *labels]
     lead = ["text"] * (len(header) - len(labels))
 
-    def means(result: Results) -> list[float | None]:
+    def means(result: ResultsLike) -> list[float | None]:
         return [None if k == "text" else float(result.mean[label])
                 for label, k in zip(labels, kinds)]
 
@@ -163,7 +161,7 @@ def results_table(
     return Table(header, lead + kinds, blocks=blocks)
 
 def _bounds_table(
-    results: Mapping[str, Results], measures: Sequence[Measure], per_query: bool
+    results: Mapping[str, ResultsLike], measures: Sequence[Measure], per_query: bool
 ) -> Table:
     """Each measure, its value with unjudged documents relevant, and judged@k per cutoff."""
     import math

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 
 from rankwise.exceptions import InvalidParameterError, MeasureSyntaxError
 from rankwise.measures import Measure, parse
-
-if TYPE_CHECKING:
-    from rankwise.results import Results
+from rankwise.report.protocols import ResultsLike
 
 __all__ = [
     "Change",
@@ -43,8 +41,8 @@ def is_results(obj: object) -> bool:
 
 
 def named_results(
-    results: Results | Mapping[str, Results] | Sequence[Results],
-) -> dict[str, Results]:
+    results: ResultsLike | Mapping[str, ResultsLike] | Sequence[ResultsLike],
+) -> dict[str, ResultsLike]:
     """``{system name: Results}`` from one Results, a list (named by run) or a mapping.
 
     Examples
@@ -55,11 +53,11 @@ def named_results(
     ['run']
     """
     if is_results(results):
-        one = cast("Results", results)
+        one = cast("ResultsLike", results)
         return {one.run_name: one}
-    named: dict[str, Results]
+    named: dict[str, ResultsLike]
     if isinstance(results, Mapping):  # (a Results is a Mapping too: handled above)
-        named = dict(cast("Mapping[str, Results]", results))
+        named = dict(cast("Mapping[str, ResultsLike]", results))
     elif isinstance(results, (list, tuple)):
         named = {}
         for position, item in enumerate(results):
@@ -167,7 +165,7 @@ def curve_measures(template: Measure, max_k: int = 100) -> list[Measure]:
 
 
 def cutoff_curve(
-    results: Results, template: Measure, max_k: int | None = None
+    results: ResultsLike, template: Measure, max_k: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The mean of *template* at each cutoff the results hold (up to *max_k*), by increasing k.
 
@@ -223,7 +221,7 @@ def cutoff_curve(
 
 
 def paired_values(
-    baseline: Results, system: Results, measure: str | Measure
+    baseline: ResultsLike, system: ResultsLike, measure: str | Measure
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-query values of two systems on the queries evaluated for both.
 
@@ -245,7 +243,9 @@ def paired_values(
     return common, baseline[measure][in_base], system[measure][in_system]
 
 
-def paired_index(baseline: Results, system: Results) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def paired_index(
+    baseline: ResultsLike, system: ResultsLike
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The queries evaluated for both systems (sorted), and where they are in each.
 
     What :func:`paired_values` pairs by, computed once for every measure of two systems.

@@ -31,8 +31,9 @@ Evaluate each RUN against the judgments QRELS and draw one figure:
   differences   per-query differences against the baseline, sorted; one
                 row per measure, one column per system
 
-The format follows the suffix of -o: .png, .svg or .pdf. SVG is drawn by
-rankwise itself; PNG and PDF need matplotlib (pip install 'rankwise[plot]')."""
+The format follows the suffix of -o: .png, .svg or .pdf. Every figure is drawn
+by rankwise (the figures of the HTML report); SVG is written by rankwise itself,
+PNG and PDF through matplotlib (pip install 'rankwise[plot]')."""
 
 _EPILOG = """\
 examples:
@@ -103,15 +104,15 @@ def run(args: argparse.Namespace) -> int:
     from rankwise.evaluation import evaluate_runs
     from rankwise.exceptions import InvalidParameterError
     from rankwise.io.naming import find_run
-    from rankwise.report import figures
-    from rankwise.report._mpl import require_matplotlib, styled
+    from rankwise.report import curves, differences, distribution
+    from rankwise.report._mpl import require_matplotlib
     from rankwise.report.build import curve_templates
-    from rankwise.report.export import file_format, save_figure
+    from rankwise.report.export import file_format, save_canvas
     from rankwise.report.summaries import curve_measures
 
     check_no_stdin([args.qrels, *args.runs], "rankwise plot")
     fmt = file_format(args.output) if args.format is None else args.format  # fails before work
-    if fmt != "svg":  # SVG is drawn by rankwise itself; PNG and PDF by matplotlib
+    if fmt != "svg":  # SVG is written by rankwise itself; PNG and PDF through matplotlib
         require_matplotlib("rankwise plot")
     options = evaluation_options(args)
     texts = measure_texts(args.measures, _DEFAULTS[args.kind])
@@ -127,8 +128,12 @@ def run(args: argparse.Namespace) -> int:
         qrels_format=args.qrels_format, run_format=args.run_format,
         reading=reading(args),
     )
-    baseline = None
-    if args.kind == "differences":
+    names = [str(m) for m in measures]
+    if args.kind == "curves":
+        canvas = curves.curves_svg(results, templates)
+    elif args.kind == "distribution":
+        canvas = distribution.distribution_svg(results, names, kind=args.style)
+    else:
         if len(results) < 2:
             raise InvalidParameterError(
                 "--kind differences needs two runs or more (a baseline and a system)"
@@ -137,27 +142,7 @@ def run(args: argparse.Namespace) -> int:
             next(iter(results)) if args.baseline is None
             else find_run(args.baseline, list(results), args.runs, what="baseline")
         )
-    names = [str(m) for m in measures]
-    if fmt == "svg":
-        from rankwise._files import write_file
-        from rankwise.report import svg_figures
-
-        if args.kind == "curves":
-            canvas = svg_figures.curves_svg(results, templates)
-        elif args.kind == "distribution":
-            canvas = svg_figures.distribution_svg(results, names, kind=args.style)
-        else:
-            canvas = svg_figures.differences_svg(results, names, str(baseline))
-        write_file(canvas.svg(standalone=True).encode("utf-8"), args.output)
-        say_written(args.output, quiet=args.quiet)
-        return 0
-    with styled():
-        if args.kind == "curves":
-            figure = figures.curves_figure(results, templates)
-        elif args.kind == "distribution":
-            figure = figures.distribution_figure(results, names, kind=args.style)
-        else:
-            figure = figures.differences_figure(results, names, str(baseline))
-        save_figure(figure, args.output, dpi=args.dpi, fmt=fmt)
+        canvas = differences.differences_svg(results, names, str(baseline))
+    save_canvas(canvas, args.output, dpi=args.dpi, fmt=fmt)
     say_written(args.output, quiet=args.quiet)
     return 0
