@@ -11,8 +11,14 @@ Two families live here, both numpy only and vectorised:
   and scores (linear gain, ties averaged as in McSherry & Najork 2008), which
   return the same numbers as scikit-learn without importing it.
 
-Inputs are validated once at the public boundary, then handed to private
-kernels. Every error is a :class:`rankwise.exceptions.InvalidParameterError`
+Inputs are validated once at the public boundary, then laid out as the
+arrays rankwise's own kernels read: DCG is summed by
+:func:`rankwise.kernels.dcg.discounted_sum` (and averaged over tied orders by
+:func:`rankwise.kernels.tie_average.expected_discounted_sum`, over the tie
+groups :func:`rankwise.kernels.arrays.rank_arrays` finds), AP and RR by
+:func:`rankwise.kernels.average_precision.precision_sums` and
+:func:`~rankwise.kernels.average_precision.reciprocal_ranks`: the formulas
+exist once, for ``rw.evaluate`` and for these functions. Every error is a :class:`rankwise.exceptions.InvalidParameterError`
 (a ``ValueError`` and a ``RankwiseError``) whose message names the parameter,
 what was expected and what was received.
 
@@ -28,6 +34,7 @@ References
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
 from typing import Literal
@@ -241,101 +248,108 @@ def _check_matrices(
 
 
 # --------------------------------------------------------------------------
-# private kernels
+# the arrays the kernels read (DCG, AP and RR are computed in rankwise.kernels)
 # --------------------------------------------------------------------------
 
 
 def _gains(relevances: NDArray[np.float64], gain: Gain) -> NDArray[np.float64]:
+    """The tutorial's gains: ``2**rel - 1`` or the grade, for any finite grade (negative too)."""
     return np.exp2(relevances) - 1.0 if gain == "exponential" else relevances
 
 
 def _dcg_ranked(relevances: NDArray[np.float64], k: int | None, gain: Gain) -> float:
+    """DCG@k of one list in ranked order (:func:`rankwise.kernels.dcg.discounted_sum`)."""
+    from rankwise.kernels.dcg import discounted_sum
+
     r = relevances[:k]
-    discount = np.log2(np.arange(2, r.size + 2, dtype=np.float64))
-    return float(np.sum(_gains(r, gain) / discount))
-
-
-def _discounts(n_docs: int, k: int | None, log_base: float) -> NDArray[np.float64]:
-    """``1 / log_b(rank + 1)`` for ranks 1..n_docs, zero beyond ``k``."""
-    discount = np.log(log_base) / np.log(np.arange(2, n_docs + 2, dtype=np.float64))
-    if k is not None:
-        discount[k:] = 0.0
-    return discount
+    rank = np.arange(1, r.size + 1)
+    return float(discounted_sum(np.zeros(r.size, dtype=np.intp), rank, _gains(r, gain), 1)[0])
 
 
 def _dcg_rows(
-    y_true: NDArray[np.float64],
-    y_score: NDArray,
-    discount: NDArray[np.float64],
-    ignore_ties: bool,
+    y_true: NDArray[np.float64], y_score: NDArray, k: int | None, ignore_ties: bool
 ) -> NDArray[np.float64]:
-    """DCG of every row, documents ranked by ``y_score`` descending.
+    """DCG@k (base 2, linear gain) of every row, documents ranked by ``y_score`` descending.
 
     With ``ignore_ties=False`` the value is the expectation over all orders of
-    tied documents: within a group of tied scores every document is equally
-    likely at every position of the group, so the group contributes its mean
-    gain times the sum of the discounts of its positions [3]_. That needs no
-    particular order inside a group, so both cases start from the same sort.
+    tied documents [3]_: the documents are ranked by :func:`rankwise.kernels.arrays.rank_arrays`
+    (tie groups of equal scores) and summed by
+    :func:`rankwise.kernels.tie_average.expected_discounted_sum`, as
+    ``ties="average"`` evaluates. With ``ignore_ties=True`` tied documents are
+    taken in the order ``np.argsort(y_score, axis=1)[:, ::-1]`` gives (what
+    scikit-learn uses) and summed by :func:`rankwise.kernels.dcg.discounted_sum`.
     """
+    from rankwise.kernels.arrays import rank_arrays
+    from rankwise.kernels.dcg import discounted_sum
+    from rankwise.kernels.tie_average import expected_discounted_sum
+
     n_queries, n_docs = y_true.shape
-    # Descending order; the order *inside* tie groups is the one numpy's
-    # default argsort gives, reversed (what scikit-learn uses for ignore_ties).
-    order = np.argsort(y_score, axis=1)[:, ::-1]
-    ranked_gain = np.take_along_axis(y_true, order, axis=1)
+    cut = n_docs if k is None else min(k, n_docs)
     if ignore_ties:
-        return ranked_gain @ discount
-
-    ranked_score = np.take_along_axis(y_score, order, axis=1)
-    starts = np.ones((n_queries, n_docs), dtype=bool)  # first position of a tie group
-    np.not_equal(ranked_score[:, 1:], ranked_score[:, :-1], out=starts[:, 1:])
-    group = np.cumsum(starts.ravel()) - 1  # tie-group id, unique over all rows
-    n_groups = int(group[-1]) + 1
-    size = np.bincount(group, minlength=n_groups)
-    gain_sum = np.bincount(group, weights=ranked_gain.ravel(), minlength=n_groups)
-    discount_sum = np.bincount(
-        group, weights=np.broadcast_to(discount, (n_queries, n_docs)).ravel(), minlength=n_groups
+        order = np.argsort(y_score, axis=1)[:, ::-1]
+        gains = np.take_along_axis(y_true, order, axis=1)[:, :cut]
+        query = np.repeat(np.arange(n_queries), cut)
+        rank = np.tile(np.arange(1, cut + 1), n_queries)
+        return discounted_sum(query, rank, gains.ravel(), n_queries)
+    # the scores' order and equalities, exactly, as float64 ranks (any dtype, any size)
+    levels = np.unique(y_score, return_inverse=True)[1].reshape(-1).astype(np.float64)
+    ranking = rank_arrays(y_true.ravel(), levels, np.full(n_queries, n_docs, dtype=np.int64))
+    return expected_discounted_sum(
+        ranking.hit_query, ranking.hit_grade, ranking.tie_above.astype(np.float64),
+        ranking.tie_size.astype(np.float64), float(cut), n_queries,
     )
-    contribution = gain_sum / size * discount_sum
-    row_of_group = np.repeat(np.arange(n_queries), starts.sum(axis=1))
-    dcg = np.bincount(row_of_group, weights=contribution, minlength=n_queries)
-    return dcg.astype(np.float64, copy=False)  # weighted bincount is float64 already
 
 
-def _ap_rr_kernel(
+def _ideal_dcg_rows(y_true: NDArray[np.float64], k: int | None) -> NDArray[np.float64]:
+    """DCG@k of each row's grades sorted descending (linear gain, base 2)."""
+    from rankwise.kernels.dcg import discounted_sum
+
+    n_queries, n_docs = y_true.shape
+    cut = n_docs if k is None else min(k, n_docs)
+    ideal = np.sort(y_true, axis=1)[:, ::-1][:, :cut]
+    return discounted_sum(np.repeat(np.arange(n_queries), cut),
+                          np.tile(np.arange(1, cut + 1), n_queries), ideal.ravel(), n_queries)
+
+
+def _relevant_hits(
     masks: list[NDArray[np.bool_]],
-) -> tuple[NDArray[np.float64], NDArray[np.intp], NDArray[np.float64]]:
-    """Per mask: sum of P@k over relevant ranks, number relevant, reciprocal rank.
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """Per relevant document of all masks at once: its mask, rank, and index among them; counts.
 
-    All masks are concatenated and processed at once (ragged lists allowed).
+    The arrays :func:`rankwise.kernels.average_precision.precision_sums` and
+    :func:`~rankwise.kernels.average_precision.reciprocal_ranks` read (ragged
+    lists allowed; no loop per mask).
     """
+    from rankwise.kernels._segments import rank_within_query
+
     n_queries = len(masks)
     lengths = np.fromiter((m.size for m in masks), dtype=np.intp, count=n_queries)
     flat = np.concatenate(masks) if n_queries else np.zeros(0, dtype=bool)
     row = np.repeat(np.arange(n_queries), lengths)
     seg_start = np.cumsum(lengths) - lengths
     rank = np.arange(flat.size) - seg_start[row] + 1  # 1-based rank inside its list
-
-    hit_row = row[flat]
-    hit_rank = rank[flat]
-    n_hits = np.bincount(hit_row, minlength=n_queries)
-    hits_before = np.cumsum(n_hits) - n_hits  # relevant docs in earlier lists
-    # i-th relevant document of its list (1-based) sits at hit_rank: P@rank = i / rank
-    ith = np.arange(hit_row.size) - hits_before[hit_row] + 1
-    precision_sum = np.bincount(hit_row, weights=ith / hit_rank, minlength=n_queries).astype(
-        np.float64, copy=False
-    )
-
-    rr = np.zeros(n_queries, dtype=np.float64)
-    first = np.ones(hit_row.size, dtype=bool)
-    np.not_equal(hit_row[1:], hit_row[:-1], out=first[1:])
-    rr[hit_row[first]] = 1.0 / hit_rank[first]
-    return precision_sum, n_hits, rr
+    rel_query, rel_rank = row[flat], rank[flat]
+    return (rel_query, rel_rank, rank_within_query(rel_query),
+            np.bincount(rel_query, minlength=n_queries))
 
 
-def _divide_or_zero(num: NDArray[np.float64], den: NDArray) -> NDArray[np.float64]:
-    out = np.zeros(num.shape, dtype=np.float64)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
+def _average_precisions(
+    masks: list[NDArray[np.bool_]], n_relevant: object, name: str, one: bool
+) -> NDArray[np.float64]:
+    from rankwise.kernels._segments import safe_divide
+    from rankwise.kernels.average_precision import precision_sums
+
+    rel_query, rel_rank, rel_index, n_hits = _relevant_hits(masks)
+    given = _check_n_relevant(n_relevant, n_hits[0] if one else n_hits, name)
+    r = n_hits.astype(np.float64) if given is None else given.reshape(n_hits.shape)
+    return safe_divide(precision_sums(rel_query, rel_rank, rel_index, len(masks)), r)
+
+
+def _reciprocal_ranks(masks: list[NDArray[np.bool_]]) -> NDArray[np.float64]:
+    from rankwise.kernels.average_precision import reciprocal_ranks
+
+    rel_query, rel_rank, _, _ = _relevant_hits(masks)
+    return reciprocal_ranks(rel_query, rel_rank, len(masks))
 
 
 # --------------------------------------------------------------------------
@@ -496,11 +510,8 @@ def average_precision(mask: ArrayLike, *, n_relevant: int | None = None) -> floa
     >>> print(f"{average_precision([1, 0, 1, 0, 1], n_relevant=6):.4f}")
     0.3778
     """
-    m = _as_mask(mask, "mask")
-    precision_sum, n_hits, _ = _ap_rr_kernel([m])
-    given = _check_n_relevant(n_relevant, n_hits[0], "n_relevant")
-    r = n_hits.astype(np.float64) if given is None else given.reshape(1)
-    return float(_divide_or_zero(precision_sum, r)[0])
+    return float(_average_precisions([_as_mask(mask, "mask")], n_relevant, "n_relevant",
+                                     one=True)[0])
 
 
 def mean_average_precision(
@@ -541,11 +552,8 @@ def mean_average_precision(
     >>> mean_average_precision([[1, 0], [0, 0, 0, 1]])
     0.625
     """
-    ms = _as_masks(masks)
-    precision_sum, n_hits, _ = _ap_rr_kernel(ms)
-    given = _check_n_relevant(n_relevant, n_hits, "n_relevant")
-    r = n_hits.astype(np.float64) if given is None else given
-    return float(np.mean(_divide_or_zero(precision_sum, r)))
+    return float(np.mean(_average_precisions(_as_masks(masks), n_relevant, "n_relevant",
+                                             one=False)))
 
 
 def reciprocal_rank(mask: ArrayLike) -> float:
@@ -579,7 +587,7 @@ def reciprocal_rank(mask: ArrayLike) -> float:
     >>> reciprocal_rank([0, 0, 0])
     0.0
     """
-    return float(_ap_rr_kernel([_as_mask(mask, "mask")])[2][0])
+    return float(_reciprocal_ranks([_as_mask(mask, "mask")])[0])
 
 
 def mean_reciprocal_rank(masks: Sequence[ArrayLike] | NDArray) -> float:
@@ -613,7 +621,7 @@ def mean_reciprocal_rank(masks: Sequence[ArrayLike] | NDArray) -> float:
     >>> print(f"{mean_reciprocal_rank([[1, 0, 0], [0, 0, 1], [0, 1, 0]]):.4f}")
     0.6111
     """
-    return float(np.mean(_ap_rr_kernel(_as_masks(masks))[2]))
+    return float(np.mean(_reciprocal_ranks(_as_masks(masks))))
 
 
 # --------------------------------------------------------------------------
@@ -697,8 +705,9 @@ def dcg_score(
         )
     ignore_ties = _check_bool(ignore_ties, "ignore_ties")
     yt, ys, sw = _check_matrices(y_true, y_score, sample_weight, "dcg_score")
-    discount = _discounts(yt.shape[1], k, float(log_base))
-    return float(np.average(_dcg_rows(yt, ys, discount, ignore_ties), weights=sw))
+    # 1 / log_b(i + 1) = log2(b) / log2(i + 1): the base-2 sums, scaled
+    dcg = _dcg_rows(yt, ys, k, ignore_ties) * math.log2(float(log_base))
+    return float(np.average(dcg, weights=sw))
 
 
 def ndcg_score(
@@ -775,7 +784,7 @@ def ndcg_score(
             f"ndcg_score: y_true must be non-negative (relevance grades), as in "
             f"scikit-learn; got {yt[q, d]:g} at [{q}, {d}]"
         )
-    discount = _discounts(yt.shape[1], k, 2.0)
-    dcg = _dcg_rows(yt, ys, discount, ignore_ties)
-    idcg = np.sort(yt, axis=1)[:, ::-1] @ discount
-    return float(np.average(_divide_or_zero(dcg, idcg), weights=sw))
+    from rankwise.kernels._segments import safe_divide
+
+    dcg = _dcg_rows(yt, ys, k, ignore_ties)
+    return float(np.average(safe_divide(dcg, _ideal_dcg_rows(yt, k)), weights=sw))

@@ -24,22 +24,58 @@ from rankwise.measures.spec import Measure
 INFAP_EPSILON = 1e-5
 
 
+def precision_sums(
+    rel_query: np.ndarray, rel_rank: np.ndarray, rel_index: np.ndarray, n_queries: int,
+    cutoff: int | None = None,
+) -> np.ndarray:
+    """AP's sum: per query, the precision at each relevant rank <= *cutoff*, summed.
+
+    *rel_query*, *rel_rank*: the query and rank of each relevant document
+    retrieved (sorted by query, then rank); *rel_index*: its 1-based position
+    among them, so that precision at its rank is ``rel_index / rel_rank``. AP
+    is this sum over R. The one place it is computed (this module's kernel,
+    :func:`rankwise.metrics.average_precision`).
+
+    Examples
+    --------
+    >>> precision_sums(np.array([0, 0]), np.array([1, 3]), np.array([1, 2]), 1).round(4)
+    array([1.6667])
+    """
+    contribution = rel_index / rel_rank
+    if cutoff is not None:
+        contribution = np.where(rel_rank <= cutoff, contribution, 0.0)
+    return per_query_sum(rel_query, contribution, n_queries)
+
+
+def reciprocal_ranks(
+    rel_query: np.ndarray, rel_rank: np.ndarray, n_queries: int, cutoff: int | None = None
+) -> np.ndarray:
+    """Per query, 1 / the rank of its first relevant document within *cutoff* (0 if none).
+
+    Examples
+    --------
+    >>> reciprocal_ranks(np.array([0, 0, 2]), np.array([3, 4, 1]), 3)
+    array([0.33333333, 0.        , 1.        ])
+    """
+    first = first_per_query(rel_query, rel_rank.astype(np.float64), n_queries, np.inf)
+    if cutoff is not None:
+        first = np.where(first <= cutoff, first, np.inf)
+    return 1.0 / first
+
+
 def average_precision(ctx: Context, m: Measure) -> np.ndarray:
     """AP (map, map@k): (1/R) * sum over relevant hits ranked <= k of (their index / rank)."""
     view = ctx.view(m.param("rel"))
-    contribution = view.rel_index / view.rel_rank
-    if m.cutoff is not None:
-        contribution = np.where(view.rel_rank <= m.cutoff, contribution, 0.0)
-    return safe_divide(per_query_sum(view.rel_query, contribution, ctx.n_queries), view.num_rel)
+    return safe_divide(
+        precision_sums(view.rel_query, view.rel_rank, view.rel_index, ctx.n_queries, m.cutoff),
+        view.num_rel,
+    )
 
 
 def reciprocal_rank(ctx: Context, m: Measure) -> np.ndarray:
     """RR (mrr, mrr@k): 1 / rank of the first relevant document within the top k."""
     view = ctx.view(m.param("rel"))
-    first = first_per_query(view.rel_query, view.rel_rank.astype(np.float64), ctx.n_queries, np.inf)
-    if m.cutoff is not None:
-        first = np.where(first <= m.cutoff, first, np.inf)
-    return 1.0 / first
+    return reciprocal_ranks(view.rel_query, view.rel_rank, ctx.n_queries, m.cutoff)
 
 
 def _counts_above(ctx: Context, indicator: np.ndarray) -> np.ndarray:

@@ -89,6 +89,22 @@ def _discount(rank: np.ndarray) -> np.ndarray:
     return 1.0 / np.log2(rank + 1.0)
 
 
+def discounted_sum(
+    query: np.ndarray, rank: np.ndarray, gains: np.ndarray, n_queries: int
+) -> np.ndarray:
+    """DCG's sum: per query, the sum of ``gain / log2(rank + 1)`` over its entries.
+
+    The one place DCG is summed: the kernels below, the ideal rankings and
+    the tutorial functions of :mod:`rankwise.metrics` call it with their gains.
+
+    Examples
+    --------
+    >>> discounted_sum(np.array([0, 0, 1]), np.array([1, 2, 1]), np.array([3.0, 1.0, 1.0]), 2)
+    array([3.63092975, 1.        ])
+    """
+    return per_query_sum(query, gains * _discount(rank), n_queries)
+
+
 def dcg_values(
     ctx: Context, m: Measure, cutoff: int | None, shift: np.ndarray | None = None
 ) -> np.ndarray:
@@ -98,9 +114,7 @@ def dcg_values(
     keep = gains != 0
     if cutoff is not None:
         keep &= d.hit_rank <= cutoff
-    return per_query_sum(
-        d.hit_query[keep], gains[keep] * _discount(d.hit_rank[keep]), ctx.n_queries
-    )
+    return discounted_sum(d.hit_query[keep], d.hit_rank[keep], gains[keep], ctx.n_queries)
 
 
 def _ideal_order(
@@ -143,7 +157,7 @@ def ideal_dcg_values(
     if cutoff is not None:
         limit = cutoff[query] if isinstance(cutoff, np.ndarray) else cutoff
         keep = position <= limit
-    return per_query_sum(query[keep], gains[keep] * _discount(position[keep]), ctx.n_queries)
+    return discounted_sum(query[keep], position[keep], gains[keep], ctx.n_queries)
 
 
 def unscale(values: np.ndarray, shift: np.ndarray | None, m: Measure) -> np.ndarray:

@@ -114,6 +114,34 @@ def _discount_table(limit: int) -> np.ndarray:
     return np.concatenate(([0.0], np.cumsum(1.0 / np.log2(positions + 1.0))))
 
 
+def expected_discounted_sum(
+    query: np.ndarray, gains: np.ndarray, above: np.ndarray, size: np.ndarray, cutoff: float,
+    n_queries: int,
+) -> np.ndarray:
+    """E[DCG@cutoff] over the orders of tied entries: each gain times its group's mean discount.
+
+    An entry of a tie group of *size* g whose first position is *above* + 1
+    is at each of the group's positions with probability 1/g, so it adds
+    gain / g times the discounts 1 / log2(p + 1) of the positions p of its
+    group within *cutoff*. The one place the tie average of DCG is computed
+    (``ties="average"``, and :func:`rankwise.metrics.dcg_score`).
+
+    Examples
+    --------
+    >>> expected_discounted_sum(np.array([0, 0]), np.array([3.0, 1.0]), np.array([0.0, 0.0]),
+    ...                         np.array([2.0, 2.0]), np.inf, 1).round(4)  # 2 (1 + 1/log2 3)
+    array([3.2619])
+    """
+    last = np.minimum(above + size, cutoff)
+    if len(last) == 0:
+        return np.zeros(n_queries)
+    table = _discount_table(int(np.max(np.minimum(above + size, 1e15))) if len(above) else 0)
+    first = np.minimum(above, last).astype(np.int64)
+    last = last.astype(np.int64)
+    expected = gains * (table[last] - table[first]) / size
+    return per_query_sum(query, expected, n_queries)
+
+
 def expected_dcg(
     ctx: Context, m: Measure, cutoff: float, shift: np.ndarray | None = None
 ) -> np.ndarray:
@@ -124,14 +152,7 @@ def expected_dcg(
     d = ctx.data
     above, size = _groups(ctx)
     gains = gain_of(d.hit_grade, m, None if shift is None else shift[d.hit_query])
-    last = np.minimum(above + size, cutoff)
-    if len(last) == 0:
-        return np.zeros(ctx.n_queries)
-    table = _discount_table(int(np.max(np.minimum(above + size, 1e15))) if len(above) else 0)
-    first = np.minimum(above, last).astype(np.int64)
-    last = last.astype(np.int64)
-    expected = gains * (table[last] - table[first]) / size
-    return per_query_sum(d.hit_query, expected, ctx.n_queries)
+    return expected_discounted_sum(d.hit_query, gains, above, size, cutoff, ctx.n_queries)
 
 
 def dcg(ctx: Context, m: Measure) -> np.ndarray:
