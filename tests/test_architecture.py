@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rankwise.io",),
     ("rankwise.kernels", "rankwise.metrics"),
     ("rankwise.report",),
-    ("rankwise.results",),
+    ("rankwise.results", "rankwise._tabular"),
     ("rankwise.engines",),
     ("rankwise.stats",),
     ("rankwise.fusion",),

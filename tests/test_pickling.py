@@ -59,6 +59,9 @@ def _jobs() -> dict[str, partial[Any]]:
                                        n_resamples=100, seed=3),
         "TopicSetTable": partial(topic_set_table, "t", [0.1, 0.2], [0.05]),
         "Guide": partial(rw.guide, QRELS, RUNS),
+        "Matches": partial(rw.explain, QRELS, RUNS["bm25"], "ndcg@10", measured=0.5),
+        "FusionOptimization": partial(rw.optimize_fusion, QRELS, RUNS, "wsum", measure="map",
+                                      step=0.5, folds=2),
     }
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._tabular import Tabular
 from rankwise._wording import counted, format_p
 from rankwise.engines import Engine
 from rankwise.engines.core import relevance_notes
@@ -36,6 +37,8 @@ from rankwise.stats.tukey import TukeyResult
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from rankwise.report.tables import Table
 
 __all__ = ["Comparison", "ComparisonRow", "compare", "compare_results"]
 
@@ -112,11 +115,14 @@ class ComparisonRow:
 _INT_COLUMNS = ("wins", "ties", "losses")
 
 
-class Comparison:
+class Comparison(Tabular):
     """Paired comparisons of systems, per measure: means, intervals, tests, effects.
 
     Built by :func:`compare`. Iterating gives the :class:`ComparisonRow`
-    objects, ordered by measure, then by system (baseline first).
+    objects, ordered by measure, then by system (baseline first). Its
+    :meth:`table` is one row per measure and system (the long table); like
+    every result it has ``to_dict``, ``to_pandas``, ``to_polars``,
+    ``to_table``, shows as a table in a notebook and pickles.
 
     Attributes
     ----------
@@ -386,6 +392,41 @@ class Comparison:
         frame["n_dropped"] = frame["n_dropped"].astype("int64")
         return frame
 
+    def to_polars(self) -> Any:
+        """Return one row per measure and system, as :meth:`to_pandas` (polars types).
+
+        ``wins``, ``ties`` and ``losses`` are ``Int64`` and ``significant``
+        ``Boolean``, null on the baseline's rows.
+        """
+        try:
+            import polars as pl
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            from rankwise.exceptions import MissingDependencyError
+
+            raise MissingDependencyError(
+                "Comparison.to_polars needs polars: pip install 'rankwise[polars]'"
+            ) from error
+        types = {"measure": pl.Utf8, "system": pl.Utf8, "baseline": pl.Utf8,
+                 "n_queries": pl.Int64, "n_dropped": pl.Int64, "significant": pl.Boolean,
+                 "wins": pl.Int64, "ties": pl.Int64, "losses": pl.Int64, "method": pl.Utf8}
+        columns = list(ComparisonRow.__dataclass_fields__)
+        return pl.DataFrame([
+            pl.Series(name, [getattr(row, name) for row in self.rows],
+                      dtype=types.get(name, pl.Float64))
+            for name in columns
+        ])
+
+    def table(self) -> Table:
+        """One row per measure and system with every statistic (the long table)."""
+        from rankwise.report.comparison_tables import long_table
+
+        return long_table(self)
+
+    def _caption(self) -> str:
+        return (f"Comparison({len(self.systems)} systems, {len(self.measures)} "
+                f"measure{'s' if len(self.measures) != 1 else ''}, "
+                f"test={self.test!r}, correction={self.correction!r}, alpha={self.alpha:g})")
+
     row_type = ComparisonRow
     """The type of the rows (its fields are the columns of the long table)."""
 
@@ -509,12 +550,7 @@ class Comparison:
                 for i, (cell, w) in enumerate(zip(cells, widths))
             ).rstrip()
 
-        out = [
-            f"Comparison({len(self.systems)} systems, {len(self.measures)} "
-            f"measure{'s' if len(self.measures) != 1 else ''}, "
-            f"test={self.test!r}, correction={self.correction!r}, alpha={self.alpha:g})",
-            render(header),
-        ]
+        out = [self._caption(), render(header)]
         out.extend(render(line) for line in lines)
         out.append(f"* {self.legend}")
         for name, result in self.tukey.items():

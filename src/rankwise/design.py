@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._tabular import Tabular
 from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
@@ -171,9 +172,12 @@ def topic_set_size(
                              method=method)
 
 
-@dataclass(frozen=True)
-class TopicSetTable:
+@dataclass(frozen=True, repr=False)
+class TopicSetTable(Tabular):
     """Topic set sizes over a grid of differences (rows) and variances (columns).
+
+    Like every result it has :meth:`table`, ``to_dict``, ``to_pandas``,
+    ``to_polars``, ``to_table``, shows as a table in a notebook and pickles.
 
     Attributes
     ----------
@@ -201,6 +205,11 @@ class TopicSetTable:
         for diff, row in zip(self.min_diffs, self.sizes):
             table.rows.append([diff, *(size.n for size in row)])
         return table
+
+    def _caption(self) -> str:
+        rows, columns = len(self.min_diffs), len(self.variances)
+        return (f"TopicSetTable({self.test}: topics for {counted(rows, 'difference')} x "
+                f"{counted(columns, 'variance')})")
 
     def to_table(self, fmt: str = "table", *, digits: int = 2) -> str:
         """The grid as text in one of the table formats (rows: differences).
@@ -431,9 +440,13 @@ def power(comparison: Comparison, *, alpha: float | None = None, beta: float = 0
 DISCRIMINATIVE_METHODS = ("bootstrap", "randomized-tukey")
 
 
-@dataclass(frozen=True)
-class DiscriminativePower:
+@dataclass(frozen=True, repr=False)
+class DiscriminativePower(Tabular):
     """How many system pairs each measure tells apart (Sakai 2006).
+
+    Its :meth:`table` is one row per measure; like every result it has
+    ``to_dict``, ``to_pandas``, ``to_polars``, ``to_table``, shows as a table
+    in a notebook and pickles.
 
     Attributes
     ----------
@@ -504,6 +517,10 @@ class DiscriminativePower:
             table.rows.append([name, self.fraction(name), int(np.count_nonzero(p <= self.alpha)),
                                len(p)])
         return table
+
+    def _caption(self) -> str:
+        return (f"DiscriminativePower({self.method}, {counted(len(self.pairs), 'system pair')}, "
+                f"alpha={self.alpha:g})")
 
     def to_table(self, fmt: str = "table", *, digits: int = 4) -> str:
         """The :meth:`table` as text, with the legend in the people formats."""

@@ -20,10 +20,11 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._tabular import Tabular
 from rankwise.engines.core import Evaluator
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure, parse
@@ -37,6 +38,9 @@ from rankwise.measures.dialects import (
 )
 from rankwise.options import EvalOptions, options_from
 from rankwise.results import aggregate
+
+if TYPE_CHECKING:
+    from rankwise.report.tables import Table
 
 __all__ = ["CHANGE_TOLERANCE", "Candidate", "Explanation", "Matches", "Step", "explain"]
 
@@ -82,8 +86,13 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Explanation:
+class Explanation(Tabular):
     """The difference between two dialects' means of one measure, split by convention.
+
+    Its :meth:`table` is one row per convention switched; :meth:`to_text`
+    (and the ``repr``) adds the total. Like every result it has ``to_dict``,
+    ``to_pandas``, ``to_polars``, ``to_table``, shows as a table in a notebook
+    and pickles.
 
     Attributes
     ----------
@@ -148,14 +157,27 @@ class Explanation:
             ],
         }
 
+    def table(self) -> Table:
+        """One row per convention switched: the change, the queries it moves, its part."""
+        from rankwise.report.tables import Table
+
+        table = Table(["convention", "change", "queries_changed", "mean", "delta", "share"],
+                      ["text", "text", "int", "float", "float", "float"])
+        for step in self.steps:
+            table.rows.append([step.convention, step.text, step.queries_changed, step.mean,
+                               float(step.delta), self.share(step)])
+        return table
+
+    def _caption(self, digits: int = 4) -> str:
+        a, b = self.dialects
+        return (f"{self.measure} on {self.n_queries} quer{'y' if self.n_queries == 1 else 'ies'}: "
+                f"{a} {self.means[0]:.{digits}f}, "
+                f"{b} {self.means[1]:.{digits}f} (difference {float(self.difference):+.{digits}f})")
+
     def to_text(self, digits: int = 4) -> str:
         """A table: one row per convention switched, then the total."""
         a, b = self.dialects
-        lines = [
-            f"{self.measure} on {self.n_queries} quer{'y' if self.n_queries == 1 else 'ies'}: "
-            f"{a} {self.means[0]:.{digits}f}, "
-            f"{b} {self.means[1]:.{digits}f} (difference {float(self.difference):+.{digits}f})",
-        ]
+        lines = [self._caption(digits)]
         if not self.steps:
             lines.append(f"{a} and {b} follow the same conventions for {self.measure.name}.")
             return "\n".join(lines) + "\n"
@@ -190,6 +212,9 @@ class Explanation:
     def __str__(self) -> str:
         return self.to_text()
 
+    def __repr__(self) -> str:
+        return self.to_text().rstrip("\n")
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -216,9 +241,13 @@ class Candidate:
     difference: float
 
 
-@dataclass(frozen=True)
-class Matches:
+@dataclass(frozen=True, repr=False)
+class Matches(Tabular):
     """Which dialects give a number a tool printed.
+
+    Its :meth:`table` is one row per candidate, nearest first; like every
+    result it has ``to_dict``, ``to_pandas``, ``to_polars``, ``to_table``,
+    shows as a table in a notebook and pickles.
 
     Attributes
     ----------
@@ -254,6 +283,22 @@ class Matches:
                 for c in self.candidates
             ],
         }
+
+    def table(self) -> Table:
+        """One row per candidate (dialect and tool option), nearest first."""
+        from rankwise.report.tables import Table
+
+        table = Table(["measure", "dialect", "option", "mean", "difference", "match"],
+                      ["text", "text", "text", "float", "float", "text"])
+        for c in self.candidates:
+            table.rows.append([str(c.measure), c.dialect, c.option, c.mean, c.difference,
+                               "true" if abs(c.difference) <= self.tolerance else "false"])
+        return table
+
+    def _caption(self) -> str:
+        found = len(self.matches)
+        return (f"Matches({self.measured} for {self.measure}: "
+                f"{found} within {self.tolerance:.1g})")
 
     def to_text(self, digits: int = 6) -> str:
         """What matches, then the nearest others."""

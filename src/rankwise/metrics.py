@@ -18,9 +18,10 @@ arrays rankwise's own kernels read: DCG is summed by
 groups :func:`rankwise.kernels.arrays.rank_arrays` finds), AP and RR by
 :func:`rankwise.kernels.average_precision.precision_sums` and
 :func:`~rankwise.kernels.average_precision.reciprocal_ranks`: the formulas
-exist once, for ``rw.evaluate`` and for these functions. Every error is a :class:`rankwise.exceptions.InvalidParameterError`
-(a ``ValueError`` and a ``RankwiseError``) whose message names the parameter,
-what was expected and what was received.
+exist once, for ``rw.evaluate`` and for these functions. Every error is a
+:class:`rankwise.exceptions.InvalidParameterError` (a ``ValueError`` and a
+``RankwiseError``) whose message names the parameter, what was expected and
+what was received.
 
 References
 ----------

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._tabular import Tabular
 from rankwise._wording import counted, plural
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
@@ -140,9 +141,13 @@ def _check_depth(depth: Any) -> int | None:
 # ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Agreement:
+@dataclass(frozen=True, repr=False)
+class Agreement(Tabular):
     """One value per query: how alike two rankings are.
+
+    Its :meth:`table` is one row per query; like every result it has
+    ``to_dict`` (``{query_id: value}``), ``to_pandas``, ``to_polars``,
+    ``to_table``, shows as a table in a notebook and pickles.
 
     Attributes
     ----------
@@ -171,7 +176,14 @@ class Agreement:
         """``{query_id: value}``."""
         return dict(zip(self.query_ids, self.values.tolist()))
 
-    def __repr__(self) -> str:
+    def table(self) -> Table:
+        """One row per query: its id and its value (the column named by :attr:`name`)."""
+        from rankwise.report.tables import Table
+
+        return Table(["query_id", self.name], ["text", "float"],
+                     [[q, v] for q, v in zip(self.query_ids, self.values.tolist())])
+
+    def _caption(self) -> str:
         return (f"Agreement({self.name}, {counted(len(self.query_ids), 'query')}, "
                 f"mean={self.mean:.4f})")
 
@@ -279,8 +291,8 @@ def ktu(run_a: Any, run_b: Any, *, depth: int | None = None) -> Agreement:
 # ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Reproduction:
+@dataclass(frozen=True, repr=False)
+class Reproduction(Tabular):
     r"""How well a reproduction reproduced, as repro_eval measures it.
 
     The runs are ``"advanced"`` (the method reproduced) and, when given,
@@ -338,6 +350,9 @@ class Reproduction:
                     self.delta_ri.get(measure) if run == "advanced" else None,
                 ])
         return table
+
+    def _caption(self) -> str:
+        return f"Reproduction({self.kind}, {counted(len(self.measures), 'measure')})"
 
     def to_table(self, fmt: str = "table", *, digits: int = 4) -> str:
         """The :meth:`table` as text; in the people formats, the mean KTU and RBO under it."""
@@ -554,8 +569,8 @@ def _mean_improvement(advanced: Any, baseline: Any, measure: Measure) -> float:
 # ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class MeasureAgreement:
+@dataclass(frozen=True, repr=False)
+class MeasureAgreement(Tabular):
     r"""How pairs of measures agree on the order of a set of systems.
 
     Attributes
@@ -588,11 +603,9 @@ class MeasureAgreement:
                                    float(self.kendall[i, j]), float(self.spearman[i, j])])
         return table
 
-    def to_table(self, fmt: str = "table", *, digits: int = 4) -> str:
-        """The :meth:`table` as text."""
-        from rankwise.report.tables import render
-
-        return render(self.table(), fmt, digits=digits)
+    def _caption(self) -> str:
+        return (f"MeasureAgreement({counted(len(self.measures), 'measure')} over "
+                f"{counted(len(self.systems), 'system')})")
 
 
 def measure_agreement(

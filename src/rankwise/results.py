@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._tabular import Tabular
 from rankwise._wording import counted
 from rankwise.measures.spec import Measure
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from rankwise.report.tables import Table
 
 __all__ = ["MIN_GEOMETRIC_VALUE", "Results", "TieReport", "UnjudgedBounds", "aggregate"]
 
@@ -169,7 +172,7 @@ class UnjudgedBounds:
         return high - low
 
 
-class Results(Mapping[str, np.ndarray]):
+class Results(Tabular, Mapping[str, np.ndarray]):
     """Per-query values of each measure, and their means.
 
     A read-only mapping from a measure's canonical name to its per-query
@@ -212,6 +215,10 @@ class Results(Mapping[str, np.ndarray]):
 
     Notes
     -----
+    Like every result of rankwise it has ``to_dict``, ``to_pandas``,
+    ``to_polars``, ``to_table`` and ``table``, shows as a table in a notebook
+    and pickles (:class:`rankwise._tabular.Tabular`).
+
     A query a measure does not count has the value NaN for it and is left
     out of its mean: a dialect that leaves empty queries out (Microsoft
     Recommenders, ``empty=skip``), or a judged query absent from the run
@@ -450,11 +457,23 @@ class Results(Mapping[str, np.ndarray]):
         | :-- | -----: | -----: |
         | run | 1.0000 | 1.0000 |
         """
-        from rankwise.report.result_tables import results_table
         from rankwise.report.tables import render
 
-        table = results_table({self.run_name: self}, self.measures, per_query=per_query)
-        return render(table, fmt, digits=digits)
+        return render(self.table(per_query=per_query), fmt, digits=digits)
+
+    def table(self, *, per_query: bool = False) -> Table:
+        """The means as a :class:`rankwise.report.tables.Table` (with *per_query*, every query).
+
+        One row of means (column ``run``, then one per measure); with
+        *per_query*, a row per query (column ``query``), then the means
+        (query ``all``), produced block by block as it is written.
+        """
+        from rankwise.report.result_tables import results_table
+
+        return results_table({self.run_name: self}, self.measures, per_query=per_query)
+
+    def _caption(self) -> str:
+        return f"Results({self.run_name!r}, {counted(self.n_queries, 'query')})"
 
     def plot(
         self,
@@ -492,7 +511,7 @@ class Results(Mapping[str, np.ndarray]):
 
     def __repr__(self) -> str:
         width = max([len(name) for name in self._by_name] + [7])
-        lines = [f"Results({self.run_name!r}, {counted(self.n_queries, 'query')})"]
+        lines = [self._caption()]
         for name, m in self._by_name.items():
             value = self.mean[name]
             text = f"{int(value)}" if m.family.integer and not math.isnan(value) else f"{value:.4f}"

@@ -19,10 +19,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._tabular import Tabular
 from rankwise.engines.core import prepare_measures
 from rankwise.engines.numpy import NumpyEngine
 from rankwise.exceptions import InvalidParameterError
@@ -33,6 +34,9 @@ from rankwise.fusion.normalise import normalise, resolve_norm
 from rankwise.fusion.training import train
 from rankwise.options import EvalOptions, options_from
 from rankwise.results import Results
+
+if TYPE_CHECKING:
+    from rankwise.report.tables import Table
 
 __all__ = ["FoldResult", "FusionOptimization", "default_grid", "optimize_fusion"]
 
@@ -90,9 +94,13 @@ class FoldResult:
     results: Results
 
 
-@dataclass(frozen=True)
-class FusionOptimization:
+@dataclass(frozen=True, repr=False)
+class FusionOptimization(Tabular):
     """What :func:`optimize_fusion` found.
+
+    Its :meth:`table` is one row per parameter setting tried, with its score;
+    like every result it has ``to_dict``, ``to_pandas``, ``to_polars``,
+    ``to_table``, shows as a table in a notebook and pickles.
 
     Attributes
     ----------
@@ -116,11 +124,43 @@ class FusionOptimization:
     trials: list[tuple[dict[str, Any], float]] = field(default_factory=list)
     folds: list[FoldResult] = field(default_factory=list)
 
+    def table(self) -> Table:
+        """One row per setting tried on all queries: its parameters, then the measure's mean."""
+        from rankwise.report.tables import Table
+
+        names = list(dict.fromkeys(name for params, _ in self.trials for name in params))
+        kinds = ["float" if all(isinstance(params.get(name), (int, float)) and
+                                not isinstance(params.get(name), bool)
+                                for params, _ in self.trials) else "text" for name in names]
+        table = Table([*names, self.measure], [*kinds, "float"])
+        for params, score in self.trials:
+            table.rows.append([
+                params.get(name) if kind == "float" else _text(params.get(name))
+                for name, kind in zip(names, kinds)
+            ] + [score])
+        return table
+
+    def _caption(self) -> str:
+        shown = ", ".join(f"{k}={_text(v)}" for k, v in self.params.items())
+        return (f"FusionOptimization({self.method}, {self.measure} = {self.score:.4f} "
+                f"with {shown or 'the defaults'})")
+
     @property
     def cross_validated_mean(self) -> float:
         """The measure's mean over all folds' queries, each with its out-of-fold parameters."""
         values = np.concatenate([fold.results[self.measure] for fold in self.folds])
         return float(values.mean()) if len(values) else float("nan")
+
+
+def _text(value: Any) -> str | None:
+    """A parameter's value as table text (None stays missing)."""
+    if value is None:
+        return None
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return "[" + ", ".join(_text(v) or "" for v in value) + "]"
+    return str(value)
 
 
 class _Search:

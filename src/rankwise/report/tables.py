@@ -62,6 +62,7 @@ __all__ = [
     "FORMATS",
     "Table",
     "block_rows",
+    "html_table",
     "latex_comment",
     "latex_escape",
     "markdown_escape",
@@ -564,3 +565,47 @@ def render(table: Table, fmt: str, *, digits: int = 4) -> str:
     dense,0.3333333333333333
     """
     return "".join(write_chunks(table, fmt, digits=digits))
+
+
+def html_table(table: Table, *, caption: str = "", digits: int = 4) -> str:
+    r"""*table* as an HTML ``<table>`` (a notebook's view of a result): every cell escaped.
+
+    Floats have *digits* decimals, as in the ``table`` format; numbers are
+    right-aligned.
+
+    Examples
+    --------
+    >>> t = Table(["run", "map"], ["text", "float"], [["<b>", 0.25]])
+    >>> print(html_table(t, caption="means").replace("><", ">\n<"))
+    <table>
+    <caption>means</caption>
+    <thead>
+    <tr>
+    <th>run</th>
+    <th style="text-align:right">map</th>
+    </tr>
+    </thead>
+    <tbody>
+    <tr>
+    <td>&lt;b&gt;</td>
+    <td style="text-align:right">0.2500</td>
+    </tr>
+    </tbody>
+    </table>
+    """
+    from html import escape
+
+    def align(kind: str) -> str:
+        return "" if kind == "text" else ' style="text-align:right"'
+
+    head = "".join(f"<th{align(kind)}>{escape(str(name))}</th>"
+                   for name, kind in zip(table.header, table.kinds))
+    body: list[str] = []
+    for block in table.column_blocks():
+        columns = [_cells(column, kind, digits) for column, kind in zip(block, table.kinds)]
+        body.extend("<tr>" + "".join(f"<td{align(kind)}>{escape(cell)}</td>"
+                                     for cell, kind in zip(row, table.kinds)) + "</tr>"
+                    for row in zip(*columns))
+    title = f"<caption>{escape(caption)}</caption>" if caption else ""
+    return (f"<table>{title}<thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>")

@@ -209,3 +209,25 @@ def test_the_engine_serves_evaluate_and_compare(spark, small):
         np.testing.assert_allclose(got[name], want[name], atol=1e-12)
     with pytest.raises(rw.InvalidParameterError, match="ties='rank'"):
         rw.evaluate(qrels_df, run_df, MEASURES, engine="spark", ties="rank")
+
+
+def test_spark_results_follow_the_result_protocol(spark, small):
+    """issue 34, item 5: to_dict, frames, to_table, notebooks, repr, and pickle (collected)."""
+    import json
+    import pickle
+
+    from rankwise.spark import evaluate
+
+    qrels_df, run_df = small
+    got = evaluate(qrels_df, run_df, ["map", "P@2"])
+    local = rw.evaluate(QRELS, RUN, ["map", "P@2"])
+    assert got.to_dict() == local.to_dict()
+    assert got.to_pandas().equals(local.to_pandas())
+    assert got.to_polars().equals(local.to_polars())
+    assert json.loads(got.to_table("json")) == [{"map": local.mean["map"],
+                                                 "P@2": local.mean["P@2"]}]
+    assert got._repr_html_().startswith("<table><caption>SparkResults(")
+    assert repr(got).splitlines()[0] == f"SparkResults(strategy={got.strategy!r})"
+    back = pickle.loads(pickle.dumps(got))
+    assert back.per_query is None  # a Spark DataFrame stays in its session
+    assert back.to_dict() == local.to_dict() and back.mean == got.mean

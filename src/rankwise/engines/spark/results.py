@@ -6,17 +6,28 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._tabular import Tabular
+
 if TYPE_CHECKING:
+    import pandas as pd
     from pyspark.sql import Column, DataFrame
 
     from rankwise.measures import Measure
+    from rankwise.report.tables import Cell, Table
     from rankwise.results import Results
 
 __all__ = ["SparkResults"]
 
 
-class SparkResults:
+class SparkResults(Tabular):
     """The outcome of :func:`rankwise.spark.evaluate`.
+
+    Like every result it has ``to_dict``, ``to_pandas`` and ``to_polars``
+    (per query, as :class:`~rankwise.Results`: they collect
+    :attr:`per_query`), ``to_table`` and :meth:`table` (the means), shows as
+    a table in a notebook, and pickles: a pickled copy holds the values
+    collected (:meth:`to_results`), its :attr:`per_query` is None (a Spark
+    DataFrame lives in its session).
 
     Attributes
     ----------
@@ -103,6 +114,39 @@ class SparkResults:
             missing_queries=self.missing_queries or 0,
         )
 
+    def to_dict(self) -> dict[str, Any]:
+        """``{measure: {query_id: value}}``, as ``Results.to_dict`` (collects the values)."""
+        return self.to_results().to_dict()
+
+    def to_pandas(self) -> pd.DataFrame:
+        """One row per query, one column per measure, as ``Results.to_pandas`` (collects)."""
+        return self.to_results().to_pandas()
+
+    def to_polars(self) -> Any:
+        """One row per query, as ``Results.to_polars`` (collects the values)."""
+        return self.to_results().to_polars()
+
+    def table(self) -> Table:
+        """The means: one row, one column per measure (no collect)."""
+        from rankwise.report.tables import Table
+
+        kinds = ["text" if m.family.text_valued else "int" if m.family.integer else "float"
+                 for m in self.measures]
+        means: list[Cell] = [None if kind == "text" else self.mean[str(m)]
+                 for m, kind in zip(self.measures, kinds)]
+        return Table([str(m) for m in self.measures], kinds, [means])
+
+    def _caption(self) -> str:
+        return f"SparkResults(strategy={self.strategy!r})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The values collected; the Spark DataFrames stay in their session."""
+        state = dict(self.__dict__)
+        state["_local"] = self.to_results()
+        state["per_query"] = None
+        state["_cached"] = None
+        return state
+
     def unpersist(self) -> None:
         """Release the cached per-query values (the ``partitions`` strategy caches them)."""
         if self._cached is not None:
@@ -110,7 +154,7 @@ class SparkResults:
 
     def __repr__(self) -> str:
         width = max([len(str(m)) for m in self.measures] + [7])
-        lines = [f"SparkResults(strategy={self.strategy!r})"]
+        lines = [self._caption()]
         for measure in self.measures:
             name = str(measure)
             value = self.mean[name]
