@@ -37,11 +37,12 @@ def test_every_front_door_result_is_covered() -> None:
     from rankwise.engines.spark.results import SparkResults
     from rankwise.explanation import Explanation, Matches
     from rankwise.fusion.optimize import FusionOptimization
+    from rankwise.guidance import Guide
     from rankwise.reproducibility import Agreement, MeasureAgreement, Reproduction
 
     for kind in (rw.Results, rw.Comparison, Explanation, Matches, TopicSetTable,
                  DiscriminativePower, Reproduction, Agreement, MeasureAgreement,
-                 FusionOptimization, SparkResults):
+                 FusionOptimization, SparkResults, Guide):
         assert issubclass(kind, Tabular), kind.__name__
 
 
@@ -71,9 +72,12 @@ def test_every_method(name: str, made: dict[str, Any]) -> None:
     assert isinstance(result.to_polars(), pl.DataFrame)
     # notebooks and the console: the caption over a table
     html = result._repr_html_()
-    assert html.startswith("<table") and "<caption>" in html and html.endswith("</table>")
+    assert "<table" in html and html.count("<table") == html.count("</table>")
+    if name != "Guide":  # the guide shows its sections, a table each
+        assert html.startswith("<table><caption>") and html.endswith("</table>")
     text = repr(result)
-    assert text.splitlines()[0].startswith(kind) or name == "Explanation"
+    # Explanation and Guide say themselves in their own text (to_text, a table of sections)
+    assert text.splitlines()[0].startswith(kind) or name in ("Explanation", "Guide")
     assert len(text.splitlines()) >= 2
     # pickle: the same table back
     back = pickle.loads(pickle.dumps(result))

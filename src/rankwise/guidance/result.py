@@ -7,11 +7,14 @@ import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rankwise._tabular import Tabular
 from rankwise._wording import plural
 from rankwise.guidance.facts import Facts
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from rankwise.report.tables import Table
 
 __all__ = ["Advice", "Guide"]
 
@@ -77,12 +80,14 @@ def _plain(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class Guide:
+class Guide(Tabular):
     """What judgments (and runs) support: the guide's sentences and its suggestion.
 
     Made by :func:`rankwise.guide`. ``str(guide)`` is the text ``rankwise
     guide`` prints; :attr:`measures`, :attr:`options` and :attr:`commands`
-    are the suggestion.
+    are the suggestion. Its :meth:`table` is one row per sentence; like every
+    result it has ``to_dict``, ``to_pandas``, ``to_polars``, ``to_table``,
+    shows in a notebook and pickles.
 
     Attributes
     ----------
@@ -167,7 +172,7 @@ class Guide:
             columns=["scope", "run", "topic", "rule", "text"],
         )
 
-    def to_table(self, fmt: str = "table") -> str:
+    def to_table(self, fmt: str = "table", *, digits: int = 4) -> str:
         """The guide as text in one of the table formats.
 
         Parameters
@@ -177,6 +182,8 @@ class Guide:
             with headings and the commands in a code block; ``json``:
             :meth:`to_dict`; the others: one row per sentence (scope, run,
             topic, rule, text).
+        digits : int
+            Unused (every cell is text); the same signature as every result's.
 
         Returns
         -------
@@ -205,10 +212,16 @@ class Guide:
             return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
         if fmt not in FORMATS:
             return render(Table(["x"], ["text"]), fmt)  # raises with the formats listed
+        return render(self.table(), fmt, digits=digits)
+
+    def table(self) -> Table:
+        """One row per sentence: scope, run, topic, rule, text."""
+        from rankwise.report.tables import Table
+
         table = Table(["scope", "run", "topic", "rule", "text"], ["text"] * 5)
         for a in self.advice:
             table.rows.append([a.scope, a.run, a.topic, a.rule, a.text])
-        return render(table, fmt)
+        return table
 
     # text -------------------------------------------------------------------------------
     def _sections(self) -> list[tuple[str, list[Advice]]]:
