@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._tabular import Tabular
 from rankwise._wording import counted
 from rankwise.exceptions import (
     InvalidParameterError,
@@ -46,6 +47,7 @@ from rankwise.suggest import did_you_mean
 if TYPE_CHECKING:
     import pandas as pd
 
+    from rankwise.report.tables import Table
     from rankwise.results import Results
 
 __all__ = ["BEYOND", "RecommenderResults", "SegmentResults", "by_segment",
@@ -194,8 +196,12 @@ class SegmentResults:
 
 
 @dataclass
-class RecommenderResults:
+class RecommenderResults(Tabular):
     """Per-user values and whole-set values of recommender measures.
+
+    Like every result it has ``to_dict``, ``to_pandas`` and ``to_polars``
+    (one row per user), ``to_table`` and :meth:`table` (the users and every
+    measure's value), shows as a table in a notebook and pickles.
 
     Attributes
     ----------
@@ -230,6 +236,31 @@ class RecommenderResults:
 
         return pd.DataFrame(self.per_user, index=pd.Index(self.users, name="user"))
 
+    def to_polars(self) -> Any:
+        """One row per user: a ``user`` column, then one column per per-user measure."""
+        try:
+            import polars as pl
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            from rankwise.exceptions import MissingDependencyError
+
+            raise MissingDependencyError(
+                "RecommenderResults.to_polars needs polars: pip install 'rankwise[polars]'"
+            ) from error
+        users = pl.Series("user", list(self.users), strict=False)
+        return pl.DataFrame([users, *(pl.Series(name, values, dtype=pl.Float64)
+                                      for name, values in self.per_user.items())])
+
+    def table(self) -> Table:
+        """One row: the users evaluated, then every measure's value (as ``rankwise recs``)."""
+        from rankwise.report.tables import Table
+
+        names = list(self.mean)
+        return Table(["users", *names], ["int", *["float"] * len(names)],
+                     [[len(self.users), *(self.mean[name] for name in names)]])
+
+    def _caption(self) -> str:
+        return f"RecommenderResults({counted(len(self.users), 'user')})"
+
     def to_html(self, path: str | None = None, *, title: str = "Recommender evaluation",
                 digits: int = 4) -> str:
         """A self-contained HTML page: the measures, and the segments with their tests.
@@ -248,8 +279,10 @@ class RecommenderResults:
         return page
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{k}={v:.4f}" for k, v in self.mean.items())
-        return f"RecommenderResults({counted(len(self.users), 'user')}: {shown})"
+        width = max([len(name) for name in self.mean] + [7])
+        lines = [self._caption()]
+        lines += [f"  {name:<{width}}  {value:.4f}" for name, value in self.mean.items()]
+        return "\n".join(lines)
 
 
 def _describe(name: str) -> str:

@@ -7,17 +7,62 @@ Content-Security-Policy that forbids every request.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rankwise.report.assets import CSS
 from rankwise.report.comparison_display import format_p
 
-if TYPE_CHECKING:
-    from rankwise.recommenders.evaluation import RecommenderResults
-
 __all__ = ["render_html"]
+
+
+class SegmentsLike(Protocol):
+    """What the page reads of the segments (:class:`~rankwise.recommenders.SegmentResults`)."""
+
+    @property
+    def names(self) -> Sequence[Any]:
+        """The segments, in order."""
+
+    @property
+    def users(self) -> Mapping[Any, int]:
+        """Evaluated users per segment."""
+
+    @property
+    def mean(self) -> Mapping[Any, Mapping[str, float]]:
+        """Every measure per segment."""
+
+    @property
+    def p_values(self) -> Mapping[str, float]:
+        """The test between segments, per measure."""
+
+    @property
+    def test(self) -> str:
+        """The name of that test."""
+
+
+class RecommenderResultsLike(Protocol):
+    """What the page reads of a :class:`~rankwise.recommenders.RecommenderResults`.
+
+    The page imports nothing of the evaluation it shows (which calls it):
+    the shape is enough.
+    """
+
+    @property
+    def users(self) -> Sequence[Any]:
+        """The evaluated users."""
+
+    @property
+    def mean(self) -> Mapping[str, float]:
+        """Every measure's value."""
+
+    @property
+    def notes(self) -> Sequence[str]:
+        """What a reader should know."""
+
+    @property
+    def segments(self) -> SegmentsLike | None:
+        """The segments, when asked for."""
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
@@ -32,7 +77,7 @@ def _num(value: Any, digits: int) -> str:
     return f"{value:.{digits}f}"
 
 
-def render_html(result: RecommenderResults, *, title: str = "Recommender evaluation",
+def render_html(result: RecommenderResultsLike, *, title: str = "Recommender evaluation",
                 digits: int = 4, alpha: float = 0.05,
                 descriptions: Mapping[str, str] | None = None) -> str:
     """The page: every measure's mean, and with segments every measure per segment.

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._tabular import Tabular
 from rankwise._wording import counted
 from rankwise.exceptions import (
     DuplicateEntryError,
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
     from rankwise.engines.spark.results import SparkResults
+    from rankwise.report.tables import Table
 
 __all__ = ["SPARK_BEYOND", "SparkRecommenderResults", "evaluate_collected",
            "evaluate_recommendations", "is_spark_frame"]
@@ -85,8 +87,14 @@ def is_spark_frame(obj: Any) -> bool:
     return type(obj).__name__ == "DataFrame" and type(obj).__module__.startswith("pyspark")
 
 
-class SparkRecommenderResults:
+class SparkRecommenderResults(Tabular):
     """What :func:`evaluate_recommendations` on Spark returns.
+
+    Like every result it has ``to_dict``, ``to_pandas`` and ``to_polars``
+    (one row per user, as :class:`RecommenderResults`: they collect
+    :attr:`per_user`), ``to_table`` and :meth:`table` (no collect), shows as a
+    table in a notebook, and pickles: a pickled copy holds the values
+    collected (:meth:`to_results`), its :attr:`per_user` is None.
 
     Attributes
     ----------
@@ -117,9 +125,12 @@ class SparkRecommenderResults:
         self.accuracy = accuracy
         self.segments = segments
         self.notes: list[str] = []
+        self._local: RecommenderResults | None = None
 
     def to_results(self) -> RecommenderResults:
         """Collect the per-user values: a :class:`RecommenderResults` (users sorted by id)."""
+        if self._local is not None:
+            return self._local
         table = self.per_user.orderBy("user").toArrow()
         per_user = {
             name: np.asarray(table.column(name).to_numpy(zero_copy_only=False),
@@ -127,9 +138,40 @@ class SparkRecommenderResults:
             for name in self.measures
         }
         accuracy = self.accuracy.to_results() if self.accuracy is not None else None
-        return RecommenderResults(table.column("user").to_pylist(), per_user,
-                                  dict(self.mean), accuracy, segments=self.segments,
-                                  notes=list(self.notes))
+        self._local = RecommenderResults(table.column("user").to_pylist(), per_user,
+                                         dict(self.mean), accuracy, segments=self.segments,
+                                         notes=list(self.notes))
+        return self._local
+
+    def to_dict(self) -> dict[str, Any]:
+        """As ``RecommenderResults.to_dict`` (collects the per-user values)."""
+        return self.to_results().to_dict()
+
+    def to_pandas(self) -> Any:
+        """One row per user, as ``RecommenderResults.to_pandas`` (collects)."""
+        return self.to_results().to_pandas()
+
+    def to_polars(self) -> Any:
+        """One row per user, as ``RecommenderResults.to_polars`` (collects)."""
+        return self.to_results().to_polars()
+
+    def table(self) -> Table:
+        """One row: the users evaluated, then every measure's value (no collect)."""
+        from rankwise.report.tables import Table
+
+        names = list(self.mean)
+        return Table(["users", *names], ["int", *["float"] * len(names)],
+                     [[self.users, *(self.mean[name] for name in names)]])
+
+    def _caption(self) -> str:
+        return f"SparkRecommenderResults({counted(self.users, 'user')})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The values collected; the Spark DataFrames stay in their session."""
+        state = dict(self.__dict__)
+        state["_local"] = self.to_results()
+        state["per_user"] = None
+        return state
 
     def unpersist(self) -> None:
         """Release what the evaluation cached on the cluster."""
@@ -138,8 +180,10 @@ class SparkRecommenderResults:
             self.accuracy.unpersist()
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{k}={v:.4f}" for k, v in self.mean.items())
-        return f"SparkRecommenderResults({counted(self.users, 'user')}: {shown})"
+        width = max([len(name) for name in self.mean] + [7])
+        lines = [self._caption()]
+        lines += [f"  {name:<{width}}  {value:.4f}" for name, value in self.mean.items()]
+        return "\n".join(lines)
 
 
 def _column(frame: DataFrame, role: str, columns: Mapping[str, str] | None, what: str,

@@ -421,3 +421,28 @@ def test_bad_numbers_and_vectors_are_numpy_s_errors(spark) -> None:
     got = rw.evaluate_recommendations(test, lists, ["ild"], engine="spark",
                                       features=spark.createDataFrame(vectors))
     assert got.mean["ild"] == pytest.approx((1 + 2 * (1 - 1 / math.sqrt(2))) / 3, abs=1e-15)
+
+
+def test_spark_recommender_results_follow_the_result_protocol(spark) -> None:
+    """issue 34, item 5: the frames and dict as the numpy path's, a table, and pickle."""
+    import json
+    import pickle
+
+    from rankwise.spark import evaluate_recommendations
+
+    data = random_recommendations(0)
+    measures = ["ndcg@5", "coverage@5"]
+    want = rw.evaluate_recommendations(data["test"], data["recs"], measures, k=8)
+    got = evaluate_recommendations(spark.createDataFrame(data["test"]),
+                                   spark.createDataFrame(data["recs"]), measures, k=8)
+    table = json.loads(got.to_table("json"))
+    assert table[0]["users"] == len(want.users)
+    assert table[0]["coverage@5"] == pytest.approx(want.mean["coverage@5"], abs=1e-12)
+    assert got._repr_html_().startswith("<table><caption>SparkRecommenderResults(")
+    assert repr(got).splitlines()[0] == f"SparkRecommenderResults({len(want.users)} users)"
+    frame = got.to_pandas()
+    assert sorted(map(str, frame.index)) == sorted(map(str, want.users))
+    assert got.to_polars().columns == ["user", "ndcg@5"]
+    back = pickle.loads(pickle.dumps(got))
+    assert back.per_user is None  # a Spark DataFrame stays in its session
+    assert back.to_dict()["mean"] == got.to_dict()["mean"]
