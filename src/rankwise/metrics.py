@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -90,7 +90,7 @@ def _check_bool(value: object, name: str) -> bool:
     return bool(value)
 
 
-def _as_numeric(value: ArrayLike, name: str) -> NDArray:
+def _as_numeric(value: ArrayLike, name: str) -> NDArray[Any]:
     """Convert to a numeric (bool / int / float) array, keeping its dtype."""
     try:
         arr = np.asarray(value)
@@ -147,7 +147,7 @@ def _as_mask(mask: ArrayLike, name: str) -> NDArray[np.bool_]:
     return arr
 
 
-def _as_masks(masks: Sequence[ArrayLike] | NDArray, name: str = "masks") -> list[NDArray]:
+def _as_masks(masks: Sequence[ArrayLike] | NDArray[Any], name: str = "masks") -> list[NDArray[Any]]:
     if isinstance(masks, str | bytes) or not hasattr(masks, "__len__"):
         raise InvalidParameterError(
             f"{name} must be a sequence of 1-D relevance masks; got {_describe(masks)}"
@@ -206,7 +206,7 @@ def _check_matrices(
     y_score: ArrayLike,
     sample_weight: ArrayLike | None,
     func: str,
-) -> tuple[NDArray[np.float64], NDArray, NDArray[np.float64] | None]:
+) -> tuple[NDArray[np.float64], NDArray[Any], NDArray[np.float64] | None]:
     """Validate the scikit-learn style ``(n_queries, n_docs)`` inputs."""
     yt = _as_numeric(y_true, "y_true")
     ys = _as_numeric(y_score, "y_score")
@@ -268,7 +268,7 @@ def _dcg_ranked(relevances: NDArray[np.float64], k: int | None, gain: Gain) -> f
 
 
 def _dcg_rows(
-    y_true: NDArray[np.float64], y_score: NDArray, k: int | None, ignore_ties: bool
+    y_true: NDArray[np.float64], y_score: NDArray[Any], k: int | None, ignore_ties: bool
 ) -> NDArray[np.float64]:
     """DCG@k (base 2, linear gain) of every row, documents ranked by ``y_score`` descending.
 
@@ -516,7 +516,7 @@ def average_precision(mask: ArrayLike, *, n_relevant: int | None = None) -> floa
 
 
 def mean_average_precision(
-    masks: Sequence[ArrayLike] | NDArray, *, n_relevant: ArrayLike | None = None
+    masks: Sequence[ArrayLike] | NDArray[Any], *, n_relevant: ArrayLike | None = None
 ) -> float:
     """Mean average precision (MAP) over queries.
 
@@ -591,7 +591,7 @@ def reciprocal_rank(mask: ArrayLike) -> float:
     return float(_reciprocal_ranks([_as_mask(mask, "mask")])[0])
 
 
-def mean_reciprocal_rank(masks: Sequence[ArrayLike] | NDArray) -> float:
+def mean_reciprocal_rank(masks: Sequence[ArrayLike] | NDArray[Any]) -> float:
     """Mean reciprocal rank (MRR) over queries.
 
     Parameters

@@ -81,8 +81,9 @@ def margin(low: float, high: float, share: float = 0.05) -> tuple[float, float]:
 
 def finite(values: Any) -> np.ndarray:
     """The finite values of *values*, as float64."""
-    values = np.asarray(values, dtype=np.float64)
-    return values[np.isfinite(values)]
+    array: np.ndarray = np.asarray(values, dtype=np.float64)
+    kept: np.ndarray = array[np.isfinite(array)]
+    return kept
 
 
 def names_text(names: Sequence[str]) -> str:

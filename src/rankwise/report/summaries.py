@@ -57,7 +57,7 @@ def named_results(
         return {one.run_name: one}
     named: dict[str, ResultsLike]
     if isinstance(results, Mapping):  # (a Results is a Mapping too: handled above)
-        named = dict(cast("Mapping[str, ResultsLike]", results))
+        named = dict(results)
     elif isinstance(results, (list, tuple)):
         named = {}
         for position, item in enumerate(results):
