@@ -51,6 +51,7 @@ ALTERNATIVES: dict[str, Any] = {
     "ideal": "score",
     "denominator": "retrieved",
     "cost": 2.0,
+    "rounding": "trec_eval9",
 }
 BY_FAMILY: dict[tuple[str, str], Any] = {
     ("ncg", "gain"): "exp",
@@ -62,7 +63,9 @@ BY_FAMILY: dict[tuple[str, str], Any] = {
 BASES = {"bpm": parse("bpm(T=20)"), "inst": parse("inst(max_grade=3)")}
 # where a parameter changes only another quantity than the value (the cost of INST's reading)
 PARAM_BASES = {("inst", "cost"): parse("inst(max_grade=3,quantity=etc)"),
-               ("insq", "cost"): parse("insq(quantity=etc)")}
+               ("insq", "cost"): parse("insq(quantity=etc)"),
+               # recall 0 asks for no relevant document under either rounding
+               ("iprec_at_recall", "rounding"): parse("iprec_at_recall(recall=0.3)")}
 
 
 def base(name: str, key: str = "") -> Measure:

@@ -146,8 +146,52 @@ def exclusive_cumprod(query: np.ndarray, values: np.ndarray) -> np.ndarray:
     >>> exclusive_cumprod(np.array([0, 0, 0, 2, 2]), np.array([0.5, 0.5, 0.5, 0.25, 1.0])).tolist()
     [1.0, 0.5, 0.25, 1.0, 0.25]
     """
+    return _accumulated(query, values, np.multiply, 1.0, inclusive=False)
+
+
+def running_sum(query: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per entry, the sum of the *values* of its query through it, bit for bit a scalar loop's.
+
+    Entries are sorted by query. Each query's sum starts at 0.0 and adds one
+    value at a time, left to right (trec_eval's ``sum += ...``), which
+    :func:`segment_cumsum` (one cumulative sum over all queries, minus what
+    came before) does not: its values can differ in the last bits.
+
+    Examples
+    --------
+    >>> running_sum(np.array([0, 0, 0, 2, 2]), np.array([0.1, 0.2, 0.3, 1e20, 1.0])).tolist()
+    [0.1, 0.30000000000000004, 0.6000000000000001, 1e+20, 1e+20]
+    """
+    return _accumulated(query, values, np.add, 0.0, inclusive=True)
+
+
+def suffix_max(query: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per entry, the largest of the *values* of its query from it to the query's end.
+
+    Entries are sorted by query. Exact: the values are replaced by their
+    rank among the distinct values, so that one running maximum over all
+    queries (the later queries' ranks lowered out of reach) never changes a
+    value's bits.
+
+    Examples
+    --------
+    >>> suffix_max(np.array([0, 0, 0, 1, 1]), np.array([0.5, 0.25, 1 / 3, 0.1, 0.2])).tolist()
+    [0.5, 0.3333333333333333, 0.3333333333333333, 0.2, 0.2]
+    """
+    if len(values) == 0:
+        return np.asarray(values, dtype=np.float64)
+    distinct, code = np.unique(values, return_inverse=True)
+    offset = np.asarray(query, dtype=np.int64) * len(distinct)
+    best = np.maximum.accumulate((code.reshape(-1) - offset)[::-1])[::-1] + offset
+    return distinct[best]
+
+
+def _accumulated(
+    query: np.ndarray, values: np.ndarray, ufunc: np.ufunc, identity: float, *, inclusive: bool
+) -> np.ndarray:
+    """*ufunc* accumulated left to right within each query: through each entry, or before it."""
     n = len(values)
-    out = np.ones(n, dtype=np.float64)
+    out = np.full(n, identity, dtype=np.float64)
     if n == 0:
         return out
     starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
@@ -156,12 +200,13 @@ def exclusive_cumprod(query: np.ndarray, values: np.ndarray) -> np.ndarray:
     segment = np.repeat(np.arange(len(starts)), lengths)
     width = int(lengths.max())
     block = max(1, (1 << 22) // max(width, 1))
+    shift = 1 if inclusive else 0
     for first in range(0, len(starts), block):
         rows = slice(first, min(first + block, len(starts)))
         lo = int(starts[first])
         hi = int(starts[rows.stop]) if rows.stop < len(starts) else n
-        dense = np.ones((rows.stop - first, width + 1), dtype=np.float64)
+        dense = np.full((rows.stop - first, width + 1), identity, dtype=np.float64)
         dense[segment[lo:hi] - first, position[lo:hi] + 1] = values[lo:hi]
-        np.cumprod(dense, axis=1, out=dense)
-        out[lo:hi] = dense[segment[lo:hi] - first, position[lo:hi]]
+        ufunc.accumulate(dense, axis=1, out=dense)
+        out[lo:hi] = dense[segment[lo:hi] - first, position[lo:hi] + shift]
     return out

@@ -28,6 +28,7 @@ from rankwise.exceptions import UnsupportedMeasureError
 from rankwise.kernels._segments import (
     per_query_sum,
     rank_within_query,
+    running_sum,
     safe_divide,
     segment_cumsum,
     sums_through_cutoffs,
@@ -85,8 +86,13 @@ def exp_shift(ctx: Context, m: Measure) -> np.ndarray | None:
     return np.maximum(top - EXP_SCALE_ABOVE, 0.0)
 
 
-def _discount(rank: np.ndarray) -> np.ndarray:
-    return 1.0 / np.log2(rank + 1.0)
+def _discounted(gains: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """Each gain divided by log2(rank + 1).
+
+    Divided, as trec_eval does: a product with 1 / log2(rank + 1) can differ
+    in the last bit.
+    """
+    return gains / np.log2(rank + 1.0)
 
 
 def discounted_sum(
@@ -102,7 +108,7 @@ def discounted_sum(
     >>> discounted_sum(np.array([0, 0, 1]), np.array([1, 2, 1]), np.array([3.0, 1.0, 1.0]), 2)
     array([3.63092975, 1.        ])
     """
-    return per_query_sum(query, gains * _discount(rank), n_queries)
+    return per_query_sum(query, _discounted(gains, rank), n_queries)
 
 
 def dcg_values(
@@ -197,7 +203,7 @@ def _dcg_through_cutoffs(
     gains = gain_of(d.hit_grade, m, None if shift is None else shift[d.hit_query])
     keep = gains != 0
     return sums_through_cutoffs(
-        d.hit_query[keep], d.hit_rank[keep], gains[keep] * _discount(d.hit_rank[keep]),
+        d.hit_query[keep], d.hit_rank[keep], _discounted(gains[keep], d.hit_rank[keep]),
         ctx.n_queries, cutoffs,
     )
 
@@ -212,7 +218,7 @@ def ndcg_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray
     """nDCG@k for every k of *cutoffs* at once (one row per cutoff): :func:`ndcg`'s numbers."""
     shift = exp_shift(ctx, m)
     query, gains, position = _ideal_order(ctx, m, shift)
-    ideal = sums_through_cutoffs(query, position, gains * _discount(position), ctx.n_queries,
+    ideal = sums_through_cutoffs(query, position, _discounted(gains, position), ctx.n_queries,
                                  cutoffs)
     return safe_divide(_dcg_through_cutoffs(ctx, m, cutoffs, shift), ideal)
 
@@ -240,8 +246,12 @@ class _Ideal:
         self.position = rank_within_query(self.query)
 
     def cumulative(self, weights: np.ndarray) -> np.ndarray:
-        """Prefix sums of ``gains * weights`` within each query, with a leading 0 per query."""
+        """Prefix sums of ``gains * weights`` within each query."""
         return segment_cumsum(self.query, self.gains * weights)
+
+    def dcg_through(self) -> np.ndarray:
+        """Per position, the ideal DCG through it, summed as trec_eval sums it."""
+        return running_sum(self.query, _discounted(self.gains, self.position.astype(np.float64)))
 
     def prefix_at(self, cumulative: np.ndarray, query: np.ndarray, k: np.ndarray) -> np.ndarray:
         """Value of the within-query prefix sum through position min(k, count) (0 for k = 0)."""
@@ -289,18 +299,18 @@ def ndcg_rel(ctx: Context, m: Measure) -> np.ndarray:
     d = ctx.data
     ideal = _Ideal(ctx, m)
     gains = np.where(d.hit_grade >= 0, gain_of(d.hit_grade, m), 0.0)
-    dcg_through = segment_cumsum(d.hit_query, gains * _discount(d.hit_rank))
-    ideal_cumulative = ideal.cumulative(_discount(ideal.position.astype(np.float64)))
+    dcg_through = running_sum(d.hit_query, _discounted(gains, d.hit_rank))
+    ideal_cumulative = ideal.dcg_through()
     positive = gains > 0
     q = d.hit_query[positive]
     idcg = ideal.prefix_at(ideal_cumulative, q, d.hit_rank[positive])
     terms = safe_divide(dcg_through[positive], idcg)
     total = per_query_sum(q, terms, ctx.n_queries)
     queries = np.arange(ctx.n_queries)
-    full_dcg = per_query_sum(d.hit_query, gains * _discount(d.hit_rank), ctx.n_queries)
+    full_dcg = per_query_sum(d.hit_query, _discounted(gains, d.hit_rank), ctx.n_queries)
     full_idcg = ideal.prefix_at(ideal_cumulative, queries, ideal.count)
     found = per_query_sum(q, None, ctx.n_queries)
-    total += (ideal.count - found) * safe_divide(full_dcg, full_idcg)
+    total += safe_divide((ideal.count - found) * full_dcg, full_idcg)  # trec_eval's grouping
     return np.where(total > 0, safe_divide(total, ideal.count.astype(np.float64)), 0.0)
 
 
@@ -316,8 +326,8 @@ def r_ndcg(ctx: Context, m: Measure) -> np.ndarray:
     ideal = _Ideal(ctx, m)
     n = ctx.n_queries
     gains = np.where(d.hit_grade >= 0, gain_of(d.hit_grade, m), 0.0)
-    weighted = gains * _discount(d.hit_rank)
-    ideal_cumulative = ideal.cumulative(_discount(ideal.position.astype(np.float64)))
+    weighted = _discounted(gains, d.hit_rank)
+    ideal_cumulative = ideal.dcg_through()
     # boundary ranks: positions p (1-based) where gain[p] differs from gain[p+1] (or p = Rg)
     last_of_level = np.ones(len(ideal.gains), dtype=bool)
     if len(ideal.gains) > 1:
@@ -349,7 +359,7 @@ def _dcg_at(
     n: int,
 ) -> np.ndarray:
     """Per (query, k) pair: the sum of *weighted* over the hits of that query with rank <= k."""
-    cumulative = segment_cumsum(hit_query, weighted)
+    cumulative = running_sum(hit_query, weighted)
     starts = np.searchsorted(hit_query, np.arange(n))
     ends = np.searchsorted(hit_query, np.arange(n), side="right")
     # hits are sorted by (query, rank): the number of hits of q with rank <= k

@@ -386,9 +386,13 @@ def _discount_table(limit: int, dtype: type = np.float64) -> np.ndarray:
 
 
 def _weighted(gains: np.ndarray, positions: np.ndarray, dtype: type) -> np.ndarray:
-    """Gain / log2(position + 1), in float64 (through the discount table) or in float32."""
+    """Gain / log2(position + 1), in float64 or in float32.
+
+    Divided in float64 as rankwise's own DCG is (trec_eval's arithmetic), so
+    that a dialect that agrees with rankwise gives its bits.
+    """
     if dtype is np.float64:
-        return gains * _discount(positions)
+        return gains / np.log2(positions + 1.0)
     return gains.astype(np.float32) / np.log2(positions.astype(np.float32) + np.float32(1.0))
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from rankwise.kernels._segments import (
     per_query_sum,
     safe_divide,
+    suffix_max,
     sums_through_cutoffs,
 )
 from rankwise.kernels.context import Context
@@ -106,8 +107,11 @@ def set_recall(ctx: Context, m: Measure) -> np.ndarray:
 
 
 def set_map(ctx: Context, m: Measure) -> np.ndarray:
-    """set_map = set_P * set_recall."""
-    return set_precision(ctx, m) * set_recall(ctx, m)
+    """set_map = set_P * set_recall, as trec_eval forms it: rel_ret^2 / (retrieved * R)."""
+    view = ctx.view(m.param("rel"))
+    found = view.num_rel_ret.astype(np.float64)
+    retrieved = ctx.data.num_ret.astype(np.float64)
+    return safe_divide(found * found, retrieved * view.num_rel)
 
 
 def set_relative_precision(ctx: Context, m: Measure) -> np.ndarray:
@@ -141,10 +145,30 @@ def round_half_away(values: np.ndarray) -> np.ndarray:
     return np.where(values - floor >= 0.5, floor + 1.0, floor)
 
 
-def interpolated_precision(ctx: Context, rel: float, levels: np.ndarray) -> np.ndarray:
+def relevant_needed(levels: float, num_rel: np.ndarray, rounding: str) -> np.ndarray:
+    """The relevant documents a recall level asks for: lround(x * R), or int(x * R + 0.9).
+
+    ``nearest`` is trec_eval 10.0's rule, ``trec_eval9`` trec_eval 9's (which
+    pytrec_eval bundles), computed in float64 as trec_eval does.
+
+    Examples
+    --------
+    >>> R = np.array([4.0, 10.0])
+    >>> relevant_needed(0.3, R, "nearest").tolist(), relevant_needed(0.3, R, "trec_eval9").tolist()
+    ([1.0, 3.0], [2.0, 3.0])
+    """
+    if rounding == "trec_eval9":
+        return np.floor(levels * num_rel + 0.9)
+    return round_half_away(levels * num_rel)
+
+
+def interpolated_precision(
+    ctx: Context, rel: float, levels: np.ndarray, rounding: str = "nearest"
+) -> np.ndarray:
     """Interpolated precision at recall levels, queries x levels (trec_eval's definition).
 
-    For a level x, let c = lround(x * R) relevant documents. The value is the
+    For a level x, let c = lround(x * R) relevant documents (or int(x * R +
+    0.9): :func:`relevant_needed`). The value is the
     highest precision at any relevant hit from the c-th on (all of them when
     c = 0), and 0 when fewer than c relevant documents were retrieved. A
     query that was retrieved but ranks no document (``depth=0``, or
@@ -154,10 +178,8 @@ def interpolated_precision(ctx: Context, rel: float, levels: np.ndarray) -> np.n
     n = ctx.n_queries
     query, index, rank = view.rel_query, view.rel_index, view.rel_rank
     precision_at = index / rank
-    # running maximum from the end of each query that never crosses queries:
-    # shifting each query's values by -2*query keeps later queries below.
-    shifted = (precision_at - 2.0 * query)[::-1]
-    best_from_here = np.maximum.accumulate(shifted)[::-1] + 2.0 * query
+    # the running maximum from the end of each query, never across queries, exact
+    best_from_here = suffix_max(query, precision_at)
     starts = np.searchsorted(query, np.arange(n))
     out = np.zeros((n, len(levels)), dtype=np.float64)
     found = view.num_rel_ret
@@ -165,7 +187,7 @@ def interpolated_precision(ctx: Context, rel: float, levels: np.ndarray) -> np.n
     # trec_eval reports NaN at the levels that need no relevant document
     empty = (ctx.data.num_ret == 0) & ctx.data.in_run
     for j, level in enumerate(np.asarray(levels, dtype=np.float64)):
-        needed = round_half_away(level * view.num_rel)
+        needed = relevant_needed(level, view.num_rel, rounding)
         ok = (needed <= found) & (found > 0)
         position = starts + np.maximum(needed, 1).astype(np.int64) - 1
         queries = np.flatnonzero(ok)
@@ -176,16 +198,26 @@ def interpolated_precision(ctx: Context, rel: float, levels: np.ndarray) -> np.n
 
 def iprec_at_recall(ctx: Context, m: Measure) -> np.ndarray:
     """Interpolated precision at one recall level."""
-    return interpolated_precision(ctx, m.param("rel"), np.array([m.param("recall")]))[:, 0]
+    levels = np.array([m.param("recall")])
+    return interpolated_precision(ctx, m.param("rel"), levels, m.param("rounding"))[:, 0]
 
 
 _ELEVEN = np.round(np.arange(11) / 10.0, 1)
 
 
 def eleven_point_average(ctx: Context, m: Measure) -> np.ndarray:
-    """Mean interpolated precision over the recall levels (0.0, 0.1, ..., 1.0 by default)."""
+    """Mean interpolated precision over the recall levels (0.0, 0.1, ..., 1.0 by default).
+
+    Summed from the highest level down, one level at a time, then divided by
+    their number: trec_eval's order of operations, so the value is its value
+    bit for bit.
+    """
     levels = np.array(m.param("levels") or _ELEVEN, dtype=np.float64)
-    return interpolated_precision(ctx, m.param("rel"), levels).mean(axis=1)
+    values = interpolated_precision(ctx, m.param("rel"), levels, m.param("rounding"))
+    total = np.zeros(len(values))
+    for column in values.T[::-1]:  # one step per level (11 by default), not per query
+        total += column
+    return total / len(levels)
 
 
 def _relevant_through(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:

@@ -23,6 +23,13 @@ from rankwise.measures.params import (
 
 __all__ = ["FAMILIES"]
 
+ROUNDING = Param(
+    "nearest", choice("nearest", "trec_eval9"),
+    "how a recall level becomes a number of relevant documents: nearest, lround(level * R) "
+    "(trec_eval 10.0), or trec_eval9, int(level * R + 0.9) (trec_eval 9, pytrec_eval)",
+)
+"""The rounding of iprec_at_recall's and 11pt_avg's recall levels to relevant documents."""
+
 FAMILIES: list[Family] = [
     Family(
         "ndcg",
@@ -266,10 +273,12 @@ FAMILIES: list[Family] = [
     Family(
         "iprec_at_recall",
         "interpolated precision at a recall level",
-        "highest precision at any relevant hit from the c-th on, c = lround(recall * R); 0 when "
-        "fewer than c relevant documents were retrieved",
+        "highest precision at any relevant hit from the c-th on, c = lround(recall * R) "
+        "(rounding=trec_eval9: int(recall * R + 0.9)); 0 when fewer than c relevant documents "
+        "were retrieved",
         "none",
-        {"rel": REL, "recall": Param(0.0, number, "recall level in [0, 1]")},
+        {"rel": REL, "recall": Param(0.0, number, "recall level in [0, 1]"),
+         "rounding": ROUNDING},
         reference="trec_eval iprec_at_recall",
     ),
     Family(
@@ -277,7 +286,8 @@ FAMILIES: list[Family] = [
         "interpolated precision averaged over recall levels",
         "mean of iprec_at_recall over the levels (0.0, 0.1, ..., 1.0)",
         "none",
-        {"rel": REL, "levels": Param((), levels, "recall levels, default 0.0;0.1;...;1.0")},
+        {"rel": REL, "levels": Param((), levels, "recall levels, default 0.0;0.1;...;1.0"),
+         "rounding": ROUNDING},
         reference="trec_eval 11pt_avg",
     ),
     Family(
