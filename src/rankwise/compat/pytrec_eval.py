@@ -1,17 +1,20 @@
 """A drop-in for pytrec_eval: ``import rankwise.compat.pytrec_eval as pytrec_eval``.
 
-The same names, arguments and output as pytrec_eval 0.5 (pytrec-eval-terrier):
-:class:`RelevanceEvaluator` (``evaluate(run)`` returns ``{query_id: {key:
-value}}`` with pytrec_eval's keys: ``ndcg_cut_10``, ``P_5``, ``recip_rank``,
-``iprec_at_recall_0.10``, ...), :func:`parse_qrel`, :func:`parse_run`,
-:func:`compute_aggregated_measure`, :data:`supported_measures` and
-:data:`supported_nicknames`. Code written for pytrec_eval (BEIR's
-``EvaluateRetrieval.evaluate``, MTEB's retrieval evaluation) runs unchanged
-but for the import line.
+The same names, arguments, output and numbers as pytrec_eval 0.5
+(pytrec-eval-terrier, which bundles trec_eval 9.0.8): :class:`RelevanceEvaluator`
+(``evaluate(run)`` returns ``{query_id: {key: value}}`` with pytrec_eval's keys:
+``ndcg_cut_10``, ``P_5``, ``recip_rank``, ``iprec_at_recall_0.10``, ...),
+:func:`parse_qrel`, :func:`parse_run`, :func:`compute_aggregated_measure`,
+:data:`supported_measures` and :data:`supported_nicknames`. Code written for
+pytrec_eval (BEIR's ``EvaluateRetrieval.evaluate``, MTEB's retrieval
+evaluation) runs unchanged but for the import line.
 
-The values are trec_eval 10.0's, computed by rankwise. pytrec_eval bundles
-trec_eval 9 and reads scores as 32-bit floats; where that changes a number,
-docs/compat.md shows it with an example.
+The values are computed by rankwise with trec_eval 9.0.8's conventions where
+they differ from trec_eval 10.0's (rankwise's own): scores compared in
+float32, and the recall levels of ``iprec_at_recall`` and ``11pt_avg``
+counted as ``int(level * R + 0.9)`` relevant documents. docs/compat.md lists
+every difference between the two versions, and the few places where the
+drop-in answers what pytrec_eval cannot (a crash, an uninitialised value).
 
 Examples
 --------
@@ -30,15 +33,26 @@ from __future__ import annotations
 
 import collections
 import itertools
-import math
+import operator
 import re
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rankwise.exceptions import DuplicateEntryError, InputFormatError, UnknownMeasureError
-from rankwise.measures.trec_names import NICKNAMES, TREC_MEASURES, TrecEntry, parse_trec_list
+from rankwise.exceptions import (
+    DuplicateEntryError,
+    InputFormatError,
+    InvalidParameterError,
+    MeasureSyntaxError,
+    RankwiseWarning,
+    UnknownMeasureError,
+)
+from rankwise.measures.trec_names import TREC_MEASURES, TrecEntry, parse_trec
 
 __all__ = [
+    "DuplicateLineError",
+    "PytrecEvalArgumentError",
+    "PytrecEvalTypeError",
     "RelevanceEvaluator",
     "compute_aggregated_measure",
     "parse_qrel",
@@ -47,19 +61,83 @@ __all__ = [
     "supported_nicknames",
 ]
 
-supported_measures: set[str] = {name for name in TREC_MEASURES if name != "runid"} | {"runid"}
-"""trec_eval's measures (the names ``RelevanceEvaluator`` takes, with parameters or not)."""
 
-supported_nicknames: dict[str, set[str]] = {name: set(members) for name, members in
-                                            NICKNAMES.items()}
-"""trec_eval's nicknames: ``official``, ``all_trec``, ``set``."""
+class PytrecEvalTypeError(InputFormatError, TypeError, AttributeError):
+    """Judgments or a run pytrec_eval refuses with a ``TypeError``.
 
-_KEYED_BY_NAME = {"utility", "11pt_avg", "set_F", "G", "dcg", "ndcg", "ndcg_rel", "Rndcg",
-                  "relstring", "rbp", "rbp_resid", "runid"}
-"""trec_eval measures pytrec_eval reports under their bare name, whatever their parameters."""
+    Also an ``AttributeError``, which pytrec_eval 0.5 raises for judgments
+    that are not a dict, and an :class:`~rankwise.InputFormatError`, so that
+    code catching either keeps working.
+    """
+
+
+class PytrecEvalArgumentError(InvalidParameterError, TypeError):
+    """An argument pytrec_eval refuses with a ``TypeError``.
+
+    A measure that is not a string, a ``relevance_level`` of 0, a
+    ``judged_docs_only_flag`` that is not an integer, ...
+    """
+
+
+class DuplicateLineError(DuplicateEntryError, AssertionError):
+    """A document listed twice for one query in :func:`parse_qrel` or :func:`parse_run`.
+
+    Also an ``AssertionError``, as pytrec_eval's.
+    """
+
+
+# trec_eval 9.0.8's nicknames (measures.c), as pytrec_eval lists them
+_NICKNAMES: dict[str, tuple[str, ...]] = {
+    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+                 "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"),
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
+            "set_recall", "set_relative_P", "set_map", "set_F"),
+    "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+                 "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring",
+                 "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "ndcg",
+                 "relative_P", "success", "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG",
+                 "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
+                 "num_nonrel_judged_ret"),
+    "all_prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
+                  "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+                  "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+                  "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
+                  "prefs_pair_imp", "prefs_avgjg_imp"),
+    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
+              "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg"),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "Rprec_mult_avgjg", "P_avgjg"),
+}
+
+supported_measures: set[str] = set(_NICKNAMES["all_trec"])
+"""trec_eval 9.0.8's ``all_trec`` measures: the names :class:`RelevanceEvaluator` takes
+(with parameters or not), as pytrec_eval's set."""
+
+supported_nicknames: dict[str, set[str]] = {name: set(members)
+                                            for name, members in _NICKNAMES.items()}
+"""trec_eval 9.0.8's nicknames, as pytrec_eval's dict: ``official``, ``set``, ``all_trec``,
+``all_prefs``, ``prefs``, ``qrels_jg``. The last three name measures that pytrec_eval
+lists but refuses (preference and jg judgments): ``ValueError`` there and here."""
+
+_NAMES = list(TREC_MEASURES)
+_ORDER = [name for name in _NAMES if name in supported_measures]
+"""trec_eval 9.0.8's measures in its print order (pytrec_eval's order of keys)."""
+
+_KEYED_BY_NAME = {"utility", "11pt_avg", "set_F", "G", "ndcg", "ndcg_rel", "Rndcg",
+                  "relstring", "runid"}
+"""Measures pytrec_eval reports under their bare name, whatever their parameters."""
+
+_CUTOFFS = {name for name in _ORDER if TREC_MEASURES[name].cutoffs}
+_LEVELS = {"iprec_at_recall", "Rprec_mult"}
+_PAIRS = {"G", "ndcg", "ndcg_rel", "Rndcg"}
+"""Measures whose parameters are cutoffs, recall levels, or grade=gain pairs (which
+pytrec_eval's names cannot carry: pytrec_eval aborts on them)."""
+_TAKES_PARAMETERS = _CUTOFFS | _LEVELS | _PAIRS | {"utility", "11pt_avg", "set_F"}
+_NINE_ROUNDING = {"iprec_at_recall", "11pt_avg"}
+"""The measures whose recall levels trec_eval 10.0 rounds otherwise."""
 
 _PARAMETERS = r"([0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*)"
 _MIN_GEO = 1e-5  # trec_eval's MIN_GEO_MEAN
+_INT32 = 1 << 31
 
 
 def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:
@@ -73,7 +151,9 @@ def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:
     Raises
     ------
     InputFormatError
-        A line without six fields; ``DuplicateEntryError``: a document twice for a query.
+        A line without six fields, a score that is not a number (a ``ValueError``, as
+        pytrec_eval's); :class:`DuplicateLineError`: a document twice for a query (also an
+        ``AssertionError``, as pytrec_eval's).
 
     Examples
     --------
@@ -92,7 +172,7 @@ def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:
             )
         query, _, doc, _, score, _ = fields
         if doc in run[query]:
-            raise DuplicateEntryError(
+            raise DuplicateLineError(
                 f"document {doc!r} appears twice for query {query!r}", "<run>", number
             )
         try:
@@ -111,6 +191,12 @@ def parse_qrel(f_qrel: Iterable[str]) -> dict[str, dict[str, int]]:
     dict
         ``{query_id: {doc_id: grade}}`` (a ``defaultdict(dict)``, as pytrec_eval's).
 
+    Raises
+    ------
+    InputFormatError
+        A line without four fields, a grade that is not an integer (``ValueError``s);
+        :class:`DuplicateLineError`: a document twice for a query (an ``AssertionError``).
+
     Examples
     --------
     >>> dict(parse_qrel(["q1 0 d1 2", "q1 0 d2 0"]))
@@ -127,7 +213,7 @@ def parse_qrel(f_qrel: Iterable[str]) -> dict[str, dict[str, int]]:
             )
         query, _, doc, grade = fields
         if doc in qrel[query]:
-            raise DuplicateEntryError(
+            raise DuplicateLineError(
                 f"judgment for document {doc!r} of query {query!r} is given twice",
                 "<qrels>", number,
             )
@@ -140,11 +226,11 @@ def parse_qrel(f_qrel: Iterable[str]) -> dict[str, dict[str, int]]:
 
 
 def compute_aggregated_measure(measure: str, values: list[float]) -> float:
-    """Aggregate per-query values as pytrec_eval does.
+    """Aggregate per-query values as pytrec_eval does, with the same numpy operations.
 
-    ``num_*``: the sum; ``gm_*``: ``exp(mean)`` of the per-query values (which
-    are logarithms, as :meth:`RelevanceEvaluator.evaluate` gives them);
-    otherwise the mean.
+    ``num_*``: the sum; ``gm_*``: ``exp(sum / n)`` of the per-query values
+    (which are logarithms, as :meth:`RelevanceEvaluator.evaluate` gives them);
+    otherwise the mean (numpy's, bit for bit pytrec_eval's).
 
     Examples
     --------
@@ -153,57 +239,101 @@ def compute_aggregated_measure(measure: str, values: list[float]) -> float:
     >>> compute_aggregated_measure("map", [0.5, 1])
     0.75
     """
-    numbers = [float(value) for value in values]
+    import numpy as np
+
     if measure.startswith("num_"):
-        return float(math.fsum(numbers))
-    if not numbers:
-        return math.nan
+        return float(np.sum(values))
     if measure.startswith("gm_"):
-        return math.exp(math.fsum(numbers) / len(numbers))
-    return math.fsum(numbers) / len(numbers)
+        return float(np.exp(np.sum(values) / len(values)))
+    return float(np.mean(values))
 
 
-def _combine(measures: Iterable[str]) -> list[str]:
-    """pytrec_eval's reading of its measure names, as trec_eval measure arguments.
+def _expand(measures: Any) -> dict[str, list[str]]:
+    """pytrec_eval's reading of its measure names: ``{trec_eval name: its parameters}``.
 
-    Nicknames are expanded, ``name_params`` read as ``name.params``, and the
-    parameters of one measure named several times merged.
+    As pytrec_eval 0.5 (``_expand_nicknames``, ``_combine_measures``):
+    nicknames expand; a name of :data:`supported_measures` is taken as it is;
+    any other text must start with such a name, ``.`` or ``_`` and numbers
+    separated by commas (``P_5``, ``ndcg_cut.10,20``, ``P_5abc`` reads
+    ``P_5``), and the numbers given for one name are merged, duplicates
+    dropped, sorted as text. Only a name never given with numbers keeps
+    trec_eval's defaults (``{"P", "P_5"}`` is ``P_5`` alone).
+
+    One difference: a string alone is one measure (pytrec_eval reads
+    ``"map"`` as the measures ``m``, ``a`` and ``p``).
     """
     if isinstance(measures, str):
         measures = [measures]
-    params: dict[str, list[str]] = {}
-    for text in measures:
+    try:
+        given = list(measures)
+    except TypeError:
+        raise PytrecEvalArgumentError(
+            f"measures must be an iterable of measure names (a set, as pytrec_eval's), got "
+            f"{_described(measures)}"
+        ) from None
+    names: list[Any] = []
+    for text in given:
         if not isinstance(text, str):
-            raise UnknownMeasureError(f"a measure must be a string, got {type(text).__name__}")
-        names = NICKNAMES.get(text)
-        if names is not None:
-            for name in names:
-                params.setdefault(name, [])
+            raise PytrecEvalArgumentError(
+                f"a measure must be a string (pytrec_eval: a TypeError), got {_described(text)}"
+            )
+        names.extend(_NICKNAMES.get(text, (text,)))
+    params: dict[str, set[str]] = {}
+    for text in dict.fromkeys(names):
+        if text in supported_measures:
+            params.setdefault(text, set())
             continue
-        name, dot, given = text.partition(".")
-        if name in TREC_MEASURES:
-            params.setdefault(name, [])
-            if dot and given:
-                params[name].extend(item for item in given.split(",") if item)
-            continue
-        for candidate in sorted(TREC_MEASURES, key=len, reverse=True):
-            match = re.fullmatch(re.escape(candidate) + r"[._]" + _PARAMETERS, text)
+        for name in _ORDER:
+            match = re.match(re.escape(name) + r"[._]" + _PARAMETERS, text)
             if match is not None:
-                params.setdefault(candidate, []).extend(match.group(1).split(","))
+                params.setdefault(name, set()).update(match.group(1).split(","))
                 break
         else:
-            from rankwise.measures.trec_names import trec_hint
-
-            # suggested as pytrec_eval takes them: ndcg_ct_10 -> ndcg_cut_10, P@5 -> P_5
-            raise UnknownMeasureError(f"unsupported measure {text!r}{trec_hint(text, keys=True)}")
-    out = []
-    for name, given_params in params.items():
-        unique = list(dict.fromkeys(given_params))
-        out.append(f"{name}.{','.join(unique)}" if unique else name)
-    return out
+            raise UnknownMeasureError(f"unsupported measure {text!r}{_hint(text)}")
+    return {name: sorted(given) for name, given in params.items()}
 
 
-_NAMES = list(TREC_MEASURES)
+def _hint(text: str) -> str:
+    """A suggestion for a name pytrec_eval does not take, or why it does not."""
+    from rankwise.measures.trec_names import trec_hint
+
+    if any(re.match(re.escape(name) + r"([._]" + _PARAMETERS + ")?$", text)
+           for name in _NAMES if name not in supported_measures):
+        return (" (trec_eval 10.0 has it; pytrec_eval 0.5 bundles trec_eval 9.0.8, which has "
+                "not: rankwise's own rw.evaluate computes it)")
+    if any(text in _NICKNAMES[nick] for nick in ("all_prefs", "prefs", "qrels_jg")):
+        return " (pytrec_eval lists it in a nickname, but evaluates only qrels judgments)"
+    # suggested as pytrec_eval takes them: ndcg_ct_10 -> ndcg_cut_10, P@5 -> P_5
+    return trec_hint(text, keys=True)
+
+
+def _described(value: Any) -> str:
+    return f"{type(value).__name__} {value!r:.60}"
+
+
+def _entries(name: str, params: list[str]) -> list[TrecEntry]:
+    """trec_eval 9.0.8's reading of one measure and its parameters (as pytrec_eval passes them).
+
+    Raises where pytrec_eval's trec_eval cannot read them and pytrec_eval
+    aborts the process (a failed assertion): cutoffs not positive or
+    repeated, grade=gain pairs (pytrec_eval's names cannot carry ``=``).
+    """
+    if not params or name not in _TAKES_PARAMETERS:
+        return parse_trec(name)  # trec_eval ignores the parameters of the others
+    text = ",".join(params)
+    if name in _PAIRS:
+        raise MeasureSyntaxError(
+            f"{name}.{text}: trec_eval reads {name}'s parameters as grade=gain pairs "
+            f"(malformed pair parameters in {text!r}), which pytrec_eval's names cannot "
+            f"write: pytrec_eval aborts the process; rankwise's own "
+            f"rw.evaluate(qrels, run, ['{name}(gains=1=3;2=9)']) takes gains"
+        )
+    try:
+        return parse_trec(f"{name}.{text}")
+    except MeasureSyntaxError as error:
+        if name == "utility":  # trec_eval: "improper number of coefficients", every value 0
+            return [TrecEntry("utility", None, _NAMES.index("utility"))]
+        raise MeasureSyntaxError(f"{error} (pytrec_eval aborts the process)") from None
 
 
 def _key(entry: TrecEntry) -> str:
@@ -214,6 +344,30 @@ def _key(entry: TrecEntry) -> str:
     """
     name = _NAMES[entry.order]
     return name if name in _KEYED_BY_NAME else entry.label
+
+
+def _level(value: Any, name: str, *, flag: bool = False) -> int:
+    """A C ``int`` as pytrec_eval reads ``relevance_level`` and ``judged_docs_only_flag``.
+
+    pytrec_eval stores the C int in a C long whose upper bytes are 0: a
+    negative level -n is read as 2^32 - n (no grade reaches it).
+    """
+    try:
+        number = operator.index(value)
+    except TypeError:
+        number = None
+    if number is None or not -_INT32 <= number < _INT32:
+        raise PytrecEvalArgumentError(
+            f"{name} must be an integer from {-_INT32} to {_INT32 - 1} (pytrec_eval reads a C "
+            f"int), got {_described(value)}"
+        )
+    if flag:
+        return int(number != 0)
+    if number == 0:
+        raise PytrecEvalArgumentError(
+            "relevance_level should be positive (pytrec_eval: a TypeError), got 0"
+        )
+    return number if number > 0 else number + 2 * _INT32
 
 
 class RelevanceEvaluator:
@@ -227,16 +381,25 @@ class RelevanceEvaluator:
     measures : iterable of str
         trec_eval's names, with parameters or not (``"map"``, ``"ndcg_cut.10"``,
         ``"ndcg_cut_10"``, ``"P.5,10"``), or nicknames (``"official"``,
-        ``"all_trec"``, ``"set"``).
+        ``"all_trec"``, ``"set"``): :data:`supported_measures`,
+        :data:`supported_nicknames`.
     relevance_level : int
-        Minimum grade that counts as relevant (trec_eval ``-l``).
-    judged_docs_only_flag : bool
+        Minimum grade that counts as relevant (trec_eval ``-l``); from 1 (a
+        negative -n is 2^32 - n, as in pytrec_eval).
+    judged_docs_only_flag : bool or int
         Drop unjudged documents before evaluating (trec_eval ``-J``).
 
     Raises
     ------
     UnknownMeasureError
-        A measure name trec_eval does not have (a ``ValueError``, as pytrec_eval's).
+        A measure name pytrec_eval does not take (a ``ValueError``, as pytrec_eval's).
+    MeasureSyntaxError
+        Parameters pytrec_eval's trec_eval cannot read (pytrec_eval aborts).
+    PytrecEvalArgumentError
+        A measure that is not a string, a level of 0 or beyond a C int (a
+        ``TypeError``, as pytrec_eval's).
+    PytrecEvalTypeError
+        Judgments that are not ``{query_id: {doc_id: grade}}`` (a ``TypeError``).
     """
 
     def __init__(
@@ -251,25 +414,22 @@ class RelevanceEvaluator:
         from rankwise.options import EvalOptions
 
         _check_mapping(query_relevance, "RelevanceEvaluator", "query_relevance", "grade")
+        level = _level(relevance_level, "relevance_level")
+        judged_only = _level(judged_docs_only_flag, "judged_docs_only_flag", flag=True)
+        expanded = _expand(measures)
+        entries = [entry for name, params in expanded.items() for entry in _entries(name, params)]
+        entries.sort(key=lambda entry: entry.order)  # trec_eval's order; stable within one
         # a query with no judgment is dropped (the dict readers skip an empty entry)
-        judged = query_relevance if isinstance(query_relevance, dict) else dict(query_relevance)
-        self._qrels = as_qrels(judged)
-        self._entries = parse_trec_list(_combine(measures))
-        self._options = EvalOptions(
-            rel=relevance_level, judged_only=bool(judged_docs_only_flag), missing="zero"
-        )
-        plain = [entry.measure for entry in self._entries if entry.measure is not None]
+        judged = {query: docs for query, docs in query_relevance.items()
+                  if not hasattr(docs, "__len__") or len(docs)}  # the rest: refused by the reader
+        self._qrels = _read(as_qrels, judged) if judged else None
+        self._options = EvalOptions(rel=level, judged_only=bool(judged_only), missing="zero")
+        self._keys = [_column(entry, expanded, self._options) for entry in entries]
+        plain = [measure for _, measure, kind in self._keys if kind in ("value", "log")]
+        needs_counts = any(kind == "set_F" for _, _, kind in self._keys)
+        self._counts = prepare_measures(_SET_COUNTS, self._options) if needs_counts else []
         # num_q: the evaluated queries are known even when only runid is asked for
-        self._measures = prepare_measures([*plain, "num_q"], self._options)
-        self._keys: list[tuple[str, Any, str]] = []
-        for entry in self._entries:
-            measure = entry.measure
-            if measure is not None:
-                measure = prepare_measures([measure], self._options)[0]
-            kind = "runid" if measure is None else (
-                "text" if measure.family.text_valued else
-                "log" if measure.family.aggregate == "gmean" else "value")
-            self._keys.append((_key(entry), measure, kind))
+        self._measures = prepare_measures([*plain, *self._counts, "num_q"], self._options)
 
     def evaluate(self, scores: Mapping[Any, Mapping[Any, float]]) -> dict[Any, dict[str, float]]:
         """Evaluate one run: ``{query_id: {key: value}}`` for each query of both.
@@ -279,7 +439,8 @@ class RelevanceEvaluator:
         left out. The queries come in the run's order (its dict's order), as
         pytrec_eval gives them: code that pairs them with the run's own
         queries in order (MTEB's ``evaluate_abstention``) sees the same pairs.
-        ``gm_map`` and ``gm_bpref`` are given as ``log(max(value,
+        Scores are compared in float32, as pytrec_eval's trec_eval 9.0.8 reads
+        them. ``gm_map`` and ``gm_bpref`` are given as ``log(max(value,
         1e-5))`` (aggregate them with :func:`compute_aggregated_measure`), text
         measures (``relstring``) and ``runid`` as 0.0.
 
@@ -293,6 +454,12 @@ class RelevanceEvaluator:
         dict
             Keyed by the run's own query ids, in the run's order.
 
+        Raises
+        ------
+        PytrecEvalTypeError
+            A run that is not ``{query_id: {doc_id: score}}`` (a ``TypeError``, as
+            pytrec_eval's).
+
         Examples
         --------
         >>> evaluator = RelevanceEvaluator({"q1": {"d": 1}, "q10": {"d": 1}, "q2": {"d": 1}},
@@ -303,11 +470,22 @@ class RelevanceEvaluator:
         import numpy as np
 
         from rankwise.engines.numpy import NumpyEngine
+        from rankwise.io.coerce import as_run
 
         _check_mapping(scores, "RelevanceEvaluator.evaluate", "scores", "score")
         if not scores:
             return {}
-        results = NumpyEngine().evaluate(self._qrels, scores, self._measures, self._options)
+        # read once: checked, and its scores seen; unless float32 changes a score, evaluated
+        # as the dict itself (read and ranked in one pass, without its documents' copy) or,
+        # with -J (which that pass does not do), as the run read
+        run = _read(as_run, scores)
+        if self._qrels is None:  # no judged query: nothing is evaluated (the run is read)
+            return {}
+        given = _rounded_to_float32(run)
+        if given is None:
+            given = run if self._options.judged_only else scores
+        del run
+        results = NumpyEngine().evaluate(self._qrels, given, self._measures, self._options)
         # the run's own query ids, found as they are or by their text (1 and "1"), and
         # their places in the run: pytrec_eval gives the queries in the run's order
         ids = list(results.query_ids)
@@ -323,22 +501,104 @@ class RelevanceEvaluator:
         rows = np.flatnonzero(places >= 0)
         rows = rows[np.argsort(places[rows], kind="stable")]
         matrix = np.zeros((len(rows), len(self._keys)), dtype=np.float64)
+        counts = [np.asarray(results[measure], dtype=np.float64)[rows] for measure in self._counts]
         for column, (_, measure, kind) in enumerate(self._keys):
-            if kind in ("runid", "text"):
-                continue
-            values = np.asarray(results[measure], dtype=np.float64)[rows]
-            matrix[:, column] = np.log(np.maximum(values, _MIN_GEO)) if kind == "log" else values
+            if kind == "set_F":
+                matrix[:, column] = _set_f(measure, *counts)
+            elif kind != "zero":
+                values = np.asarray(results[measure], dtype=np.float64)[rows]
+                matrix[:, column] = (np.log(np.maximum(values, _MIN_GEO)) if kind == "log"
+                                     else values)
         keys = [key for key, _, _ in self._keys]
         names = list(map(ids.__getitem__, rows.tolist()))
         return _per_query_dicts(names, keys, matrix)
 
 
+_SET_COUNTS = ["num_rel_ret", "num_ret", "num_rel"]
+
+
+def _column(entry: TrecEntry, expanded: dict[str, list[str]], options: Any) -> tuple[str, Any, str]:
+    """The key of one value, what computes it, and how: ``(key, measure, kind)``.
+
+    Kinds: ``value`` (the measure's value), ``log`` (``log(max(value, 1e-5))``,
+    for ``gm_map``, ``gm_bpref``), ``zero`` (``runid``, ``relstring``: 0.0),
+    ``set_F`` (from the counts, with trec_eval's parameter x itself:
+    rankwise's ``set_F(beta=sqrt(x))`` squares beta back, which can change the
+    last bit).
+    """
+    from rankwise.engines.core import prepare_measures
+
+    measure, key = entry.measure, _key(entry)
+    if measure is None:  # runid, and a utility of the wrong number of coefficients
+        if entry.label == "utility":
+            warnings.warn("trec_eval.calc_utility: improper number of coefficients (utility "
+                          "needs 4): every value is 0, as pytrec_eval's", RankwiseWarning,
+                          stacklevel=3)
+        return key, None, "zero"
+    if measure.family.text_valued:
+        return key, None, "zero"
+    if measure.name == "set_F":
+        given = expanded.get("set_F") or ["1"]
+        return key, float(given[0]), "set_F"
+    if measure.name in _NINE_ROUNDING:
+        measure = measure.replace(rounding="trec_eval9")
+    measure = prepare_measures([measure], options)[0]
+    return key, measure, "log" if measure.family.aggregate == "gmean" else "value"
+
+
+def _set_f(x: float, found: Any, retrieved: Any, relevant: Any) -> Any:
+    """trec_eval's set_F: (x + 1) P R / (x P + R), 0 when nothing relevant was retrieved."""
+    import numpy as np
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = found / retrieved
+        recall = found / relevant
+        value = (x + 1.0) * precision * recall / (x * precision + recall)
+    return np.where(found > 0, value, 0.0)
+
+
+def _read(reader: Any, given: Any) -> Any:
+    """``reader(given)``, its input errors raised as the ``TypeError`` pytrec_eval raises."""
+    try:
+        return reader(given)
+    except DuplicateEntryError:
+        raise
+    except InputFormatError as error:
+        raise PytrecEvalTypeError(error.message, error.path, error.line) from None
+
+
+def _rounded_to_float32(run: Any) -> Any:
+    """The run with its scores rounded to float32, as trec_eval 9.0.8 stores them.
+
+    None when every score is exact in float32 (most models' scores are): then
+    rounding changes nothing.
+    """
+    import numpy as np
+
+    from rankwise.data import Run
+
+    scores = run.scores
+    with np.errstate(over="ignore"):
+        single = scores.astype(np.float32)
+    if np.array_equal(single, scores):  # compared as float64
+        return None
+    # rounding keeps the order of the scores: a run listed in rank order stays so
+    return Run(run.query_codes, run.query_ids, run.doc_column, single.astype(np.float64),
+               name=run.name, rank_order_blocks=run.rank_order_blocks)
+
+
 def _check_mapping(given: Any, where: str, parameter: str, value: str) -> None:
-    """Refuse, with pytrec_eval's form named, what is not ``{query_id: {doc_id: value}}``."""
+    """Refuse, with pytrec_eval's form named, what is not ``{query_id: {doc_id: value}}``.
+
+    pytrec_eval raises a ``TypeError`` (an ``AttributeError`` for judgments, in 0.5);
+    :class:`PytrecEvalTypeError` is both. (pytrec_eval's ``evaluate`` returns ``{}``
+    for a run that is None, 0 or an empty list: here, as any run that is not a dict,
+    it is refused.)
+    """
     if isinstance(given, Mapping):
         return
-    shown = f"{type(given).__name__} {given!r:.60}"
-    raise InputFormatError(
+    shown = _described(given)
+    raise PytrecEvalTypeError(
         f"{where}: {parameter} must be a dict {{query_id: {{doc_id: {value}}}}} (pytrec_eval's "
         f"form), got {shown}; build the dict first (from TREC lines: "
         f"pytrec_eval.parse_{'qrel' if value == 'grade' else 'run'}(open(path)))"
