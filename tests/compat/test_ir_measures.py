@@ -309,7 +309,8 @@ def test_register_puts_rankwise_first_in_the_default_pipeline() -> None:
             irm.NumRel(rel=2): 2, irm.P @ 1: 1.0}
         # what rankwise does not have falls through to ir_measures' own providers
         assert irm.calc_aggregate([irm.Judged @ 2], qrels, run) == {irm.Judged @ 2: 1.0}
-        assert provider.supports(irm.nDCG @ 10) and not provider.supports(irm.SDCG @ 10)
+        assert provider.supports(irm.nDCG @ 10) and provider.supports(irm.SDCG(max_rel=1) @ 10)
+        assert not provider.supports(irm.RBP(rel=1) @ 10)  # rankwise's rbp takes no cutoff
     finally:
         drop_in.unregister()
     assert "rankwise" not in irm.providers.registry
