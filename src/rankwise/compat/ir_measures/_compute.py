@@ -54,7 +54,7 @@ class Job:
     ``measures`` are the rankwise measures it needs (one for most; the five
     C/W/L quantities for cwl_eval); ``combine`` turns their per-query arrays
     into the value (and extra fields) of each query; ``keep`` says which
-    evaluated queries get a row (None: all). ``direct``, instead of
+    evaluated queries get a row (None: all; a query the run misses never does). ``direct``, instead of
     ``measures``: the arrays computed from the ranking itself (a
     :class:`~rankwise.kernels.ranking.TiedRanking`), one value per query of it.
     """
@@ -73,6 +73,11 @@ def _unique_in_order(values: Any) -> list[Any]:
 class Judgments:
     """Judgments read once: the query ids as given (ir_measures' ``qrel_qids``) and the rows.
 
+    ``qids``: every query of the judgments as given (a dict's keys, an empty
+    dict of judgments included); ``judged_qids``: those with a judgment (the
+    providers of ir_measures that read the judgments row by row see only
+    those).
+
     Parameters
     ----------
     qrels : dict, frame, named tuples, Qrels or path
@@ -88,17 +93,18 @@ class Judgments:
         if isinstance(qrels, dict):
             self.qids = list(qrels)
             rows = {q: docs for q, docs in qrels.items() if docs}
+            self.judged_qids = list(rows)
             self._source = rows
             self.qrels = _as_qrels(rows) if rows else None
             return
         if isinstance(qrels, Qrels):
             self.qrels = qrels
-            self.qids = _typed(qrels.query_ids, qrels.query_id_type)
+            self.qids = self.judged_qids = _typed(qrels.query_ids, qrels.query_id_type)
             return
         if hasattr(qrels, "__next__"):
             qrels = list(qrels)
         if isinstance(qrels, (list, tuple)) and not qrels:
-            self.qids, self.qrels = [], None
+            self.qids, self.judged_qids, self.qrels = [], [], None
             return
         table = records_table(qrels)
         if table is not None:
@@ -106,11 +112,12 @@ class Judgments:
             qrels = table
         if (hasattr(qrels, "num_rows") and qrels.num_rows == 0) or (
                 hasattr(qrels, "shape") and len(qrels) == 0):
-            self.qids, self.qrels = [], None
+            self.qids, self.judged_qids, self.qrels = [], [], None
             return
         self.qrels = _as_qrels(qrels)
         self.qids = _query_column(qrels) or _typed(self.qrels.query_ids,
                                                     self.qrels.query_id_type)
+        self.judged_qids = self.qids
 
     def subtopics(self) -> Any:
         """The judgments with ``iteration`` as the subtopic (pyndeval's reading), or plain."""
@@ -227,27 +234,26 @@ class RunData:
 
 
 def evaluate(judgments: Judgments, run: RunData,
-             jobs: Sequence[Job]) -> tuple[list[Any], list[list[np.ndarray]]]:
-    """The evaluated queries (in the run's order) and, per job, its arrays over them.
+             jobs: Sequence[Job]) -> tuple[list[Any], list[tuple[list[np.ndarray], np.ndarray]]]:
+    """The evaluated queries (in the run's order) and, per job, its arrays and rows over them.
 
     A query is evaluated when both the judgments and the run hold it.
-    Returns ``(query ids, [[value, extra fields ...] per job])``; a job's
-    ``keep`` may leave some queries out (NaN there).
+    Returns ``(query ids, [([value, extra fields ...], has a row) per job])``.
     """
     if judgments.qrels is None or run.run is None:
-        return [], [[] for _ in jobs]
+        return [], [([], np.zeros(0, dtype=bool)) for _ in jobs]
     from rankwise.engines.core import compute
     from rankwise.kernels.ranking import rank_all_ties
     from rankwise.options import EvalOptions
 
-    positions = run.positions()
     judged = set(judgments.qrels.query_ids)
     order_ids = [q for q in run.run.query_ids if q in judged]
     slot = {query: index for index, query in enumerate(order_ids)}
     by_ranking: dict[Ranking, list[int]] = {}
     for index, job in enumerate(jobs):
         by_ranking.setdefault(job.ranking, []).append(index)
-    per_job: list[list[np.ndarray]] = [[] for _ in jobs]
+    per_job: list[tuple[list[np.ndarray], np.ndarray]] = [([], np.zeros(0, dtype=bool))
+                                                           for _ in jobs]
     for spec, indexes in by_ranking.items():
         qrels = judgments.subtopics() if spec.subtopics else judgments.qrels
         source = run.input_ranked() if spec.tie_order == "input" else run.run
@@ -257,6 +263,8 @@ def evaluate(judgments: Judgments, run: RunData,
             float32=spec.float32, ascending=spec.ascending,
         )
         where = np.array([slot[q] for q in ranking.query_ids], dtype=np.intp)
+        present = np.zeros(len(order_ids), dtype=bool)
+        present[where] = True
         options = EvalOptions(judged_only=spec.judged_only,
                               ties="ascending" if spec.ascending else "trec")
         wanted = list(dict.fromkeys(m for i in indexes for m in jobs[i].measures))
@@ -274,13 +282,10 @@ def evaluate(judgments: Judgments, run: RunData,
                                                                  jobs[i].measures]
             arrays = []
             for column in found:
-                full = np.full(len(order_ids), np.nan)
+                full = np.zeros(len(order_ids))
                 full[where] = column
                 arrays.append(full)
             combine, keep = jobs[i].combine, jobs[i].keep
-            per_job[i] = combine(arrays) if combine is not None else arrays
-            if keep is not None:
-                mask = keep(arrays)
-                per_job[i] = [np.where(mask, a, np.nan) for a in per_job[i]]
-    del positions
+            rows = present if keep is None else present & keep(arrays)
+            per_job[i] = (combine(arrays) if combine is not None else arrays, rows)
     return _typed(order_ids, judgments.qrels.query_id_type), per_job

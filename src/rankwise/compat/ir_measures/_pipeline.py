@@ -134,7 +134,9 @@ class FallbackEvaluator(Evaluator):
             yield from evaluator.iter_calc(data)
 
     def calc_aggregate(self, run: Any) -> dict[Any, float]:
-        if not all(isinstance(e, RankwiseEvaluator) and e.defaults for e in self.evaluators):
+        same = {frozenset(e.qrel_qids) for e in self.evaluators}
+        if len(same) > 1 or not all(isinstance(e, RankwiseEvaluator) and e.defaults
+                                    for e in self.evaluators):
             return super().calc_aggregate(run)
         out: dict[Any, float] = {}
         for evaluator, data in self._runs(run):

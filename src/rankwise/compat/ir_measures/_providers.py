@@ -104,22 +104,26 @@ class RankwiseEvaluator(Evaluator):
     row : callable, optional
         ``(query_id, measure, arrays, position) -> row`` (default: a
         :class:`Metric` of the first array).
+    rows_only : bool
+        Whether a query whose judgments are empty (``{"q": {}}``) is left out
+        (the providers that read judgments row by row) or scores 0.
     defaults : bool
         Whether a judged query the run misses gets the measure's default
         (ir_measures' evaluators), or no row (its accuracy provider).
     """
 
     def __init__(self, measures: list[Measure], judgments: Judgments, jobs: dict[AnyType, Job],
-                 row: Callable[..., AnyType] | None = None, defaults: bool = True) -> None:
-        super().__init__(measures, judgments.qids)
+                 row: Callable[..., AnyType] | None = None, defaults: bool = True,
+                 rows_only: bool = False) -> None:
+        super().__init__(measures, judgments.judged_qids if rows_only else judgments.qids)
         self.judgments = judgments
         self.jobs = jobs
         self.row = row
         self.defaults = defaults
         self._measure_list = list(dict.fromkeys(measures))
 
-    def values(self, run: AnyType) -> tuple[list[AnyType], dict[AnyType, list[np.ndarray]]]:
-        """The evaluated queries and, per measure, its arrays over them (NaN: no row)."""
+    def values(self, run: AnyType) -> tuple[list[AnyType], dict[AnyType, AnyType]]:
+        """The evaluated queries and, per measure, ``(arrays, has a row)`` over them."""
         data = run if isinstance(run, RunData) else RunData(run)
         measures = self._measure_list
         queries, arrays = evaluate(self.judgments, data, [self.jobs[m] for m in measures])
@@ -127,16 +131,18 @@ class RankwiseEvaluator(Evaluator):
 
     def _iter_calc(self, run: AnyType) -> Iterator[AnyType]:
         queries, values = self.values(run)
-        columns = [(m, values[m], values[m][0].tolist() if values[m] else []) for m in
-                   self._measure_list]
+        columns = []
+        for measure in self._measure_list:
+            arrays, rows = values[measure]
+            columns.append((measure, arrays, arrays[0].tolist() if arrays else [],
+                            rows.tolist()))
         row = self.row
         for position, query in enumerate(queries):
-            for measure, arrays, first in columns:
-                value = first[position]
-                if value != value:  # NaN: no row for this query
+            for measure, arrays, first, rows in columns:
+                if not rows[position]:
                     continue
                 if row is None:
-                    yield Metric(query, measure, value)
+                    yield Metric(query, measure, first[position])
                 else:
                     yield row(query, measure, arrays, position)
 
@@ -153,8 +159,8 @@ class RankwiseEvaluator(Evaluator):
         judged = len(set(self.qrel_qids)) if self.defaults else 0
         out = {}
         for measure in self.measures:
-            arrays = values[measure]
-            column = arrays[0][~np.isnan(arrays[0])] if arrays else np.zeros(0)
+            arrays, rows = values[measure]
+            column = arrays[0][rows] if arrays else np.zeros(0)
             count = max(judged, len(column))
             total = float(np.cumsum(column)[-1]) if len(column) else 0
             if isinstance(measure.aggregator(), SumAgg):
@@ -170,6 +176,7 @@ class RankwiseProvider(Provider):
     NAME = "rankwise"
     ROW: Callable[..., AnyType] | None = None
     DEFAULTS = True
+    ROWS_ONLY = False
 
     def _job(self, measure: Measure) -> Job:
         raise NotImplementedError
@@ -183,7 +190,7 @@ class RankwiseProvider(Provider):
                 raise ValueError(f"unsupported measure {measure}")
             jobs[measure] = self._job(measure)
         return RankwiseEvaluator(measures, Judgments(qrels), jobs, row=self.ROW,
-                                 defaults=self.DEFAULTS)
+                                 defaults=self.DEFAULTS, rows_only=self.ROWS_ONLY)
 
 
 _TREC = Ranking()
@@ -229,6 +236,7 @@ class GdevalProvider(RankwiseProvider):
     """gdeval.pl's nDCG@k (gain 2^g - 1) and ERR@k, printed to 5 decimals."""
 
     NAME = "gdeval"
+    ROWS_ONLY = True
     SUPPORTED_MEASURES = [  # noqa: RUF012
         _spec("nDCG", cutoff=Any(required=True), dcg=Choices("exp-log2"),
               gains=Choices(NOT_PROVIDED), judged_only=Choices(False)),
@@ -261,6 +269,7 @@ class MsMarcoProvider(RankwiseProvider):
     """MS MARCO's reciprocal rank (ties by id ascending)."""
 
     NAME = "msmarco"
+    ROWS_ONLY = True
     SUPPORTED_MEASURES = [  # noqa: RUF012
         _spec("RR", cutoff=Any(), rel=Any(), judged_only=Choices(False)),
     ]
@@ -279,10 +288,16 @@ class CompatProvider(RankwiseProvider):
         return _one(_reading(measure).measure, Ranking(ascending=True))
 
 
+def _nan_without_relevant(arrays: list[np.ndarray]) -> list[np.ndarray]:
+    """ndeval's nNRBP of a ranking (not empty) with no relevant judgment: 0 / 0."""
+    return [np.where((arrays[1] > 0) | (arrays[2] == 0), arrays[0], np.nan)]
+
+
 class PyNdEvalProvider(RankwiseProvider):
     """ndeval's diversity measures (pyndeval): subtopics from ``iteration``, ties ascending."""
 
     NAME = "pyndeval"
+    ROWS_ONLY = True
     SUPPORTED_MEASURES = [  # noqa: RUF012
         _spec("ERR_IA", cutoff=Any(), rel=Any(), judged_only=Any()),
         _spec("nERR_IA", cutoff=Any(), rel=Any(), judged_only=Any()),
@@ -296,9 +311,18 @@ class PyNdEvalProvider(RankwiseProvider):
     ]
 
     def _job(self, measure: Measure) -> Job:
+        from rankwise.measures import parse
+
         reading = _reading(measure)
-        return _one(reading.measure, Ranking(ascending=True, judged_only=reading.judged_only,
-                                             subtopics=True))
+        ranking = Ranking(ascending=True, judged_only=reading.judged_only, subtopics=True)
+        if measure.NAME == "nNRBP":  # ndeval divides by an ideal of 0: NaN (its "-nan")
+            counted = parse(f"num_rel(rel={measure['rel']})"), parse("num_ret")
+            return Job((reading.measure, *counted), ranking, combine=_nan_without_relevant)
+        return _one(reading.measure, ranking)
+
+
+def _defined(arrays: list[np.ndarray]) -> np.ndarray:
+    return ~np.isnan(arrays[0])
 
 
 class AccuracyProvider(RankwiseProvider):
@@ -317,13 +341,15 @@ class AccuracyProvider(RankwiseProvider):
 
         cutoff = measure["cutoff"]
         at = "" if cutoff is NOT_PROVIDED else f"@{cutoff}"
-        return _one(parse(f"accuracy{at}(rel={measure['rel']})"), Ranking(tie_order="input"))
+        return _one(parse(f"accuracy{at}(rel={measure['rel']})"), Ranking(tie_order="input"),
+                    keep=_defined)
 
 
 class RanxProvider(RankwiseProvider):
     """ranx's measures (its tie order; grades >= rel as 1, nDCG graded)."""
 
     NAME = "ranx"
+    ROWS_ONLY = True
     SUPPORTED_MEASURES = [  # noqa: RUF012
         _spec("P", cutoff=Any(), rel=Any(), judged_only=Choices(False)),
         _spec("SetP", rel=Any(), judged_only=Choices(False)),
@@ -417,6 +443,7 @@ class CwlEvalProvider(RankwiseProvider):
     """
 
     NAME = "cwl_eval"
+    ROWS_ONLY = True
     SUPPORTED_MEASURES = [  # noqa: RUF012
         _spec("P", cutoff=Any(), rel=Any(), judged_only=Choices(False)),
         _spec("RR", cutoff=Choices(NOT_PROVIDED), rel=Any(), judged_only=Choices(False)),
