@@ -320,7 +320,7 @@ def test_register_puts_rankwise_first_in_the_default_pipeline() -> None:
     try:
         provider = drop_in.register()
         assert irm.providers.registry["rankwise"] is provider
-        assert irm.DefaultPipeline.providers[0] is provider
+        assert irm.DefaultPipeline.providers[1] is provider  # after runtime (define)
         assert irm.calc_aggregate([irm.NumRel(rel=2), irm.P @ 1], qrels, run) == {
             irm.NumRel(rel=2): 2, irm.P @ 1: 1.0}
         # what rankwise does not have falls through to ir_measures' own providers

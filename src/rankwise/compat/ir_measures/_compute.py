@@ -54,8 +54,8 @@ class Job:
     ``measures`` are the rankwise measures it needs (one for most; the five
     C/W/L quantities for cwl_eval); ``combine`` turns their per-query arrays
     into the value (and extra fields) of each query; ``keep`` says which
-    evaluated queries get a row (None: all; a query the run misses never does). ``direct``, instead of
-    ``measures``: the arrays computed from the ranking itself (a
+    evaluated queries get a row (None: all; a query the run misses never
+    does). ``direct``, instead of ``measures``: the arrays computed from the ranking itself (a
     :class:`~rankwise.kernels.ranking.TiedRanking`), one value per query of it.
     """
 

@@ -289,7 +289,7 @@ class CompatProvider(RankwiseProvider):
 
 
 def _nan_without_relevant(arrays: list[np.ndarray]) -> list[np.ndarray]:
-    """ndeval's nNRBP of a ranking (not empty) with no relevant judgment: 0 / 0."""
+    """The nNRBP of ndeval for a ranking (not empty) with no relevant judgment: 0 / 0."""
     return [np.where((arrays[1] > 0) | (arrays[2] == 0), arrays[0], np.nan)]
 
 

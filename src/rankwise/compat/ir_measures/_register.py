@@ -133,7 +133,8 @@ def register(*, default: bool = True) -> Any:
     """Register rankwise with the installed ir_measures; return the provider.
 
     The provider joins ``ir_measures.providers.registry`` as ``"rankwise"``.
-    With *default*, it also goes first in ``ir_measures.DefaultPipeline``:
+    With *default*, it also goes first in ``ir_measures.DefaultPipeline``
+    (after its ``runtime`` provider, of the measures defined in Python):
     then ``ir_measures.calc_aggregate``, ``ir_measures.iter_calc`` and
     PyTerrier's ``pt.Experiment`` compute with rankwise every measure it
     takes (with the conventions of ir_measures' provider of it), and with
@@ -153,7 +154,10 @@ def register(*, default: bool = True) -> Any:
     irm.providers.register(found)
     pipeline = irm.DefaultPipeline.providers
     if default and found not in pipeline:
-        pipeline.insert(0, found)
+        # after the runtime provider (measures defined in Python, which rankwise never
+        # takes), so that the rows ir_measures adds for missing queries come out the same
+        runtime = [i for i, p in enumerate(pipeline) if getattr(p, "NAME", "") == "runtime"]
+        pipeline.insert(runtime[0] + 1 if runtime else 0, found)
     return found
 
 
