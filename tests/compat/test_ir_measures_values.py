@@ -14,7 +14,10 @@ Together more than 100,000 values (:func:`test_the_values_compared_add_up`).
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -169,3 +172,46 @@ def test_the_values_compared_add_up() -> None:
     if len(COMPARED) < 19:
         pytest.skip("only part of this file ran")
     assert sum(COMPARED) > 100_000, sum(COMPARED)
+
+
+CWL_PYTHON = os.environ.get("RANKWISE_CWL_PYTHON")
+
+_CWL_DRIVER = """
+import json, sys
+import ir_measures
+job = json.load(sys.stdin)
+qrels = [ir_measures.Qrel(*row) for row in job["qrels"]]
+rows = []
+for text in job["measures"]:
+    measure = ir_measures.parse_measure(text)
+    for m in ir_measures.cwl_eval.iter_calc([measure], qrels, job["run"]):
+        rows.append([m.query_id, text, *m[2:]])
+json.dump(rows, sys.stdout)
+"""
+
+
+@pytest.mark.skipif(not CWL_PYTHON, reason="set RANKWISE_CWL_PYTHON to a Python with cwl-eval")
+@pytest.mark.parametrize("seed", range(3))
+def test_cwl_eval_provider(seed: int) -> None:
+    """ir_measures' cwl_eval provider (run in RANKWISE_CWL_PYTHON): every C/W/L quantity."""
+    qrels, run = collection(500 + seed, n_queries=60, ties=seed % 2 == 0)
+    rows = [(q, d, g) for q, docs in qrels.items() for d, g in docs.items()]
+    texts = ["P@5", "P(rel=2)@10", "RR", "RR(rel=2)", "AP", "AP(rel=2)", "RBP(rel=1)",
+             "RBP(p=0.5,rel=2)", "BPM(max_rel=3)@10", "BPM(T=2.0,max_rel=3)@5",
+             "SDCG(max_rel=3)@10", "SDCG(min_rel=1,max_rel=3)@5", "NERR8(max_rel=3)@10",
+             "NERR9(max_rel=3)@5", "NERR10(max_rel=3)", "NERR10(p=0.5,max_rel=2)",
+             "NERR11(max_rel=3)", "NERR11(T=2.0,min_rel=1,max_rel=3)", "INST(max_rel=3)",
+             "INSQ(T=2.0,max_rel=3)"]
+    job = {"qrels": rows, "run": run, "measures": texts}
+    done = subprocess.run([CWL_PYTHON, "-c", _CWL_DRIVER], input=json.dumps(job),
+                          capture_output=True, text=True, check=True)
+    want = {(q, text): values for q, text, *values in json.loads(done.stdout)}
+    qrel_rows = [drop_in.Qrel(q, d, g) for q, d, g in rows]
+    got = {}
+    for text in texts:
+        for m in drop_in.cwl_eval.iter_calc([drop_in.parse_measure(text)], qrel_rows, run):
+            got[m.query_id, text] = list(m[2:])
+    assert set(got) == set(want)
+    for key, values in want.items():
+        assert got[key] == pytest.approx(values, abs=1e-11, nan_ok=True), key
+    COMPARED.append(5 * len(want))
