@@ -233,6 +233,21 @@ class RunData:
         return self._input_ranked
 
 
+def ascending_ties(ranking: Any) -> Any:
+    """*ranking* (tied scores by document id descending) with each tie group reversed.
+
+    Document ids ascending is the reverse of descending within a group of
+    tied scores: a document at rank r of a group of s documents below a
+    documents is at rank 2a + s + 1 - r. As fast as trec_eval's order (the
+    C ranker), where ranking by ids ascending sorts the whole run.
+    """
+    from dataclasses import replace
+
+    rank = 2 * ranking.tie_above + ranking.tie_size + 1 - ranking.hit_rank
+    return replace(ranking, hit_rank=rank.astype(ranking.hit_rank.dtype), presorted=False,
+                   cache={})
+
+
 def evaluate(judgments: Judgments, run: RunData,
              jobs: Sequence[Job]) -> tuple[list[Any], list[tuple[list[np.ndarray], np.ndarray]]]:
     """The evaluated queries (in the run's order) and, per job, its arrays and rows over them.
@@ -257,11 +272,14 @@ def evaluate(judgments: Judgments, run: RunData,
     for spec, indexes in by_ranking.items():
         qrels = judgments.subtopics() if spec.subtopics else judgments.qrels
         source = run.input_ranked() if spec.tie_order == "input" else run.run
+        mirror = spec.ascending and not spec.judged_only and spec.tie_order == "docno"
         ranking = rank_all_ties(
             qrels, source, judged_only=spec.judged_only, by_rank=spec.tie_order == "input",
             tie_order="docno" if spec.tie_order == "input" else spec.tie_order,
-            float32=spec.float32, ascending=spec.ascending,
+            float32=spec.float32, ascending=spec.ascending and not mirror,
         )
+        if mirror:
+            ranking = ascending_ties(ranking)
         where = np.array([slot[q] for q in ranking.query_ids], dtype=np.intp)
         present = np.zeros(len(order_ids), dtype=bool)
         present[where] = True

@@ -155,6 +155,7 @@ class Measure:
     def __init__(self, **params: Any) -> None:
         self.params = params
         self.validated = False
+        self._key: tuple[Any, str] | None = None
 
     def validate_params(self) -> None:
         """Raise ``AssertionError`` for a parameter the measure does not take or a bad value."""
@@ -211,6 +212,14 @@ class Measure:
         return repr(self)
 
     def __repr__(self) -> str:
+        key = self._key  # (the params it was made from, its text): a measure is a value
+        if key is not None and key[0] == self.params:
+            return key[1]
+        result = self._text()
+        self._key = (dict(self.params), result)
+        return result
+
+    def _text(self) -> str:
         result = str(self.__name__)
         shown = ",".join(
             f"{key}={self._param_repr(value)}" for key, value in self.params.items()
