@@ -226,7 +226,10 @@ class PytrecEvalProvider(RankwiseProvider):
 
     def _job(self, measure: Measure) -> Job:
         reading = _reading(measure, ignored=("dcg",))
-        return _one(reading.measure, Ranking(float32=True, judged_only=reading.judged_only))
+        rw = reading.measure
+        if rw.name == "iprec_at_recall" and "rounding" in rw.family.params:
+            rw = rw.replace(rounding="trec_eval9")  # pytrec_eval bundles trec_eval 9.0.8
+        return _one(rw, Ranking(float32=True, judged_only=reading.judged_only))
 
     def install_instructions(self) -> str:
         return "pip install rankwise"
