@@ -91,7 +91,7 @@ def _ideal_ranks_by_score(ctx: Context, m: Measure, positive: np.ndarray) -> np.
     retrieved), then by grade descending, both sorts stable.
     """
     d = ctx.data
-    if d.hit_score is None:
+    if d.hit_score is None or d.hit_judged is None or d.judged_rows is None:
         raise InvalidParameterError(
             f"{m}: ideal=score orders the ideal by the run's scores, which this "
             "evaluation did not keep; use ideal=retrieved"

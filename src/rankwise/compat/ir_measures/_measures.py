@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from rankwise.compat.ir_measures._records import CalcResults
+
 __all__ = [
     "MEASURE_CLASSES",
     "Agg",
@@ -39,6 +41,18 @@ __all__ = [
     "register",
     "registry",
 ]
+
+
+_PIPELINE: list[Any] = []
+"""The drop-in's ``DefaultPipeline``, which measures evaluate themselves with (set by it)."""
+
+
+def default_pipeline() -> Any:
+    """The pipeline a measure's own ``calc_aggregate`` and ``iter_calc`` use.
+
+    The package's ``__init__`` (run before this module is) sets it.
+    """
+    return _PIPELINE[0]
 
 
 class _NotProvided:
@@ -150,7 +164,7 @@ class Measure:
     DEFAULT = 0.0
     PRETTY_NAME: str | None = None
     SHORT_DESC: str | None = None
-    __name__: str | None = None  # type: ignore[assignment]
+    __name__: str | None = None
 
     def __init__(self, **params: Any) -> None:
         self.params = params
@@ -183,30 +197,21 @@ class Measure:
 
     def iter_calc(self, qrels: Any, run: Any) -> Iterator[Any]:
         """Per-query values of this measure (``Metric`` rows), with the default pipeline."""
-        from rankwise.compat.ir_measures import _pipeline
-
         self.validate_params()
-        return _pipeline.DefaultPipeline.iter_calc([self], qrels, run)
+        return default_pipeline().iter_calc([self], qrels, run)
 
     def calc_aggregate(self, qrels: Any, run: Any) -> float:
         """The aggregate value of this measure (the mean over queries; a sum for counts)."""
-        from rankwise.compat.ir_measures import _pipeline
-
-        return _pipeline.DefaultPipeline.calc_aggregate([self], qrels, run)[self]
+        return default_pipeline().calc_aggregate([self], qrels, run)[self]
 
     def calc(self, qrels: Any, run: Any) -> Any:
         """``CalcResults(aggregate value, per-query Metric rows)``."""
-        from rankwise.compat.ir_measures import _pipeline
-        from rankwise.compat.ir_measures._util import CalcResults
-
-        aggregated, per_query = _pipeline.DefaultPipeline.calc([self], qrels, run)
+        aggregated, per_query = default_pipeline().calc([self], qrels, run)
         return CalcResults(aggregated[self], per_query)
 
     def evaluator(self, qrels: Any) -> Any:
         """An evaluator of this measure against *qrels*."""
-        from rankwise.compat.ir_measures import _pipeline
-
-        return _pipeline.DefaultPipeline.evaluator([self], qrels)
+        return default_pipeline().evaluator([self], qrels)
 
     def __str__(self) -> str:
         return repr(self)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from rankwise.compat.ir_measures._base import Evaluator, Provider, register, registry
-from rankwise.compat.ir_measures._measures import Measure
+from rankwise.compat.ir_measures._measures import _PIPELINE, Measure
 from rankwise.compat.ir_measures._providers import (
     AccuracyProvider,
     CompatProvider,
@@ -161,5 +161,6 @@ DefaultPipeline = FallbackProvider([runtime, pytrec_eval, cwl_eval, compat, pynd
                                     msmarco, gdeval, accuracy, ranx, rankwise])
 """ir_measures' default pipeline, its providers computed by rankwise (and, last, what
 rankwise computes beyond them)."""
+_PIPELINE[:] = [DefaultPipeline]
 
 del registry

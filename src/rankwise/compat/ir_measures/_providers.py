@@ -483,8 +483,8 @@ class CwlEvalProvider(RankwiseProvider):
         rule = {"BPM": "bpm", "SDCG": "sdcg", "NERR8": "nerr8", "NERR9": "nerr9",
                 "NERR10": "nerr10", "NERR11": "nerr11", "INST": "inst", "INSQ": "insq"}.get(
             name, name)
-        params = {key: float(measure[key]) for key in ("T", "p")
-                  if key in measure.SUPPORTED_PARAMS}
+        params: dict[str, float] = {key: float(measure[key]) for key in ("T", "p")
+                                     if key in measure.SUPPORTED_PARAMS}
         if "cutoff" in measure.SUPPORTED_PARAMS and measure["cutoff"] is not NOT_PROVIDED:
             params["k"] = params["K"] = float(measure["cutoff"])
         return Job((), Ranking(tie_order="input"), direct=_cwl_direct(rule, params, gain_of))

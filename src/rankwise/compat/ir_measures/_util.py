@@ -32,9 +32,17 @@ import tempfile
 import warnings
 from collections import defaultdict
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from rankwise.compat.ir_measures._measures import INSTANCES, Measure, registry
+from rankwise.compat.ir_measures._records import (
+    CalcResults,
+    GenericQrel,
+    GenericScoredDoc,
+    Metric,
+    Qrel,
+    ScoredDoc,
+)
 from rankwise.exceptions import UnknownMeasureError
 
 __all__ = [
@@ -55,56 +63,6 @@ __all__ = [
     "read_trec_qrels",
     "read_trec_run",
 ]
-
-
-class Qrel(NamedTuple):
-    """One judgment: query, document, grade, and the TREC file's second column."""
-
-    query_id: str
-    doc_id: str
-    relevance: int
-    iteration: str = "0"
-
-
-class ScoredDoc(NamedTuple):
-    """One retrieved document and its score."""
-
-    query_id: str
-    doc_id: str
-    score: float
-
-
-class Metric(NamedTuple):
-    """One value: the query, the measure, and the value."""
-
-    query_id: str
-    measure: Any
-    value: float
-
-
-class CalcResults(NamedTuple):
-    """``aggregated`` (``{measure: value}``, or one value) and ``per_query`` (Metric rows)."""
-
-    aggregated: Any
-    per_query: list[Metric]
-
-
-class GenericQrel(Qrel):
-    """Deprecated name of :class:`Qrel` (ir_measures 0.2)."""
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> GenericQrel:
-        warnings.warn("GenericQrel deprecated in 0.2.0. Please use ir_measures.Qrel instead.",
-                      DeprecationWarning, stacklevel=2)
-        return super().__new__(cls, *args, **kwargs)
-
-
-class GenericScoredDoc(ScoredDoc):
-    """Deprecated name of :class:`ScoredDoc` (ir_measures 0.2)."""
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> GenericScoredDoc:
-        warnings.warn("GenericScoredDoc deprecated in 0.2.0. Please use ir_measures.ScoredDoc "
-                      "instead.", DeprecationWarning, stacklevel=2)
-        return super().__new__(cls, *args, **kwargs)
 
 
 # ---------------------------------------------------------------------------
@@ -223,7 +181,8 @@ mean 'nDCG@10'?
     if not isinstance(body[0], ast.Expr):
         raise ValueError(_AST_PARSE_ERROR.format("not an expression"))
     node = body[0].value
-    at_value, args = None, {}
+    at_value: Any = None
+    args: dict[str, Any] = {}
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
         at_value = _ast_value(node.right)
         node = node.left
@@ -231,7 +190,7 @@ mean 'nDCG@10'?
         if node.args:
             raise ValueError(_AST_PARSE_ERROR.format("args must be named"))
         for keyword in node.keywords:
-            args[keyword.arg] = _ast_value(keyword.value)
+            args[str(keyword.arg)] = _ast_value(keyword.value)
         node = node.func
     if not isinstance(node, ast.Name):
         raise ValueError(_AST_PARSE_ERROR.format("unexpected expression"))
@@ -316,24 +275,24 @@ def parse_trec_measure(measure: str) -> list[Measure]:
             print(f"skipped {skipped}: measures not yet supported")
         return result
     if measure in _TREC_NAMES:
-        name, param, defaults = _TREC_NAMES[measure]
-        if name is None:
+        known, param, defaults = _TREC_NAMES[measure]
+        if known is None:
             raise ValueError(f"known trec name {measure}, but not yet supported")
         if param is not None and defaults is not None:
-            return [INSTANCES[name](**{param: value}) for value in defaults]
-        return [INSTANCES[name]]
+            return [INSTANCES[known](**{param: value}) for value in defaults]
+        return [INSTANCES[known]]
     for base in _TREC_NAMES:
         match = re.match(_TREC_PARAMS.format(re.escape(base)), measure)
         if match is not None:
             break
     else:
         raise ValueError(f"unkonwn measure {measure}")
-    name, param, _ = _TREC_NAMES[base]
-    if name is None:
+    found_name, param, _ = _TREC_NAMES[base]
+    if found_name is None:
         raise ValueError(f"known trec name {measure}, but not yet supported")
     if param is None:
         raise ValueError(f"unknown argument for {measure}: {match.group(1)}")
-    found = INSTANCES[name]
+    found = INSTANCES[found_name]
     dtype = found.SUPPORTED_PARAMS[param].dtype
     return [found(**{param: dtype(value)}) for value in match.group(1).split(",")]
 
