@@ -1,4 +1,4 @@
-"""Kernels of compatibility (Clarke et al. 2020), normalised cumulative gain (NCG@k), accuracy.
+"""Kernels of compatibility (Clarke et al. 2020) and normalised cumulative gain (NCG@k).
 
 compat: rank-biased overlap (Webber et al. 2010) of the ranking with an
 ideal ranking of the documents of positive grade, as the reference
@@ -149,35 +149,8 @@ def ncg(ctx: Context, m: Measure) -> np.ndarray:
     return safe_divide(found, per_query_sum(query[keep], ideal[keep], ctx.n_queries))
 
 
-def accuracy(ctx: Context, m: Measure) -> np.ndarray:
-    """The share of (relevant, non-relevant) pairs of the top k ranked relevant first.
-
-    Over the top n = min(k, retrieved) documents, with R relevant ones (grade
-    >= rel; unjudged documents are not relevant) at ranks r_j and N = n - R
-    others: 1 - S / (N R), S = sum_j (r_j - j) the non-relevant documents
-    above each relevant one (ir_measures' Accuracy). NaN (no value) when R or
-    N is 0.
-    """
-    d = ctx.data
-    view = ctx.view(m.param("rel"))
-    n = d.num_ret.astype(np.float64)
-    query, rank = view.rel_query, view.rel_rank
-    if m.cutoff is not None:
-        n = np.minimum(n, float(m.cutoff))
-        top = rank <= m.cutoff
-        query, rank = query[top], rank[top]
-    found = per_query_sum(query, None, ctx.n_queries)
-    above = per_query_sum(query, (rank - rank_within_query(query)).astype(np.float64),
-                          ctx.n_queries)
-    others = n - found
-    with np.errstate(divide="ignore", invalid="ignore"):
-        value = 1.0 - above / (others * found)
-    return np.where((found > 0) & (others > 0), value, np.nan)
-
-
 KERNELS: dict[str, Callable[[Context, Measure], np.ndarray]] = {
     "compat": compat,
     "ncg": ncg,
-    "accuracy": accuracy,
 }
 """Measure family -> kernel."""

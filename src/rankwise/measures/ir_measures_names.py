@@ -239,8 +239,9 @@ IR_MEASURES: dict[str, IrName] = {
     "NERR9": _cwl("nerr9", {"cutoff": "cutoff"}),
     "NERR10": _cwl("nerr10", {"p": "p"}),
     "NERR11": _cwl("nerr11", {"T": "T"}),
-    "Accuracy": IrName("accuracy", {"cutoff": "cutoff", "rel": "rel"},
-                       note="ir_measures' accuracy provider ranks tied scores in input order"),
+    "Accuracy": IrName(None, {"cutoff": None, "rel": None}, planned=_NOT_PLANNED,
+                       note="rankwise.compat.ir_measures' accuracy provider computes it (a "
+                       "diagnosis of train/test agreement, ir_measures' own)"),
 }
 """Every measure name ir_measures 0.4 registers (aliases included) -> its reading."""
 

@@ -324,6 +324,38 @@ class PyNdEvalProvider(RankwiseProvider):
         return _one(reading.measure, ranking)
 
 
+def _accuracy(rel: float, cutoff: int | None) -> Callable[[AnyType], list[np.ndarray]]:
+    """ir_measures' Accuracy of each query of a ranking (NaN where it has no value).
+
+    Over the top n = min(k, retrieved) documents, with R relevant ones (grade
+    >= rel; unjudged documents are not relevant) at ranks r_j and N = n - R
+    others: 1 - S / (N R), S = sum_j (r_j - j) the non-relevant documents
+    above each relevant one: the share of (relevant, non-relevant) pairs
+    ranked in order. No value when R or N is 0.
+    """
+
+    def direct(ranking: AnyType) -> list[np.ndarray]:
+        from rankwise.kernels._segments import per_query_sum, rank_within_query
+
+        data = ranking.view("trec")
+        n_queries = len(data.num_ret)
+        relevant = data.hit_grade >= rel
+        query, rank = data.hit_query[relevant], data.hit_rank[relevant]
+        n = data.num_ret.astype(np.float64)
+        if cutoff is not None:
+            n = np.minimum(n, float(cutoff))
+            query, rank = query[rank <= cutoff], rank[rank <= cutoff]
+        found = per_query_sum(query, None, n_queries)
+        above = per_query_sum(query, (rank - rank_within_query(query)).astype(np.float64),
+                              n_queries)
+        others = n - found
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = 1.0 - above / (others * found)
+        return [np.where((found > 0) & (others > 0), value, np.nan)]
+
+    return direct
+
+
 def _defined(arrays: list[np.ndarray]) -> np.ndarray:
     return ~np.isnan(arrays[0])
 
@@ -340,12 +372,9 @@ class AccuracyProvider(RankwiseProvider):
     DEFAULTS = False
 
     def _job(self, measure: Measure) -> Job:
-        from rankwise.measures import parse
-
         cutoff = measure["cutoff"]
-        at = "" if cutoff is NOT_PROVIDED else f"@{cutoff}"
-        return _one(parse(f"accuracy{at}(rel={measure['rel']})"), Ranking(tie_order="input"),
-                    keep=_defined)
+        return Job((), Ranking(tie_order="input"), keep=_defined, direct=_accuracy(
+            float(measure["rel"]), None if cutoff is NOT_PROVIDED else int(cutoff)))
 
 
 class RanxProvider(RankwiseProvider):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rankwise.measures.family import Family
-from rankwise.measures.params import REL, Param, boolean, choice, gain_kind, integer, probability
+from rankwise.measures.params import Param, boolean, choice, gain_kind, integer, probability
 
 __all__ = ["FAMILIES"]
 
@@ -42,15 +42,5 @@ FAMILIES: list[Family] = [
         "optional",
         {"gain": Param("linear", gain_kind, "gain of a grade g: 'linear' = g, 'exp' = 2^g - 1")},
         reference="Jarvelin & Kekalainen, TOIS 2002 (CG); TREC Deep Learning 2019 (NCG@k)",
-    ),
-    Family(
-        "accuracy",
-        "pairwise accuracy of the top k: relevant documents ranked above non-relevant ones",
-        "1 - S / (N R) over the top n = min(k, retrieved): R relevant (grade >= rel), N = n - R "
-        "others (unjudged too), S = the others ranked above each relevant one, summed; no "
-        "value (NaN) when R or N is 0",
-        "optional",
-        {"rel": REL},
-        reference="ir_measures 0.4 Accuracy (diagnosis of train/test agreement)",
     ),
 ]
