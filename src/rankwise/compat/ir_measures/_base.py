@@ -103,7 +103,17 @@ class Evaluator:
 
 
 class Provider:
-    """A source of measure values (ir_measures' ``Provider``)."""
+    """A source of measure values (ir_measures' ``Provider``).
+
+    Examples
+    --------
+    >>> from rankwise.compat import ir_measures
+    >>> ir_measures.pytrec_eval.supports(ir_measures.nDCG@10), ir_measures.gdeval.NAME
+    (True, 'gdeval')
+    >>> ir_measures.judged.calc_aggregate([ir_measures.Judged@2], {"q": {"a": 0}},
+    ...                                   {"q": {"a": 1.0, "b": 2.0}})
+    {Judged@2: 0.5}
+    """
 
     NAME: str = "provider"
     SUPPORTED_MEASURES: list[Measure] = []  # noqa: RUF012 - ir_measures' attribute

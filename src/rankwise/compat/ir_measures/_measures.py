@@ -87,7 +87,14 @@ class Agg:
 
 
 class MeanAgg(Agg):
-    """The mean, summed in the order the values come (NaN, or *default*, for none)."""
+    """The mean, summed in the order the values come (NaN, or *default*, for none).
+
+    Examples
+    --------
+    >>> agg = MeanAgg()
+    >>> agg.add(0.5); agg.add(1.0); agg.result()
+    0.75
+    """
 
     def __init__(self, default: float = float("nan")) -> None:
         self.sum = 0.0
@@ -105,7 +112,14 @@ class MeanAgg(Agg):
 
 
 class SumAgg(Agg):
-    """The sum (the counts: ``NumQ``, ``NumRet``, ``NumRel``)."""
+    """The sum (the counts: ``NumQ``, ``NumRet``, ``NumRel``).
+
+    Examples
+    --------
+    >>> agg = SumAgg()
+    >>> agg.add(3.0); agg.add(2.0); agg.result()
+    5.0
+    """
 
     def __init__(self) -> None:
         self.sum: float = 0
@@ -118,7 +132,14 @@ class SumAgg(Agg):
 
 
 class ParamInfo:
-    """One parameter a measure takes: its type, whether required, its choices and default."""
+    """One parameter a measure takes: its type, whether required, its choices and default.
+
+    Examples
+    --------
+    >>> info = ParamInfo(dtype=int, default=1, desc="minimum relevance")
+    >>> info.validate(2), info.validate(0.5), info.validate(NOT_PROVIDED)
+    (True, False, True)
+    """
 
     def __init__(self, dtype: Any = None, required: bool = False, choices: Any = NOT_PROVIDED,
                  default: Any = NOT_PROVIDED, desc: str | None = None) -> None:
@@ -156,6 +177,15 @@ class Measure:
         The value of a query the run does not hold.
     params : dict
         The parameters set on this measure.
+
+    Examples
+    --------
+    >>> from rankwise.compat.ir_measures import nDCG
+    >>> measure = nDCG(dcg="exp-log2")@10
+    >>> measure, measure.params, measure["judged_only"], measure == nDCG(cutoff=10)
+    (nDCG(dcg='exp-log2')@10, {'dcg': 'exp-log2', 'cutoff': 10}, False, False)
+    >>> measure.calc_aggregate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 2.0}})  # gdeval's
+    0.63093
     """
 
     NAME: str | None = None
@@ -437,7 +467,9 @@ def _make_class(name: str, params: dict[str, ParamInfo], at: str, summed: bool, 
     base = _SummedMeasure if summed else Measure
     return type(f"_{name}", (base,), {
         "__name__": name, "NAME": name, "AT_PARAM": at, "SUPPORTED_PARAMS": params,
-        "PRETTY_NAME": pretty, "SHORT_DESC": desc, "__doc__": f"{pretty}: {desc}",
+        "PRETTY_NAME": pretty, "SHORT_DESC": desc,
+        "__doc__": f"{pretty}: {desc}\n\nExamples\n--------\n"
+                   f">>> from rankwise.compat.ir_measures import {name}\n>>> {name}\n{name}\n",
         "__module__": __name__, "__qualname__": f"_{name}",
     })
 

@@ -65,7 +65,17 @@ __all__ = [
 
 
 class CwlMetric(NamedTuple):
-    """A C/W/L value and its other quantities (cwl_eval's rows)."""
+    """A C/W/L value and its other quantities (cwl_eval's rows).
+
+    Examples
+    --------
+    >>> from rankwise.compat import ir_measures
+    >>> [row] = ir_measures.cwl_eval.iter_calc([ir_measures.P@2], {"q": {"a": 1}},
+    ...                                        {"q": {"a": 1.0, "b": 2.0}})
+    >>> row
+    CwlMetric(query_id='q', measure=P@2, value=0.5, expected_total_utility=1.0, \
+expected_cost=1.0, expected_total_cost=2.0, expected_items=2.0)
+    """
 
     query_id: str
     measure: AnyType

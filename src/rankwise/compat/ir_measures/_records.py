@@ -9,7 +9,13 @@ __all__ = ["CalcResults", "GenericQrel", "GenericScoredDoc", "Metric", "Qrel", "
 
 
 class Qrel(NamedTuple):
-    """One judgment: query, document, grade, and the TREC file's second column."""
+    """One judgment: query, document, grade, and the TREC file's second column.
+
+    Examples
+    --------
+    >>> Qrel("q1", "d1", 2)
+    Qrel(query_id='q1', doc_id='d1', relevance=2, iteration='0')
+    """
 
     query_id: str
     doc_id: str
@@ -18,7 +24,13 @@ class Qrel(NamedTuple):
 
 
 class ScoredDoc(NamedTuple):
-    """One retrieved document and its score."""
+    """One retrieved document and its score.
+
+    Examples
+    --------
+    >>> ScoredDoc("q1", "d1", 1.5)
+    ScoredDoc(query_id='q1', doc_id='d1', score=1.5)
+    """
 
     query_id: str
     doc_id: str

@@ -22,7 +22,17 @@ _PROVIDER: Any = None
 
 
 def provider() -> Any:
-    """The rankwise provider, an ``ir_measures.providers.Provider`` (needs ir_measures)."""
+    """The rankwise provider, an ``ir_measures.providers.Provider`` (needs ir_measures).
+
+    Examples
+    --------
+    >>> import pytest
+    >>> real = pytest.importorskip("ir_measures")
+    >>> from rankwise.compat import ir_measures
+    >>> found = ir_measures.provider()
+    >>> found.NAME, found.supports(real.nDCG@10), found.supports(real.SDCG(max_rel=3)@10)
+    ('rankwise', True, True)
+    """
     global _PROVIDER
     if _PROVIDER is None:
         _PROVIDER = _make_provider()

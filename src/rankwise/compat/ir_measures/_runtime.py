@@ -95,6 +95,16 @@ def define(impl: Callable[[Any, Any], Iterable[tuple[Any, float]]], name: str | 
         ``query_id, doc_id, relevance``).
     pretty_name, short_desc : str, optional
         Its description.
+
+    Examples
+    --------
+    >>> def found(qrels, run):  # per query: the share of the run that is judged
+    ...     judged = run.merge(qrels, on=["query_id", "doc_id"], how="left")
+    ...     for query, rows in judged.groupby("query_id"):
+    ...         yield query, float(rows.relevance.notna().mean())
+    >>> Found = define(found, name="Found")
+    >>> Found.calc_aggregate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 0.5}})
+    0.5
     """
     supported: dict[str, ParamInfo] = {}
     if support_cutoff:
@@ -133,6 +143,12 @@ def define_byquery(impl: Callable[[Any, Any], float], name: str | None = None,
     """A measure computed by *impl(qrels, run)* for one query at a time (frames of that query).
 
     Parameters as :func:`define`; *name* defaults to the function's name.
+
+    Examples
+    --------
+    >>> Size = define_byquery(lambda qrels, run: float(len(run)), name="Size")
+    >>> (Size@1).calc_aggregate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 0.5}})
+    1.0
     """
     if name is None:
         name = getattr(impl, "__name__", repr(impl))

@@ -85,10 +85,17 @@ def _lines(file: Any) -> Iterator[str]:
 def read_trec_qrels(file: Any) -> Iterator[Qrel]:
     """TREC judgments (``qid iteration docno grade``) as :class:`Qrel` rows, lazily.
 
+    *file*: a path (``.gz`` too), an open file, or the text itself.
+
     Raises
     ------
     ValueError
         A line without four fields or whose grade is not an integer (as ir_measures).
+
+    Examples
+    --------
+    >>> list(read_trec_qrels(chr(10).join(["q1 0 d1 2", "q1 1 d2 0"])))[1]
+    Qrel(query_id='q1', doc_id='d2', relevance=0, iteration='1')
     """
     for line in _lines(file):
         if line.strip():
@@ -104,6 +111,11 @@ def read_trec_run(file: Any) -> Iterator[ScoredDoc]:
     ------
     ValueError
         A line without six fields or whose score is not a number (as ir_measures).
+
+    Examples
+    --------
+    >>> list(read_trec_run(chr(10).join(["q1 Q0 d1 1 2.5 bm25", "q1 Q0 d2 2 1.5 bm25"])))[0]
+    ScoredDoc(query_id='q1', doc_id='d1', score=2.5)
     """
     for line in _lines(file):
         if line.strip():
