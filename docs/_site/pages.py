@@ -20,6 +20,7 @@ import importlib
 import inspect
 import os
 from collections.abc import Iterator
+from typing import Any
 
 PUBLIC_MODULES = (
     "rankwise.design",
@@ -435,14 +436,14 @@ def public_names() -> list[str]:
     return names
 
 
-def _ir_measures_api(module: object, name: str) -> bool:
+def _ir_measures_api(module: Any, name: str) -> bool:
     """Whether a name of the ir_measures drop-in is its API (not one of ir_measures' values)."""
     value = getattr(module, name)
     aliases = {"BaseMeasure", "GenericQrel", "GenericScoredDoc", "convert_trec_name",
                "parse_trec_qrels", "parse_trec_run", "__version__"}
     return (name not in aliases and not inspect.ismodule(value)
             and not inspect.ismethod(value)
-            and not isinstance(value, (getattr(module, "Measure"), getattr(module, "Provider"))))
+            and not isinstance(value, (module.Measure, module.Provider)))
 
 
 def resolve(name: str) -> object:
