@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark each drop-in against its peer: the same call, the same inputs, warm.
 
-For a peer (pytrec_eval today; ir_measures and ranx add a :class:`Workload`
-to ``WORKLOADS``), each size runs twice, each time in its own fresh process:
+For a peer (pytrec_eval; ir_measures' ``calc_aggregate`` and ``iter_calc``;
+a new peer adds a :class:`Workload` to ``WORKLOADS``), each size runs twice, each time in its own fresh process:
 once with the peer itself (``import pytrec_eval``) and once with rankwise's
 drop-in (``import rankwise.compat.pytrec_eval as pytrec_eval``). The process
 builds the inputs (untimed), makes one call to warm up (imports, caches,
@@ -19,9 +19,13 @@ pytrec_eval's workload is what BEIR and MTEB do:
 ``RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.100", "map", "recip_rank",
 "P.10"}).evaluate(run)`` on the dicts of ``bench_python_inputs.make_dicts``
 (numeric string ids, 1-30 judgments a query, scores exact in float32 with
-ties, each query's documents in random order). Run from the repository root::
+ties, each query's documents in random order); ir_measures' is its
+``calc_aggregate`` (``--peer ir_measures``) and ``iter_calc``
+(``--peer ir_measures-iter_calc``) of nDCG@10, P@10, R@100, AP and RR@10 on the
+same dicts. Run from the repository root::
 
     python benchmarks/bench_dropins.py --peer pytrec_eval --json /tmp/dropins.json
+    python benchmarks/bench_dropins.py --peer ir_measures --repeat 3
 
 This is a benchmark, not a test: nothing here is imported by pytest.
 """
@@ -86,9 +90,38 @@ def _pytrec_digest(output: Any) -> dict[str, float]:
     return out
 
 
+IR_MEASURES = ["nDCG@10", "P@10", "R@100", "AP", "RR@10"]
+"""ir_measures' default pipeline: pytrec_eval for nDCG@10, P@10, R@100 and AP, the MS MARCO
+script for RR@10."""
+
+
+def _ir_measures_aggregate(module: Any, inputs: Any) -> Any:
+    qrels, run = inputs
+    return module.calc_aggregate([module.parse_measure(m) for m in IR_MEASURES], qrels, run)
+
+
+def _ir_measures_iter(module: Any, inputs: Any) -> Any:
+    qrels, run = inputs
+    return list(module.iter_calc([module.parse_measure(m) for m in IR_MEASURES], qrels, run))
+
+
+def _ir_measures_means(output: Any) -> dict[str, float]:
+    return {str(measure): float(value) for measure, value in output.items()}
+
+
+def _ir_measures_rows(output: Any) -> dict[str, float]:
+    """The number of rows and the sum of their values (the values are checked one by one in
+    tests/compat/test_ir_measures_values.py)."""
+    return {"rows": float(len(output)), "sum": float(sum(row.value for row in output))}
+
+
 WORKLOADS: dict[str, Workload] = {
     "pytrec_eval": Workload("pytrec_eval", "rankwise.compat.pytrec_eval", _pytrec_inputs,
                             _pytrec_call, _pytrec_digest),
+    "ir_measures": Workload("ir_measures", "rankwise.compat.ir_measures", _pytrec_inputs,
+                            _ir_measures_aggregate, _ir_measures_means),
+    "ir_measures-iter_calc": Workload("ir_measures", "rankwise.compat.ir_measures",
+                                      _pytrec_inputs, _ir_measures_iter, _ir_measures_rows),
 }
 
 

@@ -20,6 +20,7 @@ import importlib
 import inspect
 import os
 from collections.abc import Iterator
+from typing import Any
 
 PUBLIC_MODULES = (
     "rankwise.design",
@@ -79,10 +80,14 @@ GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
      tuple(f"rankwise.compat.pytrec_eval.{name}" for name in (
          "RelevanceEvaluator", "parse_qrel", "parse_run", "compute_aggregated_measure",
          "supported_measures", "supported_nicknames"))),
-    ("ir_measures", "ir_measures drop-in", "`from rankwise.compat import ir_measures`.",
+    ("ir_measures", "ir_measures drop-in", "`from rankwise.compat import ir_measures`: "
+     "ir_measures 0.4's names (its measure objects, providers and modules are ir_measures').",
      tuple(f"rankwise.compat.ir_measures.{name}" for name in (
          "calc_aggregate", "iter_calc", "calc", "evaluator", "Evaluator", "CalcResults",
-         "Metric", "register", "unregister"))),
+         "Metric", "register", "unregister", "provider", "Measure", "ParamInfo", "MeanAgg",
+         "SumAgg", "Provider", "Qrel", "ScoredDoc", "CwlMetric", "parse_measure",
+         "parse_trec_measure", "read_trec_qrels", "read_trec_run", "define",
+         "define_byquery"))),
     ("integrations", "Training hooks", "The same measures in LightGBM, XGBoost, CatBoost and "
      "scikit-learn (`rankwise.integrations`).",
      ("rankwise.integrations.evaluate_groups", "rankwise.integrations.GroupCache",
@@ -414,14 +419,31 @@ False
 
 
 def public_names() -> list[str]:
-    """Every public name: ``rankwise.__all__`` and the ``__all__`` of :data:`PUBLIC_MODULES`."""
+    """Every public name: ``rankwise.__all__`` and the ``__all__`` of :data:`PUBLIC_MODULES`.
+
+    Of the ir_measures drop-in, its functions and classes: the values of
+    ir_measures' namespace it also holds (measure objects, providers, modules,
+    aliases and deprecated names, ``DefaultPipeline``'s methods) are ir_measures'.
+    """
     import rankwise
 
     names = [f"rankwise.{name}" for name in rankwise.__all__
              if name not in ("__version__", "design")]
     for module in PUBLIC_MODULES:
-        names += [f"{module}.{name}" for name in importlib.import_module(module).__all__]
+        found = importlib.import_module(module)
+        names += [f"{module}.{name}" for name in found.__all__
+                  if module != "rankwise.compat.ir_measures" or _ir_measures_api(found, name)]
     return names
+
+
+def _ir_measures_api(module: Any, name: str) -> bool:
+    """Whether a name of the ir_measures drop-in is its API (not one of ir_measures' values)."""
+    value = getattr(module, name)
+    aliases = {"BaseMeasure", "GenericQrel", "GenericScoredDoc", "convert_trec_name",
+               "parse_trec_qrels", "parse_trec_run", "__version__"}
+    return (name not in aliases and not inspect.ismodule(value)
+            and not inspect.ismethod(value)
+            and not isinstance(value, (module.Measure, module.Provider)))
 
 
 def resolve(name: str) -> object:

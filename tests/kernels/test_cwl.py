@@ -32,6 +32,9 @@ NAMES = {
     "INSQ-T=1.0": "insq", "INSQ-T=2.0": "insq(T=2)",
     "BPM-Static-T=1.0-K=10": "bpm", "BPM-Static-T=2.0-K=20": "bpm(T=2,K=20)",
     "TBG-H@22.0": "tbg(halflife=22)", "U-L@10": "umeasure(L=10)", "U-L@50": "umeasure(L=50)",
+    "NDCG-k@10": "sdcg@10", "NDCG-k@5": "sdcg@5", "NERR-EQ8@k=10": "nerr8@10",
+    "NERR-EQ9@k=10": "nerr9@10", "NERR-EQ10@phi=0.8": "nerr10(p=0.8)",
+    "NERR-EQ11@T=2.0": "nerr11(T=2)",
 }
 
 
@@ -81,7 +84,7 @@ def test_cwl_test_files_every_quantity_and_residual() -> None:
     expected = expected_measures(read_rows(DATA / "cwl_full_issue16_metrics.out"))
     names = list(dict.fromkeys(name for _, name, _, _, _ in expected))
     results = rw.evaluate(DATA / "qrel_file", DATA / "result_file", names, unjudged="bounds")
-    assert check(results, expected, 1e-12) == 3 * (2 * 2 + 9 * 10)
+    assert check(results, expected, 1e-12) == 3 * (2 * 2 + 14 * 10)
 
 
 def test_cwl_default_metrics_output() -> None:
@@ -89,7 +92,7 @@ def test_cwl_default_metrics_output() -> None:
     expected = expected_measures(read_rows(DATA / "cwl_default_metrics.out"))
     names = list(dict.fromkeys(name for _, name, _, _, _ in expected))
     results = rw.evaluate(DATA / "qrel_file", DATA / "result_file", names)
-    assert check(results, expected, 5.1e-5) == 3 * (3 + 3 * 5)
+    assert check(results, expected, 5.1e-5) == 3 * (3 + 5 * 5)
 
 
 def test_ir_measures_expectations() -> None:
@@ -132,6 +135,9 @@ from cwl.ruler.measures.cwl_insq import INSQCWLMetric
 from cwl.ruler.measures.cwl_bpm import BPMCWLMetric
 from cwl.ruler.measures.cwl_tbg import TBGCWLMetric
 from cwl.ruler.measures.cwl_umeasure import UMeasureCWLMetric
+from cwl.ruler.measures.cwl_dcg import NDCGCWLMetric
+from cwl.ruler.measures.cwl_nerr import (NERReq8CWLMetric, NERReq9CWLMetric, NERReq10CWLMetric,
+                                         NERReq11CWLMetric)
 job = json.load(sys.stdin)
 out = {}
 for topic, gains in job["gains"].items():
@@ -157,6 +163,11 @@ _METRICS = {
     "bpm": ("BPMCWLMetric", [1.0, 10]), "bpm(T=2,K=5)": ("BPMCWLMetric", [2.0, 5]),
     "tbg": ("TBGCWLMetric", [224.0]), "tbg(halflife=3)": ("TBGCWLMetric", [3.0]),
     "umeasure": ("UMeasureCWLMetric", [1000.0]), "umeasure(L=7)": ("UMeasureCWLMetric", [7.0]),
+    "sdcg@10": ("NDCGCWLMetric", [10]), "sdcg@2": ("NDCGCWLMetric", [2]),
+    "nerr8@10": ("NERReq8CWLMetric", [10]), "nerr8@3": ("NERReq8CWLMetric", [3]),
+    "nerr9@10": ("NERReq9CWLMetric", [10]), "nerr9@4": ("NERReq9CWLMetric", [4]),
+    "nerr10": ("NERReq10CWLMetric", [0.9]), "nerr10(p=0.5)": ("NERReq10CWLMetric", [0.5]),
+    "nerr11": ("NERReq11CWLMetric", [1.0]), "nerr11(T=2.5)": ("NERReq11CWLMetric", [2.5]),
 }
 
 

@@ -52,6 +52,7 @@ ALTERNATIVES: dict[str, Any] = {
     "denominator": "retrieved",
     "cost": 2.0,
     "rounding": "trec_eval9",
+    "min_grade": -1.0,
 }
 BY_FAMILY: dict[tuple[str, str], Any] = {
     ("ncg", "gain"): "exp",
@@ -60,12 +61,17 @@ BY_FAMILY: dict[tuple[str, str], Any] = {
     ("inst", "max_grade"): 5.0,
 }
 # where the default makes another parameter moot on these judgments
-BASES = {"bpm": parse("bpm(T=20)"), "inst": parse("inst(max_grade=3)")}
+BASES = {"bpm": parse("bpm(T=20)"), "inst": parse("inst(max_grade=3)"),
+         "sdcg": parse("sdcg@10(max_grade=3)"), "nerr8": parse("nerr8@10(max_grade=3)"),
+         "nerr9": parse("nerr9@10(max_grade=3)"), "nerr10": parse("nerr10(max_grade=3)"),
+         "nerr11": parse("nerr11(max_grade=3)")}
 # where a parameter changes only another quantity than the value (the cost of INST's reading)
 PARAM_BASES = {("inst", "cost"): parse("inst(max_grade=3,quantity=etc)"),
                ("insq", "cost"): parse("insq(quantity=etc)"),
                # recall 0 asks for no relevant document under either rounding
-               ("iprec_at_recall", "rounding"): parse("iprec_at_recall(recall=0.3)")}
+               ("iprec_at_recall", "rounding"): parse("iprec_at_recall(recall=0.3)"),
+               **{(name, "cost"): BASES[name].replace(quantity="etc")
+                  for name in ("sdcg", "nerr8", "nerr9", "nerr10", "nerr11")}}
 
 
 def base(name: str, key: str = "") -> Measure:

@@ -44,10 +44,12 @@ def _ideal_ranks(ctx: Context, m: Measure, positive: np.ndarray) -> np.ndarray:
     The ideal lists the documents of positive grade by grade descending; equal
     grades: ``ideal=retrieved`` (the reference) the retrieved ones first, in
     ranking order; ``ideal=score`` (ir_measures) by the run's score descending,
-    an unretrieved document's taken as 0 (a retrieved one of score 0 goes
-    before the unretrieved ones, then ranking order).
+    an unretrieved document's taken as 0, then in the order of the judgments
+    (:func:`_ideal_ranks_by_score`).
     """
     d = ctx.data
+    if m.param("ideal") == "score" and d.judged_rows is not None and d.hit_judged is not None:
+        return _ideal_ranks_by_score(ctx, m, positive)
     query, rank, grade = d.hit_query[positive], d.hit_rank[positive], d.hit_grade[positive]
     judged_query = np.repeat(np.arange(ctx.n_queries), np.diff(d.judged_offsets))
     judged_positive = d.judged_grades > 0
@@ -79,6 +81,28 @@ def _ideal_ranks(ctx: Context, m: Measure, positive: np.ndarray) -> np.ndarray:
         _, inverse, retrieved = np.unique(hit_keys, return_inverse=True, return_counts=True)
         ideal_rank[late] += (size - retrieved[inverse])[late]
     return ideal_rank
+
+
+def _ideal_ranks_by_score(ctx: Context, m: Measure, positive: np.ndarray) -> np.ndarray:
+    """``ideal=score``, as ir_measures sorts its ideal: by grade, score, then judgments' order.
+
+    ir_measures lists a query's documents of positive grade in the order of
+    its judgments, sorts them by the run's score descending (0 for one not
+    retrieved), then by grade descending, both sorts stable.
+    """
+    d = ctx.data
+    if d.hit_score is None or d.hit_judged is None or d.judged_rows is None:
+        raise InvalidParameterError(
+            f"{m}: ideal=score orders the ideal by the run's scores, which this "
+            "evaluation did not keep; use ideal=retrieved"
+        )
+    judged_query = np.repeat(np.arange(ctx.n_queries), np.diff(d.judged_offsets))
+    score = np.zeros(len(d.judged_grades))
+    score[d.hit_judged] = d.hit_score
+    order = np.lexsort((d.judged_rows, -score, -d.judged_grades, judged_query))
+    ideal = np.empty(len(order), dtype=np.int64)
+    ideal[order] = rank_within_query(judged_query[order])
+    return ideal[d.hit_judged[positive]]
 
 
 def compat(ctx: Context, m: Measure) -> np.ndarray:

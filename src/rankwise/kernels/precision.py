@@ -10,6 +10,7 @@ No Python loop runs per query or per document.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -122,9 +123,27 @@ def set_relative_precision(ctx: Context, m: Measure) -> np.ndarray:
 
 def set_f(ctx: Context, m: Measure) -> np.ndarray:
     """set_F = (1 + beta^2) P R / (beta^2 P + R) over the retrieved set."""
-    beta2 = float(m.param("beta")) ** 2
+    beta2 = beta_squared(float(m.param("beta")))
     p, r = set_precision(ctx, m), set_recall(ctx, m)
-    return safe_divide((1 + beta2) * p * r, beta2 * p + r)
+    return safe_divide((beta2 + 1.0) * p * r, beta2 * p + r)
+
+
+def beta_squared(beta: float) -> float:
+    """beta^2, as trec_eval's ``set_F.x`` and ir_measures' ``SetF(beta=x)`` are written: x.
+
+    Both take beta^2 itself (x), which rankwise's language reads as beta =
+    sqrt(x); squaring sqrt(2) gives 2.0000000000000004, which moves F in the
+    last bit. A square within one unit in the last place of a number of 15
+    significant digits is that number.
+
+    Examples
+    --------
+    >>> beta_squared(2.0 ** 0.5), beta_squared(2.4 ** 0.5), beta_squared(0.5)
+    (2.0, 2.4, 0.25)
+    """
+    square = beta * beta
+    written = float(f"{square:.15g}")
+    return written if abs(written - square) <= math.ulp(square) else square
 
 
 def utility(ctx: Context, m: Measure) -> np.ndarray:

@@ -36,7 +36,6 @@ ELSEWHERE: dict[str, tuple[str, str | None]] = {
     "ndcg_burges": ("ranx's nDCG with the gain 2^grade - 1", "ndcg"),
     "dcg_burges": ("ranx's DCG with the gain 2^grade - 1", "dcg"),
     "strecall": ("subtopic recall, a diversity measure", "strec"),
-    "sdcg": ("ir_measures' scaled DCG", None),
     "f1": ("F1 at k", None),
     "fall_out": ("fall-out", None),
     "fallout": ("fall-out", None),

@@ -162,14 +162,12 @@ _AP_IA = _pyndeval("ap_ia", SET)
 _ALPHA_DCG = _pyndeval("alpha_dcg", DIVERSITY)
 _ALPHA_NDCG = _pyndeval("alpha_ndcg", DIVERSITY)
 _CWL = "cwl_eval's, which ranks tied scores in input order"
-_CWL_MIN_REL = IrName(None, {"T": None, "cutoff": None, **GRADES},
-                      note="rankwise's C/W/L gain is grade / max_grade: ir_measures' max_rel, "
-                      "with min_rel 0 only")
 
 
 def _cwl(family: str, extra: Mapping[str, str | None]) -> IrName:
-    return IrName(family, {**extra, "min_rel": None, "max_rel": "max_grade"},
-                  variants=(("min_rel", ..., _CWL_MIN_REL),), note=_CWL)
+    return IrName(family, {**extra, "min_rel": "min_grade", "max_rel": "max_grade"}, note=_CWL)
+
+
 _NOT_PLANNED = "no rankwise measure planned"
 
 IR_MEASURES: dict[str, IrName] = {
@@ -235,12 +233,15 @@ IR_MEASURES: dict[str, IrName] = {
     "INST": _cwl("inst", {"T": "T"}),
     "INSQ": _cwl("insq", {"T": "T"}),
     "BPM": _cwl("bpm", {"T": "T", "cutoff": "K"}),
-    "SDCG": IrName(None, {"cutoff": None, "dcg": None, **GRADES}, planned=_NOT_PLANNED),
-    "NERR8": IrName(None, {"cutoff": None, **GRADES}, planned=_NOT_PLANNED),
-    "NERR9": IrName(None, {"cutoff": None, **GRADES}, planned=_NOT_PLANNED),
-    "NERR10": IrName(None, {"p": None, **GRADES}, planned=_NOT_PLANNED),
-    "NERR11": IrName(None, CWL, planned=_NOT_PLANNED),
-    "Accuracy": IrName(None, {"cutoff": None, "rel": None}, planned=_NOT_PLANNED),
+    "SDCG": IrName("sdcg", {"cutoff": "cutoff", "dcg": None, "min_rel": "min_grade",
+                            "max_rel": "max_grade"}, note=_CWL),
+    "NERR8": _cwl("nerr8", {"cutoff": "cutoff"}),
+    "NERR9": _cwl("nerr9", {"cutoff": "cutoff"}),
+    "NERR10": _cwl("nerr10", {"p": "p"}),
+    "NERR11": _cwl("nerr11", {"T": "T"}),
+    "Accuracy": IrName(None, {"cutoff": None, "rel": None}, planned=_NOT_PLANNED,
+                       note="rankwise.compat.ir_measures' accuracy provider computes it (a "
+                       "diagnosis of train/test agreement, ir_measures' own)"),
 }
 """Every measure name ir_measures 0.4 registers (aliases included) -> its reading."""
 

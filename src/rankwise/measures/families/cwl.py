@@ -1,10 +1,11 @@
-"""The C/W/L framework's measures (cwl_eval): INST, INSQ, BPM, TBG, U-measure.
+"""The C/W/L framework's measures (cwl_eval): INST, INSQ, BPM, TBG, U-measure, SDCG, NERR.
 
 Each takes ``quantity`` (``eu``: expected utility per document, the value;
 ``etu``, ``ec``, ``etc``, ``ed``: expected total utility, expected cost per
 document, expected total cost, expected depth), ``depth`` (the ranking is
-padded or cut to it, cwl_eval's 1000), ``max_grade`` (gains are grade /
-max_grade, at most 1) or ``rel`` (binary gains), ``cost`` (of each retrieved document,
+padded or cut to it, cwl_eval's 1000), ``max_grade`` and ``min_grade`` (gains
+are (grade - min_grade) / (max_grade - min_grade), clipped to [0, 1]) or ``rel``
+(binary gains), ``cost`` (of each retrieved document,
 1 past the end of the ranking: cwl_eval with a cost file for the run's one element
 type). ``rbp`` (in the core group) is C/W/L's RBP as trec_eval computes it.
 """
@@ -12,7 +13,15 @@ type). ``rbp`` (in the core group) is C/W/L's RBP as trec_eval computes it.
 from __future__ import annotations
 
 from rankwise.measures.family import Family
-from rankwise.measures.params import BINARY_REL, Param, choice, integer, positive
+from rankwise.measures.params import (
+    BINARY_REL,
+    Param,
+    choice,
+    integer,
+    number,
+    positive,
+    probability,
+)
 
 __all__ = ["FAMILIES"]
 
@@ -26,6 +35,10 @@ _COMMON = {
     "depth": Param(1000, integer, "the ranking is padded (gain 0) or cut to this many documents"),
     "max_grade": Param(
         1.0, positive, "gains are grade / max_grade, at most 1 (cwl_eval reads gains in [0, 1])"
+    ),
+    "min_grade": Param(
+        0.0, number, "a grade at or below it gains 0: gains are (grade - min_grade) / "
+        "(max_grade - min_grade), clipped to [0, 1] (ir_measures' min_rel)"
     ),
     "rel": BINARY_REL,
     "cost": Param(
@@ -90,5 +103,47 @@ FAMILIES: list[Family] = [
         {"L": Param(1000.0, positive, "the cost after which the user has stopped"), **_COMMON},
         ("u_measure", "u-measure"),
         reference=f"Sakai & Dou, SIGIR 2013; {_CWL}",
+    ),
+    Family(
+        "sdcg",
+        "scaled DCG at k: DCG@k over the DCG of k fully relevant documents (C/W/L)",
+        f"C_i = log2(i + 1) / log2(i + 2) for i < k, then 0: W_i = (1 / log2(i + 1)) / "
+        f"sum_(j<=k) 1 / log2(j + 1); {_C_W_L}",
+        "required",
+        dict(_COMMON),
+        reference=f"Jarvelin & Kekalainen, TOIS 2002 (DCG); {_CWL} (NDCG-k)",
+    ),
+    Family(
+        "nerr8",
+        "not (but nearly) ERR, eq. 8: gain-based stopping, truncated at k (C/W/L)",
+        f"C_i = 1 - gain_i for i < k, then 0; {_C_W_L}",
+        "required",
+        dict(_COMMON),
+        reference=f"Azzopardi, Mackenzie & Moffat, ICTIR 2021; {_CWL}",
+    ),
+    Family(
+        "nerr9",
+        "not (but nearly) ERR, eq. 9: gain-based stopping and a rank discount, truncated at "
+        "k (C/W/L)",
+        f"C_i = i / (i + 1) (1 - gain_i) for i < k, then 0; {_C_W_L}",
+        "required",
+        dict(_COMMON),
+        reference=f"Azzopardi, Mackenzie & Moffat, ICTIR 2021; {_CWL}",
+    ),
+    Family(
+        "nerr10",
+        "not (but nearly) ERR, eq. 10: gain-based stopping with RBP's persistence (C/W/L)",
+        f"C_i = p (1 - gain_i); {_C_W_L}",
+        "none",
+        {"p": Param(0.9, probability, "persistence"), **_COMMON},
+        reference=f"Azzopardi, Mackenzie & Moffat, ICTIR 2021; {_CWL}",
+    ),
+    Family(
+        "nerr11",
+        "not (but nearly) ERR, eq. 11: gain-based stopping with INSQ's target (C/W/L)",
+        f"C_i = ((i + 2T - 1) / (i + 2T))^2 (1 - gain_i); {_C_W_L}",
+        "none",
+        {"T": Param(1.0, positive, "the gain the user wants"), **_COMMON},
+        reference=f"Azzopardi, Mackenzie & Moffat, ICTIR 2021; {_CWL}",
     ),
 ]
