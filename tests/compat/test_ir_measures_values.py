@@ -114,17 +114,10 @@ PYTREC_EVAL = [
 IPREC = [irm.IPrec @ 0.0, irm.IPrec @ 0.25, irm.IPrec @ 0.5, irm.IPrec(rel=2) @ 0.7]
 
 
-def trec_eval9_rounding() -> bool:
-    """Whether rankwise has trec_eval 9's recall rounding (the pytrec_eval drop-in's work)."""
-    from rankwise.measures import FAMILIES
-
-    return "rounding" in FAMILIES["iprec_at_recall"].params
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_pytrec_eval_provider(seed: int) -> None:
     qrels, run = collection(seed, ties=seed % 2 == 0)
-    measures = PYTREC_EVAL + (IPREC if trec_eval9_rounding() else [])
+    measures = PYTREC_EVAL + IPREC
     COMPARED.append(sum(compare(m, irm.pytrec_eval, drop_in.pytrec_eval, qrels, run)
                         for m in measures))
 
