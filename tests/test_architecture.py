@@ -19,7 +19,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "rankwise"
 # low to high; a module belongs to the longest prefix listed
 LAYERS: list[tuple[str, ...]] = [
     ("rankwise._version", "rankwise.exceptions", "rankwise.suggest", "rankwise._files",
-     "rankwise._compiled", "rankwise._threads", "rankwise._wording"),
+     "rankwise._compiled", "rankwise._threads", "rankwise._wording", "rankwise._validation"),
     ("rankwise.options",),
     ("rankwise.data",),
     ("rankwise.measures",),

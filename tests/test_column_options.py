@@ -44,7 +44,9 @@ def test_columns_is_an_evaluation_option() -> None:
     assert hash(options) == hash(EvalOptions(columns=dict(COLUMNS)))
     assert EvalOptions(columns={}).columns is None
     assert options.describe()["columns"].startswith("query_id=user, doc_id=item")
-    with pytest.raises(rw.InvalidParameterError, match="unknown role 'user'"):
+    with pytest.raises(rw.InvalidParameterError,
+                       match=r"^columns: a role must be one of 'query_id', .*, got 'user' \(str\); "
+                             r"columns=\{'query_id': 'user', \.\.\.\} maps a role to your column$"):
         EvalOptions(columns={"user": "query_id"})
     with pytest.raises(rw.InvalidParameterError, match=r"columns\['score'\] must be a column"):
         EvalOptions(columns={"score": None})

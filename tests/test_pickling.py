@@ -51,7 +51,7 @@ def _jobs() -> dict[str, partial[Any]]:
         "RecommenderResults": partial(rw.evaluate_recommendations, test, recs,
                                       ["ndcg@10", "novelty"], exclude=train),
         "Reproduction": partial(rw.reproduce, QRELS, RUNS["bm25"], RUNS["dense"],
-                                ["map"], depth=10),
+                                ["map"], rbo_depth=10),
         "Agreement": partial(rw.rbo, RUNS["bm25"], RUNS["dense"]),
         "MeasureAgreement": partial(rw.measure_agreement, QRELS,
                                     {**RUNS, "third": RUNS["bm25"]}, ["map", "P@2"]),

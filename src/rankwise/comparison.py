@@ -11,12 +11,28 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise._tabular import Tabular
+from rankwise._validation import Instance, Text, check, optional, reject
 from rankwise._wording import counted, format_p
 from rankwise.engines import Engine
 from rankwise.engines.core import relevance_notes
+from rankwise.evaluation import RUN_NAME, RUNS_EXPECTED
 from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
 from rankwise.measures import Measure
-from rankwise.options import EvalOptions, options_from
+from rankwise.options import (
+    DEFAULT_CHUNK_SIZE,
+    CompareOptions,
+    Correction,
+    CorrectionFamily,
+    EvalOptions,
+    IntervalMethod,
+    Missing,
+    TestName,
+    Ties,
+    Unjudged,
+    merged,
+    options_from,
+    split_options,
+)
 from rankwise.results import Results
 from rankwise.stats import (
     CORRECTIONS,
@@ -24,14 +40,12 @@ from rankwise.stats import (
     TESTS,
     adjust_pvalues,
     cohens_dz,
-    resolve_correction,
-    resolve_test,
     stream,
     wins_ties_losses,
 )
-from rankwise.stats.intervals import check_confidence, quantile_bounds, t_interval
+from rankwise.stats.intervals import quantile_bounds, t_interval
 from rankwise.stats.registry import MANY_SYSTEM_TESTS, RESAMPLING_TESTS
-from rankwise.stats.resampling import DEFAULT_CHUNK_SIZE, bootstrap_sums, check_resamples
+from rankwise.stats.resampling import bootstrap_sums
 from rankwise.stats.seeding import normalise_seed
 from rankwise.stats.tukey import TukeyResult
 
@@ -41,9 +55,6 @@ if TYPE_CHECKING:
     from rankwise.report.tables import Table
 
 __all__ = ["Comparison", "ComparisonRow", "compare", "compare_results"]
-
-_INTERVALS = {"t": "t", "student": "t", "bootstrap": "bootstrap", "percentile": "bootstrap"}
-_FAMILIES = ("measure", "all")
 
 
 # ----------------------------------------------------------------------------
@@ -190,6 +201,23 @@ class Comparison(Tabular):
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    @property
+    def options(self) -> CompareOptions:
+        """The statistics of this comparison: passed back, they reproduce it (the seed included).
+
+        Examples
+        --------
+        >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+        >>> runs = {"x": {"q1": {"a": 1.0}, "q2": {"b": 1.0}}, "y": {"q1": {"b": 1.0}}}
+        >>> compare(qrels, runs, "P@1", test="t", seed=3).options.replace(alpha=0.01)
+        CompareOptions(test='t-test', correction='holm', alpha=0.01, ci='t', n_resamples=10000, \
+seed=3, family='measure', chunk_size=4194304)
+        """
+        return CompareOptions(test=self.test, correction=self.correction,  # type: ignore[arg-type]
+                              alpha=self.alpha, ci=self.ci,  # type: ignore[arg-type]
+                              n_resamples=self.n_resamples, seed=self.seed,
+                              family=self.family)  # type: ignore[arg-type]
 
     def row(
         self, measure: str | Measure, system: str, baseline: str | None = None
@@ -587,7 +615,14 @@ def _tukey_dict(result: TukeyResult, systems: Sequence[str]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class _Options:
+class _Plan:
+    """The statistics of one comparison, with what is settled when it runs.
+
+    The :class:`~rankwise.options.CompareOptions` as they apply: the baseline
+    found among the runs, the seed drawn when none was given, the correction
+    ``auto`` stands for.
+    """
+
     baseline: str | None
     test: str
     correction: str
@@ -598,58 +633,23 @@ class _Options:
     seed: int
     chunk_size: int
 
+    @classmethod
+    def of(cls, options: CompareOptions, baseline: str | None) -> _Plan:
+        return cls(
+            baseline=baseline,
+            test=options.test,
+            correction=options.applied_correction,
+            family=options.family,
+            alpha=options.alpha,
+            ci=options.ci,
+            n_resamples=options.n_resamples,
+            seed=normalise_seed(options.seed),
+            chunk_size=options.chunk_size,
+        )
 
-def _options(
-    baseline: Any, test: Any, correction: Any, family: Any, alpha: Any, ci: Any,
-    n_resamples: Any, seed: Any, chunk_size: Any,
-) -> _Options:
-    if baseline is not None and not isinstance(baseline, str):
-        raise InvalidParameterError(
-            f"baseline must be a system name (str) or None, got {baseline!r}"
-        )
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)):
-        raise InvalidParameterError(f"alpha must be a number between 0 and 1, got {alpha!r}")
-    alpha = float(alpha)
-    if not 0 < alpha < 1:
-        raise InvalidParameterError(f"alpha must be between 0 and 1 (exclusive), got {alpha}")
-    check_confidence(1 - alpha)
-    interval = _INTERVALS.get(ci.lower()) if isinstance(ci, str) else None
-    if interval is None:
-        raise InvalidParameterError(f"ci must be 't' or 'bootstrap', got {ci!r}")
-    if family not in _FAMILIES:
-        raise InvalidParameterError(
-            f"family must be 'measure' (correct over the systems of each measure) or 'all' "
-            f"(over all systems and measures), got {family!r}"
-        )
-    n_resamples, chunk_size = check_resamples(n_resamples, chunk_size)
-    chosen_test = resolve_test(test)
-    many = chosen_test in MANY_SYSTEM_TESTS
-    if isinstance(correction, str) and correction.strip().lower() == "auto":
-        chosen_correction = "none" if many else "holm"
-    else:
-        chosen_correction = resolve_correction(correction)
-    if many and chosen_correction != "none":
-        raise InvalidParameterError(
-            f"test={chosen_test!r} controls the family-wise error over all pairs of systems "
-            f"itself; correction={correction!r} would correct twice. Leave correction at "
-            "'auto' (or 'none')"
-        )
-    if many and family != "measure":
-        raise InvalidParameterError(
-            f"test={chosen_test!r} tests the pairs of each measure as one family; "
-            "family='all' does not apply"
-        )
-    return _Options(
-        baseline=baseline,
-        test=chosen_test,
-        correction=chosen_correction,
-        family=family,
-        alpha=alpha,
-        ci=interval,
-        n_resamples=n_resamples,
-        seed=normalise_seed(seed),
-        chunk_size=chunk_size,
-    )
+
+_BASELINE = optional(Text(words="a system name (a non-empty str)"))
+_RESULTS = Instance(Results, words="a Results (from rankwise.evaluate)")
 
 
 def compare(
@@ -658,23 +658,25 @@ def compare(
     measures: str | Measure | Iterable[str | Measure],
     *,
     baseline: str | None = None,
-    test: str = "randomization",
-    correction: str | None = "auto",
+    test: TestName = "randomization",
+    correction: Correction | None = "auto",
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
-    missing: str = "skip",
-    ci: str = "t",
-    family: str = "measure",
+    missing: Missing = "skip",
+    ci: IntervalMethod = "t",
+    family: CorrectionFamily = "measure",
     rel: float | None = None,
     depth: int | None = None,
     judged_only: bool = False,
-    ties: str = "trec",
+    ties: Ties = "trec",
     exclude_self: bool = False,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    options: EvalOptions | None = None,
+    options: EvalOptions | CompareOptions | tuple[EvalOptions | CompareOptions, ...]
+    | None = None,
     engine: str | Engine = "numpy",
     columns: Mapping[str, str | None] | None = None,
+    unjudged: Unjudged = "nonrelevant",
 ) -> Comparison:
     r"""Compare systems with paired significance tests, per measure.
 
@@ -736,16 +738,19 @@ def compare(
     family : {"measure", "all"}
         The correction is applied per measure over the systems compared
         (default), or over all systems and measures at once.
-    rel, depth, judged_only, ties, exclude_self, options
+    rel, depth, judged_only, ties, exclude_self, columns, unjudged
         As in :func:`rankwise.evaluate` (``ties="average"`` compares the
-        expected values over tied orderings).
+        expected values over tied orderings; with ``unjudged="bounds"``
+        the values compared are those with unjudged documents not relevant).
     chunk_size : int
         Elements of a resample matrix processed at once (bounds memory; does
         not change any value).
+    options : EvalOptions, CompareOptions, or a tuple of both, optional
+        The options at once: :class:`~rankwise.options.EvalOptions` (the
+        evaluation) and :class:`~rankwise.options.CompareOptions` (the
+        statistics: *test* to *chunk_size*); keywords given as well override them.
     engine : {"numpy", "spark"} or Engine
         Where the runs are evaluated.
-    columns : dict, optional
-        Column names of tables, as in :func:`rankwise.evaluate`.
 
     Returns
     -------
@@ -780,33 +785,31 @@ def compare(
     from rankwise.engines.core import prepare_measures
     from rankwise.evaluation import evaluate_runs
 
+    evaluation, statistics = split_options(options, EvalOptions, CompareOptions)
     chosen = options_from(
-        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
-        exclude_self=exclude_self, columns=columns,
+        evaluation, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self, columns=columns, unjudged=unjudged,
     )
-    settings = _options(baseline, test, correction, family, alpha, ci, n_resamples, seed,
-                        chunk_size)
+    settings = merged(CompareOptions, statistics, test=test, correction=correction, alpha=alpha,
+                      ci=ci, n_resamples=n_resamples, seed=seed, family=family,
+                      chunk_size=chunk_size)
+    check("baseline", baseline, _BASELINE)
     if not isinstance(runs, (Mapping, list, tuple)):
-        raise InvalidParameterError(
-            f"runs must be a dict {{name: run}} or a list of runs, got {type(runs).__name__}"
-        )
+        reject("runs", runs, RUNS_EXPECTED)
     if len(runs) < 2:
         raise InvalidParameterError(f"compare needs at least two runs, got {len(runs)}")
     parsed = prepare_measures(measures, chosen)
     _check_comparable(parsed)
-    if isinstance(runs, Mapping) and settings.baseline is not None:
-        _check_baseline(settings.baseline, list(runs))
+    if isinstance(runs, Mapping) and baseline is not None:
+        _check_baseline(baseline, list(runs))
     evaluated = evaluate_runs(qrels, runs, parsed, options=chosen, engine=engine,
                               need_common_queries=False)
-    if settings.baseline is not None:
-        from dataclasses import replace
-
+    if baseline is not None:
         from rankwise.evaluation import run_sources
         from rankwise.io.naming import find_run
 
-        found = find_run(settings.baseline, list(evaluated), run_sources(runs), what="baseline")
-        settings = replace(settings, baseline=found)
-    return _compare(evaluated, parsed, settings)
+        baseline = find_run(baseline, list(evaluated), run_sources(runs), what="baseline")
+    return _compare(evaluated, parsed, _Plan.of(settings, baseline))
 
 
 def compare_results(
@@ -814,14 +817,15 @@ def compare_results(
     measures: str | Measure | Iterable[str | Measure] | None = None,
     *,
     baseline: str | None = None,
-    test: str = "randomization",
-    correction: str | None = "auto",
+    test: TestName = "randomization",
+    correction: Correction | None = "auto",
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
-    ci: str = "t",
-    family: str = "measure",
+    ci: IntervalMethod = "t",
+    family: CorrectionFamily = "measure",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    options: CompareOptions | None = None,
 ) -> Comparison:
     """Compare already evaluated systems: :func:`compare` without the evaluation.
 
@@ -833,6 +837,8 @@ def compare_results(
         Default: the measures of the first Results (all must hold them).
     baseline, test, correction, alpha, n_resamples, seed, ci, family, chunk_size
         As in :func:`compare`.
+    options : CompareOptions, optional
+        The statistics at once (keywords given as well override them).
 
     Returns
     -------
@@ -849,20 +855,18 @@ def compare_results(
     """
     from rankwise.measures import parse_many
 
-    options = _options(baseline, test, correction, family, alpha, ci, n_resamples, seed,
-                       chunk_size)
+    settings = merged(CompareOptions, options, test=test, correction=correction, alpha=alpha,
+                      ci=ci, n_resamples=n_resamples, seed=seed, family=family,
+                      chunk_size=chunk_size)
+    check("baseline", baseline, _BASELINE)
     named = _named_runs(results)
     for name, value in named.items():
-        if not isinstance(value, Results):
-            raise InvalidParameterError(
-                f"results[{name!r}] must be a Results (from rankwise.evaluate), "
-                f"got {type(value).__name__}"
-            )
-    _check_baseline(options.baseline, list(named))
+        check(f"results[{name!r}]", value, _RESULTS)
+    _check_baseline(baseline, list(named))
     first = next(iter(named.values()))
     parsed = list(first.measures) if measures is None else parse_many(measures)
     _check_comparable(parsed)
-    return _compare(named, parsed, options)
+    return _compare(named, parsed, _Plan.of(settings, baseline))
 
 
 # ----------------------------------------------------------------------------
@@ -889,11 +893,7 @@ def _named_runs(runs: Any) -> dict[str, Any]:
     if isinstance(runs, Mapping):
         named: dict[str, Any] = {}
         for name, run in runs.items():
-            if not isinstance(name, str) or not name:
-                raise InvalidParameterError(
-                    f"run names must be non-empty strings, got {name!r} ({type(name).__name__})"
-                )
-            named[name] = run
+            named[check("a run name", name, RUN_NAME)] = run
     elif isinstance(runs, (list, tuple)):
         named = {}
         first_position: dict[str, int] = {}
@@ -907,10 +907,7 @@ def _named_runs(runs: Any) -> dict[str, Any]:
             named[name] = run
             first_position[name] = position
     else:
-        raise InvalidParameterError(
-            "runs must be a dict {name: run} or a list of runs, "
-            f"got {type(runs).__name__}"
-        )
+        reject("runs", runs, RUNS_EXPECTED)
     if len(named) < 2:
         raise InvalidParameterError(f"compare needs at least two runs, got {len(named)}")
     return named
@@ -960,7 +957,7 @@ def _matrix(results: Results, measures: list[Measure], name: str) -> np.ndarray:
 
 
 def _intervals(
-    values: np.ndarray, options: _Options, names: list[str]
+    values: np.ndarray, options: _Plan, names: list[str]
 ) -> tuple[np.ndarray, np.ndarray]:
     """Intervals for the mean of each column (bootstrap: the same resamples for all)."""
     columns = values.shape[1]
@@ -974,7 +971,7 @@ def _intervals(
     return quantile_bounds(sums / values.shape[0], 1 - options.alpha)
 
 
-def _compare(results: dict[str, Results], measures: list[Measure], options: _Options) -> Comparison:
+def _compare(results: dict[str, Results], measures: list[Measure], options: _Plan) -> Comparison:
     names = list(results)
     measure_names = [str(m) for m in measures]
     data = {}
@@ -1038,7 +1035,7 @@ def _compare_many(
     names: list[str],
     pairs: list[tuple[str, str]],
     measures: list[str],
-    options: _Options,
+    options: _Plan,
     notes: list[str],
 ) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], dict[tuple[str, str], int],
            dict[str, TukeyResult], dict[tuple[str, str], tuple[np.ndarray, list[str]]]]:
@@ -1101,7 +1098,7 @@ def _compare_pair(
     reference: str,
     system: str,
     measures: list[str],
-    options: _Options,
+    options: _Plan,
     notes: list[str],
     *,
     tested: tuple[np.ndarray, list[str]] | None = None,
@@ -1201,7 +1198,7 @@ def _compare_pair(
     ]
 
 
-def _correct(by_measure: dict[int, list[ComparisonRow]], options: _Options) -> list[ComparisonRow]:
+def _correct(by_measure: dict[int, list[ComparisonRow]], options: _Plan) -> list[ComparisonRow]:
     """Fill ``p_adjusted`` and ``significant`` over each family of hypotheses."""
     from dataclasses import replace
 
@@ -1228,7 +1225,7 @@ def _correct(by_measure: dict[int, list[ComparisonRow]], options: _Options) -> l
     return out
 
 
-def _smallest_p(row: ComparisonRow, options: _Options) -> tuple[float, str] | None:
+def _smallest_p(row: ComparisonRow, options: _Plan) -> tuple[float, str] | None:
     """The smallest p-value the test could give this row, and why (None: no useful bound)."""
     if row.baseline is None or math.isnan(row.p_value) or row.wins is None:
         return None
@@ -1252,7 +1249,7 @@ def _smallest_p(row: ComparisonRow, options: _Options) -> tuple[float, str] | No
     return None
 
 
-def _unreachable_notes(by_measure: dict[int, list[ComparisonRow]], options: _Options) -> list[str]:
+def _unreachable_notes(by_measure: dict[int, list[ComparisonRow]], options: _Plan) -> list[str]:
     """Say when no difference could be significant, whatever the data: too few queries.
 
     The bound is the smallest p-value the test can give with the row's

@@ -21,15 +21,25 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
 from rankwise._tabular import Tabular
+from rankwise._validation import (
+    DEPRECATED,
+    LEVEL,
+    POSITIVE_INT,
+    Number,
+    OneOf,
+    check,
+    loose,
+    renamed,
+)
 from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.options import EvalOptions, options_from
+from rankwise.options import EvalOptions, Missing, Ties, Unjudged, options_from
 from rankwise.stats.topic_sets import (
     TopicSetSize,
     anova_topic_set_size,
@@ -60,22 +70,14 @@ __all__ = [
 DESIGN_TESTS = ("t-test", "anova", "ci")
 """The requirements topic set size design knows."""
 
-_ALIASES = {"t-test": "t-test", "t": "t-test", "ttest": "t-test", "paired-t": "t-test",
-            "anova": "anova", "one-way-anova": "anova", "ci": "ci",
-            "interval": "ci", "confidence-interval": "ci"}
+_DESIGN_TEST = OneOf(DESIGN_TESTS, fold=loose, aliases={
+    "t": "t-test", "ttest": "t-test", "paired-t": "t-test", "one-way-anova": "anova",
+    "interval": "ci", "confidence-interval": "ci"})
+_RESIDUAL_VARIANCE = Number(low=0, closed="neither", finite=True)
 
 
 def _design_test(test: Any) -> str:
-    key = "-".join(str(test).strip().lower().replace("_", "-").split()) \
-        if isinstance(test, str) else None
-    if key not in _ALIASES:
-        from rankwise.suggest import did_you_mean
-
-        raise InvalidParameterError(
-            f"test must be one of {', '.join(map(repr, DESIGN_TESTS))}, got {test!r}"
-            + (did_you_mean(str(test), list(_ALIASES)) if isinstance(test, str) else "")
-        )
-    return _ALIASES[key]
+    return str(check("test", test, _DESIGN_TEST))
 
 
 # ----------------------------------------------------------------------------
@@ -152,12 +154,8 @@ def topic_set_size(
             "two-way ANOVA of past runs)"
         )
     if residual_variance is not None:
-        if isinstance(residual_variance, bool) or \
-                not isinstance(residual_variance, (int, float)):
-            raise InvalidParameterError(
-                f"residual_variance must be a positive number, got {residual_variance!r}"
-            )
-        variance = float(residual_variance) * (1 if kind == "anova" else 2)
+        residual_variance = check("residual_variance", residual_variance, _RESIDUAL_VARIANCE)
+        variance = residual_variance * (1 if kind == "anova" else 2)
     if kind == "anova":
         if n_systems is None:
             raise InvalidParameterError("test='anova' needs n_systems (the number of systems)")
@@ -281,9 +279,16 @@ def residual_variance(
     runs: Mapping[str, Any] | Sequence[Any],
     measures: str | Measure | Iterable[str | Measure],
     *,
+    rel: float | None = None,
+    depth: int | None = None,
+    missing: Missing = "skip",
+    judged_only: bool = False,
+    ties: Ties = "trec",
+    exclude_self: bool = False,
+    unjudged: Unjudged = "nonrelevant",
+    columns: Mapping[str, str | None] | None = None,
     options: EvalOptions | None = None,
     engine: str | Engine = "numpy",
-    **option_values: Any,
 ) -> dict[str, float]:
     r"""The residual variance :math:`V_E` of the two-way ANOVA of past runs, per measure.
 
@@ -296,8 +301,8 @@ def residual_variance(
     ----------
     qrels, runs, measures
         As in :func:`rankwise.compare` (at least two runs).
-    options, engine, **option_values
-        As in :func:`rankwise.evaluate` (``rel``, ``depth``, ``missing``, ...).
+    rel, depth, missing, judged_only, ties, exclude_self, unjudged, columns, options, engine
+        As in :func:`rankwise.evaluate`.
 
     Returns
     -------
@@ -323,7 +328,10 @@ def residual_variance(
     from rankwise.evaluation import evaluate_runs
     from rankwise.stats import two_way_anova
 
-    chosen = options_from(options, **option_values)
+    chosen = options_from(
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self, unjudged=unjudged, columns=columns,
+    )
     parsed = prepare_measures(measures, chosen)
     results = evaluate_runs(qrels, runs, parsed, options=chosen, engine=engine,
                             need_common_queries=False)
@@ -437,7 +445,10 @@ def power(comparison: Comparison, *, alpha: float | None = None, beta: float = 0
 # discriminative power
 # ----------------------------------------------------------------------------
 
-DISCRIMINATIVE_METHODS = ("bootstrap", "randomized-tukey")
+DiscriminativeTest = Literal["bootstrap", "randomized-tukey"]
+"""The tests of :func:`discriminative_power`: Sakai's bootstrap, or the randomised Tukey HSD."""
+DISCRIMINATIVE_METHODS: tuple[str, ...] = get_args(DiscriminativeTest)
+_DISCRIMINATIVE_TEST = OneOf(DISCRIMINATIVE_METHODS)
 
 
 @dataclass(frozen=True, repr=False)
@@ -548,13 +559,21 @@ def discriminative_power(
     runs: Mapping[str, Any] | Sequence[Any],
     measures: str | Measure | Iterable[str | Measure],
     *,
-    method: str = "bootstrap",
+    test: DiscriminativeTest = "bootstrap",
     alpha: float = 0.05,
     n_resamples: int = 1000,
     seed: int | None = None,
+    rel: float | None = None,
+    depth: int | None = None,
+    missing: Missing = "skip",
+    judged_only: bool = False,
+    ties: Ties = "trec",
+    exclude_self: bool = False,
+    unjudged: Unjudged = "nonrelevant",
+    columns: Mapping[str, str | None] | None = None,
     options: EvalOptions | None = None,
     engine: str | Engine = "numpy",
-    **option_values: Any,
+    method: Any = DEPRECATED,
 ) -> DiscriminativePower:
     r"""The discriminative power of each measure over a set of runs (Sakai 2006).
 
@@ -576,16 +595,19 @@ def discriminative_power(
     ----------
     qrels, runs, measures
         As in :func:`rankwise.compare` (at least two runs).
-    method : {"bootstrap", "randomized-tukey"}
-        The test of the pairs.
+    test : {"bootstrap", "randomized-tukey"}
+        The test of the pairs (``method=`` before; that name now warns, and
+        the result keeps it as :attr:`DiscriminativePower.method`).
     alpha : float
         A pair counts when its p-value is at most *alpha*.
     n_resamples : int
         *B*, resamples or trials.
     seed : int, optional
         Reproduces the result (one is drawn when None: see ``.seed``).
-    options, engine, **option_values
+    rel, depth, missing, judged_only, ties, exclude_self, unjudged, columns, options, engine
         As in :func:`rankwise.evaluate`.
+    method : str
+        Deprecated: the old name of *test* (a ``FutureWarning``).
 
     Returns
     -------
@@ -604,19 +626,24 @@ def discriminative_power(
     >>> result.fraction("P@1"), result.curve("P@1").round(4).tolist()
     (1.0, [0.001, 0.007, 0.007])
     >>> tukey = discriminative_power(qrels, {"a": run(0), "b": run(6), "c": run(12)},
-    ...                              "P@1", method="randomized-tukey", seed=0)
+    ...                              "P@1", test="randomized-tukey", seed=0)
     >>> round(tukey.fraction("P@1"), 4), tukey.curve("P@1").round(4).tolist()
     (0.3333, [0.0, 0.123, 0.123])
     """
     from rankwise.engines.core import prepare_measures
     from rankwise.evaluation import evaluate_runs
 
-    _check_method(method)
-    chosen = options_from(options, **option_values)
+    test = renamed("discriminative_power", "method", "test", method, test, "bootstrap",
+                   note=" (the test of the pairs, as in compare)")
+    test = check("test", test, _DISCRIMINATIVE_TEST)
+    chosen = options_from(
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self, unjudged=unjudged, columns=columns,
+    )
     parsed = prepare_measures(measures, chosen)
     results = evaluate_runs(qrels, runs, parsed, options=chosen, engine=engine,
                             need_common_queries=False)
-    return discriminative_power_results(results, parsed, method=method, alpha=alpha,
+    return discriminative_power_results(results, parsed, test=test, alpha=alpha,
                                         n_resamples=n_resamples, seed=seed)
 
 
@@ -624,10 +651,11 @@ def discriminative_power_results(
     results: Mapping[str, Any] | Sequence[Any],
     measures: str | Measure | Iterable[str | Measure] | None = None,
     *,
-    method: str = "bootstrap",
+    test: DiscriminativeTest = "bootstrap",
     alpha: float = 0.05,
     n_resamples: int = 1000,
     seed: int | None = None,
+    method: Any = DEPRECATED,
 ) -> DiscriminativePower:
     """:func:`discriminative_power` of runs already evaluated (``{name: Results}``).
 
@@ -643,11 +671,13 @@ def discriminative_power_results(
     """
     from rankwise.comparison import compare_results
 
-    _check_method(method)
-    if method == "randomized-tukey":
-        result = compare_results(results, measures, test=method, alpha=alpha,
+    test = renamed("discriminative_power_results", "method", "test", method, test, "bootstrap",
+                   note=" (the test of the pairs, as in compare)")
+    test = check("test", test, _DISCRIMINATIVE_TEST)
+    if test == "randomized-tukey":
+        result = compare_results(results, measures, test=test, alpha=alpha,
                                  n_resamples=n_resamples, seed=seed)
-        return _from_comparison(result, method, n_resamples)
+        return _from_comparison(result, test, n_resamples)
     return _bootstrap_power(results, measures, alpha, n_resamples, seed)
 
 
@@ -663,23 +693,16 @@ def _bootstrap_power(results: Any, measures: Any, alpha: float, n_resamples: int
     """
     from functools import reduce
 
-    from rankwise.comparison import _check_comparable, _named_runs
+    from rankwise.comparison import _RESULTS, _check_comparable, _named_runs
     from rankwise.measures import parse_many
-    from rankwise.results import Results
     from rankwise.stats import bootstrap_test, stream
-    from rankwise.stats.intervals import check_confidence
-    from rankwise.stats.resampling import check_resamples
     from rankwise.stats.seeding import normalise_seed
 
-    check_confidence(1 - alpha)
-    check_resamples(n_resamples, 1)
+    alpha = check("alpha", alpha, LEVEL)
+    n_resamples = check("n_resamples", n_resamples, POSITIVE_INT)
     named = _named_runs(results)
     for name, value in named.items():
-        if not isinstance(value, Results):
-            raise InvalidParameterError(
-                f"results[{name!r}] must be a Results (from rankwise.evaluate), "
-                f"got {type(value).__name__}"
-            )
+        check(f"results[{name!r}]", value, _RESULTS)
     first = next(iter(named.values()))
     parsed = list(first.measures) if measures is None else parse_many(measures)
     _check_comparable(parsed)
@@ -724,13 +747,6 @@ def _bootstrap_power(results: Any, measures: Any, alpha: float, n_resamples: int
         systems=tuple(names), pairs=pairs, measures=tuple(str(m) for m in parsed),
         p_values={str(m): p[k] for k, m in enumerate(parsed)}, notes=tuple(notes),
     )
-
-
-def _check_method(method: Any) -> None:
-    if method not in DISCRIMINATIVE_METHODS:
-        raise InvalidParameterError(
-            f"method must be 'bootstrap' or 'randomized-tukey', got {method!r}"
-        )
 
 
 def _from_comparison(result: Any, method: str, n_resamples: int) -> DiscriminativePower:

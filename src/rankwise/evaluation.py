@@ -14,12 +14,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from rankwise._validation import Text, check, reject
 from rankwise._wording import counted
 from rankwise.engines import Engine, get_engine
 from rankwise.engines.core import prepare_measures, warn_coverage, warn_notes, warn_relevance
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.options import EvalOptions, options_from
+from rankwise.options import EvalOptions, Missing, Ties, Unjudged, options_from
 from rankwise.results import Results
 
 __all__ = ["evaluate", "evaluate_runs"]
@@ -27,6 +28,11 @@ __all__ = ["evaluate", "evaluate_runs"]
 Reading = Callable[[str], AbstractContextManager[Any]]
 
 _ONE_TABLE = ("query", "label", "score", "doc")
+
+RUN_NAME = Text(words="a non-empty str")
+"""What a run's name (a key of a dict of runs) must be."""
+RUNS_EXPECTED = "a dict {name: run} or a list of runs"
+"""What several runs must be given as."""
 
 
 def _looks_like_measures(value: Any) -> bool:
@@ -72,11 +78,11 @@ def evaluate(
     *,
     rel: float | None = None,
     depth: int | None = None,
-    missing: str = "skip",
+    missing: Missing = "skip",
     judged_only: bool = False,
-    ties: str = "trec",
+    ties: Ties = "trec",
     exclude_self: bool = False,
-    unjudged: str = "nonrelevant",
+    unjudged: Unjudged = "nonrelevant",
     options: EvalOptions | None = None,
     engine: str | Engine = "numpy",
     columns: Mapping[str, str | None] | None = None,
@@ -208,17 +214,11 @@ def _given_runs(runs: Any) -> list[tuple[str | None, Any]]:
     if isinstance(runs, Mapping):
         items: list[tuple[str | None, Any]] = []
         for name, run in runs.items():
-            if not isinstance(name, str) or not name:
-                raise InvalidParameterError(
-                    f"run names must be non-empty strings, got {name!r} ({type(name).__name__})"
-                )
-            items.append((name, run))
+            items.append((check("a run name", name, RUN_NAME), run))
     elif isinstance(runs, (list, tuple)):
         items = [(None, run) for run in runs]
     else:
-        raise InvalidParameterError(
-            f"runs must be a dict {{name: run}} or a list of runs, got {type(runs).__name__}"
-        )
+        reject("runs", runs, RUNS_EXPECTED)
     if not items:
         raise InvalidParameterError("runs is empty; give at least one run")
     return items
@@ -229,6 +229,13 @@ def evaluate_runs(
     runs: Mapping[str, Any] | Sequence[Any],
     measures: str | Measure | Iterable[str | Measure],
     *,
+    rel: float | None = None,
+    depth: int | None = None,
+    missing: Missing = "skip",
+    judged_only: bool = False,
+    ties: Ties = "trec",
+    exclude_self: bool = False,
+    unjudged: Unjudged = "nonrelevant",
     options: EvalOptions | None = None,
     engine: str | Engine = "numpy",
     qrels_format: str | None = None,
@@ -254,8 +261,10 @@ def evaluate_runs(
         list, a frame or dict has no name: pass a dict to name it.
     measures : str, Measure or list
         The measures (the options' ``rel`` applies to those that take it).
+    rel, depth, missing, judged_only, ties, exclude_self, unjudged
+        The options that change the numbers, as in :func:`evaluate`.
     options : EvalOptions, optional
-        The options that change the numbers.
+        All of them at once (keywords given as well override it).
     engine : str or Engine
         Where to compute.
     qrels_format, run_format : str, optional
@@ -285,9 +294,10 @@ def evaluate_runs(
     from rankwise.io.coerce import as_qrels, as_run, read_qrels, read_run
     from rankwise.io.naming import unique_names
 
-    chosen = options if options is not None else EvalOptions()
-    if columns is not None:
-        chosen = chosen.replace(columns=columns)
+    chosen = options_from(
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self, columns=columns, unjudged=unjudged,
+    )
     columns = chosen.columns
     backend = get_engine(engine)
     parsed = prepare_measures(measures, chosen)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise._tabular import Tabular
+from rankwise._validation import Number, check, reject
 from rankwise.engines.core import Evaluator
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure, parse
@@ -36,7 +37,7 @@ from rankwise.measures.dialects import (
     describe,
     read_dialect,
 )
-from rankwise.options import EvalOptions, options_from
+from rankwise.options import EvalOptions, Missing, Ties, Unjudged, options_from
 from rankwise.results import aggregate
 
 if TYPE_CHECKING:
@@ -367,18 +368,13 @@ def _decimals(measured: float | str) -> int | None:
     return len(text.split(".", 1)[1])
 
 
-def _checked_tolerance(tolerance: Any) -> float:
-    """*tolerance* as a float, refused unless a finite number >= 0."""
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not (
-        math.isfinite(tolerance) and tolerance >= 0
-    ):
-        raise InvalidParameterError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
-    return float(tolerance)
+_TOLERANCE = Number(low=0, finite=True)
+_MEASURED = Number(finite=True, text=True, words="a finite number (a mean a tool printed)")
 
 
 def _tolerance(measured: float | str, tolerance: float | None) -> float:
     if tolerance is not None:
-        return _checked_tolerance(tolerance)
+        return tolerance
     decimals = _decimals(measured)
     half_unit = 0.5 * 10.0 ** -decimals if decimals is not None else 0.0
     return max(half_unit, 1e-9)
@@ -433,8 +429,12 @@ def explain(
     dialects: Iterable[str] | None = None,
     rel: float | None = None,
     depth: int | None = None,
-    missing: str = "skip",
+    missing: Missing = "skip",
     judged_only: bool = False,
+    ties: Ties = "trec",
+    exclude_self: bool = False,
+    unjudged: Unjudged = "nonrelevant",
+    columns: Mapping[str, str | None] | None = None,
     options: EvalOptions | None = None,
 ) -> Explanation | Matches:
     """Explain why two tools give different numbers, or which tool gave a number.
@@ -475,8 +475,13 @@ def explain(
         a unit of its last decimal (at least 1e-9).
     dialects : iterable of str, optional
         With *measured*, the dialects to try (default: all).
-    rel, depth, missing, judged_only, options
-        As in :func:`rankwise.evaluate` (ties follow each dialect).
+    rel, depth, missing, judged_only, exclude_self, columns, options
+        As in :func:`rankwise.evaluate`.
+    ties, unjudged
+        As in :func:`rankwise.evaluate`, but only their defaults apply: ties
+        are ordered as each dialect orders them, and a difference is split
+        for the values with unjudged documents not relevant (another value
+        is refused).
 
     Returns
     -------
@@ -507,7 +512,19 @@ def explain(
     ['ndcg@3(dialect=catboost,gain=exp)', 'ndcg@3(dialect=lightgbm)', 'ndcg@3(dialect=xgboost)']
     """
     chosen = options_from(options, rel=rel, depth=depth, missing=missing,
-                          judged_only=judged_only)
+                          judged_only=judged_only, ties=ties, exclude_self=exclude_self,
+                          unjudged=unjudged, columns=columns)
+    if chosen.ties != "trec":
+        reject("ties", chosen.ties, "'trec' in explain",
+               remedy="each dialect orders tied documents its own way (its 'ties' convention)")
+    if chosen.unjudged != "nonrelevant":
+        reject("unjudged", chosen.unjudged, "'nonrelevant' in explain",
+               remedy="explain splits the difference of one value per query; evaluate the "
+                      "bounds with rankwise.evaluate(unjudged='bounds')")
+    if tolerance is not None:
+        tolerance = float(check("tolerance", tolerance, _TOLERANCE))
+    if measured is not None:
+        check("measured", measured, _MEASURED)
     base = parse(measure)
     if chosen.rel is not None and "rel" in base.family.params and "rel" not in dict(base.params):
         base = base.replace(rel=chosen.rel)
@@ -526,7 +543,7 @@ def explain(
     values, counted, mean = _state(evaluator, first, current)
     _defined(mean, first, "", values, counted)
     first_mean = mean
-    within = CHANGE_TOLERANCE if tolerance is None else _checked_tolerance(tolerance)
+    within = CHANGE_TOLERANCE if tolerance is None else tolerance
     steps: list[Step] = []
     for name in start.changes(end):
         current = replace(current, **{name: getattr(end, name)})
@@ -607,14 +624,7 @@ def _matches(
     dialects: Iterable[str] | None,
     options: EvalOptions,
 ) -> Matches:
-    try:
-        number = float(measured)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"measured must be a number, got {measured!r}") from None
-    if not math.isfinite(number):
-        raise InvalidParameterError(
-            f"measured must be a finite number (a mean a tool printed), got {measured!r}"
-        )
+    number = float(measured)
     if "dialect" not in base.family.params:
         _with_dialect(base, DEFAULT_DIALECT)
     found = _candidates(base, dialects)

@@ -13,13 +13,28 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
+from rankwise._validation import POSITIVE_INT, OneOf, check
 from rankwise.engines import Engine
 from rankwise.engines.core import coverage_notes, prepare_measures
 from rankwise.exceptions import InvalidParameterError, RankwiseError
 from rankwise.measures import Measure
-from rankwise.options import EvalOptions, options_from
+from rankwise.options import (
+    DEFAULT_CHUNK_SIZE,
+    CompareOptions,
+    Correction,
+    CorrectionFamily,
+    EvalOptions,
+    IntervalMethod,
+    Missing,
+    TestName,
+    Ties,
+    Unjudged,
+    merged,
+    options_from,
+    split_options,
+)
 from rankwise.report.build import (
     CURVE_FAMILIES,
     Report,
@@ -34,6 +49,8 @@ __all__ = ["build_report"]
 
 Reading = Callable[[str], AbstractContextManager[Any]]
 
+_DISCRIMINATIVE = OneOf((None, "bootstrap", "randomized-tukey"))
+
 
 def build_report(
     qrels: Any,
@@ -41,19 +58,23 @@ def build_report(
     measures: str | Measure | Iterable[str | Measure],
     *,
     baseline: str | None = None,
-    test: str = "randomization",
-    correction: str | None = "auto",
+    test: TestName = "randomization",
+    correction: Correction | None = "auto",
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
-    ci: str = "t",
-    missing: str = "skip",
+    ci: IntervalMethod = "t",
+    family: CorrectionFamily = "measure",
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    missing: Missing = "skip",
     rel: float | None = None,
     depth: int | None = None,
     judged_only: bool = False,
-    ties: str = "trec",
+    ties: Ties = "trec",
     exclude_self: bool = False,
-    options: EvalOptions | None = None,
+    unjudged: Unjudged = "nonrelevant",
+    options: EvalOptions | CompareOptions | tuple[EvalOptions | CompareOptions, ...]
+    | None = None,
     engine: str | Engine = "numpy",
     qrels_format: str | None = None,
     run_format: str | None = None,
@@ -64,7 +85,7 @@ def build_report(
     title: str | None = None,
     created: datetime | None = None,
     reading: Reading | None = None,
-    discriminative_power: str | None = "bootstrap",
+    discriminative_power: Literal["bootstrap", "randomized-tukey"] | None = "bootstrap",
 ) -> Report:
     """Evaluate and compare runs for an HTML report.
 
@@ -80,12 +101,14 @@ def build_report(
     baseline : str, optional
         The run the others are compared with (its name, or its path, file
         name or file stem); default: the first.
-    test, correction, alpha, n_resamples, seed, ci
+    test, correction, alpha, n_resamples, seed, ci, family, chunk_size
         The tests, as in :func:`rankwise.comparison.compare` (``tukey`` and
         ``randomized-tukey`` test every pair at once; the page then shows the
         letters of the groups that do not differ and each measure's ANOVA).
-    missing, rel, depth, judged_only, ties, exclude_self, options
+    missing, rel, depth, judged_only, ties, exclude_self, unjudged
         As in :func:`rankwise.evaluate`.
+    options : EvalOptions, CompareOptions, or a tuple of both, optional
+        The options at once (keywords given as well override them).
     engine : str or Engine
         Where the runs are evaluated.
     qrels_format, run_format : str, optional
@@ -138,17 +161,16 @@ def build_report(
     from rankwise.report.provenance import environment, file_kind, now, spool
     from rankwise.report.summaries import curve_measures
 
+    evaluation, statistics = split_options(options, EvalOptions, CompareOptions)
     chosen = options_from(
-        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
-        exclude_self=exclude_self, columns=columns,
+        evaluation, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self, columns=columns, unjudged=unjudged,
     )
-    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise InvalidParameterError(f"top must be a positive integer, got {top!r}")
-    if discriminative_power not in (None, "bootstrap", "randomized-tukey"):
-        raise InvalidParameterError(
-            "discriminative_power must be 'bootstrap', 'randomized-tukey' or None, got "
-            f"{discriminative_power!r}"
-        )
+    stats = merged(CompareOptions, statistics, test=test, correction=correction, alpha=alpha,
+                   ci=ci, n_resamples=n_resamples, seed=seed, family=family,
+                   chunk_size=chunk_size)
+    check("top", top, POSITIVE_INT)
+    check("discriminative_power", discriminative_power, _DISCRIMINATIVE)
     parsed = prepare_measures(measures, chosen)
     notes: list[str] = []
     text_valued = [m for m in parsed if m.family.text_valued]
@@ -225,17 +247,14 @@ def build_report(
     if chosen_baseline is not None and testable:
         from rankwise.comparison import compare_results
 
-        comparison = compare_results(
-            results, testable, baseline=chosen_baseline, test=test, correction=correction,
-            alpha=alpha, n_resamples=n_resamples, seed=seed, ci=ci,
-        )
+        comparison = compare_results(results, testable, baseline=chosen_baseline, options=stats)
         notes.extend(comparison.notes)
     discrimination = None
     if discriminative_power is not None and comparison is not None and len(names) > 2:
         from rankwise.design import discriminative_power_results
 
         discrimination = discriminative_power_results(
-            results, testable, method=discriminative_power, alpha=comparison.alpha,
+            results, testable, test=discriminative_power, alpha=comparison.alpha,
             n_resamples=1000, seed=comparison.seed)
     return Report(
         title=title or default_title(names),

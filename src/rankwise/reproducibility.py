@@ -21,15 +21,24 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from rankwise._tabular import Tabular
+from rankwise._validation import (
+    DEPRECATED,
+    POSITIVE_INT,
+    OneOf,
+    check,
+    optional,
+    renamed,
+)
 from rankwise._wording import counted, plural
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
-from rankwise.options import EvalOptions, options_from
+from rankwise.options import EvalOptions, Missing, Ties, Unjudged, options_from
+from rankwise.stats.agreement import PERSISTENCE, PERSISTENCE_OR_ONE, RBO_METHODS
 
 if TYPE_CHECKING:
     from rankwise.data import Run
@@ -50,7 +59,10 @@ __all__ = [
 DEFAULT_MEASURES = ("map", "ndcg(gain=linear)", "ndcg@10(gain=linear)", "P@10", "mrr", "Rprec")
 """What :func:`reproduce` compares by default (repro_eval's AP, nDCG, nDCG@10, P@10, RR, Rprec)."""
 
-RBO_METHODS = ("ext", "truncated", "repro_eval")
+RboMethod = Literal["ext", "truncated", "repro_eval"]
+"""The variants of RBO (see :func:`rbo`)."""
+_RBO_METHOD = OneOf(RBO_METHODS)
+
 
 
 # ----------------------------------------------------------------------------
@@ -128,12 +140,7 @@ def _as_runs(*objects: Any) -> list[Run]:
     return [as_run(obj) for obj in objects]
 
 
-def _check_depth(depth: Any) -> int | None:
-    if depth is None:
-        return None
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise InvalidParameterError(f"depth must be a positive integer or None, got {depth!r}")
-    return int(depth)
+_DEPTH = optional(POSITIVE_INT)
 
 
 # ----------------------------------------------------------------------------
@@ -202,7 +209,7 @@ def rbo(
     *,
     p: float = 0.9,
     depth: int | None = None,
-    method: str = "ext",
+    method: RboMethod = "ext",
 ) -> Agreement:
     r"""Rank-biased overlap of two runs, per query (Webber, Moffat & Zobel, TOIS 2010).
 
@@ -239,13 +246,10 @@ def rbo(
     >>> round(rbo(a, b, p=0.9).mean, 10)  # Webber's extrapolation, as rbo.rbo_ext
     0.8924079857
     """
-    if method not in RBO_METHODS:
-        raise InvalidParameterError(
-            f"method must be one of {', '.join(map(repr, RBO_METHODS))}, got {method!r}"
-        )
+    check("method", method, _RBO_METHOD)
     from rankwise.stats.agreement import overlaps, rbo_from_overlaps
 
-    depth = _check_depth(depth)
+    depth = check("depth", depth, _DEPTH)
     first, second = _as_runs(run_a, run_b)
     cut = None if method == "repro_eval" else depth
     rankings = _rankings([first, second], cut)
@@ -277,7 +281,7 @@ def ktu(run_a: Any, run_b: Any, *, depth: int | None = None) -> Agreement:
     """
     from rankwise.stats.agreement import kendall_tau_union
 
-    depth = _check_depth(depth)
+    depth = check("depth", depth, _DEPTH)
     first, second = _as_runs(run_a, run_b)
     rankings = _rankings([first, second], depth)
     values = kendall_tau_union(*rankings.sides[0], *rankings.sides[1],
@@ -407,12 +411,19 @@ def reproduce(
     reproduced_baseline: Any = None,
     qrels_reproduced: Any = None,
     p: float = 0.95,
-    depth: int = 1000,
-    rbo_method: str = "repro_eval",
+    rbo_depth: int | None = 1000,
+    rbo_method: RboMethod = "repro_eval",
     run_length: int = 1000,
+    rel: float | None = None,
+    missing: Missing = "skip",
+    judged_only: bool = False,
+    ties: Ties = "trec",
+    exclude_self: bool = False,
+    unjudged: Unjudged = "nonrelevant",
+    columns: Mapping[str, str | None] | None = None,
     options: EvalOptions | None = None,
     engine: str | Engine = "numpy",
-    **option_values: Any,
+    depth: Any = DEPRECATED,
 ) -> Reproduction:
     r"""Measure how well a run was reproduced (or replicated), as repro_eval 0.5.0 does.
 
@@ -433,14 +444,19 @@ def reproduce(
         Judgments of another collection the reproduction ran on:
         replicability. KTU, RBO and RMSE then do not apply, and the t-tests
         are unpaired.
-    p, depth, rbo_method : float, int, str
+    p, rbo_depth, rbo_method : float, int, str
         RBO's persistence and depth (repro_eval: 0.95 and 1000) and method
         (see :func:`rbo`; default repro_eval's truncated, normalised sum).
     run_length : int
         Each ranking is cut at this depth first, for every number
         (repro_eval's ``trim``, 1000).
-    options, engine, **option_values
-        As in :func:`rankwise.evaluate` (``depth`` defaults to *run_length*).
+    rel, missing, judged_only, ties, exclude_self, unjudged, columns, options, engine
+        As in :func:`rankwise.evaluate`. The evaluation depth is *run_length*
+        unless ``options`` sets one.
+    depth : int
+        Deprecated: the old name of *rbo_depth* (a ``FutureWarning``); in a
+        future release ``depth=`` will be the evaluation depth, as in
+        :func:`rankwise.evaluate`.
 
     Returns
     -------
@@ -467,18 +483,24 @@ def reproduce(
     from rankwise.evaluation import evaluate_runs
     from rankwise.stats.parametric import paired_t_test, unpaired_t_test
 
-    run_length = _check_depth(run_length)  # type: ignore[assignment]
-    if rbo_method not in RBO_METHODS:
-        raise InvalidParameterError(
-            f"rbo_method must be one of {', '.join(map(repr, RBO_METHODS))}, got {rbo_method!r}"
-        )
+    rbo_depth = renamed("reproduce", "depth", "rbo_depth", depth, rbo_depth, 1000,
+                        note=" (RBO's depth; depth= will be the evaluation depth, as in "
+                             "evaluate)")
+    run_length = check("run_length", run_length, POSITIVE_INT)
+    rbo_depth = check("rbo_depth", rbo_depth, _DEPTH)
+    check("p (the persistence)", p,
+          PERSISTENCE_OR_ONE if rbo_method == "truncated" else PERSISTENCE)
+    check("rbo_method", rbo_method, _RBO_METHOD)
     if (original_baseline is None) != (reproduced_baseline is None):
         raise InvalidParameterError(
             "give both original_baseline and reproduced_baseline, or neither"
         )
-    if "depth" not in option_values and (options is None or options.depth is None):
-        option_values["depth"] = run_length
-    chosen = options_from(options, **option_values)
+    chosen = options_from(
+        options, rel=rel, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self, unjudged=unjudged, columns=columns,
+    )
+    if chosen.depth is None:
+        chosen = chosen.replace(depth=run_length)
     parsed = prepare_measures(measures, chosen)
     replicability = qrels_reproduced is not None
     pairs = {"advanced": (original, reproduced)}
@@ -497,16 +519,16 @@ def reproduce(
                                              options=chosen, engine=engine)[label]
         scores[label] = (evaluated_original, evaluated_reproduced)
         if not replicability:
-            missing = set(evaluated_original.query_ids) - set(evaluated_reproduced.query_ids)
-            if missing:
-                notes.append(f"{label}: {counted(len(missing), 'topic')} of the original "
-                             f"{plural('is', len(missing))} not in the reproduction (scored 0 "
+            lacking = set(evaluated_original.query_ids) - set(evaluated_reproduced.query_ids)
+            if lacking:
+                notes.append(f"{label}: {counted(len(lacking), 'topic')} of the original "
+                             f"{plural('is', len(lacking))} not in the reproduction (scored 0 "
                              "there)")
             ktu_values[label] = ktu(original_run, reproduced_run, depth=run_length)
-            rbo_values[label] = rbo(original_run, reproduced_run, p=p, depth=depth,
+            rbo_values[label] = rbo(original_run, reproduced_run, p=p, depth=rbo_depth,
                                     method=rbo_method) if rbo_method == "repro_eval" else rbo(
                 original_run, reproduced_run, p=p, method=rbo_method,
-                depth=min(depth, run_length) if depth else run_length)
+                depth=min(rbo_depth, run_length) if rbo_depth else run_length)
             notes.extend(f"{label} (KTU, RBO): {note}" for note in ktu_values[label].notes)
     rmse: dict[str, dict[str, float]] = {}
     nrmse: dict[str, dict[str, float]] = {}
@@ -613,9 +635,16 @@ def measure_agreement(
     runs: Mapping[str, Any] | Sequence[Any],
     measures: str | Measure | Iterable[str | Measure],
     *,
+    rel: float | None = None,
+    depth: int | None = None,
+    missing: Missing = "skip",
+    judged_only: bool = False,
+    ties: Ties = "trec",
+    exclude_self: bool = False,
+    unjudged: Unjudged = "nonrelevant",
+    columns: Mapping[str, str | None] | None = None,
     options: EvalOptions | None = None,
     engine: str | Engine = "numpy",
-    **option_values: Any,
 ) -> MeasureAgreement:
     r"""Kendall's :math:`\tau_b` and Spearman's :math:`\rho` between the system orders of measures.
 
@@ -624,6 +653,17 @@ def measure_agreement(
     uses Kendall's tau). Ties in the means are handled by :math:`\tau_b`
     and by average ranks (equal to :func:`scipy.stats.kendalltau` and
     :func:`scipy.stats.spearmanr`).
+
+    Parameters
+    ----------
+    qrels, runs, measures
+        As in :func:`rankwise.compare` (at least two runs).
+    rel, depth, missing, judged_only, ties, exclude_self, unjudged, columns, options, engine
+        As in :func:`rankwise.evaluate`.
+
+    Returns
+    -------
+    MeasureAgreement
 
     Examples
     --------
@@ -639,7 +679,10 @@ def measure_agreement(
     from rankwise.evaluation import evaluate_runs
     from rankwise.stats.agreement import kendall_tau_b, spearman_rho
 
-    chosen = options_from(options, **option_values)
+    chosen = options_from(
+        options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
+        exclude_self=exclude_self, unjudged=unjudged, columns=columns,
+    )
     parsed = prepare_measures(measures, chosen)
     results = evaluate_runs(qrels, runs, parsed, options=chosen, engine=engine)
     if len(results) < 2:

@@ -48,7 +48,10 @@ def test_columns_in_compare(cli, tables: Path) -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [("user", "expected role=column pairs"), ("qid=user", "unknown role 'qid'"),
+    [("user", "expected role=column pairs"),
+     ("qid=user", "argument --columns: a role must be one of 'query_id', 'doc_id', 'relevance', "
+                  "'score', 'rank', 'subtopic', got 'qid' (str); columns={'query_id': 'user', "
+                  "...} maps a role to your column"),
      ("query_id=a,query_id=b", "role 'query_id' is given twice"),
      ("score=", "must be a column name")],
 )

@@ -261,9 +261,15 @@ def test_output_to_a_directory_fails_cleanly(cli, tmp_path: Path) -> None:
      "baseline 'bm52' is not one of the runs ['bm25', 'dense', 'hybrid']; "
      "did you mean 'bm25'?"),
     (["--test", "randomisaton"],
-     "unknown test 'randomisaton' (did you mean 'randomisation'?); known: randomization, "
-     "t-test, wilcoxon, bootstrap, sign"),
-    (["--correction", "holmes"], "unknown correction 'holmes' (did you mean 'holm'?)"),
+     "test must be one of 'randomization', 't-test', 'wilcoxon', 'bootstrap', 'sign', 'tukey', "
+     "'randomized-tukey' (or an alias: 'randomisation', 'permutation', 'fisher', 't', 'ttest', "
+     "'paired-t', 'student', 'signed-rank', 'sign-test', 'tukey-hsd', 'hsd', 'randomised-tukey', "
+     "'randomized-tukey-hsd', 'randomised-tukey-hsd', 'random-tukey'), got 'randomisaton' "
+     "(str); did you mean 'randomisation'?"),
+    (["--correction", "holmes"],
+     "correction must be one of 'auto', 'holm', 'bonferroni', 'benjamini-hochberg', 'none' (or "
+     "an alias: 'holm-bonferroni', 'bh', 'fdr-bh', 'fdr') or None, got 'holmes' (str); did you "
+     "mean 'holm'?"),
     (["-m", "ndgc@10"], "unknown measure 'ndgc@10'; did you mean 'ndcg@10'?"),
     (["-m", "gm_map"], "compare tests differences of arithmetic means"),
 ])
@@ -305,7 +311,7 @@ def test_other_bad_inputs_exit_with_1(cli, tmp_path: Path) -> None:
     (["compare", "qrels.txt", "bm25.run"], "the following arguments are required: RUN_B"),
     (["compare", "qrels.txt"], "the following arguments are required: RUN_A, RUN_B"),
     (["compare", *RUNS, "--alpha", "1.5"],
-     "argument --alpha: expected a number between 0 and 1, got '1.5'"),
+     "argument --alpha: expected a number in (0, 1), got '1.5'"),
     (["compare", *RUNS, "--n-resamples", "0"],
      "argument --n-resamples: expected a positive integer, got '0'"),
     (["compare", *RUNS, "--seed", "-3"],

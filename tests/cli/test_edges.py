@@ -49,7 +49,9 @@ def test_non_finite_measure_parameters_are_refused(measure: str) -> None:
 
 
 def test_nan_levels_are_refused_everywhere() -> None:
-    with pytest.raises(rw.InvalidParameterError, match="rel must be a number, got nan"):
+    with pytest.raises(rw.InvalidParameterError,
+                       match=r"^rel must be a number or None, got nan \(float\); no grade is "
+                             r">= nan$"):
         rw.evaluate(QRELS, RUN, ["map"], rel=float("nan"))
 
 

@@ -185,7 +185,7 @@ def test_no_query_in_common_is_an_error(cli, tmp_path: Path) -> None:
     (["eval", "qrels.txt", "a.run", "--depth", "-1"],
      "argument -M/--depth: expected a non-negative integer"),
     (["eval", "qrels.txt", "a.run", "--rel", "high"],
-     "argument --rel: expected a number, got 'high'"),
+     "argument --rel: expected a finite number, got 'high'"),
     (["eval", "qrels.txt", "a.run", "-f", "xml"], "argument -f/--format: invalid choice: 'xml'"),
     (["eval", "qrels.txt", "a.run", "--bogus"], "unrecognized arguments: --bogus"),
     (["nonsense"], "invalid choice: 'nonsense'"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -55,27 +56,35 @@ def test_the_command_refuses_with_one_line(tmp_path: Path,
     assert "zero.qrels" in lines[0]
     assert main(["fuse", *runs, "--param", "k=abc"]) == 1  # issue 33, item 13
     lines = capsys.readouterr().err.strip().splitlines()
-    assert lines == ["rankwise: error: fusion method 'rrf': parameter k must be a finite "
-                     "number, got 'abc' (e.g. k=60)"]
+    assert lines == ["rankwise: error: fusion method 'rrf': k must be a finite number >= 0, "
+                     "got 'abc' (str); e.g. k=60"]
 
 
 @pytest.mark.parametrize(("method", "params", "message"), [
-    ("rrf", {"k": "abc"}, "parameter k must be a finite number, got 'abc'"),
-    ("rrf", {"k": True}, "parameter k must be a finite number, got True"),
-    ("gmnz", {"gamma": "x"}, "parameter gamma must be a finite number"),
-    ("logn_isr", {"sigma": "s"}, "parameter sigma must be a finite number"),
-    ("rbc", {"phi": float("nan")}, "parameter phi must be a finite number, got nan"),
-    ("slidefuse", {"w": "a", "probs": [[1.0], [1.0]]}, "parameter w must be a finite number"),
+    ("rrf", {"k": "abc"}, "fusion method 'rrf': k must be a finite number >= 0, got 'abc' (str)"),
+    ("rrf", {"k": True}, "fusion method 'rrf': k must be a finite number >= 0, got True (bool)"),
+    ("rrf", {"k": -1}, "fusion method 'rrf': k must be a finite number >= 0, got -1 (int)"),
+    ("gmnz", {"gamma": "x"}, "fusion method 'gmnz': gamma must be a finite number, got 'x'"),
+    ("logn_isr", {"sigma": "s"}, "fusion method 'logn_isr': sigma must be a number in [0, 1], "
+                                 "got 's' (str); e.g. sigma=0.01"),
+    ("logn_isr", {"sigma": 2}, "sigma must be a number in [0, 1], got 2 (int)"),
+    ("rbc", {"phi": float("nan")}, "fusion method 'rbc': phi must be a number in [0, 1], got "
+                                   "nan (float)"),
+    ("slidefuse", {"w": "a", "probs": [[1.0], [1.0]]},
+     "fusion method 'slidefuse': w must be a non-negative integer, got 'a' (str); e.g. w=2"),
+    ("slidefuse", {"w": 1.5, "probs": [[1.0], [1.0]]}, "w must be a non-negative integer, "
+                                                        "got 1.5 (float)"),
     ("probfuse", {"n_segments": "many", "probs": [[1.0], [1.0]]},
-     "parameter n_segments must be a finite number"),
-    ("wsum", {"weights": ["a", "b"]}, "weights must hold numbers"),
-    ("posfuse", {"probs": 5}, "probs must be one row of numbers per run"),
-    ("posfuse", {"probs": [["a"], [1.0]]}, "posfuse: probs must hold numbers"),
-    ("mapfuse", {"map_scores": ["x", 1.0]}, "map_scores must hold numbers"),
+     "fusion method 'probfuse': n_segments must be a positive integer, got 'many' (str)"),
+    ("wsum", {"weights": ["a", "b"]}, "weights must be a list of finite numbers, one per run, "
+                                      "got ['a', 'b'] (list)"),
+    ("posfuse", {"probs": 5}, "posfuse: probs must be one row of numbers per run, got 5 (int)"),
+    ("posfuse", {"probs": [["a"], [1.0]]}, "posfuse: probs must be numbers, got ['a'] (list)"),
+    ("mapfuse", {"map_scores": ["x", 1.0]}, "map_scores must be numbers, got ['x', 1.0] (list)"),
 ])
 def test_a_parameter_that_is_not_a_number_is_named(method: str, params: dict,
                                                    message: str) -> None:
-    with pytest.raises(rw.InvalidParameterError, match=message.replace("(", r"\(")):
+    with pytest.raises(rw.InvalidParameterError, match=re.escape(message)):
         fuse([A, B], method, **params)
 
 

@@ -170,13 +170,19 @@ def test_aliases_names_and_errors() -> None:
         fuse([A, B], "rff")
     with pytest.raises(rw.InvalidParameterError, match="needs weights="):
         fuse([A, B], "wsum")
-    with pytest.raises(rw.InvalidParameterError, match="2 finite numbers"):
+    with pytest.raises(rw.InvalidParameterError,
+                       match=r"^weights must be a list of 2 finite numbers, one per run, got "
+                             r"\[1\.0\] \(list\)$"):
         fuse([A, B], "wsum", weights=[1.0])
-    with pytest.raises(rw.InvalidParameterError, match="has no parameter 'phi'"):
+    with pytest.raises(rw.InvalidParameterError,
+                       match=r"^fusion method 'rrf': a parameter must be 'k', got 'phi' \(str\); "
+                             r"the method has no parameter 'phi'$"):
         fuse([A, B], "rrf", phi=0.5)
     with pytest.raises(rw.InvalidParameterError, match="at least two runs"):
         fuse([A], "rrf")
-    with pytest.raises(rw.InvalidParameterError, match="unknown normalisation"):
+    with pytest.raises(rw.InvalidParameterError,
+                       match=r"^norm must be one of 'min-max', .* \(or an alias: 'min_max', .*\)"
+                             r" or None, got 'minmx' \(str\); did you mean 'minmax'\?$"):
         fuse([A, B], "sum", norm="minmx")
     with pytest.raises(rw.InvalidParameterError, match="learns probs from judgments"):
         fuse([A, B], "posfuse")

@@ -80,9 +80,13 @@ def test_baseline_rows_are_the_pairs_with_the_baseline_in_the_family_of_all() ->
 
 def test_corrections_and_families_that_would_correct_twice_are_refused() -> None:
     qrels, runs = make_collection(n_queries=10, systems=SYSTEMS[:3])
-    with pytest.raises(InvalidParameterError, match="correct twice"):
+    with pytest.raises(InvalidParameterError,
+                       match=r"^correction must be 'auto' or 'none' with test='tukey', got 'holm' "
+                             r"\(str\); .*would correct twice$"):
         compare(qrels, runs, "map", test="tukey", correction="holm")
-    with pytest.raises(InvalidParameterError, match="family='all'"):
+    with pytest.raises(InvalidParameterError,
+                       match=r"^family must be 'measure' with test='tukey', got 'all' \(str\); "
+                             "the test tests the pairs of each measure as one family$"):
         compare(qrels, runs, "map", test="tukey", family="all")
     assert compare(qrels, runs, "map", test="hsd", correction="none").test == "tukey"
     assert compare(qrels, runs, "map", test="randomised tukey", seed=0).test == \

@@ -59,7 +59,9 @@ def test_properties(p: list[float]) -> None:
 def test_names_and_errors() -> None:
     assert resolve_correction("Holm") == "holm"
     assert resolve_correction("FDR_BH") == "benjamini-hochberg"
-    message = r"unknown correction 'hlm' \(did you mean 'holm'\?\)"
+    message = (r"^correction must be one of 'holm', 'bonferroni', 'benjamini-hochberg', 'none' "
+               r"\(or an alias: 'holm-bonferroni', 'bh', 'fdr-bh', 'fdr'\) or None, got 'hlm' "
+               r"\(str\); did you mean 'holm'\?$")
     with pytest.raises(InvalidParameterError, match=message):
         resolve_correction("hlm")
     with pytest.raises(InvalidParameterError, match="between 0 and 1"):

@@ -218,7 +218,7 @@ def test_discriminative_power_by_bootstrap_is_each_pairs_bootstrap_test() -> Non
 
 def test_discriminative_power_by_randomized_tukey_is_the_comparison() -> None:
     qrels, runs = make_collection(n_queries=40, systems=("a", "b", "c", "d"))
-    result = discriminative_power(qrels, runs, ["map", "P@5"], method="randomized-tukey",
+    result = discriminative_power(qrels, runs, ["map", "P@5"], test="randomized-tukey",
                                   seed=4, n_resamples=500)
     comparison = rw.compare(qrels, runs, ["map", "P@5"], test="randomized-tukey", seed=4,
                             n_resamples=500)
@@ -227,8 +227,10 @@ def test_discriminative_power_by_randomized_tukey_is_the_comparison() -> None:
                       if r.measure == measure and r.baseline is not None])
         np.testing.assert_array_equal(result.p_values[measure], p)
         assert result.fraction(measure) == np.mean(p <= 0.05)
-    with pytest.raises(InvalidParameterError, match="method"):
-        discriminative_power(qrels, runs, "map", method="t-test")
+    with pytest.raises(InvalidParameterError,
+                       match=r"^test must be 'bootstrap' or 'randomized-tukey', got 't-test' "
+                             r"\(str\)$"):
+        discriminative_power(qrels, runs, "map", test="t-test")
 
 
 def test_asl_curves_plot() -> None:
@@ -347,7 +349,7 @@ def test_discriminative_power_equals_the_exact_enumerations() -> None:
     for i, name in enumerate(runs):
         np.testing.assert_array_equal(evaluated[name]["P@8"], EIGHTHS[i] / 8)
     # randomised Tukey: 6^5 = 7,776 relabellings <= B, so the p-values are exact
-    tukey = discriminative_power(qrels, runs, "P@8", method="randomized-tukey",
+    tukey = discriminative_power(qrels, runs, "P@8", test="randomized-tukey",
                                  n_resamples=10_000, seed=0)
     assert list(tukey.pairs) == [("s0", "s1"), ("s0", "s2"), ("s1", "s2")]
     np.testing.assert_array_equal(np.rint(tukey.p_values["P@8"] * 7776), [1952, 66, 4924])

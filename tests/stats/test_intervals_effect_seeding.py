@@ -72,7 +72,9 @@ def test_test_names() -> None:
     assert resolve_test("permutation") == "randomization"
     assert resolve_test("T") == "t-test"
     assert resolve_test("signed_rank") == "wilcoxon"
-    message = r"unknown test 'wilcoxn' \(did you mean 'wilcoxon'\?\)"
+    message = (r"^test must be one of 'randomization', 't-test', 'wilcoxon', 'bootstrap', 'sign', "
+               r"'tukey', 'randomized-tukey' \(or an alias: 'randomisation', .*\), got 'wilcoxn' "
+               r"\(str\); did you mean 'wilcoxon'\?$")
     with pytest.raises(InvalidParameterError, match=message):
         resolve_test("wilcoxn")
 

@@ -15,10 +15,17 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-from rankwise.options import TIE_POLICIES
+from rankwise._validation import Constraint, Integer, NotAcceptedError, Number
+from rankwise.options import (
+    CORRECTION_NAMES,
+    MISSING_POLICIES,
+    TEST_NAMES,
+    TIE_POLICIES,
+    UNJUDGED_POLICIES,
+)
 
 if TYPE_CHECKING:
-    from rankwise.options import EvalOptions
+    from rankwise.options import CompareOptions, EvalOptions, FusionOptions
 
 __all__ = [
     "CORRECTION_NAMES",
@@ -35,9 +42,11 @@ __all__ = [
     "add_unjudged_option",
     "check_no_stdin",
     "columns",
+    "compare_options",
     "digits",
     "engine_of",
     "evaluation_options",
+    "fusion_options",
     "measure_texts",
     "non_negative_int",
     "number",
@@ -55,12 +64,6 @@ QRELS_FORMATS = (*INPUT_FORMATS, "diversity")
 """Judgments may also be diversity judgments in TREC text (``qid subtopic docno grade``)."""
 TIE_CHOICES = TIE_POLICIES
 
-TEST_NAMES = ("randomization", "t-test", "wilcoxon", "bootstrap", "sign", "tukey",
-              "randomized-tukey")
-"""The tests ``--test`` names (``rankwise.stats.TESTS`` and ``MANY_SYSTEM_TESTS``)."""
-CORRECTION_NAMES = ("holm", "bonferroni", "benjamini-hochberg", "none")
-"""The corrections ``--correction`` names (``rankwise.stats.CORRECTIONS``); the library's
-aliases (``bh``, ``fdr_bh``, ``holm-bonferroni``, ...) are taken too, by every command."""
 
 DEFAULT_MEASURES = ("ndcg@10", "map", "mrr", "P@10", "recall@1000")
 """Measures used when ``-m`` is not given."""
@@ -86,75 +89,35 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
                        help="show the full traceback of an error")
 
 
-def positive_int(text: str) -> int:
-    """Read an integer >= 1 (an argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def _argument(constraint: Constraint, name: str, doc: str) -> Callable[[str], Any]:
+    """An argparse type reading text by a declared constraint (one wording: expected, got)."""
+
+    def read(text: str) -> Any:
+        try:
+            return constraint.convert(text)
+        except NotAcceptedError:
+            raise argparse.ArgumentTypeError(
+                f"expected {constraint.expected}, got {text!r}") from None
+
+    read.__name__ = read.__qualname__ = name
+    read.__doc__ = doc
+    return read
 
 
-def non_negative_int(text: str) -> int:
-    """Read an integer >= 0 (an argparse type).
-
-    Numbers beyond any ranking's length are kept (a depth that long cuts nothing).
-    """
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
-
-
-def number(text: str) -> float:
-    """Read a finite number (an argparse type)."""
-    import math
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-    return value
-
-
-def digits(text: str) -> int:
-    """Read a count of decimals, 0 to 17 (an argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 17:
-        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 17, got {text!r}")
-    return value
-
-
-def seed(text: str) -> int:
-    """Read a non-negative integer seed (an argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
-
-
-def probability(text: str) -> float:
-    """Read a number strictly between 0 and 1 (an argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
-    return value
+positive_int = _argument(Integer(low=1, text=True), "positive_int",
+                         "Read an integer >= 1 (an argparse type).")
+non_negative_int = _argument(
+    Integer(low=0, text=True), "non_negative_int",
+    "Read an integer >= 0 (an argparse type); numbers beyond any ranking's length are kept "
+    "(a depth that long cuts nothing).")
+number = _argument(Number(finite=True, text=True), "number",
+                   "Read a finite number (an argparse type).")
+digits = _argument(Integer(0, 17, text=True), "digits",
+                   "Read a count of decimals, 0 to 17 (an argparse type).")
+seed = _argument(Integer(low=0, text=True), "seed",
+                 "Read a non-negative integer seed (an argparse type).")
+probability = _argument(Number(0, 1, closed="neither", text=True), "probability",
+                        "Read a number strictly between 0 and 1 (an argparse type).")
 
 
 def add_evaluation_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
@@ -172,7 +135,7 @@ def add_evaluation_options(parser: argparse.ArgumentParser) -> argparse._Argumen
     options.add_argument("-M", "--depth", type=non_negative_int, metavar="K",
                          help="evaluate only the first K documents of each query (trec_eval -M; "
                               "0: every ranking is empty)")
-    options.add_argument("--missing", dest="missing", choices=("skip", "zero"), default="skip",
+    options.add_argument("--missing", dest="missing", choices=MISSING_POLICIES, default="skip",
                          help="a judged query absent from a run: left out of its means "
                               "(skip, default) or scored as an empty ranking (zero, trec_eval -c)")
     options.add_argument("-c", "--missing-zero", dest="missing", action="store_const",
@@ -253,7 +216,7 @@ def columns(text: str) -> dict[str, str | None]:
 def add_unjudged_option(group: Any) -> None:
     """Add ``--unjudged`` (``nonrelevant`` or ``bounds``) to an argument group."""
     group.add_argument(
-        "--unjudged", choices=("nonrelevant", "bounds"), default="nonrelevant",
+        "--unjudged", choices=UNJUDGED_POLICIES, default="nonrelevant",
         help="unjudged documents are not relevant (nonrelevant, default); bounds: also "
              "evaluate them as relevant at the top grade and print each measure's high "
              "value and judged@k next to it",
@@ -327,20 +290,43 @@ def spark_setting(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
+def _options_of(kind: type[Any], args: argparse.Namespace, **names: str) -> Any:
+    """An options value of *kind* from the parsed arguments that have its fields' names.
+
+    A field the command has no option for keeps its default; *names* maps a
+    field to an argument of another name (``method="discriminative_power"``).
+    """
+    from dataclasses import fields
+
+    given = {}
+    for item in fields(kind):
+        key = names.get(item.name, item.name)
+        if hasattr(args, key):
+            given[item.name] = getattr(args, key)
+    return kind(**given)
+
+
 def evaluation_options(args: argparse.Namespace) -> EvalOptions:
-    """The :class:`~rankwise.options.EvalOptions` the parsed arguments ask for."""
+    """The :class:`~rankwise.options.EvalOptions` the parsed arguments ask for (built once)."""
     from rankwise.options import EvalOptions
 
-    return EvalOptions(
-        rel=args.rel,
-        depth=args.depth,
-        missing=args.missing,
-        judged_only=args.judged_only,
-        ties=args.ties,
-        exclude_self=getattr(args, "exclude_self", False),
-        columns=getattr(args, "columns", None),
-        unjudged=getattr(args, "unjudged", "nonrelevant"),
-    )
+    options: EvalOptions = _options_of(EvalOptions, args)
+    return options
+
+
+def compare_options(args: argparse.Namespace) -> CompareOptions:
+    """The :class:`~rankwise.options.CompareOptions` of ``--test --correction --alpha ...``."""
+    from rankwise.options import CompareOptions
+
+    options: CompareOptions = _options_of(CompareOptions, args)
+    return options
+
+
+def fusion_options(args: argparse.Namespace) -> FusionOptions:
+    """The :class:`~rankwise.options.FusionOptions` of ``--method --norm --weights --param``."""
+    from rankwise.options import FusionOptions
+
+    return FusionOptions(args.method, args.norm, args.weights, dict(args.params) or None)
 
 
 def spark_log_level(args: argparse.Namespace, config: dict[str, str], *,

@@ -20,26 +20,22 @@ from rankwise._wording import counted
 from rankwise.data import Run
 from rankwise.exceptions import InvalidParameterError
 from rankwise.fusion.align import Aligned, align, document_ids
-from rankwise.fusion.methods import (
-    ALIASES,
-    METHODS,
-    check_params,
-    fused_scores,
-    one_pass,
-    resolve_method,
-)
+from rankwise.fusion.methods import ALIASES, METHODS, fused_scores, one_pass
 from rankwise.fusion.normalise import NORMALISATIONS, normalise, resolve_norm
 from rankwise.fusion.training import train
+from rankwise.options import FusionMethod, FusionOptions, Normalisation, merged
 
 __all__ = [
     "ALIASES",
     "METHODS",
     "NORMALISATIONS",
     "Aligned",
+    "FusionOptions",
     "align",
     "as_runs",
     "fuse",
     "fused_run",
+    "fusion_options",
     "normalise_runs",
     "train",
 ]
@@ -74,13 +70,14 @@ def _looks_like_a_run_dict(value: Mapping[Any, Any]) -> bool:
 
 def fuse(
     runs: Any,
-    method: str = "rrf",
+    method: FusionMethod = "rrf",
     *,
-    norm: str | None = None,
+    norm: Normalisation | None = None,
     weights: Sequence[float] | None = None,
     qrels: Any = None,
     train_runs: Any = None,
     name: str | None = None,
+    options: FusionOptions | None = None,
     **params: Any,
 ) -> Run:
     """Fuse runs into one.
@@ -116,6 +113,10 @@ def fuse(
         Training runs, one per run, in the same order.
     name : str, optional
         The fused run's name (default: the method's).
+    options : FusionOptions, optional
+        *method*, *norm*, *weights* and the parameters at once
+        (:class:`~rankwise.options.FusionOptions`); keywords given as well
+        override them (parameters given are added to its ``params``).
     **params
         The method's parameters: ``k`` (rrf, default 60), ``gamma`` (gmnz),
         ``sigma`` (logn_isr, default 0.01), ``phi`` (rbc), ``w``
@@ -145,14 +146,12 @@ def fuse(
     >>> {doc: round(score, 4) for doc, score in mnz.to_dict()["q1"].items()}
     {'d1': 2.9091, 'd2': 0.5, 'd3': 2.0, 'd4': 0.0}
     """
-    chosen = resolve_method(method)
+    settings = fusion_options(options, method=method, norm=norm, weights=weights, params=params)
+    chosen = METHODS[settings.method]
     loaded = as_runs(runs)
     if len(loaded) < 2:
         raise InvalidParameterError(f"fusion needs at least two runs, got {len(loaded)}")
-    given = dict(params)
-    if weights is not None:
-        given["weights"] = weights
-    values = check_params(chosen, given)
+    values = {**chosen.params, **settings.values()}
     if chosen.learns is not None and values.get(chosen.learns) is None:
         if qrels is None:
             raise InvalidParameterError(
@@ -172,7 +171,7 @@ def fuse(
                         n_segments=values.get("n_segments"))
         values.update(learned)
     runs_in_order = tuple(loaded)
-    canonical = resolve_norm(norm)
+    canonical = settings.norm
     quick = one_pass(runs_in_order, chosen, values, canonical)
     if quick is not None:  # sums over runs, straight from the runs' rows
         found, scores = quick
@@ -187,6 +186,24 @@ def fuse(
     _check_finite(view.query_ids, view.candidate_query, view.doc_ids(), scores, chosen.name,
                   canonical, runs_in_order)
     return fused_run(view, scores, name or chosen.name)
+
+
+def fusion_options(options: FusionOptions | None, *, method: str, norm: str | None,
+                   weights: Sequence[float] | None, params: Mapping[str, Any]) -> FusionOptions:
+    """The :class:`FusionOptions` of a call: *options*, with the keywords given over it.
+
+    The parameters given are added to those of *options* (the same name: the keyword's).
+
+    Examples
+    --------
+    >>> fusion_options(FusionOptions("rrf", params={"k": 10}), method="rrf", norm="max",
+    ...                weights=None, params={}).describe()
+    {'method': 'rrf', 'normalisation': 'max', 'parameters': 'k=10'}
+    """
+    if options is not None and params:
+        params = {**(options.params or {}), **params}
+    return merged(FusionOptions, options, method=method, norm=norm, weights=weights,
+                  params=dict(params) or None)
 
 
 def _check_finite(query_ids: list[str], queries: np.ndarray | tuple[np.ndarray, np.ndarray],

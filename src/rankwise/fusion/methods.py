@@ -51,14 +51,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._validation import check, reject
 from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 from rankwise.fusion.align import Aligned, RowValues, Scanned, layout, scan
+from rankwise.options import FUSION_ALIASES, FUSION_METHOD, FUSION_PARAMETERS, check_fusion_params
 
 if TYPE_CHECKING:
     from rankwise.data import Run
 
-__all__ = ["METHODS", "SEGFUSE_BOUNDS", "Method"]
+__all__ = ["ALIASES", "METHODS", "SEGFUSE_BOUNDS", "Method"]
 
 MISSING_LOG_ODDS = float(np.log(0.001 / 0.999))
 """bayesfuse's log-odds for a document a run did not retrieve (ranx's)."""
@@ -167,9 +169,7 @@ def _weights(n_runs: int, params: dict[str, Any]) -> np.ndarray:
         )
     values = _floats("weights", weights)
     if values.shape != (n_runs,) or not np.isfinite(values).all():
-        raise InvalidParameterError(
-            f"weights must be {n_runs} finite numbers (one per run), got {list(weights)!r}"
-        )
+        reject("weights", list(weights), f"a list of {n_runs} finite numbers, one per run")
     return values
 
 
@@ -219,20 +219,11 @@ def _mixed(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) 
 
 
 def _rrf_k(params: dict[str, Any]) -> float:
-    k = float(params.get("k", 60))
-    if not k >= 0:
-        raise InvalidParameterError(f"rrf's k must be a number >= 0, got {params.get('k')!r}")
-    return k
+    return float(params.get("k", 60))  # a finite number >= 0 (rankwise.options)
 
 
 def _log_isr(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) -> np.ndarray:
     return total * np.log(count)  # type: ignore[arg-type]
-
-
-def _check_sigma(params: dict[str, Any]) -> None:
-    sigma = float(params.get("sigma", 0.01))
-    if not 0 <= sigma <= 1:
-        raise InvalidParameterError(f"logn_isr's sigma must be in [0, 1], got {sigma!r}")
 
 
 def _logn_isr(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) -> np.ndarray:
@@ -277,9 +268,7 @@ def _rbc(view: Aligned, params: dict[str, Any]) -> np.ndarray:
     phi = params.get("phi")
     if phi is None:
         raise InvalidParameterError("rbc needs phi=, the persistence in (0, 1), e.g. phi=0.8")
-    phi = float(phi)
-    if not 0 <= phi <= 1:
-        raise InvalidParameterError(f"rbc's phi must be in [0, 1], got {phi!r}")
+    phi = float(phi)  # in [0, 1] (rankwise.options)
     return view.total([(1.0 - phi) * phi ** (ranks - 1.0) for ranks in _ranks(view)])
 
 
@@ -291,10 +280,8 @@ def _table(params: dict[str, Any], key: str, view: Aligned, method: str) -> list
             f"or use rankwise.fusion.train)"
         )
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise InvalidParameterError(
-            f"{method}: {key} must be one row of numbers per run, got {values!r}"
-        )
-    tables = [_floats(f"{method}: {key}", row).ravel() for row in values]
+        reject(key, values, "one row of numbers per run", where=method)
+    tables = [_floats(key, row, where=method).ravel() for row in values]
     if len(tables) != view.n_runs:
         raise InvalidParameterError(
             f"{method}: {key} has {counted(len(tables), 'row')}, expected one per run "
@@ -344,9 +331,9 @@ def _segfuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
 def _slidefuse(view: Aligned, params: dict[str, Any]) -> np.ndarray:
     probs = _table(params, "probs", view, "slidefuse")
     w = params.get("w")
-    if w is None or int(w) != w or w < 0:
-        raise InvalidParameterError(f"slidefuse needs w=, a window half-width >= 0, got {w!r}")
-    w = int(w)
+    if w is None:
+        raise InvalidParameterError("slidefuse needs w=, a window half-width >= 0, e.g. w=2")
+    w = int(w)  # a whole number >= 0 (rankwise.options)
     values = []
     for r, (table, ranks) in enumerate(zip(probs, _ranks(view))):
         position = ranks - 1
@@ -367,7 +354,7 @@ def _map_scores(params: dict[str, Any], n_runs: int) -> np.ndarray:
         )
     values = _floats("map_scores", scores)
     if values.shape != (n_runs,):
-        raise InvalidParameterError(f"map_scores must hold one number per run ({n_runs})")
+        reject("map_scores", scores, f"{n_runs} numbers, one per run")
     return values
 
 
@@ -443,7 +430,8 @@ _BY_RANK = {"rrf", "isr", "log_isr", "logn_isr", "bordafuse", "w_bordafuse", "co
 
 
 def _m(name: str, compute: Callable[[Aligned, dict[str, Any]], np.ndarray] | RowSum,
-       summary: str, learns: str | None = None, **params: Any) -> Method:
+       summary: str, learns: str | None = None) -> Method:
+    params = dict(FUSION_PARAMETERS.get(name, {}))  # the vocabulary of rankwise.options
     if isinstance(compute, RowSum):
         return Method(name, compute.compute, params, learns, summary, name in _BY_RANK, compute)
     return Method(name, compute, params, learns, summary, name in _BY_RANK)
@@ -460,48 +448,41 @@ METHODS: dict[str, Method] = {m.name: m for m in (
     _m("min", _min, "CombMIN: the lowest score among the runs that retrieved it"),
     _m("med", _med, "CombMED: the median score among the runs that retrieved it"),
     _m("gmnz", RowSum("score", False, True, _gmnz, _check_gamma),
-       "CombGMNZ: the sum times n(d)^gamma", gamma=None),
-    _m("wsum", RowSum("score", True, False, _total), "weighted sum of the scores", weights=None),
-    _m("wmnz", _wmnz, "weighted CombMNZ: the sum times the weights of the runs that retrieved it",
-       weights=None),
+       "CombGMNZ: the sum times n(d)^gamma"),
+    _m("wsum", RowSum("score", True, False, _total), "weighted sum of the scores"),
+    _m("wmnz", _wmnz, "weighted CombMNZ: the sum times the weights of the runs that retrieved it"),
     _m("mixed", RowSum("score", True, True, _mixed),
-       "weighted sum times sqrt(n(d)) (Wu, 2012)", weights=None),
+       "weighted sum times sqrt(n(d)) (Wu, 2012)"),
     _m("rrf", RowSum("rrf", False, False, _total),
-       "reciprocal rank fusion (Cormack et al., 2009)", k=60),
+       "reciprocal rank fusion (Cormack et al., 2009)"),
     _m("isr", RowSum("isr", False, True, _times_count),
        "inverse square rank (Mourao et al., 2014)"),
     _m("log_isr", RowSum("isr", False, True, _log_isr),
        "logarithmic inverse square rank (Mourao et al., 2014)"),
-    _m("logn_isr", RowSum("isr", False, True, _logn_isr, _check_sigma),
-       "log(n(d) + sigma) times the inverse square ranks", sigma=0.01),
+    _m("logn_isr", RowSum("isr", False, True, _logn_isr),
+       "log(n(d) + sigma) times the inverse square ranks"),
     _m("bordafuse", _bordafuse, "Borda count (Aslam & Montague, 2001)"),
-    _m("w_bordafuse", _w_bordafuse, "weighted Borda count", weights=None),
+    _m("w_bordafuse", _w_bordafuse, "weighted Borda count"),
     _m("condorcet", _condorcet, "Condorcet fusion (Montague & Aslam, 2002)"),
-    _m("w_condorcet", _w_condorcet, "weighted Condorcet fusion", weights=None),
-    _m("rbc", _rbc, "rank-biased centroids (Bailey et al., 2017)", phi=None),
+    _m("w_condorcet", _w_condorcet, "weighted Condorcet fusion"),
+    _m("rbc", _rbc, "rank-biased centroids (Bailey et al., 2017)"),
     _m("posfuse", _posfuse, "probability of relevance per rank (Lillis et al.)",
-       learns="probs", probs=None),
+       learns="probs"),
     _m("probfuse", _probfuse, "probability of relevance per segment (Lillis et al., 2006)",
-       learns="probs", probs=None, n_segments=None),
+       learns="probs"),
     _m("segfuse", _segfuse, "probability per fixed segment times the score (Shokouhi, 2007)",
-       learns="probs", probs=None),
+       learns="probs"),
     _m("slidefuse", _slidefuse, "probability over a sliding window of ranks (Lillis et al., 2008)",
-       learns="probs", probs=None, w=None),
+       learns="probs"),
     _m("mapfuse", RowSum("map", False, False, _total),
        "each run's MAP over the rank (Lillis et al., 2010)",
-       learns="map_scores", map_scores=None),
+       learns="map_scores"),
     _m("bayesfuse", _bayesfuse, "naive Bayes log-odds of relevance per rank (Aslam & Montague, "
-       "2001)", learns="log_odds", log_odds=None),
+       "2001)", learns="log_odds"),
 )}
 """Fusion methods by ranx's name."""
 
-ALIASES: dict[str, str] = {
-    "combsum": "sum", "combmnz": "mnz", "combanz": "anz", "combmax": "max", "combmin": "min",
-    "combmed": "med", "combgmnz": "gmnz", "comb_sum": "sum", "comb_mnz": "mnz",
-    "comb_anz": "anz", "comb_max": "max", "comb_min": "min", "comb_med": "med",
-    "comb_gmnz": "gmnz", "weighted_sum": "wsum", "weighted_bordafuse": "w_bordafuse",
-    "weighted_condorcet": "w_condorcet", "borda": "bordafuse", "reciprocal_rank_fusion": "rrf",
-}
+ALIASES: dict[str, str] = FUSION_ALIASES
 """Other names of the methods (``combsum`` for ranx's ``sum``, ...)."""
 
 
@@ -513,53 +494,11 @@ def resolve_method(name: str) -> Method:
     >>> resolve_method("CombMNZ").name
     'mnz'
     """
-    from rankwise.suggest import did_you_mean
-
-    key = name.strip().lower() if isinstance(name, str) else ""
-    key = ALIASES.get(key, key)
-    if key not in METHODS:
-        raise InvalidParameterError(
-            f"unknown fusion method {name!r}; the methods are {', '.join(METHODS)}"
-            + did_you_mean(str(name), [*METHODS, *ALIASES])
-        )
-    return METHODS[key]
-
-
-_NUMBERS = ("k", "gamma", "sigma", "phi", "w", "n_segments")
-"""The parameters that are one number (the others are one per run: weights, learned tables)."""
-
-
-def _number(method: Method, key: str, value: Any) -> Any:
-    """*value* as a finite number (a number's text too: the command line gives text)."""
-    if value is None:
-        return None
-    number: Any = value
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            number = int(text)
-        except ValueError:
-            try:
-                number = float(text)
-            except ValueError:
-                number = None
-    ok = (
-        number is not None and not isinstance(number, bool)
-        and isinstance(number, (int, float, np.integer, np.floating)) and np.isfinite(number)
-    )
-    if not ok:
-        raise InvalidParameterError(
-            f"fusion method {method.name!r}: parameter {key} must be a finite number, "
-            f"got {value!r} (e.g. {key}={_EXAMPLES.get(key, 1)})"
-        )
-    return number
-
-
-_EXAMPLES = {"k": 60, "gamma": 0.5, "sigma": 0.01, "phi": 0.8, "w": 2, "n_segments": 10}
+    return METHODS[check("method", name, FUSION_METHOD)]
 
 
 def check_params(method: Method, params: dict[str, Any]) -> dict[str, Any]:
-    """*params* with the method's defaults filled in; unknown names and non-numbers refused.
+    """*params* with the method's defaults filled in; unknown names and bad numbers refused.
 
     Examples
     --------
@@ -568,29 +507,18 @@ def check_params(method: Method, params: dict[str, Any]) -> dict[str, Any]:
     >>> check_params(resolve_method("rrf"), {"k": "abc"})
     Traceback (most recent call last):
     ...
-    rankwise.exceptions.InvalidParameterError: fusion method 'rrf': parameter k must be a \
-finite number, got 'abc' (e.g. k=60)
+    rankwise.exceptions.InvalidParameterError: fusion method 'rrf': k must be a finite number \
+>= 0, got 'abc' (str); e.g. k=60
     """
-    unknown = sorted(set(params) - set(method.params))
-    if unknown:
-        accepted = ", ".join(method.params) or "none"
-        raise InvalidParameterError(
-            f"fusion method {method.name!r} has no parameter {', '.join(map(repr, unknown))}; "
-            f"it takes: {accepted}"
-        )
-    checked = {
-        key: _number(method, key, value) if key in _NUMBERS else value
-        for key, value in params.items()
-    }
-    return {**method.params, **checked}
+    return {**method.params, **check_fusion_params(method.name, params)}
 
 
-def _floats(what: str, value: Any) -> np.ndarray:
+def _floats(what: str, value: Any, where: str | None = None) -> np.ndarray:
     """*value* (a number per run, or a table's row) as float64, or an error naming *what*."""
     try:
         return np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
-        raise InvalidParameterError(f"{what} must hold numbers, got {value!r}") from None
+        reject(what, value, "numbers", where=where)
 
 
 def fused_scores(view: Aligned, method: Method, params: dict[str, Any]) -> np.ndarray:

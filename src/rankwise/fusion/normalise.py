@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rankwise.exceptions import InvalidParameterError
+from rankwise._validation import check
 from rankwise.fusion.align import Aligned
-from rankwise.suggest import did_you_mean
+from rankwise.options import NORMALISATION, NORMALISATIONS
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -35,16 +35,6 @@ if TYPE_CHECKING:
 __all__ = ["NORMALISATIONS", "normalise", "resolve_norm"]
 
 _FLOOR = 1e-9
-
-NORMALISATIONS = ("min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
-"""The normalisations :func:`rankwise.fuse` offers (``norm=None``: none)."""
-
-_ALIASES = {
-    "min-max": "min-max", "min_max": "min-max", "minmax": "min-max",
-    "min-max-inverted": "min-max-inverted", "min_max_inverted": "min-max-inverted",
-    "max": "max", "sum": "sum", "zmuv": "zmuv", "z-score": "zmuv", "zscore": "zmuv",
-    "rank": "rank", "borda": "borda",
-}
 
 
 def resolve_norm(norm: str | None) -> str | None:
@@ -55,15 +45,8 @@ def resolve_norm(norm: str | None) -> str | None:
     >>> resolve_norm("min_max"), resolve_norm(None)
     ('min-max', None)
     """
-    if norm is None:
-        return None
-    key = norm.strip().lower() if isinstance(norm, str) else None
-    if key not in _ALIASES:
-        raise InvalidParameterError(
-            f"unknown normalisation {norm!r}; the normalisations are "
-            f"{', '.join(NORMALISATIONS)} (or None){did_you_mean(str(norm), _ALIASES)}"
-        )
-    return _ALIASES[key]
+    canonical: str | None = check("norm", norm, NORMALISATION)
+    return canonical
 
 
 def _per_query(

@@ -24,15 +24,27 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise._tabular import Tabular
+from rankwise._validation import NON_NEGATIVE_INT, Integer, Number, check, optional, reject
 from rankwise.engines.core import prepare_measures
 from rankwise.engines.numpy import NumpyEngine
 from rankwise.exceptions import InvalidParameterError
-from rankwise.fusion import as_runs, fused_run
+from rankwise.fusion import as_runs, fused_run, fusion_options
 from rankwise.fusion.align import Aligned, align
-from rankwise.fusion.methods import Method, check_params, fused_scores, resolve_method
+from rankwise.fusion.methods import METHODS, Method, check_params, fused_scores, resolve_method
 from rankwise.fusion.normalise import normalise, resolve_norm
 from rankwise.fusion.training import train
-from rankwise.options import EvalOptions, options_from
+from rankwise.options import (
+    EvalOptions,
+    FusionMethod,
+    FusionOptions,
+    Missing,
+    Normalisation,
+    Ties,
+    Unjudged,
+    check_fusion_params,
+    options_from,
+    split_options,
+)
 from rankwise.results import Results
 
 if TYPE_CHECKING:
@@ -42,6 +54,7 @@ __all__ = ["FoldResult", "FusionOptimization", "default_grid", "optimize_fusion"
 
 _WEIGHTED = ("wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet")
 _UNIT_GRID = [round(0.01 * i, 2) for i in range(1, 101)]
+_STEP = Number(0, 1, closed="right")
 
 
 def weight_grid(n_runs: int, step: float = 0.1) -> list[tuple[float, ...]]:
@@ -52,9 +65,11 @@ def weight_grid(n_runs: int, step: float = 0.1) -> list[tuple[float, ...]]:
     >>> len(weight_grid(3)), weight_grid(2, 0.5)
     (66, [(0.0, 1.0), (0.5, 0.5), (1.0, 0.0)])
     """
+    step = check("step", step, _STEP)
     units = round(1.0 / step)
-    if units < 1 or abs(units * step - 1.0) > 1e-9:
-        raise InvalidParameterError(f"step must divide 1 into whole steps, got {step!r}")
+    if abs(units * step - 1.0) > 1e-9:
+        reject("step", step, "a number in (0, 1] that divides 1 into whole steps",
+               remedy="e.g. 0.1, 0.05 or 0.25")
     out = []
     for combination in itertools.product(range(units + 1), repeat=n_runs):
         if sum(combination) == units:
@@ -222,15 +237,24 @@ def _best(
 def optimize_fusion(
     qrels: Any,
     runs: Any,
-    method: str = "wsum",
+    method: FusionMethod = "wsum",
     *,
     measure: str = "ndcg@10",
-    norm: str | None = None,
+    norm: Normalisation | None = None,
     grid: Mapping[str, Sequence[Any]] | None = None,
     step: float = 0.1,
     folds: int | None = None,
     seed: int = 0,
-    options: EvalOptions | None = None,
+    rel: float | None = None,
+    depth: int | None = None,
+    missing: Missing = "skip",
+    judged_only: bool = False,
+    ties: Ties = "trec",
+    exclude_self: bool = False,
+    unjudged: Unjudged = "nonrelevant",
+    columns: Mapping[str, str | None] | None = None,
+    options: EvalOptions | FusionOptions | tuple[EvalOptions | FusionOptions, ...]
+    | None = None,
     **fixed: Any,
 ) -> FusionOptimization:
     """Search *method*'s parameters for the best mean of *measure*.
@@ -256,8 +280,11 @@ def optimize_fusion(
         Cross-validate over this many folds of the judged queries.
     seed : int
         Seed of the split into folds.
-    options : EvalOptions, optional
-        Options of the evaluation (relevance level, ties, ...).
+    rel, depth, missing, judged_only, ties, exclude_self, unjudged, columns
+        Options of the evaluation, as in :func:`rankwise.evaluate`.
+    options : EvalOptions, FusionOptions, or a tuple of both, optional
+        The evaluation's options and the fusion's (its method, normalisation
+        and parameters held fixed) at once; keywords given as well override them.
     **fixed
         Parameters held fixed (e.g. ``k=60`` while searching nothing else).
 
@@ -275,11 +302,22 @@ def optimize_fusion(
     >>> found.params, found.score, [score for _, score in found.trials]
     ({'weights': [0.0, 1.0]}, 1.0, [1.0, 1.0, 0.0])
     """
-    chosen = resolve_method(method)
+    given_evaluation, given_fusion = split_options(options, EvalOptions, FusionOptions)
+    evaluation = options_from(
+        given_evaluation, rel=rel, depth=depth, missing=missing, judged_only=judged_only,
+        ties=ties, exclude_self=exclude_self, unjudged=unjudged, columns=columns,
+    )
+    if given_fusion is not None and method == "wsum":  # this function's default method
+        method = given_fusion.method
+    fusion = fusion_options(given_fusion, method=method, norm=norm, weights=None, params=fixed)
+    check("folds", folds, optional(Integer(low=2)))
+    check("seed", seed, NON_NEGATIVE_INT)
+    chosen = METHODS[fusion.method]
+    norm = fusion.norm
+    fixed = fusion.values()
     loaded = as_runs(runs)
     if len(loaded) < 2:
         raise InvalidParameterError(f"fusion needs at least two runs, got {len(loaded)}")
-    evaluation = options_from(options)
     measures = prepare_measures([measure], evaluation)
     if len(measures) != 1:
         raise InvalidParameterError(f"optimize one measure at a time, got {measure!r}")
@@ -287,11 +325,7 @@ def optimize_fusion(
 
     judgments = as_qrels(qrels)
     space = dict(grid) if grid is not None else default_grid(chosen.name, len(loaded), step=step)
-    unknown = set(space) - set(chosen.params)
-    if unknown:
-        raise InvalidParameterError(
-            f"fusion method {chosen.name!r} has no parameter {', '.join(sorted(unknown))}"
-        )
+    check_fusion_params(chosen.name, dict.fromkeys(space))  # names only: values are searched
     if not space and chosen.learns is None:
         raise InvalidParameterError(
             f"fusion method {chosen.name!r} has nothing to search or learn; "
@@ -314,8 +348,6 @@ def _cross_validate(
     search: _Search, settings: list[dict[str, Any]], fixed: dict[str, Any], qrels: Any,
     runs: list[Any], folds: int, seed: int,
 ) -> list[FoldResult]:
-    if isinstance(folds, bool) or not isinstance(folds, int) or folds < 2:
-        raise InvalidParameterError(f"folds must be an integer >= 2, got {folds!r}")
     retrieved = set(search.view.query_ids)
     judged = sorted(q for q in qrels.query_ids if q in retrieved)
     if len(judged) < folds:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._validation import POSITIVE_INT, check
 from rankwise.exceptions import InvalidParameterError
 from rankwise.fusion.methods import SEGFUSE_BOUNDS
 
@@ -176,13 +177,9 @@ def train(
     """
     if method not in LEARNING:
         raise InvalidParameterError(f"fusion method {method!r} learns nothing")
-    if method == "probfuse" and (
-        isinstance(n_segments, bool) or not isinstance(n_segments, (int, np.integer))
-        or n_segments < 1
-    ):
-        raise InvalidParameterError(
-            f"probfuse needs n_segments=, a positive whole number of segments, got {n_segments!r}"
-        )
+    if method == "probfuse":
+        check("n_segments", n_segments, POSITIVE_INT, where="probfuse",
+              remedy="probfuse needs n_segments=, the number of segments (e.g. 10)")
     hit_lists = [_hit_matrix(qrels, run, rel) for run in runs]
     _check_learnable(method, qrels, runs, hit_lists, rel)
     if method == "mapfuse":

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._validation import Number, OneOf, check
 from rankwise.exceptions import InvalidParameterError
 
 __all__ = [
@@ -45,12 +46,14 @@ _PAIR_BUDGET = 2**22
 """Pairs (queries x positions x positions) compared at once by kendall_tau_union."""
 
 
-def _check_p(p: Any, *, allow_one: bool = False) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float, np.floating)) or not (
-            0 < p < 1 or (allow_one and p == 1)):
-        bound = "0 < p <= 1" if allow_one else "0 < p < 1"
-        raise InvalidParameterError(f"p (the persistence) must satisfy {bound}, got {p!r}")
-    return float(p)
+RBO_METHODS = ("ext", "truncated", "repro_eval")
+"""The variants of RBO: Webber's extrapolation, the truncated sum, repro_eval's normalised sum."""
+
+PERSISTENCE = Number(0, 1, closed="neither")
+"""RBO's persistence p (the truncated sum also takes 1: :data:`PERSISTENCE_OR_ONE`)."""
+PERSISTENCE_OR_ONE = Number(0, 1, closed="right", words="a number in (0, 1] (1: average "
+                                                        "overlap)")
+_RBO_METHOD = OneOf(RBO_METHODS)
 
 
 def overlaps(
@@ -113,7 +116,7 @@ def rbo_from_overlaps(x: np.ndarray, length_a: np.ndarray, length_b: np.ndarray,
     out = np.zeros(n_queries)
     empty = short == 0
     if method == "repro_eval":
-        p = _check_p(p)
+        p = check("p (the persistence)", p, PERSISTENCE)
         k = 1000 if depth is None else depth
         d = np.arange(1, k + 1, dtype=np.float64)
         weight = p ** (d - 1)
@@ -124,7 +127,7 @@ def rbo_from_overlaps(x: np.ndarray, length_a: np.ndarray, length_b: np.ndarray,
         out[(length_a == 0) & (length_b == 0)] = np.nan
         return out
     if method == "truncated":
-        p = _check_p(p, allow_one=True)
+        p = check("p (the persistence)", p, PERSISTENCE_OR_ONE)
         k = short if depth is None else np.minimum(short, depth)
         d = np.arange(1, x.shape[1] + 1, dtype=np.float64)
         inside = d <= k[:, None]
@@ -135,11 +138,8 @@ def rbo_from_overlaps(x: np.ndarray, length_a: np.ndarray, length_b: np.ndarray,
                 out = (1 - p) * (x / d * p ** (d - 1) * inside).sum(axis=1)
         out[(length_a == 0) & (length_b == 0)] = np.nan
         return out
-    if method != "ext":
-        raise InvalidParameterError(
-            f"method must be 'ext', 'truncated' or 'repro_eval', got {method!r}"
-        )
-    p = _check_p(p)
+    check("method", method, _RBO_METHOD)
+    p = check("p (the persistence)", p, PERSISTENCE)
     width = int(long_.max(initial=0))
     if width == 0:
         return np.full(n_queries, np.nan)

@@ -6,7 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._validation import NONE, OneOf, check, loose
 from rankwise.exceptions import InvalidParameterError
+from rankwise.options import CORRECTION_ALIASES, CORRECTION_NAMES
 
 __all__ = ["CORRECTIONS", "adjust_pvalues", "resolve_correction"]
 
@@ -18,17 +20,6 @@ CORRECTIONS: dict[str, str] = {
 }
 """Canonical correction names and how they are printed."""
 
-_ALIASES = {
-    "holm": "holm",
-    "holm-bonferroni": "holm",
-    "bonferroni": "bonferroni",
-    "benjamini-hochberg": "benjamini-hochberg",
-    "bh": "benjamini-hochberg",
-    "fdr-bh": "benjamini-hochberg",
-    "fdr": "benjamini-hochberg",
-    "none": "none",
-}
-
 
 def resolve_correction(name: str | None) -> str:
     """Return the canonical name of a correction (``None`` means ``"none"``).
@@ -36,30 +27,17 @@ def resolve_correction(name: str | None) -> str:
     Raises
     ------
     InvalidParameterError
-        An unknown name; the message lists the known ones and the nearest.
+        An unknown name; the message lists the names and aliases, and the nearest.
 
     Examples
     --------
-    >>> resolve_correction("BH")
-    'benjamini-hochberg'
+    >>> resolve_correction("BH"), resolve_correction(None)
+    ('benjamini-hochberg', 'none')
     """
-    if name is None:
-        return "none"
-    if not isinstance(name, str):
-        raise InvalidParameterError(
-            f"correction must be a string or None, got {name!r} ({type(name).__name__})"
-        )
-    key = name.strip().lower().replace("_", "-")
-    if key in _ALIASES:
-        return _ALIASES[key]
-    from rankwise.suggest import closest
+    return "none" if name is None else str(check("correction", name, _CORRECTIONS))
 
-    near = closest(key, _ALIASES)
-    hint = f" (did you mean {near!r}?)" if near else ""
-    raise InvalidParameterError(
-        f"unknown correction {name!r}{hint}; known: holm, bonferroni, "
-        "benjamini-hochberg (bh, fdr_bh), none"
-    )
+
+_CORRECTIONS = OneOf(CORRECTION_NAMES, aliases=CORRECTION_ALIASES, fold=loose) | NONE
 
 
 def adjust_pvalues(p_values: Any, method: str | None = "holm") -> np.ndarray:

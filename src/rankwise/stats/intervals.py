@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._validation import Number, check
 from rankwise.exceptions import InvalidParameterError
 from rankwise.stats._student import t_critical
 from rankwise.stats.resampling import DEFAULT_CHUNK_SIZE, bootstrap_sums, check_resamples
@@ -15,15 +16,10 @@ __all__ = ["check_confidence", "percentile_interval", "quantile_bounds", "t_inte
 
 def check_confidence(confidence: Any) -> float:
     """Validate a confidence level strictly between 0 and 1."""
-    try:
-        value = float(confidence)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(
-            f"confidence must be a number between 0 and 1, got {confidence!r}"
-        ) from None
-    if not 0 < value < 1:
-        raise InvalidParameterError(f"confidence must be between 0 and 1 (exclusive), got {value}")
-    return value
+    return float(check("confidence", confidence, _CONFIDENCE))
+
+
+_CONFIDENCE = Number(0, 1, closed="neither", text=True)
 
 
 def _columns(values: Any) -> tuple[np.ndarray, bool]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rankwise.exceptions import InvalidParameterError
+from rankwise._validation import OneOf, check, loose
+from rankwise.options import TEST_ALIASES, TEST_NAMES
 from rankwise.stats._arrays import PairedTestResult
 from rankwise.stats.parametric import paired_t_test
 from rankwise.stats.rank_tests import sign_test, wilcoxon_test
@@ -42,31 +43,6 @@ TEST_LABELS: dict[str, str] = {
 RESAMPLING_TESTS = frozenset({"randomization", "bootstrap", "randomized-tukey"})
 """Tests that take ``n_resamples``, ``seed`` and ``chunk_size``."""
 
-_ALIASES = {
-    "randomization": "randomization",
-    "randomisation": "randomization",
-    "permutation": "randomization",
-    "fisher": "randomization",
-    "t-test": "t-test",
-    "t": "t-test",
-    "ttest": "t-test",
-    "paired-t": "t-test",
-    "student": "t-test",
-    "wilcoxon": "wilcoxon",
-    "signed-rank": "wilcoxon",
-    "bootstrap": "bootstrap",
-    "sign": "sign",
-    "sign-test": "sign",
-    "tukey": "tukey",
-    "tukey-hsd": "tukey",
-    "hsd": "tukey",
-    "randomized-tukey": "randomized-tukey",
-    "randomised-tukey": "randomized-tukey",
-    "randomized-tukey-hsd": "randomized-tukey",
-    "randomised-tukey-hsd": "randomized-tukey",
-    "random-tukey": "randomized-tukey",
-}
-
 
 def resolve_test(name: str) -> str:
     """Return the canonical name of a paired test.
@@ -80,22 +56,14 @@ def resolve_test(name: str) -> str:
     Raises
     ------
     InvalidParameterError
-        An unknown name; the message suggests the nearest.
+        An unknown name; the message lists the names and aliases, and suggests the nearest.
 
     Examples
     --------
     >>> resolve_test("Permutation"), resolve_test("t_test")
     ('randomization', 't-test')
     """
-    if not isinstance(name, str):
-        raise InvalidParameterError(f"test must be a string, got {name!r} ({type(name).__name__})")
-    key = "-".join(name.strip().lower().replace("_", "-").split())
-    if key in _ALIASES:
-        return _ALIASES[key]
-    from rankwise.suggest import closest
+    return str(check("test", name, _TEST))
 
-    near = closest(key, _ALIASES)
-    hint = f" (did you mean {near!r}?)" if near else ""
-    raise InvalidParameterError(
-        f"unknown test {name!r}{hint}; known: {', '.join([*TESTS, *MANY_SYSTEM_TESTS])}"
-    )
+
+_TEST = OneOf(TEST_NAMES, aliases=TEST_ALIASES, fold=loose)

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from rankwise.exceptions import InvalidParameterError
+from rankwise._validation import POSITIVE_INT, check
+from rankwise.options import DEFAULT_CHUNK_SIZE as _DEFAULT_CHUNK_SIZE
 from rankwise.stats._arrays import PairedTestResult, as_differences, finish
 from rankwise.stats.seeding import as_seed_sequence
 
@@ -29,7 +30,7 @@ __all__ = [
     "sign_flip_sums",
 ]
 
-DEFAULT_CHUNK_SIZE = 2**22
+DEFAULT_CHUNK_SIZE = _DEFAULT_CHUNK_SIZE
 """Elements (resamples x queries) of the resample matrix processed at once."""
 
 _TIE_TOLERANCE = 1e-10
@@ -49,12 +50,8 @@ _PATTERN_BITS = np.unpackbits(
 
 def check_resamples(n_resamples: Any, chunk_size: Any) -> tuple[int, int]:
     """Validate *n_resamples* and *chunk_size* (positive integers)."""
-    for name, value in (("n_resamples", n_resamples), ("chunk_size", chunk_size)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise InvalidParameterError(
-                f"{name} must be a positive integer, got {value!r} ({type(value).__name__})"
-            )
-    return int(n_resamples), int(chunk_size)
+    return check("n_resamples", n_resamples, POSITIVE_INT), check("chunk_size", chunk_size,
+                                                                  POSITIVE_INT)
 
 
 def _chunks(n_rows: int, row_length: int, chunk_size: int) -> Iterator[tuple[int, int]]:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
-from rankwise.exceptions import InvalidParameterError
+from rankwise._validation import NON_NEGATIVE_INT, check
 
 __all__ = ["as_seed_sequence", "normalise_seed", "stream"]
 
@@ -37,11 +36,7 @@ def normalise_seed(seed: Any) -> int:
     if seed is None:
         fresh = np.random.SeedSequence().generate_state(1, dtype=np.uint32)
         return int(fresh[0])
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise InvalidParameterError(
-            f"seed must be a non-negative integer or None, got {seed!r} ({type(seed).__name__})"
-        )
-    return int(seed)
+    return int(check("seed", seed, NON_NEGATIVE_INT))
 
 
 def stream(seed: int, purpose: str, names: Iterable[str]) -> np.random.SeedSequence:

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._validation import LEVEL, Integer, Number, check
 from rankwise.exceptions import InvalidParameterError
 from rankwise.stats._arrays import scipy_special
 
@@ -55,12 +56,10 @@ def _graded(nodes: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check(k: Any, df: Any) -> tuple[int, float]:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
-        raise InvalidParameterError(f"k (the number of means) must be an integer >= 2, got {k!r}")
-    if isinstance(df, bool) or not isinstance(df, (int, float, np.integer, np.floating)) or \
-            not df > 0:
-        raise InvalidParameterError(f"df must be a positive number, got {df!r}")
-    return int(k), float(df)
+    return check("k (the number of means)", k, Integer(low=2)), check("df", df, _DF)
+
+
+_DF = Number(low=0, closed="neither")
 
 
 def _log_scale(a: float, special: Any) -> float:
@@ -189,8 +188,7 @@ def studentized_range_ppf(probability: float, k: int, df: float) -> float:
     3.4490209
     """
     k, df = _check(k, df)
-    if not 0 < probability < 1:
-        raise InvalidParameterError(f"probability must be between 0 and 1, got {probability!r}")
+    probability = check("probability", probability, LEVEL)
     from scipy.optimize import brentq
 
     target = 1.0 - probability

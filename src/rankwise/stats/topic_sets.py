@@ -42,6 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rankwise._validation import LEVEL, Integer, Number, OneOf, check
 from rankwise.exceptions import InvalidParameterError
 from rankwise.stats._arrays import scipy_special
 
@@ -106,26 +107,10 @@ class TopicSetSize:
 # ----------------------------------------------------------------------------
 
 
-def _probability(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
-        raise InvalidParameterError(f"{name} must be a number between 0 and 1, got {value!r}")
-    return float(value)
-
-
-def _positive(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
-            not math.isfinite(value) or value <= 0:
-        raise InvalidParameterError(f"{name} must be a positive number, got {value!r}")
-    return float(value)
-
-
-def _method(method: Any) -> str:
-    if method not in METHODS:
-        raise InvalidParameterError(
-            f"method must be 'exact' (noncentral distributions) or 'sakai' (the normal "
-            f"approximations of Sakai's Excel tools), got {method!r}"
-        )
-    return str(method)
+_POSITIVE = Number(low=0, closed="neither", finite=True)
+_METHOD = OneOf(METHODS, words="'exact' (noncentral distributions) or 'sakai' (the normal "
+                               "approximations of Sakai's Excel tools)")
+_TOPICS = Integer(low=2)
 
 
 def _smallest(ok: Callable[[int], bool], start: float, what: str) -> int:
@@ -201,10 +186,9 @@ def paired_t_power(effect_size: float, n: int, *, alpha: float = 0.05,
     0.539373
     """
     special = scipy_special()
-    alpha = _probability("alpha", alpha)
-    method = _method(method)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-        raise InvalidParameterError(f"n must be an integer >= 2, got {n!r}")
+    alpha = check("alpha", alpha, LEVEL)
+    method = check("method", method, _METHOD)
+    n = check("n", n, _TOPICS)
     delta = abs(float(effect_size))
     phi = n - 1
     w = float(special.stdtrit(phi, 1 - alpha / 2))
@@ -250,10 +234,10 @@ def t_test_topic_set_size(min_diff: float, variance: float, *, alpha: float = 0.
     81
     """
     special = scipy_special()
-    min_diff = _positive("min_diff", min_diff)
-    variance = _positive("variance", variance)
-    alpha, beta = _probability("alpha", alpha), _probability("beta", beta)
-    method = _method(method)
+    min_diff = check("min_diff", min_diff, _POSITIVE)
+    variance = check("variance", variance, _POSITIVE)
+    alpha, beta = check("alpha", alpha, LEVEL), check("beta", beta, LEVEL)
+    method = check("method", method, _METHOD)
     delta = min_diff / math.sqrt(variance)
     z_alpha, z_beta = float(special.ndtri(1 - alpha / 2)), float(special.ndtri(1 - beta))
     ratio = (z_alpha + z_beta) / delta
@@ -295,13 +279,12 @@ def anova_power(min_diff: float, variance: float, n_systems: int, n: int, *,
     0.5595
     """
     special = scipy_special()
-    alpha = _probability("alpha", alpha)
-    method = _method(method)
-    m = _systems(n_systems)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-        raise InvalidParameterError(f"n must be an integer >= 2, got {n!r}")
-    min_diff = _positive("min_diff", min_diff)
-    spread = min_diff * min_diff / (2 * _positive("variance", variance))
+    alpha = check("alpha", alpha, LEVEL)
+    method = check("method", method, _METHOD)
+    m = check("n_systems", n_systems, _TOPICS)
+    n = check("n", n, _TOPICS)
+    min_diff = check("min_diff", min_diff, _POSITIVE)
+    spread = min_diff * min_diff / (2 * check("variance", variance, _POSITIVE))
     phi_a, phi_e = m - 1, m * (n - 1)
     w = float(special.fdtri(phi_a, phi_e, 1 - alpha))
     noncentrality = n * spread
@@ -321,12 +304,6 @@ def anova_power(min_diff: float, variance: float, n_systems: int, n: int, *,
           - math.sqrt(c_a / phi_a) * math.sqrt(2 * phi_star - 1))
          / math.sqrt(c_a / phi_a + w / phi_e))
     return float(1 - special.ndtr(u))
-
-
-def _systems(n_systems: Any) -> int:
-    if isinstance(n_systems, bool) or not isinstance(n_systems, int) or n_systems < 2:
-        raise InvalidParameterError(f"n_systems must be an integer >= 2, got {n_systems!r}")
-    return n_systems
 
 
 def anova_topic_set_size(min_diff: float, variance: float, n_systems: int, *,
@@ -363,11 +340,11 @@ def anova_topic_set_size(min_diff: float, variance: float, n_systems: int, *,
     (158, 157)
     """
     special = scipy_special()
-    m = _systems(n_systems)
-    min_diff = _positive("min_diff", min_diff)
-    variance = _positive("variance", variance)
-    alpha, beta = _probability("alpha", alpha), _probability("beta", beta)
-    method = _method(method)
+    m = check("n_systems", n_systems, _TOPICS)
+    min_diff = check("min_diff", min_diff, _POSITIVE)
+    variance = check("variance", variance, _POSITIVE)
+    alpha, beta = check("alpha", alpha, LEVEL), check("beta", beta, LEVEL)
+    method = check("method", method, _METHOD)
     spread = min_diff * min_diff / (2 * variance)
     critical = float(special.chdtri(m - 1, alpha))
     limit = float(special.chndtrinc(critical, m - 1, beta))
@@ -406,11 +383,10 @@ def ci_expected_width(n: int, variance: float, *, alpha: float = 0.05,
     0.049761
     """
     special = scipy_special()
-    alpha = _probability("alpha", alpha)
-    method = _method(method)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-        raise InvalidParameterError(f"n must be an integer >= 2, got {n!r}")
-    sigma = math.sqrt(_positive("variance", variance))
+    alpha = check("alpha", alpha, LEVEL)
+    method = check("method", method, _METHOD)
+    n = check("n", n, _TOPICS)
+    sigma = math.sqrt(check("variance", variance, _POSITIVE))
     phi = n - 1
     t = float(special.stdtrit(phi, 1 - alpha / 2))
     if method == "exact":
@@ -448,10 +424,10 @@ def ci_topic_set_size(width: float, variance: float, *, alpha: float = 0.05,
     64
     """
     special = scipy_special()
-    width = _positive("width", width)
-    variance = _positive("variance", variance)
-    alpha = _probability("alpha", alpha)
-    method = _method(method)
+    width = check("width", width, _POSITIVE)
+    variance = check("variance", variance, _POSITIVE)
+    alpha = check("alpha", alpha, LEVEL)
+    method = check("method", method, _METHOD)
     z = float(special.ndtri(1 - alpha / 2))
     start = 4 * z * z * variance / (width * width) if width * width > 0 else math.inf
 

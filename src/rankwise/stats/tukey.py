@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from rankwise.exceptions import InvalidParameterError
+from rankwise._validation import LEVEL, Instance, check
 from rankwise.stats.anova import TwoWayAnova, as_matrix, two_way_anova
 from rankwise.stats.letters import compact_letters
 from rankwise.stats.resampling import DEFAULT_CHUNK_SIZE, check_resamples
@@ -119,13 +119,6 @@ class TukeyResult:
         return [(i, j) for i in range(m) for j in range(i + 1, m)]
 
 
-def _check_alpha(alpha: Any) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)) or \
-            not 0 < alpha < 1:
-        raise InvalidParameterError(f"alpha must be a number between 0 and 1, got {alpha!r}")
-    return float(alpha)
-
-
 def tukey_hsd(values: Any, *, alpha: float = 0.05) -> TukeyResult:
     r"""Tukey's HSD on the residual variance of the two-way ANOVA (systems x topics).
 
@@ -154,7 +147,7 @@ def tukey_hsd(values: Any, *, alpha: float = 0.05) -> TukeyResult:
     """
     from rankwise.stats.studentized_range import studentized_range_ppf, studentized_range_sf
 
-    alpha = _check_alpha(alpha)
+    alpha = check("alpha", alpha, LEVEL)
     x = as_matrix(values)
     m, n = x.shape
     anova = two_way_anova(x)
@@ -289,9 +282,8 @@ def randomized_tukey_hsd(
     ('exact', [7776, 1952, 66])
     """
     n_resamples, chunk_size = check_resamples(n_resamples, chunk_size)
-    alpha = _check_alpha(alpha)
-    if not isinstance(plus_one, bool):
-        raise InvalidParameterError(f"plus_one must be True or False, got {plus_one!r}")
+    alpha = check("alpha", alpha, LEVEL)
+    check("plus_one", plus_one, Instance(bool, words="True or False"))
     x = as_matrix(values)
     m, n = x.shape
     anova = two_way_anova(x)

@@ -14,6 +14,7 @@ from rankwise.cli.options import (
     add_input_options,
     add_significance_options,
     check_stdin_once,
+    compare_options,
     digits,
     engine_of,
     evaluation_options,
@@ -191,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
     paths = [args.run_a, args.run_b, *args.more_runs]
     check_stdin_once([args.qrels, *paths])
     options = evaluation_options(args)
+    statistics = compare_options(args)
     measures = prepare_measures(measure_texts(args.measures, DEFAULT_MEASURES), options)
     runs: dict[str, str] | list[str] = (
         dict(zip(_given_names(paths, args.names), paths)) if args.names else paths
@@ -204,12 +206,7 @@ def run(args: argparse.Namespace) -> int:
     if args.baseline is not None:
         baseline = find_run(args.baseline, list(results), paths, what="baseline")
     with Progress("comparing", f"{len(results)} runs", enabled=not args.quiet):
-        comparison = compare_results(
-            results, measures,
-            baseline=baseline, test=args.test, correction=args.correction,
-            alpha=args.alpha, n_resamples=args.n_resamples, seed=args.seed,
-            ci=args.ci, family=args.family,
-        )
+        comparison = compare_results(results, measures, baseline=baseline, options=statistics)
     if not args.quiet:
         for note in comparison.notes:
             sys.stderr.write(f"rankwise: note: {note}\n")

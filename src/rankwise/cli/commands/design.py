@@ -135,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     from rankwise.report.tables import Table
 
     fmt = output_format(args.format, args.output)
+    options = evaluation_options(args)
     sections: list[tuple[str, Any]] = []
     if args.files:
         if len(args.files) < 3:
@@ -149,7 +150,6 @@ def run(args: argparse.Namespace) -> int:
             )
         check_stdin_once(args.files)
         args.qrels, args.runs = args.files[0], args.files[1:]
-        options = evaluation_options(args)
         measures = measure_texts(args.measures, DEFAULT_MEASURES)
         variances = residual_variance(args.qrels, list(args.runs), measures, options=options,
                                       engine=engine_of(args))
@@ -184,8 +184,8 @@ def run(args: argparse.Namespace) -> int:
     if args.discriminative_power:
         power = discriminative_power(
             args.qrels, list(args.runs), measure_texts(args.measures, DEFAULT_MEASURES),
-            method=args.discriminative_power, alpha=args.alpha, n_resamples=args.n_resamples,
-            seed=args.seed, options=evaluation_options(args), engine=engine_of(args))
+            test=args.discriminative_power, alpha=args.alpha, n_resamples=args.n_resamples,
+            seed=args.seed, options=options, engine=engine_of(args))
         sections.append((power.legend, power.table()))
         if not args.quiet:
             for note in power.notes:

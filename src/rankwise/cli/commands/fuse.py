@@ -10,6 +10,7 @@ from rankwise.cli.options import (
     add_evaluation_options,
     check_stdin_once,
     evaluation_options,
+    fusion_options,
     reading,
 )
 
@@ -119,14 +120,13 @@ def run(args: argparse.Namespace) -> int:
     if len(args.runs) < 2:
         raise InvalidParameterError(f"fuse needs at least two runs, got {len(args.runs)}")
     check_stdin_once([*args.runs, args.qrels or "", args.optimize or ""])
+    fusion = fusion_options(args)
+    evaluation = evaluation_options(args)
     show = reading(args)
     runs = []
     for path in args.runs:
         with show(path):
             runs.append(read_run(path))
-    params = dict(args.params)
-    if args.weights is not None:
-        params["weights"] = args.weights
     qrels = None
     if args.qrels is not None:
         with show(args.qrels):
@@ -136,10 +136,9 @@ def run(args: argparse.Namespace) -> int:
 
         with show(args.optimize):
             judgments = read_qrels(args.optimize)
-        fixed = {k: v for k, v in params.items() if k != "weights"}
         found = optimize_fusion(
-            judgments, runs, args.method, measure=args.measure, norm=args.norm,
-            folds=args.folds, seed=args.seed, options=evaluation_options(args), **fixed,
+            judgments, runs, measure=args.measure, folds=args.folds, seed=args.seed,
+            options=(evaluation, fusion.replace(weights=None)),
         )
         shown = {k: v for k, v in found.params.items() if k not in ("probs", "log_odds")}
         sys.stderr.write(
@@ -157,9 +156,9 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(
                 f"rankwise: cross-validated {found.measure}: {found.cross_validated_mean:.4f}\n"
             )
-        params.update(found.params)
+        fusion = fusion.replace(weights=None, params={**fusion.values(), **found.params})
         qrels = qrels or judgments
-    fused = fuse(runs, args.method, norm=args.norm, qrels=qrels, name=args.run_id, **params)
+    fused = fuse(runs, qrels=qrels, name=args.run_id, options=fusion)
     if args.output is None or args.output == "-":
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "fused.run")

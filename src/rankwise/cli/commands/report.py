@@ -13,6 +13,7 @@ from rankwise.cli.options import (
     add_input_options,
     add_significance_options,
     check_no_stdin,
+    compare_options,
     engine_of,
     evaluation_options,
     measure_texts,
@@ -116,8 +117,7 @@ def run(args: argparse.Namespace) -> int:
                    " (it records their size and SHA-256)")
     report = build_report(
         args.qrels, list(args.runs), measure_texts(args.measures, DEFAULT_MEASURES),
-        baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
-        n_resamples=args.n_resamples, seed=args.seed, options=evaluation_options(args),
+        baseline=args.baseline, options=(evaluation_options(args), compare_options(args)),
         engine=engine_of(args), qrels_format=args.qrels_format, run_format=args.run_format,
         max_k=args.max_k, top=args.top, title=args.title, reading=reading(args),
         discriminative_power=(None if args.discriminative_power == "none"
