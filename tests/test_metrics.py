@@ -487,9 +487,10 @@ def test_score_matrix_agrees_with_ranked_list_functions(case, k):
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: dcg_at_k(SEED, 0), r"k must be a positive int \(>= 1\) or None; got 0"),
+        (lambda: dcg_at_k(SEED, 0), r"^k must be a positive integer or None, got 0 \(int\)$"),
         (lambda: dcg_at_k(SEED, -2), r"k must be .*got -2"),
-        (lambda: dcg_at_k(SEED, 2.0), r"k must be a positive int or None; got 2\.0 \(float\)"),
+        (lambda: dcg_at_k(SEED, 2.0),
+         r"^k must be a positive integer or None, got 2\.0 \(float\)$"),
         (lambda: dcg_at_k(SEED, True), r"k must be .*got True \(bool\)"),
         (lambda: dcg_at_k(SEED, "5"), r"k must be .*got '5' \(str\)"),
         (lambda: dcg_at_k([[3, 2], [1, 0]]), r"relevances must be a 1-D .*shape \(2, 2\)"),
@@ -497,7 +498,8 @@ def test_score_matrix_agrees_with_ranked_list_functions(case, k):
         (lambda: dcg_at_k([1, float("nan")]), r"relevances must contain only finite.*index 1"),
         (lambda: dcg_at_k(["a", "b"]), r"relevances must contain numbers.*dtype <U1"),
         (lambda: dcg_at_k([[1], [2, 3]]), r"relevances must be a rectangular array"),
-        (lambda: dcg_at_k(SEED, gain="log"), r"gain must be one of .*got 'log' \(str\)"),
+        (lambda: dcg_at_k(SEED, gain="log"),
+         r"^gain must be 'exponential' or 'linear', got 'log' \(str\)$"),
         (lambda: ndcg_at_k([1, -1, 2]), r"relevances must be non-negative.*got -1 at index 1"),
         (lambda: average_precision([1, 0, 2]), r"mask must contain only .*got 2 at index 2"),
         (lambda: average_precision([[1, 0]]), r"mask must be a 1-D .*shape \(1, 2\)"),
@@ -551,9 +553,10 @@ def test_tutorial_function_errors(call, match):
         ([[1, float("nan")]], [[1, 2]], {}, r"y_true must contain only finite .*\[0, 1\]"),
         ([[1, 2]], [[1, float("inf")]], {}, r"y_score must contain only finite"),
         ([[1, 2]], [["a", "b"]], {}, r"y_score must contain numbers"),
-        ([[1, 2]], [[1, 2]], {"k": 0}, r"k must be a positive int \(>= 1\) or None; got 0"),
+        ([[1, 2]], [[1, 2]], {"k": 0}, r"^k must be a positive integer or None, got 0 \(int\)$"),
         ([[1, 2]], [[1, 2]], {"k": 1.5}, r"k must be .*got 1\.5 \(float\)"),
-        ([[1, 2]], [[1, 2]], {"ignore_ties": 1}, r"ignore_ties must be a bool; got 1 \(int\)"),
+        ([[1, 2]], [[1, 2]], {"ignore_ties": 1},
+         r"^ignore_ties must be True or False, got 1 \(int\)$"),
         (
             [[1, 2], [2, 1]],
             [[1, 2], [1, 2]],
@@ -586,7 +589,7 @@ def test_ndcg_score_rejects_negative_grades_like_sklearn(skm):
 
 @pytest.mark.parametrize("log_base", [0, -2, float("inf"), float("nan"), True, "2"])
 def test_dcg_score_rejects_bad_log_base(log_base):
-    with pytest.raises(ValueError, match=r"log_base must be a finite float > 0; got"):
+    with pytest.raises(ValueError, match=r"^log_base must be a finite positive number, got"):
         dcg_score([[1, 2]], [[1, 2]], log_base=log_base)
 
 

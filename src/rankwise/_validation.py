@@ -56,6 +56,7 @@ __all__ = [
     "optional",
     "reject",
     "renamed",
+    "shown",
     "wording",
 ]
 
@@ -63,8 +64,14 @@ _SHOWN = 80
 """The longest repr a message shows of a value (longer ones end in ``...``)."""
 
 
-def _shown(value: Any) -> str:
-    """A value as a message shows it: its repr (cut when long) and its type."""
+def shown(value: Any) -> str:
+    """A value as a message shows it: its repr (cut when long) and its type.
+
+    Examples
+    --------
+    >>> shown(1.5), shown("x" * 100)[-12:]
+    ('1.5 (float)', 'xxx... (str)')
+    """
     try:
         text = repr(value)
     except Exception:  # a broken __repr__ must not hide the real error
@@ -87,7 +94,7 @@ def wording(name: str, value: Any, expected: str, remedy: str | None = None,
     """
     head = f"{where}: " if where else ""
     tail = f"; {remedy}" if remedy else ""
-    return f"{head}{name} must be {expected}, got {_shown(value)}{tail}"
+    return f"{head}{name} must be {expected}, got {shown(value)}{tail}"
 
 
 def reject(name: str, value: Any, expected: str, *, remedy: str | None = None,

@@ -369,7 +369,8 @@ def _decimals(measured: float | str) -> int | None:
 
 
 _TOLERANCE = Number(low=0, finite=True)
-_MEASURED = Number(finite=True, text=True, words="a finite number (a mean a tool printed)")
+MEASURED = Number(finite=True, text=True, words="a finite number (a mean a tool printed)")
+"""What ``measured=`` must be (a number's text keeps its printed decimals)."""
 
 
 def _tolerance(measured: float | str, tolerance: float | None) -> float:
@@ -524,7 +525,7 @@ def explain(
     if tolerance is not None:
         tolerance = float(check("tolerance", tolerance, _TOLERANCE))
     if measured is not None:
-        check("measured", measured, _MEASURED)
+        check("measured", measured, MEASURED)
     base = parse(measure)
     if chosen.rel is not None and "rel" in base.family.params and "rel" not in dict(base.params):
         base = base.replace(rel=chosen.rel)

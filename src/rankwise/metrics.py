@@ -36,13 +36,13 @@ References
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from rankwise._validation import POSITIVE_INT, Instance, Number, OneOf, check, optional, shown
 from rankwise.exceptions import InvalidParameterError
 
 __all__ = [
@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 Gain = Literal["exponential", "linear"]
-_GAINS = ("exponential", "linear")
+_GAINS: tuple[str, ...] = get_args(Gain)
 
 
 # --------------------------------------------------------------------------
@@ -65,29 +65,19 @@ _GAINS = ("exponential", "linear")
 # --------------------------------------------------------------------------
 
 
-def _describe(value: object) -> str:
-    """Render a received value for an error message: repr and type."""
-    text = repr(value)
-    if len(text) > 80:
-        text = text[:77] + "..."
-    return f"{text} ({type(value).__name__})"
-
-
 def _check_k(k: object, name: str = "k") -> int | None:
     """Return ``k`` as an int >= 1, or None; raise otherwise."""
-    if k is None:
-        return None
-    if isinstance(k, bool | np.bool_) or not isinstance(k, numbers.Integral):
-        raise InvalidParameterError(f"{name} must be a positive int or None; got {_describe(k)}")
-    if k < 1:
-        raise InvalidParameterError(f"{name} must be a positive int (>= 1) or None; got {k}")
-    return int(k)
+    cutoff: int | None = check(name, k, _CUTOFF)
+    return cutoff
 
 
 def _check_bool(value: object, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise InvalidParameterError(f"{name} must be a bool; got {_describe(value)}")
-    return bool(value)
+    return bool(check(name, value, _BOOL))
+
+
+_CUTOFF = optional(POSITIVE_INT)
+_BOOL = Instance(bool, np.bool_, words="True or False")
+_LOG_BASE = Number(low=0, closed="neither", finite=True)
 
 
 def _as_numeric(value: ArrayLike, name: str) -> NDArray[Any]:
@@ -150,7 +140,7 @@ def _as_mask(mask: ArrayLike, name: str) -> NDArray[np.bool_]:
 def _as_masks(masks: Sequence[ArrayLike] | NDArray[Any], name: str = "masks") -> list[NDArray[Any]]:
     if isinstance(masks, str | bytes) or not hasattr(masks, "__len__"):
         raise InvalidParameterError(
-            f"{name} must be a sequence of 1-D relevance masks; got {_describe(masks)}"
+            f"{name} must be a sequence of 1-D relevance masks; got {shown(masks)}"
         )
     if len(masks) == 0:
         raise InvalidParameterError(f"{name} must contain at least one mask; got an empty sequence")
@@ -158,7 +148,7 @@ def _as_masks(masks: Sequence[ArrayLike] | NDArray[Any], name: str = "masks") ->
     for i, m in enumerate(masks):
         if np.ndim(m) == 0:
             raise InvalidParameterError(
-                f"{name}[{i}] must be a 1-D relevance mask; got the scalar {_describe(m)}. "
+                f"{name}[{i}] must be a 1-D relevance mask; got the scalar {shown(m)}. "
                 f"For a single query call the function without 'mean_', "
                 f"or wrap the mask in a list"
             )
@@ -177,11 +167,11 @@ def _check_n_relevant(
         raise InvalidParameterError(
             f"{name} must have one entry per mask ({counts.shape[0]}); got shape {arr.shape}"
             if counts.ndim
-            else f"{name} must be a non-negative int or None; got {_describe(n_relevant)}"
+            else f"{name} must be a non-negative int or None; got {shown(n_relevant)}"
         )
     if arr.dtype.kind not in "iu" or (arr < 0).any():
         raise InvalidParameterError(
-            f"{name} must be a non-negative int (or ints) or None; got {_describe(n_relevant)}"
+            f"{name} must be a non-negative int (or ints) or None; got {shown(n_relevant)}"
         )
     too_small = arr < counts
     if too_small.any():
@@ -196,9 +186,8 @@ def _check_n_relevant(
 
 
 def _check_gain(gain: object) -> Gain:
-    if gain not in _GAINS:
-        raise InvalidParameterError(f"gain must be one of {_GAINS}; got {_describe(gain)}")
-    return gain  # type: ignore[return-value]
+    checked: Gain = check("gain", gain, OneOf(_GAINS))
+    return checked
 
 
 def _check_matrices(
@@ -695,15 +684,7 @@ def dcg_score(
     3.2619
     """
     k = _check_k(k)
-    if (
-        isinstance(log_base, bool | np.bool_)
-        or not isinstance(log_base, numbers.Real)
-        or not np.isfinite(log_base)
-        or log_base <= 0
-    ):
-        raise InvalidParameterError(
-            f"log_base must be a finite float > 0; got {_describe(log_base)}"
-        )
+    log_base = check("log_base", log_base, _LOG_BASE)
     ignore_ties = _check_bool(ignore_ties, "ignore_ties")
     yt, ys, sw = _check_matrices(y_true, y_score, sample_weight, "dcg_score")
     # 1 / log_b(i + 1) = log2(b) / log2(i + 1): the base-2 sums, scaled

@@ -52,10 +52,12 @@ from rankwise._wording import counted
 
 __all__ = [
     "COLUMN_ROLES",
+    "COMPARE_CONSTRAINTS",
     "CORRECTION_ALIASES",
     "CORRECTION_NAMES",
     "DEFAULT_CHUNK_SIZE",
     "DUPLICATE_POLICIES",
+    "EVAL_CONSTRAINTS",
     "FUSION_ALIASES",
     "FUSION_METHOD",
     "FUSION_METHODS",
@@ -66,6 +68,7 @@ __all__ = [
     "NORMALISATION",
     "NORMALISATIONS",
     "NORMALISATION_ALIASES",
+    "RECOMMENDER_CONSTRAINTS",
     "SEGMENT_TESTS",
     "TEST_ALIASES",
     "TEST_NAMES",
@@ -288,6 +291,17 @@ def _differs(value: Any, default: Any) -> bool:
         return True
 
 
+def _defaults(kind: type[_Kind]) -> _Kind:
+    """The default value of an options kind (made once)."""
+    if kind not in _DEFAULTS:
+        _DEFAULTS[kind] = kind()
+    made: _Kind = _DEFAULTS[kind]
+    return made
+
+
+_DEFAULTS: dict[type, Any] = {}
+
+
 def merged(kind: type[_Kind], options: Any = None, **given: Any) -> _Kind:
     """The options of a public call: an options value, keywords, or both.
 
@@ -311,7 +325,7 @@ def merged(kind: type[_Kind], options: Any = None, **given: Any) -> _Kind:
     if options is None:
         return kind(**given)
     check("options", options, Instance(kind))
-    defaults = kind()
+    defaults = _defaults(kind)
     changed = {k: v for k, v in given.items() if _differs(v, getattr(defaults, k))}
     chosen: _Kind = replace(options, **changed) if changed else options
     return chosen
@@ -443,7 +457,7 @@ class EvalOptions(_Replaceable):
     unjudged: Unjudged = "nonrelevant"
 
     def __post_init__(self) -> None:
-        check_fields(self, _EVAL_CONSTRAINTS)
+        check_fields(self, EVAL_CONSTRAINTS)
         if self.depth is not None and self.depth > MAX_DEPTH:
             object.__setattr__(self, "depth", None)
         mapping = check_columns(self.columns)
@@ -499,7 +513,7 @@ class EvalOptions(_Replaceable):
         return described
 
 
-_EVAL_CONSTRAINTS: dict[str, Constraint] = {
+EVAL_CONSTRAINTS: dict[str, Constraint] = {  # what each field of EvalOptions must be
     "rel": _REL,
     "depth": optional(Integer(low=0, words="a non-negative integer (0: every ranking is empty)")),
     "missing": OneOf(MISSING_POLICIES),
@@ -594,7 +608,7 @@ class CompareOptions(_Replaceable):
     chunk_size: int = DEFAULT_CHUNK_SIZE
 
     def __post_init__(self) -> None:
-        check_fields(self, _COMPARE_CONSTRAINTS)
+        check_fields(self, COMPARE_CONSTRAINTS)
         if self.correction is None:
             object.__setattr__(self, "correction", "none")
         if not 1 - self.alpha < 1:
@@ -644,7 +658,7 @@ class CompareOptions(_Replaceable):
         }
 
 
-_COMPARE_CONSTRAINTS: dict[str, Constraint] = {
+COMPARE_CONSTRAINTS: dict[str, Constraint] = {
     "test": OneOf(TEST_NAMES, aliases=TEST_ALIASES, fold=loose),
     "correction": optional(OneOf(get_args(Correction), aliases=CORRECTION_ALIASES, fold=loose)),
     "alpha": Number(0, 1, closed="neither"),
@@ -852,7 +866,7 @@ class RecommenderOptions(_Replaceable):
     segment_test: SegmentTest = "welch"
 
     def __post_init__(self) -> None:
-        check_fields(self, _RECOMMENDER_CONSTRAINTS)
+        check_fields(self, RECOMMENDER_CONSTRAINTS)
         if self.rel is None:
             object.__setattr__(self, "rel", 1.0)
 
@@ -879,7 +893,7 @@ class RecommenderOptions(_Replaceable):
         }
 
 
-_RECOMMENDER_CONSTRAINTS: dict[str, Constraint] = {
+RECOMMENDER_CONSTRAINTS: dict[str, Constraint] = {
     "k": optional(Integer(low=1)),
     "rel": _REL,
     "missing": OneOf(MISSING_POLICIES),

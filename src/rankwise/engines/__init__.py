@@ -16,9 +16,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from rankwise._validation import AnyOf, Instance, OneOf, check
 from rankwise.engines.base import Engine
-from rankwise.exceptions import InvalidParameterError, MissingDependencyError
-from rankwise.suggest import did_you_mean
+from rankwise.exceptions import MissingDependencyError
 
 __all__ = ["ENGINES", "Engine", "engine_names", "get_engine"]
 
@@ -51,23 +51,14 @@ def get_engine(engine: str | Engine | Any = "numpy", *, require: bool = True) ->
     >>> get_engine("nump")
     Traceback (most recent call last):
     ...
-    rankwise.exceptions.InvalidParameterError: unknown engine 'nump'; the engines are numpy, \
-spark; did you mean 'numpy'?
+    rankwise.exceptions.InvalidParameterError: engine must be 'numpy' or 'spark', or an Engine, \
+got 'nump' (str); did you mean 'numpy'?
     """
-    if not isinstance(engine, str):
-        if isinstance(engine, Engine):
-            return engine
-        raise InvalidParameterError(
-            f"engine must be a name ({', '.join(ENGINES)}) or an Engine, "
-            f"got {type(engine).__name__}"
-        )
-    target = ENGINES.get(engine)
-    if target is None:
-        raise InvalidParameterError(
-            f"unknown engine {engine!r}; the engines are {', '.join(ENGINES)}"
-            + did_you_mean(engine, ENGINES)
-        )
-    module, _, name = target.partition(":")
+    chosen = check("engine", engine, AnyOf(OneOf(tuple(ENGINES)), Instance(Engine),
+                                           words=f"{OneOf(tuple(ENGINES)).expected}, or an Engine"))
+    if not isinstance(chosen, str):
+        return chosen  # type: ignore[no-any-return]
+    module, _, name = ENGINES[chosen].partition(":")
     instance: Engine = getattr(importlib.import_module(module), name)()
     if require and not instance.available():
         raise MissingDependencyError(f"the {engine} engine needs {instance.install}")

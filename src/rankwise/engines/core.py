@@ -44,7 +44,7 @@ from rankwise.measures.dialects import (
     ranking_key,
     uses_default_kernel,
 )
-from rankwise.options import EvalOptions
+from rankwise.options import EvalOptions, Missing, Ties
 from rankwise.results import Results, TieReport, UnjudgedBounds, aggregate
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ def plan_of(measure: Measure) -> Plan:
     return Plan(c, ranking_key(c), not uses_default_kernel(measure.name, c), own)
 
 
-def kernel_for(measure: Measure, ties: str, depth: int | None) -> Any:
+def kernel_for(measure: Measure, ties: Ties, depth: int | None) -> Any:
     """The kernel computing *measure* under tie policy *ties* (and a depth cut).
 
     Raises
@@ -377,7 +377,7 @@ class Evaluator:
             self._rankings[key] = self.rankings(key)
         return self._rankings[key]
 
-    def context(self, key: RankingKey, ties: str) -> Context:
+    def context(self, key: RankingKey, ties: Ties) -> Context:
         """The kernels' context of the ranking of *key* under tie policy *ties*."""
         from rankwise.kernels import Context
 
@@ -388,7 +388,7 @@ class Evaluator:
     def values(
         self,
         measure: Measure,
-        ties: str | None = None,
+        ties: Ties | None = None,
         conventions: Conventions | None = None,
     ) -> np.ndarray:
         """*measure* on its ranking, aligned to the evaluated queries.
@@ -413,7 +413,7 @@ class Evaluator:
                 raise UnsupportedMeasureError(f"measure {str(measure)!r} is not implemented")
             # the tie rules that move documents inside their tie group need every hit of a
             # group that straddles the depth: the "average" view keeps them
-            view = "trec" if c.ties in ("docno", "input", "ranx") else "average"
+            view: Ties = "trec" if c.ties in ("docno", "input", "ranx") else "average"
             values = kernel(self.context(key, view), measure, c)
         else:
             policy = ties if ties is not None else (self.options.ties if own else "trec")
@@ -671,7 +671,7 @@ _SAME_WITHOUT_TIES = ("trec", "worst", "best", "ascending")
 def tie_report(
     ranking: TiedRanking,
     measures: Sequence[Measure],
-    ties: str,
+    ties: Ties,
     values: dict[Measure, np.ndarray] | None = None,
     *,
     contexts: Evaluator | None = None,
@@ -761,7 +761,8 @@ def tie_report(
 
 
 def coverage_notes(
-    unjudged_queries: int, missing_queries: int, missing: str, *, remedy: str = "missing='zero'"
+    unjudged_queries: int, missing_queries: int, missing: Missing, *,
+    remedy: str = "missing='zero'"
 ) -> list[str]:
     """What to say about queries found on one side only (empty when nothing).
 
@@ -800,7 +801,7 @@ def warn_notes(notes: Iterable[str], stacklevel: int = 3) -> None:
 
 
 def warn_coverage(
-    results: Any, missing: str, run_name: str | None = None, stacklevel: int = 3
+    results: Any, missing: Missing, run_name: str | None = None, stacklevel: int = 3
 ) -> None:
     """Say once, as a :class:`RankwiseWarning`, that queries were ignored or left out.
 

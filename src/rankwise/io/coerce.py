@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rankwise._validation import Instance, OneOf, check, optional
 from rankwise.data import Qrels, Run
 from rankwise.data._rows import key_type
 from rankwise.exceptions import InputFormatError
@@ -216,17 +217,13 @@ def read_qrels(
 
     text = _path_text(path, "read_qrels", "judgments", "as_qrels")
     mapping = check_columns(columns)
-    if subtopics is not None and not isinstance(subtopics, bool):
-        raise InvalidParameterError(f"subtopics must be True, False or None, got {subtopics!r}")
+    check("subtopics", subtopics, optional(Instance(bool, words="True or False")))
     from rankwise.io._source import describe
     from rankwise.io.tables import read_table, table_format
     from rankwise.io.trec import read_trec_qrels
 
     kind = fmt or table_format(text) or "trec"
-    if kind not in QRELS_FORMATS:
-        raise InvalidParameterError(
-            f"qrels format must be one of {', '.join(QRELS_FORMATS)}, got {kind!r}"
-        )
+    check("qrels format", kind, OneOf(QRELS_FORMATS))
     if kind == "diversity":
         if subtopics is False:
             raise InvalidParameterError(

@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._validation import check
 from rankwise._wording import counted
 from rankwise.exceptions import InputFormatError, InvalidParameterError
-from rankwise.kernels.ranking import TIE_ORDERS, TiedRanking
+from rankwise.kernels.ranking import TIE_ORDER, TiedRanking
 
 __all__ = ["GroupedRows", "check_arrays", "group_sizes_of", "rank_arrays"]
 
@@ -168,10 +169,7 @@ class GroupedRows:
         self, scores: np.ndarray, *, tie_order: str = "docno", float32: bool = False
     ) -> TiedRanking:
         """The ranking of the rows by *scores* (see :func:`rank_arrays`)."""
-        if tie_order not in TIE_ORDERS:
-            raise InvalidParameterError(
-                f"tie_order must be 'docno', 'input' or 'ranx', got {tie_order!r}"
-            )
+        check("tie_order", tie_order, TIE_ORDER)
         n = self.n
         if float32:
             scores = scores.astype(np.float32).astype(np.float64)
@@ -258,10 +256,7 @@ def rank_arrays(
     ...             tie_order="input").hit_grade.tolist()
     [2.0, 1.0, 0.0]
     """
-    if tie_order not in TIE_ORDERS:
-        raise InvalidParameterError(
-            f"tie_order must be 'docno', 'input' or 'ranx', got {tie_order!r}"
-        )
+    check("tie_order", tie_order, TIE_ORDER)
     return GroupedRows(labels, groups).rank(scores, tie_order=tie_order, float32=float32)
 
 

@@ -28,11 +28,12 @@ import numpy as np
 
 from rankwise._compiled import enabled, load
 from rankwise._threads import cores, run_threads
+from rankwise._validation import OneOf, check
 from rankwise.data._arrow import array_to_numpy, numpy_to_array
 from rankwise.data._strings import StringChunk, StringsLike, string_chunks, to_arrow
 from rankwise.exceptions import InvalidParameterError
 from rankwise.kernels._unique import distinct
-from rankwise.options import TIE_POLICIES
+from rankwise.options import EVAL_CONSTRAINTS, TIE_POLICIES, Missing, Ties
 
 if TYPE_CHECKING:
 
@@ -110,7 +111,7 @@ class RankedJudgments:
     tie_above: np.ndarray
     tie_size: np.ndarray
     depth: int | None = None
-    ties: str = "trec"
+    ties: Ties = "trec"
     hit_score: np.ndarray | None = None
     hit_judged: np.ndarray | None = None
     judged_rows: np.ndarray | None = None
@@ -385,9 +386,9 @@ def rank_judgments(
     run: Run,
     *,
     depth: int | None = None,
-    missing: str = "skip",
+    missing: Missing = "skip",
     judged_only: bool = False,
-    ties: str = "trec",
+    ties: Ties = "trec",
 ) -> RankedJudgments:
     """Join *run* with *qrels* and rank the judged documents of every query.
 
@@ -415,6 +416,8 @@ def rank_judgments(
 TIE_ORDERS = ("docno", "input", "ranx")
 """The order of tied documents a ranking can follow: docno descending, input order, or
 ranx's (numba's quicksort of the run's rows: :mod:`rankwise.kernels._quicksort`)."""
+TIE_ORDER = OneOf(TIE_ORDERS)
+"""What ``tie_order=`` must be (one of :data:`TIE_ORDERS`)."""
 
 
 def rank_all_ties(
@@ -453,18 +456,9 @@ def rank_all_ties(
     can then tie); with *drop_self* a document whose id is its query's id is
     not retrieved (BEIR's ``ignore_identical_ids``).
     """
-    if missing not in ("skip", "zero"):
-        raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
-    if tie_order not in TIE_ORDERS:
-        raise InvalidParameterError(
-            f"tie_order must be 'docno', 'input' or 'ranx', got {tie_order!r}"
-        )
-    if depth is not None and (
-        isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0
-    ):
-        raise InvalidParameterError(
-            f"depth must be a non-negative integer (0: empty rankings) or None, got {depth!r}"
-        )
+    check("missing", missing, EVAL_CONSTRAINTS["missing"])
+    check("tie_order", tie_order, TIE_ORDER)
+    check("depth", depth, EVAL_CONSTRAINTS["depth"])
     if drop_self:
         run = _without_self(run)
     by_row: RowOrder = tie_order in ("input", "ranx")
@@ -1069,12 +1063,9 @@ class TiedRanking:
     beyond_grade: float | None = None
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
-    def view(self, ties: str) -> RankedJudgments:
+    def view(self, ties: Ties) -> RankedJudgments:
         """The judgments ranked under tie policy *ties*."""
-        if ties not in TIE_POLICIES:
-            raise InvalidParameterError(
-                f"ties must be one of {', '.join(map(repr, TIE_POLICIES))}, got {ties!r}"
-            )
+        check("ties", ties, EVAL_CONSTRAINTS["ties"])
         rank = self.hit_rank
         if self.presorted and self.depth is None and ties in ("trec", "rank", "average"):
             return RankedJudgments(

@@ -131,15 +131,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_measured(text: str) -> None:
     """Refuse a --measured that is not a finite number (NaN is no tool's mean)."""
-    import math
+    from rankwise._validation import check
+    from rankwise.explanation import MEASURED
 
-    from rankwise.exceptions import InvalidParameterError
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise InvalidParameterError(f"--measured must be a number, got {text!r}") from None
-    if not math.isfinite(value):
-        raise InvalidParameterError(
-            f"--measured must be a finite number (a mean a tool printed), got {text!r}"
-        )
+    check("--measured", text, MEASURED)

@@ -8,12 +8,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from rankwise._validation import POSITIVE_INT, OneOf, check, optional
 from rankwise._wording import counted
 from rankwise.engines.spark._session import require_pyspark
 from rankwise.exceptions import InputFormatError, InvalidParameterError
-from rankwise.options import EvalOptions, options_from
+from rankwise.options import EvalOptions, Missing, Ties, Unjudged, options_from
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["STRATEGIES", "SparkEngine", "evaluate", "evaluate_paths"]
 
 STRATEGIES = ("auto", "jvm", "ranks", "partitions")
+_STRATEGY = OneOf(STRATEGIES)
 
 # Whether the run of the evaluation under way was parsed from TREC text (set by the
 # callers that read paths): a plan that reads the run twice persists it first, and
@@ -43,11 +43,11 @@ def evaluate(
     label: str = "relevance",
     rel: float | None = None,
     depth: int | None = None,
-    missing: str = "skip",
+    missing: Missing = "skip",
     judged_only: bool = False,
-    ties: str = "trec",
+    ties: Ties = "trec",
     exclude_self: bool = False,
-    unjudged: str = "nonrelevant",
+    unjudged: Unjudged = "nonrelevant",
     options: EvalOptions | None = None,
     strategy: str = "auto",
     num_partitions: int | None = None,
@@ -381,19 +381,9 @@ def _run_name_of_path(path: str) -> str:
 
 
 def _check_strategy(strategy: Any, partitions: Any, chunk_rows: Any) -> None:
-    def positive(value: Any) -> bool:
-        return bool(
-            isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1
-        )
-
-    if strategy not in STRATEGIES:
-        raise InvalidParameterError(f"strategy must be one of {list(STRATEGIES)}, got {strategy!r}")
-    if partitions is not None and not positive(partitions):
-        raise InvalidParameterError(
-            f"num_partitions must be a positive integer or None, got {partitions!r}"
-        )
-    if not positive(chunk_rows):
-        raise InvalidParameterError(f"chunk_rows must be a positive integer, got {chunk_rows!r}")
+    check("strategy", strategy, _STRATEGY)
+    check("num_partitions", partitions, optional(POSITIVE_INT))
+    check("chunk_rows", chunk_rows, POSITIVE_INT)
 
 
 def _result_schema(query: str, measures: list[Measure]) -> Any:
