@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from rankwise.guidance import Guide, guide
     from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
     from rankwise.measures import Measure, parse
-    from rankwise.options import EvalOptions
+    from rankwise.options import CompareOptions, EvalOptions, FusionOptions, RecommenderOptions
     from rankwise.recommenders import evaluate_recommendations
     from rankwise.reporting import build_report
     from rankwise.reproducibility import measure_agreement, rbo, reproduce
@@ -43,7 +43,10 @@ _LAZY = {
     "Comparison": "rankwise.comparison",
     "compare": "rankwise.comparison",
     "compare_results": "rankwise.comparison",
+    "CompareOptions": "rankwise.options",
     "EvalOptions": "rankwise.options",
+    "FusionOptions": "rankwise.options",
+    "RecommenderOptions": "rankwise.options",
     "evaluate_runs": "rankwise.evaluation",
     "evaluate_recommendations": "rankwise.recommenders",
     "fuse": "rankwise.fusion",
@@ -70,9 +73,11 @@ _LAZY = {
 """Public name -> the module that defines it (a module itself when the names are the same)."""
 
 __all__ = [
+    "CompareOptions",
     "Comparison",
     "DuplicateEntryError",
     "EvalOptions",
+    "FusionOptions",
     "Guide",
     "InputFormatError",
     "InvalidParameterError",
@@ -82,6 +87,7 @@ __all__ = [
     "Qrels",
     "RankwiseError",
     "RankwiseWarning",
+    "RecommenderOptions",
     "Results",
     "Run",
     "UnknownMeasureError",
