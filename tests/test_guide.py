@@ -369,10 +369,11 @@ def test_runs_in_every_form() -> None:
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"cutoff": 0}, "cutoff must be a positive integer"),
-    ({"min_diff": 0}, "min_diff must be a number in"),
-    ({"alpha": 1.5}, "alpha must be a number between 0 and 1"),
-    ({"beta": 0}, "beta must be a number between 0 and 1"),
+    ({"cutoff": 0}, r"^cutoff must be a positive integer, got 0 \(int\)$"),
+    ({"min_diff": 0}, r"^min_diff must be a number in \(0, 1\] \(the difference between two "
+                      r"means to detect\), got 0 \(int\)$"),
+    ({"alpha": 1.5}, r"^alpha must be a number in \(0, 1\), got 1\.5 \(float\)$"),
+    ({"beta": 0}, r"^beta must be a number in \(0, 1\), got 0 \(int\)$"),
 ])
 def test_bad_options_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(InvalidParameterError, match=message):
@@ -380,7 +381,8 @@ def test_bad_options_are_refused(options: dict[str, Any], message: str) -> None:
 
 
 def test_run_names_must_be_text() -> None:
-    with pytest.raises(InvalidParameterError, match="run names must be non-empty strings"):
+    with pytest.raises(InvalidParameterError,
+                       match=r"^a run name must be a non-empty str, got 1 \(int\)$"):
         rw.guide(one_relevant(), {1: "run.txt"})
 
 

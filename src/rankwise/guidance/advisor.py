@@ -18,7 +18,9 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rankwise._validation import LEVEL, POSITIVE_INT, Number, check
 from rankwise._wording import counted
+from rankwise.evaluation import RUN_NAME
 from rankwise.exceptions import InvalidParameterError, MissingDependencyError, RankwiseWarning
 from rankwise.guidance.facts import (
     JUDGED_CUTOFFS,
@@ -56,11 +58,7 @@ def _given_runs(runs: Any) -> list[tuple[str | None, Any]]:
             return [(None, runs)]
         items: list[tuple[str | None, Any]] = []
         for name, run in runs.items():
-            if not isinstance(name, str) or not name:
-                raise InvalidParameterError(
-                    f"run names must be non-empty strings, got {name!r} ({type(name).__name__})"
-                )
-            items.append((name, run))
+            items.append((check("a run name", name, RUN_NAME), run))
         return items
     if isinstance(runs, (list, tuple)):
         return [(None, run) for run in runs]
@@ -177,17 +175,14 @@ def _commands(qrels: Any, given: list[tuple[str | None, Any]], measures: Sequenc
 
 
 def _check(cutoff: Any, min_diff: Any, alpha: Any, beta: Any) -> None:
-    if isinstance(cutoff, bool) or not isinstance(cutoff, int) or cutoff < 1:
-        raise InvalidParameterError(f"cutoff must be a positive integer, got {cutoff!r}")
-    if not _is_scalar(min_diff) or not 0 < min_diff <= 1:
-        raise InvalidParameterError(
-            f"min_diff must be a number in (0, 1] (the difference between two means to "
-            f"detect), got {min_diff!r}"
-        )
-    for name, value in (("alpha", alpha), ("beta", beta)):
-        if not _is_scalar(value) or not 0 < value < 1:
-            raise InvalidParameterError(f"{name} must be a number between 0 and 1, got "
-                                        f"{value!r}")
+    check("cutoff", cutoff, POSITIVE_INT)
+    check("min_diff", min_diff, _MIN_DIFF)
+    check("alpha", alpha, LEVEL)
+    check("beta", beta, LEVEL)
+
+
+_MIN_DIFF = Number(0, 1, closed="right", words="a number in (0, 1] (the difference between "
+                                               "two means to detect)")
 
 
 def guide(
