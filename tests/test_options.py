@@ -322,3 +322,44 @@ def test_the_command_line_builds_each_options_value_once(monkeypatch, capsys) ->
     assert main(arguments) == 0
     assert made == expected
     capsys.readouterr()
+
+
+def test_evaluate_recommendations_test_is_held_out_now() -> None:
+    held_out = {"user": [1, 2], "item": ["c", "b"]}
+    recs = {1: ["a", "c"], 2: ["b", "c"]}
+    new = rw.evaluate_recommendations(held_out, recs, ["P@1"])
+    assert new.mean == {"P@1": 0.5}  # user 1's first item is not held out, user 2's is
+    by_name = rw.evaluate_recommendations(held_out=held_out, recommendations=recs,
+                                          measures="P@1")
+    assert by_name.mean == new.mean
+    with pytest.warns(FutureWarning, match=r"^evaluate_recommendations: test= is renamed "
+                                           r"held_out= \(the held-out interactions; ") as caught:
+        old = rw.evaluate_recommendations(test=held_out, recommendations=recs, measures="P@1")
+    assert old.mean == new.mean
+    assert caught[0].filename == __file__  # the warning names the caller's line
+    with pytest.raises(InvalidParameterError, match="give held_out= only"):
+        rw.evaluate_recommendations(held_out, recs, "P@1", test=held_out)
+    with pytest.raises(InvalidParameterError, match="recommendations is required"):
+        rw.evaluate_recommendations(held_out, measures="P@1")
+
+
+def test_recs_builds_its_options_once(tmp_path: Path, monkeypatch, capsys) -> None:
+    from rankwise.cli import main
+
+    (tmp_path / "held.csv").write_text("user,item\n1,c\n2,b\n")
+    (tmp_path / "recs.csv").write_text("user,item,score\n1,a,2\n1,c,1\n2,b,2\n2,c,1\n")
+    arguments = ["recs", str(tmp_path / "held.csv"), str(tmp_path / "recs.csv"), "-m", "P@1",
+                 "-k", "1", "--missing", "zero", "-f", "csv"]
+    assert main(arguments) == 0
+    expected = RecommenderOptions(k=1, missing="zero")
+    made: list[object] = []
+    original = RecommenderOptions.__post_init__
+
+    def counted(self) -> None:
+        made.append(self)
+        original(self)
+
+    monkeypatch.setattr(RecommenderOptions, "__post_init__", counted)
+    assert main(arguments) == 0
+    assert made == [expected]
+    assert capsys.readouterr().out.splitlines()[-1] == "recs.csv,2,0.5"

@@ -25,7 +25,7 @@ from rankwise.options import (
 )
 
 if TYPE_CHECKING:
-    from rankwise.options import CompareOptions, EvalOptions, FusionOptions
+    from rankwise.options import CompareOptions, EvalOptions, FusionOptions, RecommenderOptions
 
 __all__ = [
     "CORRECTION_NAMES",
@@ -54,6 +54,7 @@ __all__ = [
     "positive_int",
     "probability",
     "reading",
+    "recommender_options",
     "seed",
     "spark_log_level",
     "spark_setting",
@@ -319,6 +320,14 @@ def compare_options(args: argparse.Namespace) -> CompareOptions:
     from rankwise.options import CompareOptions
 
     options: CompareOptions = _options_of(CompareOptions, args)
+    return options
+
+
+def recommender_options(args: argparse.Namespace) -> RecommenderOptions:
+    """The :class:`~rankwise.options.RecommenderOptions` of ``rankwise recs``' arguments."""
+    from rankwise.options import RecommenderOptions
+
+    options: RecommenderOptions = _options_of(RecommenderOptions, args)
     return options
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._validation import Number, OneOf, check
 from rankwise.exceptions import InvalidParameterError
 from rankwise.recommenders.inputs import argument, contains, count_codes, native_kernels
 
@@ -46,6 +47,9 @@ __all__ = [
     "user_means",
 ]
 
+
+_GINI_FORM = OneOf(("handbook", "recbole"))
+_HEAD = Number(0, 1, closed="right")
 
 def user_means(users: np.ndarray, values: np.ndarray, n_users: int) -> np.ndarray:
     """Mean of *values* per user code (NaN for users with no row).
@@ -175,8 +179,7 @@ def gini(counts: np.ndarray, catalogue_size: int, *, form: str = "handbook") -> 
     c = np.sort(counts[counts > 0])
     n_rec = len(c)
     check_catalogue(n_rec, catalogue_size)
-    if form not in ("handbook", "recbole"):
-        raise InvalidParameterError(f"gini form must be 'handbook' or 'recbole', got {form!r}")
+    check("gini form", form, _GINI_FORM)
     total = c.sum()
     if total == 0 or catalogue_size < 2:
         return 0.0
@@ -268,8 +271,7 @@ def long_tail(popularity: np.ndarray, *, head: float = 0.8,
     >>> long_tail(np.array([10.0, 5.0, 3.0, 2.0, 0.0])).tolist()  # head: 10 + 5 + 3 >= 16
     [False, False, False, True, False]
     """
-    if not 0 < head <= 1:
-        raise InvalidParameterError(f"head must be in (0, 1], got {head}")
+    check("head", head, _HEAD)
     order = np.lexsort((np.arange(len(popularity)) if ties is None else ties, -popularity))
     cumulative = np.cumsum(popularity[order])
     total = cumulative[-1] if len(cumulative) else 0.0

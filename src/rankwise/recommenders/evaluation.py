@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise._tabular import Tabular
+from rankwise._validation import DEPRECATED, renamed
 from rankwise._wording import counted
 from rankwise.exceptions import (
     InvalidParameterError,
@@ -27,7 +28,13 @@ from rankwise.exceptions import (
     RankwiseWarning,
     UnknownMeasureError,
 )
-from rankwise.options import RecommenderOptions, recommender_options_from
+from rankwise.options import (
+    Duplicates,
+    Missing,
+    RecommenderOptions,
+    SegmentTest,
+    recommender_options_from,
+)
 from rankwise.recommenders import beyond
 from rankwise.recommenders.inputs import (
     Interactions,
@@ -519,10 +526,27 @@ def _segments_of(segments: Any, users: Vocabulary, columns: Mapping[str, str] | 
     return by_code, names
 
 
+TEST_RENAMED = (" (the held-out interactions; test= will be a statistical test between "
+                "recommenders, as in compare)")
+"""Why ``evaluate_recommendations(test=)`` is ``held_out=`` now (the warning says it)."""
+
+
+def _required_measures(recommendations: Any, measures: Any) -> list[Any]:
+    """The measures asked for, as a list (and the recommendations, required)."""
+    if recommendations is None:
+        raise InvalidParameterError("recommendations is required: the lists to evaluate")
+    if measures is None:
+        raise InvalidParameterError("measures is required, for example ['ndcg@10', 'coverage']")
+    listed = [measures] if isinstance(measures, str) else list(measures)
+    if not listed:
+        raise InvalidParameterError("measures is empty; give at least one, e.g. ['ndcg@10']")
+    return listed
+
+
 def evaluate_recommendations(
-    test: Any,
-    recommendations: Any,
-    measures: str | Iterable[str],
+    held_out: Any = None,
+    recommendations: Any = None,
+    measures: str | Iterable[str] | None = None,
     *,
     k: int | None = None,
     exclude: Any = None,
@@ -531,25 +555,28 @@ def evaluate_recommendations(
     features: Any = None,
     baseline: Any = None,
     segments: Any = None,
-    segment_test: str = "welch",
+    segment_test: SegmentTest = "welch",
     users: Any = None,
-    duplicates: str = "error",
+    duplicates: Duplicates = "error",
     columns: Mapping[str, str] | None = None,
     relevance: str | None = None,
     rel: float = 1,
-    missing: str = "skip",
+    missing: Missing = "skip",
     engine: str = "numpy",
     options: RecommenderOptions | None = None,
+    test: Any = DEPRECATED,
 ) -> RecommenderResults:
     """Evaluate recommendation lists against held-out interactions.
 
     Parameters
     ----------
-    test : table, dict of columns, or None
+    held_out : table, dict of columns, or None
         Held-out interactions (``user``, ``item``, optional ``rating``): the
         judgments. Without ``relevance=`` every interaction is relevant with
         grade 1 (implicit feedback). ``None`` when only beyond-accuracy
-        measures that need no judgments are asked for.
+        measures that need no judgments are asked for. (It was ``test=``:
+        that name still works, with a ``FutureWarning``; ``test=`` will be a
+        statistical test, as in :func:`rankwise.compare`.)
     recommendations : table, ``{user: [item, ...]}`` or 2-D array
         A table of ``user, item, score`` (or ``rank``; or neither: rows in
         order) ordered by score descending with ties in input row order;
@@ -605,6 +632,8 @@ def evaluate_recommendations(
     rel, missing, engine
         As in :func:`rankwise.evaluate`. ``missing="zero"`` scores a test
         user without recommendations 0 (Microsoft Recommenders' nDCG).
+    test : table, optional
+        Deprecated: the old name of *held_out*.
 
     Returns
     -------
@@ -626,11 +655,10 @@ def evaluate_recommendations(
     >>> r.per_user["P@1"].tolist()
     [1.0, 1.0]
     """
-    if isinstance(measures, str):
-        measures = [measures]
-    measures = list(measures)
-    if not measures:
-        raise InvalidParameterError("measures is empty; give at least one, e.g. ['ndcg@10']")
+    # the body calls the held-out interactions "test", the name of the table in messages
+    test = renamed("evaluate_recommendations", "test", "held_out", test, held_out, None,
+                   note=TEST_RENAMED)
+    measures = _required_measures(recommendations, measures)
     chosen = recommender_options_from(options, k=k, rel=rel, missing=missing,
                                       duplicates=duplicates, relevance=relevance,
                                       segment_test=segment_test)
@@ -659,7 +687,7 @@ def evaluate_recommendations(
                     "; recommender measures: " + ", ".join(BEYOND))) from None
         if test is None:
             raise InvalidParameterError(
-                f"{accuracy_names} need the held-out interactions (test=)")
+                f"{accuracy_names} need the held-out interactions (held_out=)")
 
     user_vocab, item_vocab = Vocabulary("user"), Vocabulary("item")
     truth = Interactions.read(test, user_vocab, item_vocab, columns=columns, what="test",
@@ -813,7 +841,7 @@ def _with_grades(test: Any, truth: Interactions, relevance: str, users: Vocabula
 
 
 def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabulary,
-              items: Vocabulary, *, rel: float, missing: str, engine: str,
+              items: Vocabulary, *, rel: float, missing: Missing, engine: str,
               general: bool = False, lengths: np.ndarray | None = None) -> Results:
     """The accuracy measures, through rankwise's engine.
 
@@ -848,7 +876,7 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
 
 def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
                        users: Vocabulary, items: Vocabulary, *, rel: float,
-                       missing: str, depth: int | None = None,
+                       missing: Missing, depth: int | None = None,
                        lengths: np.ndarray | None = None) -> Results | None:
     """The accuracy measures from the integer codes: no text ids per row, no run to rank.
 
@@ -1043,7 +1071,8 @@ class _Context:
 
     def need_truth(self, measure: BeyondMeasure) -> Interactions:
         if self.truth is None:
-            raise InvalidParameterError(f"{measure} needs the held-out interactions (test=)")
+            raise InvalidParameterError(
+                f"{measure} needs the held-out interactions (held_out=)")
         return self.truth
 
     def relevant(self, measure: BeyondMeasure, rel: float = 1) -> Interactions:

@@ -13,24 +13,29 @@ import functools
 import inspect
 from typing import Any
 
+from rankwise._validation import renamed
 from rankwise.recommenders import evaluation, spark
 from rankwise.recommenders.evaluation import RecommenderResults
 
 __all__ = ["evaluate_recommendations"]
 
 _SIGNATURE = inspect.signature(evaluation.evaluate_recommendations)
-_FRAMES = ("test", "recommendations", "exclude", "train")
+_FRAMES = ("held_out", "recommendations", "exclude", "train")
 
 
 @functools.wraps(evaluation.evaluate_recommendations)
 def evaluate_recommendations(*args: Any, **kwargs: Any) -> RecommenderResults:  # noqa: D103
     # the docstring and signature are the numpy path's (functools.wraps)
-    given = _SIGNATURE.bind(*args, **kwargs).arguments
+    given = dict(_SIGNATURE.bind(*args, **kwargs).arguments)
+    if "test" in given:  # the old name of held_out= (said here: the warning names the caller)
+        given["held_out"] = renamed("evaluate_recommendations", "test", "held_out",
+                                    given.pop("test"), given.get("held_out"), None,
+                                    note=evaluation.TEST_RENAMED)
     if given.get("engine") == "spark" or any(
             spark.is_spark_frame(given.get(name)) for name in _FRAMES):
         options = {name: value for name, value in given.items() if name != "engine"}
         return spark.evaluate_collected(**options)
-    return evaluation.evaluate_recommendations(*args, **kwargs)
+    return evaluation.evaluate_recommendations(**given)
 
 
 # functools.wraps gave it the numpy path's module and name: pickle (a process pool) must find

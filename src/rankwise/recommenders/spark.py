@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise._tabular import Tabular
+from rankwise._validation import DEPRECATED, renamed
 from rankwise._wording import counted
 from rankwise.exceptions import (
     DuplicateEntryError,
@@ -52,13 +53,21 @@ from rankwise.exceptions import (
     InvalidParameterError,
     RankwiseWarning,
 )
-from rankwise.options import RecommenderOptions, recommender_options_from
+from rankwise.options import (
+    Duplicates,
+    Missing,
+    RecommenderOptions,
+    SegmentTest,
+    recommender_options_from,
+)
 from rankwise.recommenders import beyond, spark_vectors
 from rankwise.recommenders.evaluation import (
+    TEST_RENAMED,
     BeyondMeasure,
     RecommenderResults,
     SegmentResults,
     _DefaultCatalogue,
+    _required_measures,
     parse_beyond,
     recbole_tail,
 )
@@ -371,9 +380,9 @@ def _refuse(name: str, why: str) -> InvalidParameterError:
 
 
 def evaluate_recommendations(
-    test: Any,
-    recommendations: Any,
-    measures: str | Iterable[str],
+    held_out: Any = None,
+    recommendations: Any = None,
+    measures: str | Iterable[str] | None = None,
     *,
     k: int | None = None,
     exclude: Any = None,
@@ -382,22 +391,23 @@ def evaluate_recommendations(
     features: Any = None,
     baseline: Any = None,
     segments: Any = None,
-    segment_test: str = "welch",
+    segment_test: SegmentTest = "welch",
     users: Any = None,
-    duplicates: str = "error",
+    duplicates: Duplicates = "error",
     columns: Mapping[str, str] | None = None,
     relevance: str | None = None,
     rel: float = 1,
-    missing: str = "skip",
+    missing: Missing = "skip",
     strategy: str = "auto",
     spark: SparkSession | None = None,
     options: RecommenderOptions | None = None,
+    test: Any = DEPRECATED,
 ) -> SparkRecommenderResults:
     """Evaluate recommendation lists on Spark, with the numpy path's numbers.
 
     Parameters
     ----------
-    test, recommendations, exclude, train : pyspark.sql.DataFrame (or local tables)
+    held_out, recommendations, exclude, train : pyspark.sql.DataFrame (or local tables)
         As in :func:`rankwise.evaluate_recommendations`: held-out
         interactions (``user, item``, optional grades named by
         ``relevance=``), recommendations (``user, item, score`` or ``rank``;
@@ -434,6 +444,8 @@ def evaluate_recommendations(
         For local inputs; default: the active session (or a new one).
     options : RecommenderOptions, optional
         The options as one object (keywords given as well override it).
+    test : DataFrame, optional
+        Deprecated: the old name of *held_out* (a ``FutureWarning``).
 
     Returns
     -------
@@ -463,24 +475,16 @@ def evaluate_recommendations(
     from rankwise.engines.spark._session import get_session
     from rankwise.measures import parse
 
-    if isinstance(measures, str):
-        measures = [measures]
-    measures = list(measures)
-    if not measures:
-        raise InvalidParameterError("measures is empty; give at least one, e.g. ['ndcg@10']")
+    # the body calls the held-out interactions "test", the name of the table in messages
+    test = renamed("evaluate_recommendations", "test", "held_out", test, held_out, None,
+                   note=TEST_RENAMED)
+    measures = _required_measures(recommendations, measures)
     chosen = recommender_options_from(options, k=k, rel=rel, missing=missing,
                                       duplicates=duplicates, relevance=relevance,
-                                      segment_test=segment_test)
+                                      segment_test=segment_test)  # checked once, there
     k, rel, missing = chosen.k, chosen.rel, chosen.missing
     duplicates, relevance, segment_test = chosen.duplicates, chosen.relevance, \
         chosen.segment_test
-    if k is not None and (not isinstance(k, (int, np.integer)) or k < 1):
-        raise InvalidParameterError(f"k must be a positive integer, got {k!r}")
-    if duplicates not in ("error", "first"):
-        raise InvalidParameterError(
-            f"duplicates must be 'error' or 'first', got {duplicates!r}")
-    if missing not in ("skip", "zero"):
-        raise InvalidParameterError(f"missing must be 'skip' or 'zero', got {missing!r}")
     beyond_measures: list[BeyondMeasure] = []
     accuracy_names: list[str] = []
     for text in measures:
@@ -863,14 +867,14 @@ def _segment_results(spark: SparkSession, segments: Any, columns: Mapping[str, s
                       set_level_of, order, test)
 
 
-def evaluate_collected(test: Any, recommendations: Any, measures: str | Iterable[str],
+def evaluate_collected(held_out: Any, recommendations: Any, measures: str | Iterable[str],
                        **options: Any) -> RecommenderResults:
     """``rankwise.evaluate_recommendations(..., engine="spark")``: on Spark, then collected."""
     known = set(inspect.signature(evaluate_recommendations).parameters)
     for name, given in options.items():
         if name not in known and given is not None:
             raise _refuse(f"{name}=", "item vectors are compared by the numpy engine only")
-    results = evaluate_recommendations(test, recommendations, measures, **{
+    results = evaluate_recommendations(held_out, recommendations, measures, **{
         name: value for name, value in options.items() if name in known})
     try:
         return results.to_results()

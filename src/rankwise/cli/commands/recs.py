@@ -15,7 +15,9 @@ from rankwise.cli.options import (
     number,
     output_format,
     positive_int,
+    recommender_options,
 )
+from rankwise.options import DUPLICATE_POLICIES, MISSING_POLICIES, SEGMENT_TESTS
 from rankwise.report.tables import FORMATS
 
 __all__ = ["OPTION_NAMES", "ROLES", "add_parser", "recommender_columns", "run"]
@@ -118,15 +120,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                          help="the grade column of TEST (default: every interaction grade 1)")
     context.add_argument("--rel", type=number, default=1, metavar="LEVEL",
                          help="relevance level with --relevance (default 1)")
-    context.add_argument("--missing", choices=("skip", "zero"), default="skip",
+    context.add_argument("--missing", choices=MISSING_POLICIES, default="skip",
                          help="test users without a list: skipped (default) or scored 0")
-    context.add_argument("--duplicates", choices=("error", "first"), default="error",
+    context.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default="error",
                          help="an item listed twice for a user: an error (default), or kept at "
                               "its best rank")
     context.add_argument("--segments", metavar="FILE", default=None,
                          help="a table of user, segment: every measure per segment, with a "
                               "test between segments")
-    context.add_argument("--segment-test", choices=("welch", "rank"), default="welch",
+    context.add_argument("--segment-test", choices=SEGMENT_TESTS, default="welch",
                          help="Welch's t-test / ANOVA (default), or Mann-Whitney U / "
                               "Kruskal-Wallis")
     context.add_argument("--columns", type=recommender_columns, default=None,
@@ -182,6 +184,7 @@ def run(args: argparse.Namespace) -> int:
     from rankwise.report.tables import Table, write_chunks
 
     fmt = output_format(args.format, args.output)
+    options = recommender_options(args)
     measures = [m for text in (args.measures or []) for m in text.split(",") if m.strip()]
     if not measures:
         measures = list(DEFAULT_MEASURES)
@@ -196,10 +199,9 @@ def run(args: argparse.Namespace) -> int:
     segments = read_table(args.segments) if args.segments is not None else None
     with spelled_as(OPTION_NAMES):  # errors name --catalogue, not catalogue=
         result = evaluate_recommendations(
-            test, recs, measures, k=args.k, exclude=exclude, train=train,
-            catalogue=_catalogue(args.catalogue), segments=segments,
-            segment_test=args.segment_test, duplicates=args.duplicates, columns=args.columns,
-            relevance=args.relevance, rel=args.rel, missing=args.missing,
+            test, recs, measures, exclude=exclude, train=train,
+            catalogue=_catalogue(args.catalogue), segments=segments, columns=args.columns,
+            options=options,
         )
     names = list(result.mean)
     name = os.path.basename(args.recs)
