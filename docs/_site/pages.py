@@ -47,7 +47,8 @@ GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("guide", "The guide", "Which measures the judgments and runs support "
      "(see [Which measure fits](../../guide.md)).", ("rankwise.guide", "rankwise.Guide")),
     ("compare", "Comparing systems", "Paired significance tests, corrections, intervals.",
-     ("rankwise.compare", "rankwise.compare_results", "rankwise.Comparison")),
+     ("rankwise.compare", "rankwise.compare_results", "rankwise.Comparison",
+      "rankwise.CompareOptions")),
     ("design", "Study design", "How many topics; the power of a comparison; discriminative "
      "power (`rankwise.design`).",
      ("rankwise.design.topic_set_size", "rankwise.design.topic_set_table",
@@ -62,9 +63,9 @@ GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("explain", "Why two tools disagree", "The difference between two dialects, convention "
      "by convention.", ("rankwise.explain",)),
     ("recommenders", "Recommenders", "Interactions as judgments, beyond-accuracy measures.",
-     ("rankwise.evaluate_recommendations",)),
+     ("rankwise.evaluate_recommendations", "rankwise.RecommenderOptions")),
     ("fusion", "Fusion", "Combine runs; tune the fusion.",
-     ("rankwise.fuse", "rankwise.optimize_fusion")),
+     ("rankwise.fuse", "rankwise.optimize_fusion", "rankwise.FusionOptions")),
     ("report", "Reports", "One self-contained HTML report.", ("rankwise.build_report",)),
     ("errors", "Errors and warnings", "Every error rankwise raises is a `RankwiseError`.",
      ("rankwise.RankwiseError", "rankwise.InputFormatError", "rankwise.DuplicateEntryError",
