@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._validation import reject
 from rankwise._wording import counted
 from rankwise.data import Run
 from rankwise.exceptions import InvalidParameterError
@@ -52,10 +53,8 @@ def as_runs(runs: Any) -> list[Run]:
     ) and not _looks_like_a_run_dict(runs):
         return [as_run(run, name=str(name)) for name, run in runs.items()]
     if isinstance(runs, (str, Run)) or not isinstance(runs, Sequence):
-        raise InvalidParameterError(
-            "runs must be a list of runs (Run objects, paths, frames or dicts) or a dict "
-            f"{{name: run}}, got {type(runs).__name__}"
-        )
+        reject("runs", runs, "a list of runs (Run objects, paths, frames or dicts) or a dict "
+                             "{name: run}")
     return [as_run(run) for run in runs]
 
 

@@ -6,7 +6,8 @@ import os
 import shutil
 from typing import TYPE_CHECKING, Any
 
-from rankwise.exceptions import InvalidParameterError, MissingDependencyError
+from rankwise._validation import OneOf, check
+from rankwise.exceptions import MissingDependencyError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -87,12 +88,8 @@ def log_options(level: str) -> dict[str, str]:
     """
     from rankwise.engines.spark._private import private_file
 
-    if isinstance(level, str) and level.lower() in LOG_LEVELS:
-        level = level.lower()  # log4j's own names are upper case: take either
-    else:
-        raise InvalidParameterError(
-            f"log level must be one of {', '.join(LOG_LEVELS)}, got {level!r}"
-        )
+    # log4j's own names are upper case: take either
+    level = check("log level", level, OneOf(LOG_LEVELS, fold=str.lower))
     text = (
         f"rootLogger.level = {level}\n"
         "rootLogger.appenderRef.stderr.ref = console\n"

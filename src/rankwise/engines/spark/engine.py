@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
-from rankwise._validation import POSITIVE_INT, OneOf, check, optional
+from rankwise._validation import POSITIVE_INT, OneOf, Text, check, optional
 from rankwise._wording import counted
 from rankwise.engines.spark._session import require_pyspark
 from rankwise.exceptions import InputFormatError, InvalidParameterError
@@ -181,8 +181,7 @@ def evaluate(
     parsed = prepare_measures(measures, chosen)
     SparkEngine().check(parsed, chosen)
     _check_strategy(strategy, num_partitions, chunk_rows)
-    if not isinstance(query, str) or not query:
-        raise InvalidParameterError(f"query must be a column name, got {query!r}")
+    check("query", query, Text(words="a column name (a non-empty str)"))
     if chosen.bounds and strategy == "partitions":
         raise InvalidParameterError(
             "unjudged='bounds' needs strategy='ranks' (or 'auto'): the bounds are computed "

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rankwise.exceptions import InputFormatError, InvalidParameterError
+from rankwise._validation import OneOf, check
+from rankwise.exceptions import InputFormatError
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
@@ -37,8 +38,7 @@ def file_format(path: str, fmt: str = "auto") -> str:
     >>> file_format("/data/run", "trec")
     'trec'
     """
-    if fmt not in FORMATS:
-        raise InvalidParameterError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
+    check("format", fmt, OneOf(FORMATS))
     if fmt != "auto":
         return fmt
     name = path.lower().removesuffix(".gz").removesuffix(".bz2")
