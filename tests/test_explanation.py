@@ -392,10 +392,10 @@ def test_an_unknown_dialect_or_a_measured_nan_is_one_line(tmp_path, capsys) -> N
          "rankwise: error: unknown dialect 'sklearnn'; did you mean 'sklearn'?"),
         (["--measured", "nan"],
          "rankwise: error: --measured must be a finite number (a mean a tool printed), "
-         "got 'nan'"),
+         "got 'nan' (str)"),
         (["--measured", "inf"],
          "rankwise: error: --measured must be a finite number (a mean a tool printed), "
-         "got 'inf'"),
+         "got 'inf' (str)"),
     ]
     for extra, line in cases:
         status = main(["explain", str(qrels), str(run), "-m", "ndcg@10", *extra])

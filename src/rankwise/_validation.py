@@ -29,6 +29,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NoReturn
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 
 __all__ = [
@@ -427,7 +428,7 @@ class SequenceOf(Constraint):
         self.item, self.length, self.words = item, length, words
 
     def describe(self) -> str:
-        count = f"{self.length} items" if self.length is not None else "items"
+        count = counted(self.length, "item") if self.length is not None else "items"
         return f"a list of {count}, each {self.item.expected}"
 
     def convert(self, value: Any) -> tuple[Any, ...]:

@@ -58,7 +58,8 @@ def test_a_column_map_naming_a_missing_column_says_so() -> None:
     frame = pd.DataFrame({"user": ["u"], "item": ["i"], "pred": [1.0]})
     with pytest.raises(rw.InputFormatError, match=r"score column 'score2' \(columns\['score'\]\)"):
         as_run(frame, columns={"query_id": "user", "doc_id": "item", "score": "score2"})
-    with pytest.raises(rw.InvalidParameterError, match="unknown role 'qid'"):
+    with pytest.raises(rw.InvalidParameterError,
+                       match=r"^columns: a role must be one of 'query_id', .*, got 'qid' \(str\)"):
         as_run(frame, columns={"qid": "user"})
 
 
