@@ -198,7 +198,7 @@ def _check_cutoff(measure: Measure) -> None:
         )
 
 
-def ranking_missing(measures: Sequence[Measure], options: EvalOptions) -> str:
+def ranking_missing(measures: Sequence[Measure], options: EvalOptions) -> Missing:
     """The ``missing`` policy to rank with.
 
     ``"zero"`` when a measure counts the judged queries the run does not

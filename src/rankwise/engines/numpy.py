@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from rankwise.data import Qrels, Run
     from rankwise.kernels.ranking import TiedRanking
     from rankwise.measures import Measure
-    from rankwise.options import EvalOptions
+    from rankwise.options import EvalOptions, Missing
     from rankwise.results import Results
 
 __all__ = ["NumpyEngine"]
@@ -158,7 +158,7 @@ class NumpyEngine:
         qrels_obj: Qrels,
         run: dict[Any, Any],
         fused: tuple[TiedRanking, int, int],
-        missing: str,
+        missing: Missing,
         options: EvalOptions,
         name: str | None,
     ) -> tuple[Evaluator, Coverage, str]:

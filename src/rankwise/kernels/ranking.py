@@ -425,7 +425,7 @@ def rank_all_ties(
     run: Run,
     *,
     depth: int | None = None,
-    missing: str = "skip",
+    missing: Missing = "skip",
     judged_only: bool = False,
     by_rank: bool = False,
     tie_order: str = "docno",
@@ -716,7 +716,7 @@ def rank_run_dict(
     results: Any,
     *,
     depth: int | None = None,
-    missing: str = "skip",
+    missing: Missing = "skip",
     judgment_rows: bool = True,
 ) -> tuple[TiedRanking, int, int] | None:
     """Rank a run given as ``{query_id: {doc_id: score}}`` without building the run.
@@ -833,7 +833,7 @@ def assemble_ranking(
     tie_above: np.ndarray,
     tie_size: np.ndarray,
     depth: int | None,
-    missing: str,
+    missing: Missing,
     judged_only: bool = False,
     hit_score: np.ndarray | None = None,
     hit_row: np.ndarray | None = None,

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from rankwise.data import Qrels
     from rankwise.kernels.ranking import TiedRanking
+    from rankwise.options import Missing
 
 __all__ = ["judged_only_ranks", "tied_ranking"]
 
@@ -113,7 +114,7 @@ def tied_ranking(
     hits: dict[str, Any],
     *,
     depth: int | None,
-    missing: str,
+    missing: Missing,
     judged_only: bool = False,
 ) -> TiedRanking:
     """Build the kernels' input from what Spark computed.

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from rankwise.data import Qrels
     from rankwise.engines.core import Coverage
     from rankwise.kernels.ranking import TiedRanking
+    from rankwise.options import Missing
 
 GRID_ENTRIES_PER_INTERVAL = 3
 """The grid of the second scan lists at most this many entries per interval."""
@@ -485,7 +486,7 @@ class RanksScan:
         self,
         *,
         depth: int | None,
-        missing: str,
+        missing: Missing,
         judged_only: bool,
     ) -> TiedRanking:
         """The second scan (when needed), and the kernels' input assembled on the driver."""
@@ -536,7 +537,7 @@ class RanksScan:
         )
 
     def _ranking_of_hits(
-        self, *, depth: int | None, missing: str, judged_only: bool
+        self, *, depth: int | None, missing: Missing, judged_only: bool
     ) -> TiedRanking:
         """Rank the hits on the driver: they are every row of the judged queries."""
         from rankwise.data import Run
@@ -581,7 +582,7 @@ def rank_on_driver(
     table: pa.Table,
     *,
     depth: int | None,
-    missing: str,
+    missing: Missing,
     judged_only: bool,
     ascending: bool = False,
 ) -> tuple[TiedRanking, Coverage]:
