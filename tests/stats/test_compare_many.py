@@ -121,7 +121,8 @@ def test_outputs_show_the_letters_and_the_anova() -> None:
     paired = compare(qrels, runs, MEASURES, seed=0)
     groups = paired.to_table(letters="groups")
     assert "runs that share a letter" in groups and "bm25 (a)" not in groups
-    with pytest.raises(InvalidParameterError, match="letters must be one of"):
+    with pytest.raises(InvalidParameterError,
+                       match=r"^letters must be one of 'auto', .*, got 'abc' \(str\)$"):
         paired.to_table(letters="abc")
     with pytest.raises(InvalidParameterError, match="every pair"):
         compare(qrels, runs, MEASURES, seed=0, baseline="bm25").letters("map")

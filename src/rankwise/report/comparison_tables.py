@@ -14,6 +14,7 @@ import math
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
+from rankwise._validation import OneOf, check
 from rankwise._wording import format_p
 from rankwise.report.json_text import json_text
 from rankwise.report.protocols import ComparisonLike
@@ -101,12 +102,7 @@ def _markdown_literal(text: str) -> str:
 
 def _letter_mode(comparison: ComparisonLike, letters: str) -> str:
     """``groups``, ``better`` or ``baseline`` (markers against the baseline)."""
-    if letters not in LETTERS:
-        from rankwise.exceptions import InvalidParameterError
-
-        raise InvalidParameterError(
-            f"letters must be one of {', '.join(map(repr, LETTERS))}, got {letters!r}"
-        )
+    check("letters", letters, OneOf(LETTERS))
     if letters == "groups":
         return "groups"
     if comparison.baseline is not None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._validation import OneOf, check
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.report.layout import (
@@ -65,8 +66,7 @@ def curves_canvas(panels: Sequence[tuple[str, Curves]], *, names: Sequence[str],
                   xscale: str = "auto", legend: bool = True,
                   key: str = "rankwise-curves") -> Canvas:
     """The curves figure from its numbers: ``(label, {system: (cutoffs, means)})`` per panel."""
-    if xscale not in XSCALES:
-        raise InvalidParameterError(f"xscale must be 'auto', 'log' or 'linear', got {xscale!r}")
+    check("xscale", xscale, OneOf(XSCALES))
     labels = [label for label, _ in panels]
     rows, columns = grid_of(len(panels), 3)
     width = CELL * columns

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._validation import OneOf, check
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.report.figure_data import box_stats
@@ -74,8 +75,7 @@ def distribution_svg(results: Mapping[str, ResultsLike], measures: Sequence[str 
     open circle at each distinct value beyond them, a diamond at the mean);
     the legend explains the diamond above the panels.
     """
-    if kind not in KINDS:
-        raise InvalidParameterError(f"kind must be 'hist' or 'box', got {kind!r}")
+    check("kind", kind, OneOf(KINDS))
     if not measures:
         raise InvalidParameterError("measures is empty; give e.g. ['ndcg@10']")
     panels = [(str(m), {name: finite(item[str(m)]) for name, item in results.items()})
@@ -87,8 +87,7 @@ def distribution_canvas(panels: Sequence[tuple[str, Values]], *, names: Sequence
                         kind: str = "hist", legend: bool = True,
                         key: str = "rankwise-distributions") -> Canvas:
     """The figure from its numbers: ``(measure, {system: finite values})`` per panel."""
-    if kind not in KINDS:
-        raise InvalidParameterError(f"kind must be 'hist' or 'box', got {kind!r}")
+    check("kind", kind, OneOf(KINDS))
     names = list(names)
     texts = [measure for measure, _ in panels]
     rows, columns = grid_of(len(texts), 3)
@@ -293,8 +292,7 @@ class DistributionDisplay:
         """
         from rankwise.report._mpl import draw
 
-        if kind not in KINDS:
-            raise InvalidParameterError(f"kind must be 'hist' or 'box', got {kind!r}")
+        check("kind", kind, OneOf(KINDS))
         values = {name: finite(v) for name, v in self.values.items()}
         self.means_ = {
             name: float(v.mean()) if len(v) else float("nan") for name, v in values.items()

@@ -13,6 +13,7 @@ import os
 import re
 from typing import Any
 
+from rankwise._validation import OneOf, check
 from rankwise.exceptions import InvalidParameterError
 from rankwise.report.svg import Canvas
 
@@ -147,11 +148,8 @@ def save_canvas(
 def _checked_format(path: str | os.PathLike[str], fmt: str | None) -> str:
     if fmt is None:
         return file_format(path)
-    if fmt not in FILE_FORMATS.values():
-        raise InvalidParameterError(
-            f"figure format must be one of {', '.join(FILE_FORMATS.values())}, got {fmt!r}"
-        )
-    return fmt
+    checked: str = check("figure format", fmt, OneOf(tuple(dict.fromkeys(FILE_FORMATS.values()))))
+    return checked
 
 
 def _file_metadata(fmt: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rankwise._validation import OneOf, check
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.report.comparison_display import ComparisonDisplay
@@ -86,10 +87,7 @@ def plot_results(
     >>> plot_results(results, measure="ndcg@5").ax_.get_xlabel()
     'ndcg@5'
     """
-    if kind not in RESULTS_KINDS:
-        raise InvalidParameterError(
-            f"kind must be one of {', '.join(map(repr, RESULTS_KINDS))}, got {kind!r}"
-        )
+    check("kind", kind, OneOf(RESULTS_KINDS))
     named = named_results(results)
     if kind == "curves":
         template = _first_curve(named) if measure is None else measure

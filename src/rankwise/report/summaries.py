@@ -11,6 +11,7 @@ from typing import cast
 
 import numpy as np
 
+from rankwise._validation import POSITIVE_INT, check
 from rankwise.exceptions import InvalidParameterError, MeasureSyntaxError
 from rankwise.measures import Measure, parse
 from rankwise.report.protocols import ResultsLike
@@ -159,9 +160,8 @@ def curve_measures(template: Measure, max_k: int = 100) -> list[Measure]:
     >>> [str(m) for m in curve_measures(curve_template("P"), 3)]
     ['P@1', 'P@2', 'P@3']
     """
-    if isinstance(max_k, bool) or not isinstance(max_k, (int, np.integer)) or max_k < 1:
-        raise InvalidParameterError(f"max_k must be a positive integer, got {max_k!r}")
-    return [template.replace(cutoff=k) for k in range(1, int(max_k) + 1)]
+    max_k = check("max_k", max_k, POSITIVE_INT)
+    return [template.replace(cutoff=k) for k in range(1, max_k + 1)]
 
 
 def cutoff_curve(
