@@ -80,7 +80,8 @@ GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("pytrec_eval", "pytrec_eval drop-in", "`import rankwise.compat.pytrec_eval as pytrec_eval`.",
      tuple(f"rankwise.compat.pytrec_eval.{name}" for name in (
          "RelevanceEvaluator", "parse_qrel", "parse_run", "compute_aggregated_measure",
-         "supported_measures", "supported_nicknames"))),
+         "supported_measures", "supported_nicknames", "PytrecEvalTypeError",
+         "PytrecEvalArgumentError", "DuplicateLineError"))),
     ("ir_measures", "ir_measures drop-in", "`from rankwise.compat import ir_measures`: "
      "ir_measures 0.4's names (its measure objects, providers and modules are ir_measures').",
      tuple(f"rankwise.compat.ir_measures.{name}" for name in (
@@ -251,6 +252,31 @@ width  ndcg@10  map
 -----  -------  ---
  0.05       64  125
  0.10       18   33
+''',
+    "rankwise.compat.pytrec_eval.PytrecEvalTypeError": '''\
+>>> import rankwise.compat.pytrec_eval as pytrec_eval
+>>> try:  # judgments as a list: pytrec_eval raises a TypeError
+...     pytrec_eval.RelevanceEvaluator([("q1", "d1", 1)], {"map"})
+... except TypeError as error:
+...     print(type(error).__name__, isinstance(error, pytrec_eval.PytrecEvalTypeError))
+PytrecEvalTypeError True
+''',
+    "rankwise.compat.pytrec_eval.PytrecEvalArgumentError": '''\
+>>> import rankwise.compat.pytrec_eval as pytrec_eval
+>>> try:  # pytrec_eval raises a TypeError for a relevance level of 0
+...     pytrec_eval.RelevanceEvaluator({"q1": {"d1": 1}}, {"map"}, relevance_level=0)
+... except TypeError as error:
+...     print(str(error))
+relevance_level should be positive (pytrec_eval: a TypeError), got 0
+''',
+    "rankwise.compat.pytrec_eval.DuplicateLineError": '''\
+>>> import io
+>>> import rankwise.compat.pytrec_eval as pytrec_eval
+>>> try:  # a document listed twice: pytrec_eval's parse_run asserts
+...     pytrec_eval.parse_run(io.StringIO("q1 Q0 d1 1 2.0 r\\nq1 Q0 d1 2 1.0 r\\n"))
+... except AssertionError as error:
+...     print(str(error))
+<run>:2: document 'd1' appears twice for query 'q1'
 ''',
     "rankwise.compat.pytrec_eval.RelevanceEvaluator": '''\
 >>> import rankwise.compat.pytrec_eval as pytrec_eval
