@@ -33,7 +33,7 @@ from rankwise.fusion.methods import SEGFUSE_BOUNDS
 if TYPE_CHECKING:
     from rankwise.data import Qrels, Run
 
-__all__ = ["train"]
+__all__ = ["binned_log_odds", "train"]
 
 BAYES_BINS = np.array([0, 5, 10, 15, 20, 30, 100, 200, 500, 1000])
 """bayesfuse's bins of 0-based positions (ranx's)."""
@@ -60,6 +60,26 @@ def _hit_matrix(qrels: Qrels, run: Run, rel: float) -> tuple[np.ndarray, np.ndar
     position = rank_rows(run)[relevant] - 1
     keep = query >= 0
     return lengths.astype(np.int64), np.column_stack((query[keep], position[keep]))
+
+
+def binned_log_odds(lengths: np.ndarray, hits: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Bayesfuse's log-odds of relevance of each position up to ``bounds[-1]``.
+
+    Per bin of positions, p = mean over queries of hits / bin width (0 becomes
+    0.001, and so does 1 - p = 0), and every position of the bin has
+    log(p / (1 - p)).
+
+    Examples
+    --------
+    >>> hits = np.array([[0, 0], [1, 2]])  # query 0 at position 0, query 1 at 2
+    >>> binned_log_odds(np.array([4, 4]), hits, np.array([0, 2, 4])).round(4).tolist()
+    [-1.0986, -1.0986, -1.0986, -1.0986]
+    """
+    p = _binned_probs(lengths, hits, bounds)
+    p = np.where(p == 0, 0.001, p)
+    q = 1.0 - p
+    q = np.where(q == 0, 0.001, q)
+    return np.repeat(np.log(p / q), np.diff(bounds))
 
 
 LEARNING = {"posfuse": "probs", "probfuse": "probs", "segfuse": "probs", "slidefuse": "probs",
@@ -203,10 +223,5 @@ def train(
         elif method == "segfuse":
             out.append(_binned_probs(lengths, hits, SEGFUSE_BOUNDS))
         else:  # bayesfuse
-            p = _binned_probs(lengths, hits, BAYES_BINS)
-            p = np.where(p == 0, 0.001, p)
-            q = 1.0 - p
-            q = np.where(q == 0, 0.001, q)
-            per_bin = np.log(p / q)
-            out.append(np.repeat(per_bin, np.diff(BAYES_BINS)))
+            out.append(binned_log_odds(lengths, hits, BAYES_BINS))
     return {"log_odds" if method == "bayesfuse" else "probs": out}
