@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 from rankwise.compat import ranx as drop_in
+from rankwise.compat.ranx import fusion as drop_in_fusion
 from rankwise.exceptions import InputFormatError, InvalidParameterError, UnknownMeasureError
 
 ranx = pytest.importorskip("ranx")
+pytest.importorskip("ranx.fusion")
 
 
 def quiet(function, *args, **kwargs):
@@ -395,3 +397,80 @@ def test_fusion_refuses_runs_of_other_queries() -> None:
         drop_in.fuse(runs)
     with pytest.raises(InvalidParameterError, match="did you mean 'rrf'"):
         drop_in.fuse([runs[0], runs[0]], method="rff")
+
+
+# where the drop-in departs from ranx (docs/compat.md, "What differs") -----------------------
+def test_batch_bpref_after_a_query_with_nothing_relevant() -> None:
+    qrels = {"a": {"f": 1, "x": 0}, "b": {"c": 0}, "c": {"f": 1, "x": 0}}
+    run = {q: {"f": 1.0} for q in qrels}
+    theirs = quiet(ranx.evaluate, ranx.Qrels(qrels), ranx.Run(run), "bpref", return_mean=False)
+    alone = [quiet(ranx.evaluate, ranx.Qrels({q: qrels[q]}), ranx.Run({q: run[q]}), "bpref")
+             for q in qrels]
+    assert theirs.tolist() == [1.0, 0.0, 0.0] and alone == [1.0, 0.0, 1.0]
+    assert drop_in.evaluate(drop_in.Qrels(qrels), drop_in.Run(run), "bpref",
+                            return_mean=False).tolist() == alone
+
+
+def test_plain_dicts_are_paired_by_query_id() -> None:
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    run = {"q2": {"b": 1.0}, "q1": {"x": 1.0}}  # the other order
+    assert quiet(ranx.evaluate, qrels, run, ["mrr", "map"], return_mean=False)["mrr"].tolist() \
+        == [0.0, 0.0]  # ranx: q1's judgments against q2's ranking, q2's against q1's
+    assert drop_in.evaluate(qrels, run, ["mrr", "map"], return_mean=False)["mrr"].tolist() == \
+        [0.0, 1.0]
+
+
+def test_plain_dicts_where_ranx_fails() -> None:
+    qrels, run = {"q1": {"a": 1}, "q2": {"b": 1}}, {"q1": {"a": 1.0}, "q2": {"b": 2.0}}
+    with pytest.raises(KeyError):  # ranx looks the values up under "mrr", not "mrr@5"
+        quiet(ranx.evaluate, qrels, run, "mrr@5", return_mean=False)
+    assert drop_in.evaluate(qrels, run, "mrr@5", return_mean=False).tolist() == [1.0, 1.0]
+    with pytest.raises(Exception):  # noqa: B017 (numba's typing error)
+        quiet(ranx.evaluate, qrels, {"q1": {"a": 1.0}, "q2": {}}, "mrr")
+    assert drop_in.evaluate(qrels, {"q1": {"a": 1.0}, "q2": {}}, "mrr") == 0.5
+
+
+def test_arrays_with_a_document_twice() -> None:
+    qrels = [np.array([[1.0, 1.0], [2.0, 1.0]])]
+    run = [np.array([[1.0, 0.9], [1.0, 0.8], [3.0, 0.7]])]  # document 1 twice
+    assert quiet(ranx.evaluate, qrels, run, "hits@3") == 2.0  # ranx counts each copy
+    assert drop_in.evaluate(qrels, run, "hits@3") == 1.0
+    unsorted = [np.array([[1.0, 1.0], [2.0, 3.0]])]  # judgments not sorted by grade
+    ranked = [np.array([[2.0, 1.0], [1.0, 1.0]])]
+    assert quiet(ranx.evaluate, unsorted, ranked, "ndcg@2") > 1.0  # its ideal in given order
+    assert drop_in.evaluate(unsorted, ranked, "ndcg@2") == 1.0
+
+
+def test_student_p_value_with_no_difference() -> None:
+    qrels = {f"q{i}": {"a": 1} for i in range(4)}
+    runs = [{f"q{i}": {"a": 1.0} for i in range(4)} for _ in range(2)]
+    theirs = quiet(ranx.compare, ranx.Qrels(qrels), [ranx.Run(r, name=f"m{i}")
+                                                     for i, r in enumerate(runs)], "mrr")
+    ours = drop_in.compare(drop_in.Qrels(qrels), [drop_in.Run(r, name=f"m{i}")
+                                                  for i, r in enumerate(runs)], "mrr")
+    assert np.isnan(theirs.to_dict()["m0"]["comparisons"]["m1"]["mrr"])
+    assert ours.to_dict()["m0"]["comparisons"]["m1"]["mrr"] == 1.0
+    assert str(ours) == str(theirs)  # not significant in both
+
+
+def test_training_on_runs_that_retrieve_nothing_relevant() -> None:
+    runs = [{"q1": {"a": 1.0, "b": 0.5}}, {"q1": {"b": 1.0}}]
+    qrels = {"q1": {"z": 1}}
+    learned = quiet(ranx.fusion.posfuse_train, ranx.Qrels(qrels), [ranx.Run(r) for r in runs])
+    assert all(not p.any() for p in learned)  # ranx: zeros, every document ties
+    with pytest.raises(InvalidParameterError, match="retrieve none of the 1 relevant"):
+        drop_in_fusion.posfuse_train(drop_in.Qrels(qrels), [drop_in.Run(r) for r in runs])
+
+
+def test_frames_with_string_columns_and_duplicate_lines(tmp_path: Path) -> None:
+    import pandas as pd
+
+    frame = pd.DataFrame({"q_id": ["q1", "q1"], "doc_id": ["a", "b"], "score": [1.0, 2.0]})
+    with pytest.raises(AssertionError):  # ranx wants pandas' object dtype
+        quiet(ranx.Run.from_df, frame)
+    assert drop_in.Run.from_df(frame).run == {"q1": {"b": 2.0, "a": 1.0}}
+    path = tmp_path / "run.trec"
+    path.write_text("q1 Q0 a 1 2.0 x\nq1 Q0 a 2 1.0 x\n")
+    assert quiet(ranx.Run.from_file, str(path)).to_dict() == {"q1": {"a": 1.0}}  # the last
+    with pytest.raises(InputFormatError, match=r"run\.trec"):
+        drop_in.Run.from_file(str(path))

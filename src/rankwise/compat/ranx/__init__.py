@@ -31,11 +31,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rankwise.compat.ranx import _compare, _evaluate, _fuse, metrics, normalization
+from rankwise.compat.ranx import _compare, _evaluate, _fuse
+from rankwise.compat.ranx import metrics as _metrics  # noqa: F401 (ranx.metrics, as in ranx)
 from rankwise.compat.ranx.data_structures import OptimizationReport, Qrels, Report, Run
 
 __all__ = ["OptimizationReport", "Qrels", "Report", "Run", "compare", "evaluate", "fuse",
-           "metrics", "normalization", "normalize", "optimize_fusion"]
+           "normalize", "optimize_fusion"]
 
 
 def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str], return_mean: bool = True,

@@ -65,6 +65,15 @@ def check_keys(qrels: Any, run: Any) -> None:
         "run and remove those not appearing in qrels.")
 
 
+def depth_of(metrics: list[Metric]) -> int | None:
+    """How deep the metrics read each ranking: their largest cutoff, or None (the whole list).
+
+    None when one reads past its cutoff (no cutoff, R-precision, bpref, RBP).
+    """
+    depths = [metric.depth for metric in metrics]
+    return None if any(depth is None for depth in depths) else max(depths)  # type: ignore[type-var]
+
+
 def _is_nested(value: Any) -> bool:
     return isinstance(value, (Qrels, Run, dict))
 
@@ -75,11 +84,11 @@ def _judgments(qrels: Any) -> Table:
     return Table.from_mapping(qrels)
 
 
-def _ranking(run: Any) -> Any:
-    """Rankwise's run ranking the documents as ranx evaluates them."""
+def _ranking(run: Any, depth: int | None) -> Any:
+    """Rankwise's run ranking the documents as ranx evaluates them (to *depth*)."""
     if isinstance(run, Run):
-        return run._ranking()
-    return Table.from_mapping(run).descending().ranking()  # ranx sorts a plain dict so
+        return run._ranking(depth)
+    return Table.from_mapping(run).descending().ranking(depth=depth)  # ranx sorts dicts so
 
 
 def judgments_at(table: Table, level: int) -> Any:
@@ -154,10 +163,10 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str], return_mean: bo
             "qrels and run must be both Qrels/Run/dicts or both arrays of [doc_id, score] "
             f"rows per query, got {type(qrels).__name__} and {type(run).__name__}")
     if _is_nested(qrels):
-        judgments, ranked = _judgments(qrels), _ranking(run)
+        judgments, ranked = _judgments(qrels), _ranking(run, depth_of(parsed))
     else:
         judgments, ranking = array_tables(qrels, run)
-        ranked = ranking.ranking()
+        ranked = ranking.ranking(depth=depth_of(parsed))
     values = scores_of(judgments, ranked, parsed,
                        qrels if isinstance(qrels, Qrels) else None)
     if isinstance(run, Run) and save_results_in_run:

@@ -53,6 +53,8 @@ _BINARY = {"hits": "rel_ret", "hit_rate": "hit", "precision": "P", "recall": "re
            "mrr": "mrr", "map": "map"}
 _WHOLE = {"hit_rate": "rel_ret", "precision": "set_P", "recall": "set_recall"}
 _GRADED = {"dcg": "dcg", "dcg_burges": "dcg", "ndcg": "ndcg", "ndcg_burges": "ndcg"}
+_TOP_K = {*_BINARY, *_GRADED, "f1"}
+"""The metrics that read the top k documents only (R, the ideal, from the judgments)."""
 
 
 class Metric(NamedTuple):
@@ -62,6 +64,13 @@ class Metric(NamedTuple):
     name: str
     k: float
     level: int
+
+    @property
+    def depth(self) -> int | None:
+        """How deep the metric reads a ranking: its cutoff, or None (the whole list)."""
+        if self.name in _TOP_K and self.k:
+            return int(self.k)
+        return None
 
     def measures(self) -> list[str]:
         """The rankwise measures whose values give this metric (f1: two)."""

@@ -244,17 +244,26 @@ class Table:
         return np.arange(self.n_rows, dtype=np.int64) - np.repeat(self.offsets[:-1],
                                                                  self.lengths)
 
-    def ranking(self, name: str = "run") -> Any:
+    def ranking(self, name: str = "run", depth: int | None = None) -> Any:
         """A rankwise :class:`~rankwise.Run` ranking each query's documents in this order.
 
         Its scores fall strictly along the order, so no two documents tie.
+        With *depth*, each query's first *depth* documents only (what a
+        measure with a cutoff up to *depth* reads).
         """
+        import pyarrow as pa
+
         from rankwise.data import Run
 
-        starts = self._segments()
-        codes = np.flatnonzero(self.lengths > 0).astype(np.int32)
-        scores = -np.arange(self.n_rows, dtype=np.float64)
-        return Run(None, [str(key) for key in self.keys], self.docs, scores, name=name,
+        table = self
+        if depth is not None and self.n_rows and int(self.lengths.max()) > depth:
+            table = Table(self.keys, np.minimum(self.lengths, depth),
+                          self.docs.filter(pa.array(self.positions() < depth)),
+                          np.zeros(0))
+        starts = table._segments()
+        codes = np.flatnonzero(table.lengths > 0).astype(np.int32)
+        scores = -np.arange(len(table.docs), dtype=np.float64)
+        return Run(None, [str(key) for key in table.keys], table.docs, scores, name=name,
                    rank_order_blocks=starts, segments=(starts, codes))
 
     def rows(self) -> tuple[np.ndarray, Any, np.ndarray]:

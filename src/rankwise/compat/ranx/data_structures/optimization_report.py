@@ -43,6 +43,16 @@ class OptimizationReport:
 
     ranx's ``OptimizationReport``, printed as a plain table with the best
     marked ``*`` (ranx draws a rich table with the best in bold green).
+
+    Examples
+    --------
+    >>> from rankwise.compat.ranx import Qrels, Run, optimize_fusion
+    >>> qrels = Qrels({"q1": {"d3": 1}})
+    >>> runs = [Run({"q1": {"d1": 2.0, "d3": 1.0}}), Run({"q1": {"d3": 2.0, "d2": 1.0}})]
+    >>> best, report = optimize_fusion(qrels, runs, method="rrf", metric="precision@1",
+    ...                                return_optimization_report=True)
+    >>> best, report.configs[:3], report.results[:3]
+    ({'k': 100}, ['10', '20', '30'], [np.float64(1.0), np.float64(1.0), np.float64(1.0)])
     """
 
     def __init__(self, method: str, configs: list[Any], results: list[float], metric: str,

@@ -109,7 +109,7 @@ def simple_table(rows: list[list[str]], headers: list[str]) -> str:
 
 
 class Report:
-    """The result of :func:`~rankwise.compat.ranx.compare` (ranx's ``Report``).
+    r"""The result of :func:`~rankwise.compat.ranx.compare` (ranx's ``Report``).
 
     Attributes
     ----------
@@ -127,6 +127,18 @@ class Report:
     show_percentages : bool
     stat_test : str
         ``"student"``, ``"fisher"`` or ``"tukey"``.
+
+    Examples
+    --------
+    >>> from rankwise.compat.ranx import Qrels, Run, compare
+    >>> qrels = Qrels({f"q{i}": {"a": 1} for i in range(4)})
+    >>> good = Run({f"q{i}": {"a": 2.0, "b": 1.0} for i in range(4)}, name="good")
+    >>> bad = Run({f"q{i}": {"a": 1.0, "b": 2.0} for i in range(4)}, name="bad")
+    >>> report = compare(qrels, [good, bad], "mrr")
+    >>> report.to_dict()["good"]["win_tie_loss"]["bad"]["mrr"]
+    {'W': 4, 'T': 0, 'L': 0}
+    >>> print(report.to_latex().splitlines()[-9])  # beats b significantly: superscript b
+    \textbf{1.000}$^{b}$\hphantom{} \\
     """
 
     def __init__(self, model_names: list[str], results: dict[str, dict[str, float]],

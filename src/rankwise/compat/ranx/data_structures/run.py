@@ -185,7 +185,11 @@ class Run(Nested):
         run.sorted = True
         return run
 
-    def _ranking(self) -> Any:
-        """The rankwise run ranking the queries' documents in ranx's order (kept)."""
+    def _ranking(self, depth: int | None = None) -> Any:
+        """The rankwise run ranking the queries' documents in ranx's order (kept).
+
+        With *depth*, each query's first *depth* documents.
+        """
         table = self._sorted_table()
-        return self._cached(table, "ranking", lambda: table.ranking(str(self.name or "run")))
+        return self._cached(table, ("ranking", depth),
+                            lambda: table.ranking(str(self.name or "run"), depth))

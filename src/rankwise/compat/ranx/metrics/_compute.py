@@ -29,7 +29,8 @@ def per_query(name: str, qrels: Any, run: Any, k: float = 0, rel_lvl: int = 1) -
     if k < 0:
         raise InvalidParameterError(f"k must be 0 (the whole list) or more, got {k!r}")
     judgments, ranking = array_tables(qrels, run)
-    return scores_of(judgments, ranking.ranking(), [Metric(name, name, k, rel_lvl)])[name]
+    metric = Metric(name, name, k, rel_lvl)
+    return scores_of(judgments, ranking.ranking(depth=metric.depth), [metric])[name]
 
 
 def hit_lists(qrels: Any, run: Any, k: int = 0, rel_lvl: int = 1) -> list[np.ndarray]:
