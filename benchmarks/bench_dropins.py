@@ -2,7 +2,8 @@
 """Benchmark each drop-in against its peer: the same call, the same inputs, warm.
 
 For a peer (pytrec_eval; ir_measures' ``calc_aggregate`` and ``iter_calc``;
-a new peer adds a :class:`Workload` to ``WORKLOADS``), each size runs twice, each time in its own fresh process:
+ranx's ``evaluate``; a new peer adds a :class:`Workload` to ``WORKLOADS``),
+each size runs twice, each time in its own fresh process:
 once with the peer itself (``import pytrec_eval``) and once with rankwise's
 drop-in (``import rankwise.compat.pytrec_eval as pytrec_eval``). The process
 builds the inputs (untimed), makes one call to warm up (imports, caches,
@@ -22,10 +23,18 @@ pytrec_eval's workload is what BEIR and MTEB do:
 ties, each query's documents in random order); ir_measures' is its
 ``calc_aggregate`` (``--peer ir_measures``) and ``iter_calc``
 (``--peer ir_measures-iter_calc``) of nDCG@10, P@10, R@100, AP and RR@10 on the
-same dicts. Run from the repository root::
+same dicts; ranx's is its ``evaluate(qrels, run, ["ndcg@10", "map@100",
+"mrr@10", "precision@10", "recall@100"])`` on a ``Qrels`` and a ``Run`` built
+from the same dicts by the first call (``--peer ranx``: the warm calls are
+ranx's evaluation, as a user who builds them once pays it), or on the dicts
+themselves (``--peer ranx-dicts``: ranx converts them in every call). ranx
+compiles its kernels with numba: its first call in a fresh process reads
+numba's cache (warm after any earlier run) or compiles. Run from the
+repository root::
 
     python benchmarks/bench_dropins.py --peer pytrec_eval --json /tmp/dropins.json
     python benchmarks/bench_dropins.py --peer ir_measures --repeat 3
+    python benchmarks/bench_dropins.py --peer ranx --repeat 3
 
 This is a benchmark, not a test: nothing here is imported by pytest.
 """
@@ -115,7 +124,44 @@ def _ir_measures_rows(output: Any) -> dict[str, float]:
     return {"rows": float(len(output)), "sum": float(sum(row.value for row in output))}
 
 
+RANX_METRICS = ["ndcg@10", "map@100", "mrr@10", "precision@10", "recall@100"]
+
+
+def _ranx_inputs(n_queries: int, n_docs: int, seed: int) -> Any:
+    """The dicts, and a place for the Qrels and Run each tool builds from them once."""
+    qrels, run = _pytrec_inputs(n_queries, n_docs, seed)
+    return qrels, run, {}
+
+
+def _ranx_evaluate(module: Any, inputs: Any) -> Any:
+    """``evaluate(qrels, run, metrics)`` on a ``Qrels`` and a ``Run`` built from the dicts by
+    the first call (which is timed apart: the warm calls evaluate, as a user does who
+    builds them once)."""
+    qrels, run, built = inputs
+    if module.__name__ not in built:
+        built[module.__name__] = (module.Qrels(qrels), module.Run(run))
+    judged, ranked = built[module.__name__]
+    return module.evaluate(judged, ranked, RANX_METRICS)
+
+
+def _ranx_dicts(module: Any, inputs: Any) -> Any:
+    """``evaluate(qrels_dict, run_dict, metrics)``: ranx converts (and sorts) the dicts in
+    each call."""
+    qrels, run, _ = inputs
+    return module.evaluate(qrels, run, RANX_METRICS)
+
+
+def _ranx_means(output: Any) -> dict[str, float]:
+    """The means (the per-query values are checked one by one in tests/compat/
+    test_ranx_values.py)."""
+    return {metric: float(value) for metric, value in output.items()}
+
+
 WORKLOADS: dict[str, Workload] = {
+    "ranx": Workload("ranx", "rankwise.compat.ranx", _ranx_inputs, _ranx_evaluate,
+                     _ranx_means),
+    "ranx-dicts": Workload("ranx", "rankwise.compat.ranx", _ranx_inputs, _ranx_dicts,
+                           _ranx_means),
     "pytrec_eval": Workload("pytrec_eval", "rankwise.compat.pytrec_eval", _pytrec_inputs,
                             _pytrec_call, _pytrec_digest),
     "ir_measures": Workload("ir_measures", "rankwise.compat.ir_measures", _pytrec_inputs,
