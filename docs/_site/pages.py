@@ -27,6 +27,7 @@ PUBLIC_MODULES = (
     "rankwise.metrics",
     "rankwise.compat.pytrec_eval",
     "rankwise.compat.ir_measures",
+    "rankwise.compat.ranx",
     "rankwise.integrations",
     "rankwise.integrations.lightgbm",
     "rankwise.integrations.xgboost",
@@ -90,6 +91,12 @@ GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
          "SumAgg", "Provider", "Qrel", "ScoredDoc", "CwlMetric", "parse_measure",
          "parse_trec_measure", "read_trec_qrels", "read_trec_run", "define",
          "define_byquery"))),
+    ("ranx", "ranx drop-in", "`from rankwise.compat.ranx import Qrels, Run, evaluate, compare, "
+     "fuse, optimize_fusion`: ranx 0.3's names (its submodules `metrics`, `fusion`, "
+     "`normalization` and `data_structures` too).",
+     tuple(f"rankwise.compat.ranx.{name}" for name in (
+         "Qrels", "Run", "evaluate", "compare", "Report", "fuse", "normalize",
+         "optimize_fusion", "OptimizationReport"))),
     ("integrations", "Training hooks", "The same measures in LightGBM, XGBoost, CatBoost and "
      "scikit-learn (`rankwise.integrations`).",
      ("rankwise.integrations.evaluate_groups", "rankwise.integrations.GroupCache",
