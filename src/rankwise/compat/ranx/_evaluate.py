@@ -71,7 +71,8 @@ def depth_of(metrics: list[Metric]) -> int | None:
     None when one reads past its cutoff (no cutoff, R-precision, bpref, RBP).
     """
     depths = [metric.depth for metric in metrics]
-    return None if any(depth is None for depth in depths) else max(depths)  # type: ignore[type-var]
+    known = [depth for depth in depths if depth is not None]
+    return max(known) if known and len(known) == len(depths) else None
 
 
 def _is_nested(value: Any) -> bool:
@@ -88,7 +89,7 @@ def _ranking(run: Any, depth: int | None) -> Any:
     """Rankwise's run ranking the documents as ranx evaluates them (to *depth*)."""
     if isinstance(run, Run):
         return run._ranking(depth)
-    return Table.from_mapping(run).descending().ranking(depth=depth)  # ranx sorts dicts so
+    return Table.from_mapping(run).descending(depth).ranking()  # ranx sorts dicts so
 
 
 def judgments_at(table: Table, level: int) -> Any:
@@ -176,7 +177,6 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str], return_mean: bo
         output = {name: {"mean": np.mean(scores), "std": np.std(scores)} if return_std
                   else np.mean(scores) for name, scores in values.items()}
     return output[names[-1]] if len(names) == 1 else output
-
 
 
 def _save(run: Run, keys: list[Any], values: dict[str, np.ndarray], with_std: bool) -> None:

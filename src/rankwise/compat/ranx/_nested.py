@@ -152,7 +152,7 @@ class Nested:
         docs = table.ordered_docs()
         ids = np.fromiter(map(hash, docs), dtype=np.int64, count=len(docs)).astype(np.float64)
         pairs = np.column_stack((ids, table.values))
-        return np.split(pairs, table.offsets[1:-1])
+        return np.split(pairs, table.offsets[1:-1]) if table.keys else []
 
     def to_dict(self) -> defaultdict[Any, dict[Any, Any]]:
         """The content as ``{query: {doc: value}}`` (a new ``defaultdict``, as ranx's)."""

@@ -170,22 +170,24 @@ class Table:
             rows = rows[quicksort_order(-self.values[rows], starts[:-1][lengths > 0])]
         return self._taken(rows, keys, lengths)
 
-    def descending(self) -> Table:
+    def descending(self, depth: int | None = None) -> Table:
         """Each query's documents as ranx orders a plain dict it evaluates.
 
         ranx's ``python_dict_to_typed_list(sort=True)``: numba's ``np.argsort``
         of the values (ascending), reversed: ties in reverse order up to 15
-        documents.
+        documents. With *depth*, each query's first *depth* documents only.
         """
         from rankwise.kernels._quicksort import quicksort_order
 
         if not self.n_rows:
             return self
         ascending = quicksort_order(self.values, self._segments())
-        offsets = self.offsets
-        query = np.repeat(np.arange(len(self.keys)), self.lengths)
-        position = np.arange(self.n_rows, dtype=np.int64)
-        return self._taken(ascending[offsets[query] + offsets[query + 1] - 1 - position])
+        kept = self.lengths if depth is None else np.minimum(self.lengths, depth)
+        starts = np.zeros(len(kept) + 1, dtype=np.int64)
+        np.cumsum(kept, out=starts[1:])
+        local = np.arange(int(starts[-1]), dtype=np.int64) - np.repeat(starts[:-1], kept)
+        last = np.repeat(self.offsets[1:] - 1, kept)  # each query's last, read backwards
+        return self._taken(ascending[last - local], lengths=kept)
 
     # queries ----------------------------------------------------------------------
     def with_keys(self, keys: list[Any]) -> Table:

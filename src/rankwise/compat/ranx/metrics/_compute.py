@@ -51,5 +51,5 @@ def hit_lists(qrels: Any, run: Any, k: int = 0, rel_lvl: int = 1) -> list[np.nda
     rows, grades = judged_rows(judgments_at(judgments, rel_lvl), ranking.ranking())
     hits = np.zeros(ranking.n_rows)
     hits[rows[grades >= rel_lvl]] = 1.0
-    lists = np.split(hits, ranking.offsets[1:-1])
+    lists = np.split(hits, ranking.offsets[1:-1]) if ranking.keys else []
     return [hit[:k] if k else hit for hit in lists]
