@@ -23,6 +23,7 @@ import numpy as np
 from rankwise.compat.ranx._table import Table
 from rankwise.compat.ranx.data_structures import Qrels, Run
 from rankwise.exceptions import InputFormatError, InvalidParameterError
+from rankwise.options import FusionMethod
 
 __all__ = [
     "bordafuse", "comb_anz", "comb_gmnz", "comb_max", "comb_med", "comb_min", "comb_mnz",
@@ -75,7 +76,7 @@ def rankwise_runs(runs: Sequence[Run], by_rank: bool) -> list[Any]:
     return out
 
 
-def fused(runs: Sequence[Run], method: str, name: str, **params: Any) -> Run:
+def fused(runs: Sequence[Run], method: FusionMethod, name: str, **params: Any) -> Run:
     """*runs* fused by rankwise's *method* (ranx's name) into a sorted ``Run`` named *name*."""
     from rankwise.fusion import METHODS, fuse
 
