@@ -62,8 +62,8 @@ def hint_for(name: str, rest: str) -> str | None:
     --------
     >>> hint_for("IPrec", "@0.5").split("? ")[0]
     "; did you mean 'iprec_at_recall(recall=0.5)'"
-    >>> hint_for("SDCG", "@10")
-    ": SDCG (ir_measures' scaled DCG) is not available in rankwise (yet)"
+    >>> hint_for("fallout", "@10")
+    ': fallout (fall-out) is not available in rankwise (yet)'
     >>> hint_for("ndcg", "@10") is None
     True
     >>> print(hint_for("hits", "@10"))

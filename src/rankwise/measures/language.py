@@ -83,11 +83,11 @@ def parse(text: str | Measure | Any) -> Measure:
     ('err@20', 'judged@10(denominator=retrieved)')
     >>> str(parse("alpha_nDCG(alpha=0.3)@20")), str(parse("NRBP(beta=0.8)"))
     ('alpha_ndcg@20(alpha=0.3)', 'nrbp(beta=0.8)')
-    >>> parse("SDCG@10")
+    >>> parse("Accuracy@10")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    rankwise.exceptions.UnsupportedMeasureError: ir_measures' SDCG@10 is not available in \
-rankwise yet
+    rankwise.exceptions.UnsupportedMeasureError: ir_measures' Accuracy@10 is not available in \
+rankwise yet; ...
     """
     if isinstance(text, Measure):
         return text
