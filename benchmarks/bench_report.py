@@ -56,11 +56,14 @@ LARGE_MEASURES = ["ndcg@10", "map", "mrr@10", "recall@1000"]
 
 
 def write_collection(folder: Path, n_queries: int, n_runs: int, depth: int,
-                     seed: int) -> tuple[Path, list[Path]]:
+                     seed: int, distinct_ids: bool = False) -> tuple[Path, list[Path]]:
     """Judgments (about 12 judged, ~2.5 relevant per query) and *n_runs* runs of *depth* documents.
 
     The runs get better with their index: the score of a relevant document
-    is raised by 0.4 x index standard deviations.
+    is raised by 0.4 x index standard deviations. Documents are named
+    ``d0`` .. ``d149`` in every query, or with *distinct_ids* by numbers of
+    7 digits that no two queries share (as MS MARCO's passage ids): the
+    explorer's shared document table then holds a document per row shown.
     """
     folder.mkdir(parents=True, exist_ok=True)
     (folder.parent / ".gitignore").write_text("*\n")
@@ -74,8 +77,13 @@ def write_collection(folder: Path, n_queries: int, n_runs: int, depth: int,
     q = np.repeat(np.arange(n_queries), judged)
     docs = np.concatenate([rng.choice(pool, judged, replace=False) for _ in range(n_queries)])
     grade = rng.choice([0, 0, 0, 0, 1, 1, 2, 3], size=len(q))
+    names = np.char.add("d", np.arange(pool).astype(str))
+    if distinct_ids:  # each query's pool: its own block of 7-digit numbers, shuffled
+        names = (1_000_000 + rng.permutation(n_queries * pool)).astype(str).reshape(
+            n_queries, pool)
+    name = (lambda i, d: names[i, d]) if distinct_ids else (lambda i, d: names[d])
     with qrels_path.open("w") as stream:
-        stream.writelines(f"q{a} 0 d{b} {g}\n" for a, b, g in zip(q, docs, grade))
+        stream.writelines(f"q{a} 0 {name(a, b)} {g}\n" for a, b, g in zip(q, docs, grade))
     gain = np.zeros((n_queries, pool))
     gain[q, docs] = grade
     for s, path in enumerate(runs):
@@ -85,7 +93,7 @@ def write_collection(folder: Path, n_queries: int, n_runs: int, depth: int,
         lines = []
         for i in range(n_queries):
             lines.extend(
-                f"q{i} Q0 d{d} {r} {v:.6f} run{s}\n"
+                f"q{i} Q0 {name(i, d)} {r} {v:.6f} run{s}\n"
                 for r, (d, v) in enumerate(zip(top[i], scores[i]), start=1)
             )
         path.write_text("".join(lines))
@@ -96,6 +104,8 @@ def cases(depth: int) -> dict[str, tuple[list[str], str]]:
     small_q, small_runs = write_collection(DATA / "small", 3, 4, 500, seed=1)
     mid_q, mid_runs = write_collection(DATA / "q500", 500, 3, 100, seed=2)
     big_q, big_runs = write_collection(DATA / f"large-d{depth}", 7000, 5, depth, seed=3)
+    ids_q, ids_runs = write_collection(DATA / f"large-ids-d{depth}", 7000, 5, depth, seed=3,
+                                       distinct_ids=True)
     out = Path(tempfile.mkdtemp(prefix="rankwise-bench-report-"))
     return {
         "report-small": (["report", str(small_q), *map(str, small_runs), "-m", *SMALL_MEASURES,
@@ -104,6 +114,9 @@ def cases(depth: int) -> dict[str, tuple[list[str], str]]:
                         "--seed", "0", "-o", str(out / "q500.html")], "(reported)"),
         "report-large": (["report", str(big_q), *map(str, big_runs), "-m", *LARGE_MEASURES,
                           "--seed", "0", "-o", str(out / "large.html")], "< 3 s"),
+        "report-large-ids": (["report", str(ids_q), *map(str, ids_runs), "-m",
+                              *LARGE_MEASURES, "--seed", "0", "-o", str(out / "ids.html")],
+                             "< 5 s, < 8 MB"),
         "plot-curves": (["plot", str(small_q), *map(str, small_runs[:2]), "--kind", "curves",
                          "-o", str(out / "curves.png")], "< 1.5 s"),
         "plot-curves-svg": (["plot", str(small_q), *map(str, small_runs[:2]), "--kind",

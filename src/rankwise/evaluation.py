@@ -243,6 +243,7 @@ def evaluate_runs(
     columns: Mapping[str, str | None] | None = None,
     reading: Reading | None = None,
     need_common_queries: bool = True,
+    each_run: Callable[[int, Any, Any], None] | None = None,
 ) -> dict[str, Results]:
     """Evaluate several runs against the same judgments, one run in memory at a time.
 
@@ -277,6 +278,11 @@ def evaluate_runs(
     need_common_queries : bool
         Raise when a run and the judgments have no query in common
         (nothing could be evaluated: usually the wrong file).
+    each_run : callable, optional
+        ``each_run(position, judgments, run)``, called after each run is
+        evaluated, while it is in memory (the report keeps its ranked lists):
+        *position* in the runs given, the judgments and the run as the
+        engine had them (read, or as given for an engine that reads them itself).
 
     Returns
     -------
@@ -350,6 +356,8 @@ def evaluate_runs(
                 f"run {label} and the judgments have no query in common{detail}"
             )
         evaluated.append(results)
+        if each_run is not None:
+            each_run(position, qrels_obj, run_obj)
         del run_obj
     names = unique_names([
         given if given is not None else (results.run_name or "run")

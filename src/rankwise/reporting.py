@@ -43,6 +43,7 @@ from rankwise.report.build import (
     describe_definitions,
     describe_settings,
 )
+from rankwise.report.lists import DEFAULT_DEPTH, ListCollector
 from rankwise.report.provenance import FileRecord
 
 __all__ = ["build_report"]
@@ -86,6 +87,9 @@ def build_report(
     created: datetime | None = None,
     reading: Reading | None = None,
     discriminative_power: Literal["bootstrap", "randomized-tukey"] | None = "bootstrap",
+    topics: Any = None,
+    documents: Any = None,
+    list_depth: int = DEFAULT_DEPTH,
 ) -> Report:
     """Evaluate and compare runs for an HTML report.
 
@@ -132,6 +136,16 @@ def build_report(
         With three systems or more: the share of system pairs each measure
         tells apart and its ASL curve (Sakai 2006; 1,000 resamples, the
         comparison's seed). None leaves it out.
+    topics : path, dict or named tuples, optional
+        Query texts, shown and searched by the query explorer: a TREC topics
+        file, a TSV file ``qid<TAB>text``, a JSONL file, ``{qid: text}`` or
+        ir_datasets' ``queries_iter()`` (:func:`rankwise.io.texts.as_topics`).
+    documents : path, dict or docs store, optional
+        Document texts (a TSV or JSONL collection, ``{doc_id: text}``, an
+        ir_datasets docs store): those of the documents the lists show are kept.
+    list_depth : int
+        Documents of each system's ranking shown per query in the explorer
+        (default 20; 0: no ranked lists).
 
     Returns
     -------
@@ -214,15 +228,19 @@ def build_report(
             def shown(path: str) -> AbstractContextManager[Any]:  # progress names the pipe
                 return reading(originals.get(path, path))
 
+        collector = ListCollector(list_depth, chosen, qrels_format=qrels_format,
+                                  run_format=run_format)
         try:
             results = evaluate_runs(
                 qrels_in, runs_in, wanted, options=chosen, engine=engine,
                 qrels_format=qrels_format, run_format=run_format, reading=shown,
+                each_run=collector,
             )
         except RankwiseError as error:
             _name_originals(error, originals)
             raise
     names = list(results)
+    positions = {name: position for position, name in enumerate(names)}
     files = [_record(qrels, "judgments", None, spooled)] + [
         _record(obj, "run", name, spooled) for obj, name in zip(inputs, names)
     ]
@@ -273,6 +291,7 @@ def build_report(
         notes=notes,
         top=top,
         discrimination=discrimination,
+        **collector.finish(results, positions, topics, documents),
     )
 
 

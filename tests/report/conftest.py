@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
 import queue
 import shutil
+import struct
 import subprocess
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -46,8 +48,12 @@ def trec_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def make_synthetic(n_queries: int, n_systems: int, depth: int = 100,
-                   seed: int = 0) -> tuple[Any, dict[str, Any]]:
-    """Judgments and runs of *n_systems* systems of increasing quality (Qrels, {name: Run})."""
+                   seed: int = 0, distinct_ids: bool = False) -> tuple[Any, dict[str, Any]]:
+    """Judgments and runs of *n_systems* systems of increasing quality (Qrels, {name: Run}).
+
+    Documents are ``d0`` .. in every query, or with *distinct_ids* numbers of 7
+    digits no two queries share (as MS MARCO's passages).
+    """
     import pyarrow as pa
 
     from rankwise.io import as_qrels, as_run
@@ -57,6 +63,8 @@ def make_synthetic(n_queries: int, n_systems: int, depth: int = 100,
     docs = np.tile(np.arange(depth), n_queries)
     qid = np.char.add("q", queries.astype(str))
     did = np.char.add("d", docs.astype(str))
+    if distinct_ids:
+        did = (1_000_000 + np.random.default_rng(seed + 1).permutation(len(qid))).astype(str)
     grade = (rng.random(len(qid)) < 0.08) * rng.integers(1, 4, len(qid))
     qrels = as_qrels(pa.table({"query_id": qid, "doc_id": did, "relevance": grade}))
     runs = {}
@@ -225,6 +233,144 @@ class DevTools:
         lines = self.stderr.read().decode(errors="replace").splitlines()
         useful = [line for line in lines if "dbus" not in line]  # no D-Bus in containers
         return f"exit status {self.process.poll()}; " + "\n".join(useful[-20:])
+
+    # -- pages: open one, read it, act on it as a user would --------------------------
+
+    def open(self, page: Path, *, width: int = 1280, height: int = 900,
+             offline: bool = True, fragment: str = "") -> str:
+        """Open *page* (a file; ``#fragment`` after it) in a new tab; its session once loaded.
+
+        The network is emulated offline and no host name resolves, so a request
+        that leaves the page fails; :meth:`problems` lists every request sent.
+        """
+        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = self.send("Target.attachToTarget",
+                            {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            self.send(f"{domain}.enable", session=session)
+        if offline:
+            self.send("Network.emulateNetworkConditions",
+                      {"offline": True, "latency": 0, "downloadThroughput": -1,
+                       "uploadThroughput": -1}, session=session)
+        self.send("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+                  session=session)
+        url = page.as_uri() + (f"#{fragment}" if fragment else "")
+        self.send("Page.navigate", {"url": url}, session=session)
+        self.wait_for("Page.loadEventFired", session)
+        self.drain(0.3)  # late console messages
+        return session
+
+    def evaluate(self, session: str, expression: str) -> Any:
+        """The value of a JavaScript expression in the page (promises awaited)."""
+        reply = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                               "awaitPromise": True}, session=session)
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            raise RuntimeError(f"{expression[:80]!r} threw: "
+                               f"{details.get('exception', {}).get('description', details)}")
+        return reply["result"].get("value")
+
+    def wait_until(self, session: str, expression: str, seconds: float = 20.0) -> Any:
+        """Poll *expression* until it is truthy; its value (a timeout is an error)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            value = self.evaluate(session, expression)
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{expression!r} still false after {seconds:.0f} s")
+            self.drain(0.05)
+
+    def problems(self, session: str) -> tuple[list[str], list[str]]:
+        """Errors (exceptions, console errors, log errors, dialogs) and the requests sent."""
+        errors, requests = [], []
+        for event in self.events:
+            if event.get("sessionId") != session:
+                continue
+            method, params = event.get("method"), event.get("params", {})
+            if method == "Runtime.exceptionThrown":
+                errors.append(json.dumps(params.get("exceptionDetails", {}))[:300])
+            elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error",
+                                                                                "assert"):
+                errors.append(json.dumps(params.get("args", []))[:300])
+            elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
+                errors.append(f"{params['entry'].get('source')}: {params['entry'].get('text')}")
+            elif method == "Page.javascriptDialogOpening":
+                errors.append(f"a dialog opened: {params.get('message')!r}")
+            elif method == "Network.requestWillBeSent":
+                requests.append(params["request"]["url"])
+        return errors, requests
+
+    def screenshot(self, session: str, path: Path, *, selector: str | None = None,
+                   full: bool = False) -> tuple[int, int]:
+        """A PNG of the viewport, of the element *selector*, or of the whole page."""
+        params: dict[str, Any] = {"format": "png"}
+        if selector is not None:
+            box = self.evaluate(session, f"""(() => {{
+                const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();
+                return [r.x + scrollX, r.y + scrollY, r.width, r.height]; }})()""")
+            params.update(captureBeyondViewport=True, clip={
+                "x": box[0], "y": box[1], "width": max(box[2], 1),
+                "height": max(min(box[3], 12_000), 1), "scale": 1})
+        elif full:  # the window as tall as the page: no scroll bar
+            metrics = self.send("Page.getLayoutMetrics", session=session)
+            view = self.evaluate(session, "[innerWidth, innerHeight]")
+            height = int(min(metrics["cssContentSize"]["height"], 16_000))
+            self.send("Emulation.setDeviceMetricsOverride",
+                      {"width": view[0], "height": height, "deviceScaleFactor": 1,
+                       "mobile": False}, session=session)
+            params["captureBeyondViewport"] = True
+        shot = self.send("Page.captureScreenshot", params, session=session)
+        data = base64.b64decode(shot["data"])
+        path.write_bytes(data)
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = struct.unpack(">II", data[16:24])
+        shots = os.environ.get("RANKWISE_SCREENSHOTS")  # a folder to look at them in
+        if shots:
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, Path(shots) / path.name)
+        return width, height
+
+    def center(self, session: str, selector: str) -> tuple[float, float]:
+        """The viewport coordinates of the centre of *selector*, scrolled into view."""
+        x, y = self.evaluate(session, f"""(() => {{
+            const e = document.querySelector({json.dumps(selector)});
+            e.scrollIntoView({{block: "center", behavior: "instant"}});
+            const r = e.getBoundingClientRect();
+            return [r.x + r.width / 2, r.y + r.height / 2]; }})()""")
+        return float(x), float(y)
+
+    def mouse(self, session: str, x: float, y: float, *, click: bool = True) -> None:
+        """Move the mouse to viewport ``(x, y)`` and (by default) click there, as a user does."""
+        self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y},
+                  session=session)
+        if click:
+            for kind in ("mousePressed", "mouseReleased"):
+                self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y,
+                                                       "button": "left", "clickCount": 1},
+                          session=session)
+        self.drain(0.05)
+
+    _KEYS: ClassVar[dict[str, tuple[int, str]]] = {
+        "Enter": (13, "\r"), "Tab": (9, ""), "Escape": (27, ""), " ": (32, " "),
+        "ArrowDown": (40, ""), "ArrowUp": (38, ""), "ArrowRight": (39, ""),
+        "ArrowLeft": (37, ""), "Home": (36, ""), "End": (35, "")}
+
+    def key(self, session: str, key: str, *, shift: bool = False) -> None:
+        """Press and release *key* (``Enter``, ``Tab``, ``" "``, ``ArrowDown``, ...)."""
+        code, text = self._KEYS[key]
+        common = {"key": key, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code,
+                  "code": "Space" if key == " " else key, "modifiers": 8 if shift else 0}
+        self.send("Input.dispatchKeyEvent", {"type": "keyDown", "text": text, **common},
+                  session=session)
+        self.send("Input.dispatchKeyEvent", {"type": "keyUp", **common}, session=session)
+        self.drain(0.05)
+
+    def type_text(self, session: str, text: str) -> None:
+        """Type *text* into the focused element."""
+        self.send("Input.insertText", {"text": text}, session=session)
+        self.drain(0.05)
 
     def close(self) -> None:
         with contextlib.suppress(RuntimeError, TimeoutError, OSError):

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import base64
 import json
-import struct
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +11,8 @@ import pytest
 from rankwise.reporting import build_report
 
 PLOTS = {"comparison", "curves", "differences", "distributions"}
-SECTIONS = ["summary", "curves", "differences", "distributions", "queries", "provenance"]
+SECTIONS = ["summary", "explorer", "curves", "differences", "distributions", "queries",
+            "provenance"]
 
 PROBE = """JSON.stringify({
   title: document.title,
@@ -22,7 +21,7 @@ PROBE = """JSON.stringify({
   rows: document.querySelectorAll("#summary-table tbody tr").length,
   columns: document.querySelectorAll("#summary-table thead th").length,
   markers: document.querySelectorAll("#summary-table .sig").length,
-  plots: [...document.querySelectorAll("figure.plot")].map(f => {
+  plots: [...document.querySelectorAll("figure.plot:not([hidden])")].map(f => {
     const svg = f.querySelector("svg");
     const box = svg ? svg.getBoundingClientRect() : {width: 0, height: 0};
     return {key: f.dataset.plot, width: box.width, height: box.height,
@@ -33,61 +32,11 @@ PROBE = """JSON.stringify({
   files: document.querySelectorAll("#files tbody tr").length,
   definitions: document.querySelectorAll("#measures tbody tr").length,
   resources: performance.getEntriesByType("resource").map(e => e.name),
-  scripts: document.scripts.length,
+  scripts: [...document.scripts].map(s => [s.id, s.type, s.src]),
+  explorer: document.getElementById("x-app").dataset.state,
+  interactive: performance.getEntriesByName("rankwise-interactive").length,
   overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
 })"""
-
-
-def _open(chromium: Any, page: Path) -> tuple[str, dict[str, Any]]:
-    target = chromium.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-    session = chromium.send("Target.attachToTarget",
-                            {"targetId": target, "flatten": True})["sessionId"]
-    for domain in ("Page", "Runtime", "Log", "Network"):
-        chromium.send(f"{domain}.enable", session=session)
-    chromium.send("Network.emulateNetworkConditions",
-                  {"offline": True, "latency": 0, "downloadThroughput": -1,
-                   "uploadThroughput": -1}, session=session)
-    chromium.send("Emulation.setDeviceMetricsOverride",
-                  {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False},
-                  session=session)
-    chromium.send("Page.navigate", {"url": page.as_uri()}, session=session)
-    chromium.wait_for("Page.loadEventFired", session)
-    chromium.drain(0.5)  # late console messages
-    probe = chromium.send("Runtime.evaluate", {"expression": PROBE, "returnByValue": True},
-                          session=session)
-    return session, json.loads(probe["result"]["value"])
-
-
-def _problems(chromium: Any, session: str) -> tuple[list[str], list[str]]:
-    errors, requests = [], []
-    for event in chromium.events:
-        if event.get("sessionId") != session:
-            continue
-        method, params = event.get("method"), event.get("params", {})
-        if method == "Runtime.exceptionThrown":
-            errors.append(json.dumps(params.get("exceptionDetails", {}))[:300])
-        elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-            errors.append(json.dumps(params.get("args", []))[:300])
-        elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
-            errors.append(f"{params['entry'].get('source')}: {params['entry'].get('text')}")
-        elif method == "Network.requestWillBeSent":
-            requests.append(params["request"]["url"])
-    return errors, requests
-
-
-def _screenshot(chromium: Any, session: str, path: Path) -> tuple[int, int]:
-    metrics = chromium.send("Page.getLayoutMetrics", session=session)
-    height = int(min(metrics["cssContentSize"]["height"], 16_000))
-    chromium.send("Emulation.setDeviceMetricsOverride",
-                  {"width": 1280, "height": height, "deviceScaleFactor": 1, "mobile": False},
-                  session=session)
-    shot = chromium.send("Page.captureScreenshot",
-                         {"format": "png", "captureBeyondViewport": True}, session=session)
-    data = base64.b64decode(shot["data"])
-    path.write_bytes(data)
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width, tall = struct.unpack(">II", data[16:24])
-    return width, tall
 
 
 @pytest.mark.parametrize("systems", [3, 1], ids=["three-runs", "one-run"])
@@ -99,13 +48,18 @@ def test_report_opens_offline_without_errors(
     page = tmp_path / "report.html"
     report.save(page)
 
-    session, dom = _open(chromium, page)
-    errors, requests = _problems(chromium, session)
+    session = chromium.open(page)
+    chromium.wait_until(session, "performance.getEntriesByName('rankwise-interactive').length")
+    dom = json.loads(chromium.evaluate(session, PROBE))
+    errors, requests = chromium.problems(session)
 
     assert errors == []
-    assert [url for url in requests if not url.startswith(("file:", "data:"))] == []
+    assert requests == [page.as_uri()]  # the page itself, nothing else
     assert [url for url in dom["resources"] if not url.startswith(("file:", "data:"))] == []
-    assert dom["scripts"] == 0
+    # the explorer's data (JSON, never run) and the page's one script, inline
+    assert dom["scripts"] == [["rankwise-data", "application/json", ""],
+                              ["rankwise-script", "", ""]]
+    assert dom["explorer"] == "ready" and dom["interactive"] == 1
     assert dom["overflow"] == 0  # nothing sticks out of a 1280 px window
     assert dom["title"] == report.title
     assert dom["sections"] == SECTIONS
@@ -113,7 +67,7 @@ def test_report_opens_offline_without_errors(
     assert dom["columns"] == 2 + 3  # system, queries, one per measure
     assert dom["files"] == 1 + systems
     assert dom["definitions"] == 3 + 3  # the measures, and the three curves
-    expected = PLOTS if systems > 1 else {"curves", "distributions"}
+    expected = PLOTS | {"scatter"} if systems > 1 else {"curves", "distributions"}
     if systems > 2:  # three runs or more: the ASL curves of discriminative power too
         expected = expected | {"asl"}
     assert {plot["key"] for plot in dom["plots"]} == expected
@@ -122,6 +76,6 @@ def test_report_opens_offline_without_errors(
         assert plot["texts"] > 5 and plot["shapes"] > 5, plot
     if systems > 1:
         assert dom["changes"] == 3 * (systems - 1) * 2  # per measure and system: gains, losses
-    width, height = _screenshot(chromium, session, tmp_path / "report.png")
-    assert (tmp_path / "report.png").stat().st_size > 20_000
+    width, height = chromium.screenshot(session, tmp_path / f"report-{systems}.png", full=True)
+    assert (tmp_path / f"report-{systems}.png").stat().st_size > 20_000
     assert width == 1280 and height > 1500

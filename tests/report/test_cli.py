@@ -144,7 +144,8 @@ def test_report_never_imports_matplotlib(files: list[Path], tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     heavy = done.stderr.strip().splitlines()[-1].removeprefix("HEAVY=").split(",")
     assert "matplotlib" not in heavy and "scipy" not in heavy, heavy
-    assert target.read_text().count("<svg") == 4  # comparison, curves, differences, distributions
+    # comparison, curves, differences, distributions, and the scatter of the second run
+    assert target.read_text().count("<svg") == 5
 
 
 PROBE = """

@@ -58,9 +58,10 @@ def test_every_section_is_there_in_order(three: tuple[Any, str]) -> None:
         assert f'<section id="{key}" class="card"><h2>{heading}</h2>' in html
         assert f'href="#{key}"' in html  # the navigation links to it
     plots = {a["data-plot"] for a in page.find("figure") if "data-plot" in a}
-    # three systems: the ASL curves of discriminative power join the comparison
-    assert plots == {"comparison", "curves", "differences", "distributions", "asl"}
-    assert html.count("<svg") == 5
+    # three systems: the ASL curves of discriminative power join the comparison; the
+    # explorer has a paired scatter of each system against the baseline
+    assert plots == {"comparison", "curves", "differences", "distributions", "asl", "scatter"}
+    assert html.count("<svg") == 5 + 2
 
 
 def test_no_external_resource(three: tuple[Any, str]) -> None:
@@ -70,7 +71,10 @@ def test_no_external_resource(three: tuple[Any, str]) -> None:
         for name in ("src", "href", "xlink:href", "action", "data", "poster", "srcset"):
             value = attrs.get(name, "")
             assert not re.match(r"\s*(https?:)?//", value, re.IGNORECASE), (tag, name, value)
-    assert not page.find("script")
+    # two scripts: the explorer's data (JSON, never run) and the page's own, inline
+    scripts = [a for t, a in page.tags if t == "script"]
+    assert scripts == [{"type": "application/json", "id": "rankwise-data"},
+                       {"id": "rankwise-script"}]
     assert not page.find("img")
     assert not page.find("link", rel="stylesheet")
     assert not page.find("iframe")

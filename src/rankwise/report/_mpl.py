@@ -268,6 +268,13 @@ def _markers(ax: Any, box: Axes, *, xs: np.ndarray, ys: np.ndarray, shape: str, 
     return line
 
 
+def _dots(ax: Any, box: Axes, *, xs: np.ndarray, ys: np.ndarray, size: float, color: str,
+          opacity: float, attrs: Mapping[str, object], key: Any) -> Any:
+    (line,) = ax.plot(xs, ys, linestyle="none", marker="o", markersize=size * PT,
+                      markerfacecolor=color, markeredgewidth=0.0, alpha=opacity, zorder=3)
+    return line
+
+
 def _caps(box: Axes, cap: float) -> float:
     """*cap* pixels as a length along the y axis of the panel."""
     return cap * abs(box.ylim[1] - box.ylim[0]) / box.height
@@ -368,6 +375,6 @@ def _legend(figure: Any, ax: Any, canvas: Canvas, *, entries: Sequence[tuple[str
 
 _ARTISTS: dict[str, Callable[..., Any]] = {
     "frame": _frame, "polyline": _polyline, "polygon": _polygon, "rects": _rects,
-    "markers": _markers, "whiskers": _whiskers, "interval": _interval, "line": _line,
+    "markers": _markers, "dots": _dots, "whiskers": _whiskers, "interval": _interval, "line": _line,
     "hline": _hline, "vline": _vline, "text": _text,
 }

@@ -14,6 +14,7 @@ from datetime import datetime
 from rankwise._wording import counted
 from rankwise.measures import Measure
 from rankwise.options import EvalOptions
+from rankwise.report.lists import RankedLists
 from rankwise.report.protocols import ComparisonLike, PowerLike, ResultsLike
 from rankwise.report.provenance import (
     FileRecord,
@@ -66,6 +67,13 @@ class Report:
         The discriminative power of each measure over all pairs of systems,
         with its ASL curve (three systems or more; see
         :func:`rankwise.design.discriminative_power`).
+    lists : RankedLists or None
+        Each system's first documents per query, for the query explorer
+        (:mod:`rankwise.report.lists`; None: the explorer shows values only).
+    topics : dict or None
+        ``{query id: text}``, searched and shown by the explorer.
+    documents : dict or None
+        ``{document id: text}`` of the documents of the lists.
     """
 
     title: str
@@ -84,6 +92,9 @@ class Report:
     notes: list[str] = field(default_factory=list)
     top: int = 10
     discrimination: PowerLike | None = None
+    lists: RankedLists | None = None
+    topics: Mapping[str, str] | None = None
+    documents: Mapping[str, str] | None = None
 
     @property
     def n_queries(self) -> int:

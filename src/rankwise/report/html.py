@@ -1,8 +1,10 @@
 """``render_html``: a :class:`~rankwise.report.build.Report` as one self-contained HTML page.
 
-Everything is inline: the style sheet, the figures (as SVG elements) and no
-script at all. A Content-Security-Policy forbids the page any request, so
-it opens offline and cannot leak anything when opened.
+Everything is inline: the style sheet, the figures (as SVG elements), the
+data of the query explorer and the one script that runs it. A
+Content-Security-Policy forbids the page any request and any other script
+(the page's own is allowed by its SHA-256 hash), so it opens offline and
+cannot leak anything when opened.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from rankwise._wording import counted
 from rankwise.report.assets import CSS
 from rankwise.report.comparison_display import format_p
+from rankwise.report.figure_html import figure_html
 from rankwise.report.protocols import PageLike, RowLike
 from rankwise.report.summaries import paired_index, top_changes
 from rankwise.report.svg import Canvas
@@ -23,6 +26,7 @@ __all__ = ["SECTIONS", "render_html"]
 
 SECTIONS = {
     "summary": "Comparison",
+    "explorer": "Query explorer",
     "curves": "Metric@k curves",
     "differences": "Per-query differences",
     "distributions": "Distributions",
@@ -31,7 +35,8 @@ SECTIONS = {
 }
 """Section ids of the page and their headings, in order."""
 
-_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src {script}"
+"""The page may load nothing and run only its own script (allowed by its hash)."""
 
 
 def _e(value: object) -> str:
@@ -67,10 +72,7 @@ def _section(key: str, lead: str, body: str) -> str:
 
 
 def _figure(figure: Canvas, key: str, caption: str) -> str:
-    svg, width = figure.svg(), figure.width
-    style = f' style="max-width:{width:.0f}px"' if width else ""
-    return (f'<figure class="plot" id="plot-{key}" data-plot="{key}"{style}>{svg}'
-            f"<figcaption>{caption}</figcaption></figure>")
+    return figure_html(figure, key, caption)
 
 
 # ----------------------------------------------------------------------------
@@ -106,6 +108,53 @@ def _marker(row: RowLike | None) -> str:
             f'{"▲" if up else "▼"}</span>')
 
 
+def _v(value: float | None) -> str:
+    """A cell's ``data-v`` attribute: the number the tables sort by (empty: none)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ' data-v=""'
+    return f' data-v="{value!r}"'
+
+
+def _under(row: RowLike | None, level: str) -> str:
+    """What a mean's cell shows under it: Δ, and (one click away) p_adj, d_z, the CI of Δ."""
+    if row is None:
+        return ""
+    return (f'<span class="d d-delta">{_signed(row.delta)}</span>'
+            f'<span class="d d-padj">p_adj {format_p(row.p_adjusted)}</span>'
+            f'<span class="d d-dz">d<sub>z</sub> {_signed(row.effect_size, 3)}</span>'
+            f'<span class="d d-ci">{level} [{_signed(row.delta_ci_low)}, '
+            f"{_signed(row.delta_ci_high)}]</span>")
+
+
+def _show_switch(report: PageLike) -> str:
+    """Radio buttons choosing what each mean shows under it (read by CSS: no script needed)."""
+    comparison = report.comparison
+    if comparison is None:
+        return ""
+    level = f"{comparison.confidence:.0%}"
+    choices = [("delta", "Δ from the baseline"), ("padj", "corrected p-value (p_adj)"),
+               ("dz", "effect size (Cohen's d<sub>z</sub>)"), ("ci", f"{level} CI of Δ")]
+    inputs = "".join(
+        f'<label><input type="radio" name="summary-show" value="{key}"'
+        f'{" checked" if key == "delta" else ""}> {label}</label>' for key, label in choices)
+    return (f'<fieldset class="show-switch" id="summary-show"><legend>Under each mean, show'
+            f"</legend>{inputs}</fieldset>")
+
+
+def _conventions(report: PageLike) -> str:
+    """Gain, relevance, ties and missing queries of every measure of the table."""
+    from rankwise.report.conventions import conventions
+
+    rows = "".join(
+        f"<tr><td><code>{_e(c.measure)}</code></td><td>{_e(c.gain)}</td><td>{_e(c.ties)}</td>"
+        f"<td>{_e(c.missing)}</td></tr>"
+        for c in conventions(report.measures, report.settings))
+    return ('<table class="conventions" id="conventions"><caption>How each measure was '
+            "computed</caption><thead><tr><th>measure</th><th>gain and relevance</th>"
+            "<th>ties</th><th>a judged query a run misses</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>")
+
+
 def _summary_table(report: PageLike) -> str:
     comparison = report.comparison
     rows: dict[tuple[str, str], RowLike] = {}
@@ -121,25 +170,25 @@ def _summary_table(report: PageLike) -> str:
         if finite and len(report.systems) > 1 and min(finite) < max(finite):
             best[name] = max(finite)
     head = "".join(f'<th class="num">{_e(n)}</th>' for n in names)
+    level = f"{comparison.confidence:.0%}" if comparison is not None else ""
     body = []
     for system in report.systems:
         results = report.results[system]
         tag = ' <span class="tag">baseline</span>' if system == report.baseline else ""
         cells = [f'<th scope="row">{_e(system)}{tag}</th>',
-                 f'<td class="num">{results.n_queries:,}</td>']
+                 f'<td class="num"{_v(results.n_queries)}>{results.n_queries:,}</td>']
         for name in names:
             value = results.mean[name]
             row = rows.get((name, system))
-            delta = f'<span class="d">{_signed(row.delta)}</span>' if row is not None else ""
             css = "num best" if best.get(name) == value else "num"
             group = letters.get(name, {}).get(system, "")
             group_html = (f'<sup class="cld" title="runs that share a letter do not differ '
                           f'significantly">{_e(group)}</sup>' if group else "")
-            cells.append(f'<td class="{css}"><span class="v">{_num(value)}</span>'
-                         f"{group_html}{_marker(row)}{delta}</td>")
+            cells.append(f'<td class="{css}"{_v(value)}><span class="v">{_num(value)}</span>'
+                         f"{group_html}{_marker(row)}{_under(row, level)}</td>")
         body.append(f"<tr>{''.join(cells)}</tr>")
-    return (f'<div class="scroll"><table class="summary" id="summary-table"><thead><tr>'
-            f'<th>system</th><th class="num">queries</th>{head}</tr></thead>'
+    return (f'<div class="scroll"><table class="summary" id="summary-table" data-sortable>'
+            f'<thead><tr><th>system</th><th class="num">queries</th>{head}</tr></thead>'
             f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
@@ -161,34 +210,45 @@ def _detail_table(report: PageLike) -> str:
         body.append(
             f"<tr><td>{_e(row.measure)}</td><td>{_e(row.system)}"
             f"{'' if compared else ' <span class=tag>baseline</span>'}</td>"
-            f'<td class="num">{row.n_queries:,}</td><td class="num">{_num(row.mean)}</td>'
-            f'<td class="num">[{_num(row.ci_low)}, {_num(row.ci_high)}]</td>'
-            + (f'<td class="num {sign}">{_signed(row.delta)}</td>'
-               f'<td class="num">[{_signed(row.delta_ci_low)}, {_signed(row.delta_ci_high)}]</td>'
-               f'<td class="num">{format_p(row.p_value)}</td>'
-               f'<td class="num">{format_p(row.p_adjusted)}</td><td>{_marker(row)}</td>'
-               f'<td class="num">{_signed(row.effect_size, 3)}</td>'
-               f'<td class="num">{row.wins:,} / {row.ties:,} / {row.losses:,}</td>'
+            f'<td class="num"{_v(row.n_queries)}>{row.n_queries:,}</td>'
+            f'<td class="num"{_v(row.mean)}>{_num(row.mean)}</td>'
+            f'<td class="num"{_v(row.ci_low)}>[{_num(row.ci_low)}, {_num(row.ci_high)}]</td>'
+            + (f'<td class="num {sign}"{_v(row.delta)}>{_signed(row.delta)}</td>'
+               f'<td class="num"{_v(row.delta_ci_low)}>[{_signed(row.delta_ci_low)}, '
+               f"{_signed(row.delta_ci_high)}]</td>"
+               f'<td class="num"{_v(row.p_value)}>{format_p(row.p_value)}</td>'
+               f'<td class="num"{_v(row.p_adjusted)}>{format_p(row.p_adjusted)}</td>'
+               f"<td>{_marker(row)}</td>"
+               f'<td class="num"{_v(row.effect_size)}>{_signed(row.effect_size, 3)}</td>'
+               f'<td class="num"{_v(row.wins)}>{row.wins:,} / {row.ties:,} / {row.losses:,}</td>'
                if compared else '<td colspan="7"></td>')
             + "</tr>"
         )
-    return (f'<details id="comparison-details"><summary>All numbers: intervals, p-values, '
-            f'effect sizes</summary><div class="body scroll"><table class="details">'
+    return (f'<details id="comparison-details" open><summary>All numbers: intervals, p-values, '
+            f'effect sizes</summary><div class="body scroll"><p class="filter"><label>Filter '
+            f'<input type="search" data-filter="details-table" aria-describedby="details-count" '
+            f'placeholder="a measure or a system" autocomplete="off"></label> '
+            f'<span id="details-count" class="x-count" aria-live="polite"></span></p>'
+            f'<table class="details" id="details-table" data-sortable>'
             f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div></details>")
 
 
 def _summary(report: PageLike) -> str:
     from rankwise.report.comparison_display import comparison_svg
 
-    parts = [_summary_table(report)]
     comparison = report.comparison
+    parts = [_show_switch(report), _summary_table(report)]
     if comparison is not None:
         parts.append(
             f'<p class="legend">Mean over queries; the small figure under each mean is the '
-            f"difference from the baseline. <span class='sig up'>▲</span> / "
+            f"difference from the baseline (or, as chosen above, the corrected p-value, the "
+            f"effect size or the interval of the difference). <span class='sig up'>▲</span> / "
             f"<span class='sig down'>▼</span>: significantly better / worse than "
-            f"{_e(report.baseline)}. Bold: the best mean. {_e(comparison.legend)}.</p>"
+            f"{_e(report.baseline)}. Bold: the best mean. Click a column's name to sort. "
+            f"{_e(comparison.legend)}.</p>"
         )
+    parts.append(_conventions(report))
+    if comparison is not None:
         if comparison.tukey:
             anova = "".join(
                 f"<li><code>{_e(name)}</code>: two-way ANOVA (system × query) "
@@ -220,17 +280,18 @@ def _discrimination(report: PageLike) -> str:
     power = report.discrimination
     if power is None:
         return ""
-    from rankwise.report.discriminative import asl_svg
+    from rankwise.report.discriminative import asl_panels_svg
 
     rows = "".join(
         f"<tr><td>{_e(name)}</td><td class='num'>{power.fraction(name):.0%}</td>"
         f"<td class='num'>{int((power.p_values[name] <= power.alpha).sum()):,} / "
         f"{len(power.pairs):,}</td></tr>"
         for name in power.measures)
-    figure = _figure(asl_svg(power), "asl",
-                     "Achieved significance level of every pair of systems, sorted: the lower "
-                     "and the longer a measure's curve stays under the dashed line (alpha), the "
-                     "more pairs it tells apart.")
+    figure = _figure(asl_panels_svg(power), "asl",
+                     "Achieved significance level of every pair of systems, sorted, one panel "
+                     "per measure (the other measures' curves in grey): the lower and the "
+                     "longer a measure's curve stays under the dashed line (alpha), the more "
+                     "pairs it tells apart.")
     return (f'<details id="discriminative-power" open><summary>Discriminative power: how many '
             f"pairs of systems each measure tells apart</summary><div class='body'>"
             f"<p class='legend'>{_e(power.legend)} (Sakai, SIGIR 2006).</p>"
@@ -303,13 +364,15 @@ def _change_table(kind: str, title: str, changes: Sequence[Any], system: str,
     else:
         rows = "".join(
             f'<tr><td class="qid" title="{_e(c.query_id)}">{_e(c.query_id)}</td>'
-            f'<td class="num">{_num(c.baseline)}</td>'
-            f'<td class="num">{_num(c.value)}</td>'
-            f'<td class="num {"pos" if c.delta > 0 else "neg"}">{_signed(c.delta)}</td></tr>'
+            f'<td class="num"{_v(c.baseline)}>{_num(c.baseline)}</td>'
+            f'<td class="num"{_v(c.value)}>{_num(c.value)}</td>'
+            f'<td class="num {"pos" if c.delta > 0 else "neg"}"{_v(c.delta)}>{_signed(c.delta)}'
+            "</td></tr>"
             for c in changes
         )
     css = "gain" if kind == "gained" else "loss"
-    return (f'<table class="changes-{css}"><caption class="{css}">{_e(title)}</caption>'
+    return (f'<table class="changes-{css}" data-sortable><caption class="{css}">{_e(title)}'
+            "</caption>"
             f"<thead><tr><th>query</th><th class='num' title='{_e(baseline)}'>{_e(baseline)}</th>"
             f"<th class='num' title='{_e(system)}'>{_e(system)}</th><th class='num'>Δ</th></tr>"
             "</thead>"
@@ -395,25 +458,30 @@ def render_html(report: PageLike) -> str:
     Returns
     -------
     str
-        The page: no external resource, no script.
+        The page: no external resource; one inline script, allowed by its hash.
 
     Notes
     -----
     The figures are drawn as SVG by rankwise (:mod:`rankwise.report.svg`):
     the page needs neither matplotlib nor any other plotting library.
     """
-    sections = [_summary(report), _curves(report), _differences(report),
-                _distributions(report), _queries(report), _provenance(report)]
+    from rankwise.report.explorer import explorer_section, script, script_hash
+
+    sections = [_summary(report), explorer_section(report), _curves(report),
+                _differences(report), _distributions(report), _queries(report),
+                _provenance(report)]
     version = _e(report.versions.get("rankwise", ""))
+    policy = _CSP.format(script=script_hash())
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
+        f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
         f'<meta name="generator" content="rankwise {version}">'
         f"<title>{_e(report.title)}</title>"
         '<link rel="icon" href="data:,">'
         f"<style>{CSS}</style></head><body>"
         f"{_header(report)}{_nav()}<main class=\"wrap\">{''.join(sections)}</main>"
         f"<footer>Made by rankwise {version}. This page is self-contained: it loads nothing "
-        "from the network.</footer></body></html>\n"
+        "from the network.</footer>"
+        f'<script id="rankwise-script">{script()}</script></body></html>\n'
     )

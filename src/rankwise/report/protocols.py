@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from rankwise.measures import Measure
+from rankwise.report.lists import RankedLists
 from rankwise.report.provenance import FileRecord, MeasureRecord
 
 __all__ = ["AnovaLike", "ComparisonLike", "PageLike", "PowerLike", "ResultsLike", "RowLike",
@@ -290,3 +291,12 @@ class PageLike(Protocol):
     @property
     def n_queries(self) -> int:
         """Queries evaluated for at least one system."""
+    @property
+    def lists(self) -> RankedLists | None:
+        """Each system's first documents per query (None: no ranked lists)."""
+    @property
+    def topics(self) -> Mapping[str, str] | None:
+        """Query texts."""
+    @property
+    def documents(self) -> Mapping[str, str] | None:
+        """Document texts."""

@@ -2,8 +2,8 @@ r"""The canvas every figure draws on: it writes SVG and keeps what was drawn.
 
 A figure lays itself out in CSS pixels (:mod:`rankwise.report.layout`),
 opens a :class:`Panel` per plot area and draws on it in data coordinates:
-lines, rectangles, polygons, markers, whiskers, intervals, reference lines,
-text. The :class:`Canvas` records each primitive once; :meth:`Canvas.svg`
+lines, rectangles, polygons, markers, dots, whiskers, intervals, reference
+lines, text. The :class:`Canvas` records each primitive once; :meth:`Canvas.svg`
 writes them as one ``<svg>`` element (coordinates computed with numpy over
 whole arrays, one ``%`` format per shape), and :mod:`rankwise.report._mpl`
 replays the same record onto matplotlib for PNG and PDF files and for the
@@ -138,6 +138,17 @@ class Panel:
         self._add("markers", xs=np.asarray(xs, dtype=np.float64),
                   ys=np.asarray(ys, dtype=np.float64), shape=shape, size=size, fill=fill,
                   stroke=stroke, stroke_width=stroke_width, attrs=attrs or {}, key=key)
+
+    def dots(self, xs: Any, ys: Any, *, size: float = 5.0, color: str = "#000000",
+             opacity: float = 1.0, attrs: Attributes | None = None, key: Any = None) -> None:
+        """Round dots of *size* pixels centred on the points, as ONE shape (many points: cheap).
+
+        Each dot is a zero-length stroke with round caps (``M x yh0``, about 12
+        bytes), where a :meth:`markers` circle takes 45.
+        """
+        self._add("dots", xs=np.asarray(xs, dtype=np.float64),
+                  ys=np.asarray(ys, dtype=np.float64), size=size, color=color,
+                  opacity=opacity, attrs=attrs or {}, key=key)
 
     def whiskers(self, p5: Sequence[float], q1: Sequence[float], q3: Sequence[float],
                  p95: Sequence[float], y: Sequence[float], *, cap: Sequence[float]) -> None:
@@ -443,6 +454,20 @@ def _write_markers(parts: list[str], ax: Axes, *, xs: np.ndarray, ys: np.ndarray
              stroke_width=stroke_width, attributes=_attributes(attrs))
 
 
+def _write_dots(parts: list[str], ax: Axes, *, xs: np.ndarray, ys: np.ndarray, size: float,
+                color: str, opacity: float, attrs: Attributes, key: Any) -> None:
+    px, py = ax.x(xs), ax.y(ys)
+    keep = np.isfinite(px) & np.isfinite(py)
+    if not keep.any():
+        return
+    d = "M%.1f %.1fh0" * int(keep.sum()) % tuple(np.column_stack([px[keep], py[keep]])
+                                                  .ravel().tolist())
+    extra = f' stroke-opacity="{_number(opacity)}"' if opacity < 1 else ""
+    extra += f" {_attributes(attrs)}" if attrs else ""
+    parts.append(f'<path d="{d}" fill="none" stroke="{color}" stroke-width="{_number(size)}" '
+                 f'stroke-linecap="round"{extra}/>')
+
+
 def _write_whiskers(parts: list[str], ax: Axes, *, p5: list[float], q1: list[float],
                     q3: list[float], p95: list[float], y: list[float], cap: list[float]) -> None:
     paths = []
@@ -527,7 +552,8 @@ def _write_legend(parts: list[str], ax: None, *, entries: list[tuple[str, str, s
 _WRITERS: dict[str, Callable[..., None]] = {
     "panel": _write_panel, "close": _write_close, "frame": _write_frame,
     "polyline": _write_polyline, "polygon": _write_polygon, "rects": _write_rects,
-    "markers": _write_markers, "whiskers": _write_whiskers, "interval": _write_interval,
+    "markers": _write_markers, "dots": _write_dots, "whiskers": _write_whiskers,
+    "interval": _write_interval,
     "line": _write_line, "hline": _write_hline, "vline": _write_vline, "text": _write_text,
     "legend": _write_legend,
 }

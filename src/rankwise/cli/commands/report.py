@@ -17,6 +17,7 @@ from rankwise.cli.options import (
     engine_of,
     evaluation_options,
     measure_texts,
+    non_negative_int,
     positive_int,
     reading,
 )
@@ -25,11 +26,17 @@ __all__ = ["add_parser", "run"]
 
 _DESCRIPTION = """\
 Evaluate each RUN against the judgments QRELS, compare them with paired
-significance tests, and write ONE self-contained HTML file (styles and
-figures inline, no script, nothing loaded from the network) with:
+significance tests, and write ONE self-contained HTML file (styles, figures,
+data and its one script inline, nothing loaded from the network) with:
 
   - the comparison table, with significance markers against the baseline
-    (and, with --test tukey, letters: runs that share one do not differ)
+    (and, with --test tukey, letters: runs that share one do not differ),
+    sortable; p-values, effect sizes and intervals a click away
+  - a query explorer: every query's values, sortable and searchable (by id,
+    or by text with --topics), each system against the baseline as a paired
+    scatter (click a dot), and the first --list-depth documents of each
+    system's ranking side by side (grades, unjudged, ties; texts with
+    --documents)
   - with 3 runs or more, the discriminative power of each measure and its
     ASL curve
   - metric@k curves (ndcg@k, P@k, recall@k for k = 1..100) per system
@@ -92,6 +99,19 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                             "randomized-tukey, or none")
     add_engine_options(add_evaluation_options(parser))
     add_input_options(parser)
+    explorer = parser.add_argument_group("query explorer")
+    explorer.add_argument("--topics", metavar="FILE",
+                          help="query texts, shown and searched: TREC topics, TSV "
+                               "(qid<TAB>text) or JSONL (query_id, text)")
+    explorer.add_argument("--topic-field", metavar="FIELD",
+                          help="the part of each topic to show: title (default), description "
+                               "or narrative of TREC topics; a field of JSONL")
+    explorer.add_argument("--documents", metavar="FILE",
+                          help="document texts of the ranked lists: a collection as TSV "
+                               "(doc_id<TAB>text) or JSONL (doc_id, text), read once")
+    explorer.add_argument("--list-depth", type=non_negative_int, default=20, metavar="K",
+                          help="documents of each ranking shown per query (default 20; "
+                               "0: no ranked lists)")
     add_common_options(parser)
     parser.set_defaults(handler=run)
 
@@ -115,6 +135,11 @@ def run(args: argparse.Namespace) -> int:
 
     check_no_stdin([args.qrels, *args.runs], "rankwise report",
                    " (it records their size and SHA-256)")
+    topics = args.topics
+    if topics is not None and args.topic_field is not None:
+        from rankwise.io.texts import read_topics
+
+        topics = read_topics(topics, field=args.topic_field)
     report = build_report(
         args.qrels, list(args.runs), measure_texts(args.measures, DEFAULT_MEASURES),
         baseline=args.baseline, options=(evaluation_options(args), compare_options(args)),
@@ -122,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
         max_k=args.max_k, top=args.top, title=args.title, reading=reading(args),
         discriminative_power=(None if args.discriminative_power == "none"
                               else args.discriminative_power),
+        topics=topics, documents=args.documents, list_depth=args.list_depth,
     )
     report.save(args.output)
     if not args.quiet:
