@@ -40,6 +40,50 @@ def test_report_command(capsys: pytest.CaptureFixture[str], files: list[Path],
     assert ">seed</dt><dd>3</dd>" in html and "k = 1 .. 20" in html
 
 
+def test_report_with_topics_documents_and_list_depth(
+        capsys: pytest.CaptureFixture[str], files: list[Path], tmp_path: Path) -> None:
+    """--topics (and --topic-field), --documents and --list-depth reach the explorer's data."""
+    import base64
+    import json
+
+    from rankwise.report.explorer_data import unpack
+
+    topics = tmp_path / "topics.txt"
+    topics.write_text("".join(f"<top>\n<num> Number: {q}\n<title> title {q}\n<desc> "
+                              f"Description:\nabout {q}\n</top>\n" for q in (301, 302, 303)))
+    docs = sorted({line.split()[2] for line in files[1].read_text().splitlines()})
+    collection = tmp_path / "collection.tsv"
+    collection.write_text("".join(f"{doc}\ttext of {doc}\n" for doc in docs))
+
+    def data(*extra: object) -> tuple[dict, dict]:
+        target = tmp_path / "r.html"
+        status, _, err = run(capsys, "report", *files, "-m", "P@10", "--max-k", "5",
+                             "--quiet", "-o", target, *extra)
+        assert status == 0, err
+        html = target.read_text()
+        start = html.index('id="rankwise-data">') + len('id="rankwise-data">')
+        meta = json.loads(html[start:html.index("</script>", start)])
+        return meta, unpack(meta["layout"], base64.b64decode(meta["data"]))
+
+    def texts(arrays: dict, name: str) -> list[str]:
+        ends = arrays[f"{name}.len"].cumsum()
+        body = arrays[f"{name}.utf8"].tobytes()
+        return [body[int(a):int(b)].decode() for a, b in zip([0, *ends[:-1]], ends)]
+
+    meta, arrays = data("--topics", topics, "--documents", collection, "--list-depth", "5")
+    assert meta["depth"] == 5 and meta["texts"] and meta["doctexts"]
+    assert texts(arrays, "qtext") == ["title 301", "title 302", "title 303"]
+    assert set(arrays["cnt"].tolist()) == {5}
+    # the documents of the lists, and the relevant ones (those never retrieved: no text)
+    assert all(text == (f"text of {doc}" if doc in docs else "") for doc, text in
+               zip(texts(arrays, "did"), texts(arrays, "dtext")))
+    meta, arrays = data("--topics", topics, "--topic-field", "description")
+    assert texts(arrays, "qtext") == ["about 301", "about 302", "about 303"]
+    assert meta["depth"] == 20 and not meta["doctexts"]
+    meta, _ = data("--list-depth", "0")
+    assert meta["depth"] == 0 and not meta["texts"]
+
+
 def test_report_quiet(capsys: pytest.CaptureFixture[str], files: list[Path],
                       tmp_path: Path) -> None:
     status, out, err = run(capsys, "report", *files, "-m", "P@10", "--max-k", "5",

@@ -404,3 +404,38 @@ def test_print_stylesheet(chromium: Any, page: tuple[Any, Path]) -> None:
     pdf = chromium.send("Page.printToPDF", {"printBackground": True}, session=session)
     assert json.dumps(pdf)[:10] and pdf["data"][:6] == "JVBERi"  # %PDF-
     no_problems(chromium, session, path)
+
+
+def test_summary_table_sorts_and_shows_p_values_in_one_click(
+        chromium: Any, page: tuple[Any, Path], tmp_path: Path) -> None:
+    from rankwise.report.comparison_display import format_p
+
+    report, path = page
+    session = ready(chromium, path)
+    x, y = chromium.center(session, "#summary-table thead th:nth-child(3) button")  # ndcg@10
+    chromium.mouse(session, x, y)
+    chromium.mouse(session, x, y)  # again: descending
+    names = chromium.evaluate(session, "[...document.querySelectorAll('#summary-table tbody "
+                                       "th')].map(th => th.firstChild.textContent.trim())")
+    means = {name: report.results[name].mean["ndcg@10"] for name in SYSTEMS}
+    assert names == sorted(SYSTEMS, key=lambda n: -means[n])
+    under = "[...document.querySelectorAll('#summary-table .d')].filter(" \
+            "d => getComputedStyle(d).display !== 'none').map(d => d.textContent)"
+    deltas = chromium.evaluate(session, under)
+    assert all(text[0] in "+−±" for text in deltas) and len(deltas) == 2 * 2
+    x, y = chromium.center(session, "#summary-show input[value='padj']")
+    chromium.mouse(session, x, y)
+    shown = chromium.evaluate(session, under)
+    rows = {(r.system, r.measure): r for r in report.comparison.rows if r.baseline}
+    expected = [f"p_adj {format_p(rows[(name, measure)].p_adjusted)}"
+                for name in names if name != "bm25" for measure in ("ndcg@10", "P@10")]
+    assert shown == expected
+    chromium.screenshot(session, tmp_path / "explorer-summary.png", selector="#summary")
+    # the table of every number filters as one types
+    x, y = chromium.center(session, "input[data-filter='details-table']")
+    chromium.mouse(session, x, y)
+    chromium.type_text(session, "splade")
+    rows_left = chromium.evaluate(session, "[...document.querySelectorAll('#details-table "
+                                           "tbody tr')].filter(r => !r.hidden).length")
+    assert rows_left == 2  # splade's rows, one per measure
+    no_problems(chromium, session, path)

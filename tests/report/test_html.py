@@ -287,3 +287,48 @@ def test_objects_read_elsewhere_are_named_by_their_source(trec_files: dict[str, 
     records = {record.system: record for record in report.files}
     assert records["a"].path == str(trec_files["noisy"]) and records["a"].size
     assert records["b"].path == "<dict in memory>" and records["b"].size is None
+
+
+# ----------------------------------------------------------------------------
+# issue 39, item 4: each measure's conventions by its table; p_adj and d_z one click away
+# ----------------------------------------------------------------------------
+
+
+def test_conventions_are_stated_next_to_the_table(synthetic: Any) -> None:
+    qrels, runs = synthetic(30, 2, depth=20)
+    measures = ["ndcg@10", "ndcg@5(gain=linear)", "P@10(rel=2)", "map"]
+    for missing, rule in (("skip", "left out of the means"), ("zero", "counted as 0")):
+        report = build_report(qrels, runs, measures, seed=0, max_k=5, missing=missing,
+                              n_resamples=100)
+        html = report.to_html()
+        start = html.index('id="conventions"')
+        assert start < html.index('id="plot-comparison"')  # by the table, before the figure
+        table = Page(html[start - 30:html.index("</table>", start)])
+        cells = [t for t in table.text if t.strip()]
+        rows = [cells[i:i + 4] for i in range(6, len(cells), 4)]
+        ties = "score descending, then document id descending (trec_eval)"
+        assert rows == [["ndcg@10", "gain 2^grade − 1", ties, rule],
+                        ["ndcg@5(gain=linear)", "gain = grade", ties, rule],
+                        ["P@10(rel=2)", "relevant: grade ≥ 2", ties, rule],
+                        ["map", "relevant: grade ≥ 1", ties, rule]]
+
+
+def test_every_mean_carries_its_p_value_effect_size_and_interval(synthetic: Any) -> None:
+    from rankwise.report.comparison_display import format_p
+
+    qrels, runs = synthetic(60, 3, depth=20)
+    report = build_report(qrels, runs, ["ndcg@10", "P@10"], seed=0, max_k=5, n_resamples=200)
+    html = report.to_html()
+    table = html[html.index('id="summary-table"'):html.index("</table>",
+                                                            html.index('id="summary-table"'))]
+    for row in report.comparison.rows:
+        if row.baseline is None:
+            continue
+        assert f'<span class="d d-padj">p_adj {format_p(row.p_adjusted)}</span>' in table
+        dz = f"{row.effect_size:+.3f}".replace("-", "−")
+        assert f'<span class="d d-dz">d<sub>z</sub> {dz}</span>' in table
+        low = f"{row.delta_ci_low:+.4f}".replace("-", "−")
+        assert f'<span class="d d-ci">95% [{low}, ' in table
+    switch = Page(html[html.index('id="summary-show"') - 40:html.index("</fieldset>")])
+    assert [a["value"] for a in switch.find("input")] == ["delta", "padj", "dz", "ci"]
+    assert 'id="comparison-details" open>' in html  # every number, unfolded

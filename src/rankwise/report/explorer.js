@@ -1,7 +1,7 @@
 /* rankwise report: sortable tables, the query explorer, the paired scatter.
  *
  * One inline script, allowed by the page's Content-Security-Policy through its
- * hash. It reads the data the report packed in <script id="rankwise-data">
+ * hash. It reads the data the report packed in the element #rankwise-data
  * (JSON with a base64, DEFLATE-compressed block of typed arrays; see
  * rankwise/report/explorer_data.py), and writes to the page with DOM methods
  * and textContent only: no text of the data is ever parsed as markup.

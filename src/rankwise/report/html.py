@@ -200,7 +200,7 @@ def _detail_table(report: PageLike) -> str:
     head = ("<tr><th>measure</th><th>system</th><th class='num'>n</th>"
             f"<th class='num'>mean</th><th class='num'>{level} CI</th>"
             f"<th class='num'>Δ</th><th class='num'>{level} CI of Δ</th>"
-            "<th class='num'>p</th><th class='num'>p_adj</th><th></th>"
+            "<th class='num'>p</th><th class='num'>p_adj</th><th data-nosort></th>"
             "<th class='num'>d<sub>z</sub></th><th class='num'>better / tied / worse</th></tr>")
     body = []
     for row in comparison.rows:
