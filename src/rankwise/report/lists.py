@@ -83,10 +83,9 @@ def query_table(results: Mapping[str, Any]) -> list[str]:
 
 
 def _checked_depth(depth: Any) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
-        raise InvalidParameterError(
-            f"list_depth must be a non-negative integer (0: no ranked lists), got {depth!r}")
-    return int(depth)
+    from rankwise._validation import NON_NEGATIVE_INT, check
+
+    return int(check("list_depth", depth, NON_NEGATIVE_INT))
 
 
 def _qrels_codes(qrels: Qrels, names: Sequence[str]) -> np.ndarray:
