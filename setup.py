@@ -12,20 +12,48 @@ their scores over the runs in one pass, and
 ``rankwise.kernels._cgreedy`` computes ndeval's greedy ideal ranking (the
 diversity measures). ``rankwise.stats._cflip`` does the table lookups of
 the randomization test's sign flips, every column in one pass.
+
+``RANKWISE_REQUIRE_C=1`` makes a failed compilation an error instead: the wheels
+built for publication (``[tool.cibuildwheel]`` in pyproject.toml) set it, so no
+platform wheel ever ships without its C modules unnoticed. ``_ctrec`` and
+``_ccolumns`` use POSIX threads and memory maps: they are not built on Windows,
+where rankwise reads through pyarrow (``rankwise --version`` lists what was built).
 """
 
+import os
+import re
+import sys
+
 from setuptools import Extension, setup
+from setuptools.command.sdist import sdist
 
 NATIVE = "src/rankwise/_native"
+POSIX_ONLY = {"rankwise.io._ctrec", "rankwise.io._ccolumns"}
+REQUIRED = os.environ.get("RANKWISE_REQUIRE_C", "") not in ("", "0")
+
+
+class SourcesOnly(sdist):
+    """The sdist of a tree that ran its tests or built in place: still sources only.
+
+    (MANIFEST.in's global-exclude would do the same, but warns on a clean tree.)
+    """
+
+    def make_release_tree(self, base_dir: str, files: list[str]) -> None:
+        """Write the sdist's tree: *files* less caches and compiled files."""
+        left_out = re.compile(r"(^|[/\\])(__pycache__|\.hypothesis|\.pytest_cache)[/\\]"
+                              r"|\.(py[cod]|so|pyd|dylib|o|obj)$")
+        super().make_release_tree(base_dir, [f for f in files if not left_out.search(f)])
+
 
 setup(
+    cmdclass={"sdist": SourcesOnly},
     ext_modules=[
         Extension(
             name,
             sources=[source],
             include_dirs=[NATIVE],
             depends=[f"{NATIVE}/rankwise_strings.h", f"{NATIVE}/rankwise_ranks.h"],
-            optional=True,
+            optional=not REQUIRED,
         )
         for name, source in (
             ("rankwise.io._ctrec", "src/rankwise/io/_ctrec.c"),
@@ -36,5 +64,6 @@ setup(
             ("rankwise.kernels._cgreedy", "src/rankwise/kernels/_cgreedy.c"),
             ("rankwise.stats._cflip", "src/rankwise/stats/_cflip.c"),
         )
+        if not (sys.platform == "win32" and name in POSIX_ONLY)
     ]
 )
