@@ -14,8 +14,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rankwise._version import __version__
 from rankwise.cli.errors import EXIT_USAGE, interrupted, run_guarded
+from rankwise.cli.notices import library_warnings
+from rankwise.cli.version import VersionAction
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -178,7 +179,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"rankwise {__version__}")
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     modules = [COMMANDS[only]] if only in COMMANDS else COMMANDS.values()
     for module in modules:
@@ -288,10 +289,7 @@ def _main(args: list[str]) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     handler: Callable[[argparse.Namespace], int] = namespace.handler
-    import warnings
-
     from rankwise.cli._output import flush_stdout, refuse_overwriting_inputs
-    from rankwise.exceptions import RankwiseWarning
 
     def action() -> int:
         refuse_overwriting_inputs(namespace.command, namespace)
@@ -299,10 +297,9 @@ def _main(args: list[str]) -> int:
         flush_stdout()
         return status
 
-    with warnings.catch_warnings():
-        # the library's warnings are for Python callers; each command says what
-        # matters in its own words (and not at all under --quiet)
-        warnings.simplefilter("ignore", RankwiseWarning)
+    # the library's warnings are for Python callers; each command says what matters in its
+    # own words (and not at all under --quiet): the pure path's note alone is shown
+    with library_warnings(quiet=getattr(namespace, "quiet", False)):
         return run_guarded(action, debug=getattr(namespace, "debug", False))
 
 

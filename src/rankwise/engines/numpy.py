@@ -92,6 +92,7 @@ class NumpyEngine:
         (ties in input order, float32 scores, ...) are made when first
         asked for.
         """
+        from rankwise._compiled import warn_if_pure
         from rankwise.exceptions import InputFormatError
         from rankwise.io._source import describe
         from rankwise.io.coerce import as_qrels, as_run, refuse_empty_dict
@@ -121,6 +122,7 @@ class NumpyEngine:
             if fused is not None:
                 return self._fused(qrels_obj, run, fused, missing, options, name)
         run_obj = as_run(run, name=name, keep_rank=options.by_rank, columns=options.columns)
+        warn_if_pure(len(run_obj), stacklevel=2)  # a large run without the C modules: once
         if options.exclude_self:
             from rankwise.data.selection import without_self
 

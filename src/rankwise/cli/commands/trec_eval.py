@@ -386,6 +386,7 @@ def main(argv: Sequence[str], *, debug: bool = False, quiet: bool = False) -> in
     """
     from rankwise.cli._output import write_output
     from rankwise.cli.errors import report_error, run_guarded
+    from rankwise.cli.notices import library_warnings
 
     try:
         options = parse_command_line(argv)
@@ -410,9 +411,11 @@ def main(argv: Sequence[str], *, debug: bool = False, quiet: bool = False) -> in
             Exception(f"{', '.join(sorted(set(options.ignored)))} ignored"),
             prefix=f"{PROG}: warning: ",
         )
-    return run_guarded(
-        lambda: _evaluate(options), debug=options.debug, exit_code=exit_code, prefix=f"{PROG}: "
-    )
+    with library_warnings(quiet=options.quiet, prefix=f"{PROG}: note: "):
+        return run_guarded(
+            lambda: _evaluate(options), debug=options.debug, exit_code=exit_code,
+            prefix=f"{PROG}: ",
+        )
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
