@@ -111,10 +111,13 @@ def pure_path_note(rows: int) -> str | None:
     if not missing:
         return None
     _said = True
+    from rankwise._wording import counted
+
     return (
         f"rankwise's C speed-ups are not built in this install ({', '.join(missing)}): "
-        f"this run of {rows:,} rows is evaluated on the pure path, the same numbers a few "
-        "times slower. For the compiled build, install a C compiler (Linux: gcc and the "
+        f"this run of {counted(rows, 'row', grouped=True)} is evaluated on the pure path, the "
+        "same numbers a few times slower. For the compiled build, install a C compiler "
+        "(Linux: gcc and the "
         "Python headers; macOS: xcode-select --install; Windows: the Microsoft C++ Build "
         "Tools) and reinstall: pip install --force-reinstall --no-deps --no-binary rankwise "
         "rankwise ('rankwise --version' lists each speed-up)"
