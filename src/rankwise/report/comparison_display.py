@@ -167,6 +167,8 @@ class ComparisonDisplay:
 
     Examples
     --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
     >>> from rankwise.comparison import compare
     >>> qrels = {f"q{i}": {"good": 1} for i in range(8)}
     >>> bm25 = {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(8)}

@@ -195,6 +195,8 @@ class DifferencesDisplay:
 
     Examples
     --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
     >>> import rankwise as rw
     >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
     >>> bm25 = rw.evaluate(qrels, {"q1": {"a": 1.0}, "q2": {"x": 1.0, "b": 0.5},

@@ -227,6 +227,8 @@ class DistributionDisplay:
 
     Examples
     --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
     >>> import rankwise as rw
     >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
     >>> run = {"q1": {"a": 1.0}, "q2": {"x": 1.0, "b": 0.5}, "q3": {"x": 1.0}}

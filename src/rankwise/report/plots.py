@@ -78,6 +78,8 @@ def plot_results(
 
     Examples
     --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
     >>> import rankwise as rw
     >>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}}
     >>> run = {"q1": {"a": 3.0, "x": 2.0, "b": 1.0}, "q2": {"y": 2.0, "c": 1.0}}
@@ -126,6 +128,8 @@ def plot_comparison(
 
     Examples
     --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
     >>> from rankwise.comparison import compare
     >>> qrels = {f"q{i}": {"good": 1} for i in range(8)}
     >>> bm25 = {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(8)}
