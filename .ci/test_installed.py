@@ -51,6 +51,7 @@ def main(argv: list[str]) -> int:
                  "install it (pip install dist/...) instead of testing the checkout")
     with tempfile.TemporaryDirectory(prefix="rankwise-installed-") as folder:
         root = Path(folder)
+        root.chmod(0o755)  # as a checkout is: some tests read it as another user
         for name in COPIED:
             path = source / name
             if path.is_dir():
