@@ -1,14 +1,14 @@
 """Check what the sdist and the wheel in DIST carry (issue 41, item 3).
 
-Usage: python .ci/check_dist.py DIST [--pure-wheel]
+Usage: python .ci/check_dist.py DIST
 
 Run from the checkout. The sdist must carry every C source and header under
 src/rankwise (setup.py builds each .c), the Java pass of the Spark engine, the
 licence files, the changelog, the tests and their data, and nothing compiled;
 no file in it may be over FILE_BUDGET, nor the tests' data over TEST_DATA_BUDGET in
 all. The wheel must carry the licence files (in .dist-info/licenses), the Java
-pass, the demo data, the type stubs and every C module compiled (unless
-``--pure-wheel``), and no C source and no tests. The metadata of both must say
+pass, the demo data, the type stubs and every C module compiled, and no C
+source and no tests. The metadata of both must say
 the SPDX licence. Prints what it checked; exits 1 with every problem found.
 Standard library only.
 """
@@ -91,7 +91,7 @@ def check_sdist(path: Path, root: Path, problems: list[str]) -> None:
           f"{max(m.size for m in members.values()):,} bytes")
 
 
-def check_wheel(path: Path, root: Path, pure: bool, problems: list[str]) -> None:
+def check_wheel(path: Path, root: Path, problems: list[str]) -> None:
     """Add to *problems* what the wheel at *path* lacks or should not carry."""
     with zipfile.ZipFile(path) as archive:
         names = archive.namelist()
@@ -115,7 +115,7 @@ def check_wheel(path: Path, root: Path, pure: bool, problems: list[str]) -> None
         stem = module.replace(".", "/")
         if any(n.startswith(stem + ".") and COMPILED.search(n) for n in names):
             built.append(module)
-        elif not pure:
+        else:
             problems.append(f"{path.name}: the C module {module} is not in it")
     for name in names:
         if name.endswith((".c", ".h")) or name.startswith("tests/"):
@@ -131,7 +131,7 @@ def main(argv: list[str]) -> int:
     """Check the sdist and the wheel of the folder ``argv[0]``; 1 when anything is wrong."""
     if not argv:
         sys.exit(__doc__)
-    dist, pure = Path(argv[0]), "--pure-wheel" in argv[1:]
+    dist = Path(argv[0])
     root = Path(__file__).resolve().parents[1]
     sdists, wheels = sorted(dist.glob("*.tar.gz")), sorted(dist.glob("*.whl"))
     problems: list[str] = []
@@ -141,7 +141,7 @@ def main(argv: list[str]) -> int:
     for sdist in sdists:
         check_sdist(sdist, root, problems)
     for wheel in wheels:
-        check_wheel(wheel, root, pure, problems)
+        check_wheel(wheel, root, problems)
     for problem in problems:
         print(f"check_dist: {problem}")
     return 1 if problems else 0
