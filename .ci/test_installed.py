@@ -27,7 +27,7 @@ from pathlib import Path
 
 # what the tests read besides the package (each copied when the source has it)
 COPIED = ("tests", "docs", "benchmarks", ".ci", "conftest.py", "pyproject.toml", "README.md",
-          "CHANGELOG.md", "LICENSE", "MANIFEST.in", "setup.py")
+          "mkdocs.yml", "CHANGELOG.md", "LICENSE", "MANIFEST.in", "setup.py")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", ".hypothesis")
 
 
