@@ -28,6 +28,7 @@ nav.toc .wrap { display: flex; flex-wrap: wrap; gap: 4px 18px; padding-top: 9px;
 nav.toc a { color: var(--accent); text-decoration: none; font-weight: 550; font-size: 13px; }
 nav.toc a:hover { text-decoration: underline; }
 main { padding-top: 18px; padding-bottom: 32px; }
+main [id] { scroll-margin-top: 52px; }  /* what a link or a script scrolls to stays below nav.toc */
 section.card { background: var(--card); border: 1px solid var(--line); border-radius: 10px;
   padding: 18px 22px 20px; margin: 0 0 18px; box-shadow: 0 1px 2px #0000000d; }
 section.card > h2 { margin: 0 0 4px; font-size: 18px; font-weight: 650; }
