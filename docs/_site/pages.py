@@ -24,6 +24,8 @@ from typing import Any
 
 PUBLIC_MODULES = (
     "rankwise.design",
+    "rankwise.stats",
+    "rankwise.report",
     "rankwise.metrics",
     "rankwise.compat.pytrec_eval",
     "rankwise.compat.ir_measures",
@@ -44,7 +46,7 @@ GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
       "rankwise.Measure", "rankwise.parse")),
     ("data", "Judgments and runs", "Read judgments and runs from files, frames and dicts.",
      ("rankwise.Qrels", "rankwise.Run", "rankwise.read_qrels", "rankwise.read_run",
-      "rankwise.read_trec_qrels", "rankwise.read_trec_run")),
+      "rankwise.read_trec_qrels", "rankwise.read_trec_run", "rankwise.speedups")),
     ("guide", "The guide", "Which measures the judgments and runs support "
      "(see [Which measure fits](../../guide.md)).", ("rankwise.guide", "rankwise.Guide")),
     ("compare", "Comparing systems", "Paired significance tests, corrections, intervals.",
@@ -67,7 +69,22 @@ GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
      ("rankwise.evaluate_recommendations", "rankwise.RecommenderOptions")),
     ("fusion", "Fusion", "Combine runs; tune the fusion.",
      ("rankwise.fuse", "rankwise.optimize_fusion", "rankwise.FusionOptions")),
-    ("report", "Reports", "One self-contained HTML report.", ("rankwise.build_report",)),
+    ("statistics", "Statistics", "The paired tests, intervals, corrections and many-system "
+     "tests under `compare`, on arrays of per-query values (`rankwise.stats`).",
+     tuple(f"rankwise.stats.{name}" for name in (
+         "paired_t_test", "wilcoxon_test", "sign_test", "randomization_test", "bootstrap_test",
+         "PairedTestResult", "t_interval", "percentile_interval", "cohens_dz",
+         "wins_ties_losses", "adjust_pvalues", "resolve_correction", "resolve_test",
+         "two_way_anova", "TwoWayAnova", "tukey_hsd", "randomized_tukey_hsd", "TukeyResult",
+         "compact_letters", "stream", "TESTS", "TEST_LABELS", "MANY_SYSTEM_TESTS",
+         "CORRECTIONS"))),
+    ("report", "Reports", "One self-contained HTML report; its figures for notebooks and "
+     "files (`rankwise.report`).",
+     ("rankwise.build_report", *(f"rankwise.report.{name}" for name in (
+         "Report", "plot_results", "plot_comparison", "CurvesDisplay", "DifferencesDisplay",
+         "DistributionDisplay", "ComparisonDisplay", "curves_figure", "differences_figure",
+         "distribution_figure", "comparison_figure", "figure_to_svg", "save_figure",
+         "CURVE_FAMILIES", "ndeval_csv", "ndeval_measures")))),
     ("errors", "Errors and warnings", "Every error rankwise raises is a `RankwiseError`.",
      ("rankwise.RankwiseError", "rankwise.InputFormatError", "rankwise.DuplicateEntryError",
       "rankwise.MeasureSyntaxError", "rankwise.UnknownMeasureError",
@@ -114,6 +131,128 @@ GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 """API pages: (slug, title, what it covers, the public names it documents, in order)."""
 
 EXAMPLES: dict[str, str] = {
+    "rankwise.report.ndeval_csv": '''\
+>>> import rankwise as rw
+>>> from rankwise.report import ndeval_csv, ndeval_measures
+>>> qrels = {"1": {"1": {"a": 1}, "2": {"b": 1}}, "2": {"1": {"c": 0}}}
+>>> run = {"1": {"a": 2.0, "b": 1.0}, "2": {"c": 1.0}}
+>>> text = ndeval_csv(rw.evaluate(qrels, run, ndeval_measures()), run_name="r")
+>>> [line.split(",")[1:3] for line in text.splitlines()]
+[['topic', 'ERR-IA@5'], ['1', '0.544629'], ['2', '0.000000'], ['amean', '0.272315']]
+''',
+    "rankwise.stats.PairedTestResult": '''\
+>>> from rankwise.stats import paired_t_test
+>>> result = paired_t_test([0.5, 0.6, 0.7, 0.9], [0.4, 0.5, 0.65, 0.7])
+>>> result.method, result.n, round(result.statistic, 4), round(result.p_value, 4)
+('t distribution', 4, 3.5762, 0.0374)
+''',
+    "rankwise.stats.TwoWayAnova": '''\
+>>> from rankwise.stats import two_way_anova
+>>> anova = two_way_anova([[0.5, 0.6, 0.7, 0.9], [0.4, 0.5, 0.65, 0.7], [0.3, 0.6, 0.5, 0.6]])
+>>> anova.df_systems, anova.df_topics, anova.df_residual, round(anova.p_systems, 4)
+(2, 3, 6, 0.0385)
+''',
+    "rankwise.stats.TukeyResult": '''\
+>>> from rankwise.stats import tukey_hsd
+>>> tukey = tukey_hsd([[0.5, 0.6, 0.7, 0.9], [0.4, 0.5, 0.65, 0.7], [0.3, 0.6, 0.5, 0.6]])
+>>> tukey.method, tukey.p_values.round(4).tolist()[0], round(tukey.critical_difference, 4)
+('tukey', [1.0, 0.1544, 0.0341], 0.1587)
+''',
+    "rankwise.report.Report": '''\
+>>> import os, tempfile
+>>> import rankwise as rw
+>>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+>>> runs = {"bm25": {"q1": {"a": 2.0}, "q2": {"a": 1.0}, "q3": {"c": 1.0}},
+...         "dense": {"q1": {"a": 1.0}, "q2": {"b": 2.0}, "q3": {"a": 1.0}}}
+>>> report = rw.build_report(qrels, runs, ["map"], seed=0)
+>>> report.systems, report.baseline
+(['bm25', 'dense'], 'bm25')
+>>> path = os.path.join(tempfile.mkdtemp(), "report.html")
+>>> report.save(path)
+>>> open(path, encoding="utf-8").read(15)
+'<!DOCTYPE html>'
+''',
+    "rankwise.report.curves_figure": '''\
+>>> import pytest
+>>> _ = pytest.importorskip("matplotlib")
+>>> import rankwise as rw
+>>> from rankwise.report import curves_figure
+>>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+>>> runs = {"bm25": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 2.0, "b": 1.0}, "q3": {"c": 1.0}},
+...         "dense": {"q1": {"b": 2.0, "a": 1.0}, "q2": {"b": 2.0}, "q3": {"a": 1.0}}}
+>>> results = rw.evaluate_runs(qrels, runs, ["ndcg@5", "P@5", "map"])
+>>> figure = curves_figure(results, ["ndcg@5"])
+>>> type(figure).__name__, len(figure.axes)
+('Figure', 1)
+''',
+    "rankwise.report.differences_figure": '''\
+>>> import pytest
+>>> _ = pytest.importorskip("matplotlib")
+>>> import rankwise as rw
+>>> from rankwise.report import differences_figure
+>>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+>>> runs = {"bm25": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 2.0, "b": 1.0}, "q3": {"c": 1.0}},
+...         "dense": {"q1": {"b": 2.0, "a": 1.0}, "q2": {"b": 2.0}, "q3": {"a": 1.0}}}
+>>> results = rw.evaluate_runs(qrels, runs, ["ndcg@5", "P@5", "map"])
+>>> figure = differences_figure(results, ["map", "P@5"], "bm25")
+>>> type(figure).__name__, len(figure.axes)
+('Figure', 2)
+''',
+    "rankwise.report.distribution_figure": '''\
+>>> import pytest
+>>> _ = pytest.importorskip("matplotlib")
+>>> import rankwise as rw
+>>> from rankwise.report import distribution_figure
+>>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+>>> runs = {"bm25": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 2.0, "b": 1.0}, "q3": {"c": 1.0}},
+...         "dense": {"q1": {"b": 2.0, "a": 1.0}, "q2": {"b": 2.0}, "q3": {"a": 1.0}}}
+>>> results = rw.evaluate_runs(qrels, runs, ["ndcg@5", "P@5", "map"])
+>>> figure = distribution_figure(results, ["map"])
+>>> type(figure).__name__, len(figure.axes)
+('Figure', 1)
+''',
+    "rankwise.report.comparison_figure": '''\
+>>> import pytest
+>>> _ = pytest.importorskip("matplotlib")
+>>> import rankwise as rw
+>>> from rankwise.report import comparison_figure
+>>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+>>> runs = {"bm25": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 2.0, "b": 1.0}, "q3": {"c": 1.0}},
+...         "dense": {"q1": {"b": 2.0, "a": 1.0}, "q2": {"b": 2.0}, "q3": {"a": 1.0}}}
+>>> results = rw.evaluate_runs(qrels, runs, ["ndcg@5", "P@5", "map"])
+>>> comparison = rw.compare_results(results, ["map"], baseline="bm25", seed=0)
+>>> figure = comparison_figure(comparison)
+>>> type(figure).__name__
+'Figure'
+''',
+    "rankwise.report.figure_to_svg": '''\
+>>> import pytest
+>>> _ = pytest.importorskip("matplotlib")
+>>> import rankwise as rw
+>>> from rankwise.report import curves_figure, figure_to_svg
+>>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+>>> runs = {"bm25": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 2.0, "b": 1.0}, "q3": {"c": 1.0}},
+...         "dense": {"q1": {"b": 2.0, "a": 1.0}, "q2": {"b": 2.0}, "q3": {"a": 1.0}}}
+>>> results = rw.evaluate_runs(qrels, runs, ["ndcg@5", "P@5", "map"])
+>>> svg, width = figure_to_svg(curves_figure(results, ["ndcg@5"]), salt="curves")
+>>> svg.startswith("<svg"), width > 0
+(True, True)
+''',
+    "rankwise.report.save_figure": '''\
+>>> import pytest
+>>> _ = pytest.importorskip("matplotlib")
+>>> import rankwise as rw
+>>> from rankwise.report import curves_figure, save_figure
+>>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+>>> runs = {"bm25": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 2.0, "b": 1.0}, "q3": {"c": 1.0}},
+...         "dense": {"q1": {"b": 2.0, "a": 1.0}, "q2": {"b": 2.0}, "q3": {"a": 1.0}}}
+>>> results = rw.evaluate_runs(qrels, runs, ["ndcg@5", "P@5", "map"])
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "curves.svg")
+>>> save_figure(curves_figure(results, ["ndcg@5"]), path)
+>>> "<svg" in open(path, encoding="utf-8").read()
+True
+''',
     "rankwise.Results": '''\
 >>> import rankwise as rw
 >>> r = rw.evaluate({"q1": {"a": 1}, "q2": {"b": 1}}, {"q1": {"a": 2.0, "b": 1.0},

@@ -24,6 +24,7 @@ from rankwise.exceptions import (
 )
 
 if TYPE_CHECKING:
+    from rankwise._compiled import speedups
     from rankwise.comparison import Comparison, compare, compare_results
     from rankwise.data import Qrels, Run
     from rankwise.evaluation import evaluate, evaluate_runs
@@ -69,6 +70,7 @@ _LAZY = {
     "measure_agreement": "rankwise.reproducibility",
     "rbo": "rankwise.reproducibility",
     "reproduce": "rankwise.reproducibility",
+    "speedups": "rankwise._compiled",
 }
 """Public name -> the module that defines it (a module itself when the names are the same)."""
 
@@ -112,6 +114,7 @@ __all__ = [
     "read_trec_qrels",
     "read_trec_run",
     "reproduce",
+    "speedups",
 ]
 
 

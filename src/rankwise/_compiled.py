@@ -23,6 +23,7 @@ __all__ = [
     "enabled",
     "load",
     "pure_path_note",
+    "speedups",
     "status",
     "warn_if_pure",
 ]
@@ -89,6 +90,28 @@ def status() -> dict[str, str]:
         else "compiled" if on else "pure (RANKWISE_NO_C=1)"
         for name in SPEEDUPS
     }
+
+
+def speedups() -> dict[str, str]:
+    """Which of rankwise's C speed-ups this process uses (``rankwise --version`` prints them).
+
+    Without a C module rankwise computes the same numbers on its pure path, a
+    few times slower on large inputs (docs/reading.md).
+
+    Returns
+    -------
+    dict
+        Each C module's name -> ``"compiled"``, ``"pure (not built)"`` (no C
+        compiler where rankwise was installed) or ``"pure (RANKWISE_NO_C=1)"``.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> sorted(set(rankwise.speedups().values()) - {"compiled", "pure (not built)",
+    ...                                             "pure (RANKWISE_NO_C=1)"})
+    []
+    """
+    return status()
 
 
 def pure_path_note(rows: int) -> str | None:

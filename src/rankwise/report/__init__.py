@@ -44,6 +44,8 @@ _LAZY = {
     "differences_figure": "rankwise.report.figures",
     "distribution_figure": "rankwise.report.figures",
     "ComparisonDisplay": "rankwise.report.comparison_display",
+    "ndeval_csv": "rankwise.report.ndeval",
+    "ndeval_measures": "rankwise.report.ndeval",
     "plot_comparison": "rankwise.report.plots",
     "plot_results": "rankwise.report.plots",
 }
