@@ -133,3 +133,26 @@ def test_a_missing_model_file_is_one_line(cli, files: Path) -> None:
     outcome = cli(["recs", "test.csv", "pop.csv", "nope.csv"], cwd=files)
     assert outcome.status == 1
     assert "nope.csv: no such file" in outcome.err and len(outcome.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("target", ["test.csv", "personal.csv"])
+def test_an_output_that_is_an_input_is_refused(cli, files: Path, target: str) -> None:
+    """TEST is the argument held_out now (--test is the statistical test): still an input."""
+    before = (files / target).read_text()
+    outcome = cli(["recs", "test.csv", "pop.csv", "personal.csv", "-m", "mrr", "-o", target],
+                  cwd=files)
+    assert outcome.status == 1
+    assert f"-o {target} is the input {target}" in outcome.err
+    assert (files / target).read_text() == before
+
+
+def test_one_recs_with_activity_segments(cli, files: Path) -> None:
+    outcome = cli(["recs", "test.csv", "personal.csv", "--exclude", "train.csv", "-m", "mrr",
+                   "--segments", "activity", "-f", "json"], cwd=files)
+    assert outcome.status == 0, outcome.err
+    rows = json.loads(outcome.text)
+    # training counts 3, 1, 2, 4 (users 1, 2, 3, 5): median 2.5, heavy from 3
+    assert [(row["segment"], row["users"]) for row in rows[:-1]] == [
+        ("heavy", 2), ("light", 2), ("new", 4)]
+    assert "heavy (3 or more; the default: above the median of the training users, 2.5)" in \
+        outcome.err
