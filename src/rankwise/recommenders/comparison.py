@@ -344,7 +344,8 @@ def compare_recommendations(
         activity = _activity(held_out, history, heavy, columns)
         segments = activity.segments
     shared = catalogue
-    if catalogue is None and _reads_catalogue(listed):
+    if catalogue is None and _reads_catalogue(listed) and not _on_spark(
+            engine, held_out, exclude, train, *models.values()):
         shared = _common_catalogue(held_out, models, history, users, columns, recommender)
     results: dict[str, RecommenderResults] = {}
     for name in names:
@@ -375,8 +376,7 @@ def compare_recommendations(
             segment_users[segment] = {name: int(np.count_nonzero(labels[name] == segment))
                                       for name in results}
     assumptions = _assumptions(results, recommender, exclude=exclude, train=train,
-                               catalogue=catalogue if catalogue is not None or shared is None
-                               else len(shared), default=catalogue is None,
+                               catalogue=_catalogue_said(catalogue, shared, listed),
                                baseline=baseline, measures=listed, activity=activity)
     return RecommenderComparison(comparison, whole, results, segments=by_segment,
                                  segment_whole_set=segment_whole, segment_users=segment_users,
@@ -442,6 +442,13 @@ def _check_means(measures: list[Any]) -> None:
     accuracy = [m for m in measures if not (isinstance(m, str) and parse_beyond(m))]
     if accuracy:
         _check_comparable([parse(m) for m in accuracy])
+
+
+def _on_spark(engine: str, *tables: Any) -> bool:
+    """Whether the models are evaluated on Spark (their default catalogue is Spark's own)."""
+    from rankwise.recommenders.spark import is_spark_frame
+
+    return engine == "spark" or any(is_spark_frame(table) for table in tables)
 
 
 def _reads_catalogue(measures: list[Any]) -> bool:
@@ -601,8 +608,24 @@ def _recorrect(rows: list[Any], options: CompareOptions) -> list[Any]:
     return out
 
 
+def _catalogue_said(catalogue: Any, shared: Any, measures: list[Any]) -> str:
+    """The catalogue in words: given, one default for every model, or each model's own."""
+    if catalogue is not None:
+        if isinstance(catalogue, (int, np.integer)):
+            return f"catalogue: {catalogue} items (given)"
+        return "catalogue: the items given"
+    if not _reads_catalogue(measures):
+        return "catalogue: not given (no measure reads it)"
+    if shared is None:
+        return ("catalogue: not given; each model's coverage and Gini count the items of the "
+                "training and test tables and of its own lists (on Spark)")
+    return (f"catalogue: not given; coverage and Gini count the {len(shared)} items of the "
+            "training and test tables and of every model's lists (the same for every model); "
+            "give the catalogue to count the items in none of them")
+
+
 def _assumptions(results: dict[str, RecommenderResults], options: RecommenderOptions, *,
-                 exclude: Any, train: Any, catalogue: Any, default: bool, baseline: str | None,
+                 exclude: Any, train: Any, catalogue: str, baseline: str | None,
                  measures: list[Any], activity: Any) -> list[str]:
     """What the numbers rest on, in words (issue 37, item 4): printed and in the report."""
     said = []
@@ -611,16 +634,7 @@ def _assumptions(results: dict[str, RecommenderResults], options: RecommenderOpt
                 "items seen in training: kept in the lists (nothing excluded)")
     said.append(f"lists cut at k = {options.k} after the exclusion" if options.k is not None
                 else "lists used whole (no cut at k)")
-    if catalogue is None:
-        said.append("catalogue: not given (no measure reads it)")
-    elif default:
-        said.append(f"catalogue: not given; coverage and Gini count the {catalogue} items of "
-                    "the training and test tables and of every model's lists (the same for "
-                    "every model); give the catalogue to count the items in none of them")
-    elif isinstance(catalogue, (int, np.integer)):
-        said.append(f"catalogue: {catalogue} items (given)")
-    else:
-        said.append("catalogue: the items given")
+    said.append(catalogue)
     said.append("popularity (novelty, ARP, APLT): "
                 + ("the training interactions" if train is not None else
                    "the excluded interactions" if exclude is not None else
