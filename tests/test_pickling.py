@@ -50,6 +50,11 @@ def _jobs() -> dict[str, partial[Any]]:
         "Run": partial(rw.fuse, list(RUNS.values()), "rrf"),
         "RecommenderResults": partial(rw.evaluate_recommendations, test, recs,
                                       ["ndcg@10", "novelty"], exclude=train),
+        "RecommenderComparison": partial(
+            rw.compare_recommendations, test,
+            {"a": recs, "b": recs.assign(score=-recs["score"])}, ["ndcg@10", "novelty",
+                                                                   "coverage"],
+            baseline="a", exclude=train, seed=1),
         "Reproduction": partial(rw.reproduce, QRELS, RUNS["bm25"], RUNS["dense"],
                                 ["map"], rbo_depth=10),
         "Agreement": partial(rw.rbo, RUNS["bm25"], RUNS["dense"]),

@@ -38,14 +38,14 @@ def test_every_front_door_result_is_covered() -> None:
     from rankwise.explanation import Explanation, Matches
     from rankwise.fusion.optimize import FusionOptimization
     from rankwise.guidance import Guide
-    from rankwise.recommenders import RecommenderResults
+    from rankwise.recommenders import RecommenderComparison, RecommenderResults
     from rankwise.recommenders.spark import SparkRecommenderResults
     from rankwise.reproducibility import Agreement, MeasureAgreement, Reproduction
 
     for kind in (rw.Results, rw.Comparison, Explanation, Matches, TopicSetTable,
                  DiscriminativePower, Reproduction, Agreement, MeasureAgreement,
                  FusionOptimization, SparkResults, Guide, RecommenderResults,
-                 SparkRecommenderResults):
+                 SparkRecommenderResults, RecommenderComparison):
         assert issubclass(kind, Tabular), kind.__name__
 
 

@@ -65,8 +65,10 @@ GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
      ("rankwise.reproduce", "rankwise.rbo", "rankwise.measure_agreement")),
     ("explain", "Why two tools disagree", "The difference between two dialects, convention "
      "by convention.", ("rankwise.explain",)),
-    ("recommenders", "Recommenders", "Interactions as judgments, beyond-accuracy measures.",
-     ("rankwise.evaluate_recommendations", "rankwise.RecommenderOptions")),
+    ("recommenders", "Recommenders", "Interactions as judgments, beyond-accuracy measures; "
+     "models compared user by user, and their report.",
+     ("rankwise.evaluate_recommendations", "rankwise.RecommenderOptions",
+      "rankwise.compare_recommendations", "rankwise.report_recommendations")),
     ("fusion", "Fusion", "Combine runs; tune the fusion.",
      ("rankwise.fuse", "rankwise.optimize_fusion", "rankwise.FusionOptions")),
     ("statistics", "Statistics", "The paired tests, intervals, corrections and many-system "

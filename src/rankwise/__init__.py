@@ -35,7 +35,11 @@ if TYPE_CHECKING:
     from rankwise.io import read_qrels, read_run, read_trec_qrels, read_trec_run
     from rankwise.measures import Measure, parse
     from rankwise.options import CompareOptions, EvalOptions, FusionOptions, RecommenderOptions
-    from rankwise.recommenders import evaluate_recommendations
+    from rankwise.recommenders import (
+        compare_recommendations,
+        evaluate_recommendations,
+        report_recommendations,
+    )
     from rankwise.reporting import build_report
     from rankwise.reproducibility import measure_agreement, rbo, reproduce
     from rankwise.results import Results
@@ -50,6 +54,8 @@ _LAZY = {
     "RecommenderOptions": "rankwise.options",
     "evaluate_runs": "rankwise.evaluation",
     "evaluate_recommendations": "rankwise.recommenders",
+    "compare_recommendations": "rankwise.recommenders",
+    "report_recommendations": "rankwise.recommenders",
     "fuse": "rankwise.fusion",
     "optimize_fusion": "rankwise.fusion.optimize",
     "Guide": "rankwise.guidance",
@@ -97,6 +103,7 @@ __all__ = [
     "__version__",
     "build_report",
     "compare",
+    "compare_recommendations",
     "compare_results",
     "design",
     "evaluate",
@@ -113,6 +120,7 @@ __all__ = [
     "read_run",
     "read_trec_qrels",
     "read_trec_run",
+    "report_recommendations",
     "reproduce",
     "speedups",
 ]

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
     from rankwise.report.tables import Table
 
-__all__ = ["Comparison", "ComparisonRow", "compare", "compare_results"]
+__all__ = ["Comparison", "ComparisonRow", "compare", "compare_results", "compare_values"]
 
 
 # ----------------------------------------------------------------------------
@@ -972,33 +972,88 @@ def _intervals(
 
 
 def _compare(results: dict[str, Results], measures: list[Measure], options: _Plan) -> Comparison:
-    names = list(results)
     measure_names = [str(m) for m in measures]
     data = {}
     for name, result in results.items():
         data[name] = (np.asarray(result.query_ids, dtype=str), _matrix(result, measures, name))
-    if options.baseline is not None:
-        pairs = [(options.baseline, name) for name in names if name != options.baseline]
-    else:
-        pairs = [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
-
     notes: list[str] = relevance_notes(results.values())
     grades = [r.max_grade for r in results.values() if r.max_grade is not None]
     unreached = frozenset(
         name for name, measure in zip(measure_names, measures)
         if grades and "rel" in measure.family.params and measure.param("rel") > max(grades)
     )
+    return compare_values(data, measure_names, options, notes=notes, unreached=unreached)
+
+
+def compare_values(
+    data: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    measures: Sequence[str],
+    options: CompareOptions | _Plan,
+    *,
+    baseline: str | None = None,
+    notes: Iterable[str] = (),
+    unreached: frozenset[str] = frozenset(),
+) -> Comparison:
+    """Compare systems from their values per unit: the statistics of :func:`compare` alone.
+
+    The front doors that evaluate something else than queries (users of a
+    recommender: :func:`rankwise.compare_recommendations`) hand their
+    per-unit values here, so every comparison has the same tests,
+    corrections, intervals, effect sizes and notes.
+
+    Parameters
+    ----------
+    data : dict
+        ``{system: (unit ids, values)}``: the ids (unique, of one type for
+        all systems) and a matrix of one row per id, one column per measure
+        (finite values). Pairs are compared on the ids of both.
+    measures : sequence of str
+        The name of each column.
+    options : CompareOptions
+        The statistics (a baseline given here).
+    baseline : str, optional
+        As in :func:`compare`.
+    notes : iterable of str
+        Notes to start the result's notes with.
+    unreached : frozenset of str
+        Measures whose all-zero differences need no note (nothing can be relevant).
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    >>> data = {"a": (np.array([1, 2, 3]), np.array([[0.5], [0.2], [0.9]])),
+    ...         "b": (np.array([1, 2, 3]), np.array([[0.4], [0.1], [0.7]]))}
+    >>> row = compare_values(data, ["ndcg@10"], CompareOptions(test="t"), baseline="a").row(
+    ...     "ndcg@10", "b")
+    >>> round(row.delta, 4), round(row.p_value, 4)
+    (-0.1333, 0.0572)
+    """
+    if isinstance(options, CompareOptions):
+        _check_baseline(baseline, list(data))
+        options = _Plan.of(options, baseline)
+    data = dict(data)
+    names = list(data)
+    measure_names = list(measures)
+    notes = list(notes)
+    if options.baseline is not None:
+        pairs = [(options.baseline, name) for name in names if name != options.baseline]
+    else:
+        pairs = [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
+
     tukey: dict[str, TukeyResult] = {}
     tested: dict[tuple[str, str], tuple[np.ndarray, list[str]]] | None = None
     dropped: dict[tuple[str, str], int] = {}
     if options.test in MANY_SYSTEM_TESTS:
         data, dropped, tukey, tested = _compare_many(data, names, pairs, measure_names,
                                                      options, notes)
-    by_measure: dict[int, list[ComparisonRow]] = {j: [] for j in range(len(measures))}
+    by_measure: dict[int, list[ComparisonRow]] = {j: [] for j in range(len(measure_names))}
     if options.baseline is not None:
         ids, values = data[options.baseline]
         low, high = _intervals(values, options, [options.baseline])
-        means = values.mean(axis=0) if len(ids) else np.full(len(measures), np.nan)
+        means = values.mean(axis=0) if len(ids) else np.full(len(measure_names), np.nan)
         for j, measure in enumerate(measure_names):
             by_measure[j].append(ComparisonRow(
                 measure, options.baseline, None, len(ids), 0,

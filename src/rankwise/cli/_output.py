@@ -25,7 +25,7 @@ FILES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "report": (("qrels", "runs"), ("output",)),
     "plot": (("qrels", "runs"), ("output",)),
     "fuse": (("runs", "qrels", "optimize"), ("output",)),
-    "recs": (("test", "recs", "exclude", "train", "catalogue", "segments"),
+    "recs": (("held_out", "recs", "exclude", "train", "catalogue", "segments"),
              ("output", "html")),
     "design": (("files",), ("output",)),
     "explain": (("qrels", "run"), ("output",)),

@@ -14,6 +14,11 @@ The kernels are in :mod:`rankwise.recommenders.beyond`; Spark DataFrames
 from __future__ import annotations
 
 from rankwise.options import RecommenderOptions
+from rankwise.recommenders.comparison import (
+    RecommenderComparison,
+    compare_recommendations,
+    report_recommendations,
+)
 from rankwise.recommenders.evaluation import (
     BEYOND,
     RecommenderResults,
@@ -21,5 +26,6 @@ from rankwise.recommenders.evaluation import (
 )
 from rankwise.recommenders.front import evaluate_recommendations
 
-__all__ = ["BEYOND", "RecommenderOptions", "RecommenderResults", "SegmentResults",
-           "evaluate_recommendations"]
+__all__ = ["BEYOND", "RecommenderComparison", "RecommenderOptions", "RecommenderResults",
+           "SegmentResults", "compare_recommendations", "evaluate_recommendations",
+           "report_recommendations"]

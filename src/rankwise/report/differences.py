@@ -80,8 +80,12 @@ def differences_svg(results: Mapping[str, ResultsLike], measures: Sequence[str |
 def differences_canvas(rows: Sequence[Row], baseline: str, *, max_bars: int = MAX_BARS,
                        max_points: int = MAX_POINTS, annotate: bool = True,
                        labels: bool = True, name_limit: int | None = None,
-                       key: str = "rankwise-differences") -> Canvas:
-    """The figure from its numbers: ``(measure, [(system, finite differences)])`` per row."""
+                       key: str = "rankwise-differences", unit: str = "query") -> Canvas:
+    """The figure from its numbers: ``(measure, [(system, finite differences)])`` per row.
+
+    *unit* names what has a value (``"user"`` for a recommender's users).
+    """
+    units = "queries" if unit == "query" else f"{unit}s"
     texts = [measure for measure, _ in rows]
     others = [system for system, _ in rows[0][1]] if rows else []
     n_rows, columns = len(rows), max(len(others), 1)
@@ -90,8 +94,8 @@ def differences_canvas(rows: Sequence[Row], baseline: str, *, max_bars: int = MA
     plot_width = (width - left - right - gap * (columns - 1)) / columns
     panel, row_gap = 149.0, TITLE + 24
     canvas = Canvas(width, TITLE + n_rows * panel + (n_rows - 1) * row_gap + BELOW, key=key,
-                    title=f"Per-query differences against {shorten(baseline)}",
-                    desc=f"For {', '.join(texts)}: each system's per-query value minus "
+                    title=f"Per-{unit} differences against {shorten(baseline)}",
+                    desc=f"For {', '.join(texts)}: each system's per-{unit} value minus "
                          f"{shorten(baseline)}'s, sorted, for {names_text(others)}.")
     room = max(int(plot_width / (TITLE_SIZE * 0.6) / 2) - 2, 8) if name_limit is None \
         else name_limit
@@ -109,7 +113,7 @@ def differences_canvas(rows: Sequence[Row], baseline: str, *, max_bars: int = MA
             plot.frame(xticks=sorted({1, n}) if n else [],
                        yticks=nice_ticks(*ax.ylim, 4) if c == 0 else None,
                        xgrid=False, ygrid=False, title=title,
-                       xlabel="queries, sorted by difference" if last and labels else "",
+                       xlabel=f"{units}, sorted by difference" if last and labels else "",
                        ylabel=f"Δ {measure}" if c == 0 and labels else "")
             _differences_panel(plot, np.sort(d), max_bars, max_points, annotate, key=system)
             plot.close()

@@ -85,8 +85,11 @@ def distribution_svg(results: Mapping[str, ResultsLike], measures: Sequence[str 
 
 def distribution_canvas(panels: Sequence[tuple[str, Values]], *, names: Sequence[str],
                         kind: str = "hist", legend: bool = True,
-                        key: str = "rankwise-distributions") -> Canvas:
-    """The figure from its numbers: ``(measure, {system: finite values})`` per panel."""
+                        key: str = "rankwise-distributions", unit: str = "query") -> Canvas:
+    """The figure from its numbers: ``(measure, {system: finite values})`` per panel.
+
+    *unit* names what has a value (``"user"`` for a recommender's users).
+    """
     check("kind", kind, OneOf(KINDS))
     names = list(names)
     texts = [measure for measure, _ in panels]
@@ -104,7 +107,7 @@ def distribution_canvas(panels: Sequence[tuple[str, Values]], *, names: Sequence
         width, panel_height, title = CELL * columns, PANEL, TITLE + 12  # the mean marks
     what = "histograms" if kind == "hist" else "box plots"
     canvas = Canvas(width, 0, key=key, title=f"Distributions of {', '.join(texts)}",
-                    desc=f"Per-query values of {', '.join(texts)} as {what}, per system: "
+                    desc=f"Per-{unit} values of {', '.join(texts)} as {what}, per system: "
                          f"{names_text(names)}.")
     top = canvas.top_legend(entries) if legend else 0.0
     step = title + panel_height + BELOW
@@ -114,15 +117,19 @@ def distribution_canvas(panels: Sequence[tuple[str, Values]], *, names: Sequence
         y = top + r * step + title
         if kind == "hist":
             _hist_panel(canvas, values, measure, c * CELL + LEFT, y, plot_width,
-                        first=c == 0, names=names)
+                        first=c == 0, names=names, units=_plural(unit))
         else:
             _box_panel(canvas, values, measure, first_left + c * (plot_width + 36), y,
                        plot_width, panel_height, first=c == 0, names=names)
     return canvas
 
 
+def _plural(unit: str) -> str:
+    return "queries" if unit == "query" else f"{unit}s"
+
+
 def _hist_panel(canvas: Canvas, values: Values, measure: str, left: float, top: float,
-                width: float, *, first: bool, names: list[str]) -> None:
+                width: float, *, first: bool, names: list[str], units: str = "queries") -> None:
     edges, shares = histogram_shares(values)
     centres = (edges[:-1] + edges[1:]) / 2
     systems = max(len(values), 1)
@@ -135,7 +142,7 @@ def _hist_panel(canvas: Canvas, values: Values, measure: str, left: float, top: 
     xticks = np.round(np.linspace(0, 1, 6), 1) if unit else nice_ticks(*xlim, 5)
     plot.frame(xticks=xticks, xlabels=[f"{t:g}" for t in xticks] if unit else None,
                yticks=nice_ticks(*ax.ylim, 5), xgrid=False, title=measure, title_gap=14,
-               xlabel=measure, ylabel="% of queries" if first else "")
+               xlabel=measure, ylabel=f"% of {units}" if first else "")
     for index, (name, share) in enumerate(shares.items()):
         offset = (index - (systems - 1) / 2) * bar_width
         start = centres + offset - bar_width / 2
