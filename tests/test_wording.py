@@ -64,6 +64,8 @@ ALLOWED = {
     ("stats/topic_sets.py", "m"): "ANOVA over two systems or more",
     ("recommenders/inputs.py", "self.kind"): "not a count: 'user' or 'item' ids",
     ("integrations/catboost.py", "known"): "not a count: the sizes known, as a list",
+    ("report/differences.py", "unit"): "not a count: 'Per-query' or 'Per-user' (the unit)",
+    ("report/distribution.py", "unit"): "not a count: 'Per-query' or 'Per-user' (the unit)",
 }
 """Counts that cannot be 1, with the reason."""
 

@@ -612,15 +612,16 @@ def _catalogue_said(catalogue: Any, shared: Any, measures: list[Any]) -> str:
     """The catalogue in words: given, one default for every model, or each model's own."""
     if catalogue is not None:
         if isinstance(catalogue, (int, np.integer)):
-            return f"catalogue: {catalogue} items (given)"
+            return f"catalogue: {counted(int(catalogue), 'item')} (given)"
         return "catalogue: the items given"
     if not _reads_catalogue(measures):
         return "catalogue: not given (no measure reads it)"
     if shared is None:
         return ("catalogue: not given; each model's coverage and Gini count the items of the "
                 "training and test tables and of its own lists (on Spark)")
-    return (f"catalogue: not given; coverage and Gini count the {len(shared)} items of the "
-            "training and test tables and of every model's lists (the same for every model); "
+    return (f"catalogue: not given; coverage and Gini count the "
+            f"{counted(len(shared), 'item')} of the training and test tables and of every "
+            "model's lists (the same for every model); "
             "give the catalogue to count the items in none of them")
 
 
