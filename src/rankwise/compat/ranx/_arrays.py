@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from rankwise.compat.ranx._table import Table
 from rankwise._wording import counted
+from rankwise.compat.ranx._table import Table
 from rankwise.exceptions import InputFormatError
 
 __all__ = ["array_tables"]
@@ -74,6 +74,6 @@ def array_tables(qrels: Any, run: Any) -> tuple[Table, Table]:
     judged, ranked = _listed(qrels, "qrels"), _listed(run, "run")
     if len(judged) != len(ranked):
         raise InputFormatError(
-            f"qrels hold {counted(len(judged), 'query')} and run {len(ranked)}: ranx pairs the i-th "
-            "judgments with the i-th ranking")
+            f"qrels hold {counted(len(judged), 'query')} and run {len(ranked)}: "
+            "ranx pairs the i-th judgments with the i-th ranking")
     return _table(judged, keep_first=True), _table(ranked, keep_first=False)
