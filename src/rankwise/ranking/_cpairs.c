@@ -115,6 +115,17 @@ typedef struct {
     int32_t at;   /* the item's first position in the user's group */
 } Stamp;
 
+/* The item of position p of a group's rows (order: positions to rows, or NULL: positions
+   are rows), its row in *row; -1 when the item's code is out of [0, n_items). */
+static inline int64_t
+group_item(const char *items, int width, const int64_t *order, int64_t p, int64_t n_items,
+           int64_t *row)
+{
+    *row = order ? order[p] : p;
+    int64_t item = code_at(items, width, *row);
+    return item < 0 || item >= n_items ? -1 : item;
+}
+
 /* mode 0: out[r] (uint8) = the pair of query row r is in the set; mode 1: out[r] (int32 or
  * int64) = the lowest set row holding the pair, or -1; mode 2 (query and set the same
  * rows): out[r] (uint8) = a row before r holds the same pair. */
@@ -144,9 +155,8 @@ join_run(const Join *j)
         int32_t user = (int32_t)u;
         if (j->mode == 2) { /* one walk: an item stamped already is a repeat */
             for (int64_t p = a; p < b; p++) {
-                int64_t row = gq.order ? gq.order[p] : p;
-                int64_t item = code_at(j->q_items, j->q_width, row);
-                if (item < 0 || item >= j->n_items) {
+                int64_t row, item = group_item(j->q_items, j->q_width, gq.order, p, j->n_items, &row);
+                if (item < 0) {
                     status = PAIRS_BAD_ITEM;
                     goto done;
                 }
@@ -165,9 +175,9 @@ join_run(const Join *j)
         }
         /* the set's rows of u, the lowest written last (it wins) */
         for (int64_t p = d - 1; p >= c; p--) {
-            int64_t row = gs.order ? gs.order[p] : p;
-            int64_t item = code_at(j->s_items, j->s_width, row);
-            if (item < 0 || item >= j->n_items) {
+            int64_t row, item = group_item(j->s_items, j->s_width, gs.order, p, j->n_items,
+                                           &row);
+            if (item < 0) {
                 status = PAIRS_BAD_ITEM;
                 goto done;
             }
@@ -175,9 +185,9 @@ join_run(const Join *j)
             table[item].at = (int32_t)(p - c);
         }
         for (int64_t p = a; p < b; p++) {
-            int64_t row = gq.order ? gq.order[p] : p;
-            int64_t item = code_at(j->q_items, j->q_width, row);
-            if (item < 0 || item >= j->n_items) {
+            int64_t row, item = group_item(j->q_items, j->q_width, gq.order, p, j->n_items,
+                                           &row);
+            if (item < 0) {
                 status = PAIRS_BAD_ITEM;
                 goto done;
             }
@@ -214,6 +224,24 @@ code_width(const Py_buffer *b, const char *what)
     }
     PyErr_Format(PyExc_TypeError, "join_pairs: %s must be int32 or int64 codes", what);
     return -1;
+}
+
+/* A ValueError (a code out of range): NULL. */
+static PyObject *
+out_of_range(const char *message)
+{
+    PyErr_SetString(PyExc_ValueError, message);
+    return NULL;
+}
+
+/* The first `held` buffers released; returns `result` (a function's end: return released(...)). */
+static PyObject *
+released(Py_buffer *b, int held, PyObject *result)
+{
+    for (int i = 0; i < held; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    return result;
 }
 
 PyDoc_STRVAR(join_pairs_doc,
@@ -292,10 +320,7 @@ cpairs_join_pairs(PyObject *module, PyObject *args)
         result = Py_NewRef(Py_None);
     }
 done:
-    for (int i = 0; i < held; i++) {
-        PyBuffer_Release(&b[i]);
-    }
-    return result;
+    return released(b, held, result);
 }
 
 /*
@@ -320,12 +345,6 @@ code_buffer(PyObject *obj, Py_buffer *b, int writable, const char *what, int int
     return -1;
 }
 
-static int
-int32_buffer(PyObject *obj, Py_buffer *b, int writable, const char *what)
-{
-    return code_buffer(obj, b, writable, what, 1);
-}
-
 PyDoc_STRVAR(compact_lists_doc,
 "compact_lists(users, items, flags, k, out_users, out_items, out_ranks, /)\n"
 "--\n\n"
@@ -348,16 +367,16 @@ cpairs_compact_lists(PyObject *module, PyObject *args)
     Py_buffer b[5], flags;
     int held = 0, has_flags = flags_obj != Py_None;
     PyObject *result = NULL;
-    if (int32_buffer(users_obj, &b[0], 0, "compact_lists: users") < 0) {
+    if (code_buffer(users_obj, &b[0], 0, "compact_lists: users", 1) < 0) {
         goto done;
     }
     held++;
-    if (int32_buffer(items_obj, &b[1], 0, "compact_lists: items") < 0) {
+    if (code_buffer(items_obj, &b[1], 0, "compact_lists: items", 1) < 0) {
         goto done;
     }
     held++;
     for (int i = 0; i < 3; i++) {
-        if (int32_buffer(outs[i], &b[2 + i], 1, "compact_lists: outputs") < 0) {
+        if (code_buffer(outs[i], &b[2 + i], 1, "compact_lists: outputs", 1) < 0) {
             goto done;
         }
         held++;
@@ -403,10 +422,7 @@ done:
     if (has_flags) {
         PyBuffer_Release(&flags);
     }
-    for (int i = 0; i < held; i++) {
-        PyBuffer_Release(&b[i]);
-    }
-    return result;
+    return released(b, held, result);
 }
 
 PyDoc_STRVAR(gather_sums_doc,
@@ -427,11 +443,11 @@ cpairs_gather_sums(PyObject *module, PyObject *args)
     Py_buffer b[5];
     int held = 0;
     PyObject *result = NULL;
-    if (int32_buffer(objs[0], &b[0], 0, "gather_sums: users") < 0) {
+    if (code_buffer(objs[0], &b[0], 0, "gather_sums: users", 1) < 0) {
         goto done;
     }
     held++;
-    if (int32_buffer(objs[1], &b[1], 0, "gather_sums: items") < 0) {
+    if (code_buffer(objs[1], &b[1], 0, "gather_sums: items", 1) < 0) {
         goto done;
     }
     held++;
@@ -469,22 +485,9 @@ cpairs_gather_sums(PyObject *module, PyObject *args)
         counts[u]++;
     }
     Py_END_ALLOW_THREADS
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError, "gather_sums: a code out of range");
-        goto done;
-    }
-    result = Py_NewRef(Py_None);
+    result = bad ? out_of_range("gather_sums: a code out of range") : Py_NewRef(Py_None);
 done:
-    for (int i = 0; i < held; i++) {
-        PyBuffer_Release(&b[i]);
-    }
-    return result;
-}
-
-static int
-int_buffer(PyObject *obj, Py_buffer *b, int writable, const char *what)
-{
-    return code_buffer(obj, b, writable, what, 0);
+    return released(b, held, result);
 }
 
 PyDoc_STRVAR(count_codes_doc,
@@ -502,7 +505,7 @@ cpairs_count_codes(PyObject *module, PyObject *args)
         return NULL;
     }
     Py_buffer codes, out;
-    int width = int_buffer(codes_obj, &codes, 0, "count_codes: codes");
+    int width = code_buffer(codes_obj, &codes, 0, "count_codes: codes", 0);
     if (width < 0) {
         return NULL;
     }
@@ -540,11 +543,7 @@ cpairs_count_codes(PyObject *module, PyObject *args)
         }
     }
     Py_END_ALLOW_THREADS
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError, "count_codes: a code out of range");
-        goto done;
-    }
-    result = Py_NewRef(Py_None);
+    result = bad ? out_of_range("count_codes: a code out of range") : Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&codes);
     PyBuffer_Release(&out);
@@ -572,7 +571,7 @@ cpairs_take_codes(PyObject *module, PyObject *args)
     static const char *names[3] = {"take_codes: table", "take_codes: values",
                                    "take_codes: out"};
     for (int i = 0; i < 3; i++) {
-        if ((widths[i] = int_buffer(objs[i], &b[i], i == 2, names[i])) < 0) {
+        if ((widths[i] = code_buffer(objs[i], &b[i], i == 2, names[i], 0)) < 0) {
             goto done;
         }
         held++;
@@ -602,16 +601,9 @@ cpairs_take_codes(PyObject *module, PyObject *args)
         }
     }
     Py_END_ALLOW_THREADS
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError, "take_codes: a value out of range");
-        goto done;
-    }
-    result = PyLong_FromSsize_t(negative);
+    result = bad ? out_of_range("take_codes: a value out of range") : PyLong_FromSsize_t(negative);
 done:
-    for (int i = 0; i < held; i++) {
-        PyBuffer_Release(&b[i]);
-    }
-    return result;
+    return released(b, held, result);
 }
 
 static PyMethodDef cpairs_methods[] = {
