@@ -1,12 +1,14 @@
 """Build script for the optional C modules; all metadata lives in pyproject.toml.
 
 ``rankwise.io._ctrec`` (the TREC reader), ``rankwise.io._ccolumns`` (dicts,
-object arrays and Arrow string columns to columns), ``rankwise.kernels._cjoin``
-(the join of the run with the judgments) and ``rankwise.kernels._crank`` (the
-ranks of judged documents in unsorted runs; and the recommender lists' user-item
-pairs joined by user, compacted and counted) make rankwise several times
-faster. All are optional: without a C compiler the install still succeeds,
-and rankwise computes the same results through numpy and pyarrow.
+object arrays and Arrow string columns to columns), ``rankwise.ranking._cjoin``
+(the join of the run with the judgments), ``rankwise.ranking._crank`` (the
+ranks of judged documents in unsorted runs), ``rankwise.ranking._cdict`` (a run
+dict read and ranked in one pass) and ``rankwise.ranking._cpairs`` (the
+recommender lists' user-item pairs joined by user, compacted and counted) make
+rankwise several times faster. All are optional: without a C compiler the
+install still succeeds, and rankwise computes the same results through numpy
+and pyarrow.
 ``rankwise.fusion._cfuse`` finds the candidates of rank fusion and sums
 their scores over the runs in one pass, and
 ``rankwise.kernels._cgreedy`` computes ndeval's greedy ideal ranking (the
@@ -15,9 +17,10 @@ the randomization test's sign flips, every column in one pass.
 
 ``RANKWISE_REQUIRE_C=1`` makes a failed compilation an error instead: the wheels
 built for publication (``[tool.cibuildwheel]`` in pyproject.toml) set it, so no
-platform wheel ever ships without its C modules unnoticed. ``_ctrec`` and
-``_ccolumns`` use POSIX threads and memory maps: they are not built on Windows,
-where rankwise reads through pyarrow (``rankwise --version`` lists what was built).
+platform wheel ever ships without its C modules unnoticed. ``_ctrec``,
+``_ccolumns`` and ``_cdict`` use POSIX threads and memory maps: they are not built
+on Windows, where rankwise reads through pyarrow and ranks a run dict through the
+run it builds (``rankwise --version`` lists what was built).
 """
 
 import os
@@ -28,7 +31,9 @@ from setuptools import Extension, setup
 from setuptools.command.sdist import sdist
 
 NATIVE = "src/rankwise/_native"
-POSIX_ONLY = {"rankwise.io._ctrec", "rankwise.io._ccolumns"}
+POSIX_ONLY = {"rankwise.io._ctrec", "rankwise.io._ccolumns", "rankwise.ranking._cdict"}
+HEADERS = ("rankwise_blocks.h", "rankwise_chunks.h", "rankwise_interner.h", "rankwise_pyids.h",
+           "rankwise_ranks.h", "rankwise_seen.h", "rankwise_strings.h")
 REQUIRED = os.environ.get("RANKWISE_REQUIRE_C", "") not in ("", "0")
 
 
@@ -52,15 +57,17 @@ setup(
             name,
             sources=[source],
             include_dirs=[NATIVE],
-            depends=[f"{NATIVE}/rankwise_strings.h", f"{NATIVE}/rankwise_ranks.h"],
+            depends=[f"{NATIVE}/{header}" for header in HEADERS],
             optional=not REQUIRED,
         )
         for name, source in (
             ("rankwise.io._ctrec", "src/rankwise/io/_ctrec.c"),
-            ("rankwise.kernels._cjoin", "src/rankwise/kernels/_cjoin.c"),
+            ("rankwise.ranking._cjoin", "src/rankwise/ranking/_cjoin.c"),
             ("rankwise.fusion._cfuse", "src/rankwise/fusion/_cfuse.c"),
             ("rankwise.io._ccolumns", "src/rankwise/io/_ccolumns.c"),
-            ("rankwise.kernels._crank", "src/rankwise/kernels/_crank.c"),
+            ("rankwise.ranking._crank", "src/rankwise/ranking/_crank.c"),
+            ("rankwise.ranking._cdict", "src/rankwise/ranking/_cdict.c"),
+            ("rankwise.ranking._cpairs", "src/rankwise/ranking/_cpairs.c"),
             ("rankwise.kernels._cgreedy", "src/rankwise/kernels/_cgreedy.c"),
             ("rankwise.stats._cflip", "src/rankwise/stats/_cflip.c"),
         )

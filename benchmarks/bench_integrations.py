@@ -72,7 +72,7 @@ def main() -> None:
     print(f"{args.rows} rows in {args.groups} query groups; median and best wall time of "
           f"{args.repeat} calls, median and best CPU time (load average {load:.1f}, "
           f"{os.cpu_count()} cores)")
-    from rankwise.kernels.arrays import GroupedRows
+    from rankwise.ranking.arrays import GroupedRows
 
     start = time.process_time()
     GroupedRows(labels, sizes)

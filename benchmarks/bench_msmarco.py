@@ -120,7 +120,7 @@ for _ in range(repeat):
     times.append(time.perf_counter() - t)
 extra_means = rw.evaluate(qrels, run, extra).mean if extra else {}  # untimed cross-check
 from rankwise.io import _fast
-from rankwise.kernels import _join
+from rankwise.ranking import _join
 c_modules = _fast.available() and _join._native() is not None
 print("@@RESULT " + json.dumps({
     "c_modules": c_modules,

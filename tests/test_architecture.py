@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rankwise.data",),
     ("rankwise.measures",),
     ("rankwise.io",),
+    ("rankwise.ranking",),
     ("rankwise.kernels", "rankwise.metrics"),
     ("rankwise.report",),
     ("rankwise.results", "rankwise._tabular"),

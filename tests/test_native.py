@@ -8,7 +8,8 @@ import sysconfig
 import pytest
 
 from rankwise.io import _fast, dicts, frames
-from rankwise.kernels import _join, ranking, subtopics
+from rankwise.kernels import subtopics
+from rankwise.ranking import _counted, _join
 
 
 def test_the_c_modules_are_built_where_a_compiler_is() -> None:
@@ -17,10 +18,13 @@ def test_the_c_modules_are_built_where_a_compiler_is() -> None:
     if shutil.which(compiler) is None:
         pytest.skip(f"no C compiler ({compiler}): rankwise runs without its C modules")
     assert _fast._ctrec is not None, "rankwise.io._ctrec was not built"
-    assert _join._cjoin is not None, "rankwise.kernels._cjoin was not built"
+    assert _join._cjoin is not None, "rankwise.ranking._cjoin was not built"
     assert dicts._ccolumns is not None, "rankwise.io._ccolumns was not built"
-    assert ranking._crank is not None, "rankwise.kernels._crank was not built"
+    assert _counted._crank is not None, "rankwise.ranking._crank was not built"
     from rankwise._compiled import load
+
+    assert load("rankwise.ranking._cdict") is not None, "rankwise.ranking._cdict was not built"
+    assert load("rankwise.ranking._cpairs") is not None, "rankwise.ranking._cpairs was not built"
 
     assert load("rankwise.fusion._cfuse") is not None, "rankwise.fusion._cfuse was not built"
     assert load("rankwise.kernels._cgreedy") is not None, "rankwise.kernels._cgreedy was not built"

@@ -97,9 +97,10 @@ def test_version_lists_each_speedup_as_compiled(capsys: pytest.CaptureFixture[st
     first = text.splitlines()[0]
     assert first == f"rankwise {rw.__version__} (Python {sys.version.split()[0]})"
     assert _speedup_lines(text) == dict.fromkeys(
-        ["rankwise.io._ctrec", "rankwise.io._ccolumns", "rankwise.kernels._cjoin",
-         "rankwise.kernels._crank", "rankwise.kernels._cgreedy", "rankwise.fusion._cfuse",
-         "rankwise.stats._cflip"], "compiled")
+        ["rankwise.io._ctrec", "rankwise.io._ccolumns", "rankwise.ranking._cjoin",
+         "rankwise.ranking._crank", "rankwise.ranking._cdict", "rankwise.ranking._cpairs",
+         "rankwise.kernels._cgreedy", "rankwise.fusion._cfuse", "rankwise.stats._cflip"],
+        "compiled")
 
 
 def test_version_says_pure_when_switched_off(capsys: pytest.CaptureFixture[str],
@@ -107,7 +108,7 @@ def test_version_says_pure_when_switched_off(capsys: pytest.CaptureFixture[str],
     _compiled_here()
     monkeypatch.setenv("RANKWISE_NO_C", "1")
     states = _speedup_lines(_version(capsys))
-    assert set(states.values()) == {"pure (RANKWISE_NO_C=1)"} and len(states) == 7
+    assert set(states.values()) == {"pure (RANKWISE_NO_C=1)"} and len(states) == 9
 
 
 def test_version_says_pure_where_nothing_was_built(tmp_path: Path) -> None:
@@ -115,7 +116,7 @@ def test_version_says_pure_where_nothing_was_built(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     states = _speedup_lines(done.stdout)
     assert states == dict.fromkeys(_compiled.SPEEDUPS, "pure (not built)")
-    assert len(states) == 7
+    assert len(states) == 9
 
 
 # ---------------------------------------------------------------------------------------------
@@ -131,7 +132,7 @@ def test_the_command_line_notes_the_pure_path_once(tmp_path: Path) -> None:
     note = notes[0]
     assert note.startswith("rankwise: note: rankwise's C speed-ups are not built in this "
                            "install (rankwise.io._ctrec, rankwise.io._ccolumns, "
-                           "rankwise.kernels._cjoin, rankwise.kernels._crank)")
+                           "rankwise.ranking._cjoin, rankwise.ranking._crank)")
     assert f"this run of {ROWS:,} rows" in note
     assert "pip install --force-reinstall --no-deps --no-binary rankwise rankwise" in note
     # the numbers are trec_eval's (out.test: map 0.1785), as with the C modules

@@ -31,16 +31,18 @@ __all__ = [
 SPEEDUPS: dict[str, str] = {
     "rankwise.io._ctrec": "TREC text reader",
     "rankwise.io._ccolumns": "dicts, frames and id columns",
-    "rankwise.kernels._cjoin": "run joined with the judgments",
-    "rankwise.kernels._crank": "ranks of judged documents",
+    "rankwise.ranking._cjoin": "run joined with the judgments",
+    "rankwise.ranking._crank": "ranks of judged documents",
+    "rankwise.ranking._cdict": "run dicts ranked in one pass",
+    "rankwise.ranking._cpairs": "recommender user-item pairs",
     "rankwise.kernels._cgreedy": "diversity ideal (ndeval's greedy)",
     "rankwise.fusion._cfuse": "rank fusion",
     "rankwise.stats._cflip": "randomization test",
 }
 """Each C module (``setup.py`` builds them all) and what it speeds up."""
 
-_EVALUATION = ("rankwise.io._ctrec", "rankwise.io._ccolumns", "rankwise.kernels._cjoin",
-               "rankwise.kernels._crank")
+_EVALUATION = ("rankwise.io._ctrec", "rankwise.io._ccolumns", "rankwise.ranking._cjoin",
+               "rankwise.ranking._crank")
 # the modules every evaluation goes through (reading, joining, ranking)
 
 LARGE_RUN_ROWS = 1_000_000

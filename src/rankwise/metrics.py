@@ -15,7 +15,7 @@ Inputs are validated once at the public boundary, then laid out as the
 arrays rankwise's own kernels read: DCG is summed by
 :func:`rankwise.kernels.dcg.discounted_sum` (and averaged over tied orders by
 :func:`rankwise.kernels.tie_average.expected_discounted_sum`, over the tie
-groups :func:`rankwise.kernels.arrays.rank_arrays` finds), AP and RR by
+groups :func:`rankwise.ranking.arrays.rank_arrays` finds), AP and RR by
 :func:`rankwise.kernels.average_precision.precision_sums` and
 :func:`~rankwise.kernels.average_precision.reciprocal_ranks`: the formulas
 exist once, for ``rw.evaluate`` and for these functions. Every error is a
@@ -262,16 +262,16 @@ def _dcg_rows(
     """DCG@k (base 2, linear gain) of every row, documents ranked by ``y_score`` descending.
 
     With ``ignore_ties=False`` the value is the expectation over all orders of
-    tied documents [3]_: the documents are ranked by :func:`rankwise.kernels.arrays.rank_arrays`
+    tied documents [3]_: the documents are ranked by :func:`rankwise.ranking.arrays.rank_arrays`
     (tie groups of equal scores) and summed by
     :func:`rankwise.kernels.tie_average.expected_discounted_sum`, as
     ``ties="average"`` evaluates. With ``ignore_ties=True`` tied documents are
     taken in the order ``np.argsort(y_score, axis=1)[:, ::-1]`` gives (what
     scikit-learn uses) and summed by :func:`rankwise.kernels.dcg.discounted_sum`.
     """
-    from rankwise.kernels.arrays import rank_arrays
     from rankwise.kernels.dcg import discounted_sum
     from rankwise.kernels.tie_average import expected_discounted_sum
+    from rankwise.ranking.arrays import rank_arrays
 
     n_queries, n_docs = y_true.shape
     cut = n_docs if k is None else min(k, n_docs)

@@ -79,7 +79,7 @@ def test_errors_name_the_problem() -> None:
 
 def test_rounds_on_prepared_groups_give_the_numbers_of_rw_evaluate() -> None:
     """A training loop's rounds: the query structure of each data set is prepared once
-    (kernels.arrays.GroupedRows) and found again; every round's values are still those of
+    (ranking.arrays.GroupedRows) and found again; every round's values are still those of
     rw.evaluate, whatever the predictions (ties, a constant model, float32 collisions), with
     two data sets alternating, and after the labels change in place."""
     from strategies import ranking_data
@@ -123,7 +123,7 @@ def test_rounds_on_prepared_groups_give_the_numbers_of_rw_evaluate() -> None:
 
 def test_the_prepared_arrays_are_read_only() -> None:
     """Every round's ranking shares them: a kernel writing to one would corrupt the next."""
-    from rankwise.kernels.arrays import GroupedRows
+    from rankwise.ranking.arrays import GroupedRows
 
     ranking = GroupedRows(np.array([1.0, 0.0, 2.0]), np.array([3])).rank(np.array([.1, .2, .3]))
     for shared in (ranking.hit_query, ranking.hit_rank, ranking.judged_grades,

@@ -13,8 +13,8 @@ from rankwise.engines import core
 from rankwise.io import as_qrels, as_run
 from rankwise.kernels import CUTOFF_KERNELS, KERNELS, Context
 from rankwise.kernels._segments import per_query_sum, sums_through_cutoffs
-from rankwise.kernels.ranking import rank_all_ties
 from rankwise.measures import parse
+from rankwise.ranking.rank import rank_all_ties
 
 TEMPLATES = ["ndcg", "ndcg(gain=linear)", "ndcg(gains=1=0.5;3=-2)", "dcg",
              "dcg(gain=linear)", "P", "P(rel=2)", "recall", "recall(rel=3)", "hit", "hit(rel=2)"]

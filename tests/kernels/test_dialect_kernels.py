@@ -15,8 +15,8 @@ from strategies import collections
 
 from rankwise.engines.core import compute, prepare_measures
 from rankwise.io.coerce import as_qrels, as_run
-from rankwise.kernels.ranking import rank_all_ties
 from rankwise.options import EvalOptions
+from rankwise.ranking.rank import rank_all_ties
 
 OWN = ["ndcg@3", "ndcg", "ndcg@4(gain=linear)", "ndcg(gains=1=5;2=1)", "dcg@3", "map", "map@2",
        "mrr", "mrr@2", "P@3", "recall@2", "hit@1", "coverage", "map(rel=2)", "P@2(rel=2)"]

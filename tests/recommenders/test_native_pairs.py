@@ -1,4 +1,4 @@
-"""The C kernels of recommender pairs (rankwise.kernels._crank) equal the numpy paths.
+"""The C kernels of recommender pairs (rankwise.ranking._cpairs) equal the numpy paths.
 
 ``join_pairs`` (membership, lowest set row, repeated pairs), ``compact_lists``
 (exclusion, re-ranking, cut at k, in place), ``count_codes``, ``take_codes`` and
@@ -26,7 +26,7 @@ from rankwise.recommenders.inputs import (
 )
 
 native = native_kernels()
-needs_c = pytest.mark.skipif(native is None, reason="rankwise.kernels._crank is not built")
+needs_c = pytest.mark.skipif(native is None, reason="rankwise.ranking._cpairs is not built")
 
 
 def _pairs(rng: np.random.Generator, n: int, n_users: int, n_items: int, grouped: bool,

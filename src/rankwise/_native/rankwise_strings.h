@@ -12,9 +12,12 @@
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define LOWEST_SET_BYTE(x) ((unsigned)__builtin_ctzll(x) >> 3)
+/* a helper of a shared header that a module including it may not call */
+#define MAYBE_UNUSED __attribute__((unused))
 #else
 #define LIKELY(x) (x)
 #define UNLIKELY(x) (x)
+#define MAYBE_UNUSED
 static unsigned
 lowest_set_byte(uint64_t x)
 {

@@ -1,9 +1,9 @@
 """The engine core: what every engine shares once its ranks are computed.
 
 An engine turns judgments and a run into a
-:class:`~rankwise.kernels.ranking.TiedRanking` (the ranks of the judged
+:class:`~rankwise.ranking.tied.TiedRanking` (the ranks of the judged
 documents, their tie groups and the judged grades of each query), through
-:func:`rankwise.kernels.ranking.assemble_ranking`. From there this module
+:func:`rankwise.ranking.assemble.assemble_ranking`. From there this module
 does the rest, the same for every engine, so their numbers agree by
 construction:
 
@@ -49,7 +49,7 @@ from rankwise.results import Results, TieReport, UnjudgedBounds, aggregate
 
 if TYPE_CHECKING:
     from rankwise.kernels.context import Context
-    from rankwise.kernels.ranking import TiedRanking
+    from rankwise.ranking.tied import TiedRanking
 
 RankingKey = tuple[str, bool, bool]
 """How a run is ranked: (tie order "docno", "input" or "ranx", float32 scores, drop self
@@ -598,7 +598,7 @@ def unjudged_bounds(
     """Every measure with the unjudged documents retrieved taken as relevant, next to *values*.
 
     They take the top grade of the judgments (at least 1), as
-    :meth:`~rankwise.kernels.ranking.TiedRanking.with_unjudged_as` places
+    :meth:`~rankwise.ranking.tied.TiedRanking.with_unjudged_as` places
     them; judged@k is reported at each measure's cutoff.
     """
     from rankwise.kernels import Context
@@ -691,7 +691,7 @@ def tie_report(
     relevant documents of each tie group last, then first.
     """
     from rankwise.kernels import KERNELS, Context
-    from rankwise.kernels._unique import distinct
+    from rankwise.ranking._unique import distinct
 
     if not ranking.has_ties:
         return TieReport(ties, 0, 0, {})

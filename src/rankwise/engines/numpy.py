@@ -16,9 +16,9 @@ from rankwise.engines.core import (
 
 if TYPE_CHECKING:
     from rankwise.data import Qrels, Run
-    from rankwise.kernels.ranking import TiedRanking
     from rankwise.measures import Measure
     from rankwise.options import EvalOptions, Missing
+    from rankwise.ranking.tied import TiedRanking
     from rankwise.results import Results
 
 __all__ = ["NumpyEngine"]
@@ -96,7 +96,7 @@ class NumpyEngine:
         from rankwise.exceptions import InputFormatError
         from rankwise.io._source import describe
         from rankwise.io.coerce import as_qrels, as_run, refuse_empty_dict
-        from rankwise.kernels.ranking import rank_all_ties
+        from rankwise.ranking.rank import rank_all_ties
 
         qrels_obj = as_qrels(qrels, columns=options.columns)
         if not qrels_obj.n_queries:
@@ -112,8 +112,8 @@ class NumpyEngine:
             options.judged_only or options.exclude_self or options.by_rank
             or options.ties == "ascending"
         ):  # a run dict read and ranked in one pass, its documents never copied
-            from rankwise.kernels.ranking import rank_run_dict
             from rankwise.measures.catalog import group_of
+            from rankwise.ranking.from_dict import rank_run_dict
 
             fused = rank_run_dict(
                 qrels_obj, run, depth=options.depth, missing=missing,
@@ -170,7 +170,7 @@ class NumpyEngine:
         the dict when first asked for.
         """
         from rankwise.io.coerce import as_run
-        from rankwise.kernels.ranking import rank_all_ties
+        from rankwise.ranking.rank import rank_all_ties
 
         ranking, missing_queries, unjudged_queries = fused
         built: list[Run] = []

@@ -409,13 +409,278 @@ PyDoc_STRVAR(scan_doc,
 "number of candidates, or -1 when a run holds a document twice for a query. Parts of the\n"
 "queries may run on several threads (the GIL is released).");
 
+/* The rows of queries [q_begin, q_end) over the runs (*room), and the most one query has
+   (*largest); 0, or -1 with an exception set (a query's rows out of range). */
+static int
+scan_rows(const RunSpec *runs, Py_ssize_t n_runs, Py_ssize_t q_begin, Py_ssize_t q_end,
+          Py_ssize_t *room, Py_ssize_t *largest)
+{
+    *room = *largest = 0;
+    for (Py_ssize_t q = q_begin; q < q_end; q++) {
+        Py_ssize_t rows = 0;
+        for (Py_ssize_t r = 0; r < n_runs; r++) {
+            int64_t b = runs[r].begin[q], e = runs[r].end[q];
+            if (b < 0 || e < b || e > runs[r].n_positions) {
+                PyErr_SetString(PyExc_ValueError, "scan: a query's rows are out of range");
+                return -1;
+            }
+            rows += (Py_ssize_t)(e - b);
+        }
+        *room += rows;
+        if (rows > *largest) {
+            *largest = rows;
+        }
+    }
+    return 0;
+}
+
+/* The table's memory for queries of up to `largest` rows; 0, or -1 with an exception set. */
+static int
+table_init(Table *table, Py_ssize_t largest)
+{
+    size_t cap = 16;
+    while (cap < (size_t)largest * 2) {
+        cap <<= 1;
+    }
+    if (largest > INT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "scan: too many rows for one query");
+        return -1;
+    }
+    table->cap = cap;
+    table->room = (size_t)largest + 1;
+    table->slots = PyMem_Calloc(cap, sizeof(Slot));
+    table->key = PyMem_Malloc(table->room * sizeof(uint64_t));
+    table->bytes = PyMem_Malloc(table->room * sizeof(unsigned char *));
+    table->length = PyMem_Malloc(table->room * sizeof(uint32_t));
+    table->last_run = PyMem_Malloc(table->room * sizeof(int32_t));
+    if (!table->slots || !table->key || !table->bytes || !table->length || !table->last_run) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void
+table_free(Table *table)
+{
+    PyMem_Free(table->slots);
+    PyMem_Free(table->key);
+    PyMem_Free(table->bytes);
+    PyMem_Free(table->length);
+    PyMem_Free(table->last_run);
+}
+
+/* What scan writes: per query its candidates, per candidate its first appearance, and
+   (NULL: not asked for) the sum of its values and the runs holding it. */
+typedef struct {
+    int64_t *per_query, *first;
+    double *total, *count;
+    int64_t next; /* the next candidate's number */
+} ScanOut;
+
+/* The normalisation of a run's rows of one query, [b, e): min-max (*low, *scale) or max
+   (*scale), read over those rows; SCAN_OK, or SCAN_BAD_ROW. */
+static inline int
+run_range(const RunSpec *run, int64_t b, int64_t e, double *low, double *scale)
+{
+    *low = 0.0;
+    *scale = 1.0;
+    if (run->kind != VALUE_MIN_MAX && run->kind != VALUE_MAX) {
+        return SCAN_OK;
+    }
+    double lo = INFINITY, hi = -INFINITY;
+    for (int64_t p = b; p < e; p++) {
+        int64_t row = run->order ? run->order[p] : p;
+        if (row < 0 || row >= run->n_rows) {
+            return SCAN_BAD_ROW;
+        }
+        double v = run->values[row];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if (run->kind == VALUE_MIN_MAX) {
+        *low = lo;
+        *scale = hi - lo;
+    } else {
+        *scale = hi;
+    }
+    *scale = *scale < FLOOR ? FLOOR : *scale;
+    return SCAN_OK;
+}
+
+/* The value row `row` (at position p of its query's rows, the first at b) adds to its
+   candidate's total, weight included. */
+static inline double
+row_value(const RunSpec *run, int64_t row, int64_t p, int64_t b, double low, double scale)
+{
+    double v, rank;
+    if (run->kind >= VALUE_RRF) {
+        rank = run->int_values ? (double)run->int_values[row]
+               : run->values ? run->values[row]
+                             : (double)(p - b + 1);
+    } else {
+        rank = 0.0;
+    }
+    switch (run->kind) {
+    case VALUE_RAW:
+        v = run->values[row];
+        break;
+    case VALUE_MIN_MAX:
+        v = (run->values[row] - low) / scale;
+        break;
+    case VALUE_MAX:
+        v = run->values[row] / scale;
+        break;
+    case VALUE_RRF:
+        v = 1.0 / (run->param + rank);
+        break;
+    case VALUE_ISR:
+        v = 1.0 / (rank * rank);
+        break;
+    case VALUE_OVER:
+        v = run->param / rank;
+        break;
+    default:
+        v = 0.0;
+    }
+    if (run->weighted) {
+        v = run->weight * v;
+    }
+    return v;
+}
+
+/* The candidate (local number) of the document bytes[0:n] (key: its short word or hash),
+   a new one numbered `local` when the query has none yet (*is_new). */
+static inline int32_t
+table_candidate(Table *table, uint64_t key, const unsigned char *bytes, size_t n, int32_t local,
+                int *is_new)
+{
+    size_t at = table_find(table, key, bytes, n);
+    *is_new = !SLOT_TAKEN(table, table->slots[at]);
+    if (!*is_new) {
+        return SLOT_LOCAL(table->slots[at]);
+    }
+    if ((size_t)(local + 1) * 2 > table->size) {
+        table_grow(table, local);
+        at = table_find(table, key, bytes, n);
+    }
+    table_take(table, at, local);
+    table->key[local] = key;
+    table->bytes[local] = bytes;
+    table->length[local] = (uint32_t)n;
+    table->last_run[local] = -1;
+    return local;
+}
+
+/* Run r's rows of query q, [b, e), into the candidates (query_first: the query's first);
+   SCAN_OK, or the problem met. */
+static inline int
+scan_run(const RunSpec *run, int32_t r, int64_t b, int64_t e, int64_t query_first, Table *table,
+         ScanOut *out)
+{
+    double low, scale;
+    int status = run_range(run, b, e, &low, &scale);
+    Py_ssize_t chunk = 0;
+    for (int64_t p = b; p < e && status == SCAN_OK; p++) {
+        int64_t row = run->order ? run->order[p] : p;
+        if (UNLIKELY(row < 0 || row >= run->n_rows)) {
+            return SCAN_BAD_ROW;
+        }
+        chunk = find_chunk(&run->strings, row, chunk);
+        const int32_t *o = run->strings.offsets[chunk];
+        int64_t i = row - run->strings.start[chunk];
+        int32_t from = o[i], to = o[i + 1];
+        if (UNLIKELY(to < from || from < 0)) {
+            return SCAN_BAD_STRING;
+        }
+        const unsigned char *bytes = run->strings.data[chunk] + from;
+        size_t n = (size_t)(to - from);
+        uint64_t key = n <= 8 ? short_word(bytes, n, run->strings.limit[chunk])
+                              : hash_bytes(bytes, n);
+        int is_new;
+        int32_t local =
+            table_candidate(table, key, bytes, n, (int32_t)(out->next - query_first), &is_new);
+        if (is_new) {
+            out->first[out->next] = ((int64_t)r << FIRST_SHIFT) | row;
+            if (out->total) {
+                out->total[out->next] = 0.0;
+            }
+            if (out->count) {
+                out->count[out->next] = 0.0;
+            }
+            out->next++;
+        } else if (table->last_run[local] == r) {
+            return SCAN_DUPLICATE;
+        }
+        table->last_run[local] = r;
+        int64_t c = query_first + local;
+        if (run->candidate) {
+            run->candidate[row] = c;
+        }
+        if (out->count) {
+            out->count[c] += 1.0;
+        }
+        if (out->total) {
+            out->total[c] += row_value(run, row, p, b, low, scale);
+        }
+    }
+    return status;
+}
+
+/* Query q's rows of every run into the candidates; SCAN_OK, or the problem met. */
+static int
+scan_query(const RunSpec *runs, Py_ssize_t n_runs, Py_ssize_t q, Table *table, ScanOut *out)
+{
+    int64_t widest = 0, query_first = out->next;
+    for (Py_ssize_t r = 0; r < n_runs; r++) {
+        if (runs[r].end[q] - runs[r].begin[q] > widest) {
+            widest = runs[r].end[q] - runs[r].begin[q];
+        }
+    }
+    out->per_query[q] = 0;
+    if (widest == 0) {
+        return SCAN_OK;
+    }
+    size_t size = 16;
+    while (size < (size_t)widest * 3 && size < table->cap) {
+        size <<= 1;
+    }
+    table_reset(table, size);
+    int status = SCAN_OK;
+    for (Py_ssize_t r = 0; r < n_runs && status == SCAN_OK; r++) {
+        int64_t b = runs[r].begin[q], e = runs[r].end[q];
+        if (b != e) {
+            status = scan_run(&runs[r], (int32_t)r, b, e, query_first, table, out);
+        }
+    }
+    out->per_query[q] = out->next - query_first;
+    return status;
+}
+
+/* The output buffers, with room for `room` candidates; 0, or -1 with an exception set. */
+static int
+scan_outputs(PyObject *const objs[4], Py_buffer outs[4], Py_ssize_t q_end, Py_ssize_t room)
+{
+    if (get_buffer(objs[0], &outs[0], 8, -1, 1, "scan: per_query_out") < 0 ||
+        get_buffer(objs[1], &outs[1], 8, -1, 1, "scan: first_out") < 0 ||
+        get_optional(objs[2], &outs[2], 8, outs[1].len / 8, 1, "scan: total_out") < 0 ||
+        get_optional(objs[3], &outs[3], 8, outs[1].len / 8, 1, "scan: count_out") < 0) {
+        return -1;
+    }
+    if (outs[0].len / 8 < q_end || outs[1].len / 8 < room) {
+        PyErr_SetString(PyExc_ValueError, "scan: the outputs have too little room");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *
 cfuse_scan(PyObject *self, PyObject *args)
 {
     Py_ssize_t q_begin, q_end;
-    PyObject *runs_obj, *per_query_obj, *first_obj, *total_obj, *count_obj;
+    PyObject *runs_obj, *objs[4];
     if (!PyArg_ParseTuple(args, "nnO!OOOO:scan", &q_begin, &q_end, &PyList_Type, &runs_obj,
-                          &per_query_obj, &first_obj, &total_obj, &count_obj)) {
+                          &objs[0], &objs[1], &objs[2], &objs[3])) {
         return NULL;
     }
     Py_ssize_t n_runs = PyList_GET_SIZE(runs_obj);
@@ -427,7 +692,7 @@ cfuse_scan(PyObject *self, PyObject *args)
     if (runs == NULL) {
         return PyErr_NoMemory();
     }
-    Py_ssize_t ready = 0;
+    Py_ssize_t ready = 0, room_needed, largest;
     Py_buffer outs[4];
     memset(outs, 0, sizeof(outs));
     PyObject *result = NULL;
@@ -439,30 +704,8 @@ cfuse_scan(PyObject *self, PyObject *args)
         }
     }
     /* the rows of these queries, and the most any query has */
-    Py_ssize_t room_needed = 0, largest = 0;
-    for (Py_ssize_t q = q_begin; q < q_end; q++) {
-        Py_ssize_t rows = 0;
-        for (Py_ssize_t r = 0; r < n_runs; r++) {
-            int64_t b = runs[r].begin[q], e = runs[r].end[q];
-            if (b < 0 || e < b || e > runs[r].n_positions) {
-                PyErr_SetString(PyExc_ValueError, "scan: a query's rows are out of range");
-                goto done;
-            }
-            rows += (Py_ssize_t)(e - b);
-        }
-        room_needed += rows;
-        if (rows > largest) {
-            largest = rows;
-        }
-    }
-    if (get_buffer(per_query_obj, &outs[0], 8, -1, 1, "scan: per_query_out") < 0 ||
-        get_buffer(first_obj, &outs[1], 8, -1, 1, "scan: first_out") < 0 ||
-        get_optional(total_obj, &outs[2], 8, outs[1].len / 8, 1, "scan: total_out") < 0 ||
-        get_optional(count_obj, &outs[3], 8, outs[1].len / 8, 1, "scan: count_out") < 0) {
-        goto done;
-    }
-    if (outs[0].len / 8 < q_end || outs[1].len / 8 < room_needed) {
-        PyErr_SetString(PyExc_ValueError, "scan: the outputs have too little room");
+    if (scan_rows(runs, n_runs, q_begin, q_end, &room_needed, &largest) < 0 ||
+        scan_outputs(objs, outs, q_end, room_needed) < 0) {
         goto done;
     }
     for (Py_ssize_t r = 0; r < n_runs; r++) {
@@ -471,167 +714,15 @@ cfuse_scan(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    int64_t *per_query = (int64_t *)outs[0].buf, *first = (int64_t *)outs[1].buf;
-    double *total = (double *)outs[2].buf, *count = (double *)outs[3].buf;
-    size_t cap = 16;
-    while (cap < (size_t)largest * 2) {
-        cap <<= 1;
-    }
-    if (largest > INT32_MAX / 2) {
-        PyErr_SetString(PyExc_ValueError, "scan: too many rows for one query");
+    if (table_init(&table, largest) < 0) {
         goto done;
     }
-    table.cap = cap;
-    table.room = (size_t)largest + 1;
-    table.slots = PyMem_Calloc(cap, sizeof(Slot));
-    table.key = PyMem_Malloc(table.room * sizeof(uint64_t));
-    table.bytes = PyMem_Malloc(table.room * sizeof(unsigned char *));
-    table.length = PyMem_Malloc(table.room * sizeof(uint32_t));
-    table.last_run = PyMem_Malloc(table.room * sizeof(int32_t));
-    if (!table.slots || !table.key || !table.bytes || !table.length || !table.last_run) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    ScanOut out = {(int64_t *)outs[0].buf, (int64_t *)outs[1].buf, (double *)outs[2].buf,
+                   (double *)outs[3].buf, 0};
     int status = SCAN_OK;
-    int64_t next = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t q = q_begin; q < q_end && status == SCAN_OK; q++) {
-        int64_t widest = 0, query_first = next;
-        for (Py_ssize_t r = 0; r < n_runs; r++) {
-            if (runs[r].end[q] - runs[r].begin[q] > widest) {
-                widest = runs[r].end[q] - runs[r].begin[q];
-            }
-        }
-        per_query[q] = 0;
-        if (widest == 0) {
-            continue;
-        }
-        size_t size = 16;
-        while (size < (size_t)widest * 3 && size < table.cap) {
-            size <<= 1;
-        }
-        table_reset(&table, size);
-        for (Py_ssize_t r = 0; r < n_runs && status == SCAN_OK; r++) {
-            RunSpec *run = &runs[r];
-            int64_t b = run->begin[q], e = run->end[q];
-            if (b == e) {
-                continue;
-            }
-            double low = 0.0, scale = 1.0;
-            if (run->kind == VALUE_MIN_MAX || run->kind == VALUE_MAX) {
-                double lo = INFINITY, hi = -INFINITY;
-                for (int64_t p = b; p < e; p++) {
-                    int64_t row = run->order ? run->order[p] : p;
-                    if (row < 0 || row >= run->n_rows) {
-                        status = SCAN_BAD_ROW;
-                        break;
-                    }
-                    double v = run->values[row];
-                    lo = v < lo ? v : lo;
-                    hi = v > hi ? v : hi;
-                }
-                if (run->kind == VALUE_MIN_MAX) {
-                    low = lo;
-                    scale = hi - lo;
-                } else {
-                    scale = hi;
-                }
-                scale = scale < FLOOR ? FLOOR : scale;
-            }
-            Py_ssize_t chunk = 0;
-            for (int64_t p = b; p < e && status == SCAN_OK; p++) {
-                int64_t row = run->order ? run->order[p] : p;
-                if (UNLIKELY(row < 0 || row >= run->n_rows)) {
-                    status = SCAN_BAD_ROW;
-                    break;
-                }
-                chunk = find_chunk(&run->strings, row, chunk);
-                const int32_t *o = run->strings.offsets[chunk];
-                int64_t i = row - run->strings.start[chunk];
-                int32_t from = o[i], to = o[i + 1];
-                if (UNLIKELY(to < from || from < 0)) {
-                    status = SCAN_BAD_STRING;
-                    break;
-                }
-                const unsigned char *bytes = run->strings.data[chunk] + from;
-                size_t n = (size_t)(to - from);
-                uint64_t key = n <= 8 ? short_word(bytes, n, run->strings.limit[chunk])
-                                      : hash_bytes(bytes, n);
-                size_t at = table_find(&table, key, bytes, n);
-                int32_t local;
-                if (!SLOT_TAKEN(&table, table.slots[at])) {
-                    local = (int32_t)(next - query_first);
-                    if ((size_t)(local + 1) * 2 > table.size) {
-                        table_grow(&table, local);
-                        at = table_find(&table, key, bytes, n);
-                    }
-                    table_take(&table, at, local);
-                    table.key[local] = key;
-                    table.bytes[local] = bytes;
-                    table.length[local] = (uint32_t)n;
-                    table.last_run[local] = -1;
-                    first[next] = ((int64_t)r << FIRST_SHIFT) | row;
-                    if (total) {
-                        total[next] = 0.0;
-                    }
-                    if (count) {
-                        count[next] = 0.0;
-                    }
-                    next++;
-                } else {
-                    local = SLOT_LOCAL(table.slots[at]);
-                    if (table.last_run[local] == (int32_t)r) {
-                        status = SCAN_DUPLICATE;
-                        break;
-                    }
-                }
-                table.last_run[local] = (int32_t)r;
-                int64_t c = query_first + local;
-                if (run->candidate) {
-                    run->candidate[row] = c;
-                }
-                if (count) {
-                    count[c] += 1.0;
-                }
-                if (total) {
-                    double v, rank;
-                    if (run->kind >= VALUE_RRF) {
-                        rank = run->int_values ? (double)run->int_values[row]
-                               : run->values ? run->values[row]
-                                             : (double)(p - b + 1);
-                    } else {
-                        rank = 0.0;
-                    }
-                    switch (run->kind) {
-                    case VALUE_RAW:
-                        v = run->values[row];
-                        break;
-                    case VALUE_MIN_MAX:
-                        v = (run->values[row] - low) / scale;
-                        break;
-                    case VALUE_MAX:
-                        v = run->values[row] / scale;
-                        break;
-                    case VALUE_RRF:
-                        v = 1.0 / (run->param + rank);
-                        break;
-                    case VALUE_ISR:
-                        v = 1.0 / (rank * rank);
-                        break;
-                    case VALUE_OVER:
-                        v = run->param / rank;
-                        break;
-                    default:
-                        v = 0.0;
-                    }
-                    if (run->weighted) {
-                        v = run->weight * v;
-                    }
-                    total[c] += v;
-                }
-            }
-        }
-        per_query[q] = next - query_first;
+        status = scan_query(runs, n_runs, q, &table, &out);
     }
     Py_END_ALLOW_THREADS
     if (status == SCAN_BAD_ROW) {
@@ -639,14 +730,10 @@ cfuse_scan(PyObject *self, PyObject *args)
     } else if (status == SCAN_BAD_STRING) {
         PyErr_SetString(PyExc_ValueError, "scan: a string's offsets are not increasing");
     } else {
-        result = PyLong_FromLongLong(status == SCAN_DUPLICATE ? -1 : next);
+        result = PyLong_FromLongLong(status == SCAN_DUPLICATE ? -1 : out.next);
     }
 done:
-    PyMem_Free(table.slots);
-    PyMem_Free(table.key);
-    PyMem_Free(table.bytes);
-    PyMem_Free(table.length);
-    PyMem_Free(table.last_run);
+    table_free(&table);
     for (int v = 0; v < 4; v++) {
         release(&outs[v]);
     }

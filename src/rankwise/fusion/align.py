@@ -90,7 +90,7 @@ class Aligned:
         """The view with each row's rank (computed once, in trec_eval's order)."""
         if self.ranks is not None:
             return self
-        from rankwise.kernels.ranking import rank_rows
+        from rankwise.ranking.rank import rank_rows
 
         return replace(self, ranks=tuple(rank_rows(run) for run in self.runs))
 

@@ -550,7 +550,7 @@ def one_pass(runs: tuple[Run, ...], method: Method, params: dict[str, Any],
 
     if not enabled() or load("rankwise.fusion._cfuse") is None:
         return None
-    from rankwise.kernels.ranking import rank_rows
+    from rankwise.ranking.rank import rank_rows
 
     per_run, weights = spec.per_run(params, len(runs))
     where = layout(runs)
@@ -576,7 +576,7 @@ def _positions_are_ranks(run: Run) -> bool:
     So when the run is known to be in rank order (its reader saw each query's
     rows together, scores never rising) and no two consecutive rows of a
     query tie (ties would be ranked by document id: see
-    :func:`rankwise.kernels.ranking.rank_rows`).
+    :func:`rankwise.ranking.rank.rank_rows`).
     """
     blocks = run.rank_order_blocks
     if blocks is None:

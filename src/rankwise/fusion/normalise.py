@@ -118,7 +118,7 @@ def normalise(view: Aligned, norm: str | None) -> Aligned:
     """
     from dataclasses import replace
 
-    from rankwise.kernels.ranking import rank_rows
+    from rankwise.ranking.rank import rank_rows
 
     name = resolve_norm(norm)
     if name is None:

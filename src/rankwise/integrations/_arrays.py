@@ -11,9 +11,9 @@ import numpy as np
 
 from rankwise.engines.core import RankingKey, check_supported, compute, plan_of
 from rankwise.exceptions import InvalidParameterError, MissingDependencyError
-from rankwise.kernels.arrays import GroupedRows, check_arrays, group_sizes_of
 from rankwise.measures import Measure, parse_many
 from rankwise.options import EvalOptions
+from rankwise.ranking.arrays import GroupedRows, check_arrays, group_sizes_of
 from rankwise.results import Results
 
 __all__ = [
@@ -51,7 +51,7 @@ class GroupCache:
 
     A training loop evaluates new predictions of the same rows every round
     (the training set, a validation set): their groups and labels do not
-    change, so their :class:`~rankwise.kernels.arrays.GroupedRows` are kept
+    change, so their :class:`~rankwise.ranking.arrays.GroupedRows` are kept
     (the last *kept*, of *min_rows* rows or more: smaller ones are cheap to
     prepare) and found again by comparing labels and groups. Each hook holds
     its own, so the memory goes with the hook.

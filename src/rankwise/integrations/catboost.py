@@ -37,8 +37,8 @@ from rankwise.integrations._arrays import (
     metric_name,
     require,
 )
-from rankwise.kernels.arrays import group_sizes_of
 from rankwise.measures import Measure
+from rankwise.ranking.arrays import group_sizes_of
 
 require("catboost", "catboost", "rankwise.integrations.catboost")
 

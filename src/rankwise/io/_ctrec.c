@@ -38,168 +38,15 @@
 #include <unistd.h>
 #endif
 
+#define RANKWISE_BLOCK_NAME "rankwise.io._ctrec.Block"
+#include "rankwise_blocks.h"
+#include "rankwise_interner.h"
 #include "rankwise_strings.h"
 
 #define LAYOUT_RUN 0
 #define LAYOUT_QRELS 1
 #define DEFAULT_MAX_LINE ((Py_ssize_t)1 << 20) /* bytes in one line, its end included */
 #define MAX_FIELDS 6
-
-/* ------------------------------------------------------------------------ */
-/* Block: a malloc'd memory block handed to Python through the buffer protocol */
-
-typedef struct {
-    PyObject_HEAD
-    char *data;
-    Py_ssize_t size;
-} BlockObject;
-
-static char empty_block[8];
-
-static void
-block_dealloc(BlockObject *self)
-{
-    free(self->data);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static int
-block_getbuffer(BlockObject *self, Py_buffer *view, int flags)
-{
-    void *data = self->data != NULL ? (void *)self->data : (void *)empty_block;
-    return PyBuffer_FillInfo(view, (PyObject *)self, data, self->size, 0, flags);
-}
-
-static Py_ssize_t
-block_length(BlockObject *self)
-{
-    return self->size;
-}
-
-static PyBufferProcs block_as_buffer = {.bf_getbuffer = (getbufferproc)block_getbuffer};
-static PySequenceMethods block_as_sequence = {.sq_length = (lenfunc)block_length};
-
-static PyTypeObject BlockType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "rankwise.io._ctrec.Block",
-    .tp_basicsize = sizeof(BlockObject),
-    .tp_dealloc = (destructor)block_dealloc,
-    .tp_as_buffer = &block_as_buffer,
-    .tp_as_sequence = &block_as_sequence,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Memory owned by rankwise's TREC reader, exposed as a writable buffer.",
-};
-
-/* ------------------------------------------------------------------------ */
-/* Growable byte vectors (used without the GIL: plain malloc/realloc)        */
-
-typedef struct {
-    char *data;
-    size_t size;
-    size_t cap;
-} Vec;
-
-/* Ask for transparent huge pages on a large block: far fewer page faults when it is filled. */
-static void
-advise_huge_pages(char *data, size_t size)
-{
-#if defined(MADV_HUGEPAGE)
-    const size_t huge = (size_t)2 << 20;
-    if (size < 2 * huge) {
-        return;
-    }
-    uintptr_t start = ((uintptr_t)data + huge - 1) & ~(uintptr_t)(huge - 1);
-    uintptr_t stop = ((uintptr_t)data + size) & ~(uintptr_t)(huge - 1);
-    if (stop > start) {
-        madvise((void *)start, stop - start, MADV_HUGEPAGE);
-    }
-#else
-    (void)data;
-    (void)size;
-#endif
-}
-
-static int
-vec_grow(Vec *v, size_t need)
-{
-    size_t cap = v->cap ? v->cap : 256;
-    while (cap < need) {
-        cap += cap / 2 + 256;
-    }
-    char *grown = realloc(v->data, cap);
-    if (grown == NULL) {
-        return -1;
-    }
-    v->data = grown;
-    v->cap = cap;
-    advise_huge_pages(grown, cap);
-    return 0;
-}
-
-static inline int
-vec_reserve(Vec *v, size_t extra)
-{
-    size_t need = v->size + extra;
-    return LIKELY(need <= v->cap) ? 0 : vec_grow(v, need);
-}
-
-static inline int
-vec_push_i32(Vec *v, int32_t value)
-{
-    if (UNLIKELY(vec_reserve(v, sizeof value) < 0)) {
-        return -1;
-    }
-    memcpy(v->data + v->size, &value, sizeof value);
-    v->size += sizeof value;
-    return 0;
-}
-
-static inline int
-vec_push_8(Vec *v, const void *value)
-{
-    if (UNLIKELY(vec_reserve(v, 8) < 0)) {
-        return -1;
-    }
-    memcpy(v->data + v->size, value, 8);
-    v->size += 8;
-    return 0;
-}
-
-static int
-vec_append(Vec *v, const void *src, size_t n)
-{
-    if (vec_reserve(v, n) < 0) {
-        return -1;
-    }
-    if (n) {
-        memcpy(v->data + v->size, src, n);
-    }
-    v->size += n;
-    return 0;
-}
-
-static void
-vec_free(Vec *v)
-{
-    free(v->data);
-    v->data = NULL;
-    v->size = v->cap = 0;
-}
-
-/* Hand the vector's memory to a new Block (the vector is left empty). */
-static PyObject *
-vec_to_block(Vec *v)
-{
-    BlockObject *block = PyObject_New(BlockObject, &BlockType);
-    if (block == NULL) {
-        return NULL;
-    }
-    block->data = v->data;
-    block->size = (Py_ssize_t)v->size;
-    v->data = NULL;
-    v->size = v->cap = 0;
-    return (PyObject *)block;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Byte classes, hashing, UTF-8, numbers                                     */
@@ -509,106 +356,14 @@ parse_int64(const unsigned char *s, size_t n, int64_t *out)
     return 1;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Interning query ids within a range                                        */
+/* Interning ids within a range (rankwise_interner.h): hashed as hash_token hashes them */
 
-typedef struct {
-    Vec names;   /* the distinct ids, concatenated */
-    Vec offsets; /* uint64 start of each id in names, plus the end */
-    uint64_t *slots;  /* open addressing: code + 1, 0 = empty */
-    uint64_t *hashes; /* per code */
-    size_t cap;
-    size_t count;
-} Interner;
-
-static int
-interner_init(Interner *in)
+/* The code of an id, added when new; -1 on memory failure. */
+static inline int64_t
+intern_token(Interner *in, const unsigned char *s, size_t n, const unsigned char *limit)
 {
-    memset(in, 0, sizeof(*in));
-    in->cap = 64;
-    in->slots = calloc(in->cap, sizeof(uint64_t));
-    uint64_t zero = 0;
-    if (in->slots == NULL || vec_push_8(&in->offsets, &zero) < 0) {
-        return -1;
-    }
-    return 0;
-}
-
-static void
-interner_free(Interner *in)
-{
-    vec_free(&in->names);
-    vec_free(&in->offsets);
-    free(in->slots);
-    free(in->hashes);
-    in->slots = NULL;
-    in->hashes = NULL;
-}
-
-static const unsigned char *
-interner_name(const Interner *in, size_t code, size_t *length)
-{
-    const uint64_t *offsets = (const uint64_t *)in->offsets.data;
-    *length = (size_t)(offsets[code + 1] - offsets[code]);
-    return (const unsigned char *)in->names.data + offsets[code];
-}
-
-static int
-interner_grow(Interner *in)
-{
-    size_t cap = in->cap * 2;
-    uint64_t *slots = calloc(cap, sizeof(uint64_t));
-    if (slots == NULL) {
-        return -1;
-    }
-    for (size_t code = 0; code < in->count; code++) {
-        size_t at = (size_t)in->hashes[code] & (cap - 1);
-        while (slots[at]) {
-            at = (at + 1) & (cap - 1);
-        }
-        slots[at] = code + 1;
-    }
-    free(in->slots);
-    in->slots = slots;
-    in->cap = cap;
-    return 0;
-}
-
-/* The code of a query id, added when new; -1 on memory failure. */
-static int64_t
-interner_code(Interner *in, const unsigned char *s, size_t n, const unsigned char *limit)
-{
-    uint64_t h = hash_token(s, n, limit);
-    size_t at = (size_t)h & (in->cap - 1);
-    while (in->slots[at]) {
-        size_t code = (size_t)(in->slots[at] - 1);
-        size_t length;
-        const unsigned char *name = interner_name(in, code, &length);
-        if (in->hashes[code] == h && length == n && memcmp(name, s, n) == 0) {
-            return (int64_t)code;
-        }
-        at = (at + 1) & (in->cap - 1);
-    }
-    size_t code = in->count;
-    uint64_t *hashes = realloc(in->hashes, (code + 1) * sizeof(uint64_t));
-    if (hashes == NULL) {
-        return -1;
-    }
-    in->hashes = hashes;
-    in->hashes[code] = h;
-    if (vec_append(&in->names, s, n) < 0) {
-        return -1;
-    }
-    uint64_t end = in->names.size;
-    if (vec_append(&in->offsets, &end, sizeof end) < 0) {
-        return -1;
-    }
-    in->slots[at] = code + 1;
-    in->count++;
-    if (in->count * 2 > in->cap && interner_grow(in) < 0) {
-        return -1;
-    }
-    return (int64_t)code;
+    int added;
+    return interner_code_hashed(in, s, n, hash_token(s, n, limit), NULL, &added);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -620,56 +375,7 @@ typedef struct {
     int32_t row;
 } Seen;
 
-typedef struct {
-    Seen *slots;
-    size_t cap;
-    size_t count;
-    uint32_t generation;
-} SeenSet;
-
-static int
-seen_init(SeenSet *set)
-{
-    set->cap = 2048;
-    set->count = 0;
-    set->generation = 1;
-    set->slots = calloc(set->cap, sizeof(Seen));
-    return set->slots == NULL ? -1 : 0;
-}
-
-static void
-seen_clear(SeenSet *set)
-{
-    set->count = 0;
-    set->generation++;
-    if (set->generation == 0) { /* wrapped: really clear */
-        memset(set->slots, 0, set->cap * sizeof(Seen));
-        set->generation = 1;
-    }
-}
-
-static int
-seen_grow(SeenSet *set)
-{
-    size_t cap = set->cap * 2;
-    Seen *slots = calloc(cap, sizeof(Seen));
-    if (slots == NULL) {
-        return -1;
-    }
-    for (size_t i = 0; i < set->cap; i++) {
-        if (set->slots[i].generation == set->generation) {
-            size_t at = (size_t)set->slots[i].hash & (cap - 1);
-            while (slots[at].generation == set->generation) {
-                at = (at + 1) & (cap - 1);
-            }
-            slots[at] = set->slots[i];
-        }
-    }
-    free(set->slots);
-    set->slots = slots;
-    set->cap = cap;
-    return 0;
-}
+#include "rankwise_seen.h"
 
 /*
  * Record document `row` (its bytes at docs[offsets[row]..offsets[row+1]]).
@@ -765,19 +471,39 @@ task_free(Task *t)
     t->seen.slots = NULL;
 }
 
-/* Stop parsing: the input needs the general reader (where: offset in the chunk). */
-#define DECLINE(why, where)              \
-    do {                                 \
-        t->declined = (why);             \
-        t->declined_at = base + (where); \
-        return n;                        \
+/* The line being parsed: buf[0] is at file offset base, buf[:n] ends with a line end or
+   the file's end. */
+typedef struct {
+    const unsigned char *buf;
+    size_t n, base;
+    size_t start; /* the line's first byte */
+    const unsigned char *limit; /* buf + n */
+} Line;
+
+/* What a part of parse_lines found: a data line to go on with, a line skipped (blank or
+   comment), or a stop (declined, or out of memory: recorded in the task). */
+enum { LINE_DATA = 0, LINE_SKIPPED = 1, LINE_STOP = 2 };
+
+/* Stop parsing: the input needs the general reader (the line's start says where). */
+#define DECLINE(why)                                  \
+    do {                                              \
+        t->declined = (why);                          \
+        t->declined_at = line->base + line->start;    \
+        return LINE_STOP;                             \
     } while (0)
 
 #define NO_MEMORY()       \
     do {                  \
         t->no_memory = 1; \
-        return n;         \
+        return LINE_STOP; \
     } while (0)
+
+/* A parse_lines step: inlined (it runs once per line of the file). */
+#if defined(__GNUC__) || defined(__clang__)
+#define LINE_STEP static inline __attribute__((always_inline)) int
+#else
+#define LINE_STEP static inline int
+#endif
 
 /* Append a string field to (offsets, data): 0, -1 on memory failure, -2 past 2 GiB. */
 static inline int
@@ -839,13 +565,6 @@ note_skip(Task *t)
     return vec_append(&t->skips, pair, sizeof pair);
 }
 
-#define SKIPPED_LINE()                          \
-    do {                                        \
-        if (UNLIKELY(note_skip(t) < 0)) {       \
-            NO_MEMORY();                        \
-        }                                       \
-    } while (0)
-
 /* Allocate the outputs of a task; 0, or -1 on memory failure. */
 static int
 task_start(Task *t)
@@ -853,18 +572,267 @@ task_start(Task *t)
     size_t guess = (t->end - t->begin) / 24 + 16;
     const int run = t->layout == LAYOUT_RUN;
     t->last_code = -1;
-    if (interner_init(&t->queries) < 0 || vec_reserve(&t->values, guess * 8) < 0) {
+    if (interner_init(&t->queries, 0) < 0 || vec_reserve(&t->values, guess * 8) < 0) {
         t->no_memory = 1;
         return -1;
     }
     if (run ? (seen_init(&t->seen) < 0 || vec_reserve(&t->doc_offsets, guess * 4 + 4) < 0 ||
                vec_reserve(&t->doc_data, guess * 8) < 0 || vec_push_i32(&t->doc_offsets, 0) < 0 ||
                (t->want_rank && vec_push_i32(&t->rank_offsets, 0) < 0))
-            : (interner_init(&t->docs) < 0 || vec_reserve(&t->doc_codes, guess * 4) < 0)) {
+            : (interner_init(&t->docs, 0) < 0 || vec_reserve(&t->doc_codes, guess * 4) < 0)) {
         t->no_memory = 1;
         return -1;
     }
     return 0;
+}
+
+/* A line whose first byte after blanks (at *p) is a control byte, a line end or '#': a
+   blank or comment line skipped (*p: the next line), or a stop. */
+LINE_STEP
+skip_line(Task *t, const Line *line, size_t *p)
+{
+    const unsigned char *buf = line->buf;
+    size_t n = line->n;
+    unsigned char c = buf[*p];
+    if (c == '#') {
+        const unsigned char *lf = memchr(buf + *p, '\n', n - *p);
+        size_t stop = lf == NULL ? n : (size_t)(lf - buf);
+        if (stop - line->start > t->max_line) {
+            DECLINE("line too long");
+        }
+        if (memchr(buf + *p, '\0', stop - *p) != NULL) {
+            DECLINE("NUL byte");
+        }
+        *p = stop < n ? stop + 1 : n;
+    }
+    else if (c == '\n') {
+        *p += 1;
+    }
+    else {
+        size_t after;
+        if (c != '\r' || (after = after_carriage_return(buf, *p, n)) == 0) {
+            DECLINE(c == '\r' ? "carriage return inside a line" : "control byte");
+        }
+        *p = after;
+    }
+    if (UNLIKELY(note_skip(t) < 0)) {
+        NO_MEMORY();
+    }
+    return LINE_SKIPPED;
+}
+
+/* Past the run id (the sixth field of a run's line): the rest of the line, ignored; *p is
+   at the first byte after the blanks that follow the run id. */
+LINE_STEP
+skip_rest(Task *t, const Line *line, size_t *p)
+{
+    const unsigned char *buf = line->buf;
+    size_t n = line->n;
+    while (*p < n && buf[*p] != '\n') {
+        if (buf[*p] < 0x20 && buf[*p] != '\t') {
+            if (buf[*p] == '\r' && after_carriage_return(buf, *p, n) != 0) {
+                *p += 1;
+                continue;
+            }
+            DECLINE("control byte");
+        }
+        *p += 1;
+    }
+    if (*p < n) {
+        *p += 1;
+    }
+    return LINE_DATA;
+}
+
+/* The fields of a data line (at *p), *count of them (the first MAX_FIELDS kept), *p
+   moved to the next line; the line's length, field count and id encoding checked. */
+LINE_STEP
+split_fields(Task *t, const Line *line, size_t *p, Field *fields, int *count)
+{
+    const unsigned char *buf = line->buf;
+    size_t n = line->n;
+    const int run = t->layout == LAYOUT_RUN;
+    const int wanted_fields = run ? 6 : 4;
+    for (*count = 0;;) {
+        size_t start = *p;
+        int high = 0;
+        *p = token_end(buf, *p, n, &high);
+        if (*count < MAX_FIELDS) {
+            fields[*count].start = buf + start;
+            fields[*count].length = *p - start;
+            fields[*count].non_ascii = high;
+        }
+        (*count)++;
+        while (*p < n && (buf[*p] == ' ' || buf[*p] == '\t')) {
+            (*p)++;
+        }
+        if (*p >= n) {
+            break;
+        }
+        unsigned char c = buf[*p];
+        if (c == '\n') {
+            (*p)++;
+            break;
+        }
+        if (c < 0x20) {
+            if (c == '\r' && (*p = after_carriage_return(buf, *p, n)) != 0) {
+                break;
+            }
+            DECLINE(c == '\r' ? "carriage return inside a line" : "control byte");
+        }
+        if (run && *count == wanted_fields) {
+            /* text after the run id is ignored: skip to the end of the line */
+            if (skip_rest(t, line, p) == LINE_STOP) {
+                return LINE_STOP;
+            }
+            break;
+        }
+    }
+    if (UNLIKELY(*p - line->start > t->max_line)) {
+        DECLINE("line too long");
+    }
+    if (run ? *count < wanted_fields : *count != wanted_fields) {
+        DECLINE("wrong number of fields");
+    }
+    const Field *query = &fields[0], *doc = &fields[2];
+    if (UNLIKELY(query->non_ascii || doc->non_ascii) &&
+        ((query->non_ascii && !valid_utf8(query->start, query->length)) ||
+         (doc->non_ascii && !valid_utf8(doc->start, doc->length)))) {
+        DECLINE("not UTF-8");
+    }
+    return LINE_DATA;
+}
+
+/* The line's query code: usually the same as the line before's; else a new block. */
+LINE_STEP
+line_query(Task *t, const Line *line, const Field *query)
+{
+    if (LIKELY(t->last_code >= 0 && query->length == t->last_query.size &&
+               same_token(query->start, (const unsigned char *)t->last_query.data,
+                          query->length))) {
+        return LINE_DATA;
+    }
+    int64_t code = intern_token(&t->queries, query->start, query->length, line->limit);
+    if (code < 0) {
+        NO_MEMORY();
+    }
+    int64_t row64 = (int64_t)t->rows;
+    t->last_query.size = 0;
+    if (vec_push_8(&t->segment_rows, &row64) < 0 ||
+        vec_push_i32(&t->segment_codes, (int32_t)code) < 0 ||
+        vec_append(&t->last_query, query->start, query->length) < 0) {
+        NO_MEMORY();
+    }
+    if (t->layout == LAYOUT_RUN) {
+        seen_clear(&t->seen);
+        t->last_score = INFINITY;
+    }
+    t->last_code = code;
+    return LINE_DATA;
+}
+
+/* A run's line (qid iter docno rank score runid): its document, score and rank kept,
+   the document checked for a repeat within the block. */
+LINE_STEP
+run_line(Task *t, const Line *line, const Field *fields)
+{
+    const Field *doc = &fields[2];
+    int appended = append_string(&t->doc_offsets, &t->doc_data, doc, line->limit);
+    if (UNLIKELY(appended == -2)) {
+        DECLINE("document ids too long for one range");
+    }
+    if (UNLIKELY(appended < 0)) {
+        NO_MEMORY();
+    }
+    double score;
+    const Field *f = &fields[4];
+    if (UNLIKELY(!parse_double(f->start, f->length, line->limit, &score))) {
+        DECLINE("score not in the decimal grammar");
+    }
+    if (UNLIKELY(!isfinite(score))) {
+        DECLINE("score not finite");
+    }
+    if (vec_push_8(&t->values, &score) < 0) {
+        NO_MEMORY();
+    }
+    t->rising |= score > t->last_score;
+    t->last_score = score;
+    t->runid_at = line->base + (size_t)(fields[5].start - line->buf);
+    t->runid_length = fields[5].length;
+    if (t->want_rank) {
+        const Field *r = &fields[3];
+        if (r->non_ascii && !valid_utf8(r->start, r->length)) {
+            DECLINE("not UTF-8");
+        }
+        appended = append_string(&t->rank_offsets, &t->rank_data, r, line->limit);
+        if (appended == -2) {
+            DECLINE("ranks too long for one range");
+        }
+        if (appended < 0) {
+            NO_MEMORY();
+        }
+    }
+    int seen = seen_add(&t->seen, hash_token(doc->start, doc->length, line->limit),
+                        (int32_t)t->rows, (const int32_t *)t->doc_offsets.data,
+                        t->doc_data.data);
+    if (UNLIKELY(seen < 0)) {
+        NO_MEMORY();
+    }
+    if (UNLIKELY(seen)) {
+        DECLINE("a document twice in one query");
+    }
+    return LINE_DATA;
+}
+
+/* A qrels line (qid iter docno grade): its grade kept, its document interned. */
+LINE_STEP
+qrels_line(Task *t, const Line *line, const Field *fields)
+{
+    double grade;
+    const Field *f = &fields[3];
+    if (t->integer_grades) {
+        int64_t integer;
+        if (!parse_int64(f->start, f->length, &integer)) {
+            DECLINE("grade not a decimal integer");
+        }
+        grade = (double)integer; /* beyond 2^53: the nearest double, as numpy rounds */
+    }
+    else {
+        if (!parse_double(f->start, f->length, line->limit, &grade)) {
+            DECLINE("grade not in the decimal grammar");
+        }
+        if (!isfinite(grade)) {
+            DECLINE("grade not finite");
+        }
+    }
+    const Field *doc = &fields[2];
+    int64_t doc_code = intern_token(&t->docs, doc->start, doc->length, line->limit);
+    if (doc_code < 0 || vec_push_8(&t->values, &grade) < 0 ||
+        vec_push_i32(&t->doc_codes, (int32_t)doc_code) < 0) {
+        NO_MEMORY();
+    }
+    return LINE_DATA;
+}
+
+/* One data line (its first field at *p), *p moved to the next line. */
+LINE_STEP
+data_line(Task *t, Line *line, size_t *p)
+{
+    Field fields[MAX_FIELDS];
+    int count;
+    if (split_fields(t, line, p, fields, &count) == LINE_STOP ||
+        line_query(t, line, &fields[0]) == LINE_STOP) {
+        return LINE_STOP;
+    }
+    if (UNLIKELY(t->rows >= (size_t)INT32_MAX - 1)) {
+        DECLINE("too many lines in one range");
+    }
+    if ((t->layout == LAYOUT_RUN ? run_line(t, line, fields) : qrels_line(t, line, fields)) ==
+        LINE_STOP) {
+        return LINE_STOP;
+    }
+    t->rows++;
+    return LINE_DATA;
 }
 
 /*
@@ -875,209 +843,26 @@ task_start(Task *t)
 static size_t
 parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
 {
-    const unsigned char *limit = buf + n;
-    const int run = t->layout == LAYOUT_RUN;
-    const int wanted_fields = run ? 6 : 4;
-    Field fields[MAX_FIELDS];
-
+    Line line = {.buf = buf, .n = n, .base = base, .limit = buf + n};
     while (p < n && base + p < t->end) {
-        size_t line_start = p;
+        line.start = p;
         while (p < n && (buf[p] == ' ' || buf[p] == '\t')) {
             p++;
         }
         if (p >= n) {
             break;
         }
-        unsigned char c = buf[p];
-        if (c <= 0x20) { /* a blank line, or a control byte */
-            if (c == '\n') {
-                p++;
-                SKIPPED_LINE();
-                continue;
-            }
-            size_t after;
-            if (c == '\r' && (after = after_carriage_return(buf, p, n)) != 0) {
-                p = after;
-                SKIPPED_LINE();
-                continue;
-            }
-            DECLINE(c == '\r' ? "carriage return inside a line" : "control byte", line_start);
+        int status = buf[p] <= 0x20 || buf[p] == '#' ? skip_line(t, &line, &p)
+                                                     : data_line(t, &line, &p);
+        if (status == LINE_STOP) {
+            return n;
         }
-        if (c == '#') {
-            const unsigned char *lf = memchr(buf + p, '\n', n - p);
-            size_t stop = lf == NULL ? n : (size_t)(lf - buf);
-            if (stop - line_start > t->max_line) {
-                DECLINE("line too long", line_start);
-            }
-            if (memchr(buf + p, '\0', stop - p) != NULL) {
-                DECLINE("NUL byte", line_start);
-            }
-            p = stop < n ? stop + 1 : n;
-            SKIPPED_LINE();
-            continue;
-        }
-        /* split the line into fields */
-        int count = 0;
-        for (;;) {
-            size_t start = p;
-            int high = 0;
-            p = token_end(buf, p, n, &high);
-            if (count < MAX_FIELDS) {
-                fields[count].start = buf + start;
-                fields[count].length = p - start;
-                fields[count].non_ascii = high;
-            }
-            count++;
-            while (p < n && (buf[p] == ' ' || buf[p] == '\t')) {
-                p++;
-            }
-            if (p >= n) {
-                break;
-            }
-            c = buf[p];
-            if (c == '\n') {
-                p++;
-                break;
-            }
-            if (c < 0x20) {
-                if (c == '\r' && (p = after_carriage_return(buf, p, n)) != 0) {
-                    break;
-                }
-                DECLINE(c == '\r' ? "carriage return inside a line" : "control byte", line_start);
-            }
-            if (run && count == wanted_fields) {
-                /* text after the run id is ignored: skip to the end of the line */
-                while (p < n && buf[p] != '\n') {
-                    if (buf[p] < 0x20 && buf[p] != '\t') {
-                        if (buf[p] == '\r' && after_carriage_return(buf, p, n) != 0) {
-                            p++;
-                            continue;
-                        }
-                        DECLINE("control byte", line_start);
-                    }
-                    p++;
-                }
-                if (p < n) {
-                    p++;
-                }
-                break;
-            }
-        }
-        if (UNLIKELY(p - line_start > t->max_line)) {
-            DECLINE("line too long", line_start);
-        }
-        if (run ? count < wanted_fields : count != wanted_fields) {
-            DECLINE("wrong number of fields", line_start);
-        }
-        const Field *query = &fields[0];
-        const Field *doc = &fields[2];
-        if (UNLIKELY(query->non_ascii || doc->non_ascii) &&
-            ((query->non_ascii && !valid_utf8(query->start, query->length)) ||
-             (doc->non_ascii && !valid_utf8(doc->start, doc->length)))) {
-            DECLINE("not UTF-8", line_start);
-        }
-        /* query code: usually the same as the line before */
-        int64_t code;
-        if (LIKELY(t->last_code >= 0 && query->length == t->last_query.size &&
-                   same_token(query->start, (const unsigned char *)t->last_query.data,
-                              query->length))) {
-            code = t->last_code;
-        }
-        else {
-            code = interner_code(&t->queries, query->start, query->length, limit);
-            if (code < 0) {
-                NO_MEMORY();
-            }
-            int64_t row64 = (int64_t)t->rows;
-            t->last_query.size = 0;
-            if (vec_push_8(&t->segment_rows, &row64) < 0 ||
-                vec_push_i32(&t->segment_codes, (int32_t)code) < 0 ||
-                vec_append(&t->last_query, query->start, query->length) < 0) {
-                NO_MEMORY();
-            }
-            if (run) {
-                seen_clear(&t->seen);
-                t->last_score = INFINITY;
-            }
-            t->last_code = code;
-        }
-        if (UNLIKELY(t->rows >= (size_t)INT32_MAX - 1)) {
-            DECLINE("too many lines in one range", line_start);
-        }
-        if (run) {
-            int appended = append_string(&t->doc_offsets, &t->doc_data, doc, limit);
-            if (UNLIKELY(appended == -2)) {
-                DECLINE("document ids too long for one range", line_start);
-            }
-            if (UNLIKELY(appended < 0)) {
-                NO_MEMORY();
-            }
-            double score;
-            const Field *f = &fields[4];
-            if (UNLIKELY(!parse_double(f->start, f->length, limit, &score))) {
-                DECLINE("score not in the decimal grammar", line_start);
-            }
-            if (UNLIKELY(!isfinite(score))) {
-                DECLINE("score not finite", line_start);
-            }
-            if (vec_push_8(&t->values, &score) < 0) {
-                NO_MEMORY();
-            }
-            t->rising |= score > t->last_score;
-            t->last_score = score;
-            t->runid_at = base + (size_t)(fields[5].start - buf);
-            t->runid_length = fields[5].length;
-            if (t->want_rank) {
-                const Field *r = &fields[3];
-                if (r->non_ascii && !valid_utf8(r->start, r->length)) {
-                    DECLINE("not UTF-8", line_start);
-                }
-                appended = append_string(&t->rank_offsets, &t->rank_data, r, limit);
-                if (appended == -2) {
-                    DECLINE("ranks too long for one range", line_start);
-                }
-                if (appended < 0) {
-                    NO_MEMORY();
-                }
-            }
-            int seen = seen_add(&t->seen, hash_token(doc->start, doc->length, limit),
-                                (int32_t)t->rows, (const int32_t *)t->doc_offsets.data,
-                                t->doc_data.data);
-            if (UNLIKELY(seen < 0)) {
-                NO_MEMORY();
-            }
-            if (UNLIKELY(seen)) {
-                DECLINE("a document twice in one query", line_start);
-            }
-        }
-        else {
-            double grade;
-            const Field *f = &fields[3];
-            if (t->integer_grades) {
-                int64_t integer;
-                if (!parse_int64(f->start, f->length, &integer)) {
-                    DECLINE("grade not a decimal integer", line_start);
-                }
-                grade = (double)integer; /* beyond 2^53: the nearest double, as numpy rounds */
-            }
-            else {
-                if (!parse_double(f->start, f->length, limit, &grade)) {
-                    DECLINE("grade not in the decimal grammar", line_start);
-                }
-                if (!isfinite(grade)) {
-                    DECLINE("grade not finite", line_start);
-                }
-            }
-            int64_t doc_code = interner_code(&t->docs, doc->start, doc->length, limit);
-            if (doc_code < 0 || vec_push_8(&t->values, &grade) < 0 ||
-                vec_push_i32(&t->doc_codes, (int32_t)doc_code) < 0) {
-                NO_MEMORY();
-            }
-        }
-        t->rows++;
     }
     return p;
 }
+
+#undef DECLINE
+#undef NO_MEMORY
 
 static int
 starts_with_byte_order_mark(const unsigned char *buf, size_t n)
@@ -1224,26 +1009,6 @@ parse_file(Task *t, int fd)
 /* ------------------------------------------------------------------------ */
 /* Python entry point                                                        */
 
-static PyObject *
-names_to_list(const Interner *in)
-{
-    PyObject *list = PyList_New((Py_ssize_t)in->count);
-    if (list == NULL) {
-        return NULL;
-    }
-    for (size_t code = 0; code < in->count; code++) {
-        size_t length;
-        const unsigned char *name = interner_name(in, code, &length);
-        PyObject *text = PyUnicode_DecodeUTF8((const char *)name, (Py_ssize_t)length, "strict");
-        if (text == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)code, text);
-    }
-    return list;
-}
-
 PyDoc_STRVAR(parse_doc,
 "parse(source, begin, end, layout, want_rank, integer_grades=False, max_line=MAX_LINE, /)\n"
 "--\n\n"
@@ -1337,7 +1102,7 @@ ctrec_parse(PyObject *module, PyObject *args)
     const int run = layout == LAYOUT_RUN;
     PyObject *items[N_ITEMS] = {NULL};
     items[0] = PyLong_FromSize_t(task.rows);
-    items[1] = names_to_list(&task.queries);
+    items[1] = interner_take_names(&task.queries);
     items[2] = vec_to_block(&task.segment_rows);
     items[3] = vec_to_block(&task.segment_codes);
     items[4] = vec_to_block(&task.values);
@@ -1346,7 +1111,7 @@ ctrec_parse(PyObject *module, PyObject *args)
     items[7] = task.want_rank ? vec_to_block(&task.rank_offsets) : Py_NewRef(Py_None);
     items[8] = task.want_rank ? vec_to_block(&task.rank_data) : Py_NewRef(Py_None);
     items[9] = run ? Py_NewRef(Py_None) : vec_to_block(&task.doc_codes);
-    items[10] = run ? Py_NewRef(Py_None) : names_to_list(&task.docs);
+    items[10] = run ? Py_NewRef(Py_None) : interner_take_names(&task.docs);
     items[11] = PyBool_FromLong(run && !task.rising);
     items[12] = vec_to_block(&task.skips);
     items[13] = PyLong_FromSize_t(task.rows + task.skipped);

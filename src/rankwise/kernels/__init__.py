@@ -1,7 +1,10 @@
 """How measures are computed: numpy over all queries at once.
 
-- :mod:`~rankwise.kernels.ranking`: from a run and judgments to the ranks of
-  the judged documents (:class:`TiedRanking`), the input of every kernel;
+Every kernel reads the ranks of the judged documents that
+:mod:`rankwise.ranking` computes (a :class:`~rankwise.ranking.tied.RankedJudgments`,
+one view of a :class:`~rankwise.ranking.tied.TiedRanking`); this package holds
+the kernels only:
+
 - :mod:`~rankwise.kernels.context`: memoised arrays shared by the kernels;
 - the kernels, by family: :mod:`~rankwise.kernels.precision`,
   :mod:`~rankwise.kernels.average_precision`, :mod:`~rankwise.kernels.dcg`,
@@ -15,7 +18,6 @@
 from __future__ import annotations
 
 from rankwise.kernels.context import Context
-from rankwise.kernels.ranking import RankedJudgments, TiedRanking, rank_all_ties, rank_judgments
 from rankwise.kernels.registry import CUTOFF_KERNELS, KERNELS, CutoffKernel, Kernel
 
 __all__ = [
@@ -24,8 +26,4 @@ __all__ = [
     "Context",
     "CutoffKernel",
     "Kernel",
-    "RankedJudgments",
-    "TiedRanking",
-    "rank_all_ties",
-    "rank_judgments",
 ]

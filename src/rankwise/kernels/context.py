@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from rankwise.kernels._segments import per_query_sum, rank_within_query
-from rankwise.kernels.ranking import RankedJudgments
+from rankwise.ranking.tied import RankedJudgments
 
 __all__ = ["Context", "RelevanceView"]
 

@@ -99,7 +99,7 @@ def gain_matrix(data: Any, rows: slice, depth: int, gain_of: Callable[[np.ndarra
                 beyond: float | None = None) -> np.ndarray:
     """Gains of ranks 1..depth (queries of *rows* x depth) of a ranking's judged documents.
 
-    *data*: a :class:`~rankwise.kernels.ranking.RankedJudgments`; *gain_of*:
+    *data*: a :class:`~rankwise.ranking.tied.RankedJudgments`; *gain_of*:
     grades -> gains; an unjudged rank gains 0, a rank past the end of the
     ranking 0 or *beyond*.
     """

@@ -88,7 +88,7 @@ class _Hits:
         """What *make* derives from the judgments alone, made once per set of judgments.
 
         The ranking's cache holds it, shared by its views and, in training
-        loops, by the rankings of every round (:class:`~rankwise.kernels.arrays.GroupedRows`).
+        loops, by the rankings of every round (:class:`~rankwise.ranking.arrays.GroupedRows`).
         """
         cache = self.data.cache
         if key not in cache:
@@ -111,7 +111,7 @@ class _Hits:
         """Whether every retrieved document is judged and every judgment retrieved.
 
         Then the retrieved list and the judgments are the same documents (the
-        training-loop data of :mod:`rankwise.kernels.arrays`): the list's
+        training-loop data of :mod:`rankwise.ranking.arrays`): the list's
         ideal is the judgments', already sorted.
         """
         d = self.data

@@ -1,7 +1,7 @@
 """The subtopic view of a ranking: what the diversity measures read.
 
 Derived, per relevance level, from the one ranking every engine assembles
-(:class:`~rankwise.kernels.ranking.RankedJudgments`: the judged documents of
+(:class:`~rankwise.ranking.tied.RankedJudgments`: the judged documents of
 each query, the ranks of those retrieved) and the subtopic judgments of the
 :class:`~rankwise.data.Qrels` (:class:`~rankwise.data.subtopics.Subtopics`);
 nothing is copied from or built by an engine.
@@ -30,7 +30,7 @@ import numpy as np
 from rankwise.data._strings import StringColumn, string_chunks
 from rankwise.exceptions import UnsupportedMeasureError
 from rankwise.kernels._segments import per_query_sum, rank_within_query
-from rankwise.kernels.ranking import RankedJudgments
+from rankwise.ranking.tied import RankedJudgments
 
 __all__ = ["IdealRanking", "SubtopicJudgments", "SubtopicView", "novelty_powers", "nrbp_depth"]
 
@@ -376,7 +376,7 @@ def _docno_descending(data: RankedJudgments, query: np.ndarray, rows: np.ndarray
     Retrieved unjudged documents taken as relevant (row -1) are all alike
     (relevant to every topic): they come first, in any order.
     """
-    from rankwise.kernels.ranking import _by_group_then_doc_descending
+    from rankwise.ranking._order import by_group_then_doc_descending
 
     real = rows >= 0
     if data.qrels is None or not real.any():
@@ -384,7 +384,7 @@ def _docno_descending(data: RankedJudgments, query: np.ndarray, rows: np.ndarray
     key = np.zeros(len(rows), dtype=np.int64)
     real_index = np.flatnonzero(real)
     doc = data.qrels.doc_codes[rows[real]].astype(np.int64)
-    order = _by_group_then_doc_descending(query[real], doc, data.qrels.doc_column)
+    order = by_group_then_doc_descending(query[real], doc, data.qrels.doc_column)
     key[real_index[order]] = np.arange(1, len(order) + 1)
     return np.lexsort((key, query))
 

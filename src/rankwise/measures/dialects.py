@@ -84,7 +84,7 @@ class Conventions:
         The order of documents with equal scores: document id descending
         (trec_eval); the order of the run's rows (a stable sort); ranx's
         (numba's quicksort of the run's rows: input order up to 15 documents
-        only, see :mod:`rankwise.kernels._quicksort`); the
+        only, see :mod:`rankwise.ranking._quicksort`); the
         expected value over all orders (McSherry & Najork); lower grade first
         (CatBoost's pessimistic order; "high_first" is the optimistic one);
         every tied document at the last rank of its group (scikit-learn's

@@ -899,9 +899,10 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
         prepare_measures,
         ranking_missing,
     )
-    from rankwise.kernels.ranking import TiedRanking, assemble_ranking
     from rankwise.measures.dialects import ranking_key
     from rankwise.options import options_from
+    from rankwise.ranking.assemble import assemble_ranking
+    from rankwise.ranking.tied import TiedRanking
     from rankwise.recommenders.inputs import native_kernels, pair_lookup
 
     options = options_from(None, rel=rel, missing=missing)

@@ -821,14 +821,14 @@ def _ones(n: int, dtype: Any) -> np.ndarray:
 
 
 def native_kernels() -> Any:
-    """The C kernels of pairs (:mod:`rankwise.kernels._crank`), or None.
+    """The C kernels of pairs (:mod:`rankwise.ranking._cpairs`), or None.
 
     None where the module was not built or with ``RANKWISE_NO_C=1``: the
     numpy paths then give the same results.
     """
     from rankwise._compiled import enabled, load
 
-    module = load("rankwise.kernels._crank") if enabled() else None
+    module = load("rankwise.ranking._cpairs") if enabled() else None
     return module if module is not None and hasattr(module, "join_pairs") else None
 
 

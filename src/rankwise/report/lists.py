@@ -111,7 +111,8 @@ def _ranked_run(qrels: Qrels, run: Run, options: EvalOptions,
     import pyarrow.compute as pc
 
     from rankwise.data import Run as RunType
-    from rankwise.kernels.ranking import _order_values, judged_rows, rank_rows
+    from rankwise.ranking.judged import judged_rows
+    from rankwise.ranking.rank import _order_values, rank_rows
 
     values = _order_values(run, options.by_rank)
     keep = np.ones(len(run), bool)
@@ -140,7 +141,7 @@ def _ranked_run(qrels: Qrels, run: Run, options: EvalOptions,
 def _ranks(run: Run, values: np.ndarray, by_rank: bool, keep: np.ndarray) -> np.ndarray:
     """trec_eval's rank of every row of *run* among the rows *keep* marks (others: past them)."""
     from rankwise.data import Run as RunType
-    from rankwise.kernels.ranking import rank_rows
+    from rankwise.ranking.rank import rank_rows
 
     if keep.all():
         return rank_rows(run, values if by_rank else None)
@@ -191,7 +192,7 @@ def top_lists(qrels: Qrels, run: Run, depth: int, options: EvalOptions | None = 
     >>> lists.retrieved.tolist(), lists.found_docs.to_pylist(), lists.found_rank.tolist()
     ([4], ['b'], [3])
     """
-    from rankwise.kernels.ranking import judged_rows, judgment_rows
+    from rankwise.ranking.judged import judged_rows, judgment_rows
 
     chosen = options if options is not None else EvalOptions()
     depth = _checked_depth(depth)
@@ -260,7 +261,7 @@ def top_lists(qrels: Qrels, run: Run, depth: int, options: EvalOptions | None = 
 
 
 def _values(run: Run, options: EvalOptions) -> np.ndarray:
-    from rankwise.kernels.ranking import _order_values
+    from rankwise.ranking.rank import _order_values
 
     return _order_values(run, options.by_rank)
 

@@ -56,7 +56,7 @@ class Job:
     into the value (and extra fields) of each query; ``keep`` says which
     evaluated queries get a row (None: all; a query the run misses never
     does). ``direct``, instead of ``measures``: the arrays computed from the ranking itself (a
-    :class:`~rankwise.kernels.ranking.TiedRanking`), one value per query of it.
+    :class:`~rankwise.ranking.tied.TiedRanking`), one value per query of it.
     """
 
     measures: tuple[RwMeasure, ...]
@@ -258,8 +258,8 @@ def evaluate(judgments: Judgments, run: RunData,
     if judgments.qrels is None or run.run is None:
         return [], [([], np.zeros(0, dtype=bool)) for _ in jobs]
     from rankwise.engines.core import compute
-    from rankwise.kernels.ranking import rank_all_ties
     from rankwise.options import EvalOptions
+    from rankwise.ranking.rank import rank_all_ties
 
     judged = set(judgments.qrels.query_ids)
     order_ids = [q for q in run.run.query_ids if q in judged]

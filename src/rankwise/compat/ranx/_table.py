@@ -4,7 +4,7 @@ ranx 0.3 keeps judgments and runs in numba typed dicts, ``{query: {doc:
 value}}``, and orders them: the queries by id (its ``sort_dict_by_key``), each
 query's documents by value, descending, with numba's ``np.argsort`` of the
 negated values: a quicksort that keeps tied documents in their order up to 15
-documents only (:mod:`rankwise.kernels._quicksort` reproduces it). Its
+documents only (:mod:`rankwise.ranking._quicksort` reproduces it). Its
 measures read each query's documents in that order, never the scores.
 
 A :class:`Table` holds the same content as columns, in the dict's order: the
@@ -157,7 +157,7 @@ class Table:
         the current order (ties in order up to 15 documents; another pass can
         move them again).
         """
-        from rankwise.kernels._quicksort import quicksort_order
+        from rankwise.ranking._quicksort import quicksort_order
 
         permutation, index = self._key_order()
         keys = [self.keys[i] for i in permutation]
@@ -177,7 +177,7 @@ class Table:
         of the values (ascending), reversed: ties in reverse order up to 15
         documents. With *depth*, each query's first *depth* documents only.
         """
-        from rankwise.kernels._quicksort import quicksort_order
+        from rankwise.ranking._quicksort import quicksort_order
 
         if not self.n_rows:
             return self

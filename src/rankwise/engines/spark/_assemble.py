@@ -2,8 +2,8 @@
 
 Spark computes, per judged query present in the run, the number of rows,
 and per judged document retrieved, its rank and its tie group; this module
-turns those into the same :class:`~rankwise.kernels.ranking.TiedRanking`
-that :func:`~rankwise.kernels.rank_all_ties` builds from whole objects, so
+turns those into the same :class:`~rankwise.ranking.tied.TiedRanking`
+that :func:`~rankwise.ranking.rank_all_ties` builds from whole objects, so
 the numpy kernels (and every tie policy) compute the measures unchanged.
 """
 
@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from rankwise.data import Qrels
-    from rankwise.kernels.ranking import TiedRanking
     from rankwise.options import Missing
+    from rankwise.ranking.tied import TiedRanking
 
 __all__ = ["judged_only_ranks", "tied_ranking"]
 
@@ -142,8 +142,8 @@ def tied_ranking(
     Returns
     -------
     TiedRanking
-        Equal to what :func:`rankwise.kernels.rank_all_ties` returns on the
-        whole data: both end in :func:`rankwise.kernels.ranking.assemble_ranking`.
+        Equal to what :func:`rankwise.ranking.rank_all_ties` returns on the
+        whole data: both end in :func:`rankwise.ranking.assemble.assemble_ranking`.
 
     Examples
     --------
@@ -158,7 +158,8 @@ def tied_ranking(
     >>> data.query_ids, data.num_ret.tolist(), data.hit_rank.tolist()
     (['q1', 'q2'], [5, 0], [2, 4])
     """
-    from rankwise.kernels.ranking import assemble_ranking, judgment_rows
+    from rankwise.ranking.assemble import assemble_ranking
+    from rankwise.ranking.judged import judgment_rows
 
     names = qrels.query_ids
     counts = np.full(len(names), -1, dtype=np.int64)

@@ -5,7 +5,7 @@ shuffled by query and sorted by query within each partition, so that every
 query's rows are contiguous. ``mapInArrow`` hands each partition to Python
 as Arrow batches; rows are accumulated into chunks of about ``chunk_rows``
 and every chunk's complete queries are evaluated by
-:func:`rankwise.kernels.rank_all_ties` and the kernels, exactly as the
+:func:`rankwise.ranking.rank_all_ties` and the kernels, exactly as the
 numpy engine does. The last query of a chunk may continue in the next
 batch: it is carried over. Output: one row per evaluated query.
 
@@ -115,7 +115,7 @@ def evaluate_chunk(
     from rankwise.data import Qrels, Run
     from rankwise.engines.core import compute
     from rankwise.exceptions import RankwiseError
-    from rankwise.kernels.ranking import rank_all_ties
+    from rankwise.ranking.rank import rank_all_ties
 
     run_rows = table.filter(pc.not_equal(table["side"], _QRELS))
     # judgments: the judgments' rows, and the labelled rows of one learning-to-rank table

@@ -48,8 +48,8 @@ if TYPE_CHECKING:
 
     from rankwise.data import Qrels
     from rankwise.engines.core import Coverage
-    from rankwise.kernels.ranking import TiedRanking
     from rankwise.options import Missing
+    from rankwise.ranking.tied import TiedRanking
 
 GRID_ENTRIES_PER_INTERVAL = 3
 """The grid of the second scan lists at most this many entries per interval."""
@@ -541,7 +541,7 @@ class RanksScan:
     ) -> TiedRanking:
         """Rank the hits on the driver: they are every row of the judged queries."""
         from rankwise.data import Run
-        from rankwise.kernels.ranking import rank_all_ties
+        from rankwise.ranking.rank import rank_all_ties
 
         summary = self.summary
         run = Run.from_arrow(
@@ -595,7 +595,7 @@ def rank_on_driver(
 
     from rankwise.data import Qrels, Run
     from rankwise.engines.core import Coverage
-    from rankwise.kernels.ranking import rank_all_ties
+    from rankwise.ranking.rank import rank_all_ties
 
     judged = table.filter(pc.is_valid(table["g"]))
     qrels = Qrels.from_arrow(judged["q"], judged["d"], judged["g"], source="qrels_df")

@@ -43,7 +43,7 @@ def hit_lists(qrels: Any, run: Any, k: int = 0, rel_lvl: int = 1) -> list[np.nda
     """
     from rankwise.compat.ranx._arrays import array_tables
     from rankwise.compat.ranx._evaluate import judgments_at
-    from rankwise.kernels.ranking import judged_rows
+    from rankwise.ranking.judged import judged_rows
 
     if k < 0:
         raise InvalidParameterError(f"k must be 0 (the whole list) or more, got {k!r}")

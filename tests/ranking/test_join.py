@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankwise.kernels import _join
+from rankwise.ranking import _join
 
 pytestmark = pytest.mark.skipif(_join._cjoin is None, reason="the C join is not built")
 

@@ -1,5 +1,5 @@
 /*
- * rankwise.kernels._cjoin: which rows of a (large) column of strings hold one
+ * rankwise.ranking._cjoin: which rows of a (large) column of strings hold one
  * of a (small) set of strings, and which one.
  *
  * The run's document ids against the judged document ids: the join at the
@@ -14,65 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rankwise_chunks.h"
 #include "rankwise_strings.h"
-
-typedef struct {
-    Py_buffer offsets; /* int32 */
-    Py_buffer data;
-    Py_ssize_t length;
-    Py_ssize_t offset; /* the array's offset into its offsets buffer */
-    int held;
-} StringChunk;
-
-static void
-chunk_release(StringChunk *chunk)
-{
-    if (chunk->held) {
-        PyBuffer_Release(&chunk->offsets);
-        PyBuffer_Release(&chunk->data);
-        chunk->held = 0;
-    }
-}
-
-/* Read (length, offsets, data, offset) into a chunk; 0, or -1 with an exception set. */
-static int
-chunk_from_tuple(PyObject *item, StringChunk *chunk)
-{
-    PyObject *offsets, *data;
-    if (!PyArg_ParseTuple(item, "nOOn", &chunk->length, &offsets, &data, &chunk->offset)) {
-        return -1;
-    }
-    if (PyObject_GetBuffer(offsets, &chunk->offsets, PyBUF_SIMPLE) < 0) {
-        return -1;
-    }
-    if (PyObject_GetBuffer(data, &chunk->data, PyBUF_SIMPLE) < 0) {
-        PyBuffer_Release(&chunk->offsets);
-        return -1;
-    }
-    chunk->held = 1;
-    Py_ssize_t needed = (chunk->offset + chunk->length + 1) * (Py_ssize_t)sizeof(int32_t);
-    if (chunk->length < 0 || chunk->offset < 0 || chunk->offsets.len < needed) {
-        chunk_release(chunk);
-        PyErr_SetString(PyExc_ValueError, "find: offsets buffer too short");
-        return -1;
-    }
-    const int32_t *o = (const int32_t *)chunk->offsets.buf + chunk->offset;
-    if (chunk->length > 0 &&
-        (o[0] < 0 || o[chunk->length] < o[0] || o[chunk->length] > chunk->data.len)) {
-        chunk_release(chunk);
-        PyErr_SetString(PyExc_ValueError, "find: offsets past the data buffer");
-        return -1;
-    }
-    return 0;
-}
-
-static inline const unsigned char *
-chunk_string(const StringChunk *chunk, Py_ssize_t i, size_t *length)
-{
-    const int32_t *o = (const int32_t *)chunk->offsets.buf + chunk->offset;
-    *length = (size_t)(o[i + 1] - o[i]);
-    return (const unsigned char *)chunk->data.buf + o[i];
-}
 
 typedef struct {
     uint64_t hash;
@@ -109,12 +52,12 @@ cjoin_find(PyObject *module, PyObject *args)
     if (chunks == NULL) {
         return PyErr_NoMemory();
     }
-    if (chunk_from_tuple(values_tuple, &values) < 0) {
+    if (chunk_from_tuple(values_tuple, &values, "find") < 0) {
         goto done;
     }
     Py_ssize_t total = 0;
     for (Py_ssize_t c = 0; c < n_chunks; c++) {
-        if (chunk_from_tuple(PyList_GET_ITEM(chunk_list, c), &chunks[c]) < 0) {
+        if (chunk_from_tuple(PyList_GET_ITEM(chunk_list, c), &chunks[c], "find") < 0) {
             goto done;
         }
         total += chunks[c].length;
@@ -240,8 +183,9 @@ static PyMethodDef cjoin_methods[] = {
 
 static struct PyModuleDef cjoin_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "rankwise.kernels._cjoin",
-    .m_doc = "Which rows of a string column hold one of a set of strings (see ranking.py).",
+    .m_name = "rankwise.ranking._cjoin",
+    .m_doc = "Which rows of a string column hold one of a set of strings "
+             "(see rankwise.ranking._join).",
     .m_size = -1,
     .m_methods = cjoin_methods,
 };

@@ -1,4 +1,4 @@
-"""Ranks counted per query without a sort (rankwise.kernels._crank) against the sort.
+"""Ranks counted per query without a sort (rankwise.ranking._crank) against the sort.
 
 For runs grouped by query but not in rank order (dicts, frames), the judged
 rows and their ranks are found by the C module, query by query; the general
@@ -17,9 +17,10 @@ from strategies import random_collection
 
 import rankwise as rw
 from rankwise.data import Qrels, Run
-from rankwise.kernels import ranking
+from rankwise.ranking import _counted, _order, rank
+from rankwise.ranking.judged import find_judged
 
-pytestmark = pytest.mark.skipif(ranking._crank is None, reason="the C module is not built")
+pytestmark = pytest.mark.skipif(_counted._crank is None, reason="the C module is not built")
 
 
 @pytest.fixture(autouse=True)
@@ -58,14 +59,14 @@ def grouped_runs(draw: st.DrawFn) -> tuple[Qrels, Run]:
 def general(qrels: Qrels, run: Run) -> tuple:
     index = {name: i for i, name in enumerate(qrels.query_ids)}
     run_to_qrels = np.array([index.get(name, -1) for name in run.query_ids], dtype=np.int64)
-    rows, judged = ranking._find_judged(qrels, run, run_to_qrels)
-    ranked = ranking._ranks_of(run, run.scores, rows, None, False)
+    rows, judged = find_judged(qrels, run, run_to_qrels)
+    ranked = _order.ranks_of(run, run.scores, rows, None, False)
     return run_to_qrels, rows, judged, ranked
 
 
 def assert_agree(qrels: Qrels, run: Run) -> None:
     run_to_qrels, rows, judged, ranked = general(qrels, run)
-    counted = ranking._find_and_rank(qrels, run, run_to_qrels, run.scores)
+    counted = _counted.find_and_rank(qrels, run, run_to_qrels, run.scores)
     if len(run) == 0 or len(qrels) == 0:  # nothing to count: the general path answers
         assert counted is None
         return
@@ -91,8 +92,8 @@ def test_counted_ranks_are_the_sorted_ranks(data: tuple[Qrels, Run]) -> None:
 @given(grouped_runs())
 def test_on_several_threads_too(data: tuple[Qrels, Run]) -> None:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ranking, "_ROWS_PER_THREAD", 1)
-        patch.setattr(ranking, "cores", lambda: 3)
+        patch.setattr(_counted, "_ROWS_PER_THREAD", 1)
+        patch.setattr(_counted, "cores", lambda: 3)
         assert_agree(*data)
 
 
@@ -100,11 +101,11 @@ def test_a_run_of_massive_ties_is_sorted_instead(monkeypatch: pytest.MonkeyPatch
     qrels = Qrels.from_dict({"q": {"a": 1, "b": 0}})
     run = Run.from_dict({"q": {"a": 1.0, "b": 1.0, "c": 1.0}})
     run_to_qrels = np.array([0])
-    assert ranking._find_and_rank(qrels, run, run_to_qrels, run.scores) is not None
-    monkeypatch.setattr(ranking, "_TIE_BUDGET_PER_ROW", 0)
-    monkeypatch.setattr(ranking, "_TIE_BUDGET_BASE", 0)
-    assert ranking._find_and_rank(qrels, run, run_to_qrels, run.scores) is None
-    ranked = ranking.rank_all_ties(qrels, run).view("trec")  # the sort answers
+    assert _counted.find_and_rank(qrels, run, run_to_qrels, run.scores) is not None
+    monkeypatch.setattr(_counted, "TIE_BUDGET_PER_ROW", 0)
+    monkeypatch.setattr(_counted, "TIE_BUDGET_BASE", 0)
+    assert _counted.find_and_rank(qrels, run, run_to_qrels, run.scores) is None
+    ranked = rank.rank_all_ties(qrels, run).view("trec")  # the sort answers
     assert ranked.hit_rank.tolist() == [2, 3]  # docno descending: c, b, a
     assert ranked.hit_grade.tolist() == [0.0, 1.0]
 
@@ -112,15 +113,15 @@ def test_a_run_of_massive_ties_is_sorted_instead(monkeypatch: pytest.MonkeyPatch
 def test_queries_in_two_places_are_sorted_instead() -> None:
     qrels = Qrels.from_dict({"q": {"a": 1}})
     run = Run.from_arrow(["q", "p", "q"], ["b", "x", "a"], [1.0, 1.0, 2.0])
-    assert ranking._find_and_rank(qrels, run, np.array([0, -1]), run.scores) is None
-    assert ranking.rank_all_ties(qrels, run).view("trec").hit_rank.tolist() == [1]
+    assert _counted.find_and_rank(qrels, run, np.array([0, -1]), run.scores) is None
+    assert rank.rank_all_ties(qrels, run).view("trec").hit_rank.tolist() == [1]
 
 
 def test_ties_broken_by_docno_descending_in_byte_order() -> None:
     docs = ["d1", "d10", "d2", "é", "e", "d1\x00"]
     qrels = Qrels.from_dict({"q": dict.fromkeys(docs, 1)})
     run = Run.from_dict({"q": dict.fromkeys(docs, 0.5)})
-    ranked = ranking.rank_all_ties(qrels, run).view("trec")
+    ranked = rank.rank_all_ties(qrels, run).view("trec")
     order = sorted(docs, key=lambda d: d.encode(), reverse=True)
     index = {name: i for i, name in enumerate(qrels.doc_ids)}
     expected = [order.index(doc) + 1 for doc in sorted(docs, key=index.__getitem__)]

@@ -1,8 +1,8 @@
 """Run dicts read and ranked in one C pass (rank_run_dict) against the general path.
 
 ``rw.evaluate(qrels_dict, run_dict, ...)`` ranks a run dict without building
-the run (:func:`rankwise.kernels.ranking.rank_run_dict`, the C function
-``rankwise.io._ccolumns.run_dict_ranks``). Every number, query list, coverage
+the run (:func:`rankwise.ranking.from_dict.rank_run_dict`, the C function
+``rankwise.ranking._cdict.run_dict_ranks``). Every number, query list, coverage
 count and error must be what the general path gives (the dict read into a
 Run, then ranked), and what pytrec_eval gives where it computes the measure.
 """
@@ -20,11 +20,11 @@ import rankwise as rw
 from rankwise._compiled import enabled, load
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 from rankwise.io.coerce import as_qrels
-from rankwise.kernels import ranking
-from rankwise.kernels.ranking import rank_run_dict
+from rankwise.ranking import _counted, from_dict
+from rankwise.ranking.from_dict import rank_run_dict
 
 needs_c = pytest.mark.skipif(
-    load("rankwise.io._ccolumns") is None or not enabled(),
+    load("rankwise.ranking._cdict") is None or not enabled(),
     reason="the C module is not built or turned off",
 )
 
@@ -41,7 +41,7 @@ DIALECT_MEASURES = ["ndcg@3(dialect=sklearn)", "ndcg@3(dialect=lightgbm)"]
 def general_path(*args: Any, **kwargs: Any) -> rw.Results:
     """``rw.evaluate`` with run dicts on the general path (built into a Run, then ranked)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ranking, "rank_run_dict", lambda *a, **k: None)
+        patch.setattr(from_dict, "rank_run_dict", lambda *a, **k: None)
         return rw.evaluate(*args, **kwargs)
 
 
@@ -92,8 +92,8 @@ def test_massive_ties_past_the_budget_take_the_general_path(
 ) -> None:
     qrels, run = random_collection(seed, ties=True)
     expected = general_path(qrels, run, MEASURES)
-    monkeypatch.setattr(ranking, "_TIE_BUDGET_BASE", 0)
-    monkeypatch.setattr(ranking, "_TIE_BUDGET_PER_ROW", 0)
+    monkeypatch.setattr(_counted, "TIE_BUDGET_BASE", 0)
+    monkeypatch.setattr(_counted, "TIE_BUDGET_PER_ROW", 0)
     assert not fused_is_taken(qrels, run)  # every tie costs: declined
     same_results(rw.evaluate(qrels, run, MEASURES), expected)
 
@@ -226,11 +226,11 @@ def raw_ranks(qrels: dict, run: dict, threads: int, budget: int | None = None) -
     from rankwise.io.dicts import ID_TYPES, NUMBER_TYPES
 
     judgments = as_qrels(qrels)
-    grouped = ranking._judgments_by_query(judgments)
+    grouped = _counted.judgments_by_query(judgments)
     assert grouped is not None
-    per_row, base = (ranking._TIE_BUDGET_PER_ROW, ranking._TIE_BUDGET_BASE) if budget is None \
+    per_row, base = (_counted.TIE_BUDGET_PER_ROW, _counted.TIE_BUDGET_BASE) if budget is None \
         else (0, budget)
-    read = load("rankwise.io._ccolumns").run_dict_ranks(
+    read = load("rankwise.ranking._cdict").run_dict_ranks(
         run, ID_TYPES, NUMBER_TYPES, list(judgments.query_ids), grouped.query_offsets,
         grouped.judgments, grouped.judged_doc, grouped.ids.offsets, grouped.ids.data,
         per_row, base, threads)

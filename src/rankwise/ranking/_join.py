@@ -1,7 +1,7 @@
 """Which rows of a string column hold one of a set of strings, and which one.
 
 The run's document ids against the judged ones: the join every evaluation
-starts with. The C module :mod:`rankwise.kernels._cjoin` (optional, compiled
+starts with. The C module :mod:`rankwise.ranking._cjoin` (optional, compiled
 at install time) hashes the set once and probes it from every row of the
 column's Arrow buffers; without it, pyarrow's ``index_in`` gives the same
 answer.
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["find_strings"]
 
 
-_cjoin = load("rankwise.kernels._cjoin")
+_cjoin = load("rankwise.ranking._cjoin")
 
 
 def _native() -> Any:

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankwise.kernels._unique import distinct
+from rankwise.ranking._unique import distinct
 
 
 @settings(max_examples=300, deadline=None)

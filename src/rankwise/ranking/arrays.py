@@ -3,7 +3,7 @@
 Learning-to-rank libraries hold one row per (query, document): a label, a
 prediction, and the rows of each query together (LightGBM's ``group``,
 XGBoost's ``qid``). :func:`rank_arrays` turns those arrays into the
-:class:`~rankwise.kernels.ranking.TiedRanking` every kernel reads, with no
+:class:`~rankwise.ranking.tied.TiedRanking` every kernel reads, with no
 string ids and no join: every row is a judged document (its label is its
 grade) and a document's id is its position in its group. Tied scores are
 ordered by that id descending (later rows first, rankwise's rule), in
@@ -24,7 +24,8 @@ import numpy as np
 from rankwise._validation import check
 from rankwise._wording import counted
 from rankwise.exceptions import InputFormatError, InvalidParameterError
-from rankwise.kernels.ranking import TIE_ORDER, TiedRanking
+from rankwise.ranking.rank import TIE_ORDER
+from rankwise.ranking.tied import TiedRanking
 
 __all__ = ["GroupedRows", "check_arrays", "group_sizes_of", "rank_arrays"]
 
@@ -190,7 +191,7 @@ class GroupedRows:
             # (input); the (run, position) keys are distinct, so any sort orders them
             members = np.flatnonzero(run_size[run_id] > 1)
             if tie_order == "ranx":  # ranx's order (numba's quicksort of each group's rows)
-                from rankwise.kernels._quicksort import ranx_positions
+                from rankwise.ranking._quicksort import ranx_positions
 
                 position = ranx_positions(self.group, scores, order[members])
             else:

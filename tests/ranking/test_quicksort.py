@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankwise.kernels._quicksort import SMALL, quicksort_order, ranx_positions
+from rankwise.ranking._quicksort import SMALL, quicksort_order, ranx_positions
 
 # numba 0.68's np.argsort(np.zeros(n)) for n = 16 and n = 20 (run with numba)
 NUMBA_ZEROS = {

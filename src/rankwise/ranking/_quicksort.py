@@ -12,7 +12,7 @@ pivot found from the left with the next not above it from the right, until
 the scans meet. Tied documents can then come in any order.
 
 :func:`quicksort_order` reproduces that order exactly: with the C module
-:mod:`rankwise.kernels._crank` by the same algorithm, segment by segment;
+:mod:`rankwise.ranking._crank` by the same algorithm, segment by segment;
 without it, one partition step of every segment at a time (numpy operations
 over all of them; no loop per segment): the k-th element the left scan stops
 at (not below the pivot) is swapped with the k-th the right scan stops at (not
@@ -78,7 +78,7 @@ def quicksort_order(
     return _by_steps(values, starts, arrangement)
 
 
-_crank = load("rankwise.kernels._crank")
+_crank = load("rankwise.ranking._crank")
 
 
 def _by_steps(values: np.ndarray, starts: np.ndarray, arrangement: np.ndarray) -> np.ndarray:

@@ -1,0 +1,194 @@
+/*
+ * Growable byte vectors (Vec), and the Block type that hands their memory to
+ * Python through the buffer protocol without a copy: shared by the column
+ * readers (rankwise.io._ctrec, rankwise.io._ccolumns) and the dict ranking
+ * (rankwise.ranking._cdict). A Vec is plain malloc/realloc memory, usable
+ * without the GIL; vec_to_block needs the GIL.
+ *
+ * Include after Python.h, with RANKWISE_BLOCK_NAME defined as the Block
+ * type's qualified name ("rankwise.io._ctrec.Block"); the module's init
+ * function readies BlockType (PyType_Ready) before any Block is made.
+ */
+#ifndef RANKWISE_BLOCKS_H
+#define RANKWISE_BLOCKS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#endif
+
+#include "rankwise_strings.h"
+
+#ifndef RANKWISE_BLOCK_NAME
+#error "define RANKWISE_BLOCK_NAME (the Block type's qualified name) before this header"
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Block: malloc'd memory handed to Python through the buffer protocol       */
+
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    Py_ssize_t size;
+} BlockObject;
+
+static char empty_block[8];
+
+static void
+block_dealloc(BlockObject *self)
+{
+    free(self->data);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+block_getbuffer(BlockObject *self, Py_buffer *view, int flags)
+{
+    void *data = self->data != NULL ? (void *)self->data : (void *)empty_block;
+    return PyBuffer_FillInfo(view, (PyObject *)self, data, self->size, 0, flags);
+}
+
+static Py_ssize_t
+block_length(BlockObject *self)
+{
+    return self->size;
+}
+
+static PyBufferProcs block_as_buffer = {.bf_getbuffer = (getbufferproc)block_getbuffer};
+static PySequenceMethods block_as_sequence = {.sq_length = (lenfunc)block_length};
+
+static PyTypeObject BlockType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = RANKWISE_BLOCK_NAME,
+    .tp_basicsize = sizeof(BlockObject),
+    .tp_dealloc = (destructor)block_dealloc,
+    .tp_as_buffer = &block_as_buffer,
+    .tp_as_sequence = &block_as_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Memory owned by rankwise's C modules, exposed as a writable buffer.",
+};
+
+/* ------------------------------------------------------------------------ */
+/* Growable byte vectors (plain malloc/realloc: usable without the GIL)      */
+
+typedef struct {
+    char *data;
+    size_t size;
+    size_t cap;
+} Vec;
+
+/* Ask for transparent huge pages on a large block: far fewer page faults when it is filled. */
+static void
+advise_huge_pages(char *data, size_t size)
+{
+#if defined(MADV_HUGEPAGE)
+    const size_t huge = (size_t)2 << 20;
+    if (size < 2 * huge) {
+        return;
+    }
+    uintptr_t start = ((uintptr_t)data + huge - 1) & ~(uintptr_t)(huge - 1);
+    uintptr_t stop = ((uintptr_t)data + size) & ~(uintptr_t)(huge - 1);
+    if (stop > start) {
+        madvise((void *)start, stop - start, MADV_HUGEPAGE);
+    }
+#else
+    (void)data;
+    (void)size;
+#endif
+}
+
+static int
+vec_grow(Vec *v, size_t need)
+{
+    size_t cap = v->cap ? v->cap : (need > 256 ? need : 256); /* a first reserve is exact */
+    while (cap < need) {
+        cap += cap / 2 + 256;
+    }
+    char *grown = realloc(v->data, cap);
+    if (grown == NULL) {
+        return -1;
+    }
+    v->data = grown;
+    v->cap = cap;
+    advise_huge_pages(grown, cap);
+    return 0;
+}
+
+static inline int
+vec_reserve(Vec *v, size_t extra)
+{
+    size_t need = v->size + extra;
+    return LIKELY(need <= v->cap) ? 0 : vec_grow(v, need);
+}
+
+static inline int
+vec_append(Vec *v, const void *src, size_t n)
+{
+    if (UNLIKELY(vec_reserve(v, n) < 0)) {
+        return -1;
+    }
+    if (n) {
+        memcpy(v->data + v->size, src, n);
+    }
+    v->size += n;
+    return 0;
+}
+
+static inline int
+vec_push_i32(Vec *v, int32_t value)
+{
+    return vec_append(v, &value, sizeof value);
+}
+
+static inline int
+vec_push_i64(Vec *v, int64_t value)
+{
+    return vec_append(v, &value, sizeof value);
+}
+
+static inline int
+vec_push_f64(Vec *v, double value)
+{
+    return vec_append(v, &value, sizeof value);
+}
+
+/* The 8 bytes at `value` (an int64 or a float64) appended. */
+static inline int
+vec_push_8(Vec *v, const void *value)
+{
+    return vec_append(v, value, 8);
+}
+
+static MAYBE_UNUSED void
+vec_free(Vec *v)
+{
+    free(v->data);
+    v->data = NULL;
+    v->size = v->cap = 0;
+}
+
+/* Hand the vector's memory to a new Block (the vector is left empty); NULL on failure. */
+static MAYBE_UNUSED PyObject *
+vec_to_block(Vec *v)
+{
+    BlockObject *block = PyObject_New(BlockObject, &BlockType);
+    if (block == NULL) {
+        return NULL;
+    }
+    if (v->size < v->cap) { /* give back the slack */
+        char *shrunk = realloc(v->data, v->size ? v->size : 1);
+        if (shrunk != NULL) {
+            v->data = shrunk;
+        }
+    }
+    block->data = v->data;
+    block->size = (Py_ssize_t)v->size;
+    v->data = NULL;
+    v->size = v->cap = 0;
+    return (PyObject *)block;
+}
+
+#endif /* RANKWISE_BLOCKS_H */
