@@ -14,7 +14,7 @@ against the numpy engine (docs/architecture.md).
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, cast
 
 from rankwise._validation import AnyOf, Instance, OneOf, check
 from rankwise.engines.base import Engine
@@ -57,7 +57,7 @@ got 'nump' (str); did you mean 'numpy'?
     chosen = check("engine", engine, AnyOf(OneOf(tuple(ENGINES)), Instance(Engine),
                                            words=f"{OneOf(tuple(ENGINES)).expected}, or an Engine"))
     if not isinstance(chosen, str):
-        return chosen  # type: ignore[no-any-return]
+        return cast(Engine, chosen)
     module, _, name = ENGINES[chosen].partition(":")
     instance: Engine = getattr(importlib.import_module(module), name)()
     if require and not instance.available():
