@@ -382,3 +382,99 @@ def test_a_query_across_every_partition_reaches_the_driver_in_a_bounded_slice(sp
                  strategy="jvm")
     assert info.value.line == expected.value.line == 2901
     assert "(first at line 11)" in str(info.value) and "(first at line 11)" in str(expected.value)
+
+
+def a_shipped_package(folder, monkeypatch, *, edit: bool = False):
+    """The Java folder of a wheel in *folder* (source, jar, record, as setup.py builds them),
+    used by rankwise instead of the source tree's; *edit* changes the source after the build."""
+    import shutil
+
+    import rankwise.engines.spark.jar as jar
+    from rankwise.engines.spark import _javac
+
+    shutil.copy(jar.source_path(), folder / "RanksPass.java")
+    _javac.build_prebuilt(folder)
+    if edit:
+        with open(folder / "RanksPass.java", "a") as source:
+            source.write("\n// edited after the build\n")
+    monkeypatch.setattr(jar, "source_path", lambda: folder / "RanksPass.java")
+
+
+def without_a_jdk(monkeypatch, tmp_path) -> None:
+    import rankwise.engines.spark.jar as jar
+
+    monkeypatch.setenv("RANKWISE_CACHE_DIR", str(tmp_path / "cache"))  # nothing built yet
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
+    monkeypatch.setattr(jar, "_LOADED", {})  # as a session that never loaded the jar
+
+
+@needs_javac
+def test_a_jre_only_machine_takes_the_pass_from_the_shipped_jar(spark, monkeypatch, tmp_path):
+    """Issue 36, item 3: the jar built with the wheel runs where javac is not."""
+    import rankwise.engines.spark.jar as jar
+    from rankwise.spark import evaluate
+
+    (tmp_path / "java").mkdir()
+    a_shipped_package(tmp_path / "java", monkeypatch)
+    without_a_jdk(monkeypatch, tmp_path)
+    with pytest.raises(jar.JvmUnavailableError, match="no javac found"):
+        jar.find_javac()
+    qrels = rw.Qrels.from_dict({"q1": {"a": 1}, "q2": {"c": 2}}).to_arrow()
+    run = rw.Run.from_dict({"q1": {"a": 1.0, "b": 2.0}, "q2": {"c": 0.5, "a": 0.5}}).to_arrow()
+    got = evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), MEASURES)
+    assert got.strategy == "jvm", got.plan
+    assert jar.jar_origin(spark) == "shipped"
+    assert_same(got, rw.evaluate(qrels, run, MEASURES))
+    assert not (tmp_path / "cache").exists()  # nothing compiled, nothing cached
+
+
+@needs_javac
+def test_a_shipped_jar_of_another_source_is_not_loaded(spark, monkeypatch, tmp_path):
+    import rankwise.engines.spark.jar as jar
+    from rankwise.spark import evaluate
+
+    (tmp_path / "java").mkdir()
+    a_shipped_package(tmp_path / "java", monkeypatch, edit=True)
+    assert jar.shipped_jar(spark.version, "17")[0] is None
+    without_a_jdk(monkeypatch, tmp_path)
+    qrels = rw.Qrels.from_dict({"q1": {"a": 1}}).to_arrow()
+    run = rw.Run.from_dict({"q1": {"a": 1.0, "b": 2.0}}).to_arrow()
+    with pytest.raises(jar.JvmUnavailableError,
+                       match=r"no javac found .* \(the shipped jar is not of this source"):
+        evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), MEASURES,
+                 strategy="jvm")
+
+
+@needs_javac
+@pytest.mark.parametrize("jdk", [True, False], ids=["with javac", "without javac"])
+def test_building_the_package_compiles_the_jar_beside_its_source(tmp_path, jdk):
+    """setup.py's build_py: the jar and its record with a JDK; without one, no jar, no error."""
+    import hashlib
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parents[3]
+    env = dict(os.environ)
+    if not jdk:
+        env.pop("JAVA_HOME", None)
+        env["PATH"] = os.path.dirname(sys.executable)  # python, no javac
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib",
+                           str(tmp_path)], cwd=root, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    java = tmp_path / "rankwise" / "engines" / "spark" / "java"
+    source = (java / "RanksPass.java").read_bytes()
+    assert source == (root / "src" / "rankwise" / "engines" / "spark" / "java" /
+                      "RanksPass.java").read_bytes()
+    if not jdk:
+        assert not (java / "rankwise-jvm.jar").exists()
+        assert "the wheel ships no compiled Spark pass: no javac" in done.stdout
+        return
+    record = json.loads((java / "rankwise-jvm.json").read_text())
+    assert record["source_sha256"] == hashlib.sha256(source).hexdigest()
+    assert record["jar_sha256"] == hashlib.sha256((java / "rankwise-jvm.jar").read_bytes()
+                                                  ).hexdigest()
+    assert (record["spark_api"], record["java_release"]) == ("4", "17")
