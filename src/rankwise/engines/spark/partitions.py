@@ -223,6 +223,20 @@ def _chunks(
         yield from evaluate(pa.Table.from_batches(pending))
 
 
+def _require_pandas() -> None:
+    """Pyspark's ``mapInArrow`` imports pandas: say so as rankwise does, before any job."""
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        from rankwise.exceptions import MissingDependencyError
+
+        raise MissingDependencyError(
+            "strategy='partitions' hands each partition to the numpy engine through pyspark's "
+            "mapInArrow, which needs pandas (not installed): pip install 'rankwise[spark]' "
+            "(pyspark with its sql extra: pandas and pyarrow)"
+        ) from None
+
+
 def per_query_frame(
     run: DataFrame,
     qrels: DataFrame | None,
@@ -244,6 +258,7 @@ def per_query_frame(
 
     from pyspark.sql import functions as sf
 
+    _require_pandas()
     names = [str(measure) for measure in measures]
     text = [measure.family.text_valued for measure in measures]
     if qrels is None:
