@@ -333,3 +333,25 @@ def test_a_text_run_is_persisted_only_by_a_plan_that_reads_it_twice(
     got.unpersist()
     # every cache made is released: the judgments', the run's, partitions' own output
     assert calls["unpersist"] >= calls["persist"]
+
+
+@pytest.mark.parametrize("strategy", ["partitions", "jvm"])
+def test_a_document_listed_twice_is_reported_at_the_run_s_lines(spark, strategy):
+    """Issue 36: not the line within an executor's chunk; the numpy engine's lines."""
+    from spark_checks import frame_in_order
+
+    from rankwise.spark import evaluate
+
+    judgments = rw.Qrels.from_dict({"q1": {"a": 1}, "q2": {"b": 1}})
+    run = pa.table({
+        "query_id": ["q2"] * 30 + ["q1"] * 6,
+        "doc_id": [f"d{i}" for i in range(30)] + ["x", "a", "y", "z", "x", "b"],
+        "score": [float(i) for i in range(36)],
+    })
+    with pytest.raises(DuplicateEntryError) as expected:
+        rw.evaluate(judgments, run, MEASURES)
+    assert expected.value.line == 35 and "(first at line 31)" in str(expected.value)
+    with pytest.raises(DuplicateEntryError, match=r"run_df:35: document 'x' appears twice for "
+                       r"query 'q1' \(first at line 31\)"):
+        evaluate(spark.createDataFrame(judgments.to_arrow()), frame_in_order(spark, run, 3),
+                 MEASURES, strategy=strategy)

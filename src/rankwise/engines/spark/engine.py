@@ -666,6 +666,7 @@ def _evaluate_partitions(
         MISSING_COLUMN,
         UNJUDGED_COLUMN,
         per_query_frame,
+        run_rows_in,
     )
     from rankwise.engines.spark.plan import partitions_for
     from rankwise.engines.spark.results import SparkResults
@@ -721,7 +722,7 @@ def _evaluate_partitions(
             spark.conf.set(key, before)
     if row["error"] is not None:
         frame.unpersist()
-        _raise_executor_error(row["error"])
+        _raise_executor_error(run_rows_in(row["error"], run))
     mean: dict[str, float] = {}
     for i, m in enumerate(measures):
         got = row[f"m{i}"]
