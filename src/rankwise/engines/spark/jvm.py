@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
     from rankwise.data import Qrels
     from rankwise.kernels.ranking import TiedRanking
+    from rankwise.options import Missing
 
 __all__ = ["SHIP_ROWS", "WINDOW_ROWS", "JvmScan", "judged_pairs", "run_pass"]
 
@@ -315,7 +316,7 @@ class JvmScan(RanksScan):
         """Never: the pass ranked every hit already."""
         return False
 
-    def ranking(self, *, depth: int | None, missing: str, judged_only: bool,
+    def ranking(self, *, depth: int | None, missing: Missing, judged_only: bool,
                 tie_order: str = "docno") -> TiedRanking:
         """The kernels' input: ties by document id (``docno``) or in input order (``input``)."""
         import pyarrow as pa
@@ -347,7 +348,7 @@ class JvmScan(RanksScan):
         return tied_ranking(self.qrels, summary.queries, counts, hits, depth=depth,
                             missing=missing, judged_only=judged_only)
 
-    def rankings(self, key: tuple[str, bool, bool], *, depth: int | None, missing: str,
+    def rankings(self, key: tuple[str, bool, bool], *, depth: int | None, missing: Missing,
                  judged_only: bool) -> TiedRanking:
         """The run ranked as another tool's dialect needs (see ``rankwise.engines.core``).
 
