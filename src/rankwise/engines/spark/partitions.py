@@ -108,7 +108,7 @@ _POSITION = re.compile(r"\{position (\d+)\}")
 
 def _at_positions(error: Any, run_rows: pa.Table) -> str:
     """A duplicate's message, its chunk's lines as the run's positions (:func:`run_rows_in`)."""
-    if "p" not in run_rows.column_names or error.line is None:
+    if "p" not in run_rows.column_names or error.line is None or error.path != "run_df":
         return f"{type(error).__name__}: {error}"
     positions = run_rows["p"]
     message = re.sub(r"first at line (\d+)",
