@@ -44,8 +44,8 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame
 
     from rankwise.data import Qrels
-    from rankwise.kernels.ranking import TiedRanking
     from rankwise.options import Missing
+    from rankwise.ranking.tied import TiedRanking
 
 __all__ = ["SHIP_ROWS", "WINDOW_ROWS", "JvmScan", "judged_pairs", "run_pass"]
 
