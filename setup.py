@@ -21,19 +21,31 @@ platform wheel ever ships without its C modules unnoticed. ``_ctrec``,
 ``_ccolumns`` and ``_cdict`` use POSIX threads and memory maps: they are not built
 on Windows, where rankwise reads through pyarrow and ranks a run dict through the
 run it builds (``rankwise --version`` lists what was built).
+
+``build_py`` also compiles the Spark engine's JVM pass
+(``rankwise/engines/spark/java/RanksPass.java``) into the jar the wheel ships
+beside it, with its record (``rankwise/engines/spark/_javac.py``), when a JDK
+and Spark's jars are found (``$RANKWISE_SPARK_JARS``, ``$SPARK_HOME/jars`` or
+an installed pyspark); without them the wheel has no jar and rankwise compiles
+it on first use where a JDK is. ``RANKWISE_REQUIRE_JAR=1`` makes that an error
+(for a release build).
 """
 
+import importlib.util
 import os
 import re
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
 NATIVE = "src/rankwise/_native"
 POSIX_ONLY = {"rankwise.io._ctrec", "rankwise.io._ccolumns", "rankwise.ranking._cdict"}
 HEADERS = ("rankwise_blocks.h", "rankwise_chunks.h", "rankwise_interner.h", "rankwise_pyids.h",
            "rankwise_ranks.h", "rankwise_seen.h", "rankwise_strings.h")
+JAVA = Path("rankwise", "engines", "spark", "java")
 REQUIRED = os.environ.get("RANKWISE_REQUIRE_C", "") not in ("", "0")
 
 
@@ -50,8 +62,32 @@ class SourcesOnly(sdist):
         super().make_release_tree(base_dir, [f for f in files if not left_out.search(f)])
 
 
+class BuildPyWithJar(build_py):
+    """``build_py``, then the Spark pass compiled next to its source in the build folder."""
+
+    def run(self) -> None:
+        """Copy the package, then compile the jar beside its source (when a JDK is here)."""
+        super().run()
+        if getattr(self, "editable_mode", False):  # a source tree compiles on first use
+            return
+        spec = importlib.util.spec_from_file_location(
+            "rankwise_javac", Path("src", "rankwise", "engines", "spark", "_javac.py"))
+        if spec is None or spec.loader is None:
+            raise RuntimeError("setup.py: src/rankwise/engines/spark/_javac.py is missing")
+        javac = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(javac)
+        try:
+            spark = javac.build_prebuilt(Path(self.build_lib, JAVA))
+        except javac.BuildError as error:
+            if os.environ.get("RANKWISE_REQUIRE_JAR") == "1":
+                raise
+            print(f"rankwise: the wheel ships no compiled Spark pass: {error}")
+            return
+        print(f"rankwise: compiled the Spark pass against Spark {spark}")
+
+
 setup(
-    cmdclass={"sdist": SourcesOnly},
+    cmdclass={"build_py": BuildPyWithJar, "sdist": SourcesOnly},
     ext_modules=[
         Extension(
             name,

@@ -15,6 +15,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import tarfile
@@ -105,6 +106,9 @@ def check_wheel(path: Path, root: Path, problems: list[str]) -> None:
     _, _, java = _checkout_files(root)
     wanted = [f"{dist_info}/licenses/{name}" for name in LICENCE_FILES]
     wanted += [name.removeprefix("src/") for name in java]
+    if os.environ.get("RANKWISE_SPARK_JARS"):  # the Spark pass compiled (setup.py's build_py)
+        wanted += ["rankwise/engines/spark/java/rankwise-jvm.jar",
+                   "rankwise/engines/spark/java/rankwise-jvm.json"]
     wanted += ["rankwise/py.typed", "rankwise/demo_data/qrels.test",
                "rankwise/demo_data/results.test", "rankwise/io/_ctrec.pyi"]
     for name in wanted:

@@ -15,35 +15,37 @@ from spark_checks import assert_same, frame_in_order, needs_javac
 from strategies import SPARK_KINDS, random_tables
 
 import rankwise as rw
-from rankwise.exceptions import DuplicateEntryError, InputFormatError, InvalidParameterError
+from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
 MEASURES = ["ndcg@10", "map", "P@5", "recall@20", "num_ret", "num_rel_ret", "bpref", "mrr"]
 
 
-def brute_recount(row_key, row_score, row_id, hit_key, hit_score, hit_id):
+def brute_recount(row_key, row_score, row_id, row_pos, hit_key, hit_score, hit_id, hit_pos):
     out = []
-    for key, score, ident in zip(hit_key, hit_score, hit_id):
+    for key, score, ident, pos in zip(hit_key, hit_score, hit_id, hit_pos):
         mine = row_key == key
         equal = mine & (row_score == score)
         out.append(
             (int((mine & (row_score > score)).sum()), int(equal.sum()),
-             int((equal & (row_id > ident)).sum()))
+             int((equal & (row_id > ident)).sum()), int((equal & (row_pos < pos)).sum()))
         )
     return [np.array(column, dtype=np.int64) for column in zip(*out)] if out else [
-        np.zeros(0, np.int64)] * 3
+        np.zeros(0, np.int64)] * 4
 
 
 @pytest.mark.parametrize("seed", range(20))
 def test_recount_matches_counting_by_hand(seed):
-    from rankwise.engines.spark.jvm import recount
+    from rankwise.engines.spark._pieces import recount
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(0, 60))
     row_key = rng.integers(0, 4, n)
     row_score = rng.choice([0.0, -0.0, 0.5, 1.0, 2.0], n)
     row_id = rng.permutation(n)  # distinct ids within the rows
+    row_pos = rng.permutation(n) * 3  # distinct positions, in no order
     hits = rng.choice(n, size=int(rng.integers(0, n + 1)), replace=False) if n else np.zeros(0, int)
-    args = (row_key, row_score, row_id, row_key[hits], row_score[hits], row_id[hits])
+    args = (row_key, row_score, row_id, row_pos, row_key[hits], row_score[hits], row_id[hits],
+            row_pos[hits])
     for got, want in zip(recount(*args), brute_recount(*args)):
         np.testing.assert_array_equal(got, want)
 
@@ -130,8 +132,8 @@ def test_null_ids_and_scores_that_are_not_numbers_are_refused_as_by_ranks(spark)
 
 
 @needs_javac
-def test_a_run_not_grouped_by_query_is_named_and_auto_uses_spark_sql(spark):
-    from rankwise.engines.spark.jvm import NotGroupedError
+def test_a_run_not_grouped_by_query_is_ranked_by_the_pass(spark):
+    """A query's rows in several places of one partition: one piece after grouping."""
     from rankwise.spark import evaluate
 
     qrels = rw.Qrels.from_dict({"q1": {"a": 1}, "q2": {"b": 1}}).to_arrow()
@@ -140,20 +142,11 @@ def test_a_run_not_grouped_by_query_is_named_and_auto_uses_spark_sql(spark):
         "doc_id": ["a", "c", "b", "d", "e", "f"],
         "score": [3.0, 2.0, 1.0, 0.5, 0.2, 0.1],
     })
-    run_df = frame_in_order(spark, run, 1)
     qrels_df = spark.createDataFrame(qrels)
-    with pytest.raises(NotGroupedError, match="rows of query 'q2' are not consecutive") as info:
-        evaluate(qrels_df, run_df, MEASURES, strategy="jvm")
-    assert isinstance(info.value, InvalidParameterError)
-    got = evaluate(qrels_df, run_df, MEASURES)
-    assert got.strategy == "ranks"
-    assert "not jvm: the run's rows of query 'q2' are not consecutive" in got.plan
-    assert_same(got, rw.evaluate(qrels, run, MEASURES))
-    # its first and last fragments of one partition are whole: merged, not refused
-    ends = pa.table({"query_id": ["q1", "q2", "q1"], "doc_id": ["a", "b", "c"],
-                     "score": [1.0, 2.0, 3.0]})
-    got = evaluate(qrels_df, frame_in_order(spark, ends, 1), MEASURES, strategy="jvm")
-    assert_same(got, rw.evaluate(qrels, ends, MEASURES))
+    for partitions in (1, 2, 3):
+        got = evaluate(qrels_df, frame_in_order(spark, run, partitions), MEASURES)
+        assert got.strategy == "jvm"
+        assert_same(got, rw.evaluate(qrels, run, MEASURES))
 
 
 @needs_javac
@@ -289,18 +282,21 @@ def unjudged_around(judged_rows: list[tuple[str, str, float]], unjudged: int,
 @needs_javac
 def test_unjudged_queries_inside_a_partition_are_counted_not_listed(spark):
     """What the driver receives grows with the judged queries, not with every query."""
-    from rankwise.engines.spark.jvm import run_pass
+    from rankwise.engines.spark.jar import load_jar
+    from rankwise.engines.spark.jvm import Settings, run_pass
     from rankwise.spark import evaluate
 
     qrels = rw.Qrels.from_dict({"q1": {"a": 1}, "q9": {"z": 2, "y": 0}}).to_arrow()
     judged_rows = [("q1", "a", 1.0), ("q1", "b", 2.0), ("q9", "y", 5.0), ("q9", "z", 4.0)]
     run = unjudged_around(judged_rows, 50)
     run_df = frame_in_order(spark, run, 1)
-    parts = run_pass(run_df.toDF("q", "d", "s"), pa.array(["q1", "q9", "q9"]),
-                     pa.array(["a", "z", "y"]))
+    ranks_pass = load_jar(spark)
+    rows = ranks_pass.rows(run_df.toDF("q", "d", "s")._jdf)
+    parts = run_pass(rows, ranks_pass, pa.array(["q1", "q9", "q9"]), pa.array(["a", "z", "y"]),
+                     Settings().encoded(1))
     assert len(parts) == 1
     assert parts[0]["query"].to_pylist() == ["q1", "q9"]  # the 50 others only counted
-    assert (parts[0]["quiet"], parts[0]["quiet_rows"]) == (50, 150)
+    assert (len(parts[0]["quiet_hash"]), parts[0]["quiet_rows"]) == (50, 150)
     got = evaluate(spark.createDataFrame(qrels), run_df, MEASURES, strategy="jvm")
     expected = rw.evaluate(qrels, run, MEASURES)
     assert got.unjudged_queries == expected.unjudged_queries == 50
@@ -315,21 +311,170 @@ def test_unjudged_queries_inside_a_partition_are_counted_not_listed(spark):
 
 @needs_javac
 def test_problems_in_unjudged_queries_inside_a_partition_are_still_found(spark):
-    from rankwise.engines.spark.jvm import NotGroupedError
     from rankwise.spark import evaluate
 
     judgments = rw.Qrels.from_dict({"q1": {"a": 1}, "q9": {"z": 2}})
     qrels = spark.createDataFrame(judgments.to_arrow())
     judged_rows = [("q1", "a", 1.0), ("q1", "b", 2.0), ("q9", "y", 5.0), ("q9", "z", 4.0)]
     cases = [  # (rows after 20 clean unjudged queries, error, message)
-        ([("u005", "x", 0.5)], NotGroupedError, r"rows of query 'u005' are not consecutive"),
         ([("v", "x", 1.0), ("v", "x", 0.5)], DuplicateEntryError, r"'x'.*'v'|'v'.*'x'"),
-        ([("v", "x", float("nan"))], InputFormatError, r"1 scores are not finite numbers"),
+        ([("u005", "d0", 0.5)], DuplicateEntryError, r"'d0' appears twice for query 'u005'"),
+        ([("v", "x", float("nan"))], InputFormatError, r"1 score is not finite"),
     ]
     for extra, error, message in cases:
         run = unjudged_around(judged_rows, 20, extra)
         with pytest.raises(error, match=message):
             evaluate(qrels, frame_in_order(spark, run, 1), MEASURES, strategy="jvm")
-        if error is not NotGroupedError:  # the numpy engine refuses it too
-            with pytest.raises(error):
-                rw.evaluate(judgments, run, MEASURES)
+        with pytest.raises(error):  # the numpy engine refuses it too
+            rw.evaluate(judgments, run, MEASURES)
+    # an unjudged query in two places of a partition is one query, counted once
+    run = unjudged_around(judged_rows, 20, [("u005", "x", 0.5)])
+    got = evaluate(qrels, frame_in_order(spark, run, 1), MEASURES, strategy="jvm")
+    expected = rw.evaluate(judgments, run, MEASURES)
+    assert got.unjudged_queries == expected.unjudged_queries == 20
+    assert_same(got, expected)
+
+
+def skewed_run(rows: int, rng: np.random.Generator) -> pa.Table:
+    """One query of *rows* rows (ties among its scores) between two small ones."""
+    docs = [f"d{i}" for i in rng.permutation(rows)]
+    return pa.table({
+        "query_id": ["a"] * 3 + ["big"] * rows + ["z"] * 2,
+        "doc_id": ["x", "y", "w", *docs, "x", "y"],
+        "score": [1.0, 2.0, 2.0, *(rng.integers(0, 40, rows) / 4).tolist(), 0.5, 0.5],
+    })
+
+
+@needs_javac
+def test_a_query_across_every_partition_reaches_the_driver_in_a_bounded_slice(spark,
+                                                                             monkeypatch):
+    """Issue 36, item 2: the pieces shipped whole stay within SHIP_ROWS; the rest is counted
+    by the second pass, so the driver never holds the skewed query's rows."""
+    import rankwise.engines.spark.jvm as jvm
+    from rankwise.engines.spark.jar import load_jar
+    from rankwise.spark import evaluate
+
+    rng = np.random.default_rng(3)
+    run = skewed_run(3000, rng)
+    judged = {"a": {"x": 1, "w": 2}, "z": {"y": 1},
+              "big": {f"d{i}": int(g) for i, g in zip(range(0, 3000, 7), rng.integers(0, 3, 429))}}
+    qrels = rw.Qrels.from_dict(judged).to_arrow()
+    run_df = frame_in_order(spark, run, 4)
+    monkeypatch.setattr(jvm, "SHIP_ROWS", 100)
+    settings = jvm.Settings()
+    pairs = jvm.judged_pairs(rw.Qrels.from_dict(judged))
+    parts = jvm.run_pass(load_jar(spark).rows(run_df.toDF("q", "d", "s")._jdf), load_jar(spark),
+                         pairs[0], pairs[1], settings.encoded(4))
+    assert sum(len(part["row_piece"]) for part in parts) <= 100  # rows that reached the driver
+    assert sum(len(part["hit_piece"]) for part in parts) == 429 + 3  # a line per hit, no more
+    got = evaluate(spark.createDataFrame(qrels), run_df, MEASURES)
+    assert got.strategy == "jvm" and "recounted by a second pass" in got.plan
+    assert_same(got, rw.evaluate(qrels, run, MEASURES))
+    # a document of the skewed query listed twice in two partitions: found by the second
+    # pass, at the run's rows (as the numpy engine says)
+    twice = run.to_pydict()
+    twice["doc_id"][2900] = twice["doc_id"][10]
+    twice = pa.table(twice)
+    with pytest.raises(DuplicateEntryError) as expected:
+        rw.evaluate(qrels, twice, MEASURES)
+    with pytest.raises(DuplicateEntryError) as info:
+        evaluate(spark.createDataFrame(qrels), frame_in_order(spark, twice, 4), MEASURES,
+                 strategy="jvm")
+    assert info.value.line == expected.value.line == 2901
+    assert "(first at line 11)" in str(info.value) and "(first at line 11)" in str(expected.value)
+
+
+def a_shipped_package(folder, monkeypatch, *, edit: bool = False):
+    """The Java folder of a wheel in *folder* (source, jar, record, as setup.py builds them),
+    used by rankwise instead of the source tree's; *edit* changes the source after the build."""
+    import shutil
+
+    import rankwise.engines.spark.jar as jar
+    from rankwise.engines.spark import _javac
+
+    shutil.copy(jar.source_path(), folder / "RanksPass.java")
+    _javac.build_prebuilt(folder)
+    if edit:
+        with open(folder / "RanksPass.java", "a") as source:
+            source.write("\n// edited after the build\n")
+    monkeypatch.setattr(jar, "source_path", lambda: folder / "RanksPass.java")
+
+
+def without_a_jdk(monkeypatch, tmp_path) -> None:
+    import rankwise.engines.spark.jar as jar
+
+    monkeypatch.setenv("RANKWISE_CACHE_DIR", str(tmp_path / "cache"))  # nothing built yet
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
+    monkeypatch.setattr(jar, "_LOADED", {})  # as a session that never loaded the jar
+
+
+@needs_javac
+def test_a_jre_only_machine_takes_the_pass_from_the_shipped_jar(spark, monkeypatch, tmp_path):
+    """Issue 36, item 3: the jar built with the wheel runs where javac is not."""
+    import rankwise.engines.spark.jar as jar
+    from rankwise.spark import evaluate
+
+    (tmp_path / "java").mkdir()
+    a_shipped_package(tmp_path / "java", monkeypatch)
+    without_a_jdk(monkeypatch, tmp_path)
+    with pytest.raises(jar.JvmUnavailableError, match="no javac found"):
+        jar.find_javac()
+    qrels = rw.Qrels.from_dict({"q1": {"a": 1}, "q2": {"c": 2}}).to_arrow()
+    run = rw.Run.from_dict({"q1": {"a": 1.0, "b": 2.0}, "q2": {"c": 0.5, "a": 0.5}}).to_arrow()
+    got = evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), MEASURES)
+    assert got.strategy == "jvm", got.plan
+    assert jar.jar_origin(spark) == "shipped"
+    assert_same(got, rw.evaluate(qrels, run, MEASURES))
+    assert not (tmp_path / "cache").exists()  # nothing compiled, nothing cached
+
+
+@needs_javac
+def test_a_shipped_jar_of_another_source_is_not_loaded(spark, monkeypatch, tmp_path):
+    import rankwise.engines.spark.jar as jar
+    from rankwise.spark import evaluate
+
+    (tmp_path / "java").mkdir()
+    a_shipped_package(tmp_path / "java", monkeypatch, edit=True)
+    assert jar.shipped_jar(spark.version, "17")[0] is None
+    without_a_jdk(monkeypatch, tmp_path)
+    qrels = rw.Qrels.from_dict({"q1": {"a": 1}}).to_arrow()
+    run = rw.Run.from_dict({"q1": {"a": 1.0, "b": 2.0}}).to_arrow()
+    with pytest.raises(jar.JvmUnavailableError,
+                       match=r"no javac found .* \(the shipped jar is not of this source"):
+        evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), MEASURES,
+                 strategy="jvm")
+
+
+@needs_javac
+@pytest.mark.parametrize("jdk", [True, False], ids=["with javac", "without javac"])
+def test_building_the_package_compiles_the_jar_beside_its_source(tmp_path, jdk):
+    """setup.py's build_py: the jar and its record with a JDK; without one, no jar, no error."""
+    import hashlib
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parents[3]
+    env = dict(os.environ)
+    if not jdk:
+        env.pop("JAVA_HOME", None)
+        env["PATH"] = os.path.dirname(sys.executable)  # python, no javac
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib",
+                           str(tmp_path)], cwd=root, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    java = tmp_path / "rankwise" / "engines" / "spark" / "java"
+    source = (java / "RanksPass.java").read_bytes()
+    assert source == (root / "src" / "rankwise" / "engines" / "spark" / "java" /
+                      "RanksPass.java").read_bytes()
+    if not jdk:
+        assert not (java / "rankwise-jvm.jar").exists()
+        assert "the wheel ships no compiled Spark pass: no javac" in done.stdout
+        return
+    record = json.loads((java / "rankwise-jvm.json").read_text())
+    assert record["source_sha256"] == hashlib.sha256(source).hexdigest()
+    assert record["jar_sha256"] == hashlib.sha256((java / "rankwise-jvm.jar").read_bytes()
+                                                  ).hexdigest()
+    assert (record["spark_api"], record["java_release"]) == ("4", "17")

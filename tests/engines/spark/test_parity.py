@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from spark_checks import needs_javac
+from spark_checks import by_query, needs_javac
 
 import rankwise as rw
 from rankwise.measures import parse
@@ -120,7 +120,7 @@ def test_strategies_ranking_on_the_driver_match_numpy(request, strategy, options
     got = evaluate(qrels_df, run_df, measures, strategy=strategy, **options)
     assert got.strategy == strategy
     if strategy == "jvm":
-        assert "queries split across partitions merged" in got.plan
+        assert "queries in several pieces" in got.plan
     assert_same(got, expected)
     local = got.to_results()
     assert local.ties.bounds.keys() == expected.ties.bounds.keys()
@@ -135,6 +135,47 @@ def test_strategies_ranking_on_the_driver_match_numpy(request, strategy, options
         expected.missing_queries,
         expected.unjudged_queries,
     )
+
+
+def parquet_files(spark, run: pa.Table, folder, files: int):
+    """*run* grouped by query, cut into *files* Parquet files of equal rows (queries cut at
+    file ends), read back with Spark's default file packing (several files a partition)."""
+    import pyarrow.parquet as pq
+
+    run = by_query(run)
+    step = -(-run.num_rows // files)
+    for i in range(files):
+        pq.write_table(run.slice(i * step, step), folder / f"part-{i:05d}.parquet")
+    return spark.read.parquet(str(folder))
+
+
+LAYOUTS = ["8 Parquet files packed", "shuffled", "windows and a second pass"]
+
+
+@needs_javac
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("options", [OPTIONS[0], OPTIONS[2], {"ties": "ascending", "depth": 9}],
+                         ids=["default", "J-rel2", "ascending"])
+def test_auto_takes_the_pass_on_every_layout(data, spark, layout, options, tmp_path,
+                                             monkeypatch):
+    """Issue 36: queries in several pieces within and across partitions are merged."""
+    import rankwise.engines.spark.jvm as jvm
+    from rankwise.spark import evaluate
+
+    qrels, run, qrels_df, run_df = data
+    if layout == LAYOUTS[0]:
+        run_df = parquet_files(spark, run, tmp_path, 8)
+        assert run_df.rdd.getNumPartitions() < 8  # files packed together, largest first
+    elif layout == LAYOUTS[2]:  # windows of 50 rows, 60 rows shipped whole in all: the rest
+        monkeypatch.setattr(jvm, "WINDOW_ROWS", 50)  # of the split queries recounted
+        monkeypatch.setattr(jvm, "SHIP_ROWS", 60)
+    measures = _parseable(MEASURES)
+    got = evaluate(qrels_df, run_df, measures, **options)
+    assert got.strategy == "jvm", got.plan
+    assert "in several pieces" in got.plan
+    if layout == LAYOUTS[2]:
+        assert "recounted by a second pass" in got.plan
+    assert_same(got, rw.evaluate(qrels, run, measures, **options))
 
 
 @pytest.mark.parametrize(
@@ -221,3 +262,68 @@ def _ltr_expected(table: pa.Table, measures: list[str]) -> rw.Results:
     qrels = rw.Qrels.from_arrow(table["qid"], table["item"], table["clicked"].cast(pa.float64()))
     run = rw.Run.from_arrow(table["qid"], table["item"], table["pred"].cast(pa.float64()))
     return rw.evaluate(qrels, run, measures)
+
+
+def dialect_measures() -> list[str]:
+    """Every family that takes a dialect, in every dialect, with and without a cutoff."""
+    from rankwise.engines.core import check_supported
+    from rankwise.measures.dialects import DIALECT_FAMILIES, DIALECTS
+
+    names = [f"{family}{cut}(dialect={dialect})" for dialect in DIALECTS
+             for family in DIALECT_FAMILIES for cut in ("@5", "")]
+    kept = []
+    for name in _parseable(names):
+        try:  # the numpy engine computes it (map@5(dialect=sklearn) is refused everywhere)
+            check_supported([parse(name)], rw.EvalOptions())
+        except rw.RankwiseError:
+            continue
+        kept.append(name)
+    return kept
+
+
+@needs_javac
+def test_every_dialect_but_ranx_matches_numpy_through_the_pass(grouped):
+    """Issue 36, item 4: dialect=spark (Spark's RankingEvaluator) and the others, ties in
+    input order, scores in float32, a query's own id dropped: made by the pass."""
+    from rankwise.spark import evaluate
+
+    qrels, run, qrels_df, run_df = grouped  # in the table's order: input order is the same
+    measures = [name for name in dialect_measures() if "dialect=ranx" not in name]
+    assert "ndcg@5(dialect=spark)" in measures and len(measures) > 90
+    got = evaluate(qrels_df, run_df, measures)
+    assert got.strategy == "jvm", got.plan
+    assert_same(got, rw.evaluate(qrels, run, measures))
+
+
+def documented_refusals() -> dict[str, set[str]]:
+    """docs/spark.md's table of the dialects each strategy refuses."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[3] / "docs" / "spark.md").read_text()
+    found = re.findall(r"^\| `(auto|jvm|ranks|partitions)` \| ([^|]*) \|", text, re.M)
+    return {strategy: set(re.findall(r"`(\w+)`", dialects)) for strategy, dialects in found}
+
+
+@pytest.mark.parametrize("strategy", ["auto", "jvm", "ranks", "partitions"])
+def test_the_dialects_each_strategy_refuses_are_those_docs_list(strategy):
+    from rankwise.engines.spark.plan import refused
+
+    found = {name.split("dialect=")[1].rstrip(")") for name in dialect_measures()
+             if refused([parse(name)], strategy) is not None}
+    assert found == documented_refusals()[strategy]
+
+
+@pytest.mark.parametrize(("strategy", "name", "said"), [
+    ("auto", "ndcg@5(dialect=ranx)", "ranks tied documents as ranx does"),
+    ("ranks", "ndcg@5(dialect=spark)", "in the run.s input order, which only the jvm"),
+    ("partitions", "ndcg@5(dialect=gdeval)", "which the partitions strategy does not"),
+])
+def test_a_refused_dialect_is_refused_by_the_engine(spark, strategy, name, said):
+    from rankwise.exceptions import UnsupportedMeasureError
+    from rankwise.spark import evaluate
+
+    qrels, run = random_data(3)
+    with pytest.raises(UnsupportedMeasureError, match=said):
+        evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), ["map", name],
+                 strategy=strategy)

@@ -147,3 +147,18 @@ def test_executor_errors_are_raised_as_rankwise_errors():
         _raise_executor_error("DuplicateEntryError: run_df: 'd' appears twice for query 'q'")
     with pytest.raises(RankwiseError, match=r"an executor failed .*TypeError: kernel exploded"):
         _raise_executor_error("TypeError: kernel exploded")
+
+
+def test_partitions_without_pandas_is_a_rankwise_error_before_any_job(spark, monkeypatch):
+    """Issue 36: pyspark's mapInArrow imports pandas; rankwise says so, and how to get it."""
+    import sys
+
+    from rankwise.exceptions import MissingDependencyError
+    from rankwise.spark import evaluate
+
+    qrels = spark.createDataFrame(rw.Qrels.from_dict({"q1": {"a": 1}}).to_arrow())
+    run = spark.createDataFrame(rw.Run.from_dict({"q1": {"a": 1.0}}).to_arrow())
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas raises ImportError
+    with pytest.raises(MissingDependencyError, match=r"needs pandas .* pip install "
+                       r"'rankwise\[spark\]'"):
+        evaluate(qrels, run, ["map"], strategy="partitions")

@@ -20,7 +20,7 @@ def test_judgments_without_a_row_are_refused_as_by_numpy(spark, strategy):
 
     data = random_tables(21)
     assert data["kind"] == "unjudged" and data["qrels"].num_rows == 0 and data["run"].num_rows > 0
-    with pytest.raises(InputFormatError, match="hold no judgments"):
+    with pytest.raises(InputFormatError, match="no rows"):
         rw.evaluate(data["qrels"], data["run"], MEASURES)
     qrels_df = spark.createDataFrame(data["qrels"])
     run_df = spark.createDataFrame(data["run"])
@@ -189,7 +189,7 @@ def test_auto_jvm_when_small_and_grouped(spark):
     qrels, run = spark.createDataFrame(data["qrels"]), spark.createDataFrame(data["run"])
     got = evaluate(qrels, run, MEASURES)
     assert got.strategy == "jvm"
-    assert got.plan.startswith("jvm: the judgments: ") and "one pass per partition" in got.plan
+    assert got.plan.startswith("jvm: the judgments: ") and "; one pass over " in got.plan
     assert_same(got, rw.evaluate(data["qrels"], data["run"], MEASURES))
 
 
@@ -333,3 +333,25 @@ def test_a_text_run_is_persisted_only_by_a_plan_that_reads_it_twice(
     got.unpersist()
     # every cache made is released: the judgments', the run's, partitions' own output
     assert calls["unpersist"] >= calls["persist"]
+
+
+@pytest.mark.parametrize("strategy", ["partitions", "jvm"])
+def test_a_document_listed_twice_is_reported_at_the_run_s_lines(spark, strategy):
+    """Issue 36: not the line within an executor's chunk; the numpy engine's lines."""
+    from spark_checks import frame_in_order
+
+    from rankwise.spark import evaluate
+
+    judgments = rw.Qrels.from_dict({"q1": {"a": 1}, "q2": {"b": 1}})
+    run = pa.table({
+        "query_id": ["q2"] * 30 + ["q1"] * 6,
+        "doc_id": [f"d{i}" for i in range(30)] + ["x", "a", "y", "z", "x", "b"],
+        "score": [float(i) for i in range(36)],
+    })
+    with pytest.raises(DuplicateEntryError) as expected:
+        rw.evaluate(judgments, run, MEASURES)
+    assert expected.value.line == 35 and "(first at line 31)" in str(expected.value)
+    with pytest.raises(DuplicateEntryError, match=r"run_df:35: document 'x' appears twice for "
+                       r"query 'q1' \(first at line 31\)"):
+        evaluate(spark.createDataFrame(judgments.to_arrow()), frame_in_order(spark, run, 3),
+                 MEASURES, strategy=strategy)

@@ -34,7 +34,7 @@ def _index_of(values: pa.Array, names: list[str]) -> np.ndarray:
 
 def judged_only_ranks(
     query: np.ndarray, doc: pa.Array, score: np.ndarray, grade: np.ndarray,
-    *, ascending: bool = False,
+    *, ascending: bool = False, position: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Ranks and tie groups when only judged documents count (trec_eval ``-J``).
 
@@ -50,6 +50,9 @@ def judged_only_ranks(
         Grade of each hit.
     ascending : bool
         Ties by document id ascending (``ties="ascending"``), not descending.
+    position : ndarray of int64, optional
+        Each hit's place in the input: ties in input order (the dialects that
+        rank so), not by document id.
 
     Returns
     -------
@@ -77,17 +80,13 @@ def judged_only_ranks(
 
     kept = grade >= 0
     rows = np.flatnonzero(kept)
-    table = pa.table(
-        {
-            "q": pa.array(query[rows]),
-            "s": pa.array(score[rows]),
-            "d": doc.take(pa.array(rows)).cast(pa.binary()),
-        }
-    )
+    tie = (doc.take(pa.array(rows)).cast(pa.binary()) if position is None
+           else pa.array(np.asarray(position)[rows]))
+    table = pa.table({"q": pa.array(query[rows]), "s": pa.array(score[rows]), "d": tie})
     order = pc.sort_indices(
         table,
         sort_keys=[("q", "ascending"), ("s", "descending"),
-                   ("d", "ascending" if ascending else "descending")],
+                   ("d", "ascending" if ascending or position is not None else "descending")],
     ).to_numpy()
     sorted_query = query[rows][order]
     sorted_score = score[rows][order]
@@ -131,7 +130,8 @@ def tied_ranking(
         (Arrow strings), ``rank`` (1-based), ``grade``, ``above`` (documents
         of the query with a higher score) and ``size`` (documents with the
         same score, itself included); and ``doc`` (Arrow strings), which
-        finds its judgment (the diversity measures read it).
+        finds its judgment (the diversity measures read it), and ``score``
+        (the measures that order by the run's scores read it).
     depth : int or None
         The depth cut.
     missing : {"skip", "zero"}
@@ -180,6 +180,7 @@ def tied_ranking(
         missing=missing,
         judged_only=judged_only,
         hit_row=rows,
+        hit_score=hits.get("score"),
     )
 
 

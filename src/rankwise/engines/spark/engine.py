@@ -298,7 +298,14 @@ class SparkEngine:
                 "DataFrame's columns (query_id, doc_id, score, relevance: "
                 "DataFrame.withColumnRenamed) or use the numpy engine"
             )
-        check_supported(measures, options, other_rankings=False)
+        check_supported(measures, options)
+        from rankwise.engines.spark.plan import refused
+
+        reason = refused(measures, "auto")
+        if reason is not None:
+            from rankwise.exceptions import UnsupportedMeasureError
+
+            raise UnsupportedMeasureError(reason)
 
     def evaluate(
         self,
@@ -443,6 +450,8 @@ def _plan_and_evaluate(
         result_budget,
     )
 
+    if strategy in ("ranks", "partitions"):
+        _refuse(measures, strategy)  # before any job
     reasons: list[str] = []
     rows_known: int | None = None  # rows of run and judgments, when a scan has counted them
     judgments = run if qrels is None else qrels
@@ -477,13 +486,10 @@ def _plan_and_evaluate(
             if strategy in ("auto", "jvm"):
                 found = _jvm_scan(run, judged, options, required=strategy == "jvm")
                 if not isinstance(found, str):
-                    split = found.split_queries
-                    plan = f"jvm: {sized}; one pass per partition" + (
-                        f", {counted(split, 'query', grouped=True)} split across partitions "
-                        "merged" if split else ""
-                    )
+                    plan = f"jvm: {sized}; one pass over {found.layout}"
                     return _evaluate_ranks(found, measures, query, options, plan, "jvm")
                 sized = f"{sized}; not jvm: {found}"
+                _refuse(measures, "ranks", found)
             run = _read_twice(run, held)
             scan = RanksScan(
                 run, qrels, judged, ascending=options.ties == "ascending",
@@ -508,6 +514,7 @@ def _plan_and_evaluate(
                 return _evaluate_ranks(scan, measures, query, options, plan)
     elif judgments.isEmpty():
         raise _no_judgments(qrels is None)
+    _refuse(measures, "partitions", "; ".join(reasons))
     plan = "partitions" + (": " + "; ".join(reasons) if reasons else "")
     run = _read_twice(run, held)
     return _evaluate_partitions(
@@ -518,14 +525,24 @@ def _plan_and_evaluate(
 def _jvm_scan(run: DataFrame, judged: Any, options: EvalOptions, *, required: bool) -> Any:
     """The ``jvm`` strategy's scan, or (unless *required*) why it cannot run here."""
     from rankwise.engines.spark.jar import JvmUnavailableError
-    from rankwise.engines.spark.jvm import JvmScan, NotGroupedError
+    from rankwise.engines.spark.jvm import JvmScan
 
     try:
         return JvmScan(run, judged, ascending=options.ties == "ascending")
-    except (JvmUnavailableError, NotGroupedError) as error:
+    except JvmUnavailableError as error:
         if required:
             raise
-        return str(error).split(":")[0] if isinstance(error, NotGroupedError) else str(error)
+        return str(error)
+
+
+def _refuse(measures: list[Measure], strategy: str, why: str | None = None) -> None:
+    """Raise when *strategy*, the one the plan came to, cannot compute one of *measures*."""
+    from rankwise.engines.spark.plan import refused
+    from rankwise.exceptions import UnsupportedMeasureError
+
+    reason = refused(measures, strategy)
+    if reason is not None:
+        raise UnsupportedMeasureError(reason + (f" (the plan: {why})" if why else ""))
 
 
 def _no_judgments(one_table: bool) -> InputFormatError:
@@ -577,14 +594,12 @@ def _evaluate_ranks(
     plan: str,
     strategy: str = "ranks",
 ) -> SparkResults:
-    from rankwise.engines.core import Coverage, evaluate_ranking
+    from rankwise.engines.core import Coverage, evaluate_ranking, ranking_missing
 
-    ranking = scan.ranking(
-        depth=options.depth,
-        missing=options.missing,
-        judged_only=options.judged_only,
-    )
+    missing = ranking_missing(measures, options)
+    ranking = scan.ranking(depth=options.depth, missing=missing, judged_only=options.judged_only)
     summary = scan.summary
+    rankings = getattr(scan, "rankings", None)
     local = evaluate_ranking(
         ranking,
         measures,
@@ -594,6 +609,8 @@ def _evaluate_ranks(
             missing_queries=len(scan.qrels.query_ids) - len(summary.queries),
             unjudged_queries=summary.unjudged_queries,
         ),
+        rankings=None if rankings is None else lambda key: rankings(
+            key, depth=options.depth, missing=missing, judged_only=options.judged_only),
     )
     return _local_results(
         scan.run.sparkSession, local, measures, query, plan, summary.unjudged_queries, strategy
@@ -649,6 +666,7 @@ def _evaluate_partitions(
         MISSING_COLUMN,
         UNJUDGED_COLUMN,
         per_query_frame,
+        run_rows_in,
     )
     from rankwise.engines.spark.plan import partitions_for
     from rankwise.engines.spark.results import SparkResults
@@ -704,7 +722,7 @@ def _evaluate_partitions(
             spark.conf.set(key, before)
     if row["error"] is not None:
         frame.unpersist()
-        _raise_executor_error(row["error"])
+        _raise_executor_error(run_rows_in(row["error"], run))
     mean: dict[str, float] = {}
     for i, m in enumerate(measures):
         got = row[f"m{i}"]

@@ -1,7 +1,14 @@
-"""rankwise's JVM code for the ``jvm`` strategy: compiled at first use, cached, verified, loaded.
+"""rankwise's JVM code for the ``jvm`` strategy: shipped compiled or built once, verified, loaded.
 
-The source (``java/RanksPass.java``) ships with rankwise; no binary does. The
-first time a session needs it, ``javac`` compiles it against the pyspark
+The wheel ships the pass compiled (``java/rankwise-jvm.jar``, built by
+``setup.py`` against Spark 4's jars for Java 17) next to its source
+(``java/RanksPass.java``) and a record of what it is (``java/rankwise-jvm.json``:
+the jar's sha256, the source's sha256, the Spark version compiled against and
+its major, the Java release). It is used when the record matches the jar's
+bytes and the source beside it, and the session runs the same Spark major on
+that Java release or a later one (:func:`shipped_jar`): a machine with a Java
+runtime and no JDK runs the pass. Otherwise (a source tree, an edited source,
+another Spark major), the first time a session needs it, ``javac`` compiles it against the pyspark
 install's jars, for the Java version the session's JVM runs, into a jar kept in
 a cache folder keyed by the source, Spark's version and that Java version
 (``$RANKWISE_CACHE_DIR/spark-jvm/KEY/``, else under ``$XDG_CACHE_HOME/rankwise``,
@@ -44,11 +51,11 @@ cache folder they own or may write, a file at a name they can guess.
   process waits, then finds the jar the first one built instead of compiling
   it again.
 
-A jar shipped prebuilt inside rankwise would be checked by the same
-:func:`verified`, against a record shipped with it (the package is as trusted
-as the code that reads it).
+The jar shipped inside rankwise is checked by the same :func:`verified`, against
+the record shipped with it (the package is as trusted as the code that reads it);
+it is used from a private copy too.
 
-Where no ``javac`` is found (a JRE only), on Spark Connect (no JVM on the
+Where no shipped jar fits and no ``javac`` is found (a JRE only), on Spark Connect (no JVM on the
 driver), when the cache folder cannot be written or is refused, on a system
 without POSIX folder descriptors, or when the build fails, :func:`load_jar`
 raises :class:`JvmUnavailableError` saying why; ``strategy="auto"`` then uses
@@ -61,20 +68,18 @@ import contextlib
 import errno
 import functools
 import hashlib
-import io
 import json
 import os
 import re
 import secrets
 import shutil
 import stat
-import subprocess
 import tempfile
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rankwise.engines.spark import _javac
 from rankwise.exceptions import MissingDependencyError
 
 if TYPE_CHECKING:
@@ -82,14 +87,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLASS", "JvmUnavailableError", "build_jar", "cache_dir", "find_javac", "load_jar",
-    "source_path", "verified",
+    "shipped_jar", "source_path", "verified",
 ]
 
 CLASS = "rankwise.jvm.RanksPass"
 """The class the ``jvm`` strategy calls."""
 
-JAR = "rankwise-jvm.jar"
-RECORD = "rankwise-jvm.json"
+JAR = _javac.JAR
+RECORD = _javac.RECORD
 LOCK = ".lock"
 """The names of a cache entry's files: the jar, its record, the build lock."""
 
@@ -99,6 +104,9 @@ _MAX_BYTES = 64 << 20
 _LOADED: dict[str, str] = {}
 """Per SparkContext (by its application id): the jar loaded into it."""
 
+_FROM: dict[str, str] = {}
+"""Per SparkContext: where its jar came from ("shipped", or "built": compiled here)."""
+
 
 class JvmUnavailableError(MissingDependencyError):
     """rankwise's JVM code cannot run in this session (the message says why)."""
@@ -107,6 +115,42 @@ class JvmUnavailableError(MissingDependencyError):
 def source_path() -> Path:
     """The Java source of the ``jvm`` strategy, shipped with rankwise."""
     return Path(__file__).with_name("java") / "RanksPass.java"
+
+
+def shipped_path() -> Path:
+    """The jar shipped in the wheel (absent from a source tree), its record beside it."""
+    return source_path().with_name(JAR)
+
+
+def shipped_jar(spark_version: str, release: str) -> tuple[bytes | None, str]:
+    """The shipped jar when it fits this session, else None; and why (or why not).
+
+    It fits when its record gives its bytes' sha256 and the source's beside it
+    (the two match), the session's Spark has the major it was compiled against
+    (Spark's internal row API, which the pass calls, is kept through a major),
+    and the session's Java runs its class files (its release or a later one).
+
+    Examples
+    --------
+    >>> shipped_jar("4.0.0", "17")[1].startswith(("shipped", "no jar shipped", "the shipped"))
+    True
+    """
+    path = shipped_path()
+    try:
+        data = path.read_bytes()
+        record = path.with_name(RECORD).read_bytes()
+    except OSError:
+        return None, "no jar shipped (a source tree)"
+    source = hashlib.sha256(source_path().read_bytes()).hexdigest()
+    major = spark_version.split(".")[0]
+    found = verified(data, record, {"source_sha256": source, "spark_api": major})
+    if found is None:
+        return None, (f"the shipped jar is not of this source or of Spark {major} ({path.name} "
+                      "and its record do not match them)")
+    built_for = str(json.loads(record).get("java_release", ""))
+    if not (built_for.isdigit() and release.isdigit() and int(release) >= int(built_for)):
+        return None, f"the shipped jar needs Java {built_for} or later, the session runs {release}"
+    return found, "shipped"
 
 
 def cache_dir() -> Path:
@@ -165,6 +209,12 @@ def _spark_jars() -> str:
     import pyspark
 
     return os.path.join(os.path.dirname(os.path.abspath(pyspark.__file__)), "jars")
+
+
+def jar_origin(spark: SparkSession) -> str | None:
+    """Where the jar loaded in *spark* came from: ``"shipped"``, ``"built"`` (None: none yet)."""
+    context = getattr(spark, "_sc", None)
+    return None if context is None else _FROM.get(str(context.applicationId))
 
 
 def verified(data: bytes | None, record: bytes | None, expected: dict[str, str]) -> bytes | None:
@@ -349,36 +399,17 @@ def _locked(folder: int) -> Iterator[None]:
 
 def _compile(javac: str, release: str) -> bytes:
     """``javac`` into a private temporary folder; the classes zipped into a jar in memory."""
-    with tempfile.TemporaryDirectory(prefix="rankwise-jvm-build-") as work:
-        classes = os.path.join(work, "classes")
-        command = [
-            javac, "-nowarn", "-encoding", "UTF-8", "--release", release,
-            "-cp", os.path.join(_spark_jars(), "*"), "-d", classes, str(source_path()),
-        ]
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=600)
-        except (OSError, subprocess.TimeoutExpired) as error:
-            message = f"javac could not build rankwise's JVM code: {error}"
-            raise JvmUnavailableError(message) from None
-        if done.returncode != 0:
-            raise JvmUnavailableError(
-                f"javac could not build rankwise's JVM code (exit {done.returncode}): "
-                + (done.stderr or done.stdout).strip()[-2000:]
-            )
-        built = io.BytesIO()
-        with zipfile.ZipFile(built, "w", zipfile.ZIP_DEFLATED) as jar:
-            jar.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\n\r\n")
-            for folder, _, files in sorted(os.walk(classes)):
-                for name in sorted(files):
-                    path = os.path.join(folder, name)
-                    jar.write(path, os.path.relpath(path, classes))
-    return built.getvalue()
+    try:
+        return _javac.compile_jar(javac, source_path(), _spark_jars(), release)
+    except _javac.BuildError as error:
+        raise JvmUnavailableError(str(error)) from None
 
 
 def load_jar(spark: SparkSession) -> Any:
-    """The JVM class of rankwise in *spark*: the jar built when needed and added to the session.
+    """The JVM class of rankwise in *spark*: the jar shipped, or built, added to the session.
 
-    The jar's bytes are verified (:func:`build_jar`) and added from a new file
+    The shipped jar when it fits the session (:func:`shipped_jar`), else the one
+    built here (:func:`build_jar`); its bytes verified and added from a new file
     of this process's private temporary folder.
 
     Returns
@@ -389,8 +420,9 @@ def load_jar(spark: SparkSession) -> Any:
     Raises
     ------
     JvmUnavailableError
-        Spark Connect (no JVM on the driver), a refused cache folder, no
-        ``javac``, or a failed build.
+        Spark Connect (no JVM on the driver); or no shipped jar fits and a
+        refused cache folder, no ``javac``, or a failed build (the message
+        says why the shipped one does not fit, too).
     """
     jvm = getattr(spark, "_jvm", None)
     context = getattr(spark, "_sc", None)
@@ -400,12 +432,20 @@ def load_jar(spark: SparkSession) -> Any:
         )
     key = str(context.applicationId)
     if key not in _LOADED:
-        jar = _private_jar(build_jar(str(spark.version), _java_release(spark)))
+        release = _java_release(spark)
+        data, why = shipped_jar(str(spark.version), release)
+        if data is None:
+            try:
+                data = build_jar(str(spark.version), release)
+            except JvmUnavailableError as error:
+                raise JvmUnavailableError(f"{error} ({why})") from None
+        jar = _private_jar(data)
         # what ADD JAR runs, without SQL's quoting of the path: the driver's class
         # loader gets the jar, and the executors fetch it
         session: Any = spark._jsparkSession
         session.sessionState().resourceLoader().addJar(jar)
         _LOADED[key] = jar
+        _FROM[key] = "shipped" if why == "shipped" else "built"
     found = functools.reduce(getattr, CLASS.split("."), jvm)
     if type(found).__name__ != "JavaClass":  # py4j's JavaPackage: the name is not a class
         raise JvmUnavailableError(

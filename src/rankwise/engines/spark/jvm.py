@@ -1,50 +1,60 @@
 """The ``jvm`` strategy: one pass of rankwise's JVM code per partition ranks the judged documents.
 
-The run must be grouped by query: the rows of a query consecutive, a query
-split across partitions only at their ends (a run read from a TREC file or
-from Parquet written in query order is; one shuffled by a join or
-``repartition`` is not). ``java/RanksPass.java`` (built and loaded by
-:mod:`rankwise.engines.spark.jar`) then walks each partition once, with the
-judged (query, document) pairs in memory, and for each query hashes and
-copies its document ids, refuses one listed twice (equal hashes confirmed on
-the ids), finds its judged documents (confirmed on the ids), and counts for
-each the rows above it, the rows of its score and those of them with a
-greater id: its rank (trec_eval's order, or ``ties="ascending"``) and its
-tie group follow. Nothing is shuffled or sorted, no Python runs on the
-executors, and the driver gets per judged query a row count and per judged
-document retrieved six numbers; the other queries are only counted, except
-each partition's first and last, written whole: O(judged queries + hits +
-partitions x the largest query).
+The run may come in any layout: grouped by query (a TREC file, Parquet written in
+query order), several Parquet files packed into partitions by Spark, shuffled
+(a join's or a model's output, ``repartition``). ``java/RanksPass.java`` (built
+and loaded by :mod:`rankwise.engines.spark.jar`) reads each partition once, in
+windows of :data:`WINDOW_ROWS` rows grouped by query in memory, with the judged
+(query, document) pairs at hand: for each piece of a query (its rows in one
+window) it hashes and copies the document ids, refuses one listed twice (equal
+hashes confirmed on the ids), finds the judged documents (confirmed on the ids),
+and counts for each the rows above it, the rows of its score, those of them
+with a greater id (trec_eval's order) and those read before it (input order,
+for the dialects that rank so). Nothing is shuffled or sorted, and no Python
+runs on the executors.
 
-A query split across partitions has its first and last fragments written
-whole (scores and ids); :func:`merge` recounts its hits over all of them
-without a loop per query. A query found in a fragment away from a
-partition's ends in two places means the run is not grouped:
-:class:`NotGroupedError` (``strategy="auto"`` then runs the Spark SQL plan).
+A query in several pieces (split across partitions or windows) is merged:
+the pieces at an edge (a partition's or a window's ends, a change of input
+file) are written whole when they fit the driver's share (:data:`SHIP_ROWS`
+rows in all) and recounted on the driver (:mod:`~rankwise.engines.spark._pieces`);
+the queries left (a shuffled run, one query of millions of rows) are recounted
+by a second pass, ``RanksPass.recount``, which sums each hit's counts over the
+partitions (Spark adds them up) and shuffles a 64-bit hash per row of those
+queries to find a document listed twice: the driver never holds more than a
+bounded slice of any query's rows. The plan says which happened
+(:attr:`JvmScan.layout`).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rankwise.engines.spark.ranks import RanksScan, check_run
-from rankwise.exceptions import InvalidParameterError
+from rankwise._wording import counted, plural
+from rankwise.engines.spark._pieces import Merged, decode, merge, row_numbers
+from rankwise.engines.spark.ranks import RanksScan
+from rankwise.exceptions import DuplicateEntryError, InputFormatError, InvalidParameterError
 
 if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql import DataFrame
 
     from rankwise.data import Qrels
+    from rankwise.options import Missing
+    from rankwise.ranking.tied import TiedRanking
 
-__all__ = ["JvmScan", "NotGroupedError", "decode", "merge", "recount"]
+__all__ = ["SHIP_ROWS", "WINDOW_ROWS", "JvmScan", "judged_pairs", "run_pass"]
 
-
-class NotGroupedError(InvalidParameterError):
-    """The run's rows of one query are not consecutive: the ``jvm`` strategy cannot rank it."""
+WINDOW_ROWS = 1_000_000
+"""Rows a task reads before grouping them by query (about 40 bytes each plus the ids)."""
+SHIP_ROWS = 1_000_000
+"""Rows of pieces written whole that the driver takes, over all partitions (each
+partition's share: this divided by the partitions); a split query whose pieces do
+not all fit goes to the second pass."""
 
 
 def _utf8(strings: pa.Array) -> tuple[bytes, bytes]:
@@ -63,232 +73,25 @@ def _utf8(strings: pa.Array) -> tuple[bytes, bytes]:
     return body, (offsets - offsets[0]).tobytes()
 
 
-def _strings(count: int, offsets: np.ndarray, data: bytes) -> pa.Array:
-    import pyarrow as pa
-
-    if offsets[-1] >= 2**31:
-        return pa.LargeStringArray.from_buffers(
-            count, pa.py_buffer(offsets.astype("<i8").tobytes()), pa.py_buffer(data)
-        ).cast(pa.string())
-    return pa.StringArray.from_buffers(
-        count, pa.py_buffer(offsets.astype("<i4").tobytes()), pa.py_buffer(data)
-    )
+def _int64s(values: Any) -> bytes:
+    return np.asarray(values, dtype="<i8").tobytes()
 
 
-def decode(blob: bytes) -> dict[str, Any]:
-    """One partition's columns (``RanksPass.Out.toBytes``), read without a loop over rows."""
-    header = [int(v) for v in np.frombuffer(blob, "<i8", 10)]
-    f, h, b, query_bytes, row_bytes, null_queries, null_docs, quiet, quiet_rows, _ = header
-    at = 80
+class Settings:
+    """What a pass ranks: the scores rounded to float32, the self documents dropped."""
 
-    def take(count: int, dtype: str) -> np.ndarray:
-        nonlocal at
-        values = np.frombuffer(blob, dtype, count, at)
-        at += values.nbytes
-        return values
+    def __init__(self, *, float32: bool = False, drop_self: bool = False,
+                 window_rows: int | None = None, ship_rows: int | None = None) -> None:
+        self.float32 = float32
+        self.drop_self = drop_self
+        # the module's values when the pass is made (a test lowers them to make pieces)
+        self.window_rows = WINDOW_ROWS if window_rows is None else window_rows
+        self.ship_rows = SHIP_ROWS if ship_rows is None else ship_rows
 
-    rows, bad, twice, flags = (take(f, "<i8") for _ in range(4))
-    query_offsets = take(f + 1, "<i8")
-    queries = blob[at:at + query_bytes]
-    at += (query_bytes + 7) & ~7
-    fragment, judgment, above, size, greater = (take(h, "<i8") for _ in range(5))
-    score = take(h, "<f8")
-    row_fragment, row_score, row_offsets = take(b, "<i8"), take(b, "<f8"), take(b + 1, "<i8")
-    return {
-        "null_queries": null_queries, "null_docs": null_docs,
-        "quiet": quiet, "quiet_rows": quiet_rows,
-        "rows": rows, "bad": bad, "twice": twice, "flags": flags,
-        "query": _strings(f, query_offsets, queries),
-        "fragment": fragment, "judgment": judgment, "above": above, "size": size,
-        "greater": greater, "score": score,
-        "row_fragment": row_fragment, "row_score": row_score,
-        "row_id": _strings(b, row_offsets, blob[at:at + row_bytes]),
-    }
-
-
-def _dense_codes(strings: pa.Array) -> np.ndarray:
-    """Each string's rank among the distinct ones, in byte order (equal strings alike).
-
-    Examples
-    --------
-    >>> import pyarrow as pa
-    >>> _dense_codes(pa.array(["b", "a", "b", "é", "Z"])).tolist()
-    [2, 1, 2, 3, 0]
-    """
-    import pyarrow.compute as pc
-
-    n = len(strings)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    order = pc.sort_indices(strings).to_numpy()
-    ranked = strings.take(order)
-    new = np.ones(n, dtype=bool)
-    if n > 1:
-        new[1:] = pc.not_equal(ranked[1:], ranked[:-1]).to_numpy(zero_copy_only=False)
-    codes = np.empty(n, dtype=np.int64)
-    codes[order] = np.cumsum(new) - 1
-    return codes
-
-
-def recount(
-    row_key: np.ndarray, row_score: np.ndarray, row_id: np.ndarray,
-    hit_key: np.ndarray, hit_score: np.ndarray, hit_id: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per hit, the rows of its key scoring higher, tied with it, and tied with a greater id.
-
-    Ids are codes in byte order.
-
-    Examples
-    --------
-    >>> rows = np.array([0, 0, 0, 1]), np.array([2.0, 1.0, 1.0, 5.0]), np.array([0, 1, 2, 3])
-    >>> hits = np.array([0, 0]), np.array([1.0, 2.0]), np.array([1, 0])
-    >>> [a.tolist() for a in recount(*rows, *hits)]
-    [[1, 0], [2, 1], [1, 0]]
-    """
-    r, h = len(row_key), len(hit_key)
-    key = np.concatenate([row_key, hit_key])
-    score = np.concatenate([row_score, hit_score])
-    ident = np.concatenate([row_id, hit_id])
-    is_row = np.concatenate([np.ones(r, np.int64), np.zeros(h, np.int64)])
-    # by key, score descending, id descending, a hit before the row of its own id
-    order = np.lexsort((is_row, -ident, -score, key))
-    key, score, is_row = key[order], score[order], is_row[order]
-    before = np.concatenate([[0], np.cumsum(is_row)])  # rows before each position
-    n = r + h
-    new_key = np.ones(n, dtype=bool)
-    new_group = np.ones(n, dtype=bool)
-    if n > 1:
-        new_key[1:] = key[1:] != key[:-1]
-        new_group[1:] = new_key[1:] | (score[1:] != score[:-1])
-    key_start = np.flatnonzero(new_key)[np.cumsum(new_key) - 1]
-    group_starts = np.flatnonzero(new_group)
-    group = np.cumsum(new_group) - 1
-    group_start = group_starts[group]
-    group_end = np.append(group_starts[1:], n)[group]
-    at = np.flatnonzero(is_row == 0)
-    above = before[group_start[at]] - before[key_start[at]]
-    size = before[group_end[at]] - before[group_start[at]]
-    greater = before[at] - before[group_start[at]]
-    placed = [np.empty(h, dtype=np.int64) for _ in range(3)]
-    for out, values in zip(placed, (above, size, greater)):
-        out[order[at] - r] = values
-    return placed[0], placed[1], placed[2]
-
-
-def merge(parts: list[dict[str, Any]], judged_doc: pa.Array) -> dict[str, Any]:
-    """Every partition's fragments as one answer: per query, per hit, per check.
-
-    A query in several fragments (split across partitions) is merged from the
-    rows its fragments wrote: its rows and hits summed, its hits recounted
-    over all of them (:func:`recount`), a document in two of them found.
-
-    Raises
-    ------
-    NotGroupedError
-        A query in several fragments, one of them away from its partition's
-        ends: the run is not grouped by query.
-    """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    first = np.cumsum([0] + [len(p["rows"]) for p in parts])
-
-    def joined(key: str, shift: bool = False) -> np.ndarray:
-        if not parts:
-            return np.zeros(0, dtype=np.int64)
-        return np.concatenate([p[key] + (first[i] if shift else 0) for i, p in enumerate(parts)])
-
-    query = (
-        pa.chunked_array([p["query"] for p in parts], pa.string()).combine_chunks()
-        if parts else pa.array([], pa.string())
-    )
-    encoded = pc.dictionary_encode(query)
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    names = encoded.dictionary
-    n_queries = len(names)
-    flags = joined("flags")
-    split = np.bincount(codes, minlength=n_queries) > 1
-    inside = (split[codes] & ((flags & 3) == 0)) | ((flags & 4) != 0)
-    if inside.any():
-        raise NotGroupedError(
-            f"the run's rows of query {query[int(np.flatnonzero(inside)[0])].as_py()!r} are "
-            "not consecutive: the jvm strategy needs a run grouped by query (a file written "
-            "in query order, or run_df.repartitionByRange(q).sortWithinPartitions(q)); "
-            "or use strategy='ranks'"
-        )
-    twice = np.bincount(codes, joined("twice"), n_queries) > 0
-    fragment, judgment = joined("fragment", True), joined("judgment")
-    score = joined("score")
-    above, size, greater = joined("above").copy(), joined("size").copy(), joined("greater").copy()
-    hit_query = codes[fragment] if len(fragment) else np.zeros(0, np.int64)
-    if split.any():
-        row_fragment = joined("row_fragment", True)
-        row_query = codes[row_fragment]
-        keep = split[row_query]
-        row_ids = pa.chunked_array([p["row_id"] for p in parts], pa.string()).combine_chunks()
-        row_ids = row_ids.filter(pa.array(keep))
-        row_query, row_score = row_query[keep], joined("row_score")[keep]
-        mine = np.flatnonzero(split[hit_query])
-        ids = _dense_codes(pa.concat_arrays(
-            [row_ids, judged_doc.take(pa.array(judgment[mine])).cast(pa.string())]
-        ))
-        row_id, hit_id = ids[: len(row_ids)], ids[len(row_ids):]
-        order = np.lexsort((row_id, row_query))
-        same = (row_query[order][1:] == row_query[order][:-1]) & (
-            row_id[order][1:] == row_id[order][:-1]
-        )
-        twice[row_query[order][1:][same]] = True
-        above[mine], size[mine], greater[mine] = recount(
-            row_query, row_score, row_id, hit_query[mine], score[mine], hit_id
-        )
-    return {
-        "names": names,
-        "rows": np.bincount(codes, joined("rows"), n_queries).astype(np.int64),
-        "bad": int(joined("bad").sum()),
-        "twice": twice,
-        "split": int(split.sum()),
-        "null_queries": sum(int(p["null_queries"]) for p in parts),
-        "null_docs": sum(int(p["null_docs"]) for p in parts),
-        "quiet": sum(int(p["quiet"]) for p in parts),
-        "quiet_rows": sum(int(p["quiet_rows"]) for p in parts),
-        "hit_query": hit_query, "judgment": judgment, "score": score,
-        "above": above, "size": size, "greater": greater,
-    }
-
-
-class PassSummary:
-    """What the pass found, as the checks and the assembly read it.
-
-    It has the attributes of :class:`~rankwise.engines.spark.ranks.RunSummary` that they
-    read (``top_scores`` is not known: no grid is built).
-    """
-
-    def __init__(self, merged: dict[str, Any], pairs: tuple[pa.Array, pa.Array, np.ndarray],
-                 qrels: Qrels) -> None:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        names = merged["names"]
-        judged = pc.is_in(names, value_set=pa.array(qrels.query_ids, pa.string()))
-        judged = judged.to_numpy(zero_copy_only=False).astype(bool)
-        self.queries: pa.Array = names.filter(pa.array(judged))
-        self.counts = merged["rows"][judged]
-        self.top_scores = np.zeros(len(self.queries))
-        self.unjudged_queries = int((~judged).sum()) + merged["quiet"]
-        self.bad_scores = merged["bad"]
-        self.null_docs = merged["null_docs"]
-        self.null_queries = merged["null_queries"]
-        self.rows = int(merged["rows"].sum()) + merged["quiet_rows"]
-        twice = np.flatnonzero(merged["twice"])
-        self.suspects = len(twice)
-        self.suspect_query: str | None = names[int(twice[0])].as_py() if len(twice) else None
-        self.twice_hit: tuple[str, str] | None = None
-        pair_query, pair_doc, pair_grade = pairs
-        taken = pa.array(merged["judgment"])
-        self.hit_query: pa.Array = pair_query.take(taken)
-        self.hit_doc: pa.Array = pair_doc.take(taken)
-        self.hit_score = np.asarray(merged["score"], dtype=np.float64)
-        self.hit_grade = np.asarray(pair_grade, dtype=np.float64)[merged["judgment"]]
+    def encoded(self, partitions: int) -> bytes:
+        """``RanksPass``'s settings: window, the partition's share, float32, drop_self, 0."""
+        share = self.ship_rows // max(partitions, 1)
+        return _int64s([self.window_rows, share, self.float32, self.drop_self, 0])
 
 
 def judged_pairs(qrels: Qrels) -> tuple[pa.Array, pa.Array, np.ndarray]:
@@ -312,19 +115,7 @@ def judged_pairs(qrels: Qrels) -> tuple[pa.Array, pa.Array, np.ndarray]:
     return whole(query), whole(doc), np.asarray(qrels.grades, dtype=np.float64)
 
 
-def run_pass(run: DataFrame, pair_query: pa.Array, pair_doc: pa.Array) -> list[dict[str, Any]]:
-    """The pass over *run* (``q, d, s``): each partition's columns, decoded."""
-    from rankwise.engines.spark.jar import load_jar
-
-    ranks_pass = load_jar(run.sparkSession)
-    query_bytes, query_offsets = _utf8(pair_query)
-    doc_bytes, doc_offsets = _utf8(pair_doc)
-    with tempfile.TemporaryDirectory(prefix="rankwise-jvm-") as folder:
-        path = os.path.join(folder, "ranks")
-        ranks_pass.run(run.select("q", "d", "s")._jdf, query_bytes, query_offsets, doc_bytes,
-                       doc_offsets, path)
-        with open(path, "rb") as file:
-            data = file.read()
+def _read_parts(data: bytes) -> list[dict[str, Any]]:
     parts, at = [], 0
     while at < len(data):
         length = int(np.frombuffer(data, "<i8", 1, at)[0])
@@ -333,39 +124,287 @@ def run_pass(run: DataFrame, pair_query: pa.Array, pair_doc: pa.Array) -> list[d
     return parts
 
 
+def _through_file(call: Any) -> bytes:
+    """What *call* (given a path) writes to a file of a new private folder."""
+    with tempfile.TemporaryDirectory(prefix="rankwise-jvm-") as folder:
+        path = os.path.join(folder, "out")
+        call(path)
+        with open(path, "rb") as file:
+            return file.read()
+
+
+def run_pass(rows: Any, ranks_pass: Any, pair_query: pa.Array, pair_doc: pa.Array,
+             settings: bytes) -> list[dict[str, Any]]:
+    """The pass over *rows* (the run's RDD of internal rows): each partition's columns."""
+    query_bytes, query_offsets = _utf8(pair_query)
+    doc_bytes, doc_offsets = _utf8(pair_doc)
+    return _read_parts(_through_file(
+        lambda path: ranks_pass.scan(rows, query_bytes, query_offsets, doc_bytes, doc_offsets,
+                                     settings, path)
+    ))
+
+
 class JvmScan(RanksScan):
-    """The run ranked by one pass of rankwise's JVM code: checked, every hit ranked.
+    """The run ranked by the pass of rankwise's JVM code: checked, every hit ranked.
 
     It serves the engine as :class:`~rankwise.engines.spark.ranks.RanksScan`
-    does (``summary``, ``covered``, ``ranking``), with no second scan.
+    does (``summary``, ``ranking``), and ranks the run for other tools' dialects
+    too (:meth:`rankings`: ties in input order, scores in float32, a query's own
+    id dropped).
 
     Raises
     ------
     JvmUnavailableError
         The JVM code cannot be built or loaded (:mod:`rankwise.engines.spark.jar`).
-    NotGroupedError
-        The run is not grouped by query.
     InputFormatError, DuplicateEntryError
-        As :func:`~rankwise.engines.spark.ranks.check_run`.
+        A null id, a score that is not a finite number, a document listed twice.
     """
 
-    def __init__(self, run: DataFrame, qrels: Qrels, *, ascending: bool = False) -> None:
+    def __init__(self, run: DataFrame, qrels: Qrels, *, ascending: bool = False,
+                 settings: Settings | None = None, source: str = "run_df") -> None:
+        import pyarrow as pa
+
+        from rankwise.engines.spark.jar import load_jar
+
         self.run = run
         self.qrels = qrels
         self.ascending = ascending
-        pairs = judged_pairs(qrels)
-        merged = merge(run_pass(run, pairs[0], pairs[1]), pairs[1])
-        self.split_queries = merged["split"]
-        self.summary = PassSummary(merged, pairs, qrels)  # type: ignore[assignment]
-        check_run(run, self.summary)
-        above, size, greater = merged["above"], merged["size"], merged["greater"]
-        before = size - 1 - greater if ascending else greater  # tied rows ranked before it
-        self._ranks = {"rank": 1 + above + before, "above": above, "size": size}
-        self._grid = None
+        self.source = source
+        self.settings = settings or Settings()
+        self._pass = load_jar(run.sparkSession)
+        self._rows = self._pass.rows(run.select("q", "d", "s")._jdf)
+        self.partitions = int(self._rows.getNumPartitions())
+        self._pairs = judged_pairs(qrels)
+        self.seconds: dict[str, float] = {}  # wall seconds of each step, for benchmarks
+        clock = time.perf_counter()
+        parts = run_pass(self._rows, self._pass, self._pairs[0], self._pairs[1],
+                         self.settings.encoded(self.partitions))
+        self.seconds["pass"] = time.perf_counter() - clock
+        merged = merge(parts, pa.array(qrels.query_ids, pa.string()), self._pairs[1])
+        self._check(merged)
+        self.seconds["merge"] = time.perf_counter() - clock - self.seconds["pass"]
+        clock = time.perf_counter()
+        self.second = self._second_pass(merged)
+        self.seconds["second pass"] = time.perf_counter() - clock
+        self.merged = merged
+        self.pass_summary = PassSummary(merged, self._pairs)
+        self.summary = self.pass_summary  # type: ignore[assignment]
+        self._others: dict[tuple[bool, bool], JvmScan] = {}
+
+    @property
+    def layout(self) -> str:
+        """What the plan says of the run's layout: pieces, and how split queries were merged."""
+        m = self.merged
+        text = (f"{counted(self.partitions, 'partition')}, "
+                f"{counted(m.pieces, 'piece', grouped=True)} of "
+                f"{counted(len(m.names) + m.unjudged_queries, 'query', grouped=True)}")
+        if not m.split:
+            return text
+        text += f"; {counted(m.split, 'query', grouped=True)} in several pieces: "
+        parts = []
+        if m.merged_here:
+            parts.append(f"{m.merged_here:,} merged on the driver")
+        if self.second:
+            parts.append(f"{self.second:,} recounted by a second pass")
+        return text + ", ".join(parts)
+
+    def _check(self, merged: Merged) -> None:
+        """Raise on bad input the pass found, naming the run's row (as the numpy engine)."""
+        where = self.source
+        if merged.null_queries:
+            row = self._row(merged, merged.null_query_at)
+            raise InputFormatError(
+                f"{counted(merged.null_queries, 'row')} {plural('has', merged.null_queries)} "
+                f"a null query id (row {row})", where)
+        if merged.null_docs and merged.null_doc is not None:
+            at, query = merged.null_doc
+            raise InputFormatError(
+                f"{counted(merged.null_docs, 'row')} {plural('has', merged.null_docs)} a null "
+                f"document id (for example in query {query!r}, row {self._row(merged, at)})",
+                where)
+        if merged.bad and merged.bad_row is not None:
+            at, score, query, doc = merged.bad_row
+            raise InputFormatError(
+                f"{counted(merged.bad, 'score')} {plural('is', merged.bad)} not finite, for "
+                f"example {score!r} for document {doc!r} of query {query!r} (row "
+                f"{self._row(merged, at)}); scores must not be null, NaN or infinite", where)
+        self._raise_twice(merged)
+
+    def _raise_twice(self, merged: Merged) -> None:
+        if merged.twice is None:
+            return
+        first, second, query, doc = merged.twice
+        raise DuplicateEntryError(
+            f"document {doc!r} appears twice for query {query!r} (first at line "
+            f"{self._row(merged, first)}); a run lists each document once per query",
+            self.source, self._row(merged, second),
+        )
+
+    @staticmethod
+    def _row(merged: Merged, position: int | None) -> int:
+        if position is None:
+            return 0
+        return int(row_numbers(np.array([position]), merged.rows_read)[0])
+
+    def _second_pass(self, merged: Merged) -> int:
+        """Recount the hits of the split queries left, and check their documents; their count."""
+        import pyarrow as pa
+
+        codes, hashes = merged.second_codes, merged.second_hashes
+        if not len(codes) and not len(hashes):
+            return 0
+        ids = merged.names.take(pa.array(codes)).to_pylist() + list(merged.second_ids)
+        known = [True] * len(codes) + [i is not None for i in merged.second_ids]
+        query_bytes, query_offsets = _utf8(pa.array([i or "" for i in ids], pa.string()))
+        all_hashes = np.concatenate([merged.query_hash[codes], hashes])
+        index = np.full(len(merged.names), -1, np.int64)
+        index[codes] = np.arange(len(codes))
+        mine = np.flatnonzero(index[merged.hit_query] >= 0) if len(merged.hit_query) else \
+            np.zeros(0, np.int64)
+        doc_bytes, doc_offsets = _utf8(
+            self._pairs[1].take(pa.array(merged.judgment[mine])).cast(pa.string()))
+        data = _through_file(lambda path: self._pass.recount(
+            self._rows, _int64s(all_hashes), _int64s(known), query_bytes, query_offsets,
+            _int64s(index[merged.hit_query[mine]]),
+            np.asarray(merged.hit_score[mine], "<f8").tobytes(), doc_bytes, doc_offsets,
+            _int64s(merged.hit_position[mine]), self.settings.encoded(self.partitions), path))
+        counts = np.frombuffer(data, "<i8", 4 * len(mine)).reshape(-1, 4)
+        (merged.above[mine], merged.size[mine], merged.greater[mine],
+         merged.earlier[mine]) = counts.T.copy()
+        suspects = np.frombuffer(data, "<i8", int(np.frombuffer(data, "<i8", 1, 32 * len(mine))[0]),
+                                 32 * len(mine) + 8)
+        if len(suspects):
+            self._confirm(merged, suspects)
+        return len(codes) + len(hashes)
+
+    def _confirm(self, merged: Merged, suspects: np.ndarray) -> None:
+        """Raise when two rows whose (query, document) hash is among *suspects* are one pair."""
+        from pyspark.sql import functions as sf
+
+        frame = self.run.select("q", "d", sf.monotonically_increasing_id().alias("p"))
+        found = (
+            frame.where(sf.xxhash64("q", "d").isin([int(v) for v in suspects[:10_000]]))
+            .groupBy("q", "d")
+            .agg(sf.count(sf.lit(1)).alias("n"), sf.min("p").alias("first"),
+                 sf.sort_array(sf.collect_list("p")).getItem(1).alias("second"))
+            .where(sf.col("n") > 1)
+            .orderBy("second")
+            .limit(1)
+            .collect()
+        )
+        if found:
+            row = found[0]
+            merged.twice = (int(row["first"]), int(row["second"]), row["q"], row["d"])
+            self._raise_twice(merged)
 
     def offered_per_row(self) -> float:
-        """No second scan: 0."""
+        """No interval scan: 0."""
         return 0.0
 
+    def _ranks(self, tie_order: str) -> np.ndarray:
+        m = self.merged
+        if tie_order == "input":
+            return 1 + m.above + m.earlier
+        before = m.size - 1 - m.greater if self.ascending else m.greater
+        return 1 + m.above + before
+
     def _rank_hits(self) -> dict[str, np.ndarray]:
-        return self._ranks
+        return {"rank": self._ranks("docno"), "above": self.merged.above, "size": self.merged.size}
+
+    @property
+    def covered(self) -> bool:
+        """Never: the pass ranked every hit already."""
+        return False
+
+    def ranking(self, *, depth: int | None, missing: Missing, judged_only: bool,
+                tie_order: str = "docno") -> TiedRanking:
+        """The kernels' input: ties by document id (``docno``) or in input order (``input``)."""
+        import pyarrow as pa
+
+        from rankwise.engines.spark._assemble import judged_only_ranks, tied_ranking
+
+        summary = self.pass_summary
+        m = self.merged
+        rank = self._ranks(tie_order)
+        codes = np.asarray(summary.hit_code, np.int64)
+        counts = summary.counts
+        hits: dict[str, Any] = {"query": summary.hit_query, "doc": summary.hit_doc,
+                                "grade": summary.hit_grade, "score": summary.hit_score,
+                                "rank": rank, "above": m.above, "size": m.size}
+        if judged_only:
+            usable = summary.hit_grade >= 0
+            if depth is not None:  # trec_eval cuts at the depth first, then drops the unjudged
+                usable &= rank <= depth
+            kept, rank, above, size = judged_only_ranks(
+                codes, summary.hit_doc, summary.hit_score,
+                np.where(usable, summary.hit_grade, -1.0), ascending=self.ascending,
+                position=m.hit_position if tie_order == "input" else None,
+            )
+            counts = np.bincount(codes[kept], minlength=len(summary.queries)).astype(np.int64)
+            hits = {key: value.filter(pa.array(kept)) if isinstance(value, pa.Array)
+                    else value[kept] for key, value in hits.items()
+                    if key in ("query", "doc", "grade", "score")}
+            hits.update(rank=rank, above=above, size=size)
+        return tied_ranking(self.qrels, summary.queries, counts, hits, depth=depth,
+                            missing=missing, judged_only=judged_only)
+
+    def rankings(self, key: tuple[str, bool, bool], *, depth: int | None, missing: Missing,
+                 judged_only: bool) -> TiedRanking:
+        """The run ranked as another tool's dialect needs (see ``rankwise.engines.core``).
+
+        Ties in input order come from this pass; scores rounded to float32 or a
+        query's own id dropped need a pass of their own (made once).
+        """
+        from rankwise.exceptions import UnsupportedMeasureError
+
+        tie_order, float32, drop_self = key
+        if tie_order not in ("docno", "input"):
+            raise UnsupportedMeasureError(
+                f"ties in {tie_order}'s order need a query's rows in their input order in one "
+                "place; the Spark engine does not rank so: use the numpy engine")
+        scan: JvmScan = self
+        if float32 or drop_self:
+            if (float32, drop_self) not in self._others:
+                settings = Settings(float32=float32, drop_self=drop_self,
+                                    window_rows=self.settings.window_rows,
+                                    ship_rows=self.settings.ship_rows)
+                self._others[(float32, drop_self)] = JvmScan(
+                    self.run, self.qrels, ascending=self.ascending, settings=settings,
+                    source=self.source)
+            scan = self._others[(float32, drop_self)]
+        return scan.ranking(depth=depth, missing="zero" if drop_self else missing,
+                            judged_only=judged_only, tie_order=tie_order)
+
+
+class PassSummary:
+    """What the pass found, as the checks and the assembly read it.
+
+    It has the attributes of :class:`~rankwise.engines.spark.ranks.RunSummary` that they
+    read (``top_scores`` is not known: no grid is built).
+    """
+
+    def __init__(self, merged: Merged, pairs: tuple[pa.Array, pa.Array, np.ndarray]) -> None:
+        import pyarrow as pa
+
+        judged = merged.judged
+        self.queries: pa.Array = merged.names.filter(pa.array(judged))
+        self.counts = merged.rows[judged]
+        self.top_scores = np.zeros(len(self.queries))
+        self.unjudged_queries = merged.unjudged_queries
+        self.bad_scores = merged.bad
+        self.null_docs = merged.null_docs
+        self.null_queries = merged.null_queries
+        self.rows = merged.total_rows
+        self.suspects = 0
+        self.suspect_query: str | None = None
+        self.twice_hit: tuple[str, str] | None = None
+        pair_query, pair_doc, pair_grade = pairs
+        taken = pa.array(merged.judgment)
+        self.hit_query: pa.Array = pair_query.take(taken)
+        self.hit_doc: pa.Array = pair_doc.take(taken)
+        self.hit_score = np.asarray(merged.hit_score, dtype=np.float64)
+        self.hit_grade = np.asarray(pair_grade, dtype=np.float64)[merged.judgment]
+        # each hit's query among self.queries
+        position = np.cumsum(judged) - 1
+        self.hit_code = position[merged.hit_query] if len(merged.hit_query) else \
+            np.zeros(0, np.int64)

@@ -16,6 +16,7 @@ large as the run (learning-to-rank logs where every row is labelled).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -101,6 +102,44 @@ def _check_scores(table: pa.Table) -> str | None:
     )
 
 
+_POSITION = re.compile(r"\{position (\d+)\}")
+"""A row of the run by its position (``monotonically_increasing_id``), in an error row."""
+
+
+def _at_positions(error: Any, run_rows: pa.Table) -> str:
+    """A duplicate's message, its chunk's lines as the run's positions (:func:`run_rows_in`)."""
+    if "p" not in run_rows.column_names or error.line is None or error.path != "run_df":
+        return f"{type(error).__name__}: {error}"
+    positions = run_rows["p"]
+    message = re.sub(r"first at line (\d+)",
+                     lambda found: f"first at line {{position {positions[int(found[1]) - 1]}}}",
+                     error.message)
+    return (f"{type(error).__name__}: {error.path}:{{position {positions[error.line - 1]}}}: "
+            f"{message}")
+
+
+def run_rows_in(message: str, run: DataFrame) -> str:
+    """*message* with each ``{position N}`` an executor wrote as the run's row number.
+
+    The rows are counted partition after partition (one job, only for an error), as the
+    numpy engine counts the rows of a table.
+    """
+    from pyspark.sql import functions as sf
+
+    from rankwise.engines.spark._pieces import row_numbers
+
+    found = [int(p) for p in _POSITION.findall(message)]
+    if not found:
+        return message
+    counts = run.select(sf.spark_partition_id().alias("i")).groupBy("i").count().collect()
+    rows_read = np.zeros(run.rdd.getNumPartitions(), np.int64)
+    for row in counts:
+        rows_read[row["i"]] = row["count"]
+    rows = row_numbers(np.array(found, np.int64), rows_read)
+    lookup = dict(zip(found, rows.tolist()))
+    return _POSITION.sub(lambda match: str(lookup[int(match[1])]), message)
+
+
 def evaluate_chunk(
     table: pa.Table,
     measures: list[Any],
@@ -114,7 +153,7 @@ def evaluate_chunk(
 
     from rankwise.data import Qrels, Run
     from rankwise.engines.core import compute
-    from rankwise.exceptions import RankwiseError
+    from rankwise.exceptions import DuplicateEntryError, RankwiseError
     from rankwise.ranking.rank import rank_all_ties
 
     run_rows = table.filter(pc.not_equal(table["side"], _QRELS))
@@ -150,6 +189,8 @@ def evaluate_chunk(
             columns.append(
                 pa.array(array.tolist() if array.dtype == object else array, field.type)
             )
+    except DuplicateEntryError as error:
+        return [_special_batch(schema, error=_at_positions(error, run_rows))]
     except RankwiseError as error:
         return [_special_batch(schema, error=f"{type(error).__name__}: {error}")]
     except Exception as error:  # any other failure comes back as a rankwise error too
@@ -223,6 +264,20 @@ def _chunks(
         yield from evaluate(pa.Table.from_batches(pending))
 
 
+def _require_pandas() -> None:
+    """Pyspark's ``mapInArrow`` imports pandas: say so as rankwise does, before any job."""
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        from rankwise.exceptions import MissingDependencyError
+
+        raise MissingDependencyError(
+            "strategy='partitions' hands each partition to the numpy engine through pyspark's "
+            "mapInArrow, which needs pandas (not installed): pip install 'rankwise[spark]' "
+            "(pyspark with its sql extra: pandas and pyarrow)"
+        ) from None
+
+
 def per_query_frame(
     run: DataFrame,
     qrels: DataFrame | None,
@@ -244,10 +299,13 @@ def per_query_frame(
 
     from pyspark.sql import functions as sf
 
+    _require_pandas()
     names = [str(measure) for measure in measures]
     text = [measure.family.text_valued for measure in measures]
+    position = sf.monotonically_increasing_id().alias("p")  # the run's rows, for errors
     if qrels is None:
-        both = run.select("q", "d", "s", "g", sf.lit(_BOTH).cast("byte").alias("side"))
+        both = run.select("q", "d", "s", "g", sf.lit(_BOTH).cast("byte").alias("side"),
+                          position)
     else:
         topics = "t" in qrels.columns  # diversity judgments: their subtopic column too
         both = run.select(
@@ -257,6 +315,7 @@ def per_query_frame(
             sf.lit(None).cast("double").alias("g"),
             sf.lit(_RUN).cast("byte").alias("side"),
             *([sf.lit(None).cast("string").alias("t")] if topics else []),
+            position,
         ).unionByName(
             qrels.select(
                 "q",
@@ -265,6 +324,7 @@ def per_query_frame(
                 "g",
                 sf.lit(_QRELS).cast("byte").alias("side"),
                 *(["t"] if topics else []),
+                sf.lit(None).cast("long").alias("p"),
             )
         )
     shuffled = both.repartition(num_partitions, "q") if num_partitions else both.repartition("q")

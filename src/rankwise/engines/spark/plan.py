@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,6 +34,7 @@ __all__ = [
     "offered_per_row",
     "parse_size",
     "partitions_for",
+    "refused",
     "result_budget",
 ]
 
@@ -141,3 +142,50 @@ def describe_bytes(size: float) -> str:
         if size >= factor:
             return f"{size / factor:.1f} {unit}"
     return counted(int(size), "byte")
+
+
+def refused(measures: Any, strategy: str) -> str | None:
+    """Why *strategy* cannot compute one of *measures* (None: it can).
+
+    Every strategy computes rankwise's own measures and the measures of other
+    tools' dialects that rank the run as trec_eval does. Another ranking (ties in
+    input order, scores rounded to float32, a query's own id dropped) is made by
+    the ``jvm`` pass only; ranx's order of tied documents by none (it is a
+    quicksort of each query's rows in their input order). The queries a measure
+    leaves out or adds (``empty="skip"``, ``missing="zero"``) are counted on the
+    driver: not by ``partitions``, which takes the means in Spark.
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> refused([parse("ndcg@10"), parse("map(dialect=sklearn)")], "partitions") is None
+    True
+    >>> print(refused([parse("ndcg@10(dialect=spark)")], "ranks"))  # doctest: +ELLIPSIS
+    ndcg@10(dialect=spark) ranks tied documents in the run's input order, which only the jvm ...
+    >>> print(refused([parse("ndcg@10(dialect=ranx)")], "auto"))  # doctest: +ELLIPSIS
+    ndcg@10(dialect=ranx) ranks tied documents as ranx does (a quicksort of each query's rows ...
+    """
+    from rankwise.engines.core import DEFAULT_KEY, plan_of
+
+    for measure in measures:
+        plan = plan_of(measure)
+        order, float32, drop_self = plan.key
+        if order == "ranx":
+            return (
+                f"{measure} ranks tied documents as ranx does (a quicksort of each query's rows "
+                "in their input order), which needs the whole query in one place: the Spark "
+                "engine does not; use the numpy engine"
+            )
+        if plan.key != DEFAULT_KEY and strategy in ("ranks", "partitions"):
+            how = ("ranks tied documents in the run's input order" if order == "input"
+                   else "compares scores rounded to float32" if float32
+                   else "drops a query's own id from its ranking" if drop_self else "")
+            return (f"{measure} {how}, which only the jvm strategy does (strategy='auto' or "
+                    "'jvm', with Java on the driver)")
+        conventions = plan.conventions
+        if strategy == "partitions" and (conventions.missing == "zero"
+                                         or conventions.empty == "skip"):
+            return (f"{measure} counts queries its own way (judged queries the run lacks, or "
+                    "queries left out of the mean), which the partitions strategy does not: "
+                    "strategy='auto', 'jvm' or 'ranks' do")
+    return None

@@ -7,47 +7,70 @@ import java.io.OutputStream;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.api.java.function.PairFlatMapFunction;
+import org.apache.spark.rdd.InputFileBlockHolder;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.XXH64;
 import org.apache.spark.unsafe.Platform;
+import org.apache.spark.unsafe.array.ByteArrayMethods;
 import org.apache.spark.unsafe.types.UTF8String;
 
+import scala.Tuple2;
+
 /**
- * The {@code jvm} strategy of rankwise's Spark engine: one pass per partition over a run
- * of (q string, d string, s double) rows grouped by query, which does all the per-row
- * work of ranking the judged documents. Compiled by rankwise at first use (see
- * {@code rankwise/engines/spark/jvm.py}), never shipped as a binary.
+ * The {@code jvm} strategy of rankwise's Spark engine: one pass per partition over a run of
+ * (q string, d string, s double[, p long]) rows, in any order, which does all the per-row work
+ * of ranking the judged documents. Built by rankwise (see
+ * {@code rankwise/engines/spark/jar.py}): shipped compiled in the package, this source beside it.
  *
- * <p>For each run of consecutive rows of one query (a fragment), it writes: the rows
- * kept (finite score, ids not null), the rows whose score is not a finite number,
- * whether a document is listed twice (a hash set, equal hashes confirmed on the ids),
- * whether the fragment is the first or the last of its partition, and whether its
- * query was seen before in the partition (the run is then not grouped). A fragment of
- * an unjudged query with nothing to report, away from the partition's ends, is only
- * counted (it and its rows). For each judged
- * document it finds (the query's own judged ids, found by a 64-bit hash and confirmed on
- * the ids): the judgment's index, its score, the rows scoring higher, the rows of its
- * score (itself included) and those of them whose id is greater in byte order
- * (trec_eval's order). The first and last fragment of a partition may be parts of a
- * query split across partitions: their rows (score and id) are written too, and the
- * driver merges them.
+ * <p>A partition's rows are read into a window of at most {@code BUFFER_ROWS} rows; a full
+ * window (and the partition's end) is grouped by query, and each query's rows in it form a
+ * piece. A run grouped by query gives one piece per query (two for a query cut by a window or a
+ * partition end); a shuffled run gives a piece per query and partition. For each piece it
+ * writes: its rows (finite score, ids not null), the rows whose score is not a finite number,
+ * whether a document is listed twice in it (a hash set, equal hashes confirmed on the ids), a
+ * 64-bit hash of its query; and for each judged document found (the query's own judged ids,
+ * found by a hash and confirmed on the ids): the judgment's index, its score, its position, the
+ * piece's rows scoring higher, the rows of its score (itself included), those of them whose id
+ * is greater in byte order (trec_eval's order) and those read before it (input order). A piece
+ * of an unjudged query with nothing to report is only counted (its hash and rows).
+ *
+ * <p>A query in several pieces is merged by the driver. The pieces most likely to be parts of
+ * one (those at the ends of a partition, of a window, or next to a change of input file: a
+ * Parquet file cut inside a query, packed with others into a partition) are written whole
+ * (score, position and id of each row) when they fit {@code SHIP_ROWS}, the partition's share of
+ * what the driver takes; the driver recounts their hits over all their rows. The other split
+ * queries are recounted by {@link #recount}, a second pass that sums each hit's counts over
+ * every partition: nothing about one query ever needs more than a bounded slice of its rows in
+ * one place.
+ *
+ * <p>The position of a row is {@code (partition << 33) + its index in the partition} (what
+ * Spark's {@code monotonically_increasing_id()} gives), or the fourth column when the driver
+ * gives one (a run shuffled by query keeps the positions it had before the shuffle).
  *
  * <p>One byte array per partition, little-endian, columns one after another (see
- * {@link Out#toBytes}), so that the driver reads each with numpy without a loop. The
- * arrays come back to the driver and are written to a file there: py4j returns a
- * {@code byte[]} to Python one byte at a time, a file is read whole.
+ * {@link Out#toBytes}), so that the driver reads each with numpy without a loop. The arrays
+ * come back to the driver and are written to a file there: py4j returns a {@code byte[]} to
+ * Python one byte at a time, a file is read whole.
  */
 public final class RanksPass {
     /** Spark's seed of {@code xxhash64}. */
     private static final long SEED = 42L;
+
+    /** The settings of a pass: the indices of the little-endian int64s the driver sends. */
+    static final int BUFFER_ROWS = 0, SHIP_ROWS = 1, FLOAT32 = 2, DROP_SELF = 3, POSITIONS = 4;
 
     private RanksPass() {}
 
@@ -55,14 +78,162 @@ public final class RanksPass {
         return XXH64.hashUnsafeBytes(base, offset, length, SEED);
     }
 
+    static long hash(UTF8String text) {
+        return hash(text.getBaseObject(), text.getBaseOffset(), text.numBytes());
+    }
+
     /** Byte order of two ids (bytes compared unsigned), as Spark and Arrow compare UTF-8. */
     static int compare(byte[] a, int aFrom, int aLength, byte[] b, int bFrom, int bLength) {
         return Arrays.compareUnsigned(a, aFrom, aFrom + aLength, b, bFrom, bFrom + bLength);
     }
 
+    /** Whether {@code text} is the {@code length} bytes of {@code bytes} from {@code from}. */
+    static boolean same(UTF8String text, byte[] bytes, int from, int length) {
+        return text.numBytes() == length && ByteArrayMethods.arrayEquals(
+            text.getBaseObject(), text.getBaseOffset(), bytes, Platform.BYTE_ARRAY_OFFSET + from,
+            length);
+    }
+
+    /** The bytes of {@code text} at {@code into[at..]}. */
+    static void copy(UTF8String text, byte[] into, int at) {
+        Platform.copyMemory(text.getBaseObject(), text.getBaseOffset(), into,
+                            Platform.BYTE_ARRAY_OFFSET + at, text.numBytes());
+    }
+
+    // ---------------------------------------------------------------- growable columns
+
+    /** A growable column of int64. */
+    static final class Longs {
+        long[] values;
+        int size;
+
+        Longs(int capacity) {
+            values = new long[capacity];
+        }
+
+        void add(long value) {
+            if (size == values.length) values = Arrays.copyOf(values, size * 2 + 16);
+            values[size++] = value;
+        }
+
+        void write(ByteBuffer out) {
+            for (int i = 0; i < size; i++) out.putLong(values[i]);
+        }
+    }
+
+    /** A growable column of float64. */
+    static final class Doubles {
+        double[] values;
+        int size;
+
+        Doubles(int capacity) {
+            values = new double[capacity];
+        }
+
+        void add(double value) {
+            if (size == values.length) values = Arrays.copyOf(values, size * 2 + 16);
+            values[size++] = value;
+        }
+
+        void write(ByteBuffer out) {
+            for (int i = 0; i < size; i++) out.putDouble(values[i]);
+        }
+    }
+
+    /** A growable column of int32. */
+    static final class Ints {
+        int[] values;
+        int size;
+
+        Ints(int capacity) {
+            values = new int[capacity];
+        }
+
+        void add(int value) {
+            if (size == values.length) values = Arrays.copyOf(values, size * 2 + 16);
+            values[size++] = value;
+        }
+    }
+
+    /** Growable bytes: strings one after another. */
+    static final class Bytes {
+        byte[] values;
+        int size;
+
+        Bytes(int capacity) {
+            values = new byte[capacity];
+        }
+
+        private void reserve(int length) {
+            if (size + length > values.length) {
+                values = Arrays.copyOf(values, Math.max(values.length * 2, size + length));
+            }
+        }
+
+        /** Appends {@code text}; returns where it starts. */
+        int add(UTF8String text) {
+            int length = text.numBytes();
+            reserve(length);
+            copy(text, values, size);
+            int at = size;
+            size += length;
+            return at;
+        }
+
+        int add(byte[] bytes, int from, int length) {
+            reserve(length);
+            System.arraycopy(bytes, from, values, size, length);
+            int at = size;
+            size += length;
+            return at;
+        }
+    }
+
+    /** Strings written as their offsets (int64, one more than strings) and their bytes. */
+    static final class Strings {
+        final Longs offsets = new Longs(64);
+        final Bytes bytes = new Bytes(1024);
+
+        Strings() {
+            offsets.add(0);
+        }
+
+        void clear() {
+            offsets.size = 1;
+            bytes.size = 0;
+        }
+
+        void add(UTF8String text) {
+            bytes.add(text);
+            offsets.add(bytes.size);
+        }
+
+        void add(byte[] from, int at, int length) {
+            bytes.add(from, at, length);
+            offsets.add(bytes.size);
+        }
+
+        /** Offsets, then the bytes padded to 8. */
+        void write(ByteBuffer out) {
+            offsets.write(out);
+            out.put(bytes.values, 0, bytes.size);
+            out.position(out.position() + padded(bytes.size) - bytes.size);
+        }
+
+        int size() {
+            return 8 * offsets.size + padded(bytes.size);
+        }
+    }
+
+    static int padded(int n) {
+        return (n + 7) & ~7;
+    }
+
+    // ---------------------------------------------------------------- the judgments
+
     /** The judged documents by query: per query a range of document hashes, sorted. */
     static final class Judged implements Serializable {
-        private static final long serialVersionUID = 1L;
+        private static final long serialVersionUID = 2L;
         long[] queryKeys; /* open addressing by query hash; 0 marks an empty slot */
         int[] queryStart, queryEnd; /* per slot: its range in the arrays below */
         byte[][] queryText; /* per slot: the query id, to confirm a hash */
@@ -71,174 +242,296 @@ public final class RanksPass {
         int[] docOffset, docLength; /* the id, in docBytes */
         byte[] docBytes;
 
-        int slotOf(UTF8String q) {
-            long key = hash(q.getBaseObject(), q.getBaseOffset(), q.numBytes());
-            key = key == 0 ? 1 : key;
+        int slotOf(UTF8String q, long queryHash) {
+            long key = queryHash == 0 ? 1 : queryHash;
             int mask = queryKeys.length - 1;
-            byte[] text = null;
             for (int at = (int) key & mask; queryKeys[at] != 0; at = (at + 1) & mask) {
-                if (queryKeys[at] == key) {
-                    if (text == null) text = q.getBytes();
-                    if (Arrays.equals(queryText[at], text)) return at;
+                if (queryKeys[at] == key && same(q, queryText[at], 0, queryText[at].length)) {
+                    return at;
                 }
             }
             return -1;
         }
     }
 
+    /** Little-endian int64s (py4j passes a byte[] argument whole, a long[] item by item). */
+    static long[] longs(byte[] bytes) {
+        long[] values = new long[bytes.length / 8];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(values);
+        return values;
+    }
+
+    static double[] doubles(byte[] bytes) {
+        double[] values = new double[bytes.length / 8];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(values);
+        return values;
+    }
+
+    static Judged judged(byte[] queryBytes, long[] queryOffsets, byte[] docBytes, long[] docOffsets) {
+        int m = queryOffsets.length - 1;
+        long[] queryHash = new long[m], docHash = new long[m];
+        for (int i = 0; i < m; i++) {
+            int from = (int) queryOffsets[i], to = (int) queryOffsets[i + 1];
+            queryHash[i] = hash(queryBytes, Platform.BYTE_ARRAY_OFFSET + from, to - from);
+            from = (int) docOffsets[i];
+            to = (int) docOffsets[i + 1];
+            docHash[i] = hash(docBytes, Platform.BYTE_ARRAY_OFFSET + from, to - from);
+        }
+        /* by query (ids compared, not only hashes), then by document hash */
+        Integer[] order = new Integer[m];
+        for (int i = 0; i < m; i++) order[i] = i;
+        Arrays.sort(order, (a, c) -> {
+            int by = Long.compare(queryHash[a], queryHash[c]);
+            if (by == 0) by = compareIds(queryBytes, queryOffsets, a, c);
+            return by != 0 ? by : Long.compare(docHash[a], docHash[c]);
+        });
+        Judged judged = new Judged();
+        judged.docHash = new long[m];
+        judged.judgment = new int[m];
+        judged.docOffset = new int[m];
+        judged.docLength = new int[m];
+        judged.docBytes = docBytes;
+        int queries = 0;
+        for (int i = 0; i < m; i++) {
+            int at = order[i];
+            judged.docHash[i] = docHash[at];
+            judged.judgment[i] = at;
+            judged.docOffset[i] = (int) docOffsets[at];
+            judged.docLength[i] = (int) (docOffsets[at + 1] - docOffsets[at]);
+            if (i == 0 || compareIds(queryBytes, queryOffsets, order[i - 1], at) != 0) queries++;
+        }
+        int capacity = 64;
+        while (capacity < queries * 4) capacity *= 2;
+        judged.queryKeys = new long[capacity];
+        judged.queryStart = new int[capacity];
+        judged.queryEnd = new int[capacity];
+        judged.queryText = new byte[capacity][];
+        for (int i = 0; i < m; ) {
+            int at = order[i];
+            int j = i + 1;
+            while (j < m && compareIds(queryBytes, queryOffsets, order[j], at) == 0) j++;
+            long key = queryHash[at] == 0 ? 1 : queryHash[at];
+            int slot = (int) key & (capacity - 1);
+            while (judged.queryKeys[slot] != 0) slot = (slot + 1) & (capacity - 1);
+            judged.queryKeys[slot] = key;
+            judged.queryStart[slot] = i;
+            judged.queryEnd[slot] = j;
+            judged.queryText[slot] = Arrays.copyOfRange(queryBytes, (int) queryOffsets[at],
+                                                        (int) queryOffsets[at + 1]);
+            i = j;
+        }
+        return judged;
+    }
+
+    static int compareIds(byte[] bytes, long[] offsets, int a, int c) {
+        return compare(bytes, (int) offsets[a], (int) (offsets[a + 1] - offsets[a]),
+                       bytes, (int) offsets[c], (int) (offsets[c + 1] - offsets[c]));
+    }
+
+    // ---------------------------------------------------------------- a partition's output
+
     /** Growable columns of one partition's output. */
     static final class Out {
-        long nullQueries = 0, nullDocs = 0;
-        /* fragments of unjudged queries away from the partition's ends, clean: counted only */
-        long quietFragments = 0, quietRows = 0;
-        long[] fRows = new long[64], fBad = new long[64], fTwice = new long[64], fFlags = new long[64];
-        long[] fQueryOffset = new long[65];
-        byte[] queryBytes = new byte[1024];
-        int f = 0, queryBytesN = 0;
-        long[] hFragment = new long[256], hJudgment = new long[256], hAbove = new long[256];
-        long[] hSize = new long[256], hGreater = new long[256];
-        double[] hScore = new double[256];
-        int h = 0;
-        long[] bFragment = new long[256], bDocOffset = new long[257];
-        double[] bScore = new double[256];
-        byte[] bBytes = new byte[2048];
-        int b = 0, bBytesN = 0;
+        int partition;
+        long rowsRead, nullQueries, nullDocs, quietRows;
+        /* the first problem's position (-1: none): a null query id, a null document id, a
+           score that is not a finite number (and that row's score) */
+        long nullQueryAt = -1, nullDocAt = -1, badAt = -1;
+        double badScore;
+        final Strings nullDocQuery = new Strings(), badQuery = new Strings(), badDoc = new Strings();
+        /* pieces written: rows, bad, twice, flags (1: its rows are written, 2: at an edge),
+           the query's hash, the positions of a document listed twice (first, second) */
+        final Longs pRows = new Longs(64), pBad = new Longs(64), pTwice = new Longs(64);
+        final Longs pFlags = new Longs(64), pHash = new Longs(64);
+        final Longs pFirst = new Longs(64), pSecond = new Longs(64);
+        final Strings pQuery = new Strings(), pDoc = new Strings();
+        /* pieces only counted: the query's hash, the rows */
+        final Longs quietHash = new Longs(64), quietCount = new Longs(64);
+        /* hits */
+        final Longs hPiece = new Longs(256), hJudgment = new Longs(256), hAbove = new Longs(256);
+        final Longs hSize = new Longs(256), hGreater = new Longs(256), hEarlier = new Longs(256);
+        final Longs hPosition = new Longs(256);
+        final Doubles hScore = new Doubles(256);
+        /* rows written whole: piece, score, position, id */
+        final Longs rPiece = new Longs(256), rPosition = new Longs(256);
+        final Doubles rScore = new Doubles(256);
+        final Strings rDoc = new Strings();
 
-        void fragment(UTF8String q, long rows, long bad, long twice, long flags) {
-            if (f == fRows.length) {
-                int n = f * 2;
-                fRows = Arrays.copyOf(fRows, n);
-                fBad = Arrays.copyOf(fBad, n);
-                fTwice = Arrays.copyOf(fTwice, n);
-                fFlags = Arrays.copyOf(fFlags, n);
-                fQueryOffset = Arrays.copyOf(fQueryOffset, n + 1);
-            }
-            int length = q.numBytes();
-            if (queryBytesN + length > queryBytes.length) {
-                queryBytes = Arrays.copyOf(queryBytes, Math.max(queryBytes.length * 2, queryBytesN + length));
-            }
-            Platform.copyMemory(q.getBaseObject(), q.getBaseOffset(), queryBytes,
-                                Platform.BYTE_ARRAY_OFFSET + queryBytesN, length);
-            queryBytesN += length;
-            fRows[f] = rows;
-            fBad[f] = bad;
-            fTwice[f] = twice;
-            fFlags[f] = flags;
-            fQueryOffset[f + 1] = queryBytesN;
-            f++;
+        int pieces() {
+            return pRows.size;
         }
 
-        void hit(long judgment, double score, long above, long size, long greater) {
-            if (h == hJudgment.length) {
-                int n = h * 2;
-                hFragment = Arrays.copyOf(hFragment, n);
-                hJudgment = Arrays.copyOf(hJudgment, n);
-                hAbove = Arrays.copyOf(hAbove, n);
-                hSize = Arrays.copyOf(hSize, n);
-                hGreater = Arrays.copyOf(hGreater, n);
-                hScore = Arrays.copyOf(hScore, n);
-            }
-            hFragment[h] = f; /* the fragment about to be written */
-            hJudgment[h] = judgment;
-            hScore[h] = score;
-            hAbove[h] = above;
-            hSize[h] = size;
-            hGreater[h] = greater;
-            h++;
-        }
-
-        void boundaryRow(double score, byte[] bytes, int from, int length) {
-            if (b == bScore.length) {
-                int n = b * 2;
-                bFragment = Arrays.copyOf(bFragment, n);
-                bScore = Arrays.copyOf(bScore, n);
-                bDocOffset = Arrays.copyOf(bDocOffset, n + 1);
-            }
-            if (bBytesN + length > bBytes.length) {
-                bBytes = Arrays.copyOf(bBytes, Math.max(bBytes.length * 2, bBytesN + length));
-            }
-            System.arraycopy(bytes, from, bBytes, bBytesN, length);
-            bBytesN += length;
-            bFragment[b] = f;
-            bScore[b] = score;
-            bDocOffset[b + 1] = bBytesN;
-            b++;
-        }
-
-        private static int padded(int n) {
-            return (n + 7) & ~7;
-        }
+        static final int HEADER = 16;
 
         /**
-         * Header (10 int64: fragments, hits, boundary rows, bytes of query ids, bytes of
-         * boundary ids, rows with a null query id, rows with a null document id, quiet
-         * fragments and their rows, 0), then
-         * per fragment rows, bad, twice, flags (int64) and the query ids' offsets (int64,
-         * one more) and bytes (padded to 8); per hit fragment, judgment, above, size,
-         * greater (int64) and score (float64); per boundary row fragment (int64), score
-         * (float64), the ids' offsets (int64, one more) and bytes.
+         * Header (16 int64: partition, rows read, pieces, hits, rows written, quiet pieces,
+         * rows with a null query id, with a null document id, rows of quiet pieces, the
+         * positions of the first null query id, null document id and bad score, the bad score
+         * (float64), and whether the three problem rows' strings follow (0/1), 0, 0), then per
+         * piece rows, bad, twice, flags, hash, first, second (int64), its query's id
+         * (strings: offsets, bytes padded to 8) and the document listed twice (strings, empty
+         * when none); per quiet piece hash and rows; per hit piece,
+         * judgment, above, size, greater, earlier, position (int64) and score (float64); per row
+         * written piece, position (int64), score (float64) and its id (strings); then the query
+         * of the null document id, the query and document of the bad score (strings).
          */
         byte[] toBytes() {
-            int size = 10 * 8 + 8 * (5 * f + 1) + padded(queryBytesN) + 8 * 6 * h
-                + 8 * (3 * b + 1) + bBytesN;
+            int f = pieces(), q = quietHash.size, h = hJudgment.size, b = rPiece.size;
+            int size = 8 * HEADER + 8 * 7 * f + pQuery.size() + pDoc.size() + 8 * 2 * q + 8 * 8 * h
+                + 8 * 3 * b + rDoc.size() + nullDocQuery.size() + badQuery.size() + badDoc.size();
             ByteBuffer out = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
-            out.putLong(f).putLong(h).putLong(b).putLong(queryBytesN).putLong(bBytesN);
-            out.putLong(nullQueries).putLong(nullDocs).putLong(quietFragments).putLong(quietRows);
-            out.putLong(0);
-            for (long[] column : new long[][] {fRows, fBad, fTwice, fFlags}) {
-                for (int i = 0; i < f; i++) out.putLong(column[i]);
+            out.putLong(partition).putLong(rowsRead).putLong(f).putLong(h).putLong(b).putLong(q);
+            out.putLong(nullQueries).putLong(nullDocs).putLong(quietRows);
+            out.putLong(nullQueryAt).putLong(nullDocAt).putLong(badAt).putDouble(badScore);
+            out.putLong(0).putLong(0).putLong(0);
+            for (Longs column : new Longs[] {pRows, pBad, pTwice, pFlags, pHash, pFirst, pSecond}) {
+                column.write(out);
             }
-            for (int i = 0; i <= f; i++) out.putLong(fQueryOffset[i]);
-            out.put(queryBytes, 0, queryBytesN);
-            out.position(out.position() + padded(queryBytesN) - queryBytesN);
-            for (long[] column : new long[][] {hFragment, hJudgment, hAbove, hSize, hGreater}) {
-                for (int i = 0; i < h; i++) out.putLong(column[i]);
+            pQuery.write(out);
+            pDoc.write(out);
+            quietHash.write(out);
+            quietCount.write(out);
+            for (Longs column : new Longs[] {hPiece, hJudgment, hAbove, hSize, hGreater, hEarlier,
+                                             hPosition}) {
+                column.write(out);
             }
-            for (int i = 0; i < h; i++) out.putDouble(hScore[i]);
-            for (int i = 0; i < b; i++) out.putLong(bFragment[i]);
-            for (int i = 0; i < b; i++) out.putDouble(bScore[i]);
-            for (int i = 0; i <= b; i++) out.putLong(bDocOffset[i]);
-            out.put(bBytes, 0, bBytesN);
+            hScore.write(out);
+            rPiece.write(out);
+            rPosition.write(out);
+            rScore.write(out);
+            rDoc.write(out);
+            nullDocQuery.write(out);
+            badQuery.write(out);
+            badDoc.write(out);
             return out.array();
         }
     }
 
-    /** One partition's pass. */
-    static final class Pass implements FlatMapFunction<Iterator<InternalRow>, byte[]> {
-        private static final long serialVersionUID = 1L;
-        private final Judged judged;
+    // ---------------------------------------------------------------- a window of rows
 
-        Pass(Judged judged) {
-            this.judged = judged;
+    /** The rows of a partition read since the last grouping, and their queries. */
+    static final class Window {
+        /* rows */
+        final Longs hash = new Longs(1024), position = new Longs(1024);
+        final Doubles score = new Doubles(1024);
+        final Ints docFrom = new Ints(1024), docLength = new Ints(1024), query = new Ints(1024);
+        final Bytes docBytes = new Bytes(8192);
+        /* queries: a hash table of (index + 1), and per query its id, hash, judged slot,
+           rows, bad scores and whether it sits at an edge */
+        int[] table = new int[256];
+        final Longs qHash = new Longs(64);
+        final Ints qFrom = new Ints(64), qLength = new Ints(64), qSlot = new Ints(64);
+        final Ints qRows = new Ints(64), qBad = new Ints(64), qEdge = new Ints(64);
+        final Bytes qBytes = new Bytes(1024);
+
+        int rows() {
+            return hash.size;
         }
 
-        /* The current fragment's rows: hash, score and id of each. */
-        private transient long[] hashes;
+        int queries() {
+            return qHash.size;
+        }
+
+        void clear() {
+            hash.size = position.size = score.size = 0;
+            docFrom.size = docLength.size = query.size = docBytes.size = 0;
+            Arrays.fill(table, 0);
+            qHash.size = qFrom.size = qLength.size = qSlot.size = 0;
+            qRows.size = qBad.size = qEdge.size = qBytes.size = 0;
+        }
+
+        /** The index of query {@code q} in the window (added when new). */
+        int intern(UTF8String q, Judged judged) {
+            long key = hash(q);
+            int mask = table.length - 1;
+            int at = (int) (key ^ (key >>> 32)) & mask;
+            for (; table[at] != 0; at = (at + 1) & mask) {
+                int index = table[at] - 1;
+                if (qHash.values[index] == key && is(index, q)) return index;
+            }
+            int index = qHash.size;
+            qHash.add(key);
+            qFrom.add(qBytes.add(q));
+            qLength.add(q.numBytes());
+            qSlot.add(judged.slotOf(q, key));
+            qRows.add(0);
+            qBad.add(0);
+            qEdge.add(0);
+            table[at] = index + 1;
+            if (2 * qHash.size > table.length) grow();
+            return index;
+        }
+
+        /** Whether query {@code index} of the window is {@code q}. */
+        boolean is(int index, UTF8String q) {
+            return same(q, qBytes.values, qFrom.values[index], qLength.values[index]);
+        }
+
+        /** The id of query {@code index}, as a string of its own (for a later window). */
+        UTF8String id(int index) {
+            return UTF8String.fromBytes(qBytes.values, qFrom.values[index], qLength.values[index]);
+        }
+
+        private void grow() {
+            table = new int[table.length * 2];
+            int mask = table.length - 1;
+            for (int index = 0; index < qHash.size; index++) {
+                long key = qHash.values[index];
+                int at = (int) (key ^ (key >>> 32)) & mask;
+                while (table[at] != 0) at = (at + 1) & mask;
+                table[at] = index + 1;
+            }
+        }
+
+        void add(int q, UTF8String d, double s, long at) {
+            int from = docBytes.add(d);
+            hash.add(hash(docBytes.values, Platform.BYTE_ARRAY_OFFSET + from, d.numBytes()));
+            docFrom.add(from);
+            docLength.add(d.numBytes());
+            score.add(s);
+            position.add(at);
+            query.add(q);
+            qRows.values[q]++;
+        }
+    }
+
+    // ---------------------------------------------------------------- the pass
+
+    /** One partition's pass. */
+    static final class Pass implements FlatMapFunction<Iterator<InternalRow>, byte[]> {
+        private static final long serialVersionUID = 2L;
+        private final Judged judged;
+        private final long[] settings;
+
+        Pass(Judged judged, long[] settings) {
+            this.judged = judged;
+            this.settings = settings;
+        }
+
+        /* The current piece's rows: hash, score, id and position of each. */
+        private transient long[] hashes, positions;
         private transient double[] scores;
         private transient int[] docFrom, docLength;
         private transient byte[] docBytes;
-        private transient int n, bytesN;
+        private transient int n;
         /* Its judged documents: row and judgment. */
         private transient int[] hitRow, hitJudgment;
         private transient int k;
-        /* Scratch: the hash set of listedTwice, the tie groups of finish. */
+        /* Scratch: the hash set of listedTwice, the tie groups of finish, the grouping. */
         private transient long[] setHash;
         private transient int[] setRow, setStamp;
         private transient int generation;
-        private transient int[] tiedRow, tiedLevel, groupRows, position, scratch;
-        /* The partition's queries so far (a hash set, ids kept to confirm a hash). */
-        private transient long[] seenHash;
-        private transient int[] seenFrom, seenLength;
-        private transient byte[] seenBytes;
-        private transient int seenN, seenBytesN;
-        private transient UTF8String firstQuery;
+        private transient int[] tiedRow, tiedLevel, groupRows, byId, byPosition, scratch;
+        private transient long shipped;
+        private transient long first, second; /* listedTwice's pair of positions */
+        private transient int twiceRow; /* and the row of the second */
 
         private void allocate() {
             hashes = new long[1024];
+            positions = new long[1024];
             scores = new double[1024];
             docFrom = new int[1024];
             docLength = new int[1024];
-            docBytes = new byte[8192];
             hitRow = new int[64];
             hitJudgment = new int[64];
             setHash = new long[4096];
@@ -247,84 +540,127 @@ public final class RanksPass {
             tiedRow = new int[256];
             tiedLevel = new int[256];
             groupRows = new int[256];
-            position = new int[1024];
+            byId = new int[1024];
+            byPosition = new int[1024];
             scratch = new int[256];
-            n = bytesN = k = generation = 0;
-            seenHash = new long[1024];
-            seenFrom = new int[1024];
-            seenLength = new int[1024];
-            seenBytes = new byte[8192];
-            seenN = seenBytesN = 0;
-            firstQuery = null;
+            n = k = generation = 0;
+            shipped = 0;
         }
 
-        /** Whether query {@code q} was seen before in this partition (and remember it). */
-        private boolean seenBefore(UTF8String q) {
-            if (2 * (seenN + 1) > seenHash.length) {
-                long[] hashes = seenHash;
-                int[] from = seenFrom, length = seenLength;
-                int capacity = hashes.length * 2;
-                seenHash = new long[capacity];
-                seenFrom = new int[capacity];
-                seenLength = new int[capacity];
-                for (int at = 0; at < hashes.length; at++) {
-                    if (length[at] != 0) place(hashes[at], from[at], length[at]);
+        @Override
+        public Iterator<byte[]> call(Iterator<InternalRow> rows) {
+            allocate();
+            Out out = new Out();
+            Window window = new Window();
+            int partition = TaskContext.getPartitionId();
+            out.partition = partition;
+            boolean float32 = settings[FLOAT32] != 0, dropSelf = settings[DROP_SELF] != 0;
+            boolean given = settings[POSITIONS] != 0;
+            long limit = Math.max(1, settings[BUFFER_ROWS]);
+            long base = ((long) partition) << 33, index = 0;
+            int local = -1, previous = -1;
+            UTF8String file = null;
+            long fileStart = -1;
+            while (rows.hasNext()) {
+                InternalRow row = rows.next();
+                long at = given ? row.getLong(3) : base + index;
+                index++;
+                if (row.isNullAt(0)) {
+                    if (out.nullQueries++ == 0) out.nullQueryAt = at;
+                    continue;
                 }
-            }
-            long key = hash(q.getBaseObject(), q.getBaseOffset(), q.numBytes());
-            int length = q.numBytes();
-            int mask = seenHash.length - 1;
-            int at = (int) (key ^ (key >>> 32)) & mask;
-            byte[] text = null;
-            for (; seenLength[at] != 0; at = (at + 1) & mask) {
-                if (seenHash[at] == key) {
-                    if (text == null) text = q.getBytes();
-                    if (compare(seenBytes, seenFrom[at] - 1, seenLength[at] - 1, text, 0, length) == 0) {
-                        return true;
+                UTF8String q = row.getUTF8String(0);
+                if (local < 0 || !window.is(local, q)) {
+                    previous = local;
+                    local = window.intern(q, judged);
+                    if (previous < 0 && file == null) window.qEdge.values[local] = 1; /* first */
+                    /* a change of input file (or of split) between two queries: both may
+                       continue in another partition (Parquet files packed together) */
+                    UTF8String path = InputFileBlockHolder.getInputFilePath();
+                    long start = InputFileBlockHolder.getStartOffset();
+                    if (file != null && (start != fileStart || !(path == file || path.equals(file)))) {
+                        if (previous >= 0) window.qEdge.values[previous] = 1;
+                        window.qEdge.values[local] = 1;
                     }
+                    file = path;
+                    fileStart = start;
+                }
+                if (row.isNullAt(1)) {
+                    if (out.nullDocs++ == 0) {
+                        out.nullDocAt = at;
+                        out.nullDocQuery.add(window.id(local));
+                    }
+                    continue;
+                }
+                double s = row.isNullAt(2) ? Double.NaN : row.getDouble(2);
+                UTF8String d = row.getUTF8String(1);
+                if (Double.isNaN(s) || Double.isInfinite(s)) {
+                    window.qBad.values[local]++;
+                    if (out.badAt < 0 || at < out.badAt) {
+                        out.badAt = at;
+                        out.badScore = row.isNullAt(2) ? Double.NaN : s;
+                        out.badQuery.clear();
+                        out.badDoc.clear();
+                        out.badQuery.add(window.id(local));
+                        out.badDoc.add(d);
+                    }
+                    continue;
+                }
+                if (dropSelf && window.is(local, d)) continue;
+                if (float32) s = (float) s;
+                window.add(local, d, s, at);
+                if (window.rows() >= limit) { /* the query read continues after the window */
+                    window.qEdge.values[local] = 1;
+                    UTF8String current = window.id(local);
+                    flush(window, out);
+                    local = window.intern(current, judged);
+                    window.qEdge.values[local] = 1;
+                    previous = -1;
                 }
             }
-            if (seenBytesN + length > seenBytes.length) {
-                seenBytes = Arrays.copyOf(seenBytes, Math.max(seenBytes.length * 2, seenBytesN + length));
-            }
-            Platform.copyMemory(q.getBaseObject(), q.getBaseOffset(), seenBytes,
-                                Platform.BYTE_ARRAY_OFFSET + seenBytesN, length);
-            /* stored shifted by one, so that 0 marks an empty slot (ids may be empty) */
-            place(key, seenBytesN + 1, length + 1);
-            seenBytesN += length;
-            seenN++;
-            return false;
+            if (local >= 0) window.qEdge.values[local] = 1; /* the partition's last */
+            flush(window, out);
+            out.rowsRead = index;
+            return Collections.singletonList(out.toBytes()).iterator();
         }
 
-        private void place(long key, int from, int length) {
-            int mask = seenHash.length - 1;
-            int at = (int) (key ^ (key >>> 32)) & mask;
-            while (seenLength[at] != 0) at = (at + 1) & mask;
-            seenHash[at] = key;
-            seenFrom[at] = from;
-            seenLength[at] = length;
+        /** Groups the window's rows by query (stable: read order kept) and writes each piece. */
+        private void flush(Window window, Out out) {
+            int queries = window.queries(), rows = window.rows();
+            int[] start = new int[queries + 1];
+            for (int q = 0; q < queries; q++) start[q + 1] = start[q] + window.qRows.values[q];
+            int[] order = new int[rows];
+            int[] fill = Arrays.copyOf(start, queries);
+            int[] query = window.query.values;
+            for (int i = 0; i < rows; i++) order[fill[query[i]]++] = i;
+            for (int q = 0; q < queries; q++) {
+                gather(window, order, start[q], start[q + 1]);
+                finish(window, q, out);
+            }
+            window.clear();
         }
 
-        private void add(UTF8String d, double s) {
-            if (n == hashes.length) {
-                int grown = n * 2;
-                hashes = Arrays.copyOf(hashes, grown);
-                scores = Arrays.copyOf(scores, grown);
-                docFrom = Arrays.copyOf(docFrom, grown);
-                docLength = Arrays.copyOf(docLength, grown);
+        /** The rows order[from, to) of the window as the current piece. */
+        private void gather(Window window, int[] order, int from, int to) {
+            n = to - from;
+            if (hashes.length < n) {
+                int capacity = Math.max(n, hashes.length * 2);
+                hashes = new long[capacity];
+                positions = new long[capacity];
+                scores = new double[capacity];
+                docFrom = new int[capacity];
+                docLength = new int[capacity];
             }
-            int length = d.numBytes();
-            if (bytesN + length > docBytes.length) {
-                docBytes = Arrays.copyOf(docBytes, Math.max(docBytes.length * 2, bytesN + length));
+            for (int i = 0; i < n; i++) {
+                int row = order[from + i];
+                hashes[i] = window.hash.values[row];
+                positions[i] = window.position.values[row];
+                scores[i] = window.score.values[row];
+                docFrom[i] = window.docFrom.values[row];
+                docLength[i] = window.docLength.values[row];
             }
-            Platform.copyMemory(d.getBaseObject(), d.getBaseOffset(), docBytes,
-                                Platform.BYTE_ARRAY_OFFSET + bytesN, length);
-            hashes[n] = hash(docBytes, Platform.BYTE_ARRAY_OFFSET + bytesN, length);
-            scores[n] = s;
-            docFrom[n] = bytesN;
-            docLength[n] = length;
-            bytesN += length;
-            n++;
+            docBytes = window.docBytes.values;
+            k = 0;
         }
 
         private boolean sameId(int row, int otherRow) {
@@ -332,7 +668,7 @@ public final class RanksPass {
                            docLength[otherRow]) == 0;
         }
 
-        /** The judged documents among the fragment's rows (hash found, id confirmed). */
+        /** The judged documents among the piece's rows (hash found, id confirmed). */
         private void findJudged(int slot) {
             if (slot < 0) return;
             int start = judged.queryStart[slot], end = judged.queryEnd[slot];
@@ -356,7 +692,10 @@ public final class RanksPass {
             }
         }
 
-        /** 1 when a document is listed twice in the fragment (equal hashes confirmed on ids). */
+        /**
+         * 1 when a document is listed twice in the piece (equal hashes confirmed on ids); the
+         * positions of the two rows in {@code first} and {@code second}.
+         */
         private long listedTwice() {
             if (setHash.length < 2 * n) {
                 int capacity = setHash.length;
@@ -372,7 +711,12 @@ public final class RanksPass {
                 long h = hashes[i];
                 int at = (int) (h ^ (h >>> 32)) & mask;
                 while (setStamp[at] == generation) {
-                    if (setHash[at] == h && sameId(i, setRow[at])) return 1;
+                    if (setHash[at] == h && sameId(i, setRow[at])) {
+                        first = Math.min(positions[setRow[at]], positions[i]);
+                        second = Math.max(positions[setRow[at]], positions[i]);
+                        twiceRow = i;
+                        return 1;
+                    }
                     at = (at + 1) & mask;
                 }
                 setStamp[at] = generation;
@@ -382,13 +726,12 @@ public final class RanksPass {
             return 0;
         }
 
-        /** Sorts rows[from, to) by id, byte order (a merge sort: stable, no boxing). */
-        private void sortById(int[] rows, int from, int to) {
+        /** Orders rows[from, to): by id in byte order, or by position (a stable merge sort). */
+        private void sortRows(int[] rows, int from, int to, boolean byPositions) {
             if (to - from < 12) {
                 for (int i = from + 1; i < to; i++) {
                     int row = rows[i], j = i - 1;
-                    while (j >= from && compare(docBytes, docFrom[rows[j]], docLength[rows[j]],
-                                                docBytes, docFrom[row], docLength[row]) > 0) {
+                    while (j >= from && before(row, rows[j], byPositions)) {
                         rows[j + 1] = rows[j];
                         j--;
                     }
@@ -397,23 +740,22 @@ public final class RanksPass {
                 return;
             }
             int middle = (from + to) >>> 1;
-            sortById(rows, from, middle);
-            sortById(rows, middle, to);
+            sortRows(rows, from, middle, byPositions);
+            sortRows(rows, middle, to, byPositions);
             if (scratch.length < to - from) scratch = new int[Math.max(to - from, scratch.length * 2)];
             int i = from, j = middle, at = 0;
             while (i < middle && j < to) {
-                int a = rows[i], c = rows[j];
-                if (compare(docBytes, docFrom[a], docLength[a], docBytes, docFrom[c], docLength[c]) <= 0) {
-                    scratch[at++] = a;
-                    i++;
-                } else {
-                    scratch[at++] = c;
-                    j++;
-                }
+                if (before(rows[j], rows[i], byPositions)) scratch[at++] = rows[j++];
+                else scratch[at++] = rows[i++];
             }
             while (i < middle) scratch[at++] = rows[i++];
             while (j < to) scratch[at++] = rows[j++];
             System.arraycopy(scratch, 0, rows, from, at);
+        }
+
+        private boolean before(int a, int b, boolean byPositions) {
+            if (byPositions) return positions[a] < positions[b];
+            return compare(docBytes, docFrom[a], docLength[a], docBytes, docFrom[b], docLength[b]) < 0;
         }
 
         /**
@@ -430,26 +772,49 @@ public final class RanksPass {
         }
 
         /**
-         * The fragment ends: its hits' counts, its own line, its rows if at an edge. A
-         * clean fragment of an unjudged query away from the partition's ends is only
-         * counted, so that what the driver receives grows with the judged queries, not
-         * with all of them; a query seen before in the partition is flagged (4).
+         * A piece ends: its hits' counts, its own line (or only its count and hash: an unjudged
+         * query with nothing to report), its rows when it sits at an edge and fits.
          */
-        private void finish(UTF8String q, long bad, boolean first, boolean last, Out out) {
-            int slot = judged.slotOf(q);
-            /* seen before: the run is not grouped, unless this is the partition's last
-               fragment and that its first (both written whole, merged by the driver) */
-            boolean again = seenBefore(q) && !(last && q.equals(firstQuery));
-            if (first) firstQuery = q.clone();
+        private void finish(Window window, int q, Out out) {
+            int slot = window.qSlot.values[q];
+            long bad = window.qBad.values[q];
+            boolean edge = window.qEdge.values[q] != 0;
+            if (n == 0 && bad == 0) return; /* nothing read of it here (a window's end) */
             long twice = listedTwice();
-            if (slot < 0 && !first && !last && !again && bad == 0 && twice == 0) {
-                out.quietFragments++;
+            long limit = settings[SHIP_ROWS];
+            boolean ship = edge && shipped + n <= limit;
+            if (slot < 0 && bad == 0 && twice == 0 && !ship) {
+                out.quietHash.add(window.qHash.values[q]);
+                out.quietCount.add(n);
                 out.quietRows += n;
-                n = 0;
-                bytesN = 0;
                 return;
             }
+            int piece = out.pieces();
             findJudged(slot);
+            countHits(piece, out);
+            if (ship) {
+                shipped += n;
+                for (int i = 0; i < n; i++) {
+                    out.rPiece.add(piece);
+                    out.rPosition.add(positions[i]);
+                    out.rScore.add(scores[i]);
+                    out.rDoc.add(docBytes, docFrom[i], docLength[i]);
+                }
+            }
+            out.pRows.add(n);
+            out.pBad.add(bad);
+            out.pTwice.add(twice);
+            out.pFlags.add((ship ? 1 : 0) | (edge ? 2 : 0));
+            out.pHash.add(window.qHash.values[q]);
+            out.pFirst.add(twice != 0 ? first : -1);
+            out.pSecond.add(twice != 0 ? second : -1);
+            out.pQuery.add(window.qBytes.values, window.qFrom.values[q], window.qLength.values[q]);
+            if (twice != 0) out.pDoc.add(docBytes, docFrom[twiceRow], docLength[twiceRow]);
+            else out.pDoc.add(docBytes, 0, 0);
+        }
+
+        /** For each hit of the piece: the rows above, tied, tied with a greater id, tied before. */
+        private void countHits(int piece, Out out) {
             /* the distinct scores of the hits, ascending: the levels */
             double[] levels = new double[k];
             for (int j = 0; j < k; j++) levels[j] = scores[hitRow[j]];
@@ -461,7 +826,7 @@ public final class RanksPass {
             /* per row: the level of its score, or the gap below the next level up */
             long[] below = new long[count + 1], same = new long[count];
             int tiedN = 0;
-            for (int i = 0; i < n; i++) {
+            for (int i = 0; i < n && count > 0; i++) {
                 double s = scores[i];
                 int lo = levelOf(levels, count, s);
                 if (lo < count && levels[lo] == s) {
@@ -482,19 +847,23 @@ public final class RanksPass {
                 higher += below[level + 1] + (level + 1 < count ? same[level + 1] : 0);
                 above[level] = higher;
             }
-            /* the rows of each level with a tie, sorted by id: a hit's position among them */
+            /* the rows of each level with a tie, by id and by position: a hit's place in each */
             int[] start = new int[count + 1];
             for (int level = 0; level < count; level++) start[level + 1] = start[level] + (int) same[level];
             if (groupRows.length < tiedN) groupRows = new int[Math.max(tiedN, groupRows.length * 2)];
             int[] fill = Arrays.copyOf(start, count);
             for (int t = 0; t < tiedN; t++) groupRows[fill[tiedLevel[t]]++] = tiedRow[t];
-            if (position.length < n) position = new int[Math.max(n, position.length * 2)];
+            if (byId.length < n) {
+                byId = new int[Math.max(n, byId.length * 2)];
+                byPosition = new int[byId.length];
+            }
             for (int level = 0; level < count; level++) {
                 if (same[level] > 1) {
-                    sortById(groupRows, start[level], start[level + 1]);
-                    for (int at = start[level]; at < start[level + 1]; at++) {
-                        position[groupRows[at]] = at - start[level];
-                    }
+                    int from = start[level], to = start[level + 1];
+                    sortRows(groupRows, from, to, false);
+                    for (int at = from; at < to; at++) byId[groupRows[at]] = at - from;
+                    sortRows(groupRows, from, to, true);
+                    for (int at = from; at < to; at++) byPosition[groupRows[at]] = at - from;
                 }
             }
             for (int j = 0; j < k; j++) {
@@ -502,136 +871,278 @@ public final class RanksPass {
                 double s = scores[row];
                 int level = levelOf(levels, count, s);
                 long size = same[level];
-                long greater = size > 1 ? size - 1 - position[row] : 0;
-                out.hit(hitJudgment[j], s, above[level], size, greater);
+                out.hPiece.add(piece);
+                out.hJudgment.add(hitJudgment[j]);
+                out.hScore.add(s);
+                out.hPosition.add(positions[row]);
+                out.hAbove.add(above[level]);
+                out.hSize.add(size);
+                out.hGreater.add(size > 1 ? size - 1 - byId[row] : 0);
+                out.hEarlier.add(size > 1 ? byPosition[row] : 0);
             }
-            if (first || last) {
-                for (int i = 0; i < n; i++) out.boundaryRow(scores[i], docBytes, docFrom[i], docLength[i]);
+        }
+    }
+
+    // ---------------------------------------------------------------- the second pass
+
+    /**
+     * The second pass over chosen queries (those split in pieces the driver did not get whole):
+     * each partition's share of the counts of their hits, and the 64-bit hashes of their
+     * (query, document) pairs by bucket, for a shuffle that finds a document listed twice.
+     * Keys: {@code -1 - segment} for a segment of {@link #SEGMENT} hits' counts, {@code bucket}
+     * (0 and up) for hashes.
+     */
+    static final class Recount implements PairFlatMapFunction<Iterator<InternalRow>, Integer, long[]> {
+        private static final long serialVersionUID = 1L;
+        private final long[] settings;
+        private final int buckets;
+        /* the queries: open addressing of (index + 1) by hash, their ids (null: by hash only),
+           their hits' places */
+        private final int[] table;
+        private final long[] queryHash;
+        private final byte[][] queryText;
+        private final int[] queryStart;
+        /* hits sorted by (query, score, id): score, id, position; and the hit at each place */
+        private final double[] score;
+        private final byte[][] doc;
+        private final long[] position;
+        private final int[] hitAt;
+        /* within each tie level, the places sorted by position, and their positions */
+        private final int[] byPosition;
+        private final long[] levelPosition;
+        private final int[] levelEnd;
+
+        Recount(long[] hashes, byte[][] queries, int[] hitQuery, double[] hitScore, byte[][] hitDoc,
+                long[] hitPosition, long[] settings, int buckets) {
+            this.settings = settings;
+            this.buckets = buckets;
+            int m = hashes.length, h = hitQuery.length;
+            queryHash = hashes;
+            queryText = queries;
+            int capacity = 64;
+            while (capacity < 4 * m) capacity *= 2;
+            table = new int[capacity];
+            for (int i = 0; i < m; i++) {
+                long key = hashes[i];
+                int at = (int) (key ^ (key >>> 32)) & (capacity - 1);
+                while (table[at] != 0) at = (at + 1) & (capacity - 1);
+                table[at] = i + 1;
             }
-            out.fragment(q, n, bad, twice, (first ? 1 : 0) | (last ? 2 : 0) | (again ? 4 : 0));
-            n = 0;
-            bytesN = 0;
-            k = 0;
+            Integer[] order = new Integer[h];
+            for (int i = 0; i < h; i++) order[i] = i;
+            Arrays.sort(order, (a, c) -> {
+                int by = Integer.compare(hitQuery[a], hitQuery[c]);
+                if (by == 0) by = Double.compare(hitScore[a] + 0.0, hitScore[c] + 0.0);
+                if (by == 0) by = compare(hitDoc[a], 0, hitDoc[a].length, hitDoc[c], 0, hitDoc[c].length);
+                return by;
+            });
+            hitAt = new int[h];
+            score = new double[h];
+            doc = new byte[h][];
+            position = new long[h];
+            queryStart = new int[m + 1];
+            for (int t = 0; t < h; t++) {
+                int hit = order[t];
+                hitAt[t] = hit;
+                score[t] = hitScore[hit] + 0.0;
+                doc[t] = hitDoc[hit];
+                position[t] = hitPosition[hit];
+                queryStart[hitQuery[hit] + 1]++;
+            }
+            for (int i = 0; i < m; i++) queryStart[i + 1] += queryStart[i];
+            /* tie levels: places of equal (query, score), each also by position */
+            levelEnd = new int[h];
+            byPosition = new int[h];
+            levelPosition = new long[h];
+            for (int t = 0; t < h; ) {
+                int end = t + 1;
+                while (end < h && hitQuery[hitAt[end]] == hitQuery[hitAt[t]] && score[end] == score[t]) {
+                    end++;
+                }
+                Integer[] places = new Integer[end - t];
+                for (int i = t; i < end; i++) places[i - t] = i;
+                Arrays.sort(places, (a, c) -> Long.compare(position[a], position[c]));
+                for (int i = t; i < end; i++) {
+                    byPosition[i] = places[i - t];
+                    levelPosition[i] = position[places[i - t]];
+                    levelEnd[i] = end;
+                }
+                t = end;
+            }
+        }
+
+        private int queryOf(UTF8String q, long key) {
+            int mask = table.length - 1;
+            for (int at = (int) (key ^ (key >>> 32)) & mask; table[at] != 0; at = (at + 1) & mask) {
+                int index = table[at] - 1;
+                if (queryHash[index] == key && (queryText[index] == null /* by its hash only */
+                        || same(q, queryText[index], 0, queryText[index].length))) {
+                    return index;
+                }
+            }
+            return -1;
+        }
+
+        /** The first place in [from, to) whose score is not below s. */
+        private int firstNotBelow(int from, int to, double s) {
+            while (from < to) {
+                int middle = (from + to) >>> 1;
+                if (score[middle] < s) from = middle + 1; else to = middle;
+            }
+            return from;
         }
 
         @Override
-        public Iterator<byte[]> call(Iterator<InternalRow> rows) {
-            allocate();
-            Out out = new Out();
-            UTF8String current = null;
-            long bad = 0;
-            boolean first = true;
+        public Iterator<Tuple2<Integer, long[]>> call(Iterator<InternalRow> rows) {
+            int h = score.length;
+            long[] above = new long[h + 1], size = new long[h + 1], greater = new long[h + 1];
+            long[] earlier = new long[h + 1];
+            Longs[] hashes = new Longs[buckets];
+            for (int b = 0; b < buckets; b++) hashes[b] = new Longs(64);
+            boolean float32 = settings[FLOAT32] != 0, dropSelf = settings[DROP_SELF] != 0;
+            boolean given = settings[POSITIONS] != 0;
+            long base = ((long) TaskContext.getPartitionId()) << 33, index = 0;
+            byte[] current = new byte[64]; /* the previous row's query id */
+            int currentLength = -1;
+            int query = -1;
+            long queryKey = 0;
             while (rows.hasNext()) {
                 InternalRow row = rows.next();
-                if (row.isNullAt(0)) {
-                    out.nullQueries++;
-                    continue;
-                }
+                long at = given ? row.getLong(3) : base + index;
+                index++;
+                if (row.isNullAt(0) || row.isNullAt(1) || row.isNullAt(2)) continue;
                 UTF8String q = row.getUTF8String(0);
-                if (current == null || !q.equals(current)) {
-                    if (current != null) {
-                        finish(current, bad, first, false, out);
-                        first = false;
-                    }
-                    current = q.clone();
-                    bad = 0;
+                if (currentLength < 0 || !same(q, current, 0, currentLength)) {
+                    currentLength = q.numBytes();
+                    if (current.length < currentLength) current = new byte[2 * currentLength];
+                    copy(q, current, 0);
+                    queryKey = hash(q);
+                    query = queryOf(q, queryKey);
                 }
-                if (row.isNullAt(1)) {
-                    out.nullDocs++;
-                    continue;
+                if (query < 0) continue;
+                double s = row.getDouble(2);
+                if (Double.isNaN(s) || Double.isInfinite(s)) continue;
+                UTF8String d = row.getUTF8String(1);
+                if (dropSelf && same(d, current, 0, currentLength)) continue;
+                /* Spark's xxhash64(q, d): the document's bytes seeded with the query's hash */
+                long pair = XXH64.hashUnsafeBytes(d.getBaseObject(), d.getBaseOffset(), d.numBytes(),
+                                                  queryKey);
+                hashes[(int) ((pair >>> 1) % buckets)].add(pair);
+                if (float32) s = (float) s;
+                int from = queryStart[query], to = queryStart[query + 1];
+                if (from == to) continue;
+                int low = firstNotBelow(from, to, s);
+                above[from]++; /* every hit scoring lower: [from, low) */
+                above[low]--;
+                if (low == to || score[low] != s) continue;
+                int end = levelEnd[low];
+                size[low]++;
+                size[end]--;
+                byte[] id = d.getBytes();
+                int smaller = low; /* the hits of the level whose id is below this row's */
+                while (smaller < end && compare(doc[smaller], 0, doc[smaller].length, id, 0, id.length) < 0) {
+                    smaller++;
                 }
-                double s = row.isNullAt(2) ? Double.NaN : row.getDouble(2);
-                if (Double.isNaN(s) || Double.isInfinite(s)) {
-                    bad++;
-                    continue;
-                }
-                add(row.getUTF8String(1), s);
+                greater[low]++;
+                greater[smaller]--;
+                int later = low; /* the hits of the level placed after this row */
+                while (later < end && levelPosition[later] <= at) later++;
+                earlier[later]++;
+                earlier[end]--;
             }
-            if (current != null) finish(current, bad, first, true, out);
-            return Collections.singletonList(out.toBytes()).iterator();
+            List<Tuple2<Integer, long[]>> out = new ArrayList<>();
+            long[] counts = new long[4 * h];
+            long a = 0, b = 0, c = 0, e = 0;
+            for (int t = 0; t < h; t++) {
+                a += above[t];
+                b += size[t];
+                c += greater[t];
+                e += earlier[t];
+                int hit = hitAt[t];
+                counts[4 * hit] = a;
+                counts[4 * hit + 1] = b;
+                counts[4 * hit + 2] = c;
+                counts[4 * hitAt[byPosition[t]] + 3] = e;
+            }
+            for (int from = 0, segment = 0; from < 4 * h; from += 4 * SEGMENT, segment++) {
+                out.add(new Tuple2<>(-1 - segment, Arrays.copyOfRange(counts, from,
+                                                                      Math.min(4 * h, from + 4 * SEGMENT))));
+            }
+            for (int bucket = 0; bucket < buckets; bucket++) {
+                if (hashes[bucket].size > 0) {
+                    out.add(new Tuple2<>(bucket, Arrays.copyOf(hashes[bucket].values,
+                                                               hashes[bucket].size)));
+                }
+            }
+            return out.iterator();
         }
     }
 
-    /** Little-endian int64s (py4j passes a byte[] argument whole, a long[] item by item). */
-    static long[] longs(byte[] bytes) {
-        long[] values = new long[bytes.length / 8];
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(values);
-        return values;
+    /** Hits' counts per shuffled segment of the second pass. */
+    static final int SEGMENT = 1 << 16;
+
+    /**
+     * What each key of the second pass comes to: a segment's counts summed over the
+     * partitions, or the hashes of a bucket seen more than once (sorted, each once).
+     */
+    static final class Reduce implements FlatMapFunction<Iterator<Tuple2<Integer, Iterable<long[]>>>,
+                                                        Tuple2<Integer, long[]>> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Iterator<Tuple2<Integer, long[]>> call(Iterator<Tuple2<Integer, Iterable<long[]>>> keys) {
+            List<Tuple2<Integer, long[]>> out = new ArrayList<>();
+            while (keys.hasNext()) {
+                Tuple2<Integer, Iterable<long[]>> key = keys.next();
+                if (key._1() < 0) {
+                    long[] sum = null;
+                    for (long[] part : key._2()) {
+                        if (sum == null) sum = part.clone();
+                        else for (int i = 0; i < sum.length; i++) sum[i] += part[i];
+                    }
+                    out.add(new Tuple2<>(key._1(), sum));
+                    continue;
+                }
+                int total = 0;
+                for (long[] part : key._2()) total += part.length;
+                long[] all = new long[total];
+                int at = 0;
+                for (long[] part : key._2()) {
+                    System.arraycopy(part, 0, all, at, part.length);
+                    at += part.length;
+                }
+                Arrays.sort(all);
+                Longs twice = new Longs(4);
+                for (int i = 1; i < total; i++) {
+                    if (all[i] == all[i - 1] && (twice.size == 0 || twice.values[twice.size - 1] != all[i])) {
+                        twice.add(all[i]);
+                    }
+                }
+                if (twice.size > 0) out.add(new Tuple2<>(key._1(), Arrays.copyOf(twice.values, twice.size)));
+            }
+            return out.iterator();
+        }
     }
 
-    static Judged judged(byte[] queryBytes, long[] queryOffsets, byte[] docBytes, long[] docOffsets) {
-        int m = queryOffsets.length - 1;
-        long[] queryHash = new long[m], docHash = new long[m];
-        for (int i = 0; i < m; i++) {
-            int from = (int) queryOffsets[i], to = (int) queryOffsets[i + 1];
-            queryHash[i] = hash(queryBytes, Platform.BYTE_ARRAY_OFFSET + from, to - from);
-            from = (int) docOffsets[i];
-            to = (int) docOffsets[i + 1];
-            docHash[i] = hash(docBytes, Platform.BYTE_ARRAY_OFFSET + from, to - from);
-        }
-        /* by query (ids compared, not only hashes), then by document hash */
-        Integer[] order = new Integer[m];
-        for (int i = 0; i < m; i++) order[i] = i;
-        Arrays.sort(order, (a, c) -> {
-            int by = Long.compare(queryHash[a], queryHash[c]);
-            if (by == 0) by = compareQueries(queryBytes, queryOffsets, a, c);
-            return by != 0 ? by : Long.compare(docHash[a], docHash[c]);
-        });
-        Judged judged = new Judged();
-        judged.docHash = new long[m];
-        judged.judgment = new int[m];
-        judged.docOffset = new int[m];
-        judged.docLength = new int[m];
-        judged.docBytes = docBytes;
-        int queries = 0;
-        for (int i = 0; i < m; i++) {
-            int at = order[i];
-            judged.docHash[i] = docHash[at];
-            judged.judgment[i] = at;
-            judged.docOffset[i] = (int) docOffsets[at];
-            judged.docLength[i] = (int) (docOffsets[at + 1] - docOffsets[at]);
-            if (i == 0 || compareQueries(queryBytes, queryOffsets, order[i - 1], at) != 0) queries++;
-        }
-        int capacity = 64;
-        while (capacity < queries * 4) capacity *= 2;
-        judged.queryKeys = new long[capacity];
-        judged.queryStart = new int[capacity];
-        judged.queryEnd = new int[capacity];
-        judged.queryText = new byte[capacity][];
-        for (int i = 0; i < m; ) {
-            int at = order[i];
-            int j = i + 1;
-            while (j < m && compareQueries(queryBytes, queryOffsets, order[j], at) == 0) j++;
-            long key = queryHash[at] == 0 ? 1 : queryHash[at];
-            int slot = (int) key & (capacity - 1);
-            while (judged.queryKeys[slot] != 0) slot = (slot + 1) & (capacity - 1);
-            judged.queryKeys[slot] = key;
-            judged.queryStart[slot] = i;
-            judged.queryEnd[slot] = j;
-            judged.queryText[slot] = Arrays.copyOfRange(queryBytes, (int) queryOffsets[at],
-                                                        (int) queryOffsets[at + 1]);
-            i = j;
-        }
-        return judged;
-    }
+    // ---------------------------------------------------------------- what the driver calls
 
-    private static int compareQueries(byte[] bytes, long[] offsets, int a, int c) {
-        return compare(bytes, (int) offsets[a], (int) (offsets[a + 1] - offsets[a]),
-                       bytes, (int) offsets[c], (int) (offsets[c + 1] - offsets[c]));
+    /** The run's rows as Spark's internal rows: the one RDD every job of an evaluation reads. */
+    public static JavaRDD<InternalRow> rows(Dataset<Row> frame) {
+        return frame.queryExecution().toRdd().toJavaRDD();
     }
 
     /**
-     * The pass over {@code frame} (columns q string, d string, s double), given the judged
-     * pairs: their query and document ids as UTF-8, each an array of bytes and the
-     * offsets into it as little-endian int64 (the judgment of pair {@code i} is {@code i}).
-     * The partitions' arrays are written to {@code path}, each after its length (int64,
-     * little-endian). Returns the number of partitions.
+     * The pass over {@code rows} (q string, d string, s double[, p long]), given the judged
+     * pairs: their query and document ids as UTF-8, each an array of bytes and the offsets into
+     * it as little-endian int64 (the judgment of pair {@code i} is {@code i}); the settings
+     * (int64s, see {@link #BUFFER_ROWS}). The partitions' arrays are written to {@code path},
+     * each after its length (int64, little-endian). Returns the number of partitions.
      */
-    public static int run(Dataset<Row> frame, byte[] queryBytes, byte[] queryOffsets,
-                          byte[] docBytes, byte[] docOffsets, String path) throws IOException {
+    public static int scan(JavaRDD<InternalRow> rows, byte[] queryBytes, byte[] queryOffsets,
+                           byte[] docBytes, byte[] docOffsets, byte[] settings, String path)
+            throws IOException {
         Judged judged = judged(queryBytes, longs(queryOffsets), docBytes, longs(docOffsets));
-        List<byte[]> parts = frame.queryExecution().toRdd().toJavaRDD()
-            .mapPartitions(new Pass(judged)).collect();
+        List<byte[]> parts = rows.mapPartitions(new Pass(judged, longs(settings))).collect();
         try (OutputStream out = new BufferedOutputStream(new FileOutputStream(path), 1 << 20)) {
             ByteBuffer length = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
             for (byte[] part : parts) {
@@ -641,5 +1152,57 @@ public final class RanksPass {
             }
         }
         return parts.size();
+    }
+
+    /**
+     * The second pass over the chosen queries (their 64-bit hashes; their ids as UTF-8, a
+     * query marked 0 in {@code known} found by its hash alone) and their hits (query index,
+     * score, document id, position): per hit the rows of its query over the whole run scoring
+     * higher, tied, tied with a greater id, and tied read before it, summed over the partitions
+     * by a shuffle, written to {@code path} as 4 little-endian int64 per hit; then the
+     * (query, document) hashes seen twice (Spark's {@code xxhash64(q, d)}, sorted), after their
+     * count (int64).
+     */
+    public static void recount(JavaRDD<InternalRow> rows, byte[] queryHashes, byte[] known,
+                               byte[] queryBytes, byte[] queryOffsets, byte[] hitQuery,
+                               byte[] hitScore, byte[] hitDocBytes, byte[] hitDocOffsets,
+                               byte[] hitPosition, byte[] settings, String path) throws IOException {
+        long[] hashes = longs(queryHashes), isKnown = longs(known), qo = longs(queryOffsets);
+        long[] dof = longs(hitDocOffsets), hq = longs(hitQuery);
+        byte[][] queries = new byte[hashes.length][];
+        for (int i = 0; i < queries.length; i++) {
+            if (isKnown[i] != 0) queries[i] = Arrays.copyOfRange(queryBytes, (int) qo[i], (int) qo[i + 1]);
+        }
+        int h = hq.length;
+        int[] hitQueries = new int[h];
+        byte[][] docs = new byte[h][];
+        for (int i = 0; i < h; i++) {
+            hitQueries[i] = (int) hq[i];
+            docs[i] = Arrays.copyOfRange(hitDocBytes, (int) dof[i], (int) dof[i + 1]);
+        }
+        int partitions = Math.max(1, rows.getNumPartitions());
+        int segments = (h + SEGMENT - 1) / SEGMENT;
+        Recount pass = new Recount(hashes, queries, hitQueries, doubles(hitScore), docs,
+                                   longs(hitPosition), longs(settings), partitions);
+        List<Tuple2<Integer, long[]>> found = rows.mapPartitionsToPair(pass)
+            .groupByKey(new HashPartitioner(partitions + segments))
+            .mapPartitions(new Reduce()).collect();
+        long[] counts = new long[4 * h];
+        Longs twice = new Longs(16);
+        for (Tuple2<Integer, long[]> key : found) {
+            if (key._1() < 0) {
+                System.arraycopy(key._2(), 0, counts, 4 * SEGMENT * (-1 - key._1()), key._2().length);
+            } else {
+                for (long value : key._2()) twice.add(value);
+            }
+        }
+        ByteBuffer out = ByteBuffer.allocate(8 * (counts.length + 1 + twice.size))
+            .order(ByteOrder.LITTLE_ENDIAN);
+        for (long value : counts) out.putLong(value);
+        out.putLong(twice.size);
+        twice.write(out);
+        try (OutputStream file = new FileOutputStream(path)) {
+            file.write(out.array());
+        }
     }
 }
