@@ -497,7 +497,7 @@ def evaluate_recommendations(
             raise _refuse(str(parsed), "it has no Spark implementation")
         beyond_measures.append(parsed)
     if accuracy_names and test is None:
-        raise InvalidParameterError(f"{accuracy_names} need the held-out interactions (test=)")
+        raise InvalidParameterError(f"{accuracy_names} need the held-out interactions (held_out=)")
 
     if spark is None:
         frames = [f for f in (test, recommendations, exclude, train) if is_spark_frame(f)]
@@ -727,7 +727,7 @@ def evaluate_recommendations(
                 per_user.append((name, joined.groupBy(USER).agg(aggregate.alias("_value"))))
             elif m.name == "epc":
                 if truth is None:
-                    raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
+                    raise InvalidParameterError(f"{m} needs the held-out interactions (held_out=)")
                 relevant = truth.filter(sf.col("_r") >= 1).select(
                     USER, ITEM, sf.lit(1.0).alias("_rel"))
                 share = sf.coalesce(sf.col("_users").cast("double"), sf.lit(0.0)) / sf.lit(
@@ -743,7 +743,7 @@ def evaluate_recommendations(
                     cut, *item_vectors(), max(n_evaluated, 1))))
             elif m.name == "serendipity" and dialect == "recommenders":
                 if truth is None:
-                    raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
+                    raise InvalidParameterError(f"{m} needs the held-out interactions (held_out=)")
                 need_history(m)  # numpy's error without training interactions
                 trained: DataFrame = history  # type: ignore[assignment]
                 per_user.append((name, spark_vectors.history_serendipity_frame(
@@ -754,7 +754,7 @@ def evaluate_recommendations(
                         f"{m} needs a baseline recommender's lists: give "
                         f"{argument('baseline')}")
                 if truth is None:
-                    raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
+                    raise InvalidParameterError(f"{m} needs the held-out interactions (held_out=)")
                 base_cut = base_lists if m.cutoff is None else base_lists.filter(
                     sf.col(POS) <= m.cutoff)
                 useful = truth.filter(sf.col("_r") >= 1).select(
@@ -766,7 +766,7 @@ def evaluate_recommendations(
                 per_user.append((name, joined.groupBy(USER).agg(sf.avg(value).alias("_value"))))
             elif m.name == "popreo":
                 if truth is None:
-                    raise InvalidParameterError(f"{m} needs the held-out interactions (test=)")
+                    raise InvalidParameterError(f"{m} needs the held-out interactions (held_out=)")
                 groups = tail_frame(m)
                 relevant = truth.filter(sf.col("_r") >= 1).select(USER, ITEM)
                 fresh = relevant.join(history.select(USER, ITEM), [USER, ITEM], "left_anti")  # type: ignore[union-attr]
