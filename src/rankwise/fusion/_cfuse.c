@@ -11,7 +11,9 @@
  * score, min-max or max normalised per query and run, or a function of the rank, times an
  * optional weight) to its candidate's total, in the order of the runs, and count the runs
  * that hold it: the sums numpy.bincount makes, bit for bit. gather() copies the candidates'
- * document ids into one Arrow string buffer. The GIL is released while they work.
+ * document ids into one Arrow string buffer. ranks() gives each row of a run its rank within
+ * its query in trec_eval's order, for the methods that read ranks (rrf, rbc, borda, ...).
+ * The GIL is released while they work.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -901,10 +903,394 @@ done:
     return result;
 }
 
+/* ----------------------------------------------------------------------------------------- */
+/* ranks: each row's 1-based rank within its query, in trec_eval's order                      */
+
+/* A row being ranked: its score (-0.0 made 0.0: they tie) and the row. */
+typedef struct {
+    double score;
+    int64_t row;
+} Ranked;
+
+/* A member of a tie group: its document id's first 8 bytes as a big-endian word (zero-padded,
+   so word order is byte order unless the words are equal), its bytes, and its row. */
+typedef struct {
+    uint64_t word;
+    const unsigned char *bytes;
+    size_t length;
+    int64_t row;
+} Tied;
+
+/* Whether a comes before b in a tie group: document id descending in byte order (an id after
+   its own prefix), rows ascending among equal ids. */
+static inline int
+tied_before(const Tied *a, const Tied *b)
+{
+    if (a->word != b->word) {
+        return a->word > b->word;
+    }
+    size_t n = a->length < b->length ? a->length : b->length;
+    int c = n ? memcmp(a->bytes, b->bytes, n) : 0;
+    if (c != 0) {
+        return c > 0;
+    }
+    if (a->length != b->length) {
+        return a->length > b->length;
+    }
+    return a->row < b->row;
+}
+
+/* Sorts items[0 .. n) with tied_before (merge sort, stable; *spare* holds n / 2 items). */
+static void
+sort_tied(Tied *items, Tied *spare, int64_t n)
+{
+    if (n <= 16) {
+        for (int64_t i = 1; i < n; i++) {
+            Tied item = items[i];
+            int64_t j = i;
+            while (j > 0 && tied_before(&item, &items[j - 1])) {
+                items[j] = items[j - 1];
+                j--;
+            }
+            items[j] = item;
+        }
+        return;
+    }
+    int64_t half = n / 2;
+    sort_tied(items, spare, half);
+    sort_tied(items + half, spare, n - half);
+    if (!tied_before(&items[half], &items[half - 1])) {
+        return; /* already in order */
+    }
+    memcpy(spare, items, (size_t)half * sizeof(Tied));
+    int64_t i = 0, j = half, k = 0;
+    while (i < half && j < n) {
+        items[k++] = tied_before(&items[j], &spare[i]) ? items[j++] : spare[i++];
+    }
+    while (i < half) {
+        items[k++] = spare[i++];
+    }
+}
+
+#define SHORT_SORT 32
+
+/* Sorts rows[0 .. n) by score descending (insertion sort). */
+static void
+insertion_sort_scores(Ranked *rows, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++) {
+        Ranked item = rows[i];
+        int64_t j = i;
+        while (j > 0 && rows[j - 1].score < item.score) {
+            rows[j] = rows[j - 1];
+            j--;
+        }
+        rows[j] = item;
+    }
+}
+
+/* A key of a score whose ascending order is the score's descending order. */
+static inline uint64_t
+descending_key(double score)
+{
+    uint64_t bits;
+    memcpy(&bits, &score, 8);
+    bits = (bits >> 63) ? ~bits : bits | 0x8000000000000000ULL; /* ascending with the score */
+    return ~bits;
+}
+
+/* Sorts rows[0 .. n) by score descending: a radix sort of descending_key by byte (least
+   significant first; bytes every key shares are skipped). Scratch: *spare* n rows, *keys* 2n. */
+static void
+radix_sort_scores(Ranked *rows, Ranked *spare, uint64_t *keys, int64_t n,
+                  uint32_t (*counts)[256])
+{
+    memset(counts, 0, 8 * 256 * sizeof(uint32_t));
+    uint64_t *key_from = keys, *key_to = keys + n;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t key = key_from[i] = descending_key(rows[i].score);
+        for (int d = 0; d < 8; d++) {
+            counts[d][(key >> (8 * d)) & 0xFF]++;
+        }
+    }
+    Ranked *from = rows, *to = spare;
+    for (int d = 0; d < 8; d++) {
+        uint32_t *count = counts[d];
+        if (count[(key_from[0] >> (8 * d)) & 0xFF] == (uint32_t)n) {
+            continue; /* every key has this byte */
+        }
+        uint32_t sum = 0;
+        for (int b = 0; b < 256; b++) {
+            uint32_t c = count[b];
+            count[b] = sum;
+            sum += c;
+        }
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t at = count[(key_from[i] >> (8 * d)) & 0xFF]++;
+            to[at] = from[i];
+            key_to[at] = key_from[i];
+        }
+        Ranked *swap = from;
+        from = to;
+        to = swap;
+        uint64_t *key_swap = key_from;
+        key_from = key_to;
+        key_to = key_swap;
+    }
+    if (from != rows) {
+        memcpy(rows, from, (size_t)n * sizeof(Ranked));
+    }
+}
+
+typedef struct {
+    Ranked *rows, *spare;
+    Tied *tied, *tied_spare;
+    uint32_t *which, *bucket;
+    uint64_t *keys;
+    uint32_t (*counts)[256];
+} RankScratch;
+
+/* Sorts rows[0 .. n) by score descending, the scores between lo and hi. Short lists by
+   insertion; longer ones by one pass into n buckets of equal width, bucket (hi - score) *
+   n / (hi - lo): monotone in the score (each step rounds monotonically), so the buckets come
+   in order and each is sorted on its own (insertion, or the radix sort when large). A range
+   that is not finite: the radix sort. */
+static void
+sort_scores(RankScratch *s, int64_t n, double lo, double hi)
+{
+    Ranked *rows = s->rows, *spare = s->spare;
+    if (n <= SHORT_SORT) {
+        insertion_sort_scores(rows, n);
+        return;
+    }
+    double width = hi - lo, scale = (double)n / width;
+    if (!(width > 0.0) || !isfinite(width) || !isfinite(scale)) {
+        radix_sort_scores(rows, spare, s->keys, n, s->counts);
+        return;
+    }
+    uint32_t *bucket = s->bucket, *which = s->which;
+    memset(bucket, 0, ((size_t)n + 1) * sizeof(uint32_t));
+    for (int64_t i = 0; i < n; i++) {
+        double at = (hi - rows[i].score) * scale;
+        uint32_t b = at < (double)n ? (uint32_t)at : (uint32_t)(n - 1);
+        which[i] = b;
+        bucket[b + 1]++;
+    }
+    for (int64_t b = 0; b < n; b++) {
+        bucket[b + 1] += bucket[b];
+    }
+    for (int64_t i = 0; i < n; i++) { /* bucket[b] moves from the bucket's start to its end */
+        spare[bucket[which[i]]++] = rows[i];
+    }
+    uint32_t start = 0;
+    for (int64_t b = 0; b < n; b++) { /* bucket[b] is now the end of bucket b */
+        uint32_t stop = bucket[b];
+        if (stop - start > SHORT_SORT) {
+            radix_sort_scores(spare + start, rows + start, s->keys, stop - start, s->counts);
+        } else if (stop - start > 1) {
+            insertion_sort_scores(spare + start, stop - start);
+        }
+        start = stop;
+    }
+    memcpy(rows, spare, (size_t)n * sizeof(Ranked));
+}
+
+enum { RANK_OK = 0, RANK_BAD_ROW = 1, RANK_BAD_STRING = 2, RANK_NAN = 3 };
+
+/* The first 8 bytes of an id, zero-padded, as a word whose integer order is their byte order. */
+static inline uint64_t
+big_endian_word(const unsigned char *bytes, size_t length, const unsigned char *limit)
+{
+#if defined(WORDS_LITTLE_ENDIAN) && (defined(__GNUC__) || defined(__clang__))
+    return __builtin_bswap64(short_word(bytes, length < 8 ? length : 8, limit));
+#else
+    uint64_t word = 0;
+    for (size_t k = 0; k < 8; k++) {
+        word = (word << 8) | (k < length ? bytes[k] : 0);
+    }
+    (void)limit;
+    return word;
+#endif
+}
+
+/* Orders the tie group rows[0 .. n) by document id descending; a RANK_ status. */
+static int
+order_ties(Ranked *rows, int64_t n, const Strings *strings, Tied *tied, Tied *spare)
+{
+    Py_ssize_t chunk = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t row = rows[i].row;
+        chunk = find_chunk(strings, row, chunk);
+        const int32_t *o = strings->offsets[chunk];
+        int64_t at = row - strings->start[chunk];
+        if (UNLIKELY(o[at + 1] < o[at] || o[at] < 0)) {
+            return RANK_BAD_STRING;
+        }
+        const unsigned char *bytes = strings->data[chunk] + o[at];
+        size_t length = (size_t)(o[at + 1] - o[at]);
+        tied[i].word = big_endian_word(bytes, length, strings->limit[chunk]);
+        tied[i].bytes = bytes;
+        tied[i].length = length;
+        tied[i].row = row;
+    }
+    sort_tied(tied, spare, n);
+    for (int64_t i = 0; i < n; i++) {
+        rows[i].row = tied[i].row;
+    }
+    return RANK_OK;
+}
+
+/* Ranks the rows of one query (positions b .. e - 1 of the run's rows, or of order). */
+static int
+rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores, int64_t n_rows,
+           const Strings *strings, RankScratch *s, int64_t *rank_out)
+{
+    int64_t n = e - b;
+    int sorted = 1;
+    double lo = INFINITY, hi = -INFINITY, last = INFINITY;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t row = order ? order[b + i] : b + i;
+        if (UNLIKELY(row < 0 || row >= n_rows)) {
+            return RANK_BAD_ROW;
+        }
+        double score = scores[row];
+        if (UNLIKELY(score != score)) {
+            return RANK_NAN;
+        }
+        score = score == 0.0 ? 0.0 : score; /* -0.0 ties with 0.0 */
+        s->rows[i].score = score;
+        s->rows[i].row = row;
+        sorted &= last >= score;
+        last = score;
+        lo = score < lo ? score : lo;
+        hi = score > hi ? score : hi;
+    }
+    if (!sorted) {
+        sort_scores(s, n, lo, hi);
+    }
+    Ranked *rows = s->rows;
+    for (int64_t i = 0; i < n;) {
+        int64_t j = i + 1;
+        while (j < n && rows[j].score == rows[i].score) {
+            j++;
+        }
+        if (j - i > 1) {
+            int status = order_ties(rows + i, j - i, strings, s->tied, s->tied_spare);
+            if (status != RANK_OK) {
+                return status;
+            }
+        }
+        i = j;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        rank_out[rows[i].row] = i + 1;
+    }
+    return RANK_OK;
+}
+
+PyDoc_STRVAR(ranks_doc,
+"ranks(q_begin, q_end, begin, end, order, chunks, scores, rank_out)\n\n"
+"Writes rank_out[row] (int64, one per row): the 1-based rank of each row of queries\n"
+"q_begin .. q_end - 1 within its query, in trec_eval's order: score descending (float64\n"
+"scores, one per row; -0.0 ties with 0.0), ties by document id descending in byte order.\n"
+"Query q's rows are begin[q] .. end[q] - 1 (int64) in the run's row order, or positions\n"
+"in order (int64 rows; None: the rows themselves); chunks are the Arrow string chunks of\n"
+"the document ids [(length, offsets, data, offset), ...]. Each query's rows are sorted\n"
+"(nothing to sort when they come in rank order: one pass checks), into buckets of equal\n"
+"score width or by a radix sort of the scores' bits, then each group of equal scores by\n"
+"its ids. Returns 0, or -1 when a score is NaN (not ranked). The GIL is released: parts\n"
+"of the queries may run on several threads.");
+
+static PyObject *
+cfuse_ranks(PyObject *self, PyObject *args)
+{
+    Py_ssize_t q_begin, q_end;
+    PyObject *begin_obj, *end_obj, *order_obj, *chunks, *scores_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "nnOOOO!OO:ranks", &q_begin, &q_end, &begin_obj, &end_obj,
+                          &order_obj, &PyList_Type, &chunks, &scores_obj, &out_obj)) {
+        return NULL;
+    }
+    Strings strings;
+    if (strings_init(&strings, chunks) < 0) {
+        return NULL;
+    }
+    Py_ssize_t n_rows = (Py_ssize_t)strings.start[strings.n_chunks];
+    Py_buffer views[5];
+    memset(views, 0, sizeof(views));
+    RankScratch s;
+    memset(&s, 0, sizeof(s));
+    PyObject *result = NULL;
+    if (get_buffer(begin_obj, &views[0], 8, -1, 0, "ranks: begin") < 0 ||
+        get_buffer(end_obj, &views[1], 8, views[0].len / 8, 0, "ranks: end") < 0 ||
+        get_optional(order_obj, &views[2], 8, -1, 0, "ranks: order") < 0 ||
+        get_buffer(scores_obj, &views[3], 8, n_rows, 0, "ranks: scores") < 0 ||
+        get_buffer(out_obj, &views[4], 8, n_rows, 1, "ranks: rank_out") < 0) {
+        goto done;
+    }
+    const int64_t *begin = views[0].buf, *end = views[1].buf, *order = views[2].buf;
+    Py_ssize_t n_positions = order ? views[2].len / 8 : n_rows;
+    if (q_begin < 0 || q_end < q_begin || q_end > views[0].len / 8) {
+        PyErr_SetString(PyExc_ValueError, "ranks: inconsistent arguments");
+        goto done;
+    }
+    int64_t largest = 0;
+    for (Py_ssize_t q = q_begin; q < q_end; q++) {
+        if (begin[q] < 0 || end[q] < begin[q] || end[q] > n_positions) {
+            PyErr_SetString(PyExc_ValueError, "ranks: a query's rows are out of range");
+            goto done;
+        }
+        largest = end[q] - begin[q] > largest ? end[q] - begin[q] : largest;
+    }
+    size_t room = (size_t)largest + 1;
+    s.rows = PyMem_Malloc(room * sizeof(Ranked));
+    s.spare = PyMem_Malloc(room * sizeof(Ranked));
+    s.tied = PyMem_Malloc(room * sizeof(Tied));
+    s.tied_spare = PyMem_Malloc(room * sizeof(Tied));
+    s.which = PyMem_Malloc(room * sizeof(uint32_t));
+    s.bucket = PyMem_Malloc((room + 1) * sizeof(uint32_t));
+    s.keys = PyMem_Malloc(room * 2 * sizeof(uint64_t));
+    s.counts = PyMem_Malloc(8 * 256 * sizeof(uint32_t));
+    if (!s.rows || !s.spare || !s.tied || !s.tied_spare || !s.which || !s.bucket || !s.keys ||
+        !s.counts) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *scores = views[3].buf;
+    int64_t *rank_out = views[4].buf;
+    int status = RANK_OK;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t q = q_begin; q < q_end && status == RANK_OK; q++) {
+        status = rank_query(order, begin[q], end[q], scores, n_rows, &strings, &s, rank_out);
+    }
+    Py_END_ALLOW_THREADS
+    if (status == RANK_BAD_ROW) {
+        PyErr_SetString(PyExc_ValueError, "ranks: a row in order is out of range");
+    } else if (status == RANK_BAD_STRING) {
+        PyErr_SetString(PyExc_ValueError, "ranks: a string's offsets are not increasing");
+    } else {
+        result = PyLong_FromLong(status == RANK_NAN ? -1 : 0);
+    }
+done:
+    PyMem_Free(s.rows);
+    PyMem_Free(s.spare);
+    PyMem_Free(s.tied);
+    PyMem_Free(s.tied_spare);
+    PyMem_Free(s.which);
+    PyMem_Free(s.bucket);
+    PyMem_Free(s.keys);
+    PyMem_Free(s.counts);
+    for (int v = 0; v < 5; v++) {
+        release(&views[v]);
+    }
+    strings_free(&strings);
+    return result;
+}
+
 static PyMethodDef cfuse_methods[] = {
     {"scan", cfuse_scan, METH_VARARGS, scan_doc},
     {"shift", cfuse_shift, METH_VARARGS, shift_doc},
     {"gather", cfuse_gather, METH_VARARGS, gather_doc},
+    {"ranks", cfuse_ranks, METH_VARARGS, ranks_doc},
     {NULL, NULL, 0, NULL},
 };
 

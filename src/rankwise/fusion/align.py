@@ -16,6 +16,13 @@ fuses the methods that are such sums without aligning the runs at all.
 Without it, the candidates come from sorting; both number them query by
 query, in order of first appearance, so the fused runs are the same.
 
+The rank-based methods (rrf, isr, rbc, bordafuse, condorcet, ...) need every
+row's rank, where the evaluation ranks only the judged rows (by counting):
+:func:`rank_rows` takes each query's rows where the run holds them, sorts them
+in C (scores into buckets of equal width, or by a radix sort of their bits;
+nothing to sort when they come in rank order), then each group of tied scores
+by document id.
+
 Queries are the union of the runs' queries: a query one run lacks is a
 query that run retrieved nothing for.
 """
@@ -34,8 +41,8 @@ if TYPE_CHECKING:
 
     from rankwise.data import Run
 
-__all__ = ["Aligned", "Layout", "RowValues", "Scanned", "align", "document_ids", "layout", "scan",
-           "split_source"]
+__all__ = ["Aligned", "Layout", "RowValues", "Scanned", "align", "document_ids", "layout",
+           "rank_rows", "scan", "split_source"]
 
 
 @dataclass(frozen=True)
@@ -90,8 +97,6 @@ class Aligned:
         """The view with each row's rank (computed once, in trec_eval's order)."""
         if self.ranks is not None:
             return self
-        from rankwise.ranking.rank import rank_rows
-
         return replace(self, ranks=tuple(rank_rows(run) for run in self.runs))
 
     def total(self, values: list[np.ndarray] | tuple[np.ndarray, ...]) -> np.ndarray:
@@ -169,44 +174,70 @@ class Layout:
         return np.column_stack([e - b for b, e in zip(self.begin, self.end)])
 
 
+RunRows = tuple[np.ndarray, np.ndarray, "np.ndarray | None"]
+"""Where one run's rows of each query are: begin, end (int64, one per query) and order (the
+run's rows in order of query, or None when it is grouped by query), as in :class:`Layout`."""
+
+
 def layout(runs: tuple[Run, ...]) -> Layout:
     """The :class:`Layout` of *runs* (from each run's blocks of rows; no sort when grouped)."""
     names: dict[str, int] = {}
     mappings = [np.array([names.setdefault(q, len(names)) for q in run.query_ids], dtype=np.int64)
                 for run in runs]
-    n_queries = len(names)
     begins, ends = [], []
     orders: list[np.ndarray | None] = []
     blocks: list[tuple[np.ndarray, np.ndarray | None]] = []
     for run, mapping in zip(runs, mappings):
-        starts, local = run.query_blocks
-        codes = mapping[local]
-        stops = np.append(starts[1:], len(run)).astype(np.int64)
-        begin = np.zeros(n_queries, dtype=np.int64)
-        end = np.zeros(n_queries, dtype=np.int64)
-        if len(np.unique(codes)) == len(codes):  # one block per query
-            begin[codes] = starts
-            end[codes] = stops
-            orders.append(None)
-            blocks.append((codes, stops - starts))
-        else:
-            query = mapping[run.query_codes]
-            orders.append(np.argsort(query, kind="stable").astype(np.int64))
-            end[:] = np.cumsum(np.bincount(query, minlength=n_queries))
-            begin[1:] = end[:-1]
-            blocks.append((query, None))
+        (begin, end, order), block = _rows_by_query(run, mapping, len(names))
         begins.append(begin)
         ends.append(end)
+        orders.append(order)
+        blocks.append(block)
     return Layout(list(names), tuple(begins), tuple(ends), tuple(orders), tuple(blocks))
 
 
-def _chunks(run: Run) -> list[tuple[int, np.ndarray, np.ndarray, int]]:
+def run_rows(run: Run) -> RunRows:
+    """Where *run*'s rows of each of its own queries are (see :class:`Layout`).
+
+    Examples
+    --------
+    >>> from rankwise.data import Run
+    >>> begin, end, order = run_rows(Run.from_arrow(["a", "b", "a"], ["x", "x", "y"], [1, 2, 3]))
+    >>> begin.tolist(), end.tolist(), order.tolist()
+    ([0, 2], [2, 3], [0, 2, 1])
+    """
+    n_queries = len(run.query_ids)
+    return _rows_by_query(run, np.arange(n_queries, dtype=np.int64), n_queries)[0]
+
+
+def _rows_by_query(run: Run, mapping: np.ndarray, n_queries: int
+                   ) -> tuple[RunRows, tuple[np.ndarray, np.ndarray | None]]:
+    """*run*'s rows of each query (its codes mapped to *mapping*), and its blocks of rows."""
+    starts, local = run.query_blocks
+    codes = mapping[local]
+    stops = np.append(starts[1:], len(run)).astype(np.int64)
+    begin = np.zeros(n_queries, dtype=np.int64)
+    end = np.zeros(n_queries, dtype=np.int64)
+    if len(np.unique(codes)) == len(codes):  # one block per query
+        begin[codes] = starts
+        end[codes] = stops
+        return (begin, end, None), (codes, stops - starts)
+    query = mapping[run.query_codes]
+    order = np.argsort(query, kind="stable").astype(np.int64)
+    end[:] = np.cumsum(np.bincount(query, minlength=n_queries))
+    begin[1:] = end[:-1]
+    return (begin, end, order), (query, None)
+
+
+def chunks_of(run: Run) -> list[tuple[int, np.ndarray, np.ndarray, int]]:
+    """*run*'s document ids as the C module reads them: Arrow string chunks' buffers."""
     from rankwise.data._strings import string_chunks
 
     return [chunk.as_buffers() for chunk in string_chunks(run.doc_column)]
 
 
-def _module() -> Any:
+def native() -> Any:
+    """The C module :mod:`rankwise.fusion._cfuse`, or None (not built, or turned off)."""
     from rankwise._compiled import enabled, load
 
     return load("rankwise.fusion._cfuse") if enabled() else None
@@ -297,11 +328,11 @@ def scan(runs: tuple[Run, ...], where: Layout, values: list[RowValues] | None = 
     """
     from rankwise._threads import cores, run_threads
 
-    module = _module()
+    module = native()
     if module is None:
         return None
     n_queries = len(where.query_ids)
-    chunks = [_chunks(run) for run in runs]
+    chunks = [chunks_of(run) for run in runs]
     specs = values if values is not None else [RowValues() for _ in runs]
     outs = [np.empty(len(run), dtype=np.int64) for run in runs] if candidates else None
     run_args = [
@@ -357,12 +388,12 @@ def document_ids(runs: tuple[Run, ...], source: np.ndarray) -> pa.Array:
 
     from rankwise.data._arrow import numpy_to_array
 
-    module = _module()
+    module = native()
     if module is not None:
         offsets = np.empty(len(source) + 1, dtype=np.int32)
         try:
             data = module.gather(np.ascontiguousarray(source, dtype=np.int64),
-                                 [_chunks(run) for run in runs], offsets)
+                                 [chunks_of(run) for run in runs], offsets)
         except OverflowError:  # more than 2 GiB of ids: Arrow's takes below
             pass
         else:
@@ -381,6 +412,66 @@ def document_ids(runs: tuple[Run, ...], source: np.ndarray) -> pa.Array:
     back = np.empty(len(order), dtype=np.int64)
     back[order] = np.arange(len(order))
     return stacked.take(numpy_to_array(back))
+
+
+def rank_rows(run: Run, scores: np.ndarray | None = None, rows: RunRows | None = None
+              ) -> np.ndarray:
+    """The 1-based rank of every row of *run* within its query, in trec_eval's order.
+
+    Parameters
+    ----------
+    run : Run
+        The run whose rows are ranked.
+    scores : ndarray, optional
+        One per row: they order the rows instead of the run's own scores.
+    rows : RunRows, optional
+        Where each query's rows are (from :func:`~rankwise.fusion.align.layout`);
+        found from the run when not given.
+
+    Returns
+    -------
+    ndarray of int64
+        Per row, its rank, as :func:`rankwise.ranking.rank.rank_rows` gives it.
+
+    Examples
+    --------
+    >>> from rankwise.data import Run
+    >>> run = Run.from_dict({"q1": {"a": 1.0, "b": 2.0, "c": 1.0}, "q2": {"x": 0.5}})
+    >>> rank_rows(run).tolist()
+    [3, 1, 2, 1]
+    >>> rank_rows(run, -run.scores).tolist()
+    [2, 3, 1, 1]
+    """
+    from rankwise._threads import cores, run_threads
+
+    module = native()
+    if module is None or not len(run):
+        return _kernels_rank_rows(run, scores)
+    values = np.ascontiguousarray(run.scores if scores is None else scores, dtype=np.float64)
+    begin, end, order = rows if rows is not None else run_rows(run)
+    chunks = chunks_of(run)
+    out = np.empty(len(run), dtype=np.int64)
+    n_queries = len(begin)
+    parts = max(1, min(cores(), len(run) // ROWS_PER_PART + 1, n_queries))
+    before = np.concatenate(([0], np.cumsum(end - begin)))
+    edges = [0, *np.searchsorted(before, np.linspace(0, len(run), parts + 1)[1:-1]).tolist(),
+             n_queries]
+    status = [0] * parts
+
+    def work(index: int) -> None:
+        status[index] = module.ranks(edges[index], edges[index + 1], begin, end, order, chunks,
+                                     values, out)
+
+    run_threads(work, parts)
+    if min(status) < 0:  # a NaN score: ranked as numpy sorts it
+        return _kernels_rank_rows(run, scores)
+    return out
+
+
+def _kernels_rank_rows(run: Run, scores: np.ndarray | None) -> np.ndarray:
+    from rankwise.ranking.rank import rank_rows as ranked
+
+    return ranked(run, scores)
 
 
 def align(runs: tuple[Run, ...] | list[Run], *, ranks: bool = False) -> Aligned:

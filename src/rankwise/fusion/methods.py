@@ -54,7 +54,7 @@ import numpy as np
 from rankwise._validation import check, reject
 from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
-from rankwise.fusion.align import Aligned, RowValues, Scanned, layout, scan
+from rankwise.fusion.align import Aligned, RowValues, Scanned, layout, rank_rows, scan
 from rankwise.options import FUSION_ALIASES, FUSION_METHOD, FUSION_PARAMETERS, check_fusion_params
 
 if TYPE_CHECKING:
@@ -550,8 +550,6 @@ def one_pass(runs: tuple[Run, ...], method: Method, params: dict[str, Any],
 
     if not enabled() or load("rankwise.fusion._cfuse") is None:
         return None
-    from rankwise.ranking.rank import rank_rows
-
     per_run, weights = spec.per_run(params, len(runs))
     where = layout(runs)
     values = []
@@ -561,7 +559,8 @@ def one_pass(runs: tuple[Run, ...], method: Method, params: dict[str, Any],
             values.append(RowValues("raw" if norm is None else norm, run.scores, 0.0, weight))
         else:  # ranks: positions in the query's rows where those are the ranks
             grouped = where.order[r] is None
-            ranks = None if grouped and _positions_are_ranks(run) else rank_rows(run)
+            ranks = None if grouped and _positions_are_ranks(run) else rank_rows(
+                run, rows=(where.begin[r], where.end[r], where.order[r]))
             values.append(RowValues(_RANK_VALUES[spec.value], ranks, per_run[r], weight))
     found = scan(runs, where, values, candidates=False, count=spec.uses_count)
     if found is None or found.total is None:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rankwise._validation import check
-from rankwise.fusion.align import Aligned
+from rankwise.fusion.align import Aligned, rank_rows
 from rankwise.options import NORMALISATION, NORMALISATIONS
 
 if TYPE_CHECKING:
@@ -117,8 +117,6 @@ def normalise(view: Aligned, norm: str | None) -> Aligned:
     [-1.224745, 0.0, 1.224745]
     """
     from dataclasses import replace
-
-    from rankwise.ranking.rank import rank_rows
 
     name = resolve_norm(norm)
     if name is None:

@@ -47,8 +47,8 @@ def _hit_matrix(qrels: Qrels, run: Run, rel: float) -> tuple[np.ndarray, np.ndar
     lengths : ndarray of int64, one per training query
     hits : ndarray of int64, shape (n_hits, 2): (training query, position)
     """
+    from rankwise.fusion.align import rank_rows
     from rankwise.ranking.judged import judged_rows
-    from rankwise.ranking.rank import rank_rows
 
     judged = set(qrels.query_ids)
     trained = [i for i, name in enumerate(run.query_ids) if name in judged]
