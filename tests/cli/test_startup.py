@@ -163,3 +163,58 @@ def test_other_errors_at_start_up_are_not_taken_for_an_interrupt(
     monkeypatch.setattr(app, "build_parser", building)
     with pytest.raises(RuntimeError, match="a bug"):
         app.main(["eval", "q", "r"])
+
+
+# -- numpy's BLAS threads (issue 40): one unless the user chose ------------------------------
+
+BLAS_PROBE = """
+import ctypes, glob, os, sys
+from rankwise.cli import main
+status = main(sys.argv[1:])
+import numpy
+# the thread count of numpy's own OpenBLAS (the wheels' scipy-openblas), where it is found
+libs = glob.glob(os.path.join(os.path.dirname(os.path.dirname(numpy.__file__)), "numpy.libs",
+                              "*scipy_openblas*"))
+threads = "?"
+for path in libs:
+    get = getattr(ctypes.CDLL(path), "scipy_openblas_get_num_threads64_", None)
+    if get is not None:
+        threads = str(get())
+sys.stderr.write(f"ENV={{os.environ.get('OPENBLAS_NUM_THREADS')}} THREADS={{threads}}\\n")
+sys.exit(status)
+"""
+
+
+@pytest.mark.parametrize("chosen", [None, "2"])
+def test_the_command_runs_numpy_on_one_blas_thread_unless_told(chosen: str | None) -> None:
+    """On a small input OpenBLAS's idle threads cost more CPU than the evaluation."""
+    data = SRC / "rankwise" / "demo_data"
+    env = {"PYTHONPATH": str(SRC)} | ({} if chosen is None else {"OPENBLAS_NUM_THREADS": chosen})
+    done = subprocess.run(
+        [sys.executable, "-c", BLAS_PROBE.format(), "eval", str(data / "qrels.test"),
+         str(data / "results.test"), "-m", "map"],
+        capture_output=True, text=True, check=False, env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "STANDARD" in done.stdout
+    line = done.stderr.strip().splitlines()[-1]
+    want = chosen or "1"
+    assert line.startswith(f"ENV={want} THREADS=")
+    threads = line.rsplit("=", 1)[1]
+    assert threads in ("?", want)  # "?": another BLAS build, not checked
+
+
+def test_a_process_that_imported_numpy_keeps_its_environment(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """main() called from Python, numpy imported: BLAS started already; nothing is set."""
+    import numpy  # noqa: F401
+
+    from rankwise.cli import main
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    assert main(["--version"]) == 0
+    capsys.readouterr()
+    import os
+
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
