@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from rankwise.measures import Measure
-from rankwise.report.lists import RankedLists
-from rankwise.report.provenance import FileRecord, MeasureRecord
+
+if TYPE_CHECKING:  # annotations only: eval's tables need neither (import time)
+    from rankwise.report.lists import RankedLists
+    from rankwise.report.provenance import FileRecord, MeasureRecord
 
 __all__ = ["AnovaLike", "ComparisonLike", "PageLike", "PowerLike", "ResultsLike", "RowLike",
            "TukeyLike", "UnjudgedLike"]
