@@ -145,3 +145,21 @@ def test_the_c_module_refuses_what_it_cannot_read() -> None:
         CFUSE.ranks(0, 1, np.array([0]), np.array([2]), None, chunks, run.scores[:1], out)
     with pytest.raises(ValueError, match="inconsistent"):
         CFUSE.ranks(0, 2, np.array([0]), np.array([2]), None, chunks, run.scores, out)
+
+
+def test_rrf_ranks_in_the_scan_as_rank_rows_does() -> None:
+    """rrf's one pass ranks each query's rows itself: the same 1 / (k + rank) as rank_rows."""
+    rng = np.random.default_rng(11)
+    queries = [f"q{i % 9}" for i in range(900)]
+    run = _run(queries, [f"d{i % 50}-{i}" for i in range(900)],
+               rng.integers(0, 6, size=900) * 0.5)
+    begin, end, order = run_rows(run)
+    spec = (begin, end, order, chunks_of(run), run.scores, 4, 60.0, None, None, True)
+    per_query = np.zeros(len(begin), dtype=np.int64)
+    first, total = np.empty(900, dtype=np.int64), np.empty(900)
+    assert CFUSE.scan(0, len(begin), [spec], per_query, first, total, None) == 900
+    rows = first & ((1 << 40) - 1)
+    want = [1.0 / (60.0 + rank) for rank in np.array(_truth(run))[rows].tolist()]
+    assert total.tolist() == want
+    with pytest.raises(ValueError, match="rank_scores"):
+        CFUSE.scan(0, len(begin), [(*spec[:5], 1, *spec[6:])], per_query, first, total, None)

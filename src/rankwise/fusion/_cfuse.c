@@ -171,6 +171,41 @@ find_chunk(const Strings *s, int64_t row, Py_ssize_t hint)
 }
 
 /* ----------------------------------------------------------------------------------------- */
+/* ranks (below): each row's 1-based rank within its query, for the rank-based methods     */
+
+/* A row being ranked: its score (-0.0 made 0.0: they tie) and the row. */
+typedef struct {
+    double score;
+    int64_t row;
+} Ranked;
+
+/* A member of a tie group: its document id's first 8 bytes as a big-endian word (zero-padded,
+   so word order is byte order unless the words are equal), its bytes, and its row. */
+typedef struct {
+    uint64_t word;
+    const unsigned char *bytes;
+    size_t length;
+    int64_t row;
+} Tied;
+
+typedef struct {
+    Ranked *rows, *spare;
+    Tied *tied, *tied_spare;
+    uint32_t *which, *bucket;
+    uint64_t *keys;
+    uint32_t (*counts)[256];
+    int64_t *local_rank; /* per position of the query being ranked, its rank */
+} RankScratch;
+
+static int rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores,
+                      int64_t n_rows, const Strings *strings, RankScratch *s,
+                      int64_t *local_rank);
+static int scratch_init(RankScratch *s, int64_t largest);
+static void scratch_free(RankScratch *s);
+
+enum { RANK_OK = 0, RANK_BAD_ROW = 1, RANK_BAD_STRING = 2, RANK_NAN = 3 };
+
+/* ----------------------------------------------------------------------------------------- */
 /* scan                                                                                        */
 
 enum {
@@ -193,6 +228,7 @@ typedef struct {
     int64_t *candidate;
     Py_ssize_t n_rows, n_positions;
     int kind, weighted;
+    int rank_scores; /* values are scores: each row's rank comes from ranking them here */
     double param, weight;
     Strings strings;
     int strings_held;
@@ -239,14 +275,15 @@ run_free(RunSpec *r)
 }
 
 /* (begin, end, order or None, chunks, values or None, kind, param, weight or None,
- *  candidate_out or None) */
+ *  candidate_out or None[, rank_scores]) */
 static int
 run_init(RunSpec *r, PyObject *spec, Py_ssize_t n_queries)
 {
     memset(r, 0, sizeof(*r));
     PyObject *begin_obj, *end_obj, *order_obj, *chunks, *values_obj, *weight_obj, *candidate_obj;
-    if (!PyArg_ParseTuple(spec, "OOOOOidOO", &begin_obj, &end_obj, &order_obj, &chunks,
-                          &values_obj, &r->kind, &r->param, &weight_obj, &candidate_obj)) {
+    if (!PyArg_ParseTuple(spec, "OOOOOidOO|p", &begin_obj, &end_obj, &order_obj, &chunks,
+                          &values_obj, &r->kind, &r->param, &weight_obj, &candidate_obj,
+                          &r->rank_scores)) {
         return -1;
     }
     if (r->kind < VALUE_NONE || r->kind > VALUE_OVER) {
@@ -292,6 +329,12 @@ run_init(RunSpec *r, PyObject *spec, Py_ssize_t n_queries)
     if (integer && !by_rank) {
         run_free(r);
         PyErr_SetString(PyExc_ValueError, "scan: scores must be float64");
+        return -1;
+    }
+    if (r->rank_scores && (!by_rank || integer || r->values_view.buf == NULL)) {
+        run_free(r);
+        PyErr_SetString(PyExc_ValueError,
+                        "scan: rank_scores needs a rank value kind and float64 scores");
         return -1;
     }
     r->begin = (const int64_t *)r->begin_view.buf;
@@ -388,7 +431,7 @@ table_grow(Table *t, int32_t n)
     }
 }
 
-enum { SCAN_OK = 0, SCAN_DUPLICATE = 1, SCAN_BAD_ROW = 2, SCAN_BAD_STRING = 3 };
+enum { SCAN_OK = 0, SCAN_DUPLICATE = 1, SCAN_BAD_ROW = 2, SCAN_BAD_STRING = 3, SCAN_NAN = 4 };
 
 #define FIRST_SHIFT 40 /* a candidate's first appearance: run << FIRST_SHIFT | row */
 
@@ -396,13 +439,15 @@ PyDoc_STRVAR(scan_doc,
 "scan(q_begin, q_end, runs, per_query_out, first_out, total_out, count_out) -> int\n\n"
 "The candidates of queries q_begin .. q_end - 1, numbered from 0 query by query in order of\n"
 "first appearance (runs in order, each run's rows in order). Each run is a tuple (begin,\n"
-"end, order, chunks, values, kind, param, weight, candidate_out): query q's rows are\n"
-"begin[q] .. end[q] - 1 (int64, one per query) in the run's row order, or positions in\n"
-"order (int64 rows; None: the rows themselves); chunks are the Arrow string chunks of its\n"
-"document ids [(length, offsets, data, offset), ...]. Each row's value, by kind: 0 none,\n"
-"1 values[row], 2 min-max and 3 max normalised over the query's rows of this run, and with\n"
-"v the row's rank (int64 or float64 values[row], or, values None, its position in the\n"
-"query's rows from 1), 4 1 / (param + v), 5 1 / (v * v), 6 param / v; then times weight\n"
+"end, order, chunks, values, kind, param, weight, candidate_out[, rank_scores]): query q's\n"
+"rows are begin[q] .. end[q] - 1 (int64, one per query) in the run's row order, or\n"
+"positions in order (int64 rows; None: the rows themselves); chunks are the Arrow string\n"
+"chunks of its document ids [(length, offsets, data, offset), ...]. Each row's value, by\n"
+"kind: 0 none, 1 values[row], 2 min-max and 3 max normalised over the query's rows of this\n"
+"run, and with v the row's rank (int64 or float64 values[row]; values None, its position in\n"
+"the query's rows from 1; rank_scores true, its rank among the query's rows by the scores\n"
+"in values, as ranks() gives it), 4 1 / (param + v), 5 1 / (v * v), 6 param / v; then\n"
+"times weight\n"
 "unless it is None. candidate_out (int64 per row, or None) receives each row's candidate.\n"
 "Writes per_query_out[q] (int64): the number of candidates of query q; and per candidate\n"
 "first_out: where it first appears (run << 40 | row), total_out: the sum of its values\n"
@@ -477,7 +522,8 @@ table_free(Table *table)
 typedef struct {
     int64_t *per_query, *first;
     double *total, *count;
-    int64_t next; /* the next candidate's number */
+    int64_t next;         /* the next candidate's number */
+    RankScratch *ranking; /* for the runs whose rows are ranked here (rank_scores) */
 } ScanOut;
 
 /* The normalisation of a run's rows of one query, [b, e): min-max (*low, *scale) or max
@@ -511,15 +557,18 @@ run_range(const RunSpec *run, int64_t b, int64_t e, double *low, double *scale)
 }
 
 /* The value row `row` (at position p of its query's rows, the first at b) adds to its
-   candidate's total, weight included. */
+   candidate's total, weight included (local_rank: the ranks of the query's rows, by position,
+   for a run ranked here). */
 static inline double
-row_value(const RunSpec *run, int64_t row, int64_t p, int64_t b, double low, double scale)
+row_value(const RunSpec *run, int64_t row, int64_t p, int64_t b, double low, double scale,
+          const int64_t *local_rank)
 {
     double v, rank;
     if (run->kind >= VALUE_RRF) {
-        rank = run->int_values ? (double)run->int_values[row]
-               : run->values ? run->values[row]
-                             : (double)(p - b + 1);
+        rank = local_rank        ? (double)local_rank[p - b]
+               : run->int_values ? (double)run->int_values[row]
+               : run->values     ? run->values[row]
+                                 : (double)(p - b + 1);
     } else {
         rank = 0.0;
     }
@@ -582,6 +631,17 @@ scan_run(const RunSpec *run, int32_t r, int64_t b, int64_t e, int64_t query_firs
 {
     double low, scale;
     int status = run_range(run, b, e, &low, &scale);
+    const int64_t *local_rank = NULL;
+    if (run->rank_scores && status == SCAN_OK) {
+        local_rank = out->ranking->local_rank;
+        int ranked = rank_query(run->order, b, e, run->values, run->n_rows, &run->strings,
+                                out->ranking, out->ranking->local_rank);
+        if (ranked != RANK_OK) {
+            return ranked == RANK_BAD_ROW ? SCAN_BAD_ROW
+                   : ranked == RANK_NAN  ? SCAN_NAN
+                                         : SCAN_BAD_STRING;
+        }
+    }
     Py_ssize_t chunk = 0;
     for (int64_t p = b; p < e && status == SCAN_OK; p++) {
         int64_t row = run->order ? run->order[p] : p;
@@ -623,7 +683,7 @@ scan_run(const RunSpec *run, int32_t r, int64_t b, int64_t e, int64_t query_firs
             out->count[c] += 1.0;
         }
         if (out->total) {
-            out->total[c] += row_value(run, row, p, b, low, scale);
+            out->total[c] += row_value(run, row, p, b, low, scale, local_rank);
         }
     }
     return status;
@@ -700,6 +760,9 @@ cfuse_scan(PyObject *self, PyObject *args)
     PyObject *result = NULL;
     Table table;
     memset(&table, 0, sizeof(table));
+    RankScratch ranking;
+    memset(&ranking, 0, sizeof(ranking));
+    int ranked_here = 0;
     for (; ready < n_runs; ready++) {
         if (run_init(&runs[ready], PyList_GET_ITEM(runs_obj, ready), q_end) < 0) {
             goto done;
@@ -716,11 +779,14 @@ cfuse_scan(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    if (table_init(&table, largest) < 0) {
+    for (Py_ssize_t r = 0; r < n_runs; r++) {
+        ranked_here |= runs[r].rank_scores;
+    }
+    if (table_init(&table, largest) < 0 || (ranked_here && scratch_init(&ranking, largest) < 0)) {
         goto done;
     }
     ScanOut out = {(int64_t *)outs[0].buf, (int64_t *)outs[1].buf, (double *)outs[2].buf,
-                   (double *)outs[3].buf, 0};
+                   (double *)outs[3].buf, 0, &ranking};
     int status = SCAN_OK;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t q = q_begin; q < q_end && status == SCAN_OK; q++) {
@@ -731,11 +797,14 @@ cfuse_scan(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "scan: a row in order is out of range");
     } else if (status == SCAN_BAD_STRING) {
         PyErr_SetString(PyExc_ValueError, "scan: a string's offsets are not increasing");
+    } else if (status == SCAN_NAN) {
+        PyErr_SetString(PyExc_ValueError, "scan: a score to rank is NaN");
     } else {
         result = PyLong_FromLongLong(status == SCAN_DUPLICATE ? -1 : out.next);
     }
 done:
     table_free(&table);
+    scratch_free(&ranking);
     for (int v = 0; v < 4; v++) {
         release(&outs[v]);
     }
@@ -904,22 +973,7 @@ done:
 }
 
 /* ----------------------------------------------------------------------------------------- */
-/* ranks: each row's 1-based rank within its query, in trec_eval's order                      */
-
-/* A row being ranked: its score (-0.0 made 0.0: they tie) and the row. */
-typedef struct {
-    double score;
-    int64_t row;
-} Ranked;
-
-/* A member of a tie group: its document id's first 8 bytes as a big-endian word (zero-padded,
-   so word order is byte order unless the words are equal), its bytes, and its row. */
-typedef struct {
-    uint64_t word;
-    const unsigned char *bytes;
-    size_t length;
-    int64_t row;
-} Tied;
+/* ranks: the helpers of rank_query (declared above scan) and ranks()                       */
 
 /* Whether a comes before b in a tie group: document id descending in byte order (an id after
    its own prefix), rows ascending among equal ids. */
@@ -1042,13 +1096,6 @@ radix_sort_scores(Ranked *rows, Ranked *spare, uint64_t *keys, int64_t n,
     }
 }
 
-typedef struct {
-    Ranked *rows, *spare;
-    Tied *tied, *tied_spare;
-    uint32_t *which, *bucket;
-    uint64_t *keys;
-    uint32_t (*counts)[256];
-} RankScratch;
 
 /* Sorts rows[0 .. n) by score descending, the scores between lo and hi. Short lists by
    insertion; longer ones by one pass into n buckets of equal width, bucket (hi - score) *
@@ -1095,8 +1142,6 @@ sort_scores(RankScratch *s, int64_t n, double lo, double hi)
     memcpy(rows, spare, (size_t)n * sizeof(Ranked));
 }
 
-enum { RANK_OK = 0, RANK_BAD_ROW = 1, RANK_BAD_STRING = 2, RANK_NAN = 3 };
-
 /* The first 8 bytes of an id, zero-padded, as a word whose integer order is their byte order. */
 static inline uint64_t
 big_endian_word(const unsigned char *bytes, size_t length, const unsigned char *limit)
@@ -1113,13 +1158,15 @@ big_endian_word(const unsigned char *bytes, size_t length, const unsigned char *
 #endif
 }
 
-/* Orders the tie group rows[0 .. n) by document id descending; a RANK_ status. */
+/* Orders the tie group rows[0 .. n) by document id descending (their .row: positions from b,
+   rows of the run through order when given); a RANK_ status. */
 static int
-order_ties(Ranked *rows, int64_t n, const Strings *strings, Tied *tied, Tied *spare)
+order_ties(Ranked *rows, int64_t n, const int64_t *order, int64_t b, const Strings *strings,
+           Tied *tied, Tied *spare)
 {
     Py_ssize_t chunk = 0;
     for (int64_t i = 0; i < n; i++) {
-        int64_t row = rows[i].row;
+        int64_t row = order ? order[b + rows[i].row] : b + rows[i].row;
         chunk = find_chunk(strings, row, chunk);
         const int32_t *o = strings->offsets[chunk];
         int64_t at = row - strings->start[chunk];
@@ -1131,7 +1178,7 @@ order_ties(Ranked *rows, int64_t n, const Strings *strings, Tied *tied, Tied *sp
         tied[i].word = big_endian_word(bytes, length, strings->limit[chunk]);
         tied[i].bytes = bytes;
         tied[i].length = length;
-        tied[i].row = row;
+        tied[i].row = rows[i].row;
     }
     sort_tied(tied, spare, n);
     for (int64_t i = 0; i < n; i++) {
@@ -1140,10 +1187,11 @@ order_ties(Ranked *rows, int64_t n, const Strings *strings, Tied *tied, Tied *sp
     return RANK_OK;
 }
 
-/* Ranks the rows of one query (positions b .. e - 1 of the run's rows, or of order). */
+/* Ranks the rows of one query, positions b .. e - 1 of the run's rows (or of order): writes
+   local_rank[p - b], the rank of the row at position p; a RANK_ status. */
 static int
 rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores, int64_t n_rows,
-           const Strings *strings, RankScratch *s, int64_t *rank_out)
+           const Strings *strings, RankScratch *s, int64_t *local_rank)
 {
     int64_t n = e - b;
     int sorted = 1;
@@ -1159,7 +1207,7 @@ rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores, int
         }
         score = score == 0.0 ? 0.0 : score; /* -0.0 ties with 0.0 */
         s->rows[i].score = score;
-        s->rows[i].row = row;
+        s->rows[i].row = i;
         sorted &= last >= score;
         last = score;
         lo = score < lo ? score : lo;
@@ -1175,7 +1223,8 @@ rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores, int
             j++;
         }
         if (j - i > 1) {
-            int status = order_ties(rows + i, j - i, strings, s->tied, s->tied_spare);
+            int status = order_ties(rows + i, j - i, order, b, strings, s->tied,
+                                    s->tied_spare);
             if (status != RANK_OK) {
                 return status;
             }
@@ -1183,9 +1232,47 @@ rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores, int
         i = j;
     }
     for (int64_t i = 0; i < n; i++) {
-        rank_out[rows[i].row] = i + 1;
+        local_rank[rows[i].row] = i + 1;
     }
     return RANK_OK;
+}
+
+/* The scratch of rank_query for queries of up to *largest* rows; 0, or -1 (no memory). */
+static int
+scratch_init(RankScratch *s, int64_t largest)
+{
+    size_t room = (size_t)largest + 1;
+    memset(s, 0, sizeof(*s));
+    s->rows = PyMem_Malloc(room * sizeof(Ranked));
+    s->spare = PyMem_Malloc(room * sizeof(Ranked));
+    s->tied = PyMem_Malloc(room * sizeof(Tied));
+    s->tied_spare = PyMem_Malloc(room * sizeof(Tied));
+    s->which = PyMem_Malloc(room * sizeof(uint32_t));
+    s->bucket = PyMem_Malloc((room + 1) * sizeof(uint32_t));
+    s->keys = PyMem_Malloc(room * 2 * sizeof(uint64_t));
+    s->counts = PyMem_Malloc(8 * 256 * sizeof(uint32_t));
+    s->local_rank = PyMem_Malloc(room * sizeof(int64_t));
+    if (!s->rows || !s->spare || !s->tied || !s->tied_spare || !s->which || !s->bucket ||
+        !s->keys || !s->counts || !s->local_rank) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void
+scratch_free(RankScratch *s)
+{
+    PyMem_Free(s->rows);
+    PyMem_Free(s->spare);
+    PyMem_Free(s->tied);
+    PyMem_Free(s->tied_spare);
+    PyMem_Free(s->which);
+    PyMem_Free(s->bucket);
+    PyMem_Free(s->keys);
+    PyMem_Free(s->counts);
+    PyMem_Free(s->local_rank);
+    memset(s, 0, sizeof(*s));
 }
 
 PyDoc_STRVAR(ranks_doc,
@@ -1241,18 +1328,7 @@ cfuse_ranks(PyObject *self, PyObject *args)
         }
         largest = end[q] - begin[q] > largest ? end[q] - begin[q] : largest;
     }
-    size_t room = (size_t)largest + 1;
-    s.rows = PyMem_Malloc(room * sizeof(Ranked));
-    s.spare = PyMem_Malloc(room * sizeof(Ranked));
-    s.tied = PyMem_Malloc(room * sizeof(Tied));
-    s.tied_spare = PyMem_Malloc(room * sizeof(Tied));
-    s.which = PyMem_Malloc(room * sizeof(uint32_t));
-    s.bucket = PyMem_Malloc((room + 1) * sizeof(uint32_t));
-    s.keys = PyMem_Malloc(room * 2 * sizeof(uint64_t));
-    s.counts = PyMem_Malloc(8 * 256 * sizeof(uint32_t));
-    if (!s.rows || !s.spare || !s.tied || !s.tied_spare || !s.which || !s.bucket || !s.keys ||
-        !s.counts) {
-        PyErr_NoMemory();
+    if (scratch_init(&s, largest) < 0) {
         goto done;
     }
     const double *scores = views[3].buf;
@@ -1260,7 +1336,10 @@ cfuse_ranks(PyObject *self, PyObject *args)
     int status = RANK_OK;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t q = q_begin; q < q_end && status == RANK_OK; q++) {
-        status = rank_query(order, begin[q], end[q], scores, n_rows, &strings, &s, rank_out);
+        status = rank_query(order, begin[q], end[q], scores, n_rows, &strings, &s, s.local_rank);
+        for (int64_t p = begin[q]; p < end[q] && status == RANK_OK; p++) {
+            rank_out[order ? order[p] : p] = s.local_rank[p - begin[q]];
+        }
     }
     Py_END_ALLOW_THREADS
     if (status == RANK_BAD_ROW) {
@@ -1271,14 +1350,7 @@ cfuse_ranks(PyObject *self, PyObject *args)
         result = PyLong_FromLong(status == RANK_NAN ? -1 : 0);
     }
 done:
-    PyMem_Free(s.rows);
-    PyMem_Free(s.spare);
-    PyMem_Free(s.tied);
-    PyMem_Free(s.tied_spare);
-    PyMem_Free(s.which);
-    PyMem_Free(s.bucket);
-    PyMem_Free(s.keys);
-    PyMem_Free(s.counts);
+    scratch_free(&s);
     for (int v = 0; v < 5; v++) {
         release(&views[v]);
     }

@@ -250,13 +250,16 @@ class RowValues:
     kind: ``none``; ``raw`` (``values``); ``min-max`` or ``max`` (``values``
     normalised per query as :mod:`~rankwise.fusion.normalise` does); ``rrf``
     (1 / (param + v)), ``isr`` (1 / v^2) or ``over`` (param / v), v a rank in
-    ``values``; then times ``weight`` unless it is None.
+    ``values`` (None: the row's position in its query's rows), or with
+    ``rank_scores`` the row's rank by the scores in ``values`` (ranked in the
+    same pass, as :func:`rank_rows` ranks); then times ``weight`` unless it is None.
     """
 
     kind: str = "none"
     values: np.ndarray | None = None
     param: float = 0.0
     weight: float | None = None
+    rank_scores: bool = False
 
 
 _KINDS = {"none": 0, "raw": 1, "min-max": 2, "max": 3, "rrf": 4, "isr": 5, "over": 6}
@@ -339,7 +342,7 @@ def scan(runs: tuple[Run, ...], where: Layout, values: list[RowValues] | None = 
         (where.begin[r], where.end[r], where.order[r], chunks[r], spec.values,
          _KINDS[spec.kind], float(spec.param),
          None if spec.weight is None else float(spec.weight),
-         None if outs is None else outs[r])
+         None if outs is None else outs[r], spec.rank_scores)
         for r, spec in enumerate(specs)
     ]
     per_query_rows = sum((e - b for b, e in zip(where.begin, where.end)),

@@ -54,7 +54,7 @@ import numpy as np
 from rankwise._validation import check, reject
 from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
-from rankwise.fusion.align import Aligned, RowValues, Scanned, layout, rank_rows, scan
+from rankwise.fusion.align import Aligned, RowValues, Scanned, layout, scan
 from rankwise.options import FUSION_ALIASES, FUSION_METHOD, FUSION_PARAMETERS, check_fusion_params
 
 if TYPE_CHECKING:
@@ -537,11 +537,13 @@ def one_pass(runs: tuple[Run, ...], method: Method, params: dict[str, Any],
     """The fused scores of a :class:`RowSum` method, in one C pass over the runs.
 
     The runs are not aligned first: each row's value (its score, normalised
-    per query by ``min-max`` or ``max``, or a function of its rank) goes
-    straight to its candidate's total, bit for bit the sums over an aligned
-    view. None where this does not apply: another method or normalisation
-    (*norm* a canonical name), no C module, or a run that lists a document
-    twice (the aligned path then says where).
+    per query by ``min-max`` or ``max``, or a function of its rank: its
+    position where the run is in rank order without ties, else its rank
+    among the query's rows sorted in the same pass) goes straight to its
+    candidate's total, bit for bit the sums over an aligned view. None
+    where this does not apply: another method or normalisation (*norm* a
+    canonical name), no C module, or a run that lists a document twice (the
+    aligned path then says where).
     """
     spec = method.row_sum
     if spec is None or norm not in _ONE_PASS_NORMS:
@@ -557,11 +559,10 @@ def one_pass(runs: tuple[Run, ...], method: Method, params: dict[str, Any],
         weight = None if weights is None else float(weights[r])
         if spec.value == "score":
             values.append(RowValues("raw" if norm is None else norm, run.scores, 0.0, weight))
-        else:  # ranks: positions in the query's rows where those are the ranks
-            grouped = where.order[r] is None
-            ranks = None if grouped and _positions_are_ranks(run) else rank_rows(
-                run, rows=(where.begin[r], where.end[r], where.order[r]))
-            values.append(RowValues(_RANK_VALUES[spec.value], ranks, per_run[r], weight))
+        else:  # ranks: positions in the query's rows where those are the ranks, else sorted
+            positions = where.order[r] is None and _positions_are_ranks(run)
+            values.append(RowValues(_RANK_VALUES[spec.value], None if positions else run.scores,
+                                    per_run[r], weight, rank_scores=not positions))
     found = scan(runs, where, values, candidates=False, count=spec.uses_count)
     if found is None or found.total is None:
         return None
