@@ -6,12 +6,20 @@
 Makes RUNS runs from the benchmark run (../shared/bench/gen_msmarco_like.py): seeded
 normal noise on the scores, 10% of each run's rows dropped (documents partly disjoint),
 written once as TREC files next to it (fusion_<i>.run) and read back as any run is.
-Then times rankwise.fuse after reading, for rrf and for combmnz with min-max
-normalisation (best of --repeat, with that call's CPU time over all threads and the
-load average, since the machine may be shared). With --ranx-queries N, ranx's fuse (its second, warm
+Then times rankwise.fuse after reading, for rrf, combmnz (no normalisation: the same
+one pass over the runs as rrf, without ranks), combmnz with min-max normalisation and the
+rank-based methods that align the runs first (rbc, bordafuse), best of --repeat, with that
+call's CPU time over all threads and the load average, since the machine may be shared.
+Twice: on the runs as read (in rank order: a row's rank is its position, but where scores
+tie) and on the same runs in memory with the perturbed scores left in the base run's row
+order (no longer in rank order: every row's rank comes from a sort, issue 40), with
+rrf / combmnz, the ratio the issue targets (<= 1.5x). --queries N keeps the first N
+queries only (e.g. 1000), --methods picks methods. Peak memory (ru_maxrss) is printed
+after the runs are read and at the end. With --ranx-queries N, ranx's fuse (its second, warm
 call) and rankwise's are timed in the same process on the first N queries of the same
 runs, given as dicts, for the ratio.
 """
+
 
 from __future__ import annotations
 
@@ -20,6 +28,11 @@ import json
 import time
 
 import numpy as np
+
+METHODS = {"rrf": ("rrf", None, {}), "combmnz": ("combmnz", None, {}),
+           "combmnz + min-max": ("combmnz", "min-max", {}), "rbc": ("rbc", None, {"phi": 0.8}),
+           "bordafuse": ("bordafuse", None, {})}
+"""Label -> (method, normalisation, parameters)."""
 
 
 def perturbed(run, seed: int):
@@ -30,6 +43,72 @@ def perturbed(run, seed: int):
     table = run.to_arrow().filter(keep)
     scores = table["score"].to_numpy() + rng.normal(0, 0.5, table.num_rows)
     return rw.Run.from_arrow(table["query_id"], table["doc_id"], scores, name=f"sys{seed}")
+
+
+def first_queries(run, n_queries: int):
+    """The rows of *run*'s first *n_queries* queries (a run grouped by query), as read."""
+    if n_queries <= 0 or n_queries >= len(run.query_ids):
+        return run
+    import rankwise as rw
+
+    starts, _ = run.query_blocks
+    table = run.to_arrow().slice(0, int(starts[n_queries]))
+    return rw.Run.from_arrow(table["query_id"], table["doc_id"], table["score"].to_numpy(),
+                             name=run.name)
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory so far, in MB."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _status_mb(field: str) -> float | None:
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def reset_peak() -> float | None:
+    """Resets this process's peak resident memory (Linux); its resident memory now, in MB."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+    except OSError:
+        return None
+    return _status_mb("VmRSS")
+
+
+def time_methods(label: str, runs, labels, repeat: int, figures: dict) -> None:
+    import os
+
+    import rankwise as rw
+
+    cpu_of = {}
+    for name in labels:
+        method, norm, params = METHODS[name]
+        load = os.getloadavg()[0]
+        resident = reset_peak()
+        seconds, cpu = timed(repeat, lambda m=method, n=norm, p=params: rw.fuse(
+            runs, m, norm=n, **p))
+        peak = _status_mb("VmHWM")
+        extra = None if resident is None or peak is None else peak - resident
+        figures[f"{label}: {name}"] = {"wall": seconds, "cpu": cpu, "load": load,
+                                       "memory above the runs MB": extra}
+        cpu_of[name] = cpu
+        memory = "" if extra is None else f"; peak {extra:.0f} MB above the runs"
+        print(f"{label}, rankwise {name}: {seconds:.2f} s (best of {repeat}; CPU {cpu:.2f} s; "
+              f"load average {load:.1f} before{memory})")
+    if "rrf" in cpu_of and "combmnz" in cpu_of:
+        ratio = cpu_of["rrf"] / cpu_of["combmnz"]
+        figures[f"{label}: rrf / combmnz cpu"] = ratio
+        print(f"{label}: rrf / combmnz CPU {ratio:.2f}x")
 
 
 def best_of(repeat: int, action) -> float:
@@ -52,6 +131,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--ranx-queries", type=int, default=0)
+    parser.add_argument("--queries", type=int, default=0)
+    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
 
@@ -66,17 +147,20 @@ def main() -> None:
         for seed, path in enumerate(paths):
             perturbed(base, seed).to_trec(path)
     start = time.perf_counter()
-    runs = [rw.read_run(path) for path in paths]
-    print(f"read {args.runs} runs of {len(runs[0]):,} rows: {time.perf_counter() - start:.1f} s")
+    runs = [first_queries(rw.read_run(path), args.queries) for path in paths]
+    print(f"read {args.runs} runs of {len(runs[0]):,} rows: {time.perf_counter() - start:.1f} s; "
+          f"peak memory {peak_mb():.0f} MB")
     base = runs[0]
-    figures = {"rows_per_run": len(runs[0]), "runs": args.runs}
-    for label, method, norm in (("rrf", "rrf", None), ("combmnz + min-max", "combmnz", "min-max")):
-        load = os.getloadavg()[0]
-        seconds, cpu = timed(args.repeat, lambda m=method, n=norm: rw.fuse(runs, m, norm=n))
-        figures[label] = seconds
-        figures[f"{label} cpu"] = cpu
-        print(f"rankwise {label}: {seconds:.2f} s (best of {args.repeat}; CPU {cpu:.2f} s; "
-              f"load average {load:.1f} before)")
+    figures = {"rows_per_run": len(runs[0]), "runs": args.runs, "queries": args.queries}
+    time_methods("as read (rank order)", runs, args.methods, args.repeat, figures)
+    # the same runs, perturbed in memory: scores no longer descend within each query
+    source = first_queries(rw.read_run(args.run), args.queries)
+    shuffled = [perturbed(source, seed) for seed in range(args.runs)]
+    del source
+    time_methods("not in rank order", shuffled, args.methods, args.repeat, figures)
+    del shuffled
+    figures["peak memory MB"] = peak_mb()
+    print(f"peak memory {peak_mb():.0f} MB")
     if args.ranx_queries:
         import ranx
 
