@@ -46,7 +46,11 @@ def perturbed(run, seed: int):
 
 
 def first_queries(run, n_queries: int):
-    """The rows of *run*'s first *n_queries* queries (a run grouped by query), as read."""
+    """The rows of *run*'s first *n_queries* queries (a run grouped by query), as read.
+
+    A new run: that its rows are in rank order is not known to it (as for a run made in
+    memory), so rank-based methods check each query's order.
+    """
     if n_queries <= 0 or n_queries >= len(run.query_ids):
         return run
     import rankwise as rw

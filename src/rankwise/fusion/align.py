@@ -417,8 +417,7 @@ def document_ids(runs: tuple[Run, ...], source: np.ndarray) -> pa.Array:
     return stacked.take(numpy_to_array(back))
 
 
-def rank_rows(run: Run, scores: np.ndarray | None = None, rows: RunRows | None = None
-              ) -> np.ndarray:
+def rank_rows(run: Run, scores: np.ndarray | None = None) -> np.ndarray:
     """The 1-based rank of every row of *run* within its query, in trec_eval's order.
 
     Parameters
@@ -427,9 +426,6 @@ def rank_rows(run: Run, scores: np.ndarray | None = None, rows: RunRows | None =
         The run whose rows are ranked.
     scores : ndarray, optional
         One per row: they order the rows instead of the run's own scores.
-    rows : RunRows, optional
-        Where each query's rows are (from :func:`~rankwise.fusion.align.layout`);
-        found from the run when not given.
 
     Returns
     -------
@@ -451,7 +447,7 @@ def rank_rows(run: Run, scores: np.ndarray | None = None, rows: RunRows | None =
     if module is None or not len(run):
         return _kernels_rank_rows(run, scores)
     values = np.ascontiguousarray(run.scores if scores is None else scores, dtype=np.float64)
-    begin, end, order = rows if rows is not None else run_rows(run)
+    begin, end, order = run_rows(run)
     chunks = chunks_of(run)
     out = np.empty(len(run), dtype=np.int64)
     n_queries = len(begin)
