@@ -243,10 +243,11 @@ def _one_blas_thread() -> None:
 
     numpy's OpenBLAS starts a thread per core when numpy is imported, and those
     threads spin on the other cores for a while: on the small inputs of a shell
-    loop that is more CPU than the evaluation (the demo data: 0.23 s of CPU, 0.14 s
-    with one thread). The commands call BLAS only in randomization tests of
-    over 524,288 queries (a matrix product per chunk of resamples), where a
-    second thread would save at most that product's share of the wall time.
+    loop that is more CPU than the evaluation (``rankwise eval`` of the demo
+    data: 0.21 s of CPU, 0.18 s with one thread). The commands call BLAS only in
+    randomization tests of over 524,288 queries (a matrix product per chunk of
+    resamples), where a second thread would save at most that product's share
+    of the wall time.
     Set before any command imports numpy (it is read then), and only then: in
     a process that imported numpy already, nothing changes. ``OMP_NUM_THREADS``
     is left alone (pyarrow sizes its thread pool from it).
