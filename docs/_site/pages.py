@@ -714,7 +714,8 @@ def api_pages() -> dict[str, str]:
     """``{path under reference/api/: page}``: an index, then one page per group."""
     index = ["# API reference", "",
              "The public namespace: `import rankwise as rw` and the public subpackages "
-             "(`rankwise.design`, `rankwise.metrics`, `rankwise.compat.*`, "
+             "(`rankwise.design`, `rankwise.stats`, `rankwise.report`, `rankwise.metrics`, "
+             "`rankwise.compat.*`, "
              "`rankwise.integrations.*`, `rankwise.spark`). Everything else is internal "
              "and may change. Each page is generated from the docstrings.", "",
              "| page | names |", "|---|---|"]

@@ -29,7 +29,23 @@ them draws: importing this package does not import it.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what the names below are (for type checkers and the API reference)
+    from rankwise.report.build import CURVE_FAMILIES, Report
+    from rankwise.report.comparison_display import ComparisonDisplay
+    from rankwise.report.curves import CurvesDisplay
+    from rankwise.report.differences import DifferencesDisplay
+    from rankwise.report.distribution import DistributionDisplay
+    from rankwise.report.export import figure_to_svg, save_figure
+    from rankwise.report.figures import (
+        comparison_figure,
+        curves_figure,
+        differences_figure,
+        distribution_figure,
+    )
+    from rankwise.report.ndeval import ndeval_csv, ndeval_measures
+    from rankwise.report.plots import plot_comparison, plot_results
 
 _LAZY = {
     "CURVE_FAMILIES": "rankwise.report.build",
@@ -50,7 +66,24 @@ _LAZY = {
     "plot_results": "rankwise.report.plots",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = [
+    "CURVE_FAMILIES",
+    "ComparisonDisplay",
+    "CurvesDisplay",
+    "DifferencesDisplay",
+    "DistributionDisplay",
+    "Report",
+    "comparison_figure",
+    "curves_figure",
+    "differences_figure",
+    "distribution_figure",
+    "figure_to_svg",
+    "ndeval_csv",
+    "ndeval_measures",
+    "plot_comparison",
+    "plot_results",
+    "save_figure",
+]
 
 
 def __getattr__(name: str) -> Any:
