@@ -15,10 +15,12 @@ import importlib
 import inspect
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import rankwise
+from rankwise.exceptions import MissingDependencyError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,9 +89,17 @@ DROP_INS = ("rankwise.compat.ir_measures", "rankwise.compat.ranx")
 """Packages whose public submodules mirror a peer's module paths (``ranx.metrics``, ...)."""
 
 
+def _imported(module: str) -> object:
+    """The module, or a skip where it needs a library not installed (the GBDT hooks)."""
+    try:
+        return importlib.import_module(module)
+    except MissingDependencyError as error:
+        pytest.skip(str(error))
+
+
 @pytest.mark.parametrize("module", sorted(PUBLIC))
 def test_each_public_module_exports_exactly_its_names(module: str) -> None:
-    found = importlib.import_module(module)
+    found: Any = _imported(module)
     assert set(found.__all__) == PUBLIC[module]
     assert len(found.__all__) == len(set(found.__all__)), "a name listed twice"
     for name in found.__all__:
@@ -99,7 +109,7 @@ def test_each_public_module_exports_exactly_its_names(module: str) -> None:
 @pytest.mark.parametrize("module", sorted(PUBLIC))
 def test_nothing_public_is_defined_outside_all(module: str) -> None:
     """A function or class a public module defines is exported or has a leading underscore."""
-    found = importlib.import_module(module)
+    found: Any = _imported(module)
     stray = [name for name, value in vars(found).items()
              if not name.startswith("_") and (inspect.isfunction(value) or inspect.isclass(value))
              and value.__module__ == module and name not in found.__all__]
@@ -152,7 +162,10 @@ def test_the_documentation_imports_only_public_names() -> None:
             if not _is_public(module):
                 private.append(f"{page.name}: {module}")
                 continue
-            exported = importlib.import_module(module)
+            try:
+                exported = importlib.import_module(module)
+            except MissingDependencyError:  # public by the list; its names need its library
+                continue
             for name in names:
                 if name == "*":
                     private.append(f"{page.name}: from {module} import *")

@@ -34,6 +34,12 @@ from rankwise.engines.spark.jar import JvmUnavailableError
 
 fcntl = pytest.importorskip("fcntl", reason="the jar cache needs POSIX (flock)")
 
+
+@pytest.fixture(autouse=True)
+def _no_shipped_jar(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The cache is what is tested: an installed wheel ships a jar, which is taken first."""
+    monkeypatch.setattr(jar, "shipped_path", lambda: tmp_path / "none" / "rankwise-jvm.jar")
+
 OTHER = 65534
 """The other user: ``nobody`` on most systems (a uid needs no account to own files)."""
 
