@@ -190,7 +190,7 @@ def evaluate(
     parsed = prepare_measures(measures, chosen)
     backend.check(parsed, chosen)
     if one_table:
-        from rankwise.io.coerce import split_one_table
+        from rankwise.io.frames import split_one_table
 
         qrels, run = split_one_table(
             qrels, query=query, label=label, score=score, doc=doc
