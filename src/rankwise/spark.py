@@ -32,6 +32,7 @@ from rankwise.engines.spark import (
     get_session,
     read_qrels,
     read_run,
+    require_pyspark,
     ship,
 )
 from rankwise.evaluation import evaluate as _evaluate
@@ -182,6 +183,7 @@ def evaluate(
     {'ndcg@10': 0.7891, 'map': 0.6667}
     >>> results.per_query.show()  # doctest: +SKIP
     """
+    require_pyspark()  # first: without it nothing else can be said of the DataFrames
     engine = SparkEngine(strategy=strategy, num_partitions=num_partitions, chunk_rows=chunk_rows,
                          check_duplicates=check_duplicates, query=query, doc=doc, score=score,
                          label=label, subtopic=subtopic, collect=False)
@@ -229,6 +231,7 @@ def evaluate_paths(
     -------
     SparkResults
     """
+    require_pyspark()
     settings = {name: options.pop(name) for name in _SETTINGS if name in options}
     engine = SparkEngine(master=master, config=spark_config, fmt=fmt, collect=False, **settings)
     results: SparkResults = _evaluate(qrels_path, run_path, measures,  # type: ignore[assignment]
