@@ -674,7 +674,7 @@ def compare(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     options: EvalOptions | CompareOptions | tuple[EvalOptions | CompareOptions, ...]
     | None = None,
-    engine: str | Engine = "numpy",
+    engine: str | Engine | None = None,
     columns: Mapping[str, str | None] | None = None,
     unjudged: Unjudged = "nonrelevant",
 ) -> Comparison:

@@ -288,7 +288,7 @@ def residual_variance(
     unjudged: Unjudged = "nonrelevant",
     columns: Mapping[str, str | None] | None = None,
     options: EvalOptions | None = None,
-    engine: str | Engine = "numpy",
+    engine: str | Engine | None = None,
 ) -> dict[str, float]:
     r"""The residual variance :math:`V_E` of the two-way ANOVA of past runs, per measure.
 
@@ -572,7 +572,7 @@ def discriminative_power(
     unjudged: Unjudged = "nonrelevant",
     columns: Mapping[str, str | None] | None = None,
     options: EvalOptions | None = None,
-    engine: str | Engine = "numpy",
+    engine: str | Engine | None = None,
     method: Any = DEPRECATED,
 ) -> DiscriminativePower:
     r"""The discriminative power of each measure over a set of runs (Sakai 2006).

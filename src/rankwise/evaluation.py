@@ -8,24 +8,21 @@ rest. Engines never import this module.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager
 from typing import Any
 
 from rankwise._validation import Text, check, reject
 from rankwise._wording import counted
-from rankwise.engines import Engine, get_engine
-from rankwise.engines.core import prepare_measures, warn_coverage, warn_notes, warn_relevance
+from rankwise.engines import Engine
+from rankwise.engines.core import warn_coverage, warn_notes, warn_relevance
+from rankwise.engines.plan import EvaluationPlan, Reading, refuse_disjoint, source_of
 from rankwise.exceptions import InvalidParameterError
 from rankwise.measures import Measure
 from rankwise.options import EvalOptions, Missing, Ties, Unjudged, options_from
 from rankwise.results import Results
 
 __all__ = ["evaluate", "evaluate_runs"]
-
-Reading = Callable[[str], AbstractContextManager[Any]]
 
 _ONE_TABLE = ("query", "label", "score", "doc")
 
@@ -84,7 +81,7 @@ def evaluate(
     exclude_self: bool = False,
     unjudged: Unjudged = "nonrelevant",
     options: EvalOptions | None = None,
-    engine: str | Engine = "numpy",
+    engine: str | Engine | None = None,
     columns: Mapping[str, str | None] | None = None,
     query: str | None = None,
     label: str | None = None,
@@ -124,9 +121,11 @@ def evaluate(
         with *exclude_self* (BEIR's ``ignore_identical_ids``).
     options : EvalOptions, optional
         All of them at once (keywords given as well override it).
-    engine : {"numpy", "spark"} or Engine
-        Where to compute (default: this process). The Spark engine takes
-        Spark DataFrames or paths; see :mod:`rankwise.spark`.
+    engine : {"numpy", "spark"} or Engine, optional
+        Where to compute. By default the inputs choose: Spark DataFrames are
+        evaluated on Spark (the results' ``plan`` says so), anything else in
+        this process (numpy). The Spark engine takes Spark DataFrames or
+        paths; see :mod:`rankwise.spark`.
     columns : dict, optional
         ``{role: column}`` for tables (and named tuples) whose columns are
         named otherwise: roles ``query_id``, ``doc_id``, ``relevance``,
@@ -186,28 +185,18 @@ def evaluate(
             "rankwise.evaluate_runs(qrels, runs, measures) (a dict {name: Results}), or "
             "compare them with rankwise.compare(qrels, runs, measures)"
         )
-    backend = get_engine(engine)
-    parsed = prepare_measures(measures, chosen)
-    backend.check(parsed, chosen)
+    plan = EvaluationPlan.make(engine, measures, chosen, (qrels, run))
     if one_table:
-        from rankwise.io.coerce import split_one_table
+        from rankwise.io.frames import split_one_table
 
         qrels, run = split_one_table(
             qrels, query=query, label=label, score=score, doc=doc
         )
-    results = backend.evaluate(qrels, run, parsed, chosen)
+    results = plan.evaluate(qrels, run)
     warn_coverage(results, chosen.missing)
     warn_relevance([results])
     warn_notes(getattr(results, "notes", ()))
     return results
-
-
-def _source_of(obj: Any, position: int) -> str | None:
-    """The path a run came from (for naming and messages), when it has one."""
-    if isinstance(obj, (str, os.PathLike)):
-        return os.fspath(obj)
-    source = getattr(obj, "source", None)
-    return source if isinstance(source, str) and not source.startswith("<") else None
 
 
 def _given_runs(runs: Any) -> list[tuple[str | None, Any]]:
@@ -237,7 +226,7 @@ def evaluate_runs(
     exclude_self: bool = False,
     unjudged: Unjudged = "nonrelevant",
     options: EvalOptions | None = None,
-    engine: str | Engine = "numpy",
+    engine: str | Engine | None = None,
     qrels_format: str | None = None,
     run_format: str | None = None,
     columns: Mapping[str, str | None] | None = None,
@@ -266,8 +255,8 @@ def evaluate_runs(
         The options that change the numbers, as in :func:`evaluate`.
     options : EvalOptions, optional
         All of them at once (keywords given as well override it).
-    engine : str or Engine
-        Where to compute.
+    engine : str or Engine, optional
+        Where to compute (by default as in :func:`evaluate`: the inputs choose).
     qrels_format, run_format : str, optional
         The format of files given by path (default: from the extension).
     columns : dict, optional
@@ -296,69 +285,31 @@ def evaluate_runs(
     >>> {name: results.mean["P@1"] for name, results in out.items()}
     {'x': 1.0, 'y': 0.0}
     """
-    from rankwise.data import Qrels, Run
-    from rankwise.io.coerce import as_qrels, as_run, read_qrels, read_run
     from rankwise.io.naming import unique_names
 
     chosen = options_from(
         options, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
         exclude_self=exclude_self, columns=columns, unjudged=unjudged,
     )
-    columns = chosen.columns
-    backend = get_engine(engine)
-    parsed = prepare_measures(measures, chosen)
-    backend.check(parsed, chosen)
     items = _given_runs(runs)
-
-    def read(label: str) -> AbstractContextManager[Any]:
-        return reading(label) if reading is not None else contextlib.nullcontext()
-
-    qrels_obj: Any = qrels
-    if backend.name == "numpy":
-        if isinstance(qrels, (str, os.PathLike)):
-            with read(os.fspath(qrels)):
-                qrels_obj = read_qrels(qrels, fmt=qrels_format, columns=columns)
-        elif not isinstance(qrels, Qrels):
-            qrels_obj = as_qrels(qrels, columns=columns)
+    plan = EvaluationPlan.make(engine, measures, chosen, (qrels, *(obj for _, obj in items)),
+                               qrels_format=qrels_format, run_format=run_format,
+                               reading=reading)
+    judgments = plan.judgments(qrels)
     evaluated: list[Results] = []
     for position, (name, obj) in enumerate(items):
         if isinstance(obj, Results):
             evaluated.append(obj)
             continue
-        run_obj: Any = obj
-        if backend.name == "numpy":
-            if isinstance(obj, (str, os.PathLike)):
-                with read(os.fspath(obj)):
-                    run_obj = read_run(obj, fmt=run_format, name=name,
-                                       keep_rank=chosen.by_rank, columns=columns)
-            elif not isinstance(obj, Run):
-                if name is None:
-                    raise InvalidParameterError(
-                        f"runs[{position}] is a {type(obj).__name__}, which has no name; "
-                        "pass a dict {name: run} instead of a list"
-                    )
-                run_obj = as_run(obj, name=name, keep_rank=chosen.by_rank, columns=columns)
-        results = backend.evaluate(qrels_obj, run_obj, parsed, chosen, name=name)
-        if need_common_queries and results.n_queries == 0 and results.unjudged_queries:
-            judged = getattr(qrels_obj, "query_ids", None)
-            retrieved = getattr(run_obj, "query_ids", None)
-            detail = ""
-            if judged is not None and retrieved is not None:
-                detail = (f" (run: {counted(len(retrieved), 'query')}, e.g. "
-                          f"{list(retrieved[:3])}; judgments: {counted(len(judged), 'query')}, "
-                          f"e.g. {list(judged[:3])})")
-            name_of = name if name is not None else results.run_name
-            path = _source_of(obj, position)
-            label = repr(name_of) if name_of else f"runs[{position}]"
-            if path is not None and path != name_of:
-                label += f" ({path})"
-            raise InvalidParameterError(
-                f"run {label} and the judgments have no query in common{detail}"
-            )
+        run = plan.run(obj, name, position)
+        results = plan.evaluate(judgments, run, name=name)
+        if need_common_queries:
+            refuse_disjoint(results, judgments, run, _label(name or results.run_name, obj,
+                                                            position))
         evaluated.append(results)
         if each_run is not None:
-            each_run(position, qrels_obj, run_obj)
-        del run_obj
+            each_run(position, judgments, run)
+        del run
     names = unique_names([
         given if given is not None else (results.run_name or "run")
         for (given, _), results in zip(items, evaluated)
@@ -369,7 +320,14 @@ def evaluate_runs(
     return dict(zip(names, evaluated))
 
 
+def _label(name: str | None, obj: Any, position: int) -> str:
+    """How a message names run *position*: its name, and its path when that says more."""
+    path = source_of(obj)
+    label = repr(name) if name else f"runs[{position}]"
+    return label + (f" ({path})" if path is not None and path != name else "")
+
+
 def run_sources(runs: Mapping[str, Any] | Sequence[Any]) -> list[str | None]:
     """The path of each run, where it has one (for finding a run by its path)."""
     items = runs.values() if isinstance(runs, Mapping) else runs
-    return [_source_of(obj, position) for position, obj in enumerate(items)]
+    return [source_of(obj) for obj in items]

@@ -51,6 +51,7 @@ __all__ = ["build_report"]
 Reading = Callable[[str], AbstractContextManager[Any]]
 
 _DISCRIMINATIVE = OneOf((None, "bootstrap", "randomized-tukey"))
+Discriminative = Literal["bootstrap", "randomized-tukey"] | None
 
 
 def build_report(
@@ -76,7 +77,7 @@ def build_report(
     unjudged: Unjudged = "nonrelevant",
     options: EvalOptions | CompareOptions | tuple[EvalOptions | CompareOptions, ...]
     | None = None,
-    engine: str | Engine = "numpy",
+    engine: str | Engine | None = None,
     qrels_format: str | None = None,
     run_format: str | None = None,
     columns: Mapping[str, str | None] | None = None,
@@ -86,7 +87,7 @@ def build_report(
     title: str | None = None,
     created: datetime | None = None,
     reading: Reading | None = None,
-    discriminative_power: Literal["bootstrap", "randomized-tukey"] | None = "bootstrap",
+    discriminative_power: Discriminative = "bootstrap",
     topics: Any = None,
     documents: Any = None,
     list_depth: int = DEFAULT_DEPTH,
@@ -170,10 +171,7 @@ def build_report(
     >>> html.startswith("<!DOCTYPE html>"), "http://" in html.split("<svg")[0]
     (True, False)
     """
-    from rankwise.evaluation import evaluate_runs, run_sources
-    from rankwise.io.naming import find_run
-    from rankwise.report.provenance import environment, file_kind, now, spool
-    from rankwise.report.summaries import curve_measures
+    from rankwise.report.provenance import environment, now
 
     evaluation, statistics = split_options(options, EvalOptions, CompareOptions)
     chosen = options_from(
@@ -185,6 +183,43 @@ def build_report(
                    chunk_size=chunk_size)
     check("top", top, POSITIVE_INT)
     check("discriminative_power", discriminative_power, _DISCRIMINATIVE)
+    numeric, templates, wanted, notes = _measures(measures, chosen, curves, max_k)
+    collector = ListCollector(list_depth, chosen, qrels_format=qrels_format,
+                              run_format=run_format)
+    results, files = _evaluated(qrels, runs, wanted, chosen, engine, qrels_format, run_format,
+                                reading, collector, notes)
+    names = list(results)
+    positions = {name: position for position, name in enumerate(names)}
+    results, chosen_baseline = _baseline_first(results, runs, baseline)
+    comparison, discrimination = _compared(results, numeric, chosen_baseline, stats,
+                                           discriminative_power, notes)
+    return Report(
+        title=title or default_title(names),
+        systems=list(results),
+        baseline=chosen_baseline,
+        measures=numeric,
+        results=results,
+        curves=templates,
+        max_k=max_k,
+        comparison=comparison,
+        files=files,
+        definitions=describe_definitions(numeric, templates, max_k),
+        settings=describe_settings(chosen, comparison, max_k, discrimination),
+        versions=environment(),
+        created=created or now(),
+        notes=notes,
+        top=top,
+        discrimination=discrimination,
+        **collector.finish(results, positions, topics, documents),
+    )
+
+
+def _measures(measures: str | Measure | Iterable[str | Measure], chosen: EvalOptions,
+              curves: Iterable[str | Measure], max_k: int
+              ) -> tuple[list[Measure], list[Measure], list[Measure], list[str]]:
+    """The report's measures: those shown, the curves' templates, all computed, and notes."""
+    from rankwise.report.summaries import curve_measures
+
     parsed = prepare_measures(measures, chosen)
     notes: list[str] = []
     text_valued = [m for m in parsed if m.family.text_valued]
@@ -202,6 +237,21 @@ def build_report(
         for measure in curve_measures(template, max_k):
             if measure not in wanted:
                 wanted.append(measure)
+    return numeric, templates, wanted, notes
+
+
+def _evaluated(qrels: Any, runs: Mapping[str, Any] | Sequence[Any], wanted: list[Measure],
+               chosen: EvalOptions, engine: str | Engine | None, qrels_format: str | None,
+               run_format: str | None, reading: Reading | None, collector: ListCollector,
+               notes: list[str]) -> tuple[dict[str, Any], list[FileRecord]]:
+    """Each run's results, and the record of each input (a pipe read once, from a copy).
+
+    *collector* keeps each run's ranked lists while the run is in memory; the
+    runs' coverage (queries unjudged or missing) is added to *notes*.
+    """
+    from rankwise.evaluation import evaluate_runs
+    from rankwise.report.provenance import file_kind, spool
+
     inputs = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
     with tempfile.TemporaryDirectory(prefix="rankwise-report-") as folder:
         spooled: dict[str, tuple[str, int, str]] = {}  # pipe -> (copy, size, sha256)
@@ -228,8 +278,6 @@ def build_report(
             def shown(path: str) -> AbstractContextManager[Any]:  # progress names the pipe
                 return reading(originals.get(path, path))
 
-        collector = ListCollector(list_depth, chosen, qrels_format=qrels_format,
-                                  run_format=run_format)
         try:
             results = evaluate_runs(
                 qrels_in, runs_in, wanted, options=chosen, engine=engine,
@@ -239,60 +287,55 @@ def build_report(
         except RankwiseError as error:
             _name_originals(error, originals)
             raise
-    names = list(results)
-    positions = {name: position for position, name in enumerate(names)}
     files = [_record(qrels, "judgments", None, spooled)] + [
-        _record(obj, "run", name, spooled) for obj, name in zip(inputs, names)
+        _record(obj, "run", name, spooled) for obj, name in zip(inputs, results)
     ]
-    for name, item in results.items():
-        for note in coverage_notes(item.unjudged_queries, item.missing_queries, chosen.missing):
-            notes.append(f"{name}: {note}")
-    chosen_baseline = None
-    if len(names) > 1:
-        chosen_baseline = (
-            names[0] if baseline is None
-            else find_run(baseline, names, run_sources(runs), what="baseline")
-        )
-        # the baseline first: it leads every table
-        results = {chosen_baseline: results[chosen_baseline],
-                   **{n: r for n, r in results.items() if n != chosen_baseline}}
+    notes.extend(f"{name}: {note}" for name, item in results.items()
+                 for note in coverage_notes(item.unjudged_queries, item.missing_queries,
+                                            chosen.missing))
+    return results, files
+
+
+def _baseline_first(results: dict[str, Any], runs: Mapping[str, Any] | Sequence[Any],
+                    baseline: str | None) -> tuple[dict[str, Any], str | None]:
+    """The results with the baseline first (it leads every table), and its name (None: one run)."""
+    from rankwise.evaluation import run_sources
+    from rankwise.io.naming import find_run
+
+    names = list(results)
+    if len(names) < 2:
+        return results, None
+    chosen = (names[0] if baseline is None
+              else find_run(baseline, names, run_sources(runs), what="baseline"))
+    return {chosen: results[chosen], **{n: r for n, r in results.items() if n != chosen}}, chosen
+
+
+def _compared(results: Mapping[str, Any], numeric: list[Measure], baseline: str | None,
+              stats: CompareOptions, discriminative_power: Discriminative, notes: list[str]
+              ) -> tuple[Any, Any]:
+    """The comparison with the baseline and the discriminative power (None: nothing to compare).
+
+    What they say of themselves is added to *notes*.
+    """
     comparison = None
     testable = [m for m in numeric if m.family.aggregate == "mean"]
     untested = [m for m in numeric if m.family.aggregate != "mean"]
-    if untested and len(names) > 1:
+    if untested and len(results) > 1:
         notes.append("not tested for significance (not aggregated by an arithmetic mean): "
                      + ", ".join(str(m) for m in untested))
-    if chosen_baseline is not None and testable:
+    if baseline is not None and testable:
         from rankwise.comparison import compare_results
 
-        comparison = compare_results(results, testable, baseline=chosen_baseline, options=stats)
+        comparison = compare_results(results, testable, baseline=baseline, options=stats)
         notes.extend(comparison.notes)
     discrimination = None
-    if discriminative_power is not None and comparison is not None and len(names) > 2:
+    if discriminative_power is not None and comparison is not None and len(results) > 2:
         from rankwise.design import discriminative_power_results
 
         discrimination = discriminative_power_results(
             results, testable, test=discriminative_power, alpha=comparison.alpha,
             n_resamples=1000, seed=comparison.seed)
-    return Report(
-        title=title or default_title(names),
-        systems=list(results),
-        baseline=chosen_baseline,
-        measures=numeric,
-        results=results,
-        curves=templates,
-        max_k=max_k,
-        comparison=comparison,
-        files=files,
-        definitions=describe_definitions(numeric, templates, max_k),
-        settings=describe_settings(chosen, comparison, max_k, discrimination),
-        versions=environment(),
-        created=created or now(),
-        notes=notes,
-        top=top,
-        discrimination=discrimination,
-        **collector.finish(results, positions, topics, documents),
-    )
+    return comparison, discrimination
 
 
 def _record(obj: Any, role: str, system: str | None,

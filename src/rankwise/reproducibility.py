@@ -422,7 +422,7 @@ def reproduce(
     unjudged: Unjudged = "nonrelevant",
     columns: Mapping[str, str | None] | None = None,
     options: EvalOptions | None = None,
-    engine: str | Engine = "numpy",
+    engine: str | Engine | None = None,
     depth: Any = DEPRECATED,
 ) -> Reproduction:
     r"""Measure how well a run was reproduced (or replicated), as repro_eval 0.5.0 does.
@@ -481,7 +481,6 @@ def reproduce(
     """
     from rankwise.engines.core import prepare_measures
     from rankwise.evaluation import evaluate_runs
-    from rankwise.stats.parametric import paired_t_test, unpaired_t_test
 
     rbo_depth = renamed("reproduce", "depth", "rbo_depth", depth, rbo_depth, 1000,
                         note=" (RBO's depth; depth= will be the evaluation depth, as in "
@@ -524,16 +523,45 @@ def reproduce(
                 notes.append(f"{label}: {counted(len(lacking), 'topic')} of the original "
                              f"{plural('is', len(lacking))} not in the reproduction (scored 0 "
                              "there)")
-            ktu_values[label] = ktu(original_run, reproduced_run, depth=run_length)
-            rbo_values[label] = rbo(original_run, reproduced_run, p=p, depth=rbo_depth,
-                                    method=rbo_method) if rbo_method == "repro_eval" else rbo(
-                original_run, reproduced_run, p=p, method=rbo_method,
-                depth=min(rbo_depth, run_length) if rbo_depth else run_length)
+            ktu_values[label], rbo_values[label] = _orderings(
+                original_run, reproduced_run, p, rbo_depth, rbo_method, run_length)
             notes.extend(f"{label} (KTU, RBO): {note}" for note in ktu_values[label].notes)
+    rmse, nrmse, p_values, means = _errors_and_tests(scores, parsed, replicability)
+    effect_ratio, delta_ri = _effects(scores, parsed, means)
+    return Reproduction(
+        kind="replicability" if replicability else "reproducibility",
+        measures=tuple(str(m) for m in parsed),
+        ktu=ktu_values, rbo=rbo_values, rmse=rmse, nrmse=nrmse, p_values=p_values,
+        effect_ratio=effect_ratio, delta_ri=delta_ri, notes=tuple(notes),
+    )
+
+
+def _orderings(original: Run, reproduced: Run, p: float, rbo_depth: int | None,
+               rbo_method: RboMethod, run_length: int) -> tuple[Agreement, Agreement]:
+    """KTU and RBO of the reproduced rankings against the original ones, as repro_eval."""
+    if rbo_method == "repro_eval":
+        overlap = rbo(original, reproduced, p=p, depth=rbo_depth, method=rbo_method)
+    else:
+        overlap = rbo(original, reproduced, p=p, method=rbo_method,
+                      depth=min(rbo_depth, run_length) if rbo_depth else run_length)
+    return ktu(original, reproduced, depth=run_length), overlap
+
+
+Scores = Mapping[str, tuple[Any, Any]]
+"""Each pair's label -> (the original's results, the reproduction's)."""
+Means = dict[str, dict[str, tuple[float, float]]]
+
+
+def _errors_and_tests(scores: Scores, parsed: Sequence[Measure], replicability: bool
+                      ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]],
+                                 dict[str, dict[str, float]], Means]:
+    """RMSE, nRMSE (reproducibility only), the t-test's p-value and both means, per measure."""
+    from rankwise.stats.parametric import paired_t_test, unpaired_t_test
+
     rmse: dict[str, dict[str, float]] = {}
     nrmse: dict[str, dict[str, float]] = {}
     p_values: dict[str, dict[str, float]] = {}
-    means: dict[str, dict[str, tuple[float, float]]] = {}
+    means: Means = {}
     for label, (first_scores, second_scores) in scores.items():
         p_values[label], means[label] = {}, {}
         if not replicability:
@@ -555,27 +583,29 @@ def reproduce(
                 p_values[label][name] = float(paired_t_test(o, r).p_value)
             means[label][name] = (float(np.mean(o)) if len(o) else math.nan,
                                   float(np.mean(r)) if len(r) else math.nan)
+    return rmse, nrmse, p_values, means
+
+
+def _effects(scores: Scores, parsed: Sequence[Measure], means: Means
+             ) -> tuple[dict[str, float], dict[str, float]]:
+    """The effect ratio and delta RI of each measure, when a baseline was given (else empty)."""
     effect_ratio: dict[str, float] = {}
     delta_ri: dict[str, float] = {}
-    if "baseline" in scores:
-        (a_orig, a_rep), (b_orig, b_rep) = scores["advanced"], scores["baseline"]
-        for measure in parsed:
-            name = str(measure)
-            orig_gain = _mean_improvement(a_orig, b_orig, measure)
-            rep_gain = _mean_improvement(a_rep, b_rep, measure)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                effect_ratio[name] = float(np.float64(rep_gain) / orig_gain)
-                a_o, a_r = means["advanced"][name]
-                b_o, b_r = means["baseline"][name]
-                ri_orig = float((np.float64(a_o) - b_o) / b_o)
-                ri_rep = float((np.float64(a_r) - b_r) / b_r)
-            delta_ri[name] = ri_orig - ri_rep
-    return Reproduction(
-        kind="replicability" if replicability else "reproducibility",
-        measures=tuple(str(m) for m in parsed),
-        ktu=ktu_values, rbo=rbo_values, rmse=rmse, nrmse=nrmse, p_values=p_values,
-        effect_ratio=effect_ratio, delta_ri=delta_ri, notes=tuple(notes),
-    )
+    if "baseline" not in scores:
+        return effect_ratio, delta_ri
+    (a_orig, a_rep), (b_orig, b_rep) = scores["advanced"], scores["baseline"]
+    for measure in parsed:
+        name = str(measure)
+        orig_gain = _mean_improvement(a_orig, b_orig, measure)
+        rep_gain = _mean_improvement(a_rep, b_rep, measure)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            effect_ratio[name] = float(np.float64(rep_gain) / orig_gain)
+            a_o, a_r = means["advanced"][name]
+            b_o, b_r = means["baseline"][name]
+            ri_orig = float((np.float64(a_o) - b_o) / b_o)
+            ri_rep = float((np.float64(a_r) - b_r) / b_r)
+        delta_ri[name] = ri_orig - ri_rep
+    return effect_ratio, delta_ri
 
 
 def _mean_improvement(advanced: Any, baseline: Any, measure: Measure) -> float:
@@ -644,7 +674,7 @@ def measure_agreement(
     unjudged: Unjudged = "nonrelevant",
     columns: Mapping[str, str | None] | None = None,
     options: EvalOptions | None = None,
-    engine: str | Engine = "numpy",
+    engine: str | Engine | None = None,
 ) -> MeasureAgreement:
     r"""Kendall's :math:`\tau_b` and Spearman's :math:`\rho` between the system orders of measures.
 

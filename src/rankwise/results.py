@@ -212,6 +212,11 @@ class Results(Tabular, Mapping[str, np.ndarray]):
     unjudged : UnjudgedBounds or None
         With ``unjudged="bounds"``: each measure with the unjudged documents
         taken as not relevant (low, the values) and as relevant (high).
+    plan : str
+        How the values were computed, when there is something to say: on
+        Spark, the strategy chosen and why (and first, when the inputs chose
+        the engine, that: ``"engine spark: chosen for the inputs (...)"``);
+        empty in this process.
 
     Notes
     -----
@@ -240,6 +245,7 @@ class Results(Tabular, Mapping[str, np.ndarray]):
         max_grade: float | None = None,
         notes: tuple[str, ...] = (),
         unjudged: UnjudgedBounds | None = None,
+        plan: str = "",
     ) -> None:
         if query_id_type is int:
             text_ids = list(query_ids)
@@ -266,6 +272,7 @@ class Results(Tabular, Mapping[str, np.ndarray]):
         self.max_grade = max_grade
         self.notes = tuple(notes)
         self.unjudged = unjudged
+        self.plan = plan
         self.mean = {str(m): aggregate(m, v, self._counted.get(m)) for m, v in values.items()}
 
     @property

@@ -47,6 +47,7 @@ __all__ = [
     "engine_of",
     "evaluation_options",
     "fusion_options",
+    "key_value",
     "measure_texts",
     "non_negative_int",
     "number",
@@ -56,8 +57,6 @@ __all__ = [
     "reading",
     "recommender_options",
     "seed",
-    "spark_log_level",
-    "spark_setting",
 ]
 
 INPUT_FORMATS = ("trec", "parquet", "csv", "tsv", "jsonl")
@@ -244,43 +243,35 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_engine_options(group: Any) -> None:
-    """Add ``--engine`` and the Spark engine's options to an argument group."""
-    from rankwise.engines import engine_names
+    """Add ``--engine`` and the settings each engine declares (``--spark-master``, ...)."""
+    from rankwise.engines import engine_class, engine_names
 
-    group.add_argument(
-        "--engine", choices=engine_names(), default="numpy",
-        help="where to compute: this process (numpy, default) or Spark (Parquet or TREC "
-             "paths, local, s3a:// or hdfs://; needs pip install 'rankwise[spark]')",
-    )
-    group.add_argument(
-        "--spark-master", metavar="MASTER", default=None,
-        help="Spark master for --engine spark, e.g. local[2], yarn or spark://host:7077 "
-             "(default: Spark's own)",
-    )
-    group.add_argument(
-        "--spark-conf", metavar="KEY=VALUE", action="append", type=spark_setting, default=[],
-        help="a Spark setting for --engine spark, e.g. spark.executor.memory=8g "
-             "(repeatable)",
-    )
-    group.add_argument(
-        "--spark-strategy", choices=("auto", "jvm", "ranks", "partitions"), default="auto",
-        help="how Spark computes (default auto: chosen by cost; see docs/spark.md)",
-    )
-    group.add_argument(
-        "--spark-partitions", metavar="N", type=positive_int, default=None,
-        help="partitions of the shuffle by query (strategy partitions; default: one per "
-             "2M rows of run and judgments)",
-    )
+    names = engine_names()
+    summaries = [engine_class(name).capabilities.summary or name for name in names]
+    group.add_argument("--engine", choices=names, default=names[0],
+                       help=f"where to compute: {' or '.join(summaries)}")
+    for name in names:
+        for setting in engine_class(name).capabilities.settings:
+            extra: dict[str, Any] = {"help": setting.help, "default": setting.default}
+            if setting.choices:
+                extra["choices"] = setting.choices
+            if setting.metavar:
+                extra["metavar"] = setting.metavar
+            if setting.repeated:
+                extra.update(action="append", type=key_value)
+            elif setting.read is not None:
+                extra["type"] = _argument(setting.read, setting.flag.lstrip("-"), setting.help)
+            group.add_argument(setting.flag, **extra)
 
 
-def spark_setting(text: str) -> tuple[str, str]:
-    """``KEY=VALUE`` of ``--spark-conf``, as a pair.
+def key_value(text: str) -> tuple[str, str]:
+    """``KEY=VALUE`` of an engine's repeated setting (``--spark-conf``), as a pair.
 
     Examples
     --------
-    >>> spark_setting("spark.executor.memory=8g")
+    >>> key_value("spark.executor.memory=8g")
     ('spark.executor.memory', '8g')
-    >>> spark_setting("spark.sql.shuffle.partitions")
+    >>> key_value("spark.sql.shuffle.partitions")
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: expected KEY=VALUE, got 'spark.sql.shuffle.partitions'
@@ -338,81 +329,54 @@ def fusion_options(args: argparse.Namespace) -> FusionOptions:
     return FusionOptions(args.method, args.norm, args.weights, dict(args.params) or None)
 
 
-def spark_log_level(args: argparse.Namespace, config: dict[str, str], *,
-                    terminal: bool) -> str | None:
-    """The console log level of the Spark session a command starts (None: Spark's own).
-
-    ``--debug``: Spark's own settings; ``--quiet``: errors only; a level set
-    with ``--spark-conf spark.log.level=LEVEL``: that one; else warnings when
-    standard error is a *terminal*, and errors only when it is not (a log file
-    or a pipe gets no warnings and no progress bars). A level of the user's,
-    when standard error is not a terminal, turns the progress bars off in
-    *config* unless the user set ``spark.ui.showConsoleProgress``.
-
-    Examples
-    --------
-    >>> args = argparse.Namespace(quiet=False, debug=False)
-    >>> spark_log_level(args, {}, terminal=True), spark_log_level(args, {}, terminal=False)
-    ('warn', 'error')
-    >>> config = {"spark.log.level": "INFO"}
-    >>> spark_log_level(args, config, terminal=False), config["spark.ui.showConsoleProgress"]
-    ('info', 'false')
-    >>> spark_log_level(argparse.Namespace(quiet=False, debug=True), {}, terminal=False) is None
-    True
-    """
-    from rankwise.engines.spark._session import LOG_LEVELS
-
-    if getattr(args, "debug", False):
-        return None
-    if getattr(args, "quiet", False):
-        return "error"
-    given = config.get("spark.log.level")
-    if given is not None:
-        if not terminal:
-            config.setdefault("spark.ui.showConsoleProgress", "false")
-        return given.lower() if given.lower() in LOG_LEVELS else None
-    return "warn" if terminal else "error"
-
-
 def engine_of(args: argparse.Namespace) -> Any:
-    """The engine the parsed arguments ask for (with its master for Spark)."""
-    name = getattr(args, "engine", "numpy")
-    if name == "spark":
-        import sys
+    """The engine the parsed arguments ask for, set up with its own settings.
 
-        from rankwise.cli.progress import _is_terminal
-        from rankwise.engines.spark import SparkEngine
+    A setting of another engine is refused; an engine that reads its inputs
+    itself reads files by path (not standard input).
+    """
+    import sys
 
-        check_no_stdin([args.qrels, *args.runs], "--engine spark")
-        config = dict(args.spark_conf)
-        level = spark_log_level(args, config, terminal=_is_terminal(sys.stderr))
-        return SparkEngine(
-            master=args.spark_master,
-            strategy=args.spark_strategy,
-            config=config,
-            num_partitions=args.spark_partitions,
-            log_level=level,
-            qrels_format=getattr(args, "qrels_format", None),
-        )
-    from rankwise.engines import get_engine
+    from rankwise.cli.progress import _is_terminal
+    from rankwise.engines import CommandLine, engine_class, engine_names
 
-    given = [
-        option
-        for option, value in (
-            ("--spark-master", getattr(args, "spark_master", None)),
-            ("--spark-conf", getattr(args, "spark_conf", None)),
-            ("--spark-partitions", getattr(args, "spark_partitions", None)),
-            ("--spark-strategy", getattr(args, "spark_strategy", "auto") != "auto" or None),
-        )
-        if value
-    ]
-    if given:
-        from rankwise.exceptions import InvalidParameterError
+    name = getattr(args, "engine", engine_names()[0])
+    chosen = engine_class(name)
+    for other in engine_names():
+        capabilities = engine_class(other).capabilities
+        given = [setting.flag for setting in capabilities.settings
+                 if other != name and _given(args, setting)]
+        if given:
+            from rankwise.exceptions import InvalidParameterError
 
-        raise InvalidParameterError(
-            f"{', '.join(given)} only apply to the Spark engine: add --engine spark"
-        )
-    return get_engine(name)
+            raise InvalidParameterError(
+                f"{', '.join(given)} only apply to the {capabilities.title or other} engine: "
+                f"add --engine {other}"
+            )
+    if not chosen.capabilities.in_process:
+        check_no_stdin([args.qrels, *args.runs], f"--engine {name}")
+    settings = {setting.keyword: _value(args, setting)
+                for setting in chosen.capabilities.settings}
+    command_line = CommandLine(
+        quiet=getattr(args, "quiet", False), debug=getattr(args, "debug", False),
+        terminal=_is_terminal(sys.stderr), qrels_format=getattr(args, "qrels_format", None),
+        run_format=getattr(args, "run_format", None))
+    return chosen.from_settings(settings, command_line)
+
+
+def _dest(setting: Any) -> str:
+    return str(setting.flag.lstrip("-").replace("-", "_"))
+
+
+def _value(args: argparse.Namespace, setting: Any) -> Any:
+    value = getattr(args, _dest(setting), setting.default)
+    return dict(value) if setting.repeated else value
+
+
+def _given(args: argparse.Namespace, setting: Any) -> bool:
+    """Whether the command line gave *setting* a value of its own (not its default)."""
+    value = getattr(args, _dest(setting), setting.default)
+    return bool(value) and value != setting.default
 
 
 def measure_texts(arguments: Sequence[str] | None, default: Sequence[str]) -> list[str]:

@@ -83,7 +83,14 @@ class Qrels:
         doc_column: StringColumn | None = None,
         doc_rows: StringColumn | None = None,
         subtopics: Subtopics | None = None,
+        query_id_type: type | None = None,
+        check: bool = False,
     ) -> None:
+        """Judgments from interned columns (for readers; build them with :meth:`from_arrow`).
+
+        *query_id_type* notes the type the query ids were given in; *check*
+        refuses a (query, document) judged twice (:meth:`check_duplicates`).
+        """
         if (doc_codes is None or doc_ids is None) and doc_rows is None:
             raise TypeError("Qrels needs doc_codes and doc_ids, or doc_rows")
         self._query_codes = readonly(query_codes)
@@ -99,8 +106,10 @@ class Qrels:
         self._source = source
         self._line_numbers = line_numbers
         self._locate = locate
-        self._query_id_type: type | None = None
+        self._query_id_type: type | None = query_id_type
         self._subtopics = subtopics
+        if check:
+            self.check_duplicates()
 
     def __getstate__(self) -> dict[str, Any]:
         self._docs()
@@ -122,12 +131,14 @@ class Qrels:
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
         subtopics: Any = None,
+        query_id_type: type | None = None,
     ) -> Qrels:
         """Build judgments from three columns (Arrow arrays, numpy arrays or sequences).
 
         With *subtopics* (a fourth column: the subtopic of each judgment),
         they are diversity judgments: a (query, document) may be judged once
         per subtopic, and its row takes its maximum grade over subtopics.
+        *query_id_type* notes the type the query ids were given in.
 
         Raises
         ------
@@ -175,8 +186,9 @@ class Qrels:
             return cls.with_subtopics(
                 query_codes, query_names, doc_codes, doc_names, topics, grade_array,
                 source=source, line_numbers=line_numbers, locate=locate,
+                query_id_type=query_id_type,
             )
-        qrels = cls(
+        return cls(
             query_codes,
             query_names,
             doc_codes,
@@ -185,9 +197,9 @@ class Qrels:
             source=source,
             line_numbers=line_numbers,
             locate=locate,
+            query_id_type=query_id_type,
+            check=True,
         )
-        qrels.check_duplicates()
-        return qrels
 
     @classmethod
     def with_subtopics(
@@ -202,6 +214,7 @@ class Qrels:
         source: str | None,
         line_numbers: np.ndarray | None = None,
         locate: Callable[[int], int] | None = None,
+        query_id_type: type | None = None,
     ) -> Qrels:
         """Diversity judgments from interned columns and a subtopic per judgment (for readers).
 
@@ -219,6 +232,7 @@ class Qrels:
         return cls(
             rows_query, query_names, rows_doc, doc_names, rows_grade, source=source,
             locate=_FirstLines(first, line_numbers, locate), subtopics=table,
+            query_id_type=query_id_type,
         )
 
     @classmethod

@@ -101,7 +101,16 @@ class Run:
         locate: Callable[[int], int] | None = None,
         rank_order_blocks: np.ndarray | None = None,
         segments: tuple[np.ndarray, np.ndarray] | None = None,
+        query_id_type: type | None = None,
+        check: bool = False,
+        check_rows: np.ndarray | None = None,
     ) -> None:
+        """A run from interned columns (for readers; build one with :meth:`from_arrow`).
+
+        *query_id_type* notes the type the query ids were given in; *check*
+        refuses a document listed twice for one query, among *check_rows*
+        when a reader checked the others (:meth:`check_duplicates`).
+        """
         if query_codes is None and segments is None:
             raise ValueError("give query_codes, or segments=(first rows, codes)")
         # per-row codes, or runs of rows of one query (first rows, codes), expanded on demand
@@ -116,7 +125,9 @@ class Run:
         self._line_numbers = line_numbers
         self._locate = locate
         self._blocks = None if rank_order_blocks is None else readonly(rank_order_blocks)
-        self._query_id_type: type | None = None
+        self._query_id_type: type | None = query_id_type
+        if check:
+            self.check_duplicates(check_rows)
 
     def __getstate__(self) -> dict[str, Any]:
         return {slot: getattr(self, slot) for slot in self.__slots__}
@@ -144,11 +155,13 @@ class Run:
         locate: Callable[[int], int] | None = None,
         check_duplicates: bool = True,
         copy_scores: bool = True,
+        query_id_type: type | None = None,
     ) -> Run:
         """Build a run from three columns (Arrow arrays, numpy arrays or sequences).
 
         ``copy_scores=False`` lets the run take ownership of a float64 numpy
-        array of scores instead of copying it (for readers).
+        array of scores instead of copying it (for readers); *query_id_type*
+        notes the type the query ids were given in.
 
         Raises
         ------
@@ -187,7 +200,7 @@ class Run:
             raise row_error(f"score must be a finite number, got '{float(score_array[row])}'",
                             row, source, locate)
         codes, names = encoded if encoded is not None else intern(queries)
-        run = cls(
+        return cls(
             codes,
             names,
             docs,
@@ -197,10 +210,9 @@ class Run:
             source=source,
             line_numbers=line_numbers,
             locate=locate,
+            query_id_type=query_id_type,
+            check=check_duplicates,
         )
-        if check_duplicates:
-            run._check_duplicates()
-        return run
 
     @classmethod
     def from_dict(cls, results: dict[Any, dict[Any, float]], *, name: str = "run") -> Run:

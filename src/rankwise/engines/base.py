@@ -2,22 +2,153 @@
 
 An engine computes the measures of one run against judgments and returns
 :class:`~rankwise.results.Results`. It declares its name, whether it can run
-here and how to install what it needs, and refuses, before any work, the
-measures or options it does not support. Every engine ends in
+here and how to install what it needs, and what it can do
+(:class:`Capabilities`: the front doors and the command line ask these,
+never the engine's name), and refuses, before any work, the measures or
+options it does not support. Every engine ends in
 :func:`rankwise.engines.core.evaluate_ranking`, so all give the same numbers.
+
+This module imports nothing heavy: the command line reads the capabilities
+of every engine to build its options (``rankwise eval --help``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from rankwise._validation import Constraint
     from rankwise.measures import Measure
     from rankwise.options import EvalOptions
     from rankwise.results import Results
 
-__all__ = ["Engine"]
+__all__ = ["Capabilities", "CommandLine", "Engine", "Setting"]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of an engine that the command line offers (``--spark-master``).
+
+    Attributes
+    ----------
+    keyword : str
+        The keyword of the engine's :meth:`Engine.from_settings` it fills.
+    flag : str
+        The command line's option.
+    help : str
+        Its help text.
+    metavar : str, optional
+        How the help names its value.
+    read : Constraint, optional
+        How its text is read (None: taken as it is).
+    choices : tuple of str
+        The values it takes, when they are few; the first is the default.
+    repeated : bool
+        ``KEY=VALUE``, given as often as needed: the engine gets a dict.
+
+    Examples
+    --------
+    >>> Setting("master", "--spark-master", "Spark master").default
+    >>> Setting("strategy", "--spark-strategy", "how", choices=("auto", "jvm")).default
+    'auto'
+    """
+
+    keyword: str
+    flag: str
+    help: str
+    metavar: str | None = None
+    read: Constraint | None = None
+    choices: tuple[str, ...] = ()
+    repeated: bool = False
+
+    @property
+    def default(self) -> Any:
+        """The value when it is not given (nothing, the first choice, or no pairs)."""
+        if self.repeated:
+            return []
+        return self.choices[0] if self.choices else None
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What an engine can do: the front doors and the command line ask these.
+
+    Attributes
+    ----------
+    in_process : bool
+        It computes in this process on judgments and runs that
+        :mod:`rankwise.io` reads (every input form): the front doors may hand
+        it :class:`~rankwise.Qrels` and :class:`~rankwise.Run` read once (a
+        file in the format given, with progress), the command line reads
+        standard input for it and shows the rows of a run it read (``--format
+        ndeval``). False: it takes the inputs as they are given and reads
+        them itself, where it computes (files by path, its own frames).
+    frames : tuple of str
+        The top-level modules of the frames it takes itself (Spark:
+        ``("pyspark",)``): a front door given such a frame, and no engine,
+        chooses this one.
+    strategies : tuple of str
+        The ways it can compute, the default first (Spark: ``auto``, ``jvm``,
+        ``ranks``, ``partitions``); empty when it has one.
+    settings : tuple of Setting
+        What the command line offers to set up the engine (Spark: master,
+        settings, strategy, partitions).
+    recommenders : bool
+        It evaluates recommendations on its own frames
+        (:func:`rankwise.evaluate_recommendations` hands them to it).
+    title : str
+        How messages name it (``"Spark"``); by default its name.
+    summary : str
+        What the help of ``--engine`` says of it.
+
+    Examples
+    --------
+    >>> Capabilities().in_process, Capabilities(in_process=False, frames=("pyspark",)).frames
+    (True, ('pyspark',))
+    """
+
+    in_process: bool = True
+    frames: tuple[str, ...] = ()
+    strategies: tuple[str, ...] = ()
+    settings: tuple[Setting, ...] = ()
+    recommenders: bool = False
+    title: str = ""
+    summary: str = ""
+
+    def takes_frame(self, obj: Any) -> bool:
+        """Whether *obj* is one of the frames the engine takes itself.
+
+        Examples
+        --------
+        >>> Capabilities(frames=("collections",)).takes_frame(__import__("collections").deque())
+        True
+        >>> Capabilities().takes_frame({"q1": {"d1": 1.0}})
+        False
+        """
+        return bool(self.frames) and type(obj).__module__.partition(".")[0] in self.frames
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """What the command line tells an engine it sets up, besides the engine's own settings.
+
+    Attributes
+    ----------
+    quiet, debug : bool
+        ``--quiet`` (errors only) and ``--debug`` (the engine's own logging).
+    terminal : bool
+        Standard error is a terminal (progress may be shown).
+    qrels_format, run_format : str, optional
+        The formats given for the files (``--qrels-format``, ``--run-format``).
+    """
+
+    quiet: bool = False
+    debug: bool = False
+    terminal: bool = False
+    qrels_format: str | None = None
+    run_format: str | None = None
 
 
 @runtime_checkable
@@ -31,10 +162,18 @@ class Engine(Protocol):
     install : str
         How to install what it needs (``pip install 'rankwise[spark]'``), or
         ``""`` when it needs nothing more.
+    capabilities : Capabilities
+        What it can do (a class attribute: read without making an engine).
     """
 
     name: str
     install: str
+    capabilities: ClassVar[Capabilities]
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any], command_line: CommandLine) -> Engine:
+        """The engine the command line sets up: its own settings (``capabilities.settings``)."""
+        ...
 
     def available(self) -> bool:
         """Whether what the engine needs is installed."""

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from rankwise.engines.core import (
-    Coverage,
-    Evaluator,
-    RankingKey,
-    check_supported,
-    evaluate_ranking,
-    ranking_missing,
-)
+from rankwise.engines.base import Capabilities, CommandLine
 
 if TYPE_CHECKING:
     from rankwise.data import Qrels, Run
+    from rankwise.engines.core import Coverage, Evaluator, RankingKey
     from rankwise.measures import Measure
     from rankwise.options import EvalOptions, Missing
     from rankwise.ranking.tied import TiedRanking
@@ -44,6 +38,13 @@ class NumpyEngine:
 
     name = "numpy"
     install = ""
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        in_process=True, summary="this process (numpy, default)")
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any], command_line: CommandLine) -> NumpyEngine:
+        """The engine for the command line: it has no settings of its own."""
+        return cls()
 
     def available(self) -> bool:
         """Always: numpy and pyarrow are rankwise's own requirements."""
@@ -51,6 +52,8 @@ class NumpyEngine:
 
     def check(self, measures: Sequence[Measure], options: EvalOptions) -> None:
         """Every measure has a kernel under *options*."""
+        from rankwise.engines.core import check_supported
+
         check_supported(measures, options)
 
     def evaluate(
@@ -63,6 +66,8 @@ class NumpyEngine:
         name: str | None = None,
     ) -> Results:
         """Evaluate *run* against *qrels* (any input form, or objects already built)."""
+        from rankwise.engines.core import evaluate_ranking
+
         self.check(measures, options)
         evaluator, coverage, run_name = self.evaluator(qrels, run, measures, options, name=name)
         return evaluate_ranking(
@@ -93,6 +98,7 @@ class NumpyEngine:
         asked for.
         """
         from rankwise._compiled import warn_if_pure
+        from rankwise.engines.core import Coverage, Evaluator, ranking_missing
         from rankwise.exceptions import InputFormatError
         from rankwise.io._source import describe
         from rankwise.io.coerce import as_qrels, as_run, refuse_empty_dict
@@ -169,6 +175,7 @@ class NumpyEngine:
         The rankings of other dialects read the run itself: it is built from
         the dict when first asked for.
         """
+        from rankwise.engines.core import Coverage, Evaluator
         from rankwise.io.coerce import as_run
         from rankwise.ranking.rank import rank_all_ties
 

@@ -35,6 +35,7 @@ import numpy as np
 from rankwise._compiled import enabled, load
 from rankwise.data import Qrels, Run
 from rankwise.data._dicts import is_nested
+from rankwise.data._rows import key_type
 from rankwise.data._strings import StringColumn
 from rankwise.exceptions import DuplicateEntryError, InputFormatError
 
@@ -81,7 +82,7 @@ class _QrelsColumns(NamedTuple):
 # the public readers
 
 
-def run_from_dict(results: Any, *, name: str = "run") -> Run:
+def run_from_dict(results: Any, *, name: str = "run", typed: bool = False) -> Run:
     """A run from ``{query_id: {doc_id: score}}``.
 
     Parameters
@@ -91,6 +92,9 @@ def run_from_dict(results: Any, *, name: str = "run") -> Run:
         score (a finite real number).
     name : str
         The run's name.
+    typed : bool
+        Note the type the query ids were given in (``int`` when every key
+        is an integer, else ``str``: :attr:`Run.query_id_type`).
 
     Returns
     -------
@@ -126,10 +130,10 @@ def run_from_dict(results: Any, *, name: str = "run") -> Run:
         )
     else:
         columns = _read_run(results)
-    return _build_run(columns, results, name)
+    return _build_run(columns, results, name, key_type(results) if typed else None)
 
 
-def qrels_from_dict(judgments: Any) -> Qrels:
+def qrels_from_dict(judgments: Any, *, typed: bool = False) -> Qrels:
     """Judgments from ``{query_id: {doc_id: grade}}``.
 
     Parameters
@@ -137,6 +141,10 @@ def qrels_from_dict(judgments: Any) -> Qrels:
     judgments : dict
         Per query id (str or int), a dict of document id (str or int) to
         relevance grade (a finite real number).
+    typed : bool
+        Note the type the query ids were given in (``int`` when every key
+        is an integer, else ``str``); without it, ``str`` when the reader
+        saw only text keys, else not known.
 
     Returns
     -------
@@ -164,75 +172,49 @@ def qrels_from_dict(judgments: Any) -> Qrels:
             raise _problem(read, "qrels")
         query_names, query_codes, doc_names, doc_codes, grades, ids, may_repeat, str_keys = read
         codes = np.frombuffer(query_codes, dtype=np.int32)
+        # every query key a str: the ids' type is known without a pass
+        kind = str if str_keys else key_type(judgments) if typed else None
+        columns: tuple[Any, ...]
         if doc_names is None:  # each judgment's document id in row order, interned if asked
-            qrels = Qrels(
-                codes,
-                query_names,
-                None,
-                None,
-                np.frombuffer(grades, dtype=np.float64),
-                source=SOURCE,
-                doc_rows=StringColumn.from_buffers([(len(codes), *ids)]),
-            )
+            columns = (codes, query_names, None, None, np.frombuffer(grades, dtype=np.float64))
+            extra: dict[str, Any] = {
+                "doc_rows": StringColumn.from_buffers([(len(codes), *ids)])}
         else:
-            qrels = Qrels(
-                codes,
-                query_names,
-                np.frombuffer(doc_codes, dtype=np.int32),
-                doc_names,
-                np.frombuffer(grades, dtype=np.float64),
-                source=SOURCE,
-                doc_column=None if ids is None else StringColumn.from_buffers(
-                    [(len(doc_names), *ids)]),
-            )
-        if str_keys:  # every query key a str: the ids' type is known without a pass
-            qrels._with_query_id_type(str)
-        return _checked(qrels, judgments, may_repeat)
-    columns = _read_qrels(judgments)
-    qrels = Qrels(
-        columns.query_codes,
-        columns.query_names,
-        columns.doc_codes,
-        columns.doc_names,
-        columns.grades,
-        source=SOURCE,
-        doc_column=columns.doc_column,
-    )
-    return _checked(qrels, judgments, columns.may_repeat)
+            columns = (codes, query_names, np.frombuffer(doc_codes, dtype=np.int32), doc_names,
+                       np.frombuffer(grades, dtype=np.float64))
+            extra = {"doc_column": None if ids is None else StringColumn.from_buffers(
+                [(len(doc_names), *ids)])}
+        return _checked(columns, extra, judgments, may_repeat, kind)
+    read_columns = _read_qrels(judgments)
+    return _checked(
+        (read_columns.query_codes, read_columns.query_names, read_columns.doc_codes,
+         read_columns.doc_names, read_columns.grades), {"doc_column": read_columns.doc_column},
+        judgments, read_columns.may_repeat, key_type(judgments) if typed else None)
 
 
-def _checked(qrels: Qrels, judgments: Any, may_repeat: bool) -> Qrels:
-    """*qrels*, checked for a (query, document) judged twice when its keys may collide."""
-    if may_repeat:
-        try:
-            qrels.check_duplicates()
-        except DuplicateEntryError as error:
-            row = (error.line or 1) - 1
-            query = qrels.query_ids[int(qrels.query_codes[row])]
-            doc = qrels.doc_ids[int(qrels.doc_codes[row])]
-            raise _duplicate(judgments, query, doc, "qrels") from None
-    return qrels
+def _checked(columns: tuple[Any, ...], extra: dict[str, Any], judgments: Any,
+             may_repeat: bool, kind: type | None) -> Qrels:
+    """The judgments, checked for a (query, document) judged twice when its keys may collide."""
+    try:
+        return Qrels(*columns, source=SOURCE, query_id_type=kind, check=may_repeat, **extra)
+    except DuplicateEntryError as error:
+        qrels = Qrels(*columns, source=SOURCE, **extra)
+        row = (error.line or 1) - 1
+        query = qrels.query_ids[int(qrels.query_codes[row])]
+        doc = qrels.doc_ids[int(qrels.doc_codes[row])]
+        raise _duplicate(judgments, query, doc, "qrels") from None
 
 
 # ---------------------------------------------------------------------------------------
 # shared by both paths
 
 
-def _build_run(columns: _RunColumns, results: Any, name: str) -> Run:
+def _build_run(columns: _RunColumns, results: Any, name: str, kind: type | None) -> Run:
     # each query's rows in one entry: no query text twice among the non-empty entries
     # (codes number the queries in order of first appearance, empty entries included)
     codes = columns.codes
     grouped = len(codes) < 2 or bool((codes[1:] > codes[:-1]).all())
-    run = Run(
-        None,
-        columns.names,
-        columns.doc_ids,
-        columns.scores,
-        name=name,
-        source=SOURCE,
-        rank_order_blocks=columns.starts if grouped and columns.descending else None,
-        segments=(columns.starts, columns.codes),
-    )
+    rows = None
     if columns.check_codes:
         ends = np.append(columns.starts[1:], len(columns.scores))
         suspect = np.isin(columns.codes, np.array(columns.check_codes, dtype=np.int32))
@@ -241,14 +223,21 @@ def _build_run(columns: _RunColumns, results: Any, name: str) -> Run:
         rows = np.repeat(firsts - (np.cumsum(lengths) - lengths), lengths) + np.arange(
             int(lengths.sum()), dtype=np.int64
         )
-        try:
-            run.check_duplicates(rows)
-        except DuplicateEntryError as error:
-            row = np.array([(error.line or 1) - 1])
-            query = columns.names[int(run.query_codes_at(row)[0])]
-            doc = run.doc_ids[int(row[0])].as_py()
-            raise _duplicate(results, query, doc, "run") from None
-    return run
+
+    def run(**check: Any) -> Run:
+        return Run(None, columns.names, columns.doc_ids, columns.scores, name=name,
+                   source=SOURCE, segments=(columns.starts, columns.codes),
+                   rank_order_blocks=columns.starts if grouped and columns.descending else None,
+                   query_id_type=kind, **check)
+
+    try:
+        return run(check=rows is not None, check_rows=rows)
+    except DuplicateEntryError as error:
+        row = np.array([(error.line or 1) - 1])
+        unchecked = run()
+        query = columns.names[int(unchecked.query_codes_at(row)[0])]
+        doc = unchecked.doc_ids[int(row[0])].as_py()
+        raise _duplicate(results, query, doc, "run") from None
 
 
 def _describe(value: Any) -> str:

@@ -1,35 +1,63 @@
-"""Runs from data frames at C speed: pyarrow tables, pandas and polars frames.
+"""Tables in memory to judgments and runs: pandas, polars and Arrow frames, at C speed.
 
-The general path (:func:`rankwise.io.tables.run_from_table`) converts a frame
-to an Arrow table, interns the query ids with pyarrow and checks duplicates
-with a sort. This path reads the columns where they are: Arrow string,
-large_string and string_view buffers (pyarrow, polars, pandas' Arrow-backed
-strings) and numpy object arrays of ``str`` (pandas' object columns), with
-the C module :mod:`rankwise.io._ccolumns`, which cuts the rows into blocks of
-one query, checks each block for a document listed twice and notes whether
-the run is in rank order, in one pass. No Python loop per row, and pandas'
-object columns are never converted to Arrow by pyarrow.
+The one reader of a table, whichever way it came: a frame given, the Arrow
+table of a Parquet, CSV, TSV or JSONL file (:mod:`rankwise.io.tables`), or
+of named tuples (:mod:`rankwise.io.records`). It finds the columns of each
+role (``query_id``, ``doc_id``, ``relevance``, ``score``, ``rank``,
+``subtopic``: by the ``columns`` map, else by their usual names) and hands
+them to :class:`~rankwise.Qrels` or :class:`~rankwise.Run` in one call,
+with the type the query ids were given in.
 
-It reads only what it is sure of and returns None otherwise (the C module is
-not built, a column is missing values or holds something other than text,
-a document is listed twice, a score is not finite): the general path then
-reads the frame, with the same values and the precise error messages.
+A run is first read where its columns are (:func:`run_from_frame`): Arrow
+string, large_string and string_view buffers (pyarrow, polars, pandas'
+Arrow-backed strings) and numpy object arrays of ``str`` (pandas' object
+columns), with the C module :mod:`rankwise.io._ccolumns`, which cuts the
+rows into blocks of one query, checks each block for a document listed twice
+and notes whether the run is in rank order, in one pass. No Python loop per
+row, and pandas' object columns are never converted to Arrow by pyarrow.
+That reader reads only what it is sure of and returns None otherwise (the C
+module is not built, a column is missing values or holds something other
+than text, a document is listed twice, a score is not finite): the general
+path (:func:`run_from_table`) then reads the table, with the same values and
+the precise error messages.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rankwise._compiled import enabled, load
-from rankwise.data import Run
-from rankwise.data._arrow import as_string_chunks, numbers_to_numpy
+from rankwise.data import Qrels, Run
+from rankwise.data._arrow import (
+    as_string_chunks,
+    first_failing_row,
+    numbers_column,
+    numbers_to_numpy,
+)
 from rankwise.data._strings import StringColumn
+from rankwise.exceptions import InputFormatError
 
-__all__ = ["run_from_frame"]
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = [
+    "BEIR_QRELS_HEADER",
+    "NotATableError",
+    "TextLines",
+    "qrels_from_table",
+    "qrels_of_table",
+    "refuse_no_rows",
+    "run_from_frame",
+    "run_from_table",
+    "run_of_table",
+    "split_one_table",
+    "to_arrow_table",
+]
 
 _ccolumns = load("rankwise.io._ccolumns")
 _LOG = logging.getLogger("rankwise.io")
@@ -44,6 +72,7 @@ def _native() -> Any:
 def run_from_frame(
     frame: Any, pick: Pick, *, name: str = "run", source: str = "<table>",
     locate: Callable[[int], int] | None = None,
+    typed_by: Callable[[], type | None] | None = None,
 ) -> Run | None:
     """A run from a pyarrow table, pandas or polars frame, or None (take the general path).
 
@@ -60,6 +89,8 @@ def run_from_frame(
     locate : callable, optional
         The line of a row in its file (a table read from a CSV, TSV or JSONL
         file), for messages; by default rows are numbered from 1.
+    typed_by : callable, optional
+        The type the query ids were given in (asked once the columns are picked).
 
     Returns
     -------
@@ -98,7 +129,15 @@ def run_from_frame(
     codes = np.frombuffer(codes, dtype=np.int32)
     doc_ids = StringColumn.from_buffers(pieces) if copy_docs else doc_arrow
     grouped = len(starts) == len(names)
-    run = Run(
+    rows = None
+    if split:  # a query in several blocks: each block was checked, not their union
+        ends = np.append(starts[1:], len(scores))
+        several = np.isin(codes, np.array(split, dtype=np.int32))
+        lengths = (ends - starts)[several]
+        rows = np.repeat(starts[several] - (np.cumsum(lengths) - lengths), lengths) + np.arange(
+            int(lengths.sum()), dtype=np.int64
+        )
+    return Run(
         None,
         names,
         doc_ids,
@@ -108,16 +147,10 @@ def run_from_frame(
         locate=locate,
         rank_order_blocks=starts if grouped and descending else None,
         segments=(starts, codes),
+        query_id_type=typed_by() if typed_by is not None else None,
+        check=bool(split),
+        check_rows=rows,
     )
-    if split:  # a query in several blocks: each block was checked, not their union
-        ends = np.append(starts[1:], len(scores))
-        several = np.isin(codes, np.array(split, dtype=np.int32))
-        lengths = (ends - starts)[several]
-        rows = np.repeat(starts[several] - (np.cumsum(lengths) - lengths), lengths) + np.arange(
-            int(lengths.sum()), dtype=np.int64
-        )
-        run.check_duplicates(rows)
-    return run
 
 
 def _columns(frame: Any, pick: Pick) -> tuple[Any, Any, Any] | None:
@@ -225,3 +258,562 @@ def _scores(column: Any) -> np.ndarray | None:
     ):
         return None
     return np.ascontiguousarray(numbers_to_numpy(column))
+
+
+class NotATableError(InputFormatError):
+    """The object given is not a table at all (not a table with bad values)."""
+
+
+def to_arrow_table(frame: Any) -> pa.Table:
+    """Convert a pandas, polars or Arrow table to an Arrow table (zero-copy where possible)."""
+    import pyarrow as pa
+
+    if isinstance(frame, pa.Table):
+        return frame
+    if isinstance(frame, pa.RecordBatch):
+        return pa.Table.from_batches([frame])
+    module = type(frame).__module__.split(".")[0]
+    if module == "polars":
+        return frame.to_arrow()
+    if module == "pandas":
+        try:
+            return pa.Table.from_pandas(frame, preserve_index=False)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as error:
+            raise _pandas_failure(frame, error) from None
+    if hasattr(frame, "__arrow_c_stream__"):
+        return pa.table(frame)
+    raise NotATableError(
+        f"expected a pandas, polars or Arrow table, got {type(frame).__module__}."
+        f"{type(frame).__name__}"
+    )
+
+
+def _pandas_failure(frame: Any, error: Exception) -> InputFormatError:
+    """The row and column a pandas frame cannot be converted at (values of mixed types)."""
+    import pyarrow as pa
+
+    for name in frame.columns:
+        column = frame[name]
+        try:
+            pa.array(column)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+            row = first_failing_row(_Rows(column), lambda part: pa.array(part.series), prefix=True)
+            value = column.iloc[row]
+            before = type(column.iloc[0]).__name__ if row else "nothing"
+            return InputFormatError(
+                f"row {row + 1}: column {str(name)!r}: {value!r} ({type(value).__name__}) does "
+                f"not fit with the values before it ({before})", "<table>")
+    message = str(error).split("\n")[0]
+    return InputFormatError(f"cannot convert the table to Arrow: {message}", "<table>")
+
+
+class _Rows:
+    """A pandas column with the ``slice`` and ``len`` of an Arrow array (for the bisection)."""
+
+    def __init__(self, series: Any) -> None:
+        self.series = series
+
+    def __len__(self) -> int:
+        return len(self.series)
+
+    def slice(self, start: int, length: int) -> _Rows:
+        return _Rows(self.series.iloc[start : start + length])
+
+
+def _column(table: pa.Table, name: str, role: str, where: str) -> pa.ChunkedArray:
+    if name not in table.column_names:
+        raise InputFormatError(
+            f"{role} column {name!r} not found; columns are {table.column_names}", where
+        )
+    return table[name]
+
+
+_FORMAT = b"rankwise.format"  # schema metadata read_table leaves for the converters below
+_PATH = b"rankwise.path"
+
+
+class TextLines:
+    """The line of each data row of a CSV, TSV or JSONL file, found when a message needs it.
+
+    Lines are counted from 1, the header included; blank lines (which the
+    readers skip) are counted too. The file is read again, only for messages.
+    """
+
+    __slots__ = ("header", "path", "skip_spaces")
+
+    def __init__(self, path: str, header: int, skip_spaces: bool) -> None:
+        self.path = path
+        self.header = header
+        self.skip_spaces = skip_spaces
+
+    def __getstate__(self) -> tuple[str, int, bool]:
+        return self.path, self.header, self.skip_spaces
+
+    def __setstate__(self, state: tuple[str, int, bool]) -> None:
+        self.path, self.header, self.skip_spaces = state
+
+    def __call__(self, row: int) -> int:
+        """The line of data row *row* (from 0)."""
+        from rankwise.io.trec import iter_lines  # a message's line only
+
+        seen = -1
+        for number, raw in enumerate(iter_lines(self.path), start=1):
+            blank = not raw.strip() if self.skip_spaces else raw in (b"", b"\r")
+            if number <= self.header or blank:
+                continue
+            seen += 1
+            if seen == row:
+                return number
+        return row + 1 + self.header
+
+
+def _where(table: pa.Table, source: str | None) -> tuple[str, TextLines | None, bool]:
+    """The name, the line finder and whether numbers are text, of a table read_table made."""
+    meta = table.schema.metadata or {}
+    kind = meta.get(_FORMAT, b"").decode()
+    path = meta.get(_PATH, b"").decode()
+    where = source or "<table>"
+    lines = None
+    if path and kind in ("csv", "tsv", "jsonl"):
+        lines = TextLines(path, 1 if kind != "jsonl" else 0, skip_spaces=kind == "jsonl")
+    return where, lines, kind in ("csv", "tsv")
+
+
+_NEEDS = {"run": "a run needs at least one row of query id, document id and score",
+          "qrels": "judgments need at least one row of query id, document id and grade"}
+_NO_ROWS = {"parquet": "file has no rows", "csv": "file has no data lines (only its header)",
+            "tsv": "file has no data lines (only its header)", "jsonl": "file has no data lines"}
+
+
+def refuse_no_rows(table: pa.Table, kind: str, source: str | None, *,
+                   records: bool = False) -> None:
+    """Raise :class:`InputFormatError` when *table* holds no rows: the rule for every input.
+
+    A run (``kind="run"``) or judgments (``"qrels"``) read from a file of any
+    format, a frame, a dict or records hold at least one row: an empty input
+    is nearly always a failed job or the wrong file (see docs/reading.md).
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> refuse_no_rows(pa.table({"query_id": pa.array([], pa.string())}), "run", None)
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: <table>: the table has no rows: a run needs at \
+least one row of query id, document id and score
+    """
+    if table.num_rows:
+        return
+    form = (table.schema.metadata or {}).get(_FORMAT, b"").decode()
+    what = "no records" if records else _NO_ROWS.get(form, "the table has no rows")
+    where = source or ("<records>" if records else "<table>")
+    raise InputFormatError(f"{what}: {_NEEDS[kind]}", where)
+
+
+def qrels_from_table(
+    frame: Any,
+    *,
+    query: str = "query_id",
+    doc: str = "doc_id",
+    relevance: str = "relevance",
+    subtopic: str | None = None,
+    source: str | None = None,
+    query_id_type: type | None = None,
+) -> Qrels:
+    """Judgments from a table with query, document and relevance columns.
+
+    Ids are text (integers are converted); grades must be numbers (in CSV
+    and TSV files, decimal text), fractional grades included.
+
+    With *subtopic* (a column name), diversity judgments: a grade per
+    subtopic of the query.
+    """
+    table = to_arrow_table(frame)
+    where, lines, text = _where(table, source)
+    grades = numbers_column(_column(table, relevance, "relevance", where), "grade", where, lines,
+                            text=text, booleans=True)
+    return Qrels.from_arrow(
+        _column(table, query, "query", where),
+        _column(table, doc, "document", where),
+        grades,
+        source=where,
+        locate=lines,
+        subtopics=_column(table, subtopic, "subtopic", where) if subtopic is not None else None,
+        query_id_type=query_id_type,
+    )
+
+
+def run_from_table(
+    frame: Any,
+    *,
+    query: str = "query_id",
+    doc: str = "doc_id",
+    score: str = "score",
+    name: str = "run",
+    source: str | None = None,
+    query_id_type: type | None = None,
+) -> Run:
+    """A run from a table with query, document and score columns.
+
+    Ids are text (integers are converted); scores must be numbers (in CSV
+    and TSV files, decimal text).
+    """
+    table = to_arrow_table(frame)
+    where, lines, text = _where(table, source)
+    scores = numbers_column(_column(table, score, "score", where), "score", where, lines,
+                            text=text)
+    return Run.from_arrow(
+        _column(table, query, "query", where),
+        _column(table, doc, "document", where),
+        scores,
+        name=name,
+        source=where,
+        locate=lines,
+        copy_scores=False,
+        query_id_type=query_id_type,
+    )
+
+
+
+
+_CANDIDATES = {
+    "query_id": ("query_id", "qid", "query", "query-id"),
+    "doc_id": ("doc_id", "docno", "docid", "doc", "corpus-id"),
+    "relevance": ("relevance", "label", "grade", "rel"),
+    "score": ("score", "prediction", "pred"),
+    "rank": ("rank",),
+    "subtopic": ("subtopic", "intent"),
+}
+BEIR_QRELS_HEADER = ("query-id", "corpus-id", "score")
+"""The header of BEIR's qrels TSV files, whose ``score`` is the relevance grade."""
+_ROLE_TEXT = {"query_id": "query", "doc_id": "document", "relevance": "relevance",
+              "score": "score", "rank": "rank", "subtopic": "subtopic"}
+
+
+
+@dataclass(frozen=True)
+class _Origin:
+    """Where a table came from, for messages.
+
+    Attributes
+    ----------
+    where : str or None
+        The file's name (None: a frame, ``<table>``).
+    header : bool
+        Its column names are the first line of a CSV or TSV file.
+    records : bool
+        It was made from named tuples.
+    lines : callable or None
+        The line of each row in its file (CSV, TSV, JSONL files).
+    """
+
+    where: str | None = None
+    header: bool = False
+    records: bool = False
+    lines: Any = None
+
+
+_FRAME = _Origin()
+
+
+def _origin(table: Any, source: str | None, records: bool = False) -> _Origin:
+    _, lines, header = _where(table, source)
+    return _Origin(source, header, records, lines)
+
+
+_REMEDIES = {
+    "relevance": "; judgments without grades (implicit feedback: every listed pair is relevant) "
+                 "say so with columns={'relevance': None} (--columns relevance=)",
+    "score": "; a run ordered by a rank column instead: columns={'rank': ...}",
+}
+
+
+def _header_hint(names: list[str], origin: _Origin) -> str:
+    """A remedy when a CSV or TSV file's first line looks like data, not a header."""
+    known = {name for candidates in _CANDIDATES.values() for name in candidates}
+    if not origin.header or known & set(names):
+        return ""
+    return ("; the first line of a CSV or TSV file names its columns: is the header missing? "
+            "(add one, such as query_id,doc_id,score or query_id,doc_id,relevance)")
+
+
+def _find(names: list[str], columns: dict[str, Any], role: str,
+          origin: _Origin = _FRAME) -> str | None:
+    """The column of *role*: the one *columns* names, else the first candidate present."""
+    wanted = columns.get(role)
+    if wanted is not None:
+        if wanted not in names:
+            raise InputFormatError(
+                f"{_ROLE_TEXT[role]} column {wanted!r} (columns[{role!r}]) not found; "
+                f"columns are {names}{_header_hint(names, origin)}", origin.where
+            )
+        return str(wanted)
+    for name in _CANDIDATES[role]:
+        if name in names:
+            return name
+    return None
+
+
+def _pick(names: list[str], columns: dict[str, Any], role: str,
+          origin: _Origin = _FRAME) -> str:
+    found = _find(names, columns, role, origin)
+    if found is not None:
+        return found
+    remedy = _header_hint(names, origin) or _REMEDIES.get(role, "")
+    raise InputFormatError(
+        f"no {_ROLE_TEXT[role]} column: expected one of {list(_CANDIDATES[role])} "
+        f"or a name given with columns={{{role!r}: ...}}, columns are {names}{remedy}",
+        origin.where,
+    )
+
+
+def _id_type_of_column(table: Any, column: str) -> type:
+    """``int`` for an integer column of query ids, else ``str``."""
+    import pyarrow as pa
+
+    kind = table.schema.field(column).type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return int if pa.types.is_integer(kind) else str
+
+
+
+
+def _qrels_of_arrow(
+    table: Any, columns: dict[str, Any], source: str | None = None, *, typed: bool = True,
+    subtopics: bool | None = None, records: bool = False,
+) -> Qrels:
+    """Judgments from a table; *typed*: its column types are the data's (not a text file's)."""
+    origin = _origin(table, source, records)
+    if not table.num_columns:  # nothing at all (blank lines, no records): say so first
+        refuse_no_rows(table, "qrels", source, records=records)
+    names = table.column_names
+    query = _pick(names, columns, "query_id", origin)
+    doc = _pick(names, columns, "doc_id", origin)
+    refuse_no_rows(table, "qrels", source, records=records)
+    kind = _id_type_of_column(table, query) if typed else None
+    if "relevance" in columns and columns["relevance"] is None:  # implicit feedback
+        return Qrels.from_arrow(table[query], table[doc], np.ones(table.num_rows),
+                                source=source or "<table>", query_id_type=kind)
+    else:
+        relevance = _find(names, columns, "relevance", origin)
+        if relevance is None and tuple(names) == BEIR_QRELS_HEADER:
+            relevance = "score"  # BEIR's qrels TSV: query-id corpus-id score
+        if relevance is None:
+            relevance = _pick(names, columns, "relevance", origin)  # raises, with the remedy
+        topic: str | None = None
+        if subtopics is True or "subtopic" in columns:
+            topic = _pick(names, columns, "subtopic", origin)
+        elif subtopics is None:
+            topic = _find(names, {}, "subtopic")
+        return qrels_from_table(table, query=query, doc=doc, relevance=relevance,
+                                subtopic=topic, source=source, query_id_type=kind)
+
+
+def _run_roles(
+    names: list[str], columns: dict[str, Any], keep_rank: bool = False,
+    origin: _Origin = _FRAME,
+) -> tuple[str, str, str | None, str | None]:
+    """The query, document, score and rank columns of a run table (score or rank may be None).
+
+    A run needs a score column, or a rank column that orders it (rank 1 first).
+    One map serves runs with either: a score or rank column the map names is
+    required only when the run has neither (or, for the rank, with ``ties="rank"``).
+    """
+    query = _pick(names, columns, "query_id", origin)
+    doc = _pick(names, columns, "doc_id", origin)
+
+    def present(role: str) -> str | None:
+        named = columns.get(role)
+        if named is not None:  # named: that column or none (never another one in its place)
+            return str(named) if named in names else None
+        return _find(names, {}, role)
+
+    score, rank = present("score"), present("rank")
+    if score is None and rank is None:
+        if columns.get("score") is None and columns.get("rank") is not None:
+            _pick(names, columns, "rank", origin)  # raises: the rank column named is not there
+        _pick(names, columns, "score", origin)  # raises, naming the column or both ways
+    if keep_rank and rank is None and columns.get("rank") is not None:
+        _pick(names, columns, "rank", origin)  # ties="rank" needs the rank column named
+    return query, doc, score, rank
+
+
+class _NoScoreError(Exception):
+    """The frame has no score column: it is ordered by rank (the general path)."""
+
+
+def _run_of_frame(
+    frame: Any, columns: dict[str, Any], name: str, source: str, *, typed: bool = True,
+    origin: _Origin = _FRAME,
+) -> Run | None:
+    """A run read by the C frame reader, or None (no score column, or the reader declined)."""
+    picked: list[str] = []
+
+    def pick(names: list[str]) -> tuple[str, str, str]:
+        query, doc, score, _ = _run_roles(names, columns, origin=origin)
+        if score is None:
+            raise _NoScoreError
+        picked.append(query)
+        return query, doc, score
+
+    def typed_by() -> type | None:
+        return _id_type_of_frame(frame, picked[0]) if typed else None
+
+    try:
+        return run_from_frame(frame, pick, name=name, source=source, locate=origin.lines,
+                              typed_by=typed_by)
+    except _NoScoreError:
+        return None
+
+
+def _id_type_of_frame(frame: Any, column: str) -> type:
+    """``int`` for an integer column of query ids in an Arrow, pandas or polars frame."""
+    import pyarrow as pa
+
+    if isinstance(frame, pa.RecordBatch):
+        frame = pa.Table.from_batches([frame])
+    if isinstance(frame, pa.Table):
+        return _id_type_of_column(frame, column)
+    module = type(frame).__module__.split(".")[0]
+    if module == "polars":
+        return int if frame.schema[column].is_integer() else str
+    series = frame[dict(zip(map(str, frame.columns), frame.columns))[column]]
+    import pandas as pd
+
+    if pd.api.types.is_bool_dtype(series.dtype):
+        return str
+    if pd.api.types.is_integer_dtype(series.dtype):
+        return int
+    if series.dtype.kind == "O" and pd.api.types.infer_dtype(series, skipna=False) == "integer":
+        return int
+    return str
+
+
+def _run_of_arrow(
+    table: Any,
+    columns: dict[str, Any],
+    name: str,
+    source: str | None = None,
+    *,
+    keep_rank: bool = False,
+    typed: bool = True,
+    records: bool = False,
+) -> Run:
+    """A run from a table: ordered by its score column, or by its rank column without one."""
+    origin = _origin(table, source, records)
+    if not table.num_columns:  # nothing at all (blank lines, no records): say so first
+        refuse_no_rows(table, "run", source, records=records)
+    if not keep_rank:
+        fast = _run_of_frame(table, columns, name, source or "<table>", typed=typed,
+                             origin=origin)
+        if fast is not None:
+            return fast
+    names = table.column_names
+    query, doc, score, rank = _run_roles(names, columns, keep_rank, origin)
+    refuse_no_rows(table, "run", source, records=records)
+    kind = _id_type_of_column(table, query) if typed else None
+    if score is not None and not (keep_rank and rank is not None):
+        return run_from_table(table, query=query, doc=doc, score=score, name=name,
+                              source=source, query_id_type=kind)
+    return _run_by_rank(table, query, doc, score, rank, name, source, keep_rank, kind)
+
+
+def _run_by_rank(
+    table: Any,
+    query: str,
+    doc: str,
+    score: str | None,
+    rank: str | None,
+    name: str,
+    source: str | None,
+    keep_rank: bool,
+    query_id_type: type | None,
+) -> Run:
+    """A run with its rank column kept; without a score column, ordered by rank (1 first)."""
+    import pyarrow as pa
+
+    where, lines, text = _where(table, source)
+    ranks = table[rank] if rank is not None else None
+    if score is not None:
+        scores = numbers_column(table[score], "score", where, lines, text=text)
+    elif ranks is None:  # pragma: no cover - _run_roles gives a score or a rank column
+        raise InputFormatError("a run needs a score or a rank column", where)
+    else:
+        # rank 1 first: the score is minus the rank (CSV and TSV ranks are decimal text)
+        scores = -numbers_column(ranks, f"rank (column {rank!r})", where, lines, text=text)
+        if not np.isfinite(scores).all():
+            raise InputFormatError(f"rank column {rank!r} holds a value that is not finite",
+                                   where)
+    kept = None
+    if keep_rank and ranks is not None:
+        kept = ranks if pa.types.is_string(ranks.type) else ranks.cast(pa.string())
+    return Run.from_arrow(table[query], table[doc], scores, ranks=kept, name=name, source=where,
+                          locate=lines, query_id_type=query_id_type)
+
+
+
+
+def split_one_table(
+    frame: Any, *, query: str | None, label: str | None, score: str | None, doc: str | None
+) -> tuple[Qrels, Run]:
+    """Judgments and run from one table where every row is judged (learning-to-rank data).
+
+    Without a document column, each row is its own document (named by its
+    position within its query).
+    """
+    import pyarrow as pa
+
+    if query is None or label is None or score is None:
+        raise InputFormatError("the one-table form needs query=, label= and score= column names")
+    table = to_arrow_table(frame)
+    for role, column in (("query", query), ("label", label), ("score", score)):
+        if column not in table.column_names:
+            raise InputFormatError(
+                f"{role} column {column!r} not found; columns are {table.column_names}"
+            )
+    docs = table[doc] if doc is not None else pa.array(np.arange(table.num_rows).astype(str))
+    qrels = Qrels.from_arrow(table[query], docs, table[label], source="<table>")
+    run = Run.from_arrow(table[query], docs, table[score], name="run", source="<table>")
+    return qrels, run
+
+
+# ---------------------------------------------------------------------------------------
+# the reader's two entries
+
+
+def qrels_of_table(
+    frame: Any, columns: dict[str, Any], *, source: str | None = None, typed: bool = True,
+    subtopics: bool | None = None, records: bool = False,
+) -> Qrels:
+    """Judgments from a table: a frame, or the Arrow table of a file or of named tuples.
+
+    *columns* is the checked ``{role: column}`` map; *source* names a file
+    the table was read from (for messages), *typed* says its column types
+    are the data's (not a text file's: the query ids' type is then known),
+    *records* that it was made from named tuples. *subtopics* as in
+    :func:`rankwise.io.read_qrels`.
+    """
+    return _qrels_of_arrow(to_arrow_table(frame), columns, source, typed=typed,
+                           subtopics=subtopics, records=records)
+
+
+def run_of_table(
+    frame: Any, columns: dict[str, Any], *, name: str = "run", source: str | None = None,
+    keep_rank: bool = False, typed: bool = True, records: bool = False, empty: bool = False,
+) -> Run:
+    """A run from a table: a frame (read in place when it can be), or an Arrow table read.
+
+    As :func:`qrels_of_table`; *keep_rank* keeps the rank column (for
+    ``ties="rank"``), *empty* reads a table of no rows as a run that
+    retrieved nothing.
+    """
+    if not (keep_rank or records or source is not None):
+        fast = _run_of_frame(frame, columns, name, "<table>")
+        if fast is not None:
+            return fast
+    table = to_arrow_table(frame)
+    if empty and not table.num_rows:
+        return Run.from_arrow([], [], [], name=name)
+    return _run_of_arrow(table, columns, name, source, keep_rank=keep_rank, typed=typed,
+                         records=records)

@@ -21,33 +21,40 @@ True
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rankwise.exceptions import InputFormatError
+from rankwise.io._forms import _is_named_tuple, is_records
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["is_records", "records_table"]
+    from rankwise.data import Qrels, Run
+
+__all__ = ["is_records", "qrels_from_records", "records_table", "run_from_records"]
 
 
-def _is_named_tuple(item: Any) -> bool:
-    return isinstance(item, tuple) and isinstance(getattr(item, "_fields", None), tuple)
+def qrels_from_records(obj: Any, columns: dict[str, Any]) -> Qrels:
+    """Judgments from named tuples: their table, read by the one reader of tables."""
+    from rankwise.io.frames import qrels_of_table
+
+    return qrels_of_table(_table(obj), columns, records=True)
 
 
-def is_records(obj: Any) -> bool:
-    """Whether *obj* may be an iterable of named tuples (not a str, dict, table or path)."""
-    if isinstance(obj, (str, bytes, dict)) or hasattr(obj, "column_names"):
-        return False
-    if type(obj).__module__.split(".")[0] in ("pandas", "polars", "pyarrow"):
-        return False
-    if isinstance(obj, (list, tuple)):  # empty: no records (an error the reader names)
-        return not obj or _is_named_tuple(obj[0])
-    return isinstance(obj, Iterator) or (
-        isinstance(obj, Iterable) and not hasattr(obj, "__arrow_c_stream__")
-        and type(obj).__module__.split(".")[0] != "numpy"
-    )
+def run_from_records(obj: Any, columns: dict[str, Any], *, name: str = "run",
+                     keep_rank: bool = False, empty: bool = False) -> Run:
+    """A run from named tuples: their table, read by the one reader of tables."""
+    from rankwise.io.frames import run_of_table
+
+    return run_of_table(_table(obj), columns, name=name, keep_rank=keep_rank, records=True,
+                        empty=empty)
+
+
+def _table(obj: Any) -> pa.Table:
+    table = records_table(obj)
+    if table is None:  # pragma: no cover - the dispatcher sends records only
+        raise InputFormatError(f"expected named tuples, got {type(obj).__name__}")
+    return table
 
 
 def records_table(obj: Any) -> pa.Table | None:

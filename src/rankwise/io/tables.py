@@ -1,4 +1,10 @@
-"""Judgments and runs from tables: pandas, polars, Arrow, Parquet, CSV/TSV, JSONL."""
+"""Judgments and runs from table files: Parquet, CSV, TSV and JSONL.
+
+A file is read into an Arrow table (:func:`read_table`), which goes on to
+the one reader of tables, :mod:`rankwise.io.frames` (the roles of its
+columns, the C reader, the general one): :func:`read_qrels_file` and
+:func:`read_run_file` are that road, one pass.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rankwise.exceptions import InputFormatError
-from rankwise.io._source import MAX_LINE_BYTES, Source, open_source
+from rankwise.io._forms import table_format
+from rankwise.io._source import MAX_LINE_BYTES, Source, describe, open_source
+
+# what the reader of tables reads of a table this module made (the format and path of its
+# file, in the schema's metadata), and the helpers recommenders/inputs.py reads it with
+from rankwise.io.frames import _FORMAT, _PATH, TextLines, _where  # noqa: F401
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -18,232 +29,30 @@ if TYPE_CHECKING:
     from rankwise.data import Qrels, Run
 
 __all__ = [
-    "NotATableError",
     "TextLines",
-    "qrels_from_table",
+    "read_qrels_file",
+    "read_run_file",
     "read_table",
-    "refuse_no_rows",
-    "run_from_table",
-    "to_arrow_table",
+    "table_format",
 ]
 
-class NotATableError(InputFormatError):
-    """The object given is not a table at all (not a table with bad values)."""
+
+def read_qrels_file(path: str, kind: str, columns: dict[str, Any], *,
+                    subtopics: bool | None = None) -> Qrels:
+    """Judgments from a table file of format *kind* (*columns*: the checked role map)."""
+    from rankwise.io.frames import qrels_of_table
+
+    return qrels_of_table(read_table(path, kind), columns, source=describe(path),
+                          typed=kind in ("parquet", "jsonl"), subtopics=subtopics)
 
 
-def to_arrow_table(frame: Any) -> pa.Table:
-    """Convert a pandas, polars or Arrow table to an Arrow table (zero-copy where possible)."""
-    import pyarrow as pa
+def read_run_file(path: str, kind: str, columns: dict[str, Any], *, name: str,
+                  keep_rank: bool = False) -> Run:
+    """A run from a table file of format *kind* (*columns*: the checked role map)."""
+    from rankwise.io.frames import run_of_table
 
-    if isinstance(frame, pa.Table):
-        return frame
-    if isinstance(frame, pa.RecordBatch):
-        return pa.Table.from_batches([frame])
-    module = type(frame).__module__.split(".")[0]
-    if module == "polars":
-        return frame.to_arrow()
-    if module == "pandas":
-        try:
-            return pa.Table.from_pandas(frame, preserve_index=False)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as error:
-            raise _pandas_failure(frame, error) from None
-    if hasattr(frame, "__arrow_c_stream__"):
-        return pa.table(frame)
-    raise NotATableError(
-        f"expected a pandas, polars or Arrow table, got {type(frame).__module__}."
-        f"{type(frame).__name__}"
-    )
-
-
-def _pandas_failure(frame: Any, error: Exception) -> InputFormatError:
-    """The row and column a pandas frame cannot be converted at (values of mixed types)."""
-    import pyarrow as pa
-
-    from rankwise.data._arrow import first_failing_row
-
-    for name in frame.columns:
-        column = frame[name]
-        try:
-            pa.array(column)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
-            row = first_failing_row(_Rows(column), lambda part: pa.array(part.series), prefix=True)
-            value = column.iloc[row]
-            before = type(column.iloc[0]).__name__ if row else "nothing"
-            return InputFormatError(
-                f"row {row + 1}: column {str(name)!r}: {value!r} ({type(value).__name__}) does "
-                f"not fit with the values before it ({before})", "<table>")
-    message = str(error).split("\n")[0]
-    return InputFormatError(f"cannot convert the table to Arrow: {message}", "<table>")
-
-
-class _Rows:
-    """A pandas column with the ``slice`` and ``len`` of an Arrow array (for the bisection)."""
-
-    def __init__(self, series: Any) -> None:
-        self.series = series
-
-    def __len__(self) -> int:
-        return len(self.series)
-
-    def slice(self, start: int, length: int) -> _Rows:
-        return _Rows(self.series.iloc[start : start + length])
-
-
-def _column(table: pa.Table, name: str, role: str, where: str) -> pa.ChunkedArray:
-    if name not in table.column_names:
-        raise InputFormatError(
-            f"{role} column {name!r} not found; columns are {table.column_names}", where
-        )
-    return table[name]
-
-
-_FORMAT = b"rankwise.format"  # schema metadata read_table leaves for the converters below
-_PATH = b"rankwise.path"
-
-
-class TextLines:
-    """The line of each data row of a CSV, TSV or JSONL file, found when a message needs it.
-
-    Lines are counted from 1, the header included; blank lines (which the
-    readers skip) are counted too. The file is read again, only for messages.
-    """
-
-    __slots__ = ("header", "path", "skip_spaces")
-
-    def __init__(self, path: str, header: int, skip_spaces: bool) -> None:
-        self.path = path
-        self.header = header
-        self.skip_spaces = skip_spaces
-
-    def __getstate__(self) -> tuple[str, int, bool]:
-        return self.path, self.header, self.skip_spaces
-
-    def __setstate__(self, state: tuple[str, int, bool]) -> None:
-        self.path, self.header, self.skip_spaces = state
-
-    def __call__(self, row: int) -> int:
-        """The line of data row *row* (from 0)."""
-        from rankwise.io.trec import iter_lines
-
-        seen = -1
-        for number, raw in enumerate(iter_lines(self.path), start=1):
-            blank = not raw.strip() if self.skip_spaces else raw in (b"", b"\r")
-            if number <= self.header or blank:
-                continue
-            seen += 1
-            if seen == row:
-                return number
-        return row + 1 + self.header
-
-
-def _where(table: pa.Table, source: str | None) -> tuple[str, TextLines | None, bool]:
-    """The name, the line finder and whether numbers are text, of a table read_table made."""
-    meta = table.schema.metadata or {}
-    kind = meta.get(_FORMAT, b"").decode()
-    path = meta.get(_PATH, b"").decode()
-    where = source or "<table>"
-    lines = None
-    if path and kind in ("csv", "tsv", "jsonl"):
-        lines = TextLines(path, 1 if kind != "jsonl" else 0, skip_spaces=kind == "jsonl")
-    return where, lines, kind in ("csv", "tsv")
-
-
-_NEEDS = {"run": "a run needs at least one row of query id, document id and score",
-          "qrels": "judgments need at least one row of query id, document id and grade"}
-_NO_ROWS = {"parquet": "file has no rows", "csv": "file has no data lines (only its header)",
-            "tsv": "file has no data lines (only its header)", "jsonl": "file has no data lines"}
-
-
-def refuse_no_rows(table: pa.Table, kind: str, source: str | None, *,
-                   records: bool = False) -> None:
-    """Raise :class:`InputFormatError` when *table* holds no rows: the rule for every input.
-
-    A run (``kind="run"``) or judgments (``"qrels"``) read from a file of any
-    format, a frame, a dict or records hold at least one row: an empty input
-    is nearly always a failed job or the wrong file (see docs/reading.md).
-
-    Examples
-    --------
-    >>> import pyarrow as pa
-    >>> refuse_no_rows(pa.table({"query_id": pa.array([], pa.string())}), "run", None)
-    Traceback (most recent call last):
-    ...
-    rankwise.exceptions.InputFormatError: <table>: the table has no rows: a run needs at \
-least one row of query id, document id and score
-    """
-    if table.num_rows:
-        return
-    form = (table.schema.metadata or {}).get(_FORMAT, b"").decode()
-    what = "no records" if records else _NO_ROWS.get(form, "the table has no rows")
-    where = source or ("<records>" if records else "<table>")
-    raise InputFormatError(f"{what}: {_NEEDS[kind]}", where)
-
-
-def qrels_from_table(
-    frame: Any,
-    *,
-    query: str = "query_id",
-    doc: str = "doc_id",
-    relevance: str = "relevance",
-    subtopic: str | None = None,
-    source: str | None = None,
-) -> Qrels:
-    """Judgments from a table with query, document and relevance columns.
-
-    Ids are text (integers are converted); grades must be numbers (in CSV
-    and TSV files, decimal text), fractional grades included.
-
-    With *subtopic* (a column name), diversity judgments: a grade per
-    subtopic of the query.
-    """
-    from rankwise.data import Qrels
-    from rankwise.data._arrow import numbers_column
-
-    table = to_arrow_table(frame)
-    where, lines, text = _where(table, source)
-    grades = numbers_column(_column(table, relevance, "relevance", where), "grade", where, lines,
-                            text=text, booleans=True)
-    return Qrels.from_arrow(
-        _column(table, query, "query", where),
-        _column(table, doc, "document", where),
-        grades,
-        source=where,
-        locate=lines,
-        subtopics=_column(table, subtopic, "subtopic", where) if subtopic is not None else None,
-    )
-
-
-def run_from_table(
-    frame: Any,
-    *,
-    query: str = "query_id",
-    doc: str = "doc_id",
-    score: str = "score",
-    name: str = "run",
-    source: str | None = None,
-) -> Run:
-    """A run from a table with query, document and score columns.
-
-    Ids are text (integers are converted); scores must be numbers (in CSV
-    and TSV files, decimal text).
-    """
-    from rankwise.data import Run
-    from rankwise.data._arrow import numbers_column
-
-    table = to_arrow_table(frame)
-    where, lines, text = _where(table, source)
-    scores = numbers_column(_column(table, score, "score", where), "score", where, lines,
-                            text=text)
-    return Run.from_arrow(
-        _column(table, query, "query", where),
-        _column(table, doc, "document", where),
-        scores,
-        name=name,
-        source=where,
-        locate=lines,
-        copy_scores=False,
-    )
-
+    return run_of_table(read_table(path, kind), columns, name=name, source=describe(path),
+                        keep_rank=keep_rank, typed=kind in ("parquet", "jsonl"))
 
 def read_table(path: str, fmt: str | None = None) -> pa.Table:
     """Read a Parquet, CSV, TSV or JSONL file into an Arrow table.
@@ -444,26 +253,3 @@ def _diagnose_jsonl(path: str) -> None:
                 raise InputFormatError(
                     f"field {key!r} is {kind} here ({json.dumps(value)[:40]}) but {seen[0]} in "
                     f"line {seen[1]}: a column holds one type", path, number)
-
-
-_SUFFIXES = {
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".json": "jsonl",
-}
-
-
-def table_format(path: str) -> str | None:
-    """The table format implied by *path*'s extension, or None for TREC text."""
-    name = os.fspath(path).lower()
-    for compressed in (".gz", ".bz2", ".xz"):
-        if name.endswith(compressed):
-            name = name[: -len(compressed)]
-    for suffix, kind in _SUFFIXES.items():
-        if name.endswith(suffix):
-            return kind
-    return None

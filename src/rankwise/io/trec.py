@@ -699,7 +699,7 @@ def read_trec_run(
     columns, display, _ = _read_columns(source, _RUN_RANKED if keep_rank else _RUN, keep_rank)
     assert columns.doc_ids is not None
     dense = columns.interleaved  # blocks of a line or two: a code per row is cheaper
-    run = Run(
+    return Run(
         columns.query_codes if dense else None,
         columns.query_ids,
         columns.doc_ids,
@@ -710,9 +710,9 @@ def read_trec_run(
         locate=columns.lines,
         rank_order_blocks=columns.sorted_blocks,
         segments=None if dense else (columns.segment_starts, columns.segment_codes),
+        check=True,
+        check_rows=columns.unchecked_rows,
     )
-    run.check_duplicates(columns.unchecked_rows)
-    return run
 
 
 def read_trec_qrels(
@@ -765,7 +765,7 @@ def read_trec_qrels(
             _subtopic_field(text or b"", len(columns.values)), columns.values,
             source=display, locate=columns.lines,
         )
-    qrels = Qrels(
+    return Qrels(
         columns.query_codes,
         columns.query_ids,
         columns.doc_codes,
@@ -773,9 +773,8 @@ def read_trec_qrels(
         columns.values,
         source=display,
         locate=columns.lines,
+        check=True,
     )
-    qrels.check_duplicates()
-    return qrels
 
 
 def _subtopic_field(data: bytes, rows: int) -> pa.ChunkedArray:

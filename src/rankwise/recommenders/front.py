@@ -1,10 +1,12 @@
 """The front door ``evaluate_recommendations``: numpy, or Spark for Spark DataFrames.
 
 :func:`rankwise.recommenders.evaluation.evaluate_recommendations` is the
-numpy path; with ``engine="spark"``, or when the test interactions, the
-recommendations, ``exclude=`` or ``train=`` is a Spark DataFrame, the same
-call runs on Spark (:mod:`rankwise.recommenders.spark`) and its per-user
-values are collected into the same :class:`RecommenderResults`.
+numpy path; with an engine that evaluates recommendations on its own frames
+(its capability ``recommenders``: ``engine="spark"``), or when the test
+interactions, the recommendations, ``exclude=`` or ``train=`` are frames such
+an engine takes (Spark DataFrames), the same call runs there
+(:mod:`rankwise.recommenders.spark`) and its per-user values are collected
+into the same :class:`RecommenderResults`.
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ def evaluate_recommendations(*args: Any, **kwargs: Any) -> RecommenderResults:  
         given["held_out"] = renamed("evaluate_recommendations", "test", "held_out",
                                     given.pop("test"), given.get("held_out"), None,
                                     note=evaluation.TEST_RENAMED)
-    if given.get("engine") == "spark" or any(
-            spark.is_spark_frame(given.get(name)) for name in _FRAMES):
+    from rankwise.engines import engine_for
+
+    backend, _ = engine_for(given.get("engine"), *(given.get(name) for name in _FRAMES))
+    if backend.capabilities.recommenders:
         options = {name: value for name, value in given.items() if name != "engine"}
         return spark.evaluate_collected(**options)
     return evaluation.evaluate_recommendations(**given)

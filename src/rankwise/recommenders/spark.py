@@ -40,7 +40,7 @@ import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -471,8 +471,9 @@ def evaluate_recommendations(
     """
     from pyspark.sql import functions as sf
 
-    from rankwise.engines.spark import evaluate as spark_evaluate
+    from rankwise.engines.spark import SparkEngine
     from rankwise.engines.spark._session import get_session
+    from rankwise.evaluation import evaluate as engine_evaluate
     from rankwise.measures import parse
 
     # the body calls the held-out interactions "test", the name of the table in messages
@@ -551,9 +552,9 @@ def evaluate_recommendations(
                               (-sf.col(POS).cast("double")).alias("score"))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RankwiseWarning)
-            accuracy = spark_evaluate(qrels_df, run_df, accuracy_names, rel=rel,
-                                      missing=missing, strategy=strategy,
-                                      check_duplicates=False)
+            accuracy = cast("SparkResults", engine_evaluate(  # collect=False: lazy
+                qrels_df, run_df, accuracy_names, rel=rel, missing=missing,
+                engine=SparkEngine(strategy=strategy, check_duplicates=False, collect=False)))
         for measure in accuracy.measures:
             name = str(measure)
             per_user.append((name, accuracy.per_query.select(

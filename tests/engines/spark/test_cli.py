@@ -38,17 +38,17 @@ def _eval_args(*extra: str) -> list[str]:
 
 
 def test_spark_strategy_partitions_and_conf_from_the_command_line(spark, capsys, monkeypatch):
-    from rankwise.engines.spark import engine
+    from rankwise.engines.spark import SparkEngine
 
     plans = []
-    evaluate = engine.evaluate
+    evaluate = SparkEngine.evaluate
 
     def spy(*args, **kwargs):
         results = evaluate(*args, **kwargs)
         plans.append(results.plan)
         return results
 
-    monkeypatch.setattr(engine, "evaluate", spy)
+    monkeypatch.setattr(SparkEngine, "evaluate", spy)
     assert main(_eval_args()) == 0
     numpy_out = capsys.readouterr().out
     key = "spark.sql.adaptive.coalescePartitions.minPartitionSize"

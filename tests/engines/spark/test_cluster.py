@@ -14,9 +14,9 @@ import pyarrow as pa
 import pytest
 
 import rankwise
-from rankwise.engines.spark import evaluate
 from rankwise.engines.spark.executors import check_executors
 from rankwise.exceptions import MissingDependencyError
+from rankwise.spark import evaluate
 
 pytestmark = pytest.mark.slow
 

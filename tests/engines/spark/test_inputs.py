@@ -211,6 +211,20 @@ def test_the_engine_serves_evaluate_and_compare(spark, small):
         rw.evaluate(qrels_df, run_df, MEASURES, engine="spark", ties="rank")
 
 
+def test_spark_dataframes_choose_the_spark_engine(spark, small):
+    """issue 34, step 2: Spark DataFrames given to a front door, no engine=, compute on Spark."""
+    qrels_df, run_df = small
+    got = rw.evaluate(qrels_df, run_df, MEASURES)
+    want = rw.evaluate(QRELS, RUN, MEASURES)  # the numpy engine's, on the same data
+    assert got.query_ids == want.query_ids
+    for name in want:
+        np.testing.assert_allclose(got[name], want[name], atol=1e-12)
+    assert got.plan.startswith("engine spark: chosen for the inputs (DataFrame is a Spark frame); ")
+    runs = rw.evaluate_runs(qrels_df, {"a": run_df}, ["map"])
+    assert runs["a"].mean["map"] == pytest.approx(want.mean["map"], abs=1e-12)
+    assert runs["a"].plan.startswith("engine spark: chosen for the inputs")
+
+
 def test_spark_results_follow_the_result_protocol(spark, small):
     """issue 34, item 5: to_dict, frames, to_table, notebooks, repr, and pickle (collected)."""
     import json

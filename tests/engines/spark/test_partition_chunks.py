@@ -146,13 +146,13 @@ def test_an_unexpected_failure_comes_back_as_an_error_row(monkeypatch):
 
 
 def test_executor_errors_are_raised_as_rankwise_errors():
-    from rankwise.engines.spark.engine import _raise_executor_error
+    from rankwise.engines.spark.strategies import raise_executor_error
     from rankwise.exceptions import DuplicateEntryError, RankwiseError
 
     with pytest.raises(DuplicateEntryError, match="appears twice"):
-        _raise_executor_error("DuplicateEntryError: run_df: 'd' appears twice for query 'q'")
+        raise_executor_error("DuplicateEntryError: run_df: 'd' appears twice for query 'q'")
     with pytest.raises(RankwiseError, match=r"an executor failed .*TypeError: kernel exploded"):
-        _raise_executor_error("TypeError: kernel exploded")
+        raise_executor_error("TypeError: kernel exploded")
 
 
 def test_partitions_without_pandas_is_a_rankwise_error_before_any_job(spark, monkeypatch):

@@ -213,9 +213,11 @@ def _run_ndeval(args: argparse.Namespace, options: Any) -> int:
     from rankwise.io.coerce import read_qrels, read_run
     from rankwise.report.ndeval import ndeval_csv, ndeval_measures
 
-    if getattr(args, "engine", "numpy") != "numpy":
-        raise InvalidParameterError("--format ndeval computes on the numpy engine: "
-                                    "leave out --engine")
+    engine = engine_of(args)
+    if not engine.capabilities.in_process:
+        raise InvalidParameterError(f"--format ndeval computes in this process (it reads each "
+                                    f"run here); the {engine.name} engine reads its inputs "
+                                    "itself: leave out --engine")
     if options.missing != "skip":
         raise InvalidParameterError("--format ndeval prints the topics of the run, as ndeval: "
                                     "leave out --missing")
@@ -230,7 +232,7 @@ def _run_ndeval(args: argparse.Namespace, options: Any) -> int:
                 run = read_run(path, fmt=args.run_format, keep_rank=options.by_rank,
                                columns=options.columns)
             results = evaluate_runs(qrels, {run.name: run}, measures, options=options,
-                                    need_common_queries=False)[run.name]
+                                    engine=engine, need_common_queries=False)[run.name]
             yield ndeval_csv(results, run_query_ids=run.query_ids, run_name=run.name,
                              qrels_query_ids=qrels.query_ids)
 

@@ -53,6 +53,8 @@ class SparkResults(Tabular):
         The plan that ran and why it was chosen (sizes, estimated costs),
         for example ``"ranks: the judgments: 8,435 rows, ~0.3 MiB; second
         scan offers ~1.1 intervals per row"``.
+    run_name : str
+        The run's name (a file's run id or stem, the name given, or ``run_df``).
     """
 
     def __init__(
@@ -68,7 +70,9 @@ class SparkResults(Tabular):
         missing_queries: int | None = None,
         cached: DataFrame | None = None,
         plan: str = "",
+        run_name: str = "",
     ) -> None:
+        self.run_name = run_name
         self.per_query = per_query
         self.mean = mean
         self.measures = list(measures)
