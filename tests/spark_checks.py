@@ -52,3 +52,52 @@ def frame_in_order(spark: Any, table: pa.Table, partitions: int) -> Any:
         for name in table.column_names
     )
     return spark.sparkContext.parallelize(rows, partitions).toDF(schema)
+
+
+MLLIB_METRICS = {  # rankwise's dialect=spark measure -> (RankingEvaluator metricName, k)
+    "ndcg@10(dialect=spark)": ("ndcgAtK", 10),
+    "map(dialect=spark)": ("meanAveragePrecision", 10),
+    "map@10(dialect=spark)": ("meanAveragePrecisionAtK", 10),
+    "P@10(dialect=spark)": ("precisionAtK", 10),
+    "recall@10(dialect=spark)": ("recallAtK", 10),
+    "recall@100(dialect=spark)": ("recallAtK", 100),
+}
+
+
+def mllib_frame(qrels_df: Any, run_df: Any) -> Any:
+    """The (prediction, label) DataFrame Spark MLlib's ``RankingEvaluator`` takes.
+
+    One row per judged query (MLlib's mean is over them: a query not retrieved
+    has an empty prediction, as ``missing="zero"``); prediction: the run's
+    documents by score descending, ties in the order Spark reads the rows
+    (partition after partition, ``monotonically_increasing_id``); label: the
+    documents of grade >= 1. MLlib wants arrays of doubles: the document ids
+    must be integers written in decimal (cast exactly below 2**53).
+    """
+    from pyspark.sql import functions as sf
+
+    doc = sf.col("doc_id").cast("double")
+    ranked = (
+        run_df.withColumn("_pos", sf.monotonically_increasing_id())
+        .groupBy("query_id")
+        .agg(sf.sort_array(sf.collect_list(sf.struct(
+            (-sf.col("score")).alias("s"), sf.col("_pos").alias("p"), doc.alias("d")
+        ))).alias("r"))
+        .select("query_id", sf.col("r.d").alias("prediction"))
+    )
+    labels = qrels_df.groupBy("query_id").agg(
+        sf.collect_list(sf.when(sf.col("relevance") >= 1, doc)).alias("label")
+    )
+    return labels.join(ranked, "query_id", "left").select(
+        "query_id",
+        sf.coalesce(sf.col("prediction"), sf.array().cast("array<double>")).alias("prediction"),
+        "label",
+    )
+
+
+def mllib_value(frame: Any, measure: str) -> float:
+    """MLlib's ``RankingEvaluator`` value of *measure* (a key of ``MLLIB_METRICS``)."""
+    from pyspark.ml.evaluation import RankingEvaluator
+
+    metric, k = MLLIB_METRICS[measure]
+    return float(RankingEvaluator(metricName=metric, k=k).evaluate(frame))
