@@ -15,6 +15,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -49,6 +50,7 @@ from rankwise.recommenders.inputs import (
     find_column,
     numbers_of,
 )
+from rankwise.stats.parametric import welch_anova
 from rankwise.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -1242,8 +1244,9 @@ def by_segment(segment_of: np.ndarray, names: list[Any], evaluated: np.ndarray,
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             if test == "welch":
+                # Welch's ANOVA is rankwise's: scipy's f_oneway has equal_var from 1.16 only
                 result = stats.ttest_ind(*samples, equal_var=False) if len(samples) == 2 \
-                    else stats.f_oneway(*samples, equal_var=False)
+                    else SimpleNamespace(pvalue=welch_anova(samples)[1])
             else:
                 result = stats.mannwhitneyu(*samples, alternative="two-sided") \
                     if len(samples) == 2 else stats.kruskal(*samples)
