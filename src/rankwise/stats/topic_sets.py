@@ -57,6 +57,9 @@ __all__ = [
     "t_test_topic_set_size",
 ]
 
+_MAX_DEGREES = 10**12
+"""Systems - 1 beyond which scipy's noncentral chi-square gives no reliable value."""
+
 METHODS = ("exact", "sakai")
 """How power and expected widths are computed."""
 
@@ -348,7 +351,9 @@ def anova_topic_set_size(min_diff: float, variance: float, n_systems: int, *,
     spread = min_diff * min_diff / (2 * variance)
     critical = float(special.chdtri(m - 1, alpha))
     limit = float(special.chndtrinc(critical, m - 1, beta))
-    if math.isnan(limit):  # scipy's noncentral chi-square gives up near 10^12 degrees of freedom
+    # scipy's noncentral chi-square gives up near 10^12 degrees of freedom (NaN from scipy 1.16;
+    # older versions return a value whose F search then fails): the same refusal for every scipy
+    if math.isnan(limit) or m - 1 >= _MAX_DEGREES:
         raise InvalidParameterError(
             f"one-way ANOVA over {m:,} systems: the number of topics cannot be computed (the "
             "noncentral chi-square distribution gives no finite value); give fewer systems"
