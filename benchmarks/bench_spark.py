@@ -159,6 +159,22 @@ def ensure_case(case: str, qrels_path: str, run_path: str, cache: str) -> tuple[
 JVM_PID: int | None = None  # the driver JVM (local[N]: also the executors), once started
 
 
+def bench_session(master: str, driver_memory: str, name: str) -> Any:
+    """The benchmarks' local Spark session: no UI, no progress bars, 8 shuffle partitions."""
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    spark = (
+        SparkSession.builder.master(master).appName(name)
+        .config("spark.driver.memory", driver_memory)
+        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1").config("spark.sql.shuffle.partitions", "8")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
 def tree_cpu_seconds(root: int) -> float:
     """CPU seconds (user + system, with reaped children) of *root* and its live descendants.
 

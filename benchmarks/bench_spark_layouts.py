@@ -52,6 +52,7 @@ import pyarrow.parquet as pq  # noqa: E402
 from bench_spark import (  # noqa: E402
     DEFAULT_DATA,
     DEFAULT_GENERATOR,
+    bench_session,
     ensure_case,
     ensure_parquet,
     ensure_text,
@@ -133,20 +134,10 @@ def main() -> None:
     qrels_text, run_text = ensure_text(args.data_dir, args.generator)
     base_qrels, base_run = ensure_parquet(qrels_text, run_text, args.cache_dir, 4)
 
-    from pyspark.sql import SparkSession
-
     from rankwise.spark import evaluate
 
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     start = time.perf_counter()
-    spark = (
-        SparkSession.builder.master(args.master).appName("rankwise-bench-layouts")
-        .config("spark.driver.memory", args.driver_memory)
-        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1").config("spark.sql.shuffle.partitions", "8")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = bench_session(args.master, args.driver_memory, "rankwise-bench-layouts")
     startup = time.perf_counter() - start
     jvm = int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
     print(f"spark session start: {startup:.1f} s, JVM CPU {tree_cpu_seconds(jvm):.1f} s "

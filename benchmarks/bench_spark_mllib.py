@@ -45,6 +45,7 @@ import pyarrow.parquet as pq  # noqa: E402
 from bench_spark import (  # noqa: E402
     DEFAULT_DATA,
     DEFAULT_GENERATOR,
+    bench_session,
     ensure_parquet,
     ensure_text,
     tree_cpu_seconds,
@@ -72,20 +73,10 @@ def main() -> None:
     qrels_text, run_text = ensure_text(args.data_dir, args.generator)
     qrels_path, run_path = ensure_parquet(qrels_text, run_text, args.cache_dir, 4)
 
-    from pyspark.sql import SparkSession
-
     from rankwise.spark import evaluate
 
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     start = time.perf_counter()
-    spark = (
-        SparkSession.builder.master(args.master).appName("rankwise-bench-mllib")
-        .config("spark.driver.memory", args.driver_memory)
-        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1").config("spark.sql.shuffle.partitions", "8")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = bench_session(args.master, args.driver_memory, "rankwise-bench-mllib")
     print(f"spark session start: {time.perf_counter() - start:.1f} s (excluded)", flush=True)
     jvm = int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
 

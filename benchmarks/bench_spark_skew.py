@@ -41,6 +41,8 @@ from typing import Any
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from bench_spark import bench_session  # noqa: E402
+
 MEASURES = ["ndcg@10", "map", "P@10", "recall@1000"]
 PER_QUERY = 100_000
 
@@ -72,20 +74,10 @@ def jvm_peak_rss_kib(pid: int) -> int:
 
 
 def one_case(args: argparse.Namespace) -> dict[str, Any]:
-    from pyspark.sql import SparkSession
-
     import rankwise as rw
     from rankwise.spark import evaluate
 
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    spark = (
-        SparkSession.builder.master(args.master).appName("rankwise-bench-skew")
-        .config("spark.driver.memory", args.driver_memory)
-        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1").config("spark.sql.shuffle.partitions", "8")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = bench_session(args.master, args.driver_memory, "rankwise-bench-skew")
     jvm = spark.sparkContext._jvm
     pid = int(jvm.java.lang.ProcessHandle.current().pid())
     per_query = args.rows if args.case == "single" else PER_QUERY
