@@ -282,6 +282,47 @@ def test_a_query_in_two_blocks_is_checked_across_them(tmp_path: Path) -> None:
                                "a run lists each document once per query")
 
 
+def test_lines_of_every_length_around_the_64_byte_window(tmp_path: Path) -> None:
+    """Lines near 64 bytes, with each kind of odd spacing, end or byte, read as written.
+
+    The C reader splits a line of at most 64 bytes in one step; every line it
+    does not take that way (longer, two blanks in a row, a tab, CR LF, a
+    seventh field, a byte >= 0x80) is read field by field. The values are the
+    ones written, whichever way a line goes.
+    """
+    forms = ["{q} Q0 {d} {r} {s} {t}\n", "{q}\tQ0\t{d}\t{r}\t{s}\t{t}\n",
+             "{q} Q0  {d} {r} {s} {t}\n", "{q} Q0 {d} {r} {s} {t}\r\n",
+             "{q} Q0 {d} {r} {s} {t} extra\n", "{q} Q0 {d}\u00e9 {r} {s} {t}\n",
+             "  {q} Q0 {d} {r} {s} {t}\n", "{q} Q0 {d} {r} {s} {t} \n"]
+    lines, expected = [], []
+    for width in range(30, 72):
+        for form_index, form in enumerate(forms):
+            q = f"q{width}-{form_index}"
+            doc = "d" + "x" * max(1, width - 28)
+            score = f"{width}.{form_index:06d}"
+            lines.append(form.format(q=q, d=doc, r=1, s=score, t="tag"))
+            doc_id = doc + ("\u00e9" if "\u00e9" in form else "")
+            expected.append((q, doc_id, float(score)))
+    path = tmp_path / "run"
+    path.write_bytes("".join(lines).encode())
+    run = assert_same("run", path)
+    assert isinstance(fast_outcome(path.read_bytes()), _fast.FastColumns)
+    assert [(run.query_ids[code], doc, score) for code, doc, score in zip(
+        run.query_codes.tolist(), run.doc_ids.to_pylist(), run.scores.tolist())] == expected
+
+
+def test_merge_moves_the_values_of_the_pieces(tmp_path: Path, small_ranges: None) -> None:
+    """The values are held once after the merge: the pieces keep none of them."""
+    lines = "".join(f"q{i // 5} Q0 d{i} {i} {i / 4} r\n" for i in range(40))
+    path = tmp_path / "run"
+    path.write_text(lines)
+    pieces = _fast.parse_file_ranges(str(path), len(lines), "run")
+    assert all(isinstance(piece, _fast.Piece) for piece in pieces)
+    columns = _fast.merge(pieces, "run")
+    assert columns.values.tolist() == [i / 4 for i in range(40)]
+    assert [len(piece.values) for piece in pieces] == [0] * len(pieces)
+
+
 def test_lines_across_read_blocks(tmp_path: Path) -> None:
     """A file of several MiB: lines cross the C reader's 1 MiB read blocks."""
     rng = np.random.default_rng(5)

@@ -37,6 +37,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+#endif
 
 #define RANKWISE_BLOCK_NAME "rankwise.io._ctrec.Block"
 #include "rankwise_blocks.h"
@@ -47,6 +50,12 @@
 #define LAYOUT_QRELS 1
 #define DEFAULT_MAX_LINE ((Py_ssize_t)1 << 20) /* bytes in one line, its end included */
 #define MAX_FIELDS 6
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Byte classes, hashing, UTF-8, numbers                                     */
@@ -193,7 +202,7 @@ static int parse_decimal(const unsigned char *s, size_t n, double *out);
  * point and no exponent, read a word at a time; everything else goes to
  * parse_decimal. `limit` is the end of the readable buffer.
  */
-static inline int
+static inline ALWAYS_INLINE int
 parse_double(const unsigned char *s, size_t n, const unsigned char *limit, double *out)
 {
 #ifdef WORDS_LITTLE_ENDIAN
@@ -703,6 +712,78 @@ split_fields(Task *t, const Line *line, size_t *p, Field *fields, int *count)
     return LINE_DATA;
 }
 
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#define HAS_LINE_MASKS 1
+/* Bit i set for each of the 64 bytes at s whose byte i is <= 0x20 (*separators) or >= 0x80
+   (*high). */
+static inline void
+line_masks(const unsigned char *s, uint64_t *separators, uint64_t *high)
+{
+    const __m128i space = _mm_set1_epi8(0x20);
+    uint64_t sep = 0, hi = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(s + 16 * k));
+        sep |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, space), x))
+               << (16 * k);
+        hi |= (uint64_t)(uint32_t)_mm_movemask_epi8(x) << (16 * k);
+    }
+    *separators = sep;
+    *high = hi;
+}
+#endif
+
+/*
+ * The common line, split in one step: its fields (exactly the layout's count) one space or
+ * tab apart, ASCII only, ending with LF within 64 bytes of its first field (at *p, the
+ * line's start). Returns 1 with *p on the next line, or 0 (nothing changed) for any other
+ * line, which split_fields then reads (and declines where it must).
+ */
+static inline int
+split_common(const Task *t, const Line *line, size_t *p, Field *fields)
+{
+#ifdef HAS_LINE_MASKS
+    const unsigned char *s = line->buf + *p;
+    if (UNLIKELY(*p + 64 > line->n)) {
+        return 0;
+    }
+    uint64_t separators, high;
+    line_masks(s, &separators, &high);
+    const int wanted = t->layout == LAYOUT_RUN ? 6 : 4;
+    unsigned at = 0;
+    for (int i = 0; i < wanted; i++) {
+        if (separators == 0) {
+            return 0;
+        }
+        unsigned end = (unsigned)__builtin_ctzll(separators);
+        if (end == at) { /* an empty field: two separators in a row */
+            return 0;
+        }
+        fields[i].start = s + at;
+        fields[i].length = end - at;
+        fields[i].non_ascii = 0;
+        unsigned char c = s[end];
+        if (i + 1 < wanted ? (c != ' ' && c != '\t') : c != '\n') {
+            return 0;
+        }
+        separators &= separators - 1;
+        at = end + 1;
+    }
+    /* `at` is past the LF; a byte >= 0x80 before it, or a line over the limit: the long way */
+    if ((at < 64 && (high & ((UINT64_C(1) << at) - 1)) != 0) || (at == 64 && high != 0) ||
+        *p + at - line->start > t->max_line) {
+        return 0;
+    }
+    *p += at;
+    return 1;
+#else
+    (void)t;
+    (void)line;
+    (void)p;
+    (void)fields;
+    return 0;
+#endif
+}
+
 /* The line's query code: usually the same as the line before's; else a new block. */
 LINE_STEP
 line_query(Task *t, const Line *line, const Field *query)
@@ -820,7 +901,8 @@ data_line(Task *t, Line *line, size_t *p)
 {
     Field fields[MAX_FIELDS];
     int count;
-    if (split_fields(t, line, p, fields, &count) == LINE_STOP ||
+    if ((!split_common(t, line, p, fields) &&
+         split_fields(t, line, p, fields, &count) == LINE_STOP) ||
         line_query(t, line, &fields[0]) == LINE_STOP) {
         return LINE_STOP;
     }

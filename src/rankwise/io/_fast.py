@@ -255,7 +255,11 @@ class FastColumns:
 
 
 def merge(pieces: list[Piece], kind: str) -> FastColumns:
-    """Join the pieces of one input (in input order) into its columns."""
+    """Join the pieces of one input (in input order) into its columns.
+
+    The pieces' values are moved into the columns (each piece is left with
+    none), so the input's values are held about once, not twice, at any time.
+    """
     pieces = [piece for piece in pieces if piece.rows or piece.lines]
     run = kind == "run"
     row_counts = [piece.rows for piece in pieces]
@@ -265,7 +269,7 @@ def merge(pieces: list[Piece], kind: str) -> FastColumns:
     )
     segment_starts = _concat([piece.segment_rows + (end - piece.rows)
                               for piece, end in zip(pieces, ends) if piece.rows], np.int64)
-    values = _concat([piece.values for piece in pieces if piece.rows], np.float64)
+    values = _take_values(pieces)
     doc_ids = ranks = doc_codes = doc_names = None
     if run:
         doc_ids = StringColumn([chunk for piece in pieces for chunk in piece.docs])
@@ -312,6 +316,24 @@ def merge(pieces: list[Piece], kind: str) -> FastColumns:
         lines=_line_map(pieces),
         run_id=run_id.decode("utf-8", errors="replace"),
     )
+
+
+def _take_values(pieces: list[Piece]) -> np.ndarray:
+    """The values of all pieces in one array; each piece's are dropped once copied.
+
+    A piece's values go as soon as they are in the joined array, so the peak
+    is the joined array and one piece, not all pieces twice.
+    """
+    filled = [piece for piece in pieces if piece.rows]
+    if len(filled) == 1:
+        return filled[0].values
+    values = np.empty(sum(piece.rows for piece in filled), dtype=np.float64)
+    at = 0
+    for piece in filled:
+        values[at : at + piece.rows] = piece.values
+        at += piece.rows
+        piece.values = np.zeros(0, dtype=np.float64)
+    return values
 
 
 def _concat(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
