@@ -311,6 +311,27 @@ def test_lines_of_every_length_around_the_64_byte_window(tmp_path: Path) -> None
         run.query_codes.tolist(), run.doc_ids.to_pylist(), run.scores.tolist())] == expected
 
 
+@pytest.mark.parametrize("score", [
+    "0", "7", "5.", ".5", "+1.25", "-0.0000001", "-0", "1234567.1234567", "12345678.1",
+    "1.12345678", "00012.5000", "9999999.9999999", "0.1", "0.3", "2.675", "1e-3", "-.5",
+    "39.977805", "123456789012345", "0.000000000000001",
+])
+def test_scores_read_in_one_step_equal_the_correctly_rounded_value(score: str) -> None:
+    """Every short form of a score, with room after it for the 16-byte read: Python's float."""
+    text = "".join(f"q1 Q0 d{i} {i + 1} {score} run-with-a-long-enough-tag\n"
+                   for i in range(3)).encode()
+    piece = _fast.parse_block(text, "run")
+    assert isinstance(piece, _fast.Piece)
+    assert piece.values.view(np.int64).tolist() == [np.float64(float(score)).view(np.int64)] * 3
+
+
+@pytest.mark.parametrize("score", [".", "-", "+", "1..2", "1.2.3", "1.2e", "--1", "1,5", "0x10"])
+def test_tokens_that_are_not_scores_are_declined(score: str) -> None:
+    text = f"q1 Q0 d1 1 {score} run-with-a-long-enough-tag\n".encode() * 2
+    assert _fast.parse_block(text, "run") == _fast.Declined(
+        "score not in the decimal grammar", 0)
+
+
 def test_merge_moves_the_values_of_the_pieces(tmp_path: Path, small_ranges: None) -> None:
     """The values are held once after the merge: the pieces keep none of them."""
     lines = "".join(f"q{i // 5} Q0 d{i} {i} {i / 4} r\n" for i in range(40))

@@ -39,6 +39,7 @@
 #endif
 #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
 #include <emmintrin.h>
+#define HAS_SSE2 1 /* lines split and scores read 16 bytes at a time */
 #endif
 
 #define RANKWISE_BLOCK_NAME "rankwise.io._ctrec.Block"
@@ -158,7 +159,7 @@ static const double powers_of_ten[23] = {
 
 #ifdef WORDS_LITTLE_ENDIAN
 /* Which of the 8 bytes of w are ASCII digits: the top bit of each digit byte set. */
-static inline uint64_t
+static inline MAYBE_UNUSED uint64_t
 digit_bytes(uint64_t w)
 {
     /* a digit is 0x30..0x39: high nibble 3, and adding 6 to the low nibble does not carry */
@@ -175,7 +176,17 @@ digit_bytes(uint64_t w)
  * the digits are moved to the top of the word (leading zeros below) and combined two,
  * four, then eight at a time. Returns 8 in *count when all 8 bytes are digits.
  */
+/* The value of the k digits (1 <= k <= 8) at the start of the 8 bytes w. */
 static inline uint64_t
+digits_value(uint64_t w, unsigned k)
+{
+    uint64_t d = (w - ONES * '0') << (8 * (8 - k)); /* k digits in the top bytes, zeros below */
+    d = ((d * 10) + (d >> 8)) & 0x00FF00FF00FF00FFULL;         /* pairs */
+    d = ((d * 100) + (d >> 16)) & 0x0000FFFF0000FFFFULL;       /* quads */
+    return ((d * 10000) + (d >> 32)) & 0xFFFFFFFFULL;          /* eight */
+}
+
+static inline MAYBE_UNUSED uint64_t
 leading_digits(uint64_t w, unsigned *count)
 {
     uint64_t stops = ~digit_bytes(w) & HIGHS;
@@ -184,10 +195,7 @@ leading_digits(uint64_t w, unsigned *count)
     if (k == 0 || k == 8) {
         return 0;
     }
-    uint64_t d = (w - ONES * '0') << (8 * (8 - k)); /* k digits in the top bytes, zeros below */
-    d = ((d * 10) + (d >> 8)) & 0x00FF00FF00FF00FFULL;         /* pairs */
-    d = ((d * 100) + (d >> 16)) & 0x0000FFFF0000FFFFULL;       /* quads */
-    return ((d * 10000) + (d >> 32)) & 0xFFFFFFFFULL;          /* eight */
+    return digits_value(w, k);
 }
 #endif
 
@@ -205,7 +213,37 @@ static int parse_decimal(const unsigned char *s, size_t n, double *out);
 static inline ALWAYS_INLINE int
 parse_double(const unsigned char *s, size_t n, const unsigned char *limit, double *out)
 {
-#ifdef WORDS_LITTLE_ENDIAN
+#if defined(HAS_SSE2) && defined(WORDS_LITTLE_ENDIAN)
+    size_t i = (n && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+    size_t m = n - i; /* bytes after the sign */
+    if (LIKELY(s + i + 16 <= limit && m > 0 && m < 16)) {
+        /* which bytes are digits and which the point, in one step */
+        const __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+        const __m128i z = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+        const unsigned all = (1u << m) - 1;
+        unsigned digits = (unsigned)_mm_movemask_epi8(
+                              _mm_cmpeq_epi8(_mm_min_epu8(z, _mm_set1_epi8(9)), z)) & all;
+        unsigned point = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('.'))) & all;
+        /* digits with at most one point, at most 7 digits on each side of it */
+        if ((digits | point) == all && (point & (point - 1)) == 0) {
+            unsigned whole = point ? (unsigned)__builtin_ctz(point) : (unsigned)m;
+            unsigned fraction = point ? (unsigned)m - whole - 1 : 0;
+            if (whole < 8 && fraction < 8 && whole + fraction > 0) {
+                static const uint64_t tens[8] = {1, 10, 100, 1000, 10000, 100000, 1000000,
+                                                 10000000};
+                uint64_t w, f;
+                memcpy(&w, s + i, 8);
+                memcpy(&f, s + i + whole + 1, 8); /* within the 16 bytes above */
+                uint64_t value = whole ? digits_value(w, whole) : 0;
+                uint64_t part = fraction ? digits_value(f, fraction) : 0;
+                /* at most 14 digits: exact, and a single division rounds correctly */
+                double v = (double)(value * tens[fraction] + part) / (double)tens[fraction];
+                *out = s[0] == '-' ? -v : v;
+                return 1;
+            }
+        }
+    }
+#elif defined(WORDS_LITTLE_ENDIAN)
     size_t i = (n && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
     if (LIKELY(s + n + 8 <= limit)) { /* every 8-byte load below stays in the buffer */
         uint64_t w;
@@ -712,8 +750,7 @@ split_fields(Task *t, const Line *line, size_t *p, Field *fields, int *count)
     return LINE_DATA;
 }
 
-#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
-#define HAS_LINE_MASKS 1
+#ifdef HAS_SSE2
 /* Bit i set for each of the 64 bytes at s whose byte i is <= 0x20 (*separators) or >= 0x80
    (*high). */
 static inline void
@@ -741,7 +778,7 @@ line_masks(const unsigned char *s, uint64_t *separators, uint64_t *high)
 static inline int
 split_common(const Task *t, const Line *line, size_t *p, Field *fields)
 {
-#ifdef HAS_LINE_MASKS
+#ifdef HAS_SSE2
     const unsigned char *s = line->buf + *p;
     if (UNLIKELY(*p + 64 > line->n)) {
         return 0;
