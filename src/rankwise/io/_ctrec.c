@@ -575,8 +575,17 @@ append_string(Vec *offsets, Vec *data, const Field *f, const unsigned char *limi
 }
 
 static inline int
-same_token(const unsigned char *a, const unsigned char *b, size_t n)
+same_token(const unsigned char *a, const unsigned char *b, size_t n, const unsigned char *limit)
 {
+#ifdef WORDS_LITTLE_ENDIAN
+    if (n <= 8 && a + 8 <= limit) { /* b: a vector's memory, at least 256 bytes */
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        uint64_t mask = n == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * n)) - 1;
+        return ((x ^ y) & mask) == 0;
+    }
+#endif
     if (n <= 8) {
         for (size_t i = 0; i < n; i++) {
             if (a[i] != b[i]) {
@@ -827,7 +836,7 @@ line_query(Task *t, const Line *line, const Field *query)
 {
     if (LIKELY(t->last_code >= 0 && query->length == t->last_query.size &&
                same_token(query->start, (const unsigned char *)t->last_query.data,
-                          query->length))) {
+                          query->length, line->limit))) {
         return LINE_DATA;
     }
     int64_t code = intern_token(&t->queries, query->start, query->length, line->limit);
