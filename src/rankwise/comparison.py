@@ -162,6 +162,9 @@ class Comparison(Tabular):
         With ``test="tukey"`` or ``"randomized-tukey"``: measure ->
         :class:`~rankwise.stats.TukeyResult` over all systems (in the order
         of :attr:`systems`), with its two-way ANOVA (``.anova``); empty otherwise.
+    unit : {"query", "user"}
+        What was compared, as the notes and the legend name it (``"user"``:
+        recommenders, :func:`rankwise.compare_recommendations`).
     """
 
     def __init__(
@@ -180,6 +183,7 @@ class Comparison(Tabular):
         seed: int,
         notes: Iterable[str] = (),
         tukey: Mapping[str, TukeyResult] | None = None,
+        unit: str = "query",
     ) -> None:
         self.rows = tuple(rows)
         self.measures = tuple(measures)
@@ -195,6 +199,7 @@ class Comparison(Tabular):
         self.seed = seed
         self.notes = tuple(notes)
         self.tukey = dict(tukey or {})
+        self.unit = unit
 
     def __iter__(self) -> Any:
         return iter(self.rows)
@@ -285,7 +290,7 @@ seed=3, family='measure', chunk_size=4194304)
             test += f" ({counted(self.n_resamples, 'resample', grouped=True)}, seed {self.seed})"
         elif self.test == "randomized-tukey":
             test += (f" ({counted(self.n_resamples, 'trial', grouped=True)} shuffling each "
-                     "query's values among the "
+                     f"{getattr(self, 'unit', 'query')}'s values among the "
                      f"systems, all relabellings when (m!)^(n-1) <= {self.n_resamples:,}; "
                      f"p = count/trials; seed {self.seed})")
         if self.test in MANY_SYSTEM_TESTS:
@@ -993,6 +998,7 @@ def compare_values(
     baseline: str | None = None,
     notes: Iterable[str] = (),
     unreached: frozenset[str] = frozenset(),
+    unit: str = "query",
 ) -> Comparison:
     """Compare systems from their values per unit: the statistics of :func:`compare` alone.
 
@@ -1017,6 +1023,10 @@ def compare_values(
         Notes to start the result's notes with.
     unreached : frozenset of str
         Measures whose all-zero differences need no note (nothing can be relevant).
+    unit : {"query", "user"}
+        What the ids are, as the notes and the legend name them: ``"user"``
+        for the users of a recommender ("compared on the 3 users evaluated
+        for both", "a held-out user a model has no list for").
 
     Returns
     -------
@@ -1031,6 +1041,9 @@ def compare_values(
     >>> round(row.delta, 4), round(row.p_value, 4)
     (-0.1333, 0.0572)
     """
+    if unit not in _UNITS:
+        raise InvalidParameterError(
+            f"unit must be one of {', '.join(map(repr, _UNITS))}, got {unit!r}")
     if isinstance(options, CompareOptions):
         _check_baseline(baseline, list(data))
         options = _Plan.of(options, baseline)
@@ -1048,7 +1061,7 @@ def compare_values(
     dropped: dict[tuple[str, str], int] = {}
     if options.test in MANY_SYSTEM_TESTS:
         data, dropped, tukey, tested = _compare_many(data, names, pairs, measure_names,
-                                                     options, notes)
+                                                     options, notes, unit)
     by_measure: dict[int, list[ComparisonRow]] = {j: [] for j in range(len(measure_names))}
     if options.baseline is not None:
         ids, values = data[options.baseline]
@@ -1063,7 +1076,8 @@ def compare_values(
         rows = _compare_pair(data[reference], data[system], reference, system,
                              measure_names, options, notes,
                              tested=None if tested is None else tested[(reference, system)],
-                             dropped=dropped.get((reference, system)), unreached=unreached)
+                             dropped=dropped.get((reference, system)), unreached=unreached,
+                             unit=unit)
         for j, row in enumerate(rows):
             by_measure[j].append(row)
     rows = _correct(by_measure, options)
@@ -1082,7 +1096,13 @@ def compare_values(
         seed=options.seed,
         notes=notes,
         tukey=tukey,
+        unit=unit,
     )
+
+
+# what the ids of compare_values are: {unit: (plural, who a missing='zero' would keep)}
+_UNITS = {"query": ("queries", "a judged query a run missed"),
+          "user": ("users", "a held-out user a model has no list for")}
 
 
 def _compare_many(
@@ -1092,6 +1112,7 @@ def _compare_many(
     measures: list[str],
     options: _Plan,
     notes: list[str],
+    unit: str = "query",
 ) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], dict[tuple[str, str], int],
            dict[str, TukeyResult], dict[tuple[str, str], tuple[np.ndarray, list[str]]]]:
     """Tukey's HSD (or its randomised version) of every measure, over the common queries.
@@ -1111,16 +1132,17 @@ def _compare_many(
         restricted[name] = (common, values[positions])
     label = TEST_LABELS[options.test]
     union = reduce(np.union1d, [ids for ids, _ in data.values()])
+    plural, kept = _UNITS[unit]
     if len(union) > len(common):
         notes.append(
-            f"{label}: compared on the {counted(len(common), 'query')} evaluated for every "
+            f"{label}: compared on the {counted(len(common), unit, plural)} evaluated for every "
             f"system; {len(union) - len(common)} evaluated for only some "
             f"{'was' if len(union) - len(common) == 1 else 'were'} left out "
-            "(missing='zero' scores a judged query a run missed as 0 and keeps it)"
+            f"(missing='zero' scores {kept} as 0 and keeps it)"
         )
     if len(common) < 2:
         raise InvalidParameterError(
-            f"{label} needs at least 2 queries evaluated for every system, got {len(common)}"
+            f"{label} needs at least 2 {plural} evaluated for every system, got {len(common)}"
         )
     dropped = {
         (reference, system): len(np.union1d(data[reference][0], data[system][0])) - len(common)
@@ -1159,6 +1181,7 @@ def _compare_pair(
     tested: tuple[np.ndarray, list[str]] | None = None,
     dropped: int | None = None,
     unreached: frozenset[str] = frozenset(),
+    unit: str = "query",
 ) -> list[ComparisonRow]:
     """The rows of one pair; *tested* gives p-values computed over all systems at once."""
     reference_ids, reference_values = reference_data
@@ -1175,16 +1198,16 @@ def _compare_pair(
         said = False
     else:  # the many-system tests say it once for all pairs
         said = True
+    plural, kept = _UNITS[unit]
     if dropped and not said:
         notes.append(
-            f"{label}: compared on the {counted(n, 'query')} evaluated for both; {dropped} "
+            f"{label}: compared on the {counted(n, unit, plural)} evaluated for both; {dropped} "
             f"evaluated for only one {'was' if dropped == 1 else 'were'} left out "
-            "(missing='zero' scores a judged query a run "
-            "missed as 0 and keeps it)"
+            f"(missing='zero' scores {kept} as 0 and keeps it)"
         )
     columns = len(measures)
     if n == 0:
-        notes.append(f"{label}: no query was evaluated for both; nothing to compare")
+        notes.append(f"{label}: no {unit} was evaluated for both; nothing to compare")
         return [
             ComparisonRow(measure, system, reference, 0, dropped, math.nan, math.nan, math.nan,
                           method="no queries")
@@ -1205,7 +1228,7 @@ def _compare_pair(
         p_values = np.asarray(outcome.p_value, dtype=np.float64)
         methods = list(outcome.method)
         if n < 2 and options.test in ("t-test", "bootstrap"):
-            notes.append(f"{label}: the {options.test} needs at least 2 queries; p is NaN")
+            notes.append(f"{label}: the {options.test} needs at least 2 {plural}; p is NaN")
         for j in np.flatnonzero(np.asarray(outcome.n) == 0):
             if measures[j] not in unreached:
                 every = "the one difference is" if n == 1 else f"all {counted(n, 'difference')} are"

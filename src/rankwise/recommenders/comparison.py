@@ -574,10 +574,10 @@ def _compare_users(results: dict[str, RecommenderResults], measures: list[str],
             kept = np.isfinite(values[:, group]).all(axis=1)
             kept_data[name] = (users[kept], values[kept][:, group])
         parts.append(compare_values(kept_data, [measures[j] for j in group], options,
-                                    baseline=baseline))
+                                    baseline=baseline, unit="user"))
     if not parts:
         parts.append(compare_values({n: (u, v) for n, (u, v) in data.items()}, [], options,
-                                    baseline=baseline))
+                                    baseline=baseline, unit="user"))
     by_measure: dict[str, list[Any]] = {}
     for part in parts:
         for row in part.rows:
@@ -591,7 +591,8 @@ def _compare_users(results: dict[str, RecommenderResults], measures: list[str],
                       alpha=first.alpha, ci=first.ci, n_resamples=first.n_resamples,
                       seed=first.seed,
                       notes=list(dict.fromkeys(n for part in parts for n in part.notes)),
-                      tukey={k: v for part in parts for k, v in part.tukey.items()})
+                      tukey={k: v for part in parts for k, v in part.tukey.items()},
+                      unit="user")
 
 
 def _recorrect(rows: list[Any], options: CompareOptions) -> list[Any]:

@@ -220,7 +220,8 @@ def wide_table(comparison: ComparisonLike, fmt: str, *, digits: int = 4,
 
 def _legend_lines(comparison: ComparisonLike, marker: str, labels: dict[str, str],
                   mode: str, *, latex: bool = False) -> list[str]:
-    anova = [f"{name}: two-way ANOVA (system x query) {result.anova.summary()}"
+    unit = getattr(comparison, "unit", "query")  # a recommender comparison's are users
+    anova = [f"{name}: two-way ANOVA (system x {unit}) {result.anova.summary()}"
              for name, result in comparison.tukey.items()]
     if mode == "groups":
         return [
