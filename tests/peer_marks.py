@@ -18,7 +18,8 @@ import pytest
 
 # the optional tools some tests check rankwise against ("peers"), installed by
 # `pip install -e '.[peers]'`; pyspark has its own marker, "spark"
-PEERS = ("lightgbm", "xgboost", "catboost", "matplotlib", "ranx", "ir_measures")
+# (recbole, and the torch it imports, only by hand: tests/recommenders/test_against_recbole_live.py)
+PEERS = ("lightgbm", "xgboost", "catboost", "matplotlib", "ranx", "ir_measures", "recbole")
 # fixtures that start one of them (matplotlib; headless Chromium; a Spark session)
 PEER_FIXTURES = {"mpl": "peers", "chromium": "peers", "spark": "spark"}
 _NEEDS = re.compile(
