@@ -147,3 +147,29 @@ def test_every_shared_measure_equals_recbole(seed: int, monkeypatch: pytest.Monk
             assert r.mean[name] == pytest.approx(means[f"tailpercentage@{k}"], abs=TOL), name
             compared += len(users) + 1
     assert compared == 60 * K * 12 + K * 12 + 3 * K  # per-user and mean values, all equal
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_report_curves_equal_recbole_at_every_k(seed: int,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report's measure@k curves (one pass over the lists) are RecBole's means at k = 1..K.
+
+    RecBole's MAP divides by min(k, |R_u|), the curve's map by |R_u|: not compared.
+    """
+    from rankwise.recommenders.at_k import measure_curves
+
+    monkeypatch.setattr(np, "float", float, raising=False)  # RecBole 1.2.1's np.float
+    held, train, recs, matrix = _data(seed)
+    data = _struct(held, train, matrix)
+    pos_index = data.get("rec.topk").numpy()[:, :K].astype(bool)
+    pos_len = data.get("rec.topk").numpy()[:, K]
+    families = {"hit": "hit", "mrr": "mrr", "ndcg": "ndcg", "precision": "P",
+                "recall": "recall"}
+    curves = measure_curves(held, {"m": recs}, {"m": list(range(len(matrix)))},
+                            list(families.values()), k=K)
+    for short, family in families.items():
+        metric = getattr(metrics, CLASSES[short])(_config())
+        per_user = (metric.metric_info(pos_index) if short in ("hit", "mrr", "precision")
+                    else metric.metric_info(pos_index, pos_len))
+        np.testing.assert_allclose(curves.values[f"{family}@k"]["m"], per_user.mean(axis=0),
+                                   rtol=0, atol=TOL, err_msg=short)

@@ -23,6 +23,20 @@ PROBE = """JSON.stringify({
   bins: [...document.querySelectorAll("#long-tail [data-series='pop']")].map(
     r => [r.dataset.bin, Number(r.dataset.share), r.getBoundingClientRect().height]),
   segments: [...document.querySelectorAll("#segments h3")].map(h => h.dataset.segment),
+  curves: [...document.querySelectorAll("#curves [data-title]")].map(p => ({
+    title: p.dataset.title,
+    lines: [...p.querySelectorAll("polyline.series, path.series")].map(l => {
+      const box = l.getBoundingClientRect();
+      return {name: l.dataset.name, width: box.width,
+              points: (l.getAttribute("points") || l.getAttribute("d") || "").trim()};
+    }),
+  })),
+  panels: [...document.querySelectorAll("#segments [data-segment]")].filter(
+    p => p.tagName.toLowerCase() === "g").map(p => ({
+    segment: p.dataset.segment,
+    models: [...p.querySelectorAll("[data-significant]")].map(
+      m => [m.dataset.model, m.dataset.significant, Number(m.dataset.mean)]),
+  })),
   assumed: document.querySelectorAll("#assumed li").length,
   resources: performance.getEntriesByType("resource").map(e => e.name),
   overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
@@ -63,13 +77,14 @@ def test_the_comparison_page_opens_offline_and_shows_its_figures(
     errors, requests = chromium.problems(session)
     assert errors == [] and requests == [page.as_uri()]
     assert [url for url in dom["resources"] if not url.startswith(("file:", "data:"))] == []
-    assert dom["sections"] == ["comparison", "whole-set", "bias", "long-tail", "distribution",
-                               "differences", "segments", "assumptions", "provenance"]
+    assert dom["sections"] == ["comparison", "whole-set", "bias", "long-tail", "curves",
+                               "distribution", "differences", "segments", "assumptions",
+                               "provenance"]
     assert dom["rows"] == 2
     # personal finds two held-out items in every list: significantly above pop
     assert "†▲" in dom["markers"]
-    assert {p["key"] for p in dom["plots"]} == {"bias", "long-tail", "distribution",
-                                                "differences"}
+    assert {p["key"] for p in dom["plots"]} == {"bias", "long-tail", "curves", "distribution",
+                                                "differences", "segment-panels"}
     for plot in dom["plots"]:
         assert plot["width"] > 300 and plot["height"] > 150 and plot["shapes"] > 3, plot
     # pop recommends only the 30 most popular training items: every bar beyond rank 100
@@ -79,6 +94,18 @@ def test_the_comparison_page_opens_offline_and_shows_its_figures(
     assert shares["101-" + dom["bins"][-2][0].split("-")[-1]] == 0.0
     assert all(height > 0 for _, share, height in dom["bins"] if share > 0)
     assert dom["segments"] == ["light", "heavy"]  # 4 to 8, 9 to 11 training interactions
+    # the curves: ndcg@k and recall@k, one drawn line per model across k = 1..20
+    assert [c["title"] for c in dom["curves"]] == ["ndcg@k", "recall@k"]
+    for curve in dom["curves"]:
+        assert sorted(line["name"] for line in curve["lines"]) == ["personal", "pop"]
+        assert all(line["width"] > 150 and line["points"] for line in curve["lines"]), curve
+    # the per-segment panels: one per segment, each model's mean ndcg@10 as in the segment's
+    # table (the page's own numbers), personal significantly above pop in both
+    assert [p["segment"].split(" (")[0] for p in dom["panels"]] == ["light", "heavy"]
+    for panel in dom["panels"]:
+        marks = {model: (verdict, mean) for model, verdict, mean in panel["models"]}
+        assert marks["personal"][0] == "higher" and marks["pop"][0] == "no"
+        assert marks["personal"][1] > marks["pop"][1]
     assert dom["assumed"] >= 6
     assert dom["overflow"] <= 0
     width, height = chromium.screenshot(session, tmp_path / "recommenders.png", full=True)

@@ -219,7 +219,7 @@ class RecommenderComparison(Tabular):
         }
 
     def to_html(self, path: str | None = None, *, title: str = "Recommender comparison",
-                digits: int = 4, long_tail: Any = None) -> str:
+                digits: int = 4, long_tail: Any = None, curves: Any = None) -> str:
         """A self-contained HTML page of the comparison (see :mod:`rankwise.recommenders.page`).
 
         The comparison table with its significance marks, the whole-set
@@ -227,12 +227,15 @@ class RecommenderComparison(Tabular):
         the main measure and the per-user differences from the baseline, the
         segments, the assumptions and the provenance; with *long_tail* (a
         :class:`~rankwise.recommenders.long_tail.LongTail`,
-        :func:`report_recommendations` makes it) the long tail. Written to
+        :func:`report_recommendations` makes it) the long tail, with *curves*
+        (a :class:`~rankwise.recommenders.at_k.MeasureCurves`) the measure@k
+        curves. Written to
         *path* (atomically) when given; the page is returned either way.
         """
         from rankwise.recommenders.page import render_comparison_page
 
-        page = render_comparison_page(self, title=title, digits=digits, long_tail=long_tail)
+        page = render_comparison_page(self, title=title, digits=digits, long_tail=long_tail,
+                                      curves=curves)
         if path is not None:
             from rankwise._files import write_file
 
@@ -667,7 +670,8 @@ def report_recommendations(held_out: Any, models: Mapping[str, Any],
     """Compare the models and write the report: :func:`compare_recommendations`, then a page.
 
     The page has the long tail when training interactions are given
-    (``train=`` or ``exclude=``).
+    (``train=`` or ``exclude=``), and the measure@k curves of the accuracy
+    measures (``ndcg``, ``recall``, ``P``, ``map``, ``mrr``, ``hit``).
 
     Parameters
     ----------
@@ -695,16 +699,13 @@ def report_recommendations(held_out: Any, models: Mapping[str, Any],
     ...           3: ["a", "c"]}}
     >>> page = report_recommendations(held_out, models, ["P@1", "arp"], baseline="x",
     ...                               exclude=train, seed=0)
-    >>> 'id="long-tail"' in page and 'id="bias"' in page
+    >>> 'id="long-tail"' in page and 'id="bias"' in page and 'id="curves"' in page
     True
     """
-    from rankwise.recommenders.long_tail import long_tail
+    from rankwise.recommenders.page_data import page_figures
 
     result = compare_recommendations(held_out, models, measures, **arguments)
-    history = arguments.get("train", arguments.get("exclude"))
-    tail = None
-    if history is not None:
-        options = result.options
-        tail = long_tail(models, history, exclude=arguments.get("exclude"), k=options.k,
-                         columns=arguments.get("columns"), duplicates=options.duplicates)
-    return result.to_html(path, title=title, digits=digits, long_tail=tail)
+    tail, curves = page_figures(result, held_out, models, train=arguments.get("train"),
+                                exclude=arguments.get("exclude"),
+                                columns=arguments.get("columns"))
+    return result.to_html(path, title=title, digits=digits, long_tail=tail, curves=curves)

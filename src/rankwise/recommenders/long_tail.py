@@ -26,7 +26,7 @@ from rankwise.recommenders.inputs import (
     exclude_seen,
 )
 
-__all__ = ["LongTail", "long_tail", "popularity_bins"]
+__all__ = ["LongTail", "PopularityBins", "long_tail", "popularity_bins"]
 
 
 @dataclass(frozen=True)
@@ -111,25 +111,61 @@ def long_tail(models: Mapping[str, Any], train: Any, *, exclude: Any = None,
     read = {name: Lists.read(recs, users, items, columns=columns, duplicates=duplicates)
             for name, recs in models.items()}
     n_users, n_items = max(len(users), 1), max(len(items), 1)
-    popularity = count_codes(history.items, n_items)
-    trained = np.flatnonzero(popularity > 0)
-    # most popular first; equal popularity in item id order (APLT's order)
-    from rankwise.recommenders.evaluation import _id_order
-
-    ids = _id_order(items)
-    order = trained[np.lexsort((ids[trained], -popularity[trained]))]
-    edges, labels = popularity_bins(len(order))
-    bin_of = np.full(n_items, len(labels), dtype=np.int64)  # the last: not in training
-    bin_of[order] = np.searchsorted(edges, np.arange(1, len(order) + 1), side="right") - 1
-    labels = [*labels, "not in training"]
-    size = len(labels)
-    training = np.bincount(bin_of, weights=popularity, minlength=size)
+    bins = PopularityBins.of(history, items)
     shares: dict[str, np.ndarray] = {}
     counted: dict[str, int] = {}
     for name, lists in read.items():
         lists = (exclude_seen(lists, seen, n_items, k, n_users, in_place=True)
                  if exclude is not None else lists.head(k))
-        exposure = np.bincount(bin_of[lists.items], minlength=size).astype(np.float64)
-        counted[name] = len(lists.items)
-        shares[name] = exposure / max(len(lists.items), 1)
-    return LongTail(labels, training / max(training.sum(), 1), shares, counted)
+        shares[name], counted[name] = bins.shares(lists, n_items)
+    return bins.tail(shares, counted)
+
+
+@dataclass
+class PopularityBins:
+    """The bin of every item (by training popularity rank) and the training's share per bin.
+
+    Built once from the training interactions (:meth:`of`); :meth:`shares`
+    then places one model's cut lists in the bins.
+    """
+
+    labels: list[str]
+    bin_of: np.ndarray
+    training: np.ndarray
+
+    @classmethod
+    def of(cls, history: Interactions, items: Vocabulary) -> PopularityBins:
+        """The bins of *history*'s popularity (the items coded in *items*)."""
+        from rankwise.recommenders.evaluation import _id_order
+
+        n_items = max(len(items), 1)
+        popularity = count_codes(history.items, n_items)
+        trained = np.flatnonzero(popularity > 0)
+        # most popular first; equal popularity in item id order (APLT's order)
+        ids = _id_order(items)
+        order = trained[np.lexsort((ids[trained], -popularity[trained]))]
+        edges, labels = popularity_bins(len(order))
+        bin_of = np.full(n_items, len(labels), dtype=np.int64)  # the last: not in training
+        bin_of[order] = np.searchsorted(edges, np.arange(1, len(order) + 1), side="right") - 1
+        labels = [*labels, "not in training"]
+        training = np.bincount(bin_of, weights=popularity, minlength=len(labels))
+        return cls(labels, bin_of, training / max(training.sum(), 1))
+
+    def shares(self, lists: Lists, n_items: int) -> tuple[np.ndarray, int]:
+        """The share of *lists*' rows in each bin, and their number (*n_items*: items coded).
+
+        Items coded after the bins were made (read with a later model) are
+        not in training: the last bin.
+        """
+        size = len(self.labels)
+        if n_items > len(self.bin_of):
+            self.bin_of = np.concatenate([self.bin_of, np.full(n_items - len(self.bin_of),
+                                                               size - 1, dtype=np.int64)])
+        # per item, then per bin: a pass in C over the rows, then one over the items
+        per_item = count_codes(lists.items, len(self.bin_of))
+        exposure = np.bincount(self.bin_of, weights=per_item, minlength=size)
+        return exposure / max(len(lists.items), 1), len(lists.items)
+
+    def tail(self, shares: dict[str, np.ndarray], counted: dict[str, int]) -> LongTail:
+        """The :class:`LongTail` of the models' shares."""
+        return LongTail(self.labels, self.training, shares, counted)

@@ -1,8 +1,9 @@
 """A recommender comparison as one self-contained HTML page, on the search report's stack.
 
 The style sheet (:data:`rankwise.report.assets.CSS`), the figures' canvas
-and two of its figures (per-user distributions, per-user differences) are
-the search report's; the long tail and accuracy against popularity are
+and three of its figures (measure@k curves, per-user distributions,
+per-user differences) are the search report's; the long tail, accuracy
+against popularity and the per-segment panels are
 :mod:`rankwise.recommenders.figures`. Same page rules: inline style, no
 script, a Content-Security-Policy that forbids every request.
 """
@@ -26,6 +27,7 @@ _ACCURACY_FIRST = ("novelty", "arp", "aplt", "epc", "ild", "serendipity")
 _BIAS = ("arp", "aplt", "novelty")
 _SECTIONS = {"comparison": "Comparison", "whole-set": "Beyond accuracy over the whole set",
              "bias": "Accuracy against popularity", "long-tail": "The long tail",
+             "curves": "Measure@k curves",
              "distribution": "Per-user distribution", "differences": "Per-user differences",
              "segments": "Segments", "assumptions": "What was assumed",
              "provenance": "Provenance"}
@@ -103,8 +105,9 @@ def _main_measure(measures: list[str]) -> str | None:
     return chosen[0] if chosen else None
 
 
-def _figures(result: Any, tail: Any) -> list[str]:
+def _figures(result: Any, tail: Any, curves: Any) -> list[str]:
     from rankwise.recommenders.figures import bias_canvas, long_tail_canvas
+    from rankwise.report.curves import curves_canvas
     from rankwise.report.differences import differences_canvas
     from rankwise.report.distribution import distribution_canvas
 
@@ -128,6 +131,16 @@ def _figures(result: Any, tail: Any) -> list[str]:
             figure_html(long_tail_canvas(tail.labels, tail.training, tail.models), "long-tail",
                         "share of recommended items per popularity bin; items recommended: "
                         + _e(", ".join(f"{n} {c:,}" for n, c in tail.items.items())))))
+    if curves is not None and curves.values:
+        top = int(curves.cutoffs[-1]) if len(curves.cutoffs) else 1
+        labels = ", ".join(curves.values)
+        sections.append(_section(
+            "curves", f"Each model's mean {_e(labels)} at every cutoff k from 1 to {top} (the "
+            "lists as evaluated: seen items excluded, cut at k; 0/1 relevance): where the "
+            "models cross, the choice of k decides the winner.",
+            figure_html(curves_canvas(curves.panels(), names=list(result.models),
+                                      key="rankwise-curves"), "curves",
+                        f"{_e(labels)} at k = 1..{top}, one line per model")))
     if main is None:
         return sections
     values = {name: _finite(r.per_user[main]) for name, r in result.results.items()}
@@ -159,12 +172,49 @@ def _differences(result: Any, measure: str, model: str) -> np.ndarray:
     return _finite(d)
 
 
+def _segment_figure(result: Any) -> str:
+    """The main measure per model inside each segment, marked against the baseline."""
+    from rankwise.recommenders.figures import SegmentPoint, segments_canvas
+
+    first = next(iter(result.segments.values()))
+    main = _main_measure(list(first.measures))
+    if main is None:
+        return ""
+    panels = []
+    for name, segment in result.segments.items():
+        points = {}
+        for system in segment.systems:
+            rows = [r for r in segment.rows if r.measure == main and r.system == system]
+            against = [r for r in rows if r.baseline is not None
+                       and r.baseline == result.baseline]
+            row = against[0] if against else (rows[0] if rows else None)
+            if row is None:
+                continue
+            direction = (1 if row.delta > 0 else -1) if against and row.significant else 0
+            points[system] = SegmentPoint(row.mean, row.ci_low, row.ci_high, direction,
+                                          row.p_adjusted)
+        users = max(result.segment_users.get(name, {}).values(), default=0)
+        panels.append((f"{name} ({users:,} users)", points))
+    canvas = segments_canvas(panels, names=list(result.models), measure=main,
+                             baseline=result.baseline)
+    marks = (f"; ▲ (▼) where it is significantly higher (lower) than "
+             f"{_e(result.baseline)}'s (dashed), after the correction"
+             if result.baseline is not None else "")
+    return figure_html(canvas, "segment-panels",
+                       f"mean {_e(main)} per model inside each segment with its "
+                       f"confidence interval{marks}")
+
+
 def render_comparison_page(result: Any, *, title: str = "Recommender comparison",
-                           digits: int = 4, long_tail: Any = None) -> str:
+                           digits: int = 4, long_tail: Any = None,
+                           curves: Any = None) -> str:
     """The page of a :class:`~rankwise.recommenders.comparison.RecommenderComparison`.
 
     *long_tail* (a :class:`~rankwise.recommenders.long_tail.LongTail`) adds
-    the long-tail figure.
+    the long-tail figure; *curves* (a
+    :class:`~rankwise.recommenders.at_k.MeasureCurves`) the measure@k
+    curves. With segments, a figure of the main measure per model inside
+    each segment comes before their tables.
 
     Examples
     --------
@@ -188,9 +238,9 @@ def render_comparison_page(result: Any, *, title: str = "Recommender comparison"
     if whole:
         sections.append(_section("whole-set", "One value per model over its whole set of "
                                  "lists (no test: there is one number per model).", whole))
-    sections += _figures(result, long_tail)
+    sections += _figures(result, long_tail, curves)
     if result.segments:
-        parts = []
+        parts = [_segment_figure(result)]
         for name, segment in result.segments.items():
             users = ", ".join(f"{m} {n:,}" for m, n in result.segment_users.get(name,
                                                                                 {}).items())
@@ -199,7 +249,8 @@ def render_comparison_page(result: Any, *, title: str = "Recommender comparison"
                          + _whole_table(result.segment_whole_set.get(name, {}),
                                         result.baseline, digits))
         sections.append(_section("segments", "The models compared inside each segment: the "
-                                 "same tests on the segment's users.", "".join(parts)))
+                                 "same tests on the segment's users, the main measure drawn "
+                                 "first, then every measure's table.", "".join(parts)))
     said = "".join(f"<li>{_e(line)}</li>" for line in result.assumptions)
     notes = "".join(f"<li>{_e(line)}</li>" for line in result.notes)
     sections.append(_section("assumptions", "What the numbers rest on.",

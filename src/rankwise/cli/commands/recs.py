@@ -385,14 +385,12 @@ def _compare(args: argparse.Namespace, measures: list[str], fmt: str) -> int:
     write_output(result.to_table(fmt, long=args.long, digits=args.digits), args.output)
     say_written(args.output, quiet=args.quiet)
     if args.html is not None:
-        from rankwise.recommenders.long_tail import long_tail
+        from rankwise.recommenders.page_data import page_figures
 
-        history = train if train is not None else exclude
-        tail = None if history is None else long_tail(
-            models, history, exclude=exclude, k=result.options.k, columns=args.columns,
-            duplicates=result.options.duplicates)
+        tail, curves = page_figures(result, test, models, train=train, exclude=exclude,
+                                    columns=args.columns)
         result.to_html(args.html, title="Recommenders compared", digits=args.digits,
-                       long_tail=tail)
+                       long_tail=tail, curves=curves)
         say_written(args.html, quiet=args.quiet)
     if not args.quiet and fmt not in ("table", "markdown", "latex"):
         # the wide formats print them under the tables; the others keep their rows clean
