@@ -188,7 +188,11 @@ def _segment_figure(result: Any) -> str:
             against = [r for r in rows if r.baseline is not None
                        and r.baseline == result.baseline]
             row = against[0] if against else (rows[0] if rows else None)
-            if row is None:
+            if row is None:  # all pairs: the first model is only ever the one compared with
+                other = next((r for r in segment.rows
+                              if r.measure == main and r.baseline == system), None)
+                if other is not None:
+                    points[system] = SegmentPoint(other.baseline_mean, math.nan, math.nan)
                 continue
             direction = (1 if row.delta > 0 else -1) if against and row.significant else 0
             points[system] = SegmentPoint(row.mean, row.ci_low, row.ci_high, direction,
