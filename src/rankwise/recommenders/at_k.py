@@ -176,11 +176,22 @@ class CurveCounter:
         self.truth, self.users, self.items, self.top = truth, users, items, top
         self.families = list(families)
         self.values: dict[str, dict[str, np.ndarray]] = {f"{f}@k": {} for f in self.families}
+        self._looked_up: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _codes(self, evaluated: Any) -> np.ndarray:
+        """The codes of the *evaluated* users (looked up once when every model has the same)."""
+        ids = np.asarray(evaluated)
+        if self._looked_up is not None and len(self._looked_up[0]) == len(ids) and \
+                self._looked_up[0].dtype == ids.dtype and np.array_equal(self._looked_up[0], ids):
+            return self._looked_up[1]
+        codes = self.users.lookup(ids)
+        self._looked_up = (ids, codes)
+        return codes
 
     def add(self, name: str, lists: Lists, evaluated: Any) -> None:
         """Count the hits of model *name*'s *lists* (cut), averaged over its *evaluated* users."""
         n_users, n_items = max(len(self.users), 1), max(len(self.items), 1)
-        codes = self.users.lookup(np.asarray(evaluated))
+        codes = self._codes(evaluated)
         counted = np.zeros(n_users, dtype=bool)
         counted[codes[codes >= 0]] = True
         hit = pair_lookup(self.truth.users, self.truth.items, lists.users, lists.items,

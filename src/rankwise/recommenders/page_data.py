@@ -3,8 +3,9 @@
 The long tail (:mod:`rankwise.recommenders.long_tail`) and the measure@k
 curves (:mod:`rankwise.recommenders.at_k`) both need every model's lists as
 the evaluation cut them; :func:`page_figures` reads each model's lists once,
-for both, and keeps none of them once counted (the memory of one model's
-lists at a time).
+for both, and with a cut ``k`` keeps none of them once counted (the memory
+of one model's lists at a time; without one, the curves' K is the longest
+list, known once all are read).
 """
 
 from __future__ import annotations
