@@ -6,7 +6,10 @@
  * user (no work when they come grouped already, else a counting sort) and, user by
  * user, writes the set side's items into a table indexed by item code (stamped with
  * the user) that each row of the query side reads: linear time, no sort, no hashing.
- * compact_lists drops flagged rows of lists and ranks them again; gather_sums sums a
+ * order_lists puts recommendation rows in rank order (nothing to do, one pass, when they
+ * come grouped by user and ordered by score; else a counting sort by user and a stable
+ * sort inside each user's rows). compact_lists drops flagged rows of lists and ranks them
+ * again; gather_sums sums a
  * per-item value over each user's rows; count_codes and take_codes are np.bincount and
  * np.take on codes without the cast to intp. The GIL is released.
  */
@@ -606,7 +609,209 @@ done:
     return released(b, held, result);
 }
 
+
+/* Row a sorts before row b: its key is better (higher score, or lower rank). */
+static inline int
+key_before(const double *keys, int descending, int64_t a, int64_t b)
+{
+    return descending ? keys[a] > keys[b] : keys[a] < keys[b];
+}
+
+/* Rows rows[0..n) sorted by key, ties in row order (stable merge sort; scratch holds n). */
+static void
+stable_by_key(int64_t *rows, int64_t n, const double *keys, int descending, int64_t *scratch)
+{
+    if (n <= 16) { /* insertion sort: stable, fastest on short runs */
+        for (int64_t p = 1; p < n; p++) {
+            int64_t row = rows[p], q = p;
+            while (q > 0 && key_before(keys, descending, row, rows[q - 1])) {
+                rows[q] = rows[q - 1];
+                q--;
+            }
+            rows[q] = row;
+        }
+        return;
+    }
+    int64_t half = n / 2;
+    stable_by_key(rows, half, keys, descending, scratch);
+    stable_by_key(rows + half, n - half, keys, descending, scratch);
+    if (!key_before(keys, descending, rows[half], rows[half - 1])) {
+        return; /* the halves are in order already */
+    }
+    memcpy(scratch, rows, (size_t)half * sizeof(int64_t));
+    int64_t a = 0, b = half, out = 0;
+    while (a < half && b < n) { /* a tie takes the left (earlier) row: stable */
+        rows[out++] = key_before(keys, descending, rows[b], scratch[a]) ? rows[b++] : scratch[a++];
+    }
+    while (a < half) {
+        rows[out++] = scratch[a++];
+    }
+}
+
+/*
+ * 0 when the rows come grouped by user (a user's rows contiguous) and each user's rows in
+ * key order, with ranks 1, 2, ... written; 1 when not; -1 for a code out of range.
+ * `seen` (n_users bytes, zeroed) marks the users met.
+ */
+static int
+check_order(const int32_t *users, Py_ssize_t n, const double *keys, int descending,
+            int64_t n_users, uint8_t *seen, int32_t *ranks)
+{
+    int32_t rank = 0;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        int32_t user = users[r];
+        if (user < 0 || user >= n_users) {
+            return -1;
+        }
+        if (r == 0 || user != users[r - 1]) {
+            if (seen[user]) {
+                return 1; /* the user's rows come in two runs */
+            }
+            seen[user] = 1;
+            rank = 0;
+        } else if (keys != NULL && key_before(keys, descending, r, r - 1)) {
+            return 1;
+        }
+        ranks[r] = ++rank;
+    }
+    return 0;
+}
+
+/*
+ * The rows grouped by user (code ascending, a counting sort), each user's rows sorted by
+ * key with ties in row order: the order of np.lexsort((key, users)). Ranks in that order.
+ * 0, -1 when out of memory, -3 for a code out of range.
+ */
+static int
+sort_rows(const int32_t *users, Py_ssize_t n, const double *keys, int descending,
+          int64_t n_users, int64_t *order, int32_t *ranks)
+{
+    int64_t *start = calloc((size_t)n_users + 1, sizeof(int64_t));
+    if (start == NULL) {
+        return -1;
+    }
+    for (Py_ssize_t r = 0; r < n; r++) {
+        if (users[r] < 0 || users[r] >= n_users) {
+            free(start);
+            return -3;
+        }
+        start[users[r] + 1]++;
+    }
+    int64_t longest = 0;
+    for (int64_t u = 0; u < n_users; u++) {
+        longest = start[u + 1] > longest ? start[u + 1] : longest;
+        start[u + 1] += start[u];
+    }
+    int64_t *next = malloc(((size_t)n_users + (size_t)longest / 2 + 1) * sizeof(int64_t));
+    if (next == NULL) {
+        free(start);
+        return -1;
+    }
+    int64_t *scratch = next + n_users;
+    memcpy(next, start, (size_t)n_users * sizeof(int64_t));
+    for (Py_ssize_t r = 0; r < n; r++) {
+        order[next[users[r]]++] = r;
+    }
+    for (int64_t u = 0; u < n_users; u++) {
+        int64_t lo = start[u], hi = start[u + 1];
+        if (keys != NULL && hi - lo > 1) {
+            stable_by_key(order + lo, hi - lo, keys, descending, scratch);
+        }
+        for (int64_t p = lo; p < hi; p++) {
+            ranks[p] = (int32_t)(p - lo + 1);
+        }
+    }
+    free(next);
+    free(start);
+    return 0;
+}
+
+PyDoc_STRVAR(order_lists_doc,
+"order_lists(users, keys, descending, n_users, order, ranks, /)\n"
+"--\n\n"
+"Recommendation rows (int32 user codes in [0, n_users)) in rank order: each user's rows\n"
+"by keys (float64; descending: higher first; None: row order), ties in row order. Returns\n"
+"0 when the rows come so already (grouped by user, each user's rows in order: one pass,\n"
+"order untouched), else 1 with order (int64) the permutation of np.lexsort((key, users))\n"
+"(a counting sort by user, a stable sort inside each user). ranks (int32) gets each row's\n"
+"1-based position in its user's list, in the order of the result. ValueError for a code\n"
+"out of range.");
+
+static PyObject *
+cpairs_order_lists(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *users_obj, *keys_obj, *order_obj, *ranks_obj;
+    int descending;
+    long long n_users;
+    if (!PyArg_ParseTuple(args, "OOpLOO:order_lists", &users_obj, &keys_obj, &descending,
+                          &n_users, &order_obj, &ranks_obj)) {
+        return NULL;
+    }
+    Py_buffer b[4];
+    int held = 0, has_keys = keys_obj != Py_None;
+    PyObject *result = NULL;
+    if (code_buffer(users_obj, &b[held], 0, "order_lists: users", 1) < 0) {
+        goto done;
+    }
+    held++;
+    if (code_buffer(ranks_obj, &b[held], 1, "order_lists: ranks", 1) < 0) {
+        goto done;
+    }
+    held++;
+    if (PyObject_GetBuffer(order_obj, &b[held], PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        goto done;
+    }
+    held++;
+    if (has_keys) {
+        if (PyObject_GetBuffer(keys_obj, &b[held], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+            goto done;
+        }
+        held++;
+        if (b[3].itemsize != 8 || b[3].format == NULL || b[3].format[0] != 'd') {
+            PyErr_SetString(PyExc_TypeError, "order_lists: keys must be float64");
+            goto done;
+        }
+    }
+    Py_ssize_t n = b[0].len / 4;
+    if (b[1].len / 4 != n || b[2].len / 8 != n || b[2].itemsize != 8 ||
+        (has_keys && b[3].len / 8 != n)) {
+        PyErr_SetString(PyExc_ValueError, "order_lists: arrays differ in length");
+        goto done;
+    }
+    if (n_users < 0 || n_users >= ((long long)1 << 31)) {
+        PyErr_SetString(PyExc_ValueError, "order_lists: n_users out of range");
+        goto done;
+    }
+    uint8_t *seen = calloc((size_t)n_users + 1, 1);
+    if (seen == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const int32_t *users = b[0].buf;
+    const double *keys = has_keys ? b[3].buf : NULL;
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = check_order(users, n, keys, descending, n_users, seen, b[1].buf);
+    if (status == 1) {
+        int sorted = sort_rows(users, n, keys, descending, n_users, b[2].buf, b[1].buf);
+        status = sorted == -3 ? -1 : sorted < 0 ? -2 : 1;
+    }
+    Py_END_ALLOW_THREADS
+    free(seen);
+    if (status == -1) {
+        result = out_of_range("order_lists: a user code out of range");
+    } else if (status == -2) {
+        result = PyErr_NoMemory();
+    } else {
+        result = PyLong_FromLong(status);
+    }
+done:
+    return released(b, held, result);
+}
+
 static PyMethodDef cpairs_methods[] = {
+    {"order_lists", cpairs_order_lists, METH_VARARGS, order_lists_doc},
     {"join_pairs", cpairs_join_pairs, METH_VARARGS, join_pairs_doc},
     {"compact_lists", cpairs_compact_lists, METH_VARARGS, compact_lists_doc},
     {"gather_sums", cpairs_gather_sums, METH_VARARGS, gather_sums_doc},

@@ -144,14 +144,31 @@ def numbers_of(table: pa.Table, column: str, role: str, what: str, *,
     path = (table.schema.metadata or {}).get(_PATH, b"").decode()
     where, lines, text = _where(table, path or what)
     label = role if column == role else f"{role} (column {column!r})"
-    values = numbers_column(table.column(column), label, where, lines, text=text,
-                            booleans=booleans)
-    finite = np.isfinite(values)
-    if not finite.all():
-        row = int(np.flatnonzero(~finite)[0])
+    values = _float64_in_place(table.column(column))
+    if values is None:
+        values = numbers_column(table.column(column), label, where, lines, text=text,
+                                booleans=booleans)
+    if len(values) and not (np.isfinite(values.min()) and np.isfinite(values.max())):
+        # NaN makes min NaN, infinity min or max infinite: no temporary per row unless bad
+        row = int(np.flatnonzero(~np.isfinite(values))[0])
         raise row_error(f"{label} must be a finite number, got {values[row]}", row, where,
                         lines)
     return values
+
+
+def _float64_in_place(column: pa.ChunkedArray) -> np.ndarray | None:
+    """A float64 column of one chunk without nulls as a read-only view of its buffer, or None.
+
+    What a pandas or numpy score column becomes in Arrow: read where it is,
+    not copied (a frame of 100M rows spares 800 MB).
+    """
+    import pyarrow as pa
+
+    from rankwise.data._arrow import array_to_numpy
+
+    if column.num_chunks != 1 or column.type != pa.float64() or column.null_count:
+        return None
+    return array_to_numpy(column.chunk(0), np.float64)
 
 
 def find_column(
@@ -511,37 +528,38 @@ class Lists:
         return Lists(self.users[keep], self.items[keep], self.ranks[keep])
 
     @classmethod
-    def ordered(cls, u: np.ndarray, i: np.ndarray, key: np.ndarray, *, n_items: int,
+    def ordered(cls, u: np.ndarray, i: np.ndarray, key: np.ndarray | None, *, n_items: int,
                 what: str, duplicates: str = "error",
                 vocabularies: tuple[Vocabulary, Vocabulary] | None = None,
-                presorted: bool = False) -> Lists:
+                presorted: bool = False, descending: bool = False) -> Lists:
         """Lists from rows, each user's rows sorted by *key* ascending (ties: row order).
 
-        An item listed twice for one user is an error, or (``duplicates="first"``)
-        kept at its first (best) position only. ``presorted=True``: the rows
-        are already grouped by user and in rank order (no sort).
+        ``descending=True`` sorts by *key* descending (a score column as it
+        is: no negated copy); ``key=None``: the rows' own order. Rows that
+        come grouped by user and in key order are found so in one pass and
+        not sorted (their users keep the order they come in); others are
+        grouped by a counting sort and sorted within each user
+        (:func:`_rank_order`). An item listed twice for one user is an
+        error, or (``duplicates="first"``) kept at its first (best) position
+        only. ``presorted=True``: the rows are already grouped by user and in
+        rank order (no check).
         """
-        if not presorted:
-            order = np.lexsort((key, u)) if len(u) else np.zeros(0, dtype=np.int64)
-            u, i = u[order], i[order]
+        ranks: np.ndarray | None
+        if presorted:
+            ranks = _ranks_within(u)
+        else:
+            n_users = len(vocabularies[0]) if vocabularies is not None else (
+                int(u.max()) + 1 if len(u) else 0)
+            u, i, ranks = _rank_order(u, i, key, descending, n_users)
         if len(u) > 1:
             repeated = _later_copies(u, i, n_items)  # later (worse-ranked) copies
             if repeated.any():
                 if duplicates == "first":
-                    u, i = u[~repeated], i[~repeated]
+                    keep = ~repeated
+                    u, i, ranks = u[keep], i[keep], None
                 else:
-                    from rankwise.exceptions import DuplicateEntryError
-
-                    row = int(np.flatnonzero(repeated)[0])
-                    user, item = (u[row], i[row]) if vocabularies is None else (
-                        vocabularies[0].labels()[int(u[row])].as_py(),
-                        vocabularies[1].labels()[int(i[row])].as_py())
-                    raise DuplicateEntryError(
-                        f"{what}: item {item!r} is recommended twice to user {user!r}; "
-                        "give each pair once, or pass duplicates='first' to keep the "
-                        "best-ranked one"
-                    )
-        return cls(u, i, _ranks_within(u))
+                    _duplicate_error(u, i, repeated, what, vocabularies, by_code=not presorted)
+        return cls(u, i, _ranks_within(u) if ranks is None else ranks)
 
     @classmethod
     def read(
@@ -576,7 +594,7 @@ class Lists:
                     u, i, max(len(items), 1), by_row=width).any():
                 ranks = np.tile(np.arange(1, width + 1, dtype=u.dtype), n_rows)
                 return cls(u, i, ranks)
-            key = np.tile(np.arange(width, dtype=np.float64), n_rows)
+            key: np.ndarray | None = np.tile(np.arange(width, dtype=np.float64), n_rows)
             return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
                                duplicates=duplicates, vocabularies=(users, items),
                                presorted=unique_users)
@@ -603,16 +621,15 @@ class Lists:
         rank_col = find_column(table, "rank", columns, what, required=False)
         score_col = None if rank_col else find_column(table, "score", columns, what,
                                                       required=False)
-        u = users.encode(table.column(user_col))
-        i = items.encode(table.column(item_col))
-        if rank_col is None and score_col is None:
-            key = np.arange(len(u), dtype=np.float64)  # rows in order
-        else:
+        u = users.encode(table.column(user_col), narrow=True)
+        i = items.encode(table.column(item_col), narrow=True)
+        key = None  # neither: the rows in order
+        if rank_col is not None or score_col is not None:
             col = str(rank_col or score_col)
-            values = numbers_of(table, col, "rank" if rank_col else "score", what)
-            key = values if rank_col else -values
+            key = numbers_of(table, col, "rank" if rank_col else "score", what)
         return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
-                               duplicates=duplicates, vocabularies=(users, items))
+                           duplicates=duplicates, vocabularies=(users, items),
+                           descending=rank_col is None)
 
 
 def _columns_like(obj: Mapping[Any, Any], columns: Mapping[str, str] | None) -> bool:
@@ -620,6 +637,62 @@ def _columns_like(obj: Mapping[Any, Any], columns: Mapping[str, str] | None) -> 
     known = {name for names in ROLES.values() for name in names} | set(
         (columns or {}).values())
     return any(isinstance(key, str) and key in known for key in obj)
+
+
+def _duplicate_error(u: np.ndarray, i: np.ndarray, repeated: np.ndarray, what: str,
+                     vocabularies: tuple[Vocabulary, Vocabulary] | None, *,
+                     by_code: bool) -> None:
+    """Raise the error of the first pair repeated.
+
+    The first in row order, or (*by_code*) the first of the lowest user
+    code: the one a sort of every list by user code would show first.
+    """
+    from rankwise.exceptions import DuplicateEntryError
+
+    rows = np.flatnonzero(repeated)
+    row = int(rows[np.argmin(u[rows])] if by_code else rows[0])
+    user, item = (u[row], i[row]) if vocabularies is None else (
+        vocabularies[0].labels()[int(u[row])].as_py(),
+        vocabularies[1].labels()[int(i[row])].as_py())
+    raise DuplicateEntryError(
+        f"{what}: item {item!r} is recommended twice to user {user!r}; "
+        "give each pair once, or pass duplicates='first' to keep the "
+        "best-ranked one"
+    )
+
+
+def _rank_order(u: np.ndarray, i: np.ndarray, key: np.ndarray | None, descending: bool,
+                n_users: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows grouped by user, each user's in *key* order (ties: row order), and their ranks.
+
+    Rows that come so (grouped by user, each user's rows in order: what a
+    model's top-k usually gives) are checked in one pass and kept as they
+    are; others are put in ``np.lexsort((key, u))``'s order (by user code,
+    then key) by a counting sort and a stable sort within each user, in C
+    (:func:`rankwise.ranking._cpairs.order_lists`); without the C module,
+    a vectorised check, then the lexsort.
+    """
+    native = native_kernels()
+    if native is not None and u.dtype == np.int32 and hasattr(native, "order_lists"):
+        u = np.ascontiguousarray(u)
+        keys = None if key is None else np.ascontiguousarray(key, dtype=np.float64)
+        ranks = np.empty(len(u), dtype=np.int32)
+        order = np.empty(len(u), dtype=np.int64)
+        if native.order_lists(u, keys, descending, n_users, order, ranks) == 0:
+            return u, i, ranks
+        return u[order], i[order], ranks
+    if len(u) > 1:
+        change = u[1:] != u[:-1]
+        heads = u[np.flatnonzero(np.concatenate([[True], change]))]
+        grouped = len(np.unique(heads)) == len(heads)
+        if grouped and key is not None:
+            worse = key[1:] <= key[:-1] if descending else key[1:] >= key[:-1]
+            grouped = bool((worse | change).all())
+        if not grouped:
+            sort_key = np.zeros(len(u)) if key is None else -key if descending else key
+            order = np.lexsort((sort_key, u))
+            u, i = u[order], i[order]
+    return u, i, _ranks_within(u)
 
 
 def _ranks_within(users: np.ndarray) -> np.ndarray:
