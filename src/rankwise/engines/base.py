@@ -98,6 +98,11 @@ class Capabilities:
     recommenders : bool
         It evaluates recommendations on its own frames
         (:func:`rankwise.evaluate_recommendations` hands them to it).
+    rankings : bool
+        It computes in this process with :mod:`rankwise.engines.core`: a
+        front door that ranks on its own (the recommenders' integer codes)
+        may hand the core its ranking (``evaluate_ranking``) instead of a
+        judgments and a run to read and rank.
     title : str
         How messages name it (``"Spark"``); by default its name.
     summary : str
@@ -114,6 +119,7 @@ class Capabilities:
     strategies: tuple[str, ...] = ()
     settings: tuple[Setting, ...] = ()
     recommenders: bool = False
+    rankings: bool = False
     title: str = ""
     summary: str = ""
 

@@ -39,7 +39,7 @@ class NumpyEngine:
     name = "numpy"
     install = ""
     capabilities: ClassVar[Capabilities] = Capabilities(
-        in_process=True, summary="this process (numpy, default)")
+        in_process=True, rankings=True, summary="this process (numpy, default)")
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any], command_line: CommandLine) -> NumpyEngine:

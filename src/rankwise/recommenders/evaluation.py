@@ -660,12 +660,56 @@ def evaluate_recommendations(
     # the body calls the held-out interactions "test", the name of the table in messages
     test = renamed("evaluate_recommendations", "test", "held_out", test, held_out, None,
                    note=TEST_RENAMED)
+    # validate: the measures and options, checked once
     measures = _required_measures(recommendations, measures)
     chosen = recommender_options_from(options, k=k, rel=rel, missing=missing,
                                       duplicates=duplicates, relevance=relevance,
                                       segment_test=segment_test)
-    k, rel, missing = chosen.k, chosen.rel, chosen.missing
-    duplicates, relevance, segment_test = chosen.duplicates, chosen.relevance, chosen.segment_test
+    beyond_measures, accuracy_names = _split_measures(measures, test is not None)
+    # plan: every input coded once against shared vocabularies, lists excluded and cut
+    read = _read_inputs(test, recommendations, chosen, columns=columns, users=users,
+                        exclude=exclude, train=train, baseline=baseline, catalogue=catalogue,
+                        features=features, segments=segments)
+    evaluated, lengths = _evaluated_users(read, chosen.missing)
+    # compute: accuracy through the engine's core, beyond-accuracy over the lists
+    per_user: dict[str, np.ndarray] = {}
+    accuracy = None
+    if accuracy_names and read.truth is not None:
+        accuracy = _accuracy(read.truth, read.lists, accuracy_names, read.users, read.items,
+                             rel=chosen.rel, missing=chosen.missing, engine=engine,
+                             lengths=lengths)
+        per_user.update(_per_user_accuracy(accuracy, read.users, read.n_users))
+    context = _Context(read.lists.only_users(evaluated) if (
+        (lengths > 0) & ~evaluated).any() else read.lists, read.base, read.truth,
+        read.history, read.features, read.n_users, read.n_items, read.catalogue_codes,
+        read.catalogue_size, _id_order(read.items) if beyond_measures else None,
+        known_items=read.known_items, items=read.items)
+    totals: dict[str, float] = {}
+    for measure in beyond_measures:
+        value = context.compute(measure)
+        if isinstance(value, float):
+            totals[str(measure)] = value
+        else:
+            per_user[str(measure)] = value
+    result = _result(measures, read, evaluated, per_user, totals, accuracy)
+    if catalogue is None:
+        result.notes.extend(read.known_items.notes(beyond_measures))
+    if read.segment_of is not None:
+        set_level = [m for m in beyond_measures if str(m) not in per_user]
+
+        def set_level_of(members: np.ndarray) -> dict[str, float]:
+            lists = context.lists.only_users(members)
+            return {str(m): float(context.compute(m, lists)) if len(lists.users) else
+                    float("nan") for m in set_level}
+
+        result.segments = by_segment(read.segment_of, read.segment_names, evaluated, per_user,
+                                     set_level_of, list(result.mean), chosen.segment_test)
+    return result
+
+
+def _split_measures(measures: list[Any], has_test: bool
+                    ) -> tuple[list[BeyondMeasure], list[str]]:
+    """The beyond-accuracy measures parsed, and the accuracy ones (checked to be known)."""
     beyond_measures: list[BeyondMeasure] = []
     accuracy_names: list[str] = []
     for text in measures:
@@ -675,23 +719,59 @@ def evaluate_recommendations(
         else:
             accuracy_names.append(text)
     if accuracy_names:
-        from rankwise.exceptions import UnknownMeasureError as _Unknown
         from rankwise.measures import parse
 
         for text in accuracy_names:
             try:
                 parse(text)
-            except _Unknown as error:
+            except UnknownMeasureError as error:
                 name = re.split(r"[@(]", str(text), maxsplit=1)[0]
                 hint = did_you_mean(name.lower(), BEYOND)
                 raise UnknownMeasureError(str(error) + (
                     f" (or a recommender measure{hint[1:] if hint else ''})" if hint else
                     "; recommender measures: " + ", ".join(BEYOND))) from None
-        if test is None:
+        if not has_test:
             raise InvalidParameterError(
                 f"{accuracy_names} need the held-out interactions (held_out=)")
+    return beyond_measures, accuracy_names
 
+
+@dataclass
+class _Read:
+    """Every input of one evaluation, coded against the shared vocabularies."""
+
+    users: Vocabulary
+    items: Vocabulary
+    truth: Interactions | None
+    lists: Lists
+    history: Interactions | None
+    base: Lists | None
+    known_items: _DefaultCatalogue
+    catalogue_codes: np.ndarray | None
+    catalogue_size: int | None
+    features: Any
+    segment_of: np.ndarray | None
+    segment_names: list[Any]
+
+    @property
+    def n_users(self) -> int:
+        return max(len(self.users), 1)
+
+    @property
+    def n_items(self) -> int:
+        return max(len(self.items), 1)
+
+
+def _read_inputs(test: Any, recommendations: Any, chosen: RecommenderOptions, *,
+                 columns: Mapping[str, str] | None, users: Any, exclude: Any, train: Any,
+                 baseline: Any, catalogue: Any, features: Any, segments: Any) -> _Read:
+    """Every input read and coded once, the lists without the seen items and cut at k.
+
+    The test comes first (codes come in order of arrival); the exclusion and
+    the cut apply to the baseline's lists as well.
+    """
     user_vocab, item_vocab = Vocabulary("user"), Vocabulary("item")
+    relevance, duplicates = chosen.relevance, chosen.duplicates
     truth = Interactions.read(test, user_vocab, item_vocab, columns=columns, what="test",
                               rating=relevance is not None) if test is not None else None
     if truth is not None and relevance is not None:
@@ -708,8 +788,8 @@ def evaluate_recommendations(
     else:
         seen = Interactions.read(exclude, user_vocab, item_vocab, columns=columns,
                                  what="exclude", rating=False)
-    # codes come in order of arrival: those given so far are the items of the test,
-    # the recommendations and the training, the default catalogue
+    # the items given so far are those of the test, the recommendations and the
+    # training: the default catalogue
     known_items = _DefaultCatalogue(len(item_vocab), truth is not None, history is not None)
     base = Lists.read(baseline, user_vocab, item_vocab, columns=columns,
                       what="baseline", duplicates=duplicates) if baseline is not None else None
@@ -723,79 +803,70 @@ def evaluate_recommendations(
         else None
     segment_of, segment_names = _segments_of(segments, user_vocab, columns) \
         if segments is not None else (None, [])
-    n_users, n_items = max(len(user_vocab), 1), max(len(item_vocab), 1)
-
+    read = _Read(user_vocab, item_vocab, truth, lists, history, base, known_items,
+                 catalogue_codes, catalogue_size, item_features, segment_of, segment_names)
+    k, n_users, n_items = chosen.k, read.n_users, read.n_items
     if seen is not None:
         # the lists were read into fresh arrays: the exclusion may overwrite them
-        lists = exclude_seen(lists, seen, n_items, k, n_users, in_place=True)
+        read.lists = exclude_seen(lists, seen, n_items, k, n_users, in_place=True)
         if base is not None:
-            base = exclude_seen(base, seen, n_items, k, n_users, in_place=True)
+            read.base = exclude_seen(base, seen, n_items, k, n_users, in_place=True)
     else:
-        lists = lists.head(k)
-        if base is not None:
-            base = base.head(k)
+        read.lists = lists.head(k)
+        read.base = base.head(k) if base is not None else None
+    return read
 
-    # the evaluated users
-    lengths = lists.lengths(n_users)
+
+def _evaluated_users(read: _Read, missing: Missing) -> tuple[np.ndarray, np.ndarray]:
+    """Which users count (by code), and every user's list length.
+
+    The test users with a list (every test user with ``missing="zero"``), or
+    every user with a list without test interactions.
+    """
+    lengths = read.lists.lengths(read.n_users)
     has_list = lengths > 0
-    if truth is not None:
-        in_test = np.bincount(truth.users, minlength=n_users) > 0
-        evaluated = in_test & (has_list if missing == "skip" else True)
+    if read.truth is not None:
+        in_test = count_codes(read.truth.users, read.n_users) > 0
+        evaluated = in_test & has_list if missing == "skip" else in_test
     else:
         evaluated = has_list
     if not evaluated.any():
         raise InvalidParameterError(
             "no user to evaluate: no test user has a recommendation list"
-            if truth is not None else "the recommendations are empty")
-    eval_codes = np.flatnonzero(evaluated)
-    per_user: dict[str, np.ndarray] = {}
-    totals: dict[str, float] = {}
-    accuracy = None
-    order = {str(m): n for n, m in enumerate(measures)}
+            if read.truth is not None else "the recommendations are empty")
+    return evaluated, lengths
 
-    if accuracy_names and truth is not None:
-        accuracy = _accuracy(truth, lists, accuracy_names, user_vocab, item_vocab,
-                             rel=rel, missing=missing, engine=engine, lengths=lengths)
-        codes = user_vocab.lookup(_as_typed(accuracy.query_ids, user_vocab))
-        for name in accuracy:
-            values = np.full(n_users, np.nan)
-            values[codes] = accuracy[name]
-            per_user[name] = values
-    kept_lists = lists if evaluated[lists.list_users].all() else lists.only_users(evaluated)
-    context = _Context(kept_lists, base, truth, history, item_features, n_users, n_items,
-                       catalogue_codes, catalogue_size, _id_order(item_vocab),
-                       known_items=known_items, items=item_vocab)
-    for measure in beyond_measures:
-        value = context.compute(measure)
-        if isinstance(value, float):
-            totals[str(measure)] = value
-        else:
-            per_user[str(measure)] = value
+
+def _per_user_accuracy(accuracy: Results, users: Vocabulary, n_users: int
+                       ) -> dict[str, np.ndarray]:
+    """Each accuracy measure's values by user code (NaN for users not evaluated)."""
+    codes = users.lookup(_as_typed(accuracy.query_ids, users))
+    out = {}
+    for name in accuracy:
+        values = np.full(n_users, np.nan)
+        values[codes] = accuracy[name]
+        out[name] = values
+    return out
+
+
+def _result(measures: list[Any], read: _Read, evaluated: np.ndarray,
+            per_user: dict[str, np.ndarray], totals: dict[str, float],
+            accuracy: Results | None) -> RecommenderResults:
+    """The results of the evaluated users, the measures in the order asked."""
+    order = {str(m): n for n, m in enumerate(measures)}
 
     def key(name: str) -> int:
         return order.get(name, len(order))
 
+    eval_codes = np.flatnonzero(evaluated)
     per_user_eval = {name: per_user[name][eval_codes] for name in sorted(per_user, key=key)}
     means = {name: _nanmean(v) for name, v in per_user_eval.items()}
     if accuracy is not None:
         means.update({name: accuracy.mean[name] for name in accuracy})
     means.update(totals)
     means = {name: means[name] for name in sorted(means, key=key)}
-    labels = user_vocab.labels().take(_arrow_codes(eval_codes)).to_pylist()
-    result = RecommenderResults(labels, per_user_eval, means, accuracy)
-    if catalogue is None:
-        result.notes.extend(known_items.notes(beyond_measures))
-    if segment_of is not None:
-        set_level = [m for m in beyond_measures if str(m) not in per_user]
-
-        def set_level_of(members: np.ndarray) -> dict[str, float]:
-            lists = context.lists.only_users(members)
-            return {str(m): float(context.compute(m, lists)) if len(lists.users) else
-                    float("nan") for m in set_level}
-
-        result.segments = by_segment(segment_of, segment_names, evaluated, per_user,
-                                     set_level_of, list(means), segment_test)
-    return result
+    labels = read.users.labels().take(_arrow_codes(eval_codes)).to_pylist()
+    return RecommenderResults(labels, per_user_eval, means, accuracy)
 
 
 def _id_order(vocab: Vocabulary) -> np.ndarray:
@@ -847,18 +918,21 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
               general: bool = False, lengths: np.ndarray | None = None) -> Results:
     """The accuracy measures, through rankwise's engine.
 
-    On the numpy engine the ranking goes to the engine's core on the integer
-    codes (:func:`_accuracy_on_codes`); ``general=True`` (or another engine)
+    With an engine that computes with the engine's core (its capability
+    ``rankings``: numpy) the ranking goes to the core on the integer codes
+    (:func:`_accuracy_on_codes`); ``general=True`` (or another engine)
     builds judgments and a run of text ids and evaluates them as any run.
     """
+    from rankwise.engines import get_engine
     from rankwise.measures import parse
 
     cutoffs = [parse(name).cutoff for name in names]
     depth = max(c for c in cutoffs if c is not None) if all(
         cutoff is not None for cutoff in cutoffs) else None  # only the top of each list counts
-    if not general and engine == "numpy":
+    core = get_engine(engine, require=False)
+    if not general and core.capabilities.rankings:
         fast = _accuracy_on_codes(truth, lists, names, users, items, rel=rel, missing=missing,
-                                  depth=depth, lengths=lengths)
+                                  depth=depth, lengths=lengths, engine=core)
         if fast is not None:
             return fast
     lists = lists.head(depth)
@@ -879,7 +953,8 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
 def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
                        users: Vocabulary, items: Vocabulary, *, rel: float,
                        missing: Missing, depth: int | None = None,
-                       lengths: np.ndarray | None = None) -> Results | None:
+                       lengths: np.ndarray | None = None, engine: Any = None
+                       ) -> Results | None:
     """The accuracy measures from the integer codes: no text ids per row, no run to rank.
 
     The lists are ranked already (rank 1, 2, ... without ties), so the
@@ -909,7 +984,7 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
 
     options = options_from(None, rel=rel, missing=missing)
     parsed = prepare_measures(names, options)
-    get_engine("numpy").check(parsed, options)
+    (engine if engine is not None else get_engine()).check(parsed, options)
     top = int(lists.ranks.max()) if len(lists.ranks) else 0
     if any(ranking_key(plan_of(m).conventions)[2] for m in parsed) or (
             min(top, depth or top) >= 1 << 24):  # float32 ties
