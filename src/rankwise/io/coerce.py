@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rankwise._validation import Instance, OneOf, check, optional
 from rankwise.data import Qrels, Run
@@ -21,11 +21,15 @@ from rankwise.exceptions import InputFormatError
 from rankwise.io._forms import form_of, table_format
 from rankwise.options import COLUMN_ROLES, check_columns
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 __all__ = [
     "COLUMN_ROLES",
     "QRELS_FORMATS",
     "as_qrels",
     "as_run",
+    "as_table",
     "check_columns",
     "file_stem",
     "read_qrels",
@@ -363,3 +367,48 @@ def as_run(
     from rankwise.io.frames import run_of_table
 
     return run_of_table(obj, mapping, name=name or "run", keep_rank=keep_rank, empty=empty)
+
+
+def as_table(obj: Any, what: str) -> pa.Table:
+    """Any table the user holds as one Arrow table, by its form (the recommenders' inputs).
+
+    A pandas, polars or Arrow table (or Arrow stream) goes to
+    :func:`rankwise.io.frames.to_arrow_table`, named tuples to
+    :func:`rankwise.io.records.records_table`, a Parquet / CSV / TSV / JSONL
+    file to :func:`rankwise.io.tables.read_table`, ``{column: values}`` to
+    :func:`rankwise.io.frames.table_of_columns`. *what* names the input in
+    errors.
+
+    Examples
+    --------
+    >>> as_table({"user": [1, 2], "item": ["a", "b"]}, "test").column_names
+    ['user', 'item']
+    >>> as_table(3, "test")
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: test: expected a pandas, polars or Arrow table or \
+{column: values}, got int
+    """
+    form = form_of(obj)
+    if form == "table":
+        from rankwise.io.frames import to_arrow_table
+
+        return to_arrow_table(obj, source=what)
+    if form == "path" and table_format(os.fspath(obj)) is not None:
+        from rankwise.io.tables import read_table
+
+        return read_table(os.fspath(obj))
+    if form == "records" and not isinstance(obj, Mapping):
+        from rankwise.io.records import records_table
+
+        table = records_table(obj)
+        if table is not None and table.num_columns:
+            return table
+    if isinstance(obj, Mapping):
+        from rankwise.io.frames import table_of_columns
+
+        return table_of_columns(obj, what)
+    raise InputFormatError(
+        f"{what}: expected a pandas, polars or Arrow table or {{column: values}}, "
+        f"got {type(obj).__name__}"
+    )

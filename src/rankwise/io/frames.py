@@ -25,7 +25,7 @@ the precise error messages.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,7 @@ import numpy as np
 from rankwise._compiled import enabled, load
 from rankwise.data import Qrels, Run
 from rankwise.data._arrow import (
+    array_to_numpy,
     as_string_chunks,
     first_failing_row,
     numbers_column,
@@ -49,6 +50,7 @@ __all__ = [
     "BEIR_QRELS_HEADER",
     "NotATableError",
     "TextLines",
+    "numbers_of_table",
     "qrels_from_table",
     "qrels_of_table",
     "refuse_no_rows",
@@ -56,6 +58,7 @@ __all__ = [
     "run_from_table",
     "run_of_table",
     "split_one_table",
+    "table_of_columns",
     "to_arrow_table",
 ]
 
@@ -264,8 +267,12 @@ class NotATableError(InputFormatError):
     """The object given is not a table at all (not a table with bad values)."""
 
 
-def to_arrow_table(frame: Any) -> pa.Table:
-    """Convert a pandas, polars or Arrow table to an Arrow table (zero-copy where possible)."""
+def to_arrow_table(frame: Any, source: str = "<table>") -> pa.Table:
+    """Convert a pandas, polars or Arrow table to an Arrow table (zero-copy where possible).
+
+    *source* names the table in the error of a pandas column Arrow cannot
+    hold (its row and column).
+    """
     import pyarrow as pa
 
     if isinstance(frame, pa.Table):
@@ -279,7 +286,7 @@ def to_arrow_table(frame: Any) -> pa.Table:
         try:
             return pa.Table.from_pandas(frame, preserve_index=False)
         except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as error:
-            raise _pandas_failure(frame, error) from None
+            raise _pandas_failure(frame, error, source) from None
     if hasattr(frame, "__arrow_c_stream__"):
         return pa.table(frame)
     raise NotATableError(
@@ -288,7 +295,8 @@ def to_arrow_table(frame: Any) -> pa.Table:
     )
 
 
-def _pandas_failure(frame: Any, error: Exception) -> InputFormatError:
+def _pandas_failure(frame: Any, error: Exception, source: str = "<table>"
+                    ) -> InputFormatError:
     """The row and column a pandas frame cannot be converted at (values of mixed types)."""
     import pyarrow as pa
 
@@ -302,9 +310,63 @@ def _pandas_failure(frame: Any, error: Exception) -> InputFormatError:
             before = type(column.iloc[0]).__name__ if row else "nothing"
             return InputFormatError(
                 f"row {row + 1}: column {str(name)!r}: {value!r} ({type(value).__name__}) does "
-                f"not fit with the values before it ({before})", "<table>")
+                f"not fit with the values before it ({before})", source)
     message = str(error).split("\n")[0]
-    return InputFormatError(f"cannot convert the table to Arrow: {message}", "<table>")
+    return InputFormatError(f"cannot convert the table to Arrow: {message}", source)
+
+
+def table_of_columns(columns: Mapping[Any, Any], what: str) -> pa.Table:
+    """An Arrow table of ``{column: values}`` (columns of equal length).
+
+    Examples
+    --------
+    >>> table_of_columns({"user": [1, 2], "item": ["a", "b"]}, "test").num_rows
+    2
+    >>> table_of_columns({"user": [1, 2], "item": ["a"]}, "test")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: test: expected a table or {column: values} of \
+equal-length columns, got a dict that Arrow could not read (...)
+    """
+    import pyarrow as pa
+
+    try:
+        return pa.table({str(k): v for k, v in columns.items()})
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as error:
+        raise InputFormatError(
+            f"{what}: expected a table or {{column: values}} of equal-length columns, "
+            f"got a {type(columns).__name__} that Arrow could not read ({error})"
+        ) from None
+
+
+def numbers_of_table(table: pa.Table, column: str, label: str, what: str, *,
+                     booleans: bool = False) -> np.ndarray:
+    """The *column* of *table* as finite float64, or the error naming its first bad row.
+
+    One rule with :func:`run_from_table`: numbers, or decimal text in CSV
+    and TSV files; the error names the file and line of a table
+    :func:`rankwise.io.tables.read_table` read (else *what* and the row),
+    *label* (what the column holds), what came. A float64 column of one
+    chunk (a pandas or numpy column) is read in place: a read-only view, no
+    copy.
+    """
+    import pyarrow as pa
+
+    from rankwise.data._arrow import row_error
+
+    path = (table.schema.metadata or {}).get(_PATH, b"").decode()
+    where, lines, text = _where(table, path or what)
+    values = table.column(column)
+    if values.num_chunks == 1 and values.type == pa.float64() and not values.null_count:
+        values = array_to_numpy(values.chunk(0), np.float64)
+    else:
+        values = numbers_column(values, label, where, lines, text=text, booleans=booleans)
+    if len(values) and not (np.isfinite(values.min()) and np.isfinite(values.max())):
+        # NaN makes min NaN, infinity min or max infinite: no temporary per row unless bad
+        row = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise row_error(f"{label} must be a finite number, got {values[row]}", row, where,
+                        lines)
+    return values
 
 
 class _Rows:

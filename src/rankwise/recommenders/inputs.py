@@ -91,30 +91,13 @@ def spelled_as(names: Mapping[str, str]) -> Iterator[None]:
 
 
 def as_table(obj: Any, what: str) -> pa.Table:
-    """An Arrow table from a pandas / polars / Arrow table or ``{column: values}``."""
-    import pyarrow as pa
+    """An Arrow table of any table form (:func:`rankwise.io.coerce.as_table`, io's dispatcher).
 
-    if isinstance(obj, pa.Table):
-        return obj
-    if isinstance(obj, pa.RecordBatch):
-        return pa.Table.from_batches([obj])
-    module = type(obj).__module__
-    if module.startswith("pandas"):
-        return pa.Table.from_pandas(obj, preserve_index=False)
-    if module.startswith("polars"):
-        return obj.to_arrow()
-    if isinstance(obj, Mapping):
-        try:
-            return pa.table({str(k): v for k, v in obj.items()})
-        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as error:
-            raise InputFormatError(
-                f"{what}: expected a table or {{column: values}} of equal-length columns, "
-                f"got a {type(obj).__name__} that Arrow could not read ({error})"
-            ) from None
-    raise InputFormatError(
-        f"{what}: expected a pandas, polars or Arrow table or {{column: values}}, "
-        f"got {type(obj).__name__}"
-    )
+    Pandas, polars or Arrow tables, named tuples, table files, ``{column: values}``.
+    """
+    from rankwise.io.coerce import as_table as table_of
+
+    return table_of(obj, what)
 
 
 def numbers_of(table: pa.Table, column: str, role: str, what: str, *,
@@ -138,37 +121,10 @@ def numbers_of(table: pa.Table, column: str, role: str, what: str, *,
     rankwise.exceptions.InputFormatError: recommendations: row 1: score (column 'pred') must be
     a number, got 'high' (the column holds text); convert the column to numbers first
     """
-    from rankwise.data._arrow import numbers_column, row_error
-    from rankwise.io.tables import _PATH, _where
+    from rankwise.io.frames import numbers_of_table
 
-    path = (table.schema.metadata or {}).get(_PATH, b"").decode()
-    where, lines, text = _where(table, path or what)
     label = role if column == role else f"{role} (column {column!r})"
-    values = _float64_in_place(table.column(column))
-    if values is None:
-        values = numbers_column(table.column(column), label, where, lines, text=text,
-                                booleans=booleans)
-    if len(values) and not (np.isfinite(values.min()) and np.isfinite(values.max())):
-        # NaN makes min NaN, infinity min or max infinite: no temporary per row unless bad
-        row = int(np.flatnonzero(~np.isfinite(values))[0])
-        raise row_error(f"{label} must be a finite number, got {values[row]}", row, where,
-                        lines)
-    return values
-
-
-def _float64_in_place(column: pa.ChunkedArray) -> np.ndarray | None:
-    """A float64 column of one chunk without nulls as a read-only view of its buffer, or None.
-
-    What a pandas or numpy score column becomes in Arrow: read where it is,
-    not copied (a frame of 100M rows spares 800 MB).
-    """
-    import pyarrow as pa
-
-    from rankwise.data._arrow import array_to_numpy
-
-    if column.num_chunks != 1 or column.type != pa.float64() or column.null_count:
-        return None
-    return array_to_numpy(column.chunk(0), np.float64)
+    return numbers_of_table(table, column, label, what, booleans=booleans)
 
 
 def find_column(
@@ -568,9 +524,12 @@ class Lists:
         what: str = "recommendations", duplicates: str = "error",
     ) -> Lists:
         """Code recommendations given as a table, ``{user: [items]}`` or a 2-D array."""
+        from rankwise.io._forms import is_records
+
         if isinstance(obj, np.ndarray) or (
             isinstance(obj, Sequence) and not isinstance(obj, (str, bytes))
             and len(obj) and isinstance(obj[0], (list, tuple, np.ndarray))
+            and not is_records(obj)  # named tuples: a table's rows
         ):
             matrix = np.asarray(obj)
             if matrix.ndim != 2:
