@@ -81,6 +81,22 @@ def test_order_lists_finds_rows_in_order_and_refuses_bad_codes() -> None:
         _order_lists(np.array([0, 5, 0], dtype=np.int32), None, True, 3)
 
 
+def test_order_lists_finds_an_item_twice_in_a_list_in_the_same_pass() -> None:
+    native = native_kernels()
+    if native is None or not hasattr(native, "order_lists"):
+        pytest.skip("the C module rankwise.ranking._cpairs is not built")
+    users = np.array([2, 2, 0, 0], dtype=np.int32)
+    order, ranks = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int32)
+    for items, status in (([5, 6, 5, 6], 0),  # an item in two users' lists: no repeat
+                          ([5, 6, 6, 6], 2)):  # user 0 has item 6 twice
+        found = native.order_lists(users, None, True, 3, order, ranks,
+                                   np.array(items, dtype=np.int32), 7)
+        assert found == status and ranks.tolist() == [1, 2, 1, 2]
+    with pytest.raises(ValueError, match="out of range"):
+        native.order_lists(users, None, True, 3, order, ranks,
+                           np.array([5, 6, 7, 6], dtype=np.int32), 7)
+
+
 def test_a_frame_grouped_and_ordered_keeps_its_rows() -> None:
     users, items = Vocabulary("user"), Vocabulary("item")
     items.encode(["x"])

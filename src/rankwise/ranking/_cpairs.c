@@ -651,17 +651,27 @@ stable_by_key(int64_t *rows, int64_t n, const double *keys, int descending, int6
 /*
  * 0 when the rows come grouped by user (a user's rows contiguous) and each user's rows in
  * key order, with ranks 1, 2, ... written; 1 when not; -1 for a code out of range.
- * `seen` (n_users bytes, zeroed) marks the users met.
+ * `seen` (n_users bytes, zeroed) marks the users met. With items (stamps: n_items zeroed
+ * int32), *repeated is set when a user's rows hold an item twice.
  */
 static int
 check_order(const int32_t *users, Py_ssize_t n, const double *keys, int descending,
-            int64_t n_users, uint8_t *seen, int32_t *ranks)
+            int64_t n_users, uint8_t *seen, int32_t *ranks, const int32_t *items,
+            int64_t n_items, int32_t *stamps, int *repeated)
 {
     int32_t rank = 0;
     for (Py_ssize_t r = 0; r < n; r++) {
         int32_t user = users[r];
         if (user < 0 || user >= n_users) {
             return -1;
+        }
+        if (items != NULL) { /* a user's items stamped with the user: a repeat finds its own */
+            int32_t item = items[r];
+            if (item < 0 || item >= n_items) {
+                return -1;
+            }
+            *repeated |= stamps[item] == user + 1;
+            stamps[item] = user + 1;
         }
         if (r == 0 || user != users[r - 1]) {
             if (seen[user]) {
@@ -727,29 +737,31 @@ sort_rows(const int32_t *users, Py_ssize_t n, const double *keys, int descending
 }
 
 PyDoc_STRVAR(order_lists_doc,
-"order_lists(users, keys, descending, n_users, order, ranks, /)\n"
+"order_lists(users, keys, descending, n_users, order, ranks, items=None, n_items=0, /)\n"
 "--\n\n"
 "Recommendation rows (int32 user codes in [0, n_users)) in rank order: each user's rows\n"
 "by keys (float64; descending: higher first; None: row order), ties in row order. Returns\n"
 "0 when the rows come so already (grouped by user, each user's rows in order: one pass,\n"
 "order untouched), else 1 with order (int64) the permutation of np.lexsort((key, users))\n"
 "(a counting sort by user, a stable sort inside each user). ranks (int32) gets each row's\n"
-"1-based position in its user's list, in the order of the result. ValueError for a code\n"
-"out of range.");
+"1-based position in its user's list, in the order of the result. With items (int32 codes\n"
+"in [0, n_items)), rows in order that hold an item twice for a user return 2 instead of\n"
+"0 (0 then also says no pair repeats). ValueError for a code out of range.");
 
 static PyObject *
 cpairs_order_lists(PyObject *module, PyObject *args)
 {
     (void)module;
-    PyObject *users_obj, *keys_obj, *order_obj, *ranks_obj;
+    PyObject *users_obj, *keys_obj, *order_obj, *ranks_obj, *items_obj = Py_None;
     int descending;
-    long long n_users;
-    if (!PyArg_ParseTuple(args, "OOpLOO:order_lists", &users_obj, &keys_obj, &descending,
-                          &n_users, &order_obj, &ranks_obj)) {
+    long long n_users, n_items = 0;
+    if (!PyArg_ParseTuple(args, "OOpLOO|OL:order_lists", &users_obj, &keys_obj, &descending,
+                          &n_users, &order_obj, &ranks_obj, &items_obj, &n_items)) {
         return NULL;
     }
-    Py_buffer b[4];
-    int held = 0, has_keys = keys_obj != Py_None;
+    Py_buffer b[5];
+    int held = 0, has_keys = keys_obj != Py_None, has_items = items_obj != Py_None;
+    int items_at = -1;
     PyObject *result = NULL;
     if (code_buffer(users_obj, &b[held], 0, "order_lists: users", 1) < 0) {
         goto done;
@@ -773,9 +785,15 @@ cpairs_order_lists(PyObject *module, PyObject *args)
             goto done;
         }
     }
+    if (has_items) {
+        if (code_buffer(items_obj, &b[held], 0, "order_lists: items", 1) < 0) {
+            goto done;
+        }
+        items_at = held++;
+    }
     Py_ssize_t n = b[0].len / 4;
     if (b[1].len / 4 != n || b[2].len / 8 != n || b[2].itemsize != 8 ||
-        (has_keys && b[3].len / 8 != n)) {
+        (has_keys && b[3].len / 8 != n) || (has_items && b[items_at].len / 4 != n)) {
         PyErr_SetString(PyExc_ValueError, "order_lists: arrays differ in length");
         goto done;
     }
@@ -783,24 +801,37 @@ cpairs_order_lists(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "order_lists: n_users out of range");
         goto done;
     }
+    if (has_items && (n_items < 0 || n_items >= ((long long)1 << 31))) {
+        PyErr_SetString(PyExc_ValueError, "order_lists: n_items out of range");
+        goto done;
+    }
     uint8_t *seen = calloc((size_t)n_users + 1, 1);
-    if (seen == NULL) {
+    int32_t *stamps = has_items ? calloc((size_t)n_items + 1, sizeof(int32_t)) : NULL;
+    if (seen == NULL || (has_items && stamps == NULL)) {
+        free(seen);
+        free(stamps);
         PyErr_NoMemory();
         goto done;
     }
     const int32_t *users = b[0].buf;
     const double *keys = has_keys ? b[3].buf : NULL;
-    int status;
+    const int32_t *items = has_items ? b[items_at].buf : NULL;
+    int status, repeated = 0;
     Py_BEGIN_ALLOW_THREADS
-    status = check_order(users, n, keys, descending, n_users, seen, b[1].buf);
+    status = check_order(users, n, keys, descending, n_users, seen, b[1].buf, items, n_items,
+                         stamps, &repeated);
+    if (status == 0 && repeated) {
+        status = 2;
+    }
     if (status == 1) {
         int sorted = sort_rows(users, n, keys, descending, n_users, b[2].buf, b[1].buf);
         status = sorted == -3 ? -1 : sorted < 0 ? -2 : 1;
     }
     Py_END_ALLOW_THREADS
     free(seen);
+    free(stamps);
     if (status == -1) {
-        result = out_of_range("order_lists: a user code out of range");
+        result = out_of_range("order_lists: a user or item code out of range");
     } else if (status == -2) {
         result = PyErr_NoMemory();
     } else {

@@ -501,13 +501,14 @@ class Lists:
         rank order (no check).
         """
         ranks: np.ndarray | None
+        checked = False  # whether no pair repeats is known already
         if presorted:
             ranks = _ranks_within(u)
         else:
             n_users = len(vocabularies[0]) if vocabularies is not None else (
                 int(u.max()) + 1 if len(u) else 0)
-            u, i, ranks = _rank_order(u, i, key, descending, n_users)
-        if len(u) > 1:
+            u, i, ranks, checked = _rank_order(u, i, key, descending, n_users, n_items)
+        if len(u) > 1 and not checked:
             repeated = _later_copies(u, i, n_items)  # later (worse-ranked) copies
             if repeated.any():
                 if duplicates == "first":
@@ -621,8 +622,12 @@ def _duplicate_error(u: np.ndarray, i: np.ndarray, repeated: np.ndarray, what: s
 
 
 def _rank_order(u: np.ndarray, i: np.ndarray, key: np.ndarray | None, descending: bool,
-                n_users: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                n_users: int, n_items: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Rows grouped by user, each user's in *key* order (ties: row order), and their ranks.
+
+    The last value is True when the same pass found no item twice in a
+    user's rows (the duplicate check is then done).
 
     Rows that come so (grouped by user, each user's rows in order: what a
     model's top-k usually gives) are checked in one pass and kept as they
@@ -637,9 +642,12 @@ def _rank_order(u: np.ndarray, i: np.ndarray, key: np.ndarray | None, descending
         keys = None if key is None else np.ascontiguousarray(key, dtype=np.float64)
         ranks = np.empty(len(u), dtype=np.int32)
         order = np.empty(len(u), dtype=np.int64)
-        if native.order_lists(u, keys, descending, n_users, order, ranks) == 0:
-            return u, i, ranks
-        return u[order], i[order], ranks
+        items = np.ascontiguousarray(i) if i.dtype == np.int32 else None
+        status = native.order_lists(u, keys, descending, n_users, order, ranks, items,
+                                    n_items if items is not None else 0)
+        if status in (0, 2):  # in order (0: and no pair repeated, when items were given)
+            return u, i, ranks, status == 0 and items is not None
+        return u[order], i[order], ranks, False
     if len(u) > 1:
         change = u[1:] != u[:-1]
         heads = u[np.flatnonzero(np.concatenate([[True], change]))]
@@ -651,7 +659,7 @@ def _rank_order(u: np.ndarray, i: np.ndarray, key: np.ndarray | None, descending
             sort_key = np.zeros(len(u)) if key is None else -key if descending else key
             order = np.lexsort((sort_key, u))
             u, i = u[order], i[order]
-    return u, i, _ranks_within(u)
+    return u, i, _ranks_within(u), False
 
 
 def _ranks_within(users: np.ndarray) -> np.ndarray:
