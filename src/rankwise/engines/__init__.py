@@ -19,7 +19,7 @@ import importlib
 from typing import Any, cast
 
 from rankwise._validation import AnyOf, Instance, OneOf, check
-from rankwise.engines.base import Capabilities, CommandLine, Engine, Setting
+from rankwise.engines.base import Capabilities, CommandLine, Engine, RecommenderPass, Setting
 from rankwise.exceptions import MissingDependencyError
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "Capabilities",
     "CommandLine",
     "Engine",
+    "RecommenderPass",
     "Setting",
     "engine_class",
     "engine_for",

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rankwise.options import EvalOptions
     from rankwise.results import Results
 
-__all__ = ["Capabilities", "CommandLine", "Engine", "Setting"]
+__all__ = ["Capabilities", "CommandLine", "Engine", "RecommenderPass", "Setting"]
 
 
 @dataclass(frozen=True)
@@ -95,9 +95,15 @@ class Capabilities:
     settings : tuple of Setting
         What the command line offers to set up the engine (Spark: master,
         settings, strategy, partitions).
-    recommenders : bool
-        It evaluates recommendations on its own frames
-        (:func:`rankwise.evaluate_recommendations` hands them to it).
+    recommenders : str
+        Its recommender capability: it evaluates recommendations on its own
+        frames. ``"module:name"`` of its :class:`RecommenderPass` (Spark:
+        ``"rankwise.recommenders.spark:SPARK_PASS"``), which the recommender
+        front doors (:func:`rankwise.evaluate_recommendations`,
+        :func:`rankwise.compare_recommendations`) load and hand the whole
+        evaluation; the pass reads the recommender inputs, so it lives at
+        their layer, above the engines. Empty: they evaluate in this process
+        and ask the engine for the accuracy measures only.
     rankings : bool
         It computes in this process with :mod:`rankwise.engines.core`: a
         front door that ranks on its own (the recommenders' integer codes)
@@ -118,7 +124,7 @@ class Capabilities:
     frames: tuple[str, ...] = ()
     strategies: tuple[str, ...] = ()
     settings: tuple[Setting, ...] = ()
-    recommenders: bool = False
+    recommenders: str = ""
     rankings: bool = False
     title: str = ""
     summary: str = ""
@@ -199,4 +205,35 @@ class Engine(Protocol):
         name: str | None = None,
     ) -> Results:
         """Evaluate *run* against *qrels* (in the input forms the engine reads)."""
+        ...
+
+
+@runtime_checkable
+class RecommenderPass(Protocol):
+    """An engine's recommender capability: the whole evaluation on the engine's own frames.
+
+    Named by :attr:`Capabilities.recommenders` (``"module:name"``, an
+    object with these two methods), loaded by the recommender front doors
+    when their inputs or ``engine=`` choose the engine.
+    """
+
+    def evaluate(self, engine: Engine, held_out: Any, recommendations: Any, measures: Any,
+                 **arguments: Any) -> Any:
+        """``rankwise.evaluate_recommendations`` on *engine*: a ``RecommenderResults``.
+
+        *arguments* are that function's keywords (``k``, ``exclude``,
+        ``train``, ``catalogue``, ``options``, ...), as given.
+        """
+        ...
+
+    def catalogue(self, held_out: Any, models: Mapping[str, Any], history: Any, *,
+                  users: Any = None, columns: Mapping[str, str] | None = None
+                  ) -> tuple[Any, int]:
+        """One default catalogue for several models, and its size.
+
+        Every item of *held_out*, *history* (the training interactions) and
+        each model's recommendations, in a form the pass's ``evaluate`` takes
+        as ``catalogue=`` (``rankwise.compare_recommendations`` gives it to
+        every model, so their coverage and Gini divide by the same number).
+        """
         ...

@@ -259,7 +259,7 @@ def compare_recommendations(
     columns: Mapping[str, str] | None = None,
     options: RecommenderOptions | CompareOptions
     | tuple[RecommenderOptions | CompareOptions, ...] | None = None,
-    engine: str = "numpy",
+    engine: Any = None,
     **keywords: Any,
 ) -> RecommenderComparison:
     """Compare recommenders user by user: paired tests, beyond accuracy, segments.
@@ -302,8 +302,10 @@ def compare_recommendations(
         The evaluation's options (``k``, ``missing``, ``rel``, ...) and the
         statistics (``test``, ``correction``, ``alpha``, ``ci``,
         ``n_resamples``, ``seed``, ``family``); keywords override them.
-    engine : {"numpy", "spark"}
-        Where each model is evaluated.
+    engine : {"numpy", "spark"} or Engine, optional
+        Where each model is evaluated; by default the engine of the inputs'
+        frames (Spark DataFrames: ``spark``), else numpy. Either way the
+        models share one default catalogue.
     **keywords
         Fields of :class:`~rankwise.RecommenderOptions` (``k``, ``missing``,
         ...) and of :class:`~rankwise.CompareOptions` (``test``, ``seed``, ...).
@@ -335,7 +337,8 @@ def compare_recommendations(
     >>> result.whole_set
     {'pop': {'coverage@1': 0.3333333333333333}, 'personal': {'coverage@1': 1.0}}
     """
-    from rankwise.recommenders.front import evaluate_recommendations
+    from rankwise.engines import engine_for
+    from rankwise.recommenders.front import evaluate_recommendations, recommender_pass
 
     recommender, statistics = _options(options, keywords)
     listed = [measures] if isinstance(measures, str) else list(measures)
@@ -346,10 +349,13 @@ def compare_recommendations(
     if isinstance(segments, str) and segments == "activity":
         activity = _activity(held_out, history, heavy, columns)
         segments = activity.segments
-    shared = catalogue
-    if catalogue is None and _reads_catalogue(listed) and not _on_spark(
-            engine, held_out, exclude, train, *models.values()):
-        shared = _common_catalogue(held_out, models, history, users, columns, recommender)
+    backend, _ = engine_for(engine, held_out, exclude, train, *models.values())
+    capability = recommender_pass(backend)
+    shared, size = catalogue, None
+    if catalogue is None and _reads_catalogue(listed):  # one for every model, on any engine
+        shared, size = _common_catalogue(held_out, models, history, users, columns,
+                                         recommender) if capability is None else \
+            capability.catalogue(held_out, models, history, users=users, columns=columns)
     results: dict[str, RecommenderResults] = {}
     for name in names:
         results[name] = evaluate_recommendations(
@@ -379,7 +385,7 @@ def compare_recommendations(
             segment_users[segment] = {name: int(np.count_nonzero(labels[name] == segment))
                                       for name in results}
     assumptions = _assumptions(results, recommender, exclude=exclude, train=train,
-                               catalogue=_catalogue_said(catalogue, shared, listed),
+                               catalogue=_catalogue_said(catalogue, size, listed),
                                baseline=baseline, measures=listed, activity=activity)
     return RecommenderComparison(comparison, whole, results, segments=by_segment,
                                  segment_whole_set=segment_whole, segment_users=segment_users,
@@ -447,13 +453,6 @@ def _check_means(measures: list[Any]) -> None:
         _check_comparable([parse(m) for m in accuracy])
 
 
-def _on_spark(engine: str, *tables: Any) -> bool:
-    """Whether the models are evaluated on Spark (their default catalogue is Spark's own)."""
-    from rankwise.recommenders.spark import is_spark_frame
-
-    return engine == "spark" or any(is_spark_frame(table) for table in tables)
-
-
 def _reads_catalogue(measures: list[Any]) -> bool:
     """Whether a measure reads the catalogue (coverage and Gini)."""
     from rankwise.recommenders.evaluation import parse_beyond
@@ -463,7 +462,8 @@ def _reads_catalogue(measures: list[Any]) -> bool:
 
 
 def _common_catalogue(held_out: Any, models: Mapping[str, Any], history: Any, users: Any,
-                      columns: Mapping[str, str] | None, options: RecommenderOptions) -> Any:
+                      columns: Mapping[str, str] | None, options: RecommenderOptions
+                      ) -> tuple[Any, int]:
     """Every item of the held-out, training and every model's tables: one catalogue for all.
 
     Each model evaluated alone would count the items of its own lists: the
@@ -481,7 +481,8 @@ def _common_catalogue(held_out: Any, models: Mapping[str, Any], history: Any, us
                    duplicates=options.duplicates)
     import pyarrow as pa
 
-    return pa.chunked_array([item_vocab.labels()])  # a column of ids, as catalogue= takes
+    # a column of ids, as catalogue= takes
+    return pa.chunked_array([item_vocab.labels()]), len(item_vocab)
 
 
 def _activity(held_out: Any, history: Any, heavy: int | None,
@@ -612,19 +613,16 @@ def _recorrect(rows: list[Any], options: CompareOptions) -> list[Any]:
     return out
 
 
-def _catalogue_said(catalogue: Any, shared: Any, measures: list[Any]) -> str:
-    """The catalogue in words: given, one default for every model, or each model's own."""
+def _catalogue_said(catalogue: Any, size: int | None, measures: list[Any]) -> str:
+    """The catalogue in words: given, or one default of *size* items for every model."""
     if catalogue is not None:
         if isinstance(catalogue, (int, np.integer)):
             return f"catalogue: {counted(int(catalogue), 'item')} (given)"
         return "catalogue: the items given"
-    if not _reads_catalogue(measures):
+    if not _reads_catalogue(measures) or size is None:
         return "catalogue: not given (no measure reads it)"
-    if shared is None:
-        return ("catalogue: not given; each model's coverage and Gini count the items of the "
-                "training and test tables and of its own lists (on Spark)")
     return (f"catalogue: not given; coverage and Gini count the "
-            f"{counted(len(shared), 'item')} of the training and test tables and of every "
+            f"{counted(size, 'item')} of the training and test tables and of every "
             "model's lists (the same for every model); "
             "give the catalogue to count the items in none of them")
 

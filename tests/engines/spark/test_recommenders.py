@@ -446,3 +446,91 @@ def test_spark_recommender_results_follow_the_result_protocol(spark) -> None:
     back = pickle.loads(pickle.dumps(got))
     assert back.per_user is None  # a Spark DataFrame stays in its session
     assert back.to_dict()["mean"] == got.to_dict()["mean"]
+
+
+def _three_models(seed: int) -> tuple[dict, dict, dict]:
+    """Held-out and training interactions, and three models over different items (ranked lists).
+
+    Model ``m0`` recommends from items 0-19, ``m1`` from 10-29, ``m2`` from 20-39 (items 30-39
+    are in no held-out or training table): each model alone would count another catalogue.
+    """
+    rng = np.random.default_rng(seed)
+    held = {"user": [], "item": []}
+    train = {"user": [], "item": []}
+    for user in range(30):
+        items = rng.permutation(30)
+        for item in items[:int(rng.integers(0, 4))]:
+            train["user"].append(user)
+            train["item"].append(int(item))
+        for item in items[4:4 + int(rng.integers(1, 4))]:
+            held["user"].append(user)
+            held["item"].append(int(item))
+    models = {f"m{m}": {user: [int(x) for x in rng.choice(np.arange(10 * m, 10 * m + 20), 8,
+                                                          replace=False)]
+                        for user in range(30) if (user + m) % 7}  # some users lack a list
+              for m in range(3)}
+    return held, train, models
+
+
+def _by_hand(held: dict, train: dict, models: dict, cut: int) -> dict[str, dict[str, float]]:
+    """Coverage@cut and Gini@cut of each model over one catalogue, from their definitions."""
+    catalogue = set(held["item"]) | set(train["item"]) | {
+        item for lists in models.values() for items in lists.values() for item in items}
+    out = {}
+    for name, lists in models.items():
+        exposure: dict[int, int] = {}
+        for user in set(held["user"]) & set(lists):  # the evaluated users (missing="skip")
+            for item in lists[user][:cut]:
+                exposure[item] = exposure.get(item, 0) + 1
+        counts = np.sort(np.array([exposure.get(item, 0) for item in catalogue], dtype=float))
+        n = len(counts)
+        j = np.arange(1, n + 1)  # Castells et al.: items by ascending exposure, zeros counted
+        gini = float(np.sum((2 * j - n - 1) * counts) / counts.sum() / (n - 1))
+        out[name] = {f"coverage@{cut}": len(exposure) / n, f"gini@{cut}": gini}
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_compare_recommendations_shares_one_catalogue_on_spark_as_numpy(spark, seed: int
+                                                                          ) -> None:
+    """Issue 37: on Spark too, every model's coverage and Gini count one default catalogue."""
+    held, train, models = _three_models(seed)
+    measures = ["ndcg@5", "novelty@5", "arp@5", "coverage@5", "gini@5", "entropy@5",
+                "personalisation@5", "coverage", "gini(dialect=recbole)"]
+    options = {"baseline": "m0", "train": train, "seed": 0}
+    want = rw.compare_recommendations(held, models, measures, **options)
+    got = rw.compare_recommendations(held, models, measures, engine="spark", **options)
+    hand = _by_hand(held, train, models, 5)
+    for name in models:
+        for measure, value in hand[name].items():
+            assert got.whole_set[name][measure] == pytest.approx(value, abs=1e-12), \
+                (name, measure)
+        assert_same(got.results[name], want.results[name])
+    assert list(got.whole_set) == list(want.whole_set)
+    for name, values in want.whole_set.items():
+        for measure, value in values.items():
+            assert got.whole_set[name][measure] == pytest.approx(value, abs=1e-12)
+    alone = rw.evaluate_recommendations(held, models["m0"], ["coverage@5"], train=train)
+    assert alone.mean["coverage@5"] != got.whole_set["m0"]["coverage@5"]  # its own: not this
+    for row, other in zip(got.comparison.rows, want.comparison.rows):
+        assert (row.measure, row.system) == (other.measure, other.system)
+        for field in ("mean", "delta", "p_value", "p_adjusted"):
+            assert getattr(row, field) == pytest.approx(getattr(other, field), abs=1e-12,
+                                                        nan_ok=True)
+    size = len(set(held["item"]) | set(train["item"]) | {
+        item for lists in models.values() for items in lists.values() for item in items})
+    said = [line for line in got.assumptions if line.startswith("catalogue")]
+    assert said == [line for line in want.assumptions if line.startswith("catalogue")] == [
+        f"catalogue: not given; coverage and Gini count the {size} items of the training and "
+        "test tables and of every model's lists (the same for every model); give the "
+        "catalogue to count the items in none of them"]
+    assert not any("its own" in line for line in got.assumptions + got.notes)
+    # Spark DataFrames given, no engine=: chosen by the frames, the same catalogue
+    frames = {name: spark.createDataFrame(
+        [(user, item, rank) for user, items in lists.items()
+         for rank, item in enumerate(items, 1)], "user long, item long, rank long")
+        for name, lists in models.items()}
+    on_frames = rw.compare_recommendations(held, frames, ["coverage@5", "gini@5"],
+                                           baseline="m0", train=train, seed=0)
+    for name in models:
+        assert on_frames.whole_set[name] == pytest.approx(hand[name], abs=1e-12)

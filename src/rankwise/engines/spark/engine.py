@@ -122,7 +122,7 @@ class SparkEngine:
     install = "pyspark and Java 17 or later: pip install 'rankwise[spark]'"
     capabilities: ClassVar[Capabilities] = Capabilities(
         in_process=False, frames=("pyspark",), strategies=STRATEGIES, settings=SETTINGS,
-        recommenders=True, title="Spark",
+        recommenders="rankwise.recommenders.spark:SPARK_PASS", title="Spark",
         summary="Spark (Parquet or TREC paths, local, s3a:// or hdfs://; needs pip install "
                 "'rankwise[spark]')",
     )
