@@ -337,8 +337,7 @@ def compare_recommendations(
     >>> result.whole_set
     {'pop': {'coverage@1': 0.3333333333333333}, 'personal': {'coverage@1': 1.0}}
     """
-    from rankwise.engines import engine_for
-    from rankwise.recommenders.front import evaluate_recommendations, recommender_pass
+    from rankwise.recommenders.front import evaluate_recommendations
 
     recommender, statistics = _options(options, keywords)
     listed = [measures] if isinstance(measures, str) else list(measures)
@@ -349,13 +348,10 @@ def compare_recommendations(
     if isinstance(segments, str) and segments == "activity":
         activity = _activity(held_out, history, heavy, columns)
         segments = activity.segments
-    backend, _ = engine_for(engine, held_out, exclude, train, *models.values())
-    capability = recommender_pass(backend)
     shared, size = catalogue, None
     if catalogue is None and _reads_catalogue(listed):  # one for every model, on any engine
-        shared, size = _common_catalogue(held_out, models, history, users, columns,
-                                         recommender) if capability is None else \
-            capability.catalogue(held_out, models, history, users=users, columns=columns)
+        shared, size = _common_catalogue(engine, held_out, models, exclude, train, users,
+                                         columns, recommender)
     results: dict[str, RecommenderResults] = {}
     for name in names:
         results[name] = evaluate_recommendations(
@@ -461,15 +457,26 @@ def _reads_catalogue(measures: list[Any]) -> bool:
                and p.name in ("coverage", "gini") for m in measures)
 
 
-def _common_catalogue(held_out: Any, models: Mapping[str, Any], history: Any, users: Any,
-                      columns: Mapping[str, str] | None, options: RecommenderOptions
-                      ) -> tuple[Any, int]:
+def _common_catalogue(engine: Any, held_out: Any, models: Mapping[str, Any], exclude: Any,
+                      train: Any, users: Any, columns: Mapping[str, str] | None,
+                      options: RecommenderOptions) -> tuple[Any, int]:
     """Every item of the held-out, training and every model's tables: one catalogue for all.
 
     Each model evaluated alone would count the items of its own lists: the
     coverage and Gini of two models would then divide by different numbers.
+    An engine with the recommender capability (Spark) counts them on its
+    frames (its pass's ``catalogue``); else they are read here. Returns the
+    catalogue, as ``catalogue=`` takes it, and its size.
     """
+    from rankwise.engines import engine_for
+    from rankwise.recommenders.front import recommender_pass
     from rankwise.recommenders.inputs import Interactions, Lists, Vocabulary
+
+    history = train if train is not None else exclude
+    backend, _ = engine_for(engine, held_out, exclude, train, *models.values())
+    capability = recommender_pass(backend)
+    if capability is not None:
+        return capability.catalogue(held_out, models, history, users=users, columns=columns)
 
     user_vocab, item_vocab = Vocabulary("user"), Vocabulary("item")
     for what, table in (("test", held_out), ("train", history)):
