@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from rankwise._wording import format_p
+from rankwise._wording import counted, format_p
 from rankwise.report.assets import CSS
 from rankwise.report.figure_html import figure_html
 
@@ -198,7 +198,7 @@ def _segment_figure(result: Any) -> str:
             points[system] = SegmentPoint(row.mean, row.ci_low, row.ci_high, direction,
                                           row.p_adjusted)
         users = max(result.segment_users.get(name, {}).values(), default=0)
-        panels.append((f"{name} ({users:,} users)", points))
+        panels.append((f"{name} ({counted(users, 'user', grouped=True)})", points))
     canvas = segments_canvas(panels, names=list(result.models), measure=main,
                              baseline=result.baseline)
     marks = (f"; ▲ (▼) where it is significantly higher (lower) than "
