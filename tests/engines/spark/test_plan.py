@@ -355,3 +355,26 @@ def test_a_document_listed_twice_is_reported_at_the_run_s_lines(spark, strategy)
                        r"query 'q1' \(first at line 31\)"):
         evaluate(spark.createDataFrame(judgments.to_arrow()), frame_in_order(spark, run, 3),
                  MEASURES, strategy=strategy)
+
+
+@pytest.mark.parametrize("strategy", ["partitions", "jvm", "ranks"])
+def test_a_document_judged_twice_is_reported_at_the_judgments_lines(spark, strategy):
+    """Issue 36: a judgment given twice at the judgments' own line, numpy's, in every strategy."""
+    from spark_checks import frame_in_order
+
+    from rankwise.spark import evaluate
+
+    judgments = pa.table({  # the two rows of 'x' in different slices of the frame
+        "query_id": ["q1"] * 5 + ["q2"] * 30 + ["q1"],
+        "doc_id": ["a", "y", "z", "x", "b"] + [f"d{i}" for i in range(30)] + ["x"],
+        "relevance": [1.0] * 36,
+    })
+    run = rw.Run.from_dict({"q1": {"a": 2.0, "x": 1.0}, "q2": {"d3": 1.0}})
+    with pytest.raises(DuplicateEntryError) as expected:
+        rw.evaluate(judgments, run, MEASURES)
+    assert expected.value.line == 36 and "(first at line 4)" in str(expected.value)
+    with pytest.raises(DuplicateEntryError, match=r"qrels_df:36: judgment for document 'x' of "
+                       r"query 'q1' is given twice \(first at line 4\)"):
+        evaluate(frame_in_order(spark, judgments, 3), spark.createDataFrame(run.to_arrow()),
+                 MEASURES, strategy=strategy)
+
