@@ -149,7 +149,7 @@ def parquet_files(spark, run: pa.Table, folder, files: int):
     return spark.read.parquet(str(folder))
 
 
-LAYOUTS = ["8 Parquet files packed", "shuffled", "windows and a second pass"]
+LAYOUTS = ["8 Parquet files packed", "shuffled", "windows and a second pass", "repartition"]
 
 
 @needs_javac
@@ -158,21 +158,32 @@ LAYOUTS = ["8 Parquet files packed", "shuffled", "windows and a second pass"]
                          ids=["default", "J-rel2", "ascending"])
 def test_auto_takes_the_pass_on_every_layout(data, spark, layout, options, tmp_path,
                                              monkeypatch):
-    """Issue 36: queries in several pieces within and across partitions are merged."""
+    """Issue 36: queries in several pieces within and across partitions are merged; a run
+    with every query in every partition is shuffled by query first (the plan says why)."""
+    from spark_checks import frame_in_order
+
     import rankwise.engines.spark.jvm as jvm
     from rankwise.spark import evaluate
 
-    qrels, run, qrels_df, run_df = data
+    qrels, run, qrels_df, run_df = data  # run_df: shuffled, every query in every partition
     if layout == LAYOUTS[0]:
         run_df = parquet_files(spark, run, tmp_path, 8)
         assert run_df.rdd.getNumPartitions() < 8  # files packed together, largest first
     elif layout == LAYOUTS[2]:  # windows of 50 rows, 60 rows shipped whole in all: the rest
         monkeypatch.setattr(jvm, "WINDOW_ROWS", 50)  # of the split queries recounted
         monkeypatch.setattr(jvm, "SHIP_ROWS", 60)
+        run_df = frame_in_order(spark, by_query(run), 3)
+    elif layout == LAYOUTS[3]:
+        run_df = spark.createDataFrame(run).repartition(4)
     measures = _parseable(MEASURES)
     got = evaluate(qrels_df, run_df, measures, **options)
     assert got.strategy == "jvm", got.plan
-    assert "in several pieces" in got.plan
+    if layout in (LAYOUTS[1], LAYOUTS[3]):
+        assert "shuffled by query first" in got.plan
+        assert "in several pieces" not in got.plan  # each query whole in one partition
+    else:
+        assert "read as it is, pieces merged" in got.plan
+        assert "in several pieces" in got.plan
     if layout == LAYOUTS[2]:
         assert "recounted by a second pass" in got.plan
     assert_same(got, rw.evaluate(qrels, run, measures, **options))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 import pytest
-from spark_checks import assert_same, javac_found
+from spark_checks import assert_same, javac_found, needs_javac
 from strategies import random_tables
 
 import rankwise as rw
@@ -355,3 +356,76 @@ def test_a_document_listed_twice_is_reported_at_the_run_s_lines(spark, strategy)
                        r"query 'q1' \(first at line 31\)"):
         evaluate(spark.createDataFrame(judgments.to_arrow()), frame_in_order(spark, run, 3),
                  MEASURES, strategy=strategy)
+
+
+@pytest.mark.parametrize("strategy", ["partitions", "jvm", "ranks"])
+def test_a_document_judged_twice_is_reported_at_the_judgments_lines(spark, strategy):
+    """Issue 36: a judgment given twice at the judgments' own line, numpy's, in every strategy."""
+    from spark_checks import frame_in_order
+
+    from rankwise.spark import evaluate
+
+    judgments = pa.table({  # the two rows of 'x' in different slices of the frame
+        "query_id": ["q1"] * 5 + ["q2"] * 30 + ["q1"],
+        "doc_id": ["a", "y", "z", "x", "b"] + [f"d{i}" for i in range(30)] + ["x"],
+        "relevance": [1.0] * 36,
+    })
+    run = rw.Run.from_dict({"q1": {"a": 2.0, "x": 1.0}, "q2": {"d3": 1.0}})
+    with pytest.raises(DuplicateEntryError) as expected:
+        rw.evaluate(judgments, run, MEASURES)
+    assert expected.value.line == 36 and "(first at line 4)" in str(expected.value)
+    with pytest.raises(DuplicateEntryError, match=r"qrels_df:36: judgment for document 'x' of "
+                       r"query 'q1' is given twice \(first at line 4\)"):
+        evaluate(frame_in_order(spark, judgments, 3), spark.createDataFrame(run.to_arrow()),
+                 MEASURES, strategy=strategy)
+
+
+@needs_javac
+@pytest.mark.parametrize("layout", ["by query", "one large query"])
+def test_the_plan_says_why_the_run_is_read_as_it_is(spark, layout, tmp_path):
+    """Issue 36: no shuffle by query first where it gains nothing, and the plan says why."""
+    import pyarrow.parquet as pq
+
+    from rankwise.spark import evaluate
+
+    rng = np.random.default_rng(5)
+    n, queries = 3000, (3 if layout == "by query" else 1)
+    run = pa.table({"query_id": [f"q{i % queries}" for i in range(n)],
+                    "doc_id": [f"d{i}" for i in range(n)],
+                    "score": rng.integers(0, 50, n).astype(float)})
+    judgments = pa.table({"query_id": [f"q{i % queries}" for i in range(0, n, 7)],
+                          "doc_id": [f"d{i}" for i in range(0, n, 7)],
+                          "relevance": [i % 3 for i in range(0, n, 7)]})
+    if layout == "by query":
+        run_df = spark.createDataFrame(run).repartition(3, "query_id")
+        why = "read as it is, pieces merged: Spark's plan places the rows by hashpartitioning"
+    else:  # every file holds rows of the one query: a shuffle would not bring it together
+        for i in range(4):
+            pq.write_table(run.slice(i * n // 4, n // 4), tmp_path / f"part-{i}.parquet")
+        run_df = spark.read.parquet(str(tmp_path))
+        why = "but one query fills 100% of a partition's first rows"
+    got = evaluate(spark.createDataFrame(judgments), run_df, MEASURES)
+    assert got.strategy == "jvm" and why in got.plan, got.plan
+    assert_same(got, rw.evaluate(judgments, run, MEASURES))
+
+
+@needs_javac
+def test_a_run_shuffled_by_query_first_reports_a_duplicate_at_the_run_s_line(spark):
+    """Issue 36: after the plan's shuffle by query, lines are still the run's own (numpy's)."""
+    from rankwise.spark import evaluate
+
+    judgments = rw.Qrels.from_dict({"q1": {"a": 1}, "q2": {"b": 1}})
+    run = pa.table({
+        "query_id": ["q2", "q1"] * 20,
+        "doc_id": [f"d{i}" for i in range(39)] + ["d3"],
+        "score": [float(i) for i in range(40)],
+    })
+    run_df = spark.createDataFrame(run).repartition(4)  # every query in every partition
+    as_read = run_df.toArrow()  # the rows as Spark reads them: numpy's lines
+    with pytest.raises(DuplicateEntryError) as expected:
+        rw.evaluate(judgments, as_read, MEASURES)
+    with pytest.raises(DuplicateEntryError) as got:
+        evaluate(spark.createDataFrame(judgments.to_arrow()), run_df, MEASURES)
+    assert got.value.line == expected.value.line
+    first = str(expected.value).split("(first at line ")[1].split(")")[0]
+    assert f"(first at line {first})" in str(got.value)

@@ -36,6 +36,7 @@ import numpy as np
 
 from rankwise._wording import counted, plural
 from rankwise.engines.spark._pieces import Merged, decode, merge, row_numbers
+from rankwise.engines.spark.layout import Layout, choose_layout
 from rankwise.engines.spark.ranks import RanksScan
 from rankwise.exceptions import DuplicateEntryError, InputFormatError, InvalidParameterError
 
@@ -81,17 +82,19 @@ class Settings:
     """What a pass ranks: the scores rounded to float32, the self documents dropped."""
 
     def __init__(self, *, float32: bool = False, drop_self: bool = False,
-                 window_rows: int | None = None, ship_rows: int | None = None) -> None:
+                 window_rows: int | None = None, ship_rows: int | None = None,
+                 positions: bool = False) -> None:
         self.float32 = float32
         self.drop_self = drop_self
+        self.positions = positions  # the rows carry their position before a shuffle (``p``)
         # the module's values when the pass is made (a test lowers them to make pieces)
         self.window_rows = WINDOW_ROWS if window_rows is None else window_rows
         self.ship_rows = SHIP_ROWS if ship_rows is None else ship_rows
 
     def encoded(self, partitions: int) -> bytes:
-        """``RanksPass``'s settings: window, the partition's share, float32, drop_self, 0."""
+        """``RanksPass``'s settings: window, partition's share, float32, drop_self, positions."""
         share = self.ship_rows // max(partitions, 1)
-        return _int64s([self.window_rows, share, self.float32, self.drop_self, 0])
+        return _int64s([self.window_rows, share, self.float32, self.drop_self, self.positions])
 
 
 def judged_pairs(qrels: Qrels) -> tuple[pa.Array, pa.Array, np.ndarray]:
@@ -161,7 +164,8 @@ class JvmScan(RanksScan):
     """
 
     def __init__(self, run: DataFrame, qrels: Qrels, *, ascending: bool = False,
-                 settings: Settings | None = None, source: str = "run_df") -> None:
+                 settings: Settings | None = None, source: str = "run_df",
+                 layout: Layout | None = None) -> None:
         import pyarrow as pa
 
         from rankwise.engines.spark.jar import load_jar
@@ -172,10 +176,24 @@ class JvmScan(RanksScan):
         self.source = source
         self.settings = settings or Settings()
         self._pass = load_jar(run.sparkSession)
-        self._rows = self._pass.rows(run.select("q", "d", "s")._jdf)
-        self.partitions = int(self._rows.getNumPartitions())
-        self._pairs = judged_pairs(qrels)
         self.seconds: dict[str, float] = {}  # wall seconds of each step, for benchmarks
+        clock = time.perf_counter()
+        self.layout_choice = layout or choose_layout(run, self._pass,
+                                                     self.settings.window_rows)
+        if self.layout_choice.shuffle:  # each query whole in one partition, positions kept
+            self.settings.positions = True
+            from pyspark.sql import functions as sf
+
+            shuffled = run.select("q", "d", "s", sf.monotonically_increasing_id().alias("p"))
+            self._rows = self._pass.rows(
+                shuffled.repartition(self.layout_choice.shuffle, "q")._jdf)
+        else:
+            self._rows = (self.layout_choice.rows if self.layout_choice.rows is not None
+                          else self._pass.rows(run.select("q", "d", "s")._jdf))
+        self.partitions = int(self._rows.getNumPartitions())
+        self._source_rows_read: np.ndarray | None = None
+        self._pairs = judged_pairs(qrels)
+        self.seconds["layout"] = time.perf_counter() - clock
         clock = time.perf_counter()
         parts = run_pass(self._rows, self._pass, self._pairs[0], self._pairs[1],
                          self.settings.encoded(self.partitions))
@@ -197,7 +215,8 @@ class JvmScan(RanksScan):
         m = self.merged
         text = (f"{counted(self.partitions, 'partition')}, "
                 f"{counted(m.pieces, 'piece', grouped=True)} of "
-                f"{counted(len(m.names) + m.unjudged_queries, 'query', grouped=True)}")
+                f"{counted(len(m.names) + m.unjudged_queries, 'query', grouped=True)} "
+                f"(the run {self.layout_choice.reason})")
         if not m.split:
             return text
         text += f"; {counted(m.split, 'query', grouped=True)} in several pieces: "
@@ -240,11 +259,23 @@ class JvmScan(RanksScan):
             self.source, self._row(merged, second),
         )
 
-    @staticmethod
-    def _row(merged: Merged, position: int | None) -> int:
+    def _row(self, merged: Merged, position: int | None) -> int:
+        """The run's row at *position*, counted partition after partition as numpy counts."""
         if position is None:
             return 0
-        return int(row_numbers(np.array([position]), merged.rows_read)[0])
+        rows_read = merged.rows_read
+        if self.settings.positions:  # positions of the run before the shuffle: its partitions
+            if self._source_rows_read is None:
+                from pyspark.sql import functions as sf
+
+                counts = (self.run.select(sf.spark_partition_id().alias("i")).groupBy("i")
+                          .count().collect())
+                read = np.zeros(self.run.rdd.getNumPartitions(), np.int64)
+                for row in counts:
+                    read[row["i"]] = row["count"]
+                self._source_rows_read = read
+            rows_read = self._source_rows_read
+        return int(row_numbers(np.array([position]), rows_read)[0])
 
     def _second_pass(self, merged: Merged) -> int:
         """Recount the hits of the split queries left, and check their documents; their count."""
@@ -370,7 +401,7 @@ class JvmScan(RanksScan):
                                     ship_rows=self.settings.ship_rows)
                 self._others[(float32, drop_self)] = JvmScan(
                     self.run, self.qrels, ascending=self.ascending, settings=settings,
-                    source=self.source)
+                    source=self.source, layout=self.layout_choice)
             scan = self._others[(float32, drop_self)]
         return scan.ranking(depth=depth, missing="zero" if drop_self else missing,
                             judged_only=judged_only, tie_order=tie_order)

@@ -103,14 +103,20 @@ def _check_scores(table: pa.Table) -> str | None:
 
 
 _POSITION = re.compile(r"\{position (\d+)\}")
-"""A row of the run by its position (``monotonically_increasing_id``), in an error row."""
+"""A row of the run or the judgments by its position (``monotonically_increasing_id``), in an
+error row."""
 
 
-def _at_positions(error: Any, run_rows: pa.Table) -> str:
-    """A duplicate's message, its chunk's lines as the run's positions (:func:`run_rows_in`)."""
-    if "p" not in run_rows.column_names or error.line is None or error.path != "run_df":
+def _at_positions(error: Any, run_rows: pa.Table, qrels_rows: pa.Table) -> str:
+    """A duplicate's message, its chunk's lines as its table's positions (:func:`run_rows_in`).
+
+    A run's duplicate is placed by the run rows' positions, a judgment's by the
+    judgment rows' (in one learning-to-rank table both are the table's rows).
+    """
+    rows = {"run_df": run_rows, "qrels_df": qrels_rows}.get(str(error.path))
+    if rows is None or "p" not in rows.column_names or error.line is None:
         return f"{type(error).__name__}: {error}"
-    positions = run_rows["p"]
+    positions = rows["p"]
     message = re.sub(r"first at line (\d+)",
                      lambda found: f"first at line {{position {positions[int(found[1]) - 1]}}}",
                      error.message)
@@ -118,11 +124,13 @@ def _at_positions(error: Any, run_rows: pa.Table) -> str:
             f"{message}")
 
 
-def run_rows_in(message: str, run: DataFrame) -> str:
-    """*message* with each ``{position N}`` an executor wrote as the run's row number.
+def run_rows_in(message: str, run: DataFrame, qrels: DataFrame | None = None) -> str:
+    """*message* with each ``{position N}`` an executor wrote as its table's row number.
 
-    The rows are counted partition after partition (one job, only for an error), as the
-    numpy engine counts the rows of a table.
+    The table is the judgments when the message is about ``qrels_df`` (and
+    *qrels* is a table of its own), else the run. The rows are counted
+    partition after partition (one job, only for an error), as the numpy
+    engine counts the rows of a table.
     """
     from pyspark.sql import functions as sf
 
@@ -131,8 +139,9 @@ def run_rows_in(message: str, run: DataFrame) -> str:
     found = [int(p) for p in _POSITION.findall(message)]
     if not found:
         return message
-    counts = run.select(sf.spark_partition_id().alias("i")).groupBy("i").count().collect()
-    rows_read = np.zeros(run.rdd.getNumPartitions(), np.int64)
+    table = qrels if qrels is not None and ": qrels_df:" in message else run
+    counts = table.select(sf.spark_partition_id().alias("i")).groupBy("i").count().collect()
+    rows_read = np.zeros(table.rdd.getNumPartitions(), np.int64)
     for row in counts:
         rows_read[row["i"]] = row["count"]
     rows = row_numbers(np.array(found, np.int64), rows_read)
@@ -190,7 +199,7 @@ def evaluate_chunk(
                 pa.array(array.tolist() if array.dtype == object else array, field.type)
             )
     except DuplicateEntryError as error:
-        return [_special_batch(schema, error=_at_positions(error, run_rows))]
+        return [_special_batch(schema, error=_at_positions(error, run_rows, qrels_rows))]
     except RankwiseError as error:
         return [_special_batch(schema, error=f"{type(error).__name__}: {error}")]
     except Exception as error:  # any other failure comes back as a rankwise error too
@@ -324,7 +333,7 @@ def per_query_frame(
                 "g",
                 sf.lit(_QRELS).cast("byte").alias("side"),
                 *(["t"] if topics else []),
-                sf.lit(None).cast("long").alias("p"),
+                position,  # the judgments' own rows, for errors
             )
         )
     shuffled = both.repartition(num_partitions, "q") if num_partitions else both.repartition("q")
@@ -339,6 +348,8 @@ def per_query_frame(
     with warnings.catch_warnings():
         # pyspark warns about pandas versions even though mapInArrow never uses pandas
         warnings.filterwarnings("ignore", message=".*pandas.*", category=FutureWarning)
-        return shuffled.sortWithinPartitions("q").mapInArrow(
+        # by position too: a table's rows of one query in its order, so the first of two
+        # rows given twice is the numpy engine's first
+        return shuffled.sortWithinPartitions("q", "p").mapInArrow(
             body, _output_schema(query, names, text)
         )

@@ -434,7 +434,7 @@ def _evaluate_partitions(
             spark.conf.set(key, before)
     if row["error"] is not None:
         frame.unpersist()
-        raise_executor_error(run_rows_in(row["error"], inputs.run))
+        raise_executor_error(run_rows_in(row["error"], inputs.run, inputs.qrels))
     mean: dict[str, float] = {}
     for i, m in enumerate(measures):
         got = row[f"m{i}"]

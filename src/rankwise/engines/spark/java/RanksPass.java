@@ -1124,6 +1124,45 @@ public final class RanksPass {
         }
     }
 
+    // ---------------------------------------------------------------- the layout probe
+
+    /**
+     * The first {@code limit} rows of a partition: each query's 64-bit hash and its rows among
+     * them, sorted by hash (int64s: the count of queries, the hashes, the counts).
+     */
+    static final class Heads implements FlatMapFunction<Iterator<InternalRow>, long[]> {
+        private static final long serialVersionUID = 1L;
+        private final int limit;
+
+        Heads(int limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public Iterator<long[]> call(Iterator<InternalRow> rows) {
+            long[] hashes = new long[limit];
+            int n = 0;
+            while (n < limit && rows.hasNext()) {
+                InternalRow row = rows.next();
+                if (!row.isNullAt(0)) hashes[n++] = hash(row.getUTF8String(0));
+            }
+            Arrays.sort(hashes, 0, n);
+            Longs keys = new Longs(64), counts = new Longs(64);
+            for (int i = 0; i < n; ) {
+                int end = i + 1;
+                while (end < n && hashes[end] == hashes[i]) end++;
+                keys.add(hashes[i]);
+                counts.add(end - i);
+                i = end;
+            }
+            long[] out = new long[1 + 2 * keys.size];
+            out[0] = keys.size;
+            System.arraycopy(keys.values, 0, out, 1, keys.size);
+            System.arraycopy(counts.values, 0, out, 1 + keys.size, keys.size);
+            return Collections.singletonList(out).iterator();
+        }
+    }
+
     // ---------------------------------------------------------------- what the driver calls
 
     /** The run's rows as Spark's internal rows: the one RDD every job of an evaluation reads. */
@@ -1152,6 +1191,23 @@ public final class RanksPass {
             }
         }
         return parts.size();
+    }
+
+    /**
+     * The layout probe: for each of {@code partitions}, the queries of its first {@code limit}
+     * rows ({@link Heads}), one partition's int64s after the other, little-endian, written to
+     * {@code path}. Only those partitions are computed.
+     */
+    public static void heads(JavaRDD<InternalRow> rows, int[] partitions, int limit, String path)
+            throws IOException {
+        List<long[]>[] found = rows.mapPartitions(new Heads(limit)).collectPartitions(partitions);
+        int total = 0;
+        for (List<long[]> part : found) for (long[] values : part) total += values.length;
+        ByteBuffer out = ByteBuffer.allocate(8 * total).order(ByteOrder.LITTLE_ENDIAN);
+        for (List<long[]> part : found) for (long[] values : part) for (long v : values) out.putLong(v);
+        try (OutputStream file = new FileOutputStream(path)) {
+            file.write(out.array());
+        }
     }
 
     /**
