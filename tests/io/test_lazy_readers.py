@@ -15,7 +15,7 @@ means = rw.evaluate({"q1": {"a": 1, "b": 0}}, {"q1": {"a": 0.5, "b": 0.7}}, ["ma
 print(means["map"])
 readers = ("rankwise.io.trec", "rankwise.io.tables", "rankwise.io.records", "rankwise.io._fast",
            "rankwise.io._ctrec", "csv")
-if "rankwise.io._ccolumns" in sys.modules:  # the C dict reader (else pyarrow reads dicts)
+if "rankwise.data._ccolumns" in sys.modules:  # the C dict reader (else pyarrow reads dicts)
     readers += ("pyarrow",)
 print(",".join(sorted(m for m in readers if m in sys.modules)))
 from rankwise.io import read_trec_run  # still importable from the package, loaded on demand
