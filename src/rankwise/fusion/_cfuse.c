@@ -1221,7 +1221,11 @@ rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores, int
         hi = score > hi ? score : hi;
     }
     Ranked *rows = sorted ? s->rows : sort_scores(s, n, lo, hi);
-    for (int64_t i = 0; i < n;) {
+    int tied = 0; /* two equal scores: without them (scores of floats, mostly) one pass */
+    for (int64_t i = 1; i < n; i++) {
+        tied |= rows[i].score == rows[i - 1].score;
+    }
+    for (int64_t i = 0; i < n && tied;) {
         int64_t j = i + 1;
         while (j < n && rows[j].score == rows[i].score) {
             j++;
@@ -1233,9 +1237,10 @@ rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores, int
                 return status;
             }
         }
-        for (; i < j; i++) {
-            local_rank[rows[i].row] = i + 1;
-        }
+        i = j;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        local_rank[rows[i].row] = i + 1;
     }
     return RANK_OK;
 }
