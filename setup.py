@@ -1,6 +1,6 @@
 """Build script for the optional C modules; all metadata lives in pyproject.toml.
 
-``rankwise.io._ctrec`` (the TREC reader), ``rankwise.io._ccolumns`` (dicts,
+``rankwise.io._ctrec`` (the TREC reader), ``rankwise.data._ccolumns`` (dicts,
 object arrays and Arrow string columns to columns), ``rankwise.ranking._cjoin``
 (the join of the run with the judgments), ``rankwise.ranking._crank`` (the
 ranks of judged documents in unsorted runs), ``rankwise.ranking._cdict`` (a run
@@ -42,7 +42,7 @@ from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
 NATIVE = "src/rankwise/_native"
-POSIX_ONLY = {"rankwise.io._ctrec", "rankwise.io._ccolumns", "rankwise.ranking._cdict"}
+POSIX_ONLY = {"rankwise.io._ctrec", "rankwise.data._ccolumns", "rankwise.ranking._cdict"}
 HEADERS = ("rankwise_blocks.h", "rankwise_chunks.h", "rankwise_interner.h", "rankwise_pyids.h",
            "rankwise_ranks.h", "rankwise_seen.h", "rankwise_strings.h")
 JAVA = Path("rankwise", "engines", "spark", "java")
@@ -100,7 +100,7 @@ setup(
             ("rankwise.io._ctrec", "src/rankwise/io/_ctrec.c"),
             ("rankwise.ranking._cjoin", "src/rankwise/ranking/_cjoin.c"),
             ("rankwise.fusion._cfuse", "src/rankwise/fusion/_cfuse.c"),
-            ("rankwise.io._ccolumns", "src/rankwise/io/_ccolumns.c"),
+            ("rankwise.data._ccolumns", "src/rankwise/data/_ccolumns.c"),
             ("rankwise.ranking._crank", "src/rankwise/ranking/_crank.c"),
             ("rankwise.ranking._cdict", "src/rankwise/ranking/_cdict.c"),
             ("rankwise.ranking._cpairs", "src/rankwise/ranking/_cpairs.c"),

@@ -9,7 +9,8 @@ written once as TREC files next to it (fusion_<i>.run) and read back as any run 
 Then times rankwise.fuse after reading, for rrf, combmnz (no normalisation: the same
 one pass over the runs as rrf, without ranks), combmnz with min-max normalisation and the
 rank-based methods that align the runs first (rbc, bordafuse), best of --repeat, with that
-call's CPU time over all threads and the load average, since the machine may be shared.
+call's CPU time over all threads (and the least CPU time of the repeats: the steadier figure
+on a loaded machine) and the load average, since the machine may be shared.
 Twice: on the runs as read (in rank order: a row's rank is its position, but where scores
 tie) and on the same runs in memory with the perturbed scores left in the base run's row
 order (no longer in rank order: every row's rank comes from a sort, issue 40), with
@@ -99,20 +100,22 @@ def time_methods(label: str, runs, labels, repeat: int, figures: dict) -> None:
         method, norm, params = METHODS[name]
         load = os.getloadavg()[0]
         resident = reset_peak()
-        seconds, cpu = timed(repeat, lambda m=method, n=norm, p=params: rw.fuse(
+        seconds, cpu, least = timed_cpu(repeat, lambda m=method, n=norm, p=params: rw.fuse(
             runs, m, norm=n, **p))
         peak = _status_mb("VmHWM")
         extra = None if resident is None or peak is None else peak - resident
-        figures[f"{label}: {name}"] = {"wall": seconds, "cpu": cpu, "load": load,
-                                       "memory above the runs MB": extra}
-        cpu_of[name] = cpu
+        figures[f"{label}: {name}"] = {"wall": seconds, "cpu": cpu, "least cpu": least,
+                                       "load": load, "memory above the runs MB": extra}
+        cpu_of[name] = cpu, least
         memory = "" if extra is None else f"; peak {extra:.0f} MB above the runs"
-        print(f"{label}, rankwise {name}: {seconds:.2f} s (best of {repeat}; CPU {cpu:.2f} s; "
-              f"load average {load:.1f} before{memory})")
+        print(f"{label}, rankwise {name}: {seconds:.2f} s (best of {repeat}; CPU {cpu:.3f} s, "
+              f"least CPU of the {repeat} {least:.3f} s; load average {load:.1f} before{memory})")
     if "rrf" in cpu_of and "combmnz" in cpu_of:
-        ratio = cpu_of["rrf"] / cpu_of["combmnz"]
+        ratio = cpu_of["rrf"][0] / cpu_of["combmnz"][0]
+        least_ratio = cpu_of["rrf"][1] / cpu_of["combmnz"][1]
         figures[f"{label}: rrf / combmnz cpu"] = ratio
-        print(f"{label}: rrf / combmnz CPU {ratio:.2f}x")
+        figures[f"{label}: rrf / combmnz least cpu"] = least_ratio
+        print(f"{label}: rrf / combmnz CPU {ratio:.2f}x (of the least CPU: {least_ratio:.2f}x)")
 
 
 def best_of(repeat: int, action) -> float:
@@ -121,12 +124,17 @@ def best_of(repeat: int, action) -> float:
 
 def timed(repeat: int, action) -> tuple[float, float]:
     """The best wall time of *repeat* calls, and the CPU time of that call (all threads)."""
+    return timed_cpu(repeat, action)[:2]
+
+
+def timed_cpu(repeat: int, action) -> tuple[float, float, float]:
+    """:func:`timed`, and the least CPU time of the *repeat* calls (steadier under load)."""
     times = []
     for _ in range(repeat):
         start, cpu = time.perf_counter(), time.process_time()
         action()
         times.append((time.perf_counter() - start, time.process_time() - cpu))
-    return min(times)
+    return (*min(times), min(cpu for _, cpu in times))
 
 
 def main() -> None:

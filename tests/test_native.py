@@ -7,7 +7,8 @@ import sysconfig
 
 import pytest
 
-from rankwise.io import _fast, dicts, frames
+from rankwise.data import _dicts as dicts
+from rankwise.io import _fast, frames
 from rankwise.kernels import subtopics
 from rankwise.ranking import _counted, _join
 
@@ -19,7 +20,7 @@ def test_the_c_modules_are_built_where_a_compiler_is() -> None:
         pytest.skip(f"no C compiler ({compiler}): rankwise runs without its C modules")
     assert _fast._ctrec is not None, "rankwise.io._ctrec was not built"
     assert _join._cjoin is not None, "rankwise.ranking._cjoin was not built"
-    assert dicts._ccolumns is not None, "rankwise.io._ccolumns was not built"
+    assert frames._ccolumns is not None, "rankwise.data._ccolumns was not built"
     assert _counted._crank is not None, "rankwise.ranking._crank was not built"
     from rankwise._compiled import load
 

@@ -97,7 +97,7 @@ def test_version_lists_each_speedup_as_compiled(capsys: pytest.CaptureFixture[st
     first = text.splitlines()[0]
     assert first == f"rankwise {rw.__version__} (Python {sys.version.split()[0]})"
     assert _speedup_lines(text) == dict.fromkeys(
-        ["rankwise.io._ctrec", "rankwise.io._ccolumns", "rankwise.ranking._cjoin",
+        ["rankwise.io._ctrec", "rankwise.data._ccolumns", "rankwise.ranking._cjoin",
          "rankwise.ranking._crank", "rankwise.ranking._cdict", "rankwise.ranking._cpairs",
          "rankwise.kernels._cgreedy", "rankwise.fusion._cfuse", "rankwise.stats._cflip"],
         "compiled")
@@ -131,7 +131,7 @@ def test_the_command_line_notes_the_pure_path_once(tmp_path: Path) -> None:
     assert len(notes) == 1, done.stderr  # two evaluations, one note
     note = notes[0]
     assert note.startswith("rankwise: note: rankwise's C speed-ups are not built in this "
-                           "install (rankwise.io._ctrec, rankwise.io._ccolumns, "
+                           "install (rankwise.io._ctrec, rankwise.data._ccolumns, "
                            "rankwise.ranking._cjoin, rankwise.ranking._crank)")
     assert f"this run of {ROWS:,} rows" in note
     assert "pip install --force-reinstall --no-deps --no-binary rankwise rankwise" in note

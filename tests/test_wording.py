@@ -47,7 +47,7 @@ ALLOWED = {
     ("io/tables.py", "len(names)"): "a layout's fields: 3 or more",
     ("engines/spark/paths.py", "expected"): "a layout's fields: 4 to 6",
     ("engines/spark/strategies.py", "offered"): "a mean (a float), not a count",
-    ("io/dicts.py", "len(str(abs(value)))"): "said of integers beyond a float: 309 digits or more",
+    ("data/_dicts.py", "len(str(abs(value)))"): "integers beyond a float: 309 digits or more",
     ("data/_values.py", "len(str(abs(value)))"): "said of integers beyond a float",
     ("report/tables.py", "len(self.kinds)"): "a mismatch of two numbers, never 1 and 1",
     ("cli/options.py", "uses"): "said when '-' is given twice or more",

@@ -30,7 +30,7 @@ __all__ = [
 
 SPEEDUPS: dict[str, str] = {
     "rankwise.io._ctrec": "TREC text reader",
-    "rankwise.io._ccolumns": "dicts, frames and id columns",
+    "rankwise.data._ccolumns": "dicts, frames and id columns",
     "rankwise.ranking._cjoin": "run joined with the judgments",
     "rankwise.ranking._crank": "ranks of judged documents",
     "rankwise.ranking._cdict": "run dicts ranked in one pass",
@@ -41,7 +41,7 @@ SPEEDUPS: dict[str, str] = {
 }
 """Each C module (``setup.py`` builds them all) and what it speeds up."""
 
-_EVALUATION = ("rankwise.io._ctrec", "rankwise.io._ccolumns", "rankwise.ranking._cjoin",
+_EVALUATION = ("rankwise.io._ctrec", "rankwise.data._ccolumns", "rankwise.ranking._cjoin",
                "rankwise.ranking._crank")
 # the modules every evaluation goes through (reading, joining, ranking)
 

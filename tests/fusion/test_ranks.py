@@ -77,6 +77,10 @@ def test_every_path_of_the_sort() -> None:
         "zeros of both signs": np.where(rng.random(3000) < 0.5, 0.0, -0.0),
         "tiny steps": 1.0 + np.arange(3000) * np.spacing(1.0),
         "in rank order": np.sort(np.round(rng.normal(size=3000), 1))[::-1],
+        # full buckets (radix) between small ones out of order (the one insertion pass)
+        "full and small buckets": np.concatenate(
+            (rng.random(2000), 0.5 + rng.random(600) * 1e-6, [-5.0, 5.0], rng.random(398))),
+        "small buckets, a few rows each": np.round(rng.random(3000), 3),
     }
     for name, scores in cases.items():
         n = len(scores)

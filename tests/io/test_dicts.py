@@ -1,6 +1,7 @@
 """Dicts ``{query: {doc: value}}`` read by the C module and by Python: the same columns.
 
-rankwise.io.dicts reads dicts with the C module rankwise.io._ccolumns when it is
+The one dict reader (rankwise.data._dicts, behind Run.from_dict, Qrels.from_dict and
+rankwise.io.dicts) reads dicts with the C module rankwise.data._ccolumns when it is
 built and with Python otherwise (RANKWISE_NO_C=1): both must give identical
 runs and judgments, and the same errors, on every input.
 """
@@ -18,11 +19,13 @@ from hypothesis import given, settings
 from strategies import python_dicts
 
 import rankwise as rw
+from rankwise._compiled import load
+from rankwise.data import _dicts as dicts
 from rankwise.exceptions import DuplicateEntryError, InputFormatError, RankwiseError
-from rankwise.io import dicts
 from rankwise.io.dicts import qrels_from_dict, run_from_dict
 
-needs_c = pytest.mark.skipif(dicts._ccolumns is None, reason="the C module is not built")
+_ccolumns = load("rankwise.data._ccolumns")
+needs_c = pytest.mark.skipif(_ccolumns is None, reason="the C module is not built")
 
 
 @contextmanager
@@ -102,7 +105,7 @@ def test_ids_are_text_and_values_float64() -> None:
 @pytest.mark.parametrize("c", [True, False])
 def test_an_empty_ranking_is_a_query_of_the_run_with_no_row(c: bool) -> None:
     """pytrec_eval evaluates a query whose run dict is empty (num_ret 0): it is in the run."""
-    if c and dicts._ccolumns is None:
+    if c and _ccolumns is None:
         pytest.skip("the C module is not built")
     with c_modules(c):
         run = run_from_dict({"q1": {}, "q2": {"d": 1.0, "e": 0.5}, 3: {}, "q4": {"f": 2.0}})
@@ -149,23 +152,29 @@ def test_queries_given_as_int_and_str_are_one_query(c: bool) -> None:
         assert qrels.query_ids == ["7"] and qrels.doc_ids == ["a", "b"]
 
 
-BAD = [
-    ([("q", 1)], "a run dict must map query ids to {doc_id: score}, got list"),
-    ({"q": [1]}, "run entry for query 'q' must be a dict {doc_id: score}, got list"),
-    ({1.5: {"d": 1.0}}, "query id must be a str or an int, got float 1.5"),
-    ({True: {"d": 1.0}}, "query id must be a str or an int, got bool True"),
-    ({"q": {b"d": 1.0}}, "document id for query 'q' must be a str or an int, got bytes b'd'"),
-    (
-        {"q": {"d": "0.5"}},
-        "score of document 'd' for query 'q' must be a number (float or int), got str '0.5'",
-    ),
-    ({"q": {"d": True}}, "got bool True"),
-    ({"q": {"d": None}}, "got NoneType None"),
-    ({"q": {"d": float("nan")}}, "must be a finite number, got nan"),
-    ({"q": {"d": -np.inf}}, "must be a finite number, got -inf"),
-    ({"q": {"d": 10**400}}, "too large for a 64-bit float"),
-    ({"q\udc80": {"d": 1.0}}, "cannot be encoded as UTF-8"),
-    ({"q": {"\udc80": 1.0}}, "cannot be encoded as UTF-8"),
+BAD = [  # the whole message: the place first (query, document), what was expected, what came
+    ([("q", 1)], "<dict>: a run dict must map query ids to {doc_id: score}, got list"),
+    ({"q": [1]}, "<dict>: query 'q': the run entry must be a dict {doc_id: score}, got list"),
+    ({1.5: {"d": 1.0}}, "<dict>: query id must be a str or an int, got 1.5 (float)"),
+    ({True: {"d": 1.0}}, "<dict>: query id must be a str or an int, got True (true/false)"),
+    ({"q": {b"d": 1.0}},
+     "<dict>: query 'q': document id must be a str or an int, got b'd' (bytes)"),
+    ({"q": {"d": "0.5"}},
+     "<dict>: query 'q', document 'd': score must be a number (float or int), got '0.5' (str)"),
+    ({"q": {"d": True}}, "<dict>: query 'q', document 'd': score must be a number (float or "
+                         "int), got True (true/false)"),
+    ({"q": {"d": None}}, "<dict>: query 'q', document 'd': score must be a number (float or "
+                         "int), got None (NoneType)"),
+    ({"q": {"d": float("nan")}}, "<dict>: query 'q', document 'd': score must be a finite "
+                                 "number, got nan"),
+    ({"q": {"d": -np.inf}}, "<dict>: query 'q', document 'd': score must be a finite number, "
+                            "got -inf"),
+    ({"q": {"d": 10**400}}, "<dict>: query 'q', document 'd': score must be a finite number, "
+                            "got an integer of 401 digits, too large for a 64-bit float"),
+    ({"q\udc80": {"d": 1.0}},
+     "<dict>: query 'q\\udc80': query id cannot be encoded as UTF-8 (a lone surrogate)"),
+    ({"q": {"\udc80": 1.0}}, "<dict>: query 'q', document '\\udc80': document id cannot be "
+                             "encoded as UTF-8 (a lone surrogate)"),
 ]
 
 
@@ -174,13 +183,32 @@ BAD = [
 def test_bad_entries_are_refused_with_the_same_message(c: bool, data: Any, message: str) -> None:
     with c_modules(c), pytest.raises(InputFormatError) as error:
         run_from_dict(data)
-    assert message in str(error.value)
+    assert str(error.value) == message
+    with c_modules(c), pytest.raises(InputFormatError) as error:  # the one reader: one wording
+        rw.Run.from_dict(data)
+    assert str(error.value) == message
 
 
 @pytest.mark.parametrize("c", [True, False])
 def test_bad_grades_are_refused(c: bool) -> None:
-    with c_modules(c), pytest.raises(InputFormatError, match="relevance grade of document 'd'"):
-        qrels_from_dict({"q": {"d": "2"}})
+    message = ("<dict>: query 'q', document 'd': grade must be a number (float, int or bool), "
+               "got '2' (str)")
+    for read in (qrels_from_dict, rw.Qrels.from_dict):
+        with c_modules(c), pytest.raises(InputFormatError) as error:
+            read({"q": {"d": "2"}})
+        assert str(error.value) == message
+
+
+@pytest.mark.parametrize("c", [True, False])
+def test_boolean_grades_are_one_and_zero_on_every_road(c: bool) -> None:
+    """True and False judge as 1 and 0 (as a table's boolean column, as pytrec_eval's int)."""
+    with c_modules(c):
+        for read in (qrels_from_dict, rw.Qrels.from_dict):
+            assert read({"q": {"a": True, "b": np.bool_(False), "c": 2}}).grades.tolist() == [
+                1.0, 0.0, 2.0]
+        results = rw.evaluate({"q": {"a": True, "b": False}}, {"q": {"b": 2.0, "a": 1.0}},
+                              ["P@1", "recip_rank"])
+    assert results.mean == {"P@1": 0.0, "mrr": 0.5}  # b (0) first, a (1) second
 
 
 def test_evaluate_reads_dicts_through_here() -> None:
@@ -209,7 +237,7 @@ def test_dict_subclasses_are_read_alike_both_ways() -> None:
 @pytest.mark.parametrize("native", [True, False])
 def test_a_key_that_changes_its_dict_while_read_is_read_safely(native: bool) -> None:
     """The C reader borrows keys and values; Python code it calls may change the dict."""
-    if native and dicts._ccolumns is None:
+    if native and _ccolumns is None:
         pytest.skip("the C module is not built")
     ranking: dict = {}
 
@@ -244,7 +272,7 @@ def test_a_judged_key_that_changes_its_dict_while_read_is_read_safely(native: bo
     them); once a key whose str() may run Python code is met, it holds references to
     all of them, so a change of the dict frees nothing it still reads.
     """
-    if native and dicts._ccolumns is None:
+    if native and _ccolumns is None:
         pytest.skip("the C module is not built")
     judged: dict = {}
 
@@ -269,7 +297,7 @@ def test_judged_ids_past_what_int32_offsets_hold_are_interned(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """qrels_dict gives eight Nones when the uninterned ids pass 2 GiB: they are interned."""
-    native = dicts._ccolumns  # the module itself: RANKWISE_NO_C=1 does not turn it off here
+    native = _ccolumns  # the module itself: RANKWISE_NO_C=1 does not turn it off here
     calls: list[bool] = []
 
     class TooLarge:

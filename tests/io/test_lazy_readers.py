@@ -1,4 +1,5 @@
-"""Dicts load no file or table reader: a dict user's first call pays only for what it uses."""
+"""Dicts load no file or table reader, nor pandas, scipy, polars: a dict user's first call pays
+only for what it uses (numpy, and pyarrow only without the C dict reader)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import rankwise as rw
 means = rw.evaluate({"q1": {"a": 1, "b": 0}}, {"q1": {"a": 0.5, "b": 0.7}}, ["map"]).mean
 print(means["map"])
 readers = ("rankwise.io.trec", "rankwise.io.tables", "rankwise.io.records", "rankwise.io._fast",
-           "rankwise.io._ctrec", "csv")
-if "rankwise.io._ccolumns" in sys.modules:  # the C dict reader (else pyarrow reads dicts)
+           "rankwise.io._ctrec", "csv", "pandas", "scipy", "polars", "matplotlib", "pyspark")
+if "rankwise.data._ccolumns" in sys.modules:  # the C dict reader (else pyarrow reads dicts)
     readers += ("pyarrow",)
 print(",".join(sorted(m for m in readers if m in sys.modules)))
 from rankwise.io import read_trec_run  # still importable from the package, loaded on demand

@@ -242,13 +242,13 @@ def test_each_module_of_io_and_data_is_entered_once(
 
 def test_the_trace_sees_a_module_entered_twice() -> None:
     """The tracer itself: a pass that goes back to a module it left is caught."""
-    from rankwise.io import coerce, dicts
+    from rankwise.io import coerce, records
 
     def twice() -> Any:
         coerce.refuse_empty_dict(QRELS, "qrels")  # io/coerce, then
-        dicts._read_qrels(QRELS)  # io/dicts (its columns, no Qrels yet), then
-        return coerce.as_qrels(QRELS)  # io/coerce again, io/dicts again, data/qrels
+        records.records_table(QRELS)  # io/records (not named tuples: nothing), then
+        return coerce.as_qrels(QRELS)  # io/coerce again, io/dicts, data/qrels
 
     stays = modules_of_the_pass(twice, QRELS)
-    assert stays == ["io/coerce.py", "io/dicts.py", "io/coerce.py", "io/dicts.py",
+    assert stays == ["io/coerce.py", "io/records.py", "io/coerce.py", "io/dicts.py",
                      "data/qrels.py"]

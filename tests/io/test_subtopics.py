@@ -84,7 +84,8 @@ def test_errors_name_the_place(tmp_path: Path) -> None:
         rw.read_qrels(path)
     with pytest.raises(InputFormatError, match="no subtopic column"):
         rw.io.read_qrels(_csv(tmp_path, "qid,docno,grade\n1,a,1\n"), subtopics=True)
-    with pytest.raises(InputFormatError, match=r"subtopic '2' must be a dict"):
+    with pytest.raises(InputFormatError, match=r"^<dict>: query 'q', subtopic '2': the entry "
+                                                r"must be a dict"):
         rw.io.as_qrels({"q": {"1": {"a": 1}, "2": 3}})
     with pytest.raises(InvalidParameterError, match="contradicts"):
         rw.read_qrels(path, fmt="diversity", subtopics=False)
@@ -135,5 +136,6 @@ def test_nested_dicts_are_told_by_their_first_entry() -> None:
     assert qrels.to_dict(subtopics=True) == NESTED
     with pytest.raises(InputFormatError, match="must be a number"):
         rw.io.as_qrels({"a": {"d1": 1}, **NESTED})
-    with pytest.raises(InputFormatError, match=r"query '2', subtopic 'x' must be a dict"):
+    with pytest.raises(InputFormatError, match=r"^<dict>: query '2', subtopic 'x': the entry "
+                                                r"must be a dict"):
         rw.io.as_qrels({"1": NESTED["1"], "2": {"x": 1}})

@@ -93,7 +93,7 @@ def test_dict_document_keys_1_and_text_1_are_refused() -> None:
     assert str(caught.value) == (
         "<dict>: document '1' appears twice for query 'q': the run dict has it under the keys "
         "('q', 1) and ('q', '1'), and ids are compared as text (1 and '1' are the same id); "
-        "each document is given once per query")
+        "a run lists each document once per query")
     with pytest.raises(DuplicateEntryError, match=r"keys \('q', 1\) and \('q', '1'\)"):
         rw.Qrels.from_dict({"q": {1: 1, "1": 0}})
     with pytest.raises(DuplicateEntryError, match=r"keys \('q', 1\) and \('q', '1'\)"):
@@ -160,7 +160,8 @@ def test_boolean_grades_are_one_and_zero_boolean_scores_are_refused() -> None:
     assert rw.Qrels.from_arrow(table["query_id"], table["doc_id"], table["relevance"]
                                ).grades.tolist() == [1.0, 0.0]
     with pytest.raises(InputFormatError, match=r"<dict>: query 'q', document 'a': score must "
-                                               r"be a number, got True \(true/false\)"):
+                                               r"be a number \(float or int\), got True "
+                                               r"\(true/false\)"):
         rw.Run.from_dict({"q": {"a": True}})
 
 
@@ -282,12 +283,12 @@ def test_frames_and_dicts_name_the_row_or_keys() -> None:
         "(float)")
     with pytest.raises(InputFormatError) as caught:
         rw.Run.from_dict({"q": {"a": 1.0, "b": "x"}})
-    assert str(caught.value) == "<dict>: query 'q', document 'b': score must be a number, " \
-                                "got 'x' (str)"
+    assert str(caught.value) == "<dict>: query 'q', document 'b': score must be a number " \
+                                "(float or int), got 'x' (str)"
     with pytest.raises(InputFormatError) as caught:
         rw.Qrels.from_dict({"q": {"a": 1, "b": None}})
-    assert str(caught.value) == "<dict>: query 'q', document 'b': grade must be a number, " \
-                                "got None (NoneType)"
+    assert str(caught.value) == "<dict>: query 'q', document 'b': grade must be a number " \
+                                "(float, int or bool), got None (NoneType)"
 
 
 # ------------------------------------------------------------------------------------------
@@ -298,8 +299,8 @@ def test_a_score_too_large_for_a_float_is_one_clear_error() -> None:
     with pytest.raises(InputFormatError) as caught:
         rw.evaluate({"q": {"d": 1}}, {"q": {"d": 10**400, "e": 1.0}}, ["map"])
     assert str(caught.value) == (
-        "<dict>: run dict: score of document 'd' for query 'q' must be a finite number, got an "
-        "integer of 401 digits, too large for a 64-bit float")
+        "<dict>: query 'q', document 'd': score must be a finite number, got an integer of 401 "
+        "digits, too large for a 64-bit float")
     with pytest.raises(InputFormatError, match="grade must be a finite number"):
         rw.Qrels.from_dict({"q": {"d": -(10**400)}})
     with pytest.raises(InputFormatError, match=r"^<table>: row 2: score must be a finite number"):

@@ -152,7 +152,7 @@ def test_bad_runs_raise_what_the_general_path_raises(run: dict, message: str) ->
 
 @needs_c
 def test_bad_grades_are_refused_before_the_run_is_read() -> None:
-    with pytest.raises(InputFormatError, match=r"relevance grade .* must be a number"):
+    with pytest.raises(InputFormatError, match=r"query .q., document .a.: grade must be a number"):
         rw.evaluate({"q": {"a": "1"}}, {"q": {"a": float("nan")}}, ["P@1"])
 
 
@@ -223,7 +223,7 @@ def large_collection(seed: int, n_queries: int = 1300, n_docs: int = 1000) -> tu
 
 def raw_ranks(qrels: dict, run: dict, threads: int, budget: int | None = None) -> Any:
     """What the C function gives for the dicts, with *threads*."""
-    from rankwise.io.dicts import ID_TYPES, NUMBER_TYPES
+    from rankwise.data._dicts import ID_TYPES, NUMBER_TYPES
 
     judgments = as_qrels(qrels)
     grouped = _counted.judgments_by_query(judgments)

@@ -1,7 +1,7 @@
 /*
  * Growable byte vectors (Vec), and the Block type that hands their memory to
  * Python through the buffer protocol without a copy: shared by the column
- * readers (rankwise.io._ctrec, rankwise.io._ccolumns) and the dict ranking
+ * readers (rankwise.io._ctrec, rankwise.data._ccolumns) and the dict ranking
  * (rankwise.ranking._cdict). A Vec is plain malloc/realloc memory, usable
  * without the GIL; vec_to_block needs the GIL.
  *

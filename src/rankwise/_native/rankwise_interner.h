@@ -1,7 +1,7 @@
 /*
  * Interning ids: bytes -> code (in order of first appearance), with a Python
  * name each (a str to reuse, or NULL: the bytes are decoded when the names are
- * taken). Shared by rankwise.io._ctrec, rankwise.io._ccolumns and
+ * taken). Shared by rankwise.io._ctrec, rankwise.data._ccolumns and
  * rankwise.ranking._cdict. Finding and adding codes use malloc'd memory only
  * (no GIL needed when the names are NULL); taking the names needs the GIL.
  *

@@ -3,7 +3,7 @@
  * values: an id is a str, an int (not a bool; written as digits without making
  * a str) or an instance of the caller's id types, compared as its UTF-8 text;
  * a number is a float, an int (not a bool) or an instance of the number types.
- * And prefetches for reading a dict of dicts. Shared by rankwise.io._ccolumns
+ * And prefetches for reading a dict of dicts. Shared by rankwise.data._ccolumns
  * (dicts to columns) and rankwise.ranking._cdict (a run dict ranked in one
  * pass). Everything here needs the GIL.
  */

@@ -1,7 +1,7 @@
 /*
  * The documents seen in the current block of one query (a duplicate check):
  * an open-addressing set cleared in O(1) per block by a generation number.
- * Shared by rankwise.io._ctrec and rankwise.io._ccolumns, which keep different
+ * Shared by rankwise.io._ctrec and rankwise.data._ccolumns, which keep different
  * things per document: include after defining `Seen`, a struct with at least
  * `uint64_t hash` and `uint32_t generation` (a slot is taken when its
  * generation is the set's), and write seen_add, which compares what the

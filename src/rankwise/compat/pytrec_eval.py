@@ -616,7 +616,7 @@ def _per_query_dicts(names: list[Any], keys: list[str], matrix: Any) -> dict[Any
     """
     from rankwise._compiled import enabled, load
 
-    native = load("rankwise.io._ccolumns") if enabled() else None
+    native = load("rankwise.data._ccolumns") if enabled() else None
     if native is not None:
         return native.per_query_dicts(names, keys, matrix)
     # per query, one row zipped with the keys: no Python loop

@@ -10,12 +10,7 @@ import numpy as np
 
 from rankwise._wording import counted
 from rankwise.data._arrow import as_string_chunks, intern, numbers_column, row_error
-from rankwise.data._dicts import (
-    dict_duplicate_error,
-    dict_value_error,
-    flatten_dict,
-    is_nested,
-)
+from rankwise.data._dicts import SOURCE, duplicate_error, is_nested, read_qrels_dict
 from rankwise.data._rows import LineMap, key_type, line_of_row, readonly, typed_column, typed_ids
 from rankwise.data._strings import StringColumn
 from rankwise.data._values import BadValue, real_numbers
@@ -239,29 +234,33 @@ class Qrels:
     def from_dict(cls, judgments: dict[Any, dict[Any, Any]]) -> Qrels:
         """Build judgments from ``{query_id: {doc_id: grade}}`` (pytrec_eval's and ranx's form).
 
-        Ids are text (keys converted with ``str()``; two keys that become one
-        id are a :class:`DuplicateEntryError`); grades are real numbers,
-        fractional ones included.
+        Ids are text: a key is a ``str`` or an ``int`` (numpy integers too);
+        two keys that are one id (``1`` and ``"1"``) judging one document are
+        a :class:`DuplicateEntryError` naming both. Grades are finite real
+        numbers, fractional ones included, or ``True`` and ``False`` (1 and 0).
+        The one dict reader: every front door given a dict reads it so, with
+        the same errors (:meth:`Run.from_dict`).
 
         Diversity judgments: ``{query_id: {subtopic: {doc_id: grade}}}``.
         """
-        if is_nested(judgments):
+        return cls._from_dict(judgments, typed=True)
+
+    @classmethod
+    def _from_dict(cls, judgments: Any, *, typed: bool) -> Qrels:
+        """:meth:`from_dict`, the ids' type noted only when *typed* (or known: text keys)."""
+        if is_nested(judgments):  # diversity judgments {query_id: {subtopic: {doc_id: grade}}}
             return cls._from_nested_dict(judgments)._with_query_id_type(key_type(judgments))
-        queries, docs, grades = flatten_dict(judgments, "qrels", "{doc_id: grade}")
+        read = read_qrels_dict(judgments)
+        kind = str if read.str_keys else key_type(judgments) if typed else None
         try:
-            values = real_numbers(grades, "grade", booleans=True)
-        except BadValue as bad:
-            raise dict_value_error(judgments, bad) from None
-        finite = np.isfinite(values)
-        if not finite.all():
-            row = int(np.flatnonzero(~finite)[0])
-            raise dict_value_error(judgments, BadValue(
-                row, f"grade must be a finite number, got {grades[row]!r}"))
-        try:
-            qrels = cls.from_arrow(queries, docs, values, source="<dict>")
-        except DuplicateEntryError:
-            raise dict_duplicate_error(judgments, "qrels") from None
-        return qrels._with_query_id_type(key_type(judgments))
+            return cls(*read.columns, source=SOURCE, query_id_type=kind, check=read.may_repeat,
+                       **read.extra)
+        except DuplicateEntryError as error:  # a (query, document) given twice: its keys
+            qrels = cls(*read.columns, source=SOURCE, **read.extra)
+            row = (error.line or 1) - 1
+            query = qrels.query_ids[int(qrels.query_codes[row])]
+            doc = qrels.doc_ids[int(qrels.doc_codes[row])]
+            raise duplicate_error(judgments, query, doc, "qrels") from None
 
     @classmethod
     def _from_nested_dict(cls, judgments: dict[Any, Any]) -> Qrels:
@@ -273,15 +272,15 @@ class Qrels:
         for query, judged in judgments.items():
             if not isinstance(judged, dict):
                 raise InputFormatError(
-                    f"qrels entry for query {query!r} must be a dict {{subtopic: "
-                    f"{{doc_id: grade}}}}, got {type(judged).__name__}"
+                    f"query {query!r}: the qrels entry must be a dict {{subtopic: "
+                    f"{{doc_id: grade}}}}, got {type(judged).__name__}", SOURCE
                 )
             for topic, graded in judged.items():
                 if not isinstance(graded, dict):
                     raise InputFormatError(
-                        f"qrels entry for query {query!r}, subtopic {topic!r} must be a dict "
+                        f"query {query!r}, subtopic {topic!r}: the entry must be a dict "
                         f"{{doc_id: grade}} (diversity judgments: {{query_id: {{subtopic: "
-                        f"{{doc_id: grade}}}}}}), got {type(graded).__name__}"
+                        f"{{doc_id: grade}}}}}}), got {type(graded).__name__}", SOURCE
                     )
                 queries.extend([str(query)] * len(graded))
                 topics.extend([str(topic)] * len(graded))
@@ -290,7 +289,7 @@ class Qrels:
         try:
             values = real_numbers(grades, "grade", booleans=True)
         except BadValue as bad:
-            raise InputFormatError(f"diversity judgments: {bad.message}", "<dict>") from None
+            raise InputFormatError(f"diversity judgments: {bad.message}", SOURCE) from None
         return cls.from_arrow(queries, docs, values, source="<dict>", subtopics=topics)
 
     @property

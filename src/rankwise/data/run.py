@@ -17,7 +17,7 @@ from rankwise.data._arrow import (
     row_error,
     string_keys,
 )
-from rankwise.data._dicts import dict_duplicate_error, dict_value_error, flatten_dict
+from rankwise.data._dicts import SOURCE, duplicate_error, read_run_dict, rows_to_check
 from rankwise.data._rows import LineMap, key_type, line_of_row, readonly, typed_column, typed_ids
 from rankwise.data._strings import StringsLike, to_arrow
 from rankwise.data._values import BadValue, real_numbers
@@ -218,12 +218,21 @@ class Run:
     def from_dict(cls, results: dict[Any, dict[Any, float]], *, name: str = "run") -> Run:
         """Build a run from ``{query_id: {doc_id: score}}`` (pytrec_eval's and ranx's form).
 
-        Ids are text: keys are converted with ``str()``. Two keys that become
-        the same text (``1`` and ``"1"``) name the same query (or document): a
-        document that is then listed twice for a query is an error
-        (:class:`DuplicateEntryError`). Scores must be real numbers (not booleans or text).
-        A query whose dict is empty is in the run with nothing retrieved: it is
-        one of :attr:`query_ids`, with no row.
+        Ids are text: a key is a ``str`` or an ``int`` (numpy integers too), and
+        two keys that are the same text (``1`` and ``"1"``) name the same query
+        (or document): a document that is then listed twice for a query is an
+        error (:class:`DuplicateEntryError`) naming both keys. Scores must be
+        finite real numbers (``float``, ``int``, numpy numbers; not booleans or
+        text). A query whose dict is empty is in the run with nothing
+        retrieved: it is one of :attr:`query_ids`, with no row. The one dict
+        reader: every front door given a dict reads it so, with the same errors.
+
+        Raises
+        ------
+        InputFormatError
+            An entry that is not a dict, an id that is not a str or int, a
+            score that is not a finite number; each names the query and the
+            document, what was expected and what came.
 
         Examples
         --------
@@ -231,29 +240,32 @@ class Run:
         >>> run, run.query_ids
         (Run('run', 2 queries, 1 row), ['q1', 'q2'])
         """
-        queries, docs, scores = flatten_dict(results, "run", "{doc_id: score}")
+        return cls._from_dict(results, name, typed=True)
+
+    @classmethod
+    def _from_dict(cls, results: Any, name: str, *, typed: bool) -> Run:
+        """:meth:`from_dict`, the ids' type noted only when *typed* (a pass over the keys)."""
+        columns = read_run_dict(results)
+        codes = columns.codes
+        # each query's rows in one entry: no query text twice among the non-empty entries
+        # (codes number the queries in order of first appearance, empty entries included)
+        grouped = len(codes) < 2 or bool((codes[1:] > codes[:-1]).all())
+        rows = rows_to_check(columns)
+
+        def run(**check: Any) -> Run:
+            return cls(None, columns.names, columns.doc_ids, columns.scores, name=name,
+                       source=SOURCE, segments=(columns.starts, codes),
+                       rank_order_blocks=columns.starts if grouped and columns.descending
+                       else None, query_id_type=key_type(results) if typed else None, **check)
+
         try:
-            values = real_numbers(scores, "score")
-        except BadValue as bad:
-            raise dict_value_error(results, bad) from None
-        finite = np.isfinite(values)
-        if not finite.all():
-            row = int(np.flatnonzero(~finite)[0])
-            raise dict_value_error(results, BadValue(
-                row, f"score must be a finite number, got {scores[row]!r}"))
-        run = cls.from_arrow(queries, docs, values, name=name, source="<dict>",
-                             check_duplicates=False, copy_scores=False)
-        try:
-            run._check_duplicates()
-        except DuplicateEntryError:
-            raise dict_duplicate_error(results, "run") from None
-        names = list(dict.fromkeys(map(str, results)))
-        if len(names) != len(run._query_ids):  # a query with nothing retrieved: no row
-            position = {query: i for i, query in enumerate(names)}
-            renumber = np.array([position[query] for query in run._query_ids], dtype=np.int32)
-            run = cls(renumber[run.query_codes], names, run._doc_ids, run._scores, name=name,
-                      source=run._source)
-        return run._with_query_id_type(key_type(results))
+            return run(check=rows is not None, check_rows=rows)
+        except DuplicateEntryError as error:
+            row = np.array([(error.line or 1) - 1])
+            unchecked = run()
+            query = columns.names[int(unchecked.query_codes_at(row)[0])]
+            doc = unchecked.doc_ids[int(row[0])].as_py()
+            raise duplicate_error(results, query, doc, "run") from None
 
     # access -----------------------------------------------------------------------
     @property

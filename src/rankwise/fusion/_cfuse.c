@@ -1027,6 +1027,7 @@ sort_tied(Tied *items, Tied *spare, int64_t n)
 }
 
 #define SHORT_SORT 32
+#define BUCKETS_PER_ROW 2 /* buckets of sort_scores per row to sort: few rows share one */
 
 /* Sorts rows[0 .. n) by score descending (insertion sort). */
 static void
@@ -1097,49 +1098,55 @@ radix_sort_scores(Ranked *rows, Ranked *spare, uint64_t *keys, int64_t n,
 }
 
 
-/* Sorts rows[0 .. n) by score descending, the scores between lo and hi. Short lists by
-   insertion; longer ones by one pass into n buckets of equal width, bucket (hi - score) *
-   n / (hi - lo): monotone in the score (each step rounds monotonically), so the buckets come
-   in order and each is sorted on its own (insertion, or the radix sort when large). A range
-   that is not finite: the radix sort. */
-static void
+/* Sorts rows[0 .. n) by score descending, the scores between lo and hi; returns where the
+   sorted rows are (s->rows or s->spare). Short lists by insertion; longer ones by one pass
+   into n buckets of equal width, bucket (hi - score) * n / (hi - lo): monotone in the score
+   (each step rounds monotonically), so the buckets come in order. A bucket of more than
+   SHORT_SORT rows is sorted on its own by the radix sort; then one insertion pass over all
+   the rows orders the small buckets (a row moves only within its bucket: the pass costs n
+   plus the few inversions inside buckets, without a branch per bucket). A range that is not
+   finite: the radix sort. */
+static Ranked *
 sort_scores(RankScratch *s, int64_t n, double lo, double hi)
 {
     Ranked *rows = s->rows, *spare = s->spare;
     if (n <= SHORT_SORT) {
         insertion_sort_scores(rows, n);
-        return;
+        return rows;
     }
-    double width = hi - lo, scale = (double)n / width;
+    int64_t m = BUCKETS_PER_ROW * n;
+    double width = hi - lo, scale = (double)m / width;
     if (!(width > 0.0) || !isfinite(width) || !isfinite(scale)) {
         radix_sort_scores(rows, spare, s->keys, n, s->counts);
-        return;
+        return rows;
     }
     uint32_t *bucket = s->bucket, *which = s->which;
-    memset(bucket, 0, ((size_t)n + 1) * sizeof(uint32_t));
+    memset(bucket, 0, ((size_t)m + 1) * sizeof(uint32_t));
+    int large = 0; /* a bucket of more than SHORT_SORT rows */
     for (int64_t i = 0; i < n; i++) {
         double at = (hi - rows[i].score) * scale;
-        uint32_t b = at < (double)n ? (uint32_t)at : (uint32_t)(n - 1);
+        uint32_t b = at < (double)m ? (uint32_t)at : (uint32_t)(m - 1);
         which[i] = b;
-        bucket[b + 1]++;
+        large |= ++bucket[b + 1] > SHORT_SORT;
     }
-    for (int64_t b = 0; b < n; b++) {
+    for (int64_t b = 0; b < m; b++) {
         bucket[b + 1] += bucket[b];
     }
     for (int64_t i = 0; i < n; i++) { /* bucket[b] moves from the bucket's start to its end */
         spare[bucket[which[i]]++] = rows[i];
     }
-    uint32_t start = 0;
-    for (int64_t b = 0; b < n; b++) { /* bucket[b] is now the end of bucket b */
-        uint32_t stop = bucket[b];
-        if (stop - start > SHORT_SORT) {
-            radix_sort_scores(spare + start, rows + start, s->keys, stop - start, s->counts);
-        } else if (stop - start > 1) {
-            insertion_sort_scores(spare + start, stop - start);
+    if (large) {
+        uint32_t start = 0;
+        for (int64_t b = 0; b < m; b++) { /* bucket[b] is now the end of bucket b */
+            uint32_t stop = bucket[b];
+            if (stop - start > SHORT_SORT) {
+                radix_sort_scores(spare + start, rows + start, s->keys, stop - start, s->counts);
+            }
+            start = stop;
         }
-        start = stop;
     }
-    memcpy(rows, spare, (size_t)n * sizeof(Ranked));
+    insertion_sort_scores(spare, n);
+    return spare;
 }
 
 /* The first 8 bytes of an id, zero-padded, as a word whose integer order is their byte order. */
@@ -1213,11 +1220,12 @@ rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores, int
         lo = score < lo ? score : lo;
         hi = score > hi ? score : hi;
     }
-    if (!sorted) {
-        sort_scores(s, n, lo, hi);
+    Ranked *rows = sorted ? s->rows : sort_scores(s, n, lo, hi);
+    int tied = 0; /* two equal scores: without them (scores of floats, mostly) one pass */
+    for (int64_t i = 1; i < n; i++) {
+        tied |= rows[i].score == rows[i - 1].score;
     }
-    Ranked *rows = s->rows;
-    for (int64_t i = 0; i < n;) {
+    for (int64_t i = 0; i < n && tied;) {
         int64_t j = i + 1;
         while (j < n && rows[j].score == rows[i].score) {
             j++;
@@ -1248,7 +1256,7 @@ scratch_init(RankScratch *s, int64_t largest)
     s->tied = PyMem_Malloc(room * sizeof(Tied));
     s->tied_spare = PyMem_Malloc(room * sizeof(Tied));
     s->which = PyMem_Malloc(room * sizeof(uint32_t));
-    s->bucket = PyMem_Malloc((room + 1) * sizeof(uint32_t));
+    s->bucket = PyMem_Malloc((BUCKETS_PER_ROW * room + 1) * sizeof(uint32_t));
     s->keys = PyMem_Malloc(room * 2 * sizeof(uint64_t));
     s->counts = PyMem_Malloc(8 * 256 * sizeof(uint32_t));
     s->local_rank = PyMem_Malloc(room * sizeof(int64_t));

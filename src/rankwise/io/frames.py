@@ -11,7 +11,7 @@ with the type the query ids were given in.
 A run is first read where its columns are (:func:`run_from_frame`): Arrow
 string, large_string and string_view buffers (pyarrow, polars, pandas'
 Arrow-backed strings) and numpy object arrays of ``str`` (pandas' object
-columns), with the C module :mod:`rankwise.io._ccolumns`, which cuts the
+columns), with the C module :mod:`rankwise.data._ccolumns`, which cuts the
 rows into blocks of one query, checks each block for a document listed twice
 and notes whether the run is in rank order, in one pass. No Python loop per
 row, and pandas' object columns are never converted to Arrow by pyarrow.
@@ -62,7 +62,7 @@ __all__ = [
     "to_arrow_table",
 ]
 
-_ccolumns = load("rankwise.io._ccolumns")
+_ccolumns = load("rankwise.data._ccolumns")
 _LOG = logging.getLogger("rankwise.io")
 
 Pick = Callable[[list[str]], tuple[str, str, str]]

@@ -10,7 +10,7 @@
  * (rankwise_ranks.h). The GIL holder reads the entries into batches of plain
  * memory that a second thread ranks; on large runs, a second thread reads and
  * ranks the second half of the entries itself. Ids and numbers are read as
- * rankwise.io._ccolumns reads them (rankwise_pyids.h); on anything the general
+ * rankwise.data._ccolumns reads them (rankwise_pyids.h); on anything the general
  * path would read otherwise or reject, the function returns None.
  */
 #define PY_SSIZE_T_CLEAN

@@ -4,7 +4,7 @@
 (:mod:`rankwise.ranking._cdict`): each document id is looked up among the
 judged ids of its query and the judged ones are ranked as they come, as
 :func:`rankwise.ranking.rank.rank_all_ties` ranks the run read by
-:func:`rankwise.io.dicts.run_from_dict`.
+:meth:`rankwise.Run.from_dict`.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def rank_run_dict(
     of each judged document found is 1 + the documents of its query that
     sort before it (trec_eval's order, docnos compared only among equal
     scores), as :func:`rank_all_ties` ranks the run read by
-    :func:`rankwise.io.dicts.run_from_dict`. On a machine of two cores or
+    :meth:`rankwise.Run.from_dict`. On a machine of two cores or
     more, for runs of 65,536 documents or more, a second thread (plain C,
     without the GIL) reads and ranks the second half of the queries while
     the thread holding the GIL reads and ranks the first: reading dicts is
@@ -72,7 +72,7 @@ def rank_run_dict(
     grouped = _counted.judgments_by_query(qrels)
     if grouped is None:
         return None
-    from rankwise.io.dicts import ID_TYPES, NUMBER_TYPES
+    from rankwise.data._dicts import ID_TYPES, NUMBER_TYPES
 
     ids = grouped.ids
     read = native.run_dict_ranks(

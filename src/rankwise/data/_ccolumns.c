@@ -1,5 +1,5 @@
 /*
- * rankwise.io._ccolumns: Python dicts, object arrays and Arrow string columns
+ * rankwise.data._ccolumns: Python dicts, object arrays and Arrow string columns
  * to the columns of a Run or Qrels, at C speed.
  *
  * run_dict / qrels_dict iterate {query: {doc: value}} with the C API: query
@@ -8,7 +8,7 @@
  * Keys must be str or int (numpy integers too), values real numbers; on
  * anything else the functions stop and return a "problem" tuple (kind,
  * query key, doc key, value) from which the caller raises the same error the
- * pure Python reader raises (rankwise.io.dicts).
+ * pure Python reader raises (rankwise.data._dicts).
  *
  * run_table reads a run's query and document columns given as Arrow string,
  * large_string or string_view buffers, or as numpy object arrays of str: it
@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RANKWISE_BLOCK_NAME "rankwise.io._ccolumns.Block"
+#define RANKWISE_BLOCK_NAME "rankwise.data._ccolumns.Block"
 #include "rankwise_blocks.h"
 #include "rankwise_interner.h"
 #include "rankwise_pyids.h"
@@ -276,8 +276,9 @@ key_id(PyObject *key, PyObject *id_types, IdText *id, PyObject *query_key, PyObj
 enum { SCORES = 0, GRADES = 1 };
 
 /*
- * A value read as a finite number (a score, or a grade): 1; or 0 with *result the
- * problem tuple ("score", "score range", "score finite", or the same for a grade).
+ * A value read as a finite number (a score, or a grade: true and false are 1 and 0
+ * there, as in a table's boolean column): 1; or 0 with *result the problem tuple
+ * ("score", "score range", "score finite", or the same for a grade).
  */
 static inline int
 value_number(PyObject *value, PyObject *number_types, int what, PyObject *query_key,
@@ -285,6 +286,10 @@ value_number(PyObject *value, PyObject *number_types, int what, PyObject *query_
 {
     static const char *const kinds[2][3] = {{"score", "score range", "score finite"},
                                             {"grade", "grade range", "grade finite"}};
+    if (what == GRADES && UNLIKELY(PyBool_Check(value))) {
+        *out = value == Py_True ? 1.0 : 0.0;
+        return 1;
+    }
     int got = number_of(value, number_types, out);
     if (UNLIKELY(got <= 0)) {
         if (got < 0) {
@@ -1319,7 +1324,7 @@ static PyMethodDef ccolumns_methods[] = {
 
 static struct PyModuleDef ccolumns_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "rankwise.io._ccolumns",
+    .m_name = "rankwise.data._ccolumns",
     .m_doc = "Python dicts, object arrays and Arrow string columns to run and qrels columns "
              "(see rankwise.io.dicts and rankwise.io.frames).",
     .m_size = -1,
