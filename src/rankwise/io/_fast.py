@@ -134,7 +134,7 @@ def _layout(kind: str) -> int:
     return int(_ctrec.RUN if kind == "run" else _ctrec.QRELS)
 
 
-def parse_block(block: bytes, kind: str, *, keep_rank: bool = False,
+def parse_block(block: bytes | memoryview, kind: str, *, keep_rank: bool = False,
                 integer_grades: bool = False, max_line: int | None = None) -> Piece | Declined:
     """Parse a block of whole lines (``kind="run"`` or ``"qrels"``) with the C reader."""
     assert _ctrec is not None
@@ -142,7 +142,7 @@ def parse_block(block: bytes, kind: str, *, keep_rank: bool = False,
     result = _ctrec.parse(block, 0, len(block), _layout(kind), keep_rank, integer_grades, limit)
     if len(result) == 2:
         return Declined(*result)
-    return _piece(result, kind == "run", keep_rank, lambda at, n: block[at : at + n])
+    return _piece(result, kind == "run", keep_rank, lambda at, n: bytes(block[at : at + n]))
 
 
 def range_bounds(size: int) -> list[int]:

@@ -338,14 +338,17 @@ class LineTooLong(Exception):  # noqa: N818 (a signal between the splitter and i
 
 def line_blocks(
     chunks: Iterator[bytes], block_size: int, max_line: int = MAX_LINE_BYTES
-) -> Iterator[bytes]:
+) -> Iterator[bytes | memoryview]:
     """Cut a stream of chunks into blocks of whole lines, each about *block_size* bytes or more.
 
-    Every block but the last ends with a line feed. Raises :class:`LineTooLong`
-    (after yielding every whole line before it) when a line holds more than
-    *max_line* bytes without a line feed.
+    Every block but the last ends with a line feed. A chunk of half *block_size*
+    or more is not copied: its whole lines come as a :class:`memoryview` of it,
+    after a small block (bytes) that ends the line cut by its start; smaller
+    chunks are joined into blocks of bytes. Raises :class:`LineTooLong` (after
+    yielding every whole line before it) when a line holds more than *max_line*
+    bytes without a line feed.
     """
-    parts: list[bytes] = []  # whole lines
+    parts: list[bytes | memoryview] = []  # whole lines
     size = 0
     tail: list[bytes] = []  # the line being read
     tail_size = 0
@@ -359,14 +362,22 @@ def line_blocks(
                     yield b"".join(parts)
                 raise LineTooLong(b"".join(tail)[: max_line + 1])
             continue
-        parts.extend(tail)
-        parts.append(chunk[: cut + 1])
-        size += tail_size + cut + 1
+        view = memoryview(chunk)
+        if len(chunk) * 2 >= block_size:  # large: its lines as they are, the seam joined
+            first = chunk.find(b"\n")
+            yield b"".join([*parts, *tail, view[: first + 1]])
+            if cut > first:
+                yield view[first + 1 : cut + 1]
+            parts, size = [], 0
+        else:
+            parts.extend(tail)
+            parts.append(view[: cut + 1])
+            size += tail_size + cut + 1
+            if size >= block_size:
+                yield b"".join(parts)
+                parts, size = [], 0
         rest = chunk[cut + 1 :]
         tail, tail_size = ([rest], len(rest)) if rest else ([], 0)
-        if size >= block_size:
-            yield b"".join(parts)
-            parts, size = [], 0
         if tail_size > max_line:
             if parts:
                 yield b"".join(parts)

@@ -180,13 +180,14 @@ def _binary_head(head: bytes, first_line: int, layout: _Layout, display: str) ->
         )
 
 
-def _head_checked(blocks: Iterator[bytes], check: Callable[[bytes], None]) -> Iterator[bytes]:
+def _head_checked(blocks: Iterator[bytes | memoryview],
+                  check: Callable[[bytes], None]) -> Iterator[bytes | memoryview]:
     """*blocks*, once *check* has seen their first 64 KiB (a stream's blocks may be smaller).
 
     A NUL byte anywhere in the first 64 KiB is said before the error of any line, as
     for a file, however small the blocks a stream comes in.
     """
-    buffered: list[bytes] = []
+    buffered: list[bytes | memoryview] = []
     size = 0
     try:
         for block in blocks:
@@ -525,8 +526,9 @@ class _Reader:
         self.pieces.append(piece)
         self.lines += piece.lines
 
-    def _general(self, block: bytes, declined: Declined | None = None) -> Piece:
+    def _general(self, block: bytes | memoryview, declined: Declined | None = None) -> Piece:
         """The general reader's piece (the C reader declined it, or is not there)."""
+        block = bytes(block)  # a stream's large blocks come as views of its chunks
         first = self.lines + 1
         if declined is not None:
             import logging  # here, not at the top: start-up time (issue 13, item 21)
@@ -596,7 +598,7 @@ class _Reader:
             from concurrent.futures import ThreadPoolExecutor
 
             pool = ThreadPoolExecutor(max_workers=workers)
-        pending: deque[tuple[bytes, Any]] = deque()
+        pending: deque[tuple[bytes | memoryview, Any]] = deque()
         too_long = None
         try:
             first = True
@@ -604,7 +606,8 @@ class _Reader:
                 for block in blocks:
                     first = False
                     if not self.text:
-                        self.text = bool(block.strip())
+                        self.text = bool(bytes(block[:_HEAD]).strip()) or bool(
+                            bytes(block).strip())
                     if pool is None:
                         self._add(self._general(block))
                         continue
@@ -632,7 +635,7 @@ class _Reader:
                 self.kept.append(chunk)
             yield chunk
 
-    def _take(self, block: bytes, future: Any) -> None:
+    def _take(self, block: bytes | memoryview, future: Any) -> None:
         result = future.result()
         self._add(self._general(block, result) if isinstance(result, Declined) else result)
 
