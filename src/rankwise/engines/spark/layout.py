@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
+
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
 
@@ -130,8 +132,9 @@ def choose_layout(run: DataFrame, ranks_pass: Any, window_rows: int) -> Layout:
         sampled = [i * partitions // k for i in range(k)]  # spread over the partitions
         share, fills = spread_share(_heads(run.sparkSession.sparkContext, ranks_pass,
                                                   rows, sampled))
-        how = (f"{share:.0%} of the queries of the first {HEAD_ROWS:,} rows of "
-               f"{len(sampled)} partitions are in several of them")
+        how = (f"{share:.0%} of the queries of the first "
+               f"{counted(HEAD_ROWS, 'row', grouped=True)} of "
+               f"{counted(len(sampled), 'partition')} are in several of them")
         if share < SPREAD_SHARE:
             return Layout(0, f"read as it is, pieces merged: {how} (< {SPREAD_SHARE:.0%})", rows)
         if fills >= 0.5:
@@ -144,5 +147,6 @@ def choose_layout(run: DataFrame, ranks_pass: Any, window_rows: int) -> Layout:
     if shuffle is None:
         return Layout(0, f"read as it is, pieces merged: {how}, but Spark does not know the "
                          "run's size (to choose the partitions of a shuffle)", rows)
-    return Layout(shuffle, f"shuffled by query first into {shuffle} partitions (cheaper than "
-                           f"merging a piece per partition of every query): {how}")
+    into = counted(shuffle, "partition")
+    return Layout(shuffle, f"shuffled by query first into {into} (cheaper than merging a "
+                           f"piece per partition of every query): {how}")
