@@ -571,7 +571,8 @@ def _moved(before: np.ndarray, after: np.ndarray, tolerance: float) -> np.ndarra
     both_nan = np.isnan(before) & np.isnan(after)
     with np.errstate(invalid="ignore"):
         near = np.abs(after - before) <= tolerance
-    return ~(near | both_nan)
+    out: np.ndarray = ~(near | both_nan)
+    return out
 
 
 def _defined(mean: float, measure: Measure, where: str, values: np.ndarray,

@@ -618,6 +618,7 @@ def _per_query_dicts(names: list[Any], keys: list[str], matrix: Any) -> dict[Any
 
     native = load("rankwise.data._ccolumns") if enabled() else None
     if native is not None:
-        return native.per_query_dicts(names, keys, matrix)
+        built: dict[Any, dict[str, float]] = native.per_query_dicts(names, keys, matrix)
+        return built
     # per query, one row zipped with the keys: no Python loop
     return dict(zip(names, map(dict, map(zip, itertools.repeat(keys), matrix.tolist()))))

@@ -323,7 +323,7 @@ def _words_at(raw: np.ndarray, starts: np.ndarray, available: np.ndarray) -> np.
     # bytes are never used, but the index must be valid (a negative one wraps or fails)
     starts = np.maximum(starts, 0)
     clamped = np.minimum(starts, size - 8)
-    words = windows[clamped]
+    words: np.ndarray = windows[clamped]
     words >>= (starts - clamped).astype(np.uint64) * np.uint64(8)
     words &= _LOW_BYTES[np.clip(available, 0, 8)]
     return words

@@ -48,7 +48,8 @@ def self_rows(run: Run) -> np.ndarray:
     docs = take_rows(run.doc_ids, rows.astype(np.int64))
     queries = names.to_arrow().combine_chunks().take(numpy_to_array(codes[rows].astype(np.int64)))
     same = array_to_numpy(pc.equal(docs, queries).cast(pa.bool_()), np.bool_)
-    return rows[same].astype(np.int64)
+    out: np.ndarray = rows[same].astype(np.int64)
+    return out
 
 
 def without_self(run: Run) -> Run:

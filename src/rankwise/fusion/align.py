@@ -131,7 +131,8 @@ class Aligned:
     def candidates_per_query(self) -> np.ndarray:
         """Per candidate, the number of candidates of its query (|C_q|)."""
         counts = np.bincount(self.candidate_query, minlength=len(self.query_ids))
-        return counts[self.candidate_query]
+        out: np.ndarray = counts[self.candidate_query]
+        return out
 
     def doc_ids(self) -> pa.Array:
         """The document id of each candidate (Arrow strings)."""
@@ -596,7 +597,9 @@ def _exact_order(runs: tuple[Run, ...], query: np.ndarray) -> np.ndarray:
     docs = _all_docs(runs)
     table = pa.table({"q": query, "d": docs.cast(pa.large_binary())})
     order = pc.sort_indices(table, sort_keys=[("q", "ascending"), ("d", "ascending")])
-    return order.to_numpy().astype(np.int64)  # uint64 from Arrow: row arithmetic needs int64
+    # uint64 from Arrow: row arithmetic needs int64
+    out: np.ndarray = order.to_numpy().astype(np.int64)
+    return out
 
 
 def _string_changes(runs: tuple[Run, ...], order: np.ndarray) -> np.ndarray:

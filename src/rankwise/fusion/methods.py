@@ -185,12 +185,14 @@ def _total(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) 
 
 def _times_count(total: np.ndarray, count: np.ndarray | None,
                  params: dict[str, Any]) -> np.ndarray:
-    return total * count
+    out: np.ndarray = total * count
+    return out
 
 
 def _over_count(total: np.ndarray, count: np.ndarray | None,
                 params: dict[str, Any]) -> np.ndarray:
-    return total / count
+    out: np.ndarray = total / count
+    return out
 
 
 def _max(view: Aligned, params: dict[str, Any]) -> np.ndarray:
@@ -202,7 +204,8 @@ def _min(view: Aligned, params: dict[str, Any]) -> np.ndarray:
 
 
 def _med(view: Aligned, params: dict[str, Any]) -> np.ndarray:
-    return np.nanmedian(view.dense(view.scores, np.nan), axis=1)
+    out: np.ndarray = np.nanmedian(view.dense(view.scores, np.nan), axis=1)
+    return out
 
 
 def _check_gamma(params: dict[str, Any]) -> None:
@@ -211,7 +214,8 @@ def _check_gamma(params: dict[str, Any]) -> None:
 
 
 def _gmnz(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) -> np.ndarray:
-    return total * count ** float(params["gamma"])  # type: ignore[operator]
+    out: np.ndarray = total * count ** float(params["gamma"])  # type: ignore[operator]
+    return out
 
 
 def _mixed(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any]) -> np.ndarray:
@@ -233,7 +237,8 @@ def _logn_isr(total: np.ndarray, count: np.ndarray | None, params: dict[str, Any
 def _wmnz(view: Aligned, params: dict[str, Any]) -> np.ndarray:
     weights = _weights(view.n_runs, params)
     held_weight = view.total([np.full(len(c), w) for c, w in zip(view.candidates, weights)])
-    return view.total(view.scores) * held_weight
+    out: np.ndarray = view.total(view.scores) * held_weight
+    return out
 
 
 def _with_missing(view: Aligned, present: list[np.ndarray], missing: list[np.ndarray],

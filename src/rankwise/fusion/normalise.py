@@ -89,18 +89,24 @@ def _normalise_rows(name: str, values: np.ndarray, query: np.ndarray,
     """One run's rows, normalised per query."""
     if name == "rank":
         count = np.bincount(query, minlength=n_queries).astype(np.float64)
-        return 1.0 - (ranks - 1) / count[query]  # type: ignore[operator]
+        out: np.ndarray = 1.0 - (ranks - 1) / count[query]  # type: ignore[operator]
+        return out
     low, high, total, count, mean, std = _per_query(values, query, n_queries, name == "zmuv")
     lo, hi = low[query], high[query]
     if name == "min-max":
-        return (values - lo) / np.maximum(hi - lo, _FLOOR)
+        out = (values - lo) / np.maximum(hi - lo, _FLOOR)
+        return out
     if name == "min-max-inverted":
-        return (hi - values) / np.maximum(hi - lo, _FLOOR)
+        out = (hi - values) / np.maximum(hi - lo, _FLOOR)
+        return out
     if name == "max":
-        return values / np.maximum(hi, _FLOOR)
+        out = values / np.maximum(hi, _FLOOR)
+        return out
     if name == "sum":
-        return (values - lo) / np.maximum(total[query] - count[query] * lo, _FLOOR)
-    return (values - mean[query]) / np.maximum(std[query], _FLOOR)  # zmuv
+        out = (values - lo) / np.maximum(total[query] - count[query] * lo, _FLOOR)
+        return out
+    out = (values - mean[query]) / np.maximum(std[query], _FLOOR)  # zmuv
+    return out
 
 
 def normalise(view: Aligned, norm: str | None) -> Aligned:
@@ -187,4 +193,6 @@ def _absent_order(docs: pa.Array, query: np.ndarray, absent: np.ndarray) -> np.n
     import pyarrow.compute as pc
 
     table = pa.table({"q": query[absent], "d": docs.take(pa.array(absent)).cast(pa.binary())})
-    return pc.sort_indices(table, sort_keys=[("q", "ascending"), ("d", "descending")]).to_numpy()
+    out: np.ndarray = pc.sort_indices(
+        table, sort_keys=[("q", "ascending"), ("d", "descending")]).to_numpy()
+    return out

@@ -131,7 +131,8 @@ def _position_probs(lengths: np.ndarray, hits: np.ndarray) -> np.ndarray:
     depth = int(lengths.max()) if len(lengths) else 0
     with_hit = np.bincount(hits[:, 1], minlength=depth).astype(np.float64)[:depth]
     longer = np.bincount(lengths, minlength=depth + 1)[::-1].cumsum()[::-1][1:depth + 1]
-    return np.divide(with_hit, longer, out=np.zeros(depth), where=longer > 0)
+    result: np.ndarray = np.divide(with_hit, longer, out=np.zeros(depth), where=longer > 0)
+    return result
 
 
 def _probfuse_probs(lengths: np.ndarray, hits: np.ndarray, segments: int) -> np.ndarray:
@@ -146,7 +147,8 @@ def _probfuse_probs(lengths: np.ndarray, hits: np.ndarray, segments: int) -> np.
     starts = np.arange(segments)[None, :] * size[:, None]
     widths = np.clip(lengths[:, None] - starts, 0, size[:, None])
     share = np.divide(counts, widths, out=np.zeros_like(counts), where=widths > 0)
-    return share.sum(axis=0) / n_queries
+    result: np.ndarray = share.sum(axis=0) / n_queries
+    return result
 
 
 def _binned_probs(lengths: np.ndarray, hits: np.ndarray, bounds: np.ndarray) -> np.ndarray:

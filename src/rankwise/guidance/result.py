@@ -140,7 +140,7 @@ class Guide(Tabular):
         ([[1.0, 2], [2.0, 1]], 'one-relevant', ['mrr@10', 'recall@1000', 'ndcg@10'])
         """
         f = self.facts
-        return _plain({
+        plain: dict[str, Any] = _plain({
             "judgments": asdict(f.judgments),
             "runs": [asdict(run) for run in f.runs],
             "cutoff": f.cutoff,
@@ -156,6 +156,7 @@ class Guide(Tabular):
             "commands": list(self.commands),
             "notes": list(f.notes),
         })
+        return plain
 
     def to_pandas(self) -> pd.DataFrame:
         """Return one row per sentence: scope, run, topic, rule, text."""

@@ -48,7 +48,8 @@ def segment_cumsum(query: np.ndarray, values: np.ndarray) -> np.ndarray:
     starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
     before = np.concatenate(([0.0], total))[starts]
     lengths = np.diff(np.append(starts, len(values)))
-    return total - np.repeat(before, lengths)
+    out: np.ndarray = total - np.repeat(before, lengths)
+    return out
 
 
 _DENSE_LIMIT = 1 << 22

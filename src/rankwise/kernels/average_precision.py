@@ -81,7 +81,8 @@ def reciprocal_rank(ctx: Context, m: Measure) -> np.ndarray:
 def _counts_above(ctx: Context, indicator: np.ndarray) -> np.ndarray:
     """Per hit, how many earlier hits of its query have *indicator* set."""
     d = ctx.data
-    return segment_cumsum(d.hit_query, indicator.astype(np.float64)) - indicator
+    out: np.ndarray = segment_cumsum(d.hit_query, indicator.astype(np.float64)) - indicator
+    return out
 
 
 def bpref(ctx: Context, m: Measure) -> np.ndarray:

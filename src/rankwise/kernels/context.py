@@ -37,12 +37,14 @@ class RelevanceView:
     @cached_property
     def rel_query(self) -> np.ndarray:
         """Query of each relevant hit (sorted by query, then rank)."""
-        return self.data.hit_query[self.is_rel]
+        out: np.ndarray = self.data.hit_query[self.is_rel]
+        return out
 
     @cached_property
     def rel_rank(self) -> np.ndarray:
         """Rank of each relevant hit."""
-        return self.data.hit_rank[self.is_rel]
+        out: np.ndarray = self.data.hit_rank[self.is_rel]
+        return out
 
     @cached_property
     def rel_index(self) -> np.ndarray:

@@ -25,12 +25,14 @@ def num_ret(ctx: Context, m: Measure) -> np.ndarray:
 
 def num_rel(ctx: Context, m: Measure) -> np.ndarray:
     """R: relevant documents in the judgments."""
-    return ctx.view(m.param("rel")).num_rel.copy()
+    out: np.ndarray = ctx.view(m.param("rel")).num_rel.copy()
+    return out
 
 
 def num_rel_ret(ctx: Context, m: Measure) -> np.ndarray:
     """Relevant documents retrieved."""
-    return ctx.view(m.param("rel")).num_rel_ret.copy()
+    out: np.ndarray = ctx.view(m.param("rel")).num_rel_ret.copy()
+    return out
 
 
 def num_nonrel_judged_ret(ctx: Context, m: Measure) -> np.ndarray:

@@ -81,9 +81,11 @@ def scaled_gains(grades: np.ndarray, low: float, high: float) -> np.ndarray:
             f"min_grade={low:g}"
         )
     if low == 0.0:  # the common case, as before min_grade: grade / max_grade
-        return np.minimum(np.maximum(grades, 0.0) / high, 1.0)
+        out: np.ndarray = np.minimum(np.maximum(grades, 0.0) / high, 1.0)
+        return out
     clipped = np.minimum(np.maximum(np.maximum(grades, 0.0), low), high)
-    return (clipped - low) / (high - low)
+    out = (clipped - low) / (high - low)
+    return out
 
 
 def _gain_matrix(ctx: Context, m: Measure, rows: slice, depth: int) -> np.ndarray:

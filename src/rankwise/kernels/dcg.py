@@ -58,7 +58,7 @@ def gain_of(grades: np.ndarray, m: Measure, shift: np.ndarray | None = None) -> 
     kind = m.param("gain") if "gain" in params else "linear"
     positive = np.maximum(grades, 0.0)
     if kind == "exp" and shift is not None:
-        gains = np.exp2(positive - shift) - np.exp2(-shift)
+        gains: np.ndarray = np.exp2(positive - shift) - np.exp2(-shift)
     elif kind == "exp":
         gains = np.exp2(positive) - 1.0
     else:
@@ -171,7 +171,7 @@ def unscale(values: np.ndarray, shift: np.ndarray | None, m: Measure) -> np.ndar
     if shift is None:
         return values
     with np.errstate(over="ignore"):
-        out = values * np.exp2(shift if values.ndim == 1 else shift[np.newaxis, :])
+        out: np.ndarray = values * np.exp2(shift if values.ndim == 1 else shift[np.newaxis, :])
     if not np.all(np.isfinite(out)):
         top = float(np.max(shift)) + EXP_SCALE_ABOVE
         raise UnsupportedMeasureError(

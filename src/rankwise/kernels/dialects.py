@@ -15,7 +15,7 @@ vectorised over all queries and hits; no Python loop per query.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import TypeVar
 
 import numpy as np
 
@@ -35,6 +35,8 @@ from rankwise.measures.spec import Measure
 __all__ = ["DIALECT_KERNELS", "OWN_FAMILIES", "compute_with", "coverage", "measure_for"]
 
 DialectKernel = Callable[[Context, Measure, Conventions], np.ndarray]
+
+_T = TypeVar("_T")
 
 
 class _Hits:
@@ -84,7 +86,7 @@ class _Hits:
         """Per hit, its score (1 where the engine kept none)."""
         return self._score if self._score is not None else np.ones(len(self.query))
 
-    def static(self, key: Hashable, make: Callable[[], Any]) -> Any:
+    def static(self, key: Hashable, make: Callable[[], _T]) -> _T:
         """What *make* derives from the judgments alone, made once per set of judgments.
 
         The ranking's cache holds it, shared by its views and, in training
@@ -96,7 +98,8 @@ class _Hits:
             if isinstance(value, np.ndarray):
                 value.flags.writeable = False  # shared: nobody may change it
             cache[key] = value
-        return cache[key]
+        made: _T = cache[key]
+        return made
 
     def judged(self) -> tuple[np.ndarray, np.ndarray]:
         """(query, grade) of every judgment of the evaluated queries, grades descending."""
@@ -309,7 +312,7 @@ def _gains(grades: np.ndarray, c: Conventions, shift: np.ndarray | None = None) 
     if shift is not None and c.gain == "exp":
         scale = np.exp2(-shift)
         top = np.maximum(grades, 0.0) if c.negative == "zero" else grades
-        gains = np.exp2(top - shift) - scale
+        gains: np.ndarray = np.exp2(top - shift) - scale
         for grade, value in c.gains:
             gains = np.where(grades == grade, value * scale, gains)
         return gains
@@ -371,7 +374,8 @@ def _discount(rank: np.ndarray) -> np.ndarray:
         table = np.zeros(size)
         table[1:] = 1.0 / np.log2(np.arange(1, size) + 1.0)
         _DISCOUNTS = table
-    return _DISCOUNTS[rank]
+    out: np.ndarray = _DISCOUNTS[rank]
+    return out
 
 
 def _discount_table(limit: int, dtype: type = np.float64) -> np.ndarray:
@@ -393,7 +397,9 @@ def _weighted(gains: np.ndarray, positions: np.ndarray, dtype: type) -> np.ndarr
     """
     if dtype is np.float64:
         return gains / np.log2(positions + 1.0)
-    return gains.astype(np.float32) / np.log2(positions.astype(np.float32) + np.float32(1.0))
+    out: np.ndarray = gains.astype(np.float32) / np.log2(
+        positions.astype(np.float32) + np.float32(1.0))
+    return out
 
 
 def _dcg(hits: _Hits, gains: np.ndarray, k: int | None, c: Conventions) -> np.ndarray:
@@ -499,8 +505,10 @@ def _gain_empty(hits: _Hits, ideal: np.ndarray, c: Conventions) -> np.ndarray:
     if c.empty_when == "nonpositive":
         return ideal <= 0
     if c.empty_when == "label_sum":
-        return per_query_sum(hits.query, hits.grade, hits.n_queries) == 0
-    return ideal == 0
+        out: np.ndarray = per_query_sum(hits.query, hits.grade, hits.n_queries) == 0
+        return out
+    out = ideal == 0
+    return out
 
 
 def dcg(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:

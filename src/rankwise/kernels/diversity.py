@@ -37,7 +37,8 @@ def _view(ctx: Context, m: Measure) -> SubtopicView:
 
 def _discount(rank: np.ndarray) -> np.ndarray:
     """Ndeval's DCG discount: log 2 / log(rank + 1) (1 at rank 1)."""
-    return np.log(2.0) / np.log(np.asarray(rank, dtype=np.float64) + 1.0)
+    out: np.ndarray = np.log(2.0) / np.log(np.asarray(rank, dtype=np.float64) + 1.0)
+    return out
 
 
 def _ideal_ideal(
@@ -124,7 +125,8 @@ def nrbp(ctx: Context, m: Measure) -> np.ndarray:
     scale = safe_divide(
         np.full(ctx.n_queries, 1.0 - (1.0 - alpha) * beta), _view(ctx, m).subtopics
     )
-    return scale * _nrbp_sums(ctx, m, ideal=False)
+    out: np.ndarray = scale * _nrbp_sums(ctx, m, ideal=False)
+    return out
 
 
 def nnrbp(ctx: Context, m: Measure) -> np.ndarray:

@@ -33,7 +33,8 @@ def stop_probability(grades: np.ndarray, max_grade: float) -> np.ndarray:
     >>> stop_probability(np.array([-2.0, 0.0, 1.0, 4.0]), 4).tolist()
     [0.0, 0.0, 0.0625, 0.9375]
     """
-    return (np.exp2(np.maximum(grades, 0.0)) - 1.0) / np.exp2(max_grade)
+    out: np.ndarray = (np.exp2(np.maximum(grades, 0.0)) - 1.0) / np.exp2(max_grade)
+    return out
 
 
 def check_grades(ctx: Context, m: Measure) -> float:

@@ -74,7 +74,7 @@ def _ideal_ranks(ctx: Context, m: Measure, positive: np.ndarray) -> np.ndarray:
     order = np.lexsort((rank, kind, hit_keys))
     among = np.empty(len(order), dtype=np.int64)
     among[order] = rank_within_query(hit_keys[order])
-    ideal_rank = above + among
+    ideal_rank: np.ndarray = above + among
     late = kind == 2  # after the unretrieved documents of their grade
     if late.any():
         size = np.searchsorted(keys, hit_keys, side="right") - starts - above
@@ -102,7 +102,8 @@ def _ideal_ranks_by_score(ctx: Context, m: Measure, positive: np.ndarray) -> np.
     order = np.lexsort((d.judged_rows, -score, -d.judged_grades, judged_query))
     ideal = np.empty(len(order), dtype=np.int64)
     ideal[order] = rank_within_query(judged_query[order])
-    return ideal[d.hit_judged[positive]]
+    out: np.ndarray = ideal[d.hit_judged[positive]]
+    return out
 
 
 def compat(ctx: Context, m: Measure) -> np.ndarray:
@@ -130,7 +131,8 @@ def compat(ctx: Context, m: Measure) -> np.ndarray:
     ideal_overlap = np.where(relevant > 0, ideal_overlap, 0.0)
     if m.param("normalize"):
         return safe_divide(overlap, ideal_overlap)
-    return overlap / norms[np.maximum(depths, 1) - 1]
+    out: np.ndarray = overlap / norms[np.maximum(depths, 1) - 1]
+    return out
 
 
 def ncg(ctx: Context, m: Measure) -> np.ndarray:

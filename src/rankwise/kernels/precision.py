@@ -93,7 +93,8 @@ def unjudged_at(ctx: Context, m: Measure) -> np.ndarray:
     top = min(k, 1 << 62)
     judged_top = (d.hit_rank <= top) & (d.hit_grade >= 0)
     shown = np.minimum(d.num_ret, k).astype(np.float64)
-    return (shown - per_query_sum(d.hit_query[judged_top], None, ctx.n_queries)) / k
+    out: np.ndarray = (shown - per_query_sum(d.hit_query[judged_top], None, ctx.n_queries)) / k
+    return out
 
 
 def set_precision(ctx: Context, m: Measure) -> np.ndarray:
@@ -155,13 +156,16 @@ def utility(ctx: Context, m: Measure) -> np.ndarray:
     a, b, c, e = m.param("coefficients")
     view = ctx.view(m.param("rel"))
     rel_ret, ret, r = view.num_rel_ret, ctx.data.num_ret.astype(np.float64), view.num_rel
-    return a * rel_ret + b * (ret - rel_ret) + c * (r - rel_ret) + e * (rel_ret - ret - r)
+    out: np.ndarray = (a * rel_ret + b * (ret - rel_ret) + c * (r - rel_ret)
+                       + e * (rel_ret - ret - r))
+    return out
 
 
 def round_half_away(values: np.ndarray) -> np.ndarray:
     """C's ``lround`` for non-negative values: halves round up."""
     floor = np.floor(values)
-    return np.where(values - floor >= 0.5, floor + 1.0, floor)
+    out: np.ndarray = np.where(values - floor >= 0.5, floor + 1.0, floor)
+    return out
 
 
 def relevant_needed(levels: float, num_rel: np.ndarray, rounding: str) -> np.ndarray:
@@ -246,7 +250,8 @@ def _relevant_through(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarr
 
 def precision_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:
     """P@k for every k of *cutoffs* at once: rows of :func:`precision`, the same numbers."""
-    return _relevant_through(ctx, m, cutoffs) / np.asarray(cutoffs)[:, None]
+    out: np.ndarray = _relevant_through(ctx, m, cutoffs) / np.asarray(cutoffs)[:, None]
+    return out
 
 
 def recall_at_cutoffs(ctx: Context, m: Measure, cutoffs: np.ndarray) -> np.ndarray:

@@ -73,7 +73,8 @@ def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
     p = float(m.param("p"))
     weight = p ** (d.hit_rank - 1.0)
     found = (1.0 - p) * per_query_sum(d.hit_query, rbp_gains(ctx, m) * weight, ctx.n_queries)
-    return found + beyond_gain(ctx, m)
+    out: np.ndarray = found + beyond_gain(ctx, m)
+    return out
 
 
 def rbp_residual(ctx: Context, m: Measure) -> np.ndarray:

@@ -44,7 +44,8 @@ def _groups(ctx: Context) -> tuple[np.ndarray, np.ndarray]:
 def _prob_in_top(ctx: Context, k: np.ndarray | float) -> np.ndarray:
     """Per hit, the probability that it is ranked within the top *k*."""
     above, size = _groups(ctx)
-    return np.clip(k - above, 0.0, size) / size
+    out: np.ndarray = np.clip(k - above, 0.0, size) / size
+    return out
 
 
 def _relevant_in_top(ctx: Context, m: Measure, k: np.ndarray | float) -> np.ndarray:
@@ -105,7 +106,8 @@ def unjudged(ctx: Context, m: Measure) -> np.ndarray:
     top = _prob_in_top(ctx, _cut(ctx, m.cutoff))
     usable = d.hit_grade >= 0
     judged_top = per_query_sum(d.hit_query[usable], top[usable], ctx.n_queries)
-    return (np.minimum(d.num_ret, _k(m)) - judged_top) / _k(m)
+    out: np.ndarray = (np.minimum(d.num_ret, _k(m)) - judged_top) / _k(m)
+    return out
 
 
 def _discount_table(limit: int) -> np.ndarray:
@@ -283,7 +285,8 @@ def rank_biased_precision(ctx: Context, m: Measure) -> np.ndarray:
     last = np.maximum(np.minimum(above + size, _cut(ctx, None)), above)
     weight = (last - above) / size if p == 1.0 else (p**above - p**last) / (1.0 - p) / size
     found = per_query_sum(ctx.data.hit_query, rbp_gains(ctx, m) * weight, ctx.n_queries)
-    return (1.0 - p) * found + beyond_gain(ctx, m)
+    out: np.ndarray = (1.0 - p) * found + beyond_gain(ctx, m)
+    return out
 
 
 def num_rel_ret(ctx: Context, m: Measure) -> np.ndarray:
@@ -321,7 +324,9 @@ def utility(ctx: Context, m: Measure) -> np.ndarray:
     rel_ret = num_rel_ret(ctx, m)
     ret = ctx.data.num_ret.astype(np.float64)
     r = ctx.view(m.param("rel")).num_rel
-    return a * rel_ret + b * (ret - rel_ret) + c * (r - rel_ret) + e * (rel_ret - ret - r)
+    out: np.ndarray = (a * rel_ret + b * (ret - rel_ret) + c * (r - rel_ret)
+                       + e * (rel_ret - ret - r))
+    return out
 
 
 AVERAGE_KERNELS: dict[str, Callable[[Context, Measure], np.ndarray]] = {

@@ -94,7 +94,8 @@ def find_strings(column: StringsLike, values: StringsLike) -> tuple[np.ndarray, 
         results[index][0][:] += base
         base += sum(chunk[0] for chunk in part)
     if len(results) == 1:
-        return results[0]
+        only: tuple[np.ndarray, np.ndarray] = results[0]
+        return only
     return (
         np.concatenate([rows for rows, _ in results]),
         np.concatenate([codes for _, codes in results]),

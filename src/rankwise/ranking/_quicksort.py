@@ -163,7 +163,7 @@ def ranx_positions(
     [18, 17, 19]
     """
     rows = np.asarray(rows, dtype=np.int64)
-    out = rows.copy()
+    out: np.ndarray = rows.copy()
     if not len(rows):
         return out
     sizes = np.bincount(query_codes, minlength=int(query_codes.max()) + 1)

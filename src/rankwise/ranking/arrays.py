@@ -264,7 +264,8 @@ def rank_arrays(
 def _grades_descending(labels: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
     """The labels of each group sorted descending (a counting sort for small integer grades)."""
     if len(labels) == 0:
-        return labels.copy()
+        out: np.ndarray = labels.copy()
+        return out
     low, high = float(labels.min()), float(labels.max())
     span = high - low
     if span < 64 and n_groups * (span + 1) < 1 << 31:

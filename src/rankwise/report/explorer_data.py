@@ -61,7 +61,8 @@ def _planes(values: np.ndarray) -> bytes:
     data = np.ascontiguousarray(values).astype(values.dtype.newbyteorder("<"), copy=False)
     if data.itemsize == 1:
         return data.tobytes()
-    return data.view(np.uint8).reshape(-1, data.itemsize).T.tobytes()
+    planes: bytes = data.view(np.uint8).reshape(-1, data.itemsize).T.tobytes()
+    return planes
 
 
 def _strings(values: Sequence[str], limit: int | None = None) -> tuple[np.ndarray, bytes]:
@@ -150,7 +151,8 @@ def _score_bits(score: np.ndarray, counts: np.ndarray) -> np.ndarray:
     delta[1:] -= top[:-1]
     first = np.concatenate(([0], np.cumsum(counts)[:-1]))[counts > 0]
     delta[first] = top[first]
-    return delta.astype(np.int32)
+    out: np.ndarray = delta.astype(np.int32)
+    return out
 
 
 def _list_sections(lists: RankedLists, n_queries: int,

@@ -104,4 +104,5 @@ def scipy_special() -> ModuleType:
         raise MissingDependencyError(
             "this test needs scipy for its distribution function: pip install 'rankwise[stats]'"
         ) from error
-    return special
+    module: ModuleType = special
+    return module

@@ -113,7 +113,7 @@ def rbo_from_overlaps(x: np.ndarray, length_a: np.ndarray, length_b: np.ndarray,
     short = np.minimum(length_a, length_b).astype(np.int64)
     long_ = np.maximum(length_a, length_b).astype(np.int64)
     rows = np.arange(n_queries)
-    out = np.zeros(n_queries)
+    out: np.ndarray = np.zeros(n_queries)
     empty = short == 0
     if method == "repro_eval":
         p = check("p (the persistence)", p, PERSISTENCE)

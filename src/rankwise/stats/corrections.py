@@ -87,7 +87,7 @@ def adjust_pvalues(p_values: Any, method: str | None = "holm") -> np.ndarray:
     known = ~np.isnan(p)
     if ((p[known] < 0) | (p[known] > 1)).any():
         raise InvalidParameterError("p_values must lie between 0 and 1")
-    out = p.copy()
+    out: np.ndarray = p.copy()
     values = p[known]
     m = len(values)
     if m == 0 or method == "none":

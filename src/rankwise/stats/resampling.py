@@ -300,7 +300,7 @@ def _bootstrap_indices(seed: np.random.SeedSequence, n: int, start: int, rows: i
         generator.advance((start * n) // 2)
         skip = (start * n) % 2
         raw = generator.random_raw((rows * n + skip + 1) // 2).view("<u4")[skip : skip + rows * n]
-        index = (raw.astype(np.uint64) * np.uint64(n)) >> np.uint64(32)
+        index: np.ndarray = (raw.astype(np.uint64) * np.uint64(n)) >> np.uint64(32)
     else:  # one 64-bit draw per index, multiply-high in two halves
         generator.advance(start * n)
         raw = generator.random_raw(rows * n)
@@ -414,8 +414,9 @@ def count_sums(counts: np.ndarray, pieces: _Pieces) -> np.ndarray:
     elementwise in one fixed order.
     """
     if pieces.plain is not None:
-        return counts @ pieces.plain
-    total = (counts @ pieces.parts[0]) * pieces.scales[0]
+        out: np.ndarray = counts @ pieces.plain
+        return out
+    total: np.ndarray = (counts @ pieces.parts[0]) * pieces.scales[0]
     for part, scale in zip(pieces.parts[1:], pieces.scales[1:]):
         total = total + (counts @ part) * scale
     return total

@@ -110,7 +110,8 @@ def _s_bounds(df: float, special: Any) -> tuple[float, float, Any]:
             high *= 1.5
 
     def weight(s: np.ndarray) -> np.ndarray:
-        return np.exp(log_density(s))
+        out: np.ndarray = np.exp(log_density(s))
+        return out
 
     return low, high, weight
 

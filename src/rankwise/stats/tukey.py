@@ -189,7 +189,8 @@ def _enumerated_ranges(x: np.ndarray) -> np.ndarray:
     sums = x[:, 0][None, :]
     for j in range(1, n):
         sums = (sums[:, None, :] + x[perms, j][None, :, :]).reshape(-1, m)
-    return sums.max(axis=1) - sums.min(axis=1)
+    out: np.ndarray = sums.max(axis=1) - sums.min(axis=1)
+    return out
 
 
 def _sampled_ranges(x: np.ndarray, n_resamples: int, seed: np.random.SeedSequence,

@@ -141,7 +141,8 @@ def _query_column(table: Any) -> list[Any] | None:
         return list(values.tolist() if hasattr(values, "tolist") else values)
     import pyarrow.compute as pc
 
-    return pc.unique(column).to_pylist()
+    ids: list[Any] = pc.unique(column).to_pylist()
+    return ids
 
 
 def _as_qrels(source: Any) -> Any:

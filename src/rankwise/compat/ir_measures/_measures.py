@@ -228,11 +228,13 @@ class Measure:
     def iter_calc(self, qrels: Any, run: Any) -> Iterator[Any]:
         """Per-query values of this measure (``Metric`` rows), with the default pipeline."""
         self.validate_params()
-        return default_pipeline().iter_calc([self], qrels, run)
+        rows: Iterator[Any] = default_pipeline().iter_calc([self], qrels, run)
+        return rows
 
     def calc_aggregate(self, qrels: Any, run: Any) -> float:
         """The aggregate value of this measure (the mean over queries; a sum for counts)."""
-        return default_pipeline().calc_aggregate([self], qrels, run)[self]
+        value: float = default_pipeline().calc_aggregate([self], qrels, run)[self]
+        return value
 
     def calc(self, qrels: Any, run: Any) -> Any:
         """``CalcResults(aggregate value, per-query Metric rows)``."""

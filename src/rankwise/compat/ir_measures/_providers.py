@@ -367,7 +367,8 @@ def _accuracy(rel: float, cutoff: int | None) -> Callable[[AnyType], list[np.nda
 
 
 def _defined(arrays: list[np.ndarray]) -> np.ndarray:
-    return ~np.isnan(arrays[0])
+    out: np.ndarray = ~np.isnan(arrays[0])
+    return out
 
 
 class AccuracyProvider(RankwiseProvider):
@@ -455,8 +456,9 @@ def _cwl_row(query: AnyType, measure: AnyType, arrays: list[np.ndarray], positio
 _CWL_DEPTH = 1000  # cwl_eval's max_n, as ir_measures' provider sets it
 
 
-def _cwl_direct(rule: str, params: dict[str, float],
-                gain_of: Callable[[np.ndarray], np.ndarray]) -> Callable[[AnyType], list]:
+def _cwl_direct(
+    rule: str, params: dict[str, float], gain_of: Callable[[np.ndarray], np.ndarray]
+) -> Callable[[AnyType], list[np.ndarray]]:
     """The five C/W/L quantities of each query of a ranking, a block of queries at a time."""
 
     def direct(ranking: AnyType) -> list[np.ndarray]:
@@ -511,7 +513,8 @@ class CwlEvalProvider(RankwiseProvider):
             rel = float(measure["rel"])
 
             def gain_of(grades: np.ndarray) -> np.ndarray:
-                return (np.maximum(grades, 0.0) >= rel).astype(np.float64)
+                out: np.ndarray = (np.maximum(grades, 0.0) >= rel).astype(np.float64)
+                return out
         else:
             low, high = float(measure["min_rel"]), float(measure["max_rel"])
             if not low < high:

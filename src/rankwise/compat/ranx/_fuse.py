@@ -53,14 +53,16 @@ def _normalised(runs: Sequence[Run], norm: str | None) -> list[Run]:
 
 def normalize(run: Run, norm: str = "min-max") -> Run:
     """See :func:`rankwise.compat.ranx.normalize`."""
-    return norm_switch(norm)(run)
+    normalised: Run = norm_switch(norm)(run)
+    return normalised
 
 
 def fuse(runs: Sequence[Run], norm: str | None = "min-max", method: str = "wsum",
          params: dict[str, Any] | None = None) -> Run:
     """See :func:`rankwise.compat.ranx.fuse`."""
     same_queries(runs)
-    return fusion_switch(method)(_normalised(runs, norm), **(params or {}))
+    fused: Run = fusion_switch(method)(_normalised(runs, norm), **(params or {}))
+    return fused
 
 
 # the grids and searches ---------------------------------------------------------------

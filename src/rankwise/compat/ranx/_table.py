@@ -216,7 +216,8 @@ class Table:
         return self.docs.to_pylist() if self.n_rows else []
 
     def _listed(self, values: np.ndarray, cast: type) -> list[Any]:
-        return (values.astype(np.int64) if cast is int else values).tolist()
+        listed: list[Any] = (values.astype(np.int64) if cast is int else values).tolist()
+        return listed
 
     def to_dict(self, cast: type) -> dict[Any, dict[str, Any]]:
         """``{query: {doc: value}}`` in the dict's order, values as *cast* (int or float)."""
@@ -243,8 +244,9 @@ class Table:
 
     def positions(self) -> np.ndarray:
         """Per document, its 0-based position in its query's list."""
-        return np.arange(self.n_rows, dtype=np.int64) - np.repeat(self.offsets[:-1],
-                                                                 self.lengths)
+        positions: np.ndarray = np.arange(self.n_rows, dtype=np.int64) - np.repeat(
+            self.offsets[:-1], self.lengths)
+        return positions
 
     def ranking(self, name: str = "run", depth: int | None = None) -> Any:
         """A rankwise :class:`~rankwise.Run` ranking each query's documents in this order.
