@@ -336,7 +336,8 @@ class Run:
         [1, 0]
         """
         if self._query_codes is not None:
-            return self._query_codes[rows]
+            codes: np.ndarray = self._query_codes[rows]
+            return codes
         starts, codes = self._segments  # type: ignore[misc]
         return codes[np.searchsorted(starts, rows, side="right") - 1].astype(np.int32)
 

@@ -37,7 +37,7 @@ class _Inflater:
     def decompress(self, data: bytes, max_length: int = -1) -> bytes:
         if self._tail:
             data = self._tail + data
-        out = self._inner.decompress(data, max_length) if max_length > 0 else (
+        out: bytes = self._inner.decompress(data, max_length) if max_length > 0 else (
             self._inner.decompress(data)
         )
         self._tail = self._inner.unconsumed_tail

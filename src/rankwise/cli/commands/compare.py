@@ -73,7 +73,7 @@ examples:
 exit status: 0 success, 1 bad input, measure or option value (one line on
   stderr says what and where), 2 malformed command line."""
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``compare`` command."""
     parser = commands.add_parser(
         "compare",

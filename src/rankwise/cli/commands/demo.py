@@ -41,7 +41,7 @@ TUTORIAL_SCORES: dict[str, list[float]] = {
 _CUTOFFS = (3, 5, 10)
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``demo`` command."""
     parser = commands.add_parser(
         "demo",

@@ -61,7 +61,7 @@ exit status: 0 success, 1 bad input or option value (one line on stderr says
   what and where), 2 malformed command line."""
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``design`` command."""
     parser = commands.add_parser(
         "design",

@@ -58,7 +58,7 @@ exit status: 0 success, 1 bad input or measure (one line on stderr says what
 
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``eval`` command."""
     parser = commands.add_parser(
         "eval",

@@ -41,7 +41,7 @@ examples:
 exit status: 0 success, 1 bad input or measure, 2 malformed command line."""
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``explain`` command."""
     parser = commands.add_parser(
         "explain",

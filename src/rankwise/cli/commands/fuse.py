@@ -59,7 +59,7 @@ def _param(text: str) -> tuple[str, float | int | str]:
     return key.strip(), number
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``fuse`` command."""
     parser = commands.add_parser(
         "fuse",

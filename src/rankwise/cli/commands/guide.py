@@ -43,7 +43,7 @@ exit status: 0 success, 1 bad input (one line on stderr says what and where),
   2 malformed command line."""
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``guide`` command."""
     parser = commands.add_parser(
         "guide",

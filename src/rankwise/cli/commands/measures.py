@@ -37,7 +37,7 @@ _MEANINGS = {
 """What a bare family name means where it means two things."""
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``measures`` command."""
     parser = commands.add_parser(
         "measures",

@@ -48,7 +48,7 @@ _DEFAULTS = {"curves": ("ndcg", "P", "recall"), "distribution": ("ndcg@10", "map
              "differences": ("ndcg@10", "map", "mrr")}
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``plot`` command."""
     parser = commands.add_parser(
         "plot",

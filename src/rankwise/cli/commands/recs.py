@@ -98,7 +98,7 @@ def recommender_columns(text: str) -> dict[str, str]:
     return mapping
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``recs`` command."""
     parser = commands.add_parser(
         "recs",

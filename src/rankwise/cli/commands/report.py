@@ -63,7 +63,7 @@ exit status: 0 success, 1 bad input, measure or missing dependency (one line
   on stderr says what and where), 2 malformed command line."""
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``report`` command."""
     parser = commands.add_parser(
         "report",

@@ -418,7 +418,7 @@ def main(argv: Sequence[str], *, debug: bool = False, quiet: bool = False) -> in
         )
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``trec-eval`` (for the command list; its arguments are parsed by :func:`main`)."""
     parser = commands.add_parser(
         "trec-eval",

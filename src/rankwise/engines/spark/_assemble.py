@@ -29,7 +29,8 @@ def _index_of(values: pa.Array, names: list[str]) -> np.ndarray:
     import pyarrow.compute as pc
 
     found = pc.index_in(values, value_set=pa.array(names, pa.string()))
-    return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    codes: np.ndarray = found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    return codes
 
 
 def judged_only_ranks(
@@ -317,7 +318,8 @@ class HitIntervals:
         end = self._query_end  # one past the query's last interval
 
         def suffix(start: np.ndarray) -> np.ndarray:
-            return total[end] - total[start]
+            after: np.ndarray = total[end] - total[start]
+            return after
 
         score = self._sorted_score
         new_group = self._new_query | np.concatenate(([True], score[1:] != score[:-1]))

@@ -82,11 +82,12 @@ def project_run(frame: Any, *, query: str, doc: str, score: str) -> DataFrame:
     what = "run_df"
     field = _field(frame, score, "score", "score", what)
     _check_type(field, _NUMBER_TYPES, "numbers", what)
-    return frame.select(
+    projected: DataFrame = frame.select(
         _ids(frame, query, "query", "query", what).alias("q"),
         _ids(frame, doc, "document", "doc", what).alias("d"),
         column(score).cast("double").alias("s"),
     )
+    return projected
 
 
 def project_qrels(
@@ -113,7 +114,8 @@ def project_qrels(
     ]
     if subtopic is not None:
         columns.append(_ids(frame, subtopic, "subtopic", "subtopic", what).alias("t"))
-    return frame.select(*columns)
+    projected: DataFrame = frame.select(*columns)
+    return projected
 
 
 def subtopic_column(frame: Any, subtopic: str | None) -> str | None:
@@ -128,12 +130,13 @@ def project_one_table(frame: Any, *, query: str, doc: str, score: str, label: st
     """Return one learning-to-rank table as columns ``q, d, s, g`` (checked as above)."""
     project_run(frame, query=query, doc=doc, score=score)  # checks names and types
     project_qrels(frame, query=query, doc=doc, label=label)
-    return frame.select(
+    projected: DataFrame = frame.select(
         column(query).cast("string").alias("q"),
         column(doc).cast("string").alias("d"),
         column(score).cast("double").alias("s"),
         column(label).cast("double").alias("g"),
     )
+    return projected
 
 
 def _require_frame(frame: Any, what: str) -> None:

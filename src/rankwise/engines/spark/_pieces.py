@@ -181,7 +181,8 @@ def row_numbers(positions: np.ndarray, rows_read: np.ndarray) -> np.ndarray:
     offsets = np.concatenate([[0], np.cumsum(rows_read)])
     positions = np.asarray(positions, dtype=np.int64)
     partition = positions >> POSITION_BITS
-    return offsets[partition] + (positions & ((1 << POSITION_BITS) - 1)) + 1
+    lines: np.ndarray = offsets[partition] + (positions & ((1 << POSITION_BITS) - 1)) + 1
+    return lines
 
 
 @dataclass

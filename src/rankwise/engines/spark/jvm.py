@@ -334,10 +334,10 @@ class JvmScan(RanksScan):
 
     def _ranks(self, tie_order: str) -> np.ndarray:
         m = self.merged
-        if tie_order == "input":
-            return 1 + m.above + m.earlier
-        before = m.size - 1 - m.greater if self.ascending else m.greater
-        return 1 + m.above + before
+        before = m.earlier if tie_order == "input" else (
+            m.size - 1 - m.greater if self.ascending else m.greater)
+        ranks: np.ndarray = 1 + m.above + before
+        return ranks
 
     def _rank_hits(self) -> dict[str, np.ndarray]:
         return {"rank": self._ranks("docno"), "above": self.merged.above, "size": self.merged.size}

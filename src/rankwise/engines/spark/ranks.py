@@ -671,8 +671,9 @@ def _query_codes(summary: RunSummary) -> np.ndarray:
     """Index into ``summary.queries`` of each hit's query."""
     import pyarrow.compute as pc
 
-    return (
+    codes: np.ndarray = (
         pc.index_in(summary.hit_query, value_set=summary.queries)
         .to_numpy(zero_copy_only=False)
         .astype(np.int64)
     )
+    return codes
