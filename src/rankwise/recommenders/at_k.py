@@ -35,6 +35,7 @@ from rankwise.recommenders.inputs import (
     Vocabulary,
     count_codes,
     exclude_seen,
+    native_kernels,
     pair_lookup,
 )
 
@@ -190,24 +191,44 @@ class CurveCounter:
 
     def add(self, name: str, lists: Lists, evaluated: Any) -> None:
         """Count the hits of model *name*'s *lists* (cut), averaged over its *evaluated* users."""
-        n_users, n_items = max(len(self.users), 1), max(len(self.items), 1)
         codes = self._codes(evaluated)
-        counted = np.zeros(n_users, dtype=bool)
+        counted = np.zeros(max(len(self.users), 1), dtype=bool)
         counted[codes[codes >= 0]] = True
-        hit = pair_lookup(self.truth.users, self.truth.items, lists.users, lists.items,
-                          n_users, n_items)
-        rows = np.flatnonzero(hit)  # few: the held-out items found, then those counted
+        self.add_counted(name, lists, counted, len(codes))
+
+    def add_counted(self, name: str, lists: Lists, counted: np.ndarray, n: int) -> None:
+        """:meth:`add` with the evaluated users as a mask by user code, *n* of them."""
+        n_users, n_items = max(len(self.users), 1), max(len(self.items), 1)
+        rows = _hit_rows(self.truth, lists, n_users, n_items)  # few: the held-out items found
         rows = rows[counted[lists.users[rows]] & (lists.ranks[rows] <= self.top)]
         sums = _cumulative(lists.users[rows].astype(np.int64),
                            lists.ranks[rows].astype(np.int64),
                            count_codes(self.truth.users, n_users), self.top, self.families)
-        n = max(len(codes), 1)
         for family, total in sums.items():
-            self.values[f"{family}@k"][name] = total / n
+            self.values[f"{family}@k"][name] = total / max(n, 1)
 
     def curves(self) -> MeasureCurves:
         """The curves of the models added."""
         return MeasureCurves(np.arange(1, self.top + 1), self.values)
+
+
+def _hit_rows(truth: Interactions, lists: Lists, n_users: int, n_items: int) -> np.ndarray:
+    """The rows of *lists* holding a pair of *truth*, ascending.
+
+    With the C kernel, each held-out pair is looked up in the lists (the
+    work and the output as long as the held-out interactions, as the
+    evaluation finds its hits); a pair is once in each side, so the rows
+    found are those of a lookup of every list row in *truth*.
+    """
+    native = native_kernels()
+    if native is not None and lists.users.dtype == lists.items.dtype and \
+            truth.users.dtype == truth.items.dtype and n_users < 1 << 31:
+        found = np.empty(len(truth.users), dtype=np.int64)
+        native.join_pairs(*(np.ascontiguousarray(a) for a in (
+            truth.users, truth.items, lists.users, lists.items)), n_users, n_items, 1, found, -1)
+        return np.sort(found[found >= 0])
+    return np.flatnonzero(pair_lookup(truth.users, truth.items, lists.users, lists.items,
+                                      n_users, n_items))
 
 
 def _cumulative(user: np.ndarray, rank: np.ndarray, relevant: np.ndarray, top: int,

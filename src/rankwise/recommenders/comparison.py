@@ -707,10 +707,11 @@ def report_recommendations(held_out: Any, models: Mapping[str, Any],
     >>> 'id="long-tail"' in page and 'id="bias"' in page and 'id="curves"' in page
     True
     """
-    from rankwise.recommenders.page_data import page_figures
+    from rankwise.recommenders.page_data import keeping, page_figures
 
-    result = compare_recommendations(held_out, models, measures, **arguments)
+    with keeping() as kept:  # each evaluation keeps what the figures need of its lists
+        result = compare_recommendations(held_out, models, measures, **arguments)
     tail, curves = page_figures(result, held_out, models, train=arguments.get("train"),
                                 exclude=arguments.get("exclude"),
-                                columns=arguments.get("columns"))
+                                columns=arguments.get("columns"), kept=kept)
     return result.to_html(path, title=title, digits=digits, long_tail=tail, curves=curves)

@@ -14,6 +14,7 @@ import math
 import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -671,6 +672,9 @@ def evaluate_recommendations(
                         exclude=exclude, train=train, baseline=baseline, catalogue=catalogue,
                         features=features, segments=segments)
     evaluated, lengths = _evaluated_users(read, chosen.missing)
+    observer = handed_out.get()
+    if observer is not None:  # a report keeps what its figures need (page_data.keeping)
+        observer(read, chosen, evaluated, accuracy_names)
     # compute: accuracy through the engine's core, beyond-accuracy over the lists
     per_user: dict[str, np.ndarray] = {}
     accuracy = None
@@ -760,6 +764,18 @@ class _Read:
     @property
     def n_items(self) -> int:
         return max(len(self.items), 1)
+
+
+handed_out: ContextVar[Callable[[_Read, RecommenderOptions, np.ndarray, list[str]], None]
+                       | None] = ContextVar("handed_out", default=None)
+"""Called by :func:`evaluate_recommendations`, when set, with what it has read.
+
+The inputs coded and the lists cleared of the excluded items and cut
+(:class:`_Read`), the options, the evaluated users (a mask by user code)
+and the accuracy measures asked: the recommender report counts its figures
+from them (:func:`rankwise.recommenders.page_data.keeping`) instead of
+reading every model's lists again. Set for the duration of one comparison.
+"""
 
 
 def _read_inputs(test: Any, recommendations: Any, chosen: RecommenderOptions, *,

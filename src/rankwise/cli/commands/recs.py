@@ -372,7 +372,13 @@ def _compare(args: argparse.Namespace, measures: list[str], fmt: str) -> int:
             _segments(args, test, None)  # the one error for it
     else:
         segments = _segments(args, test, exclude if train is None else train)
-    with spelled_as(OPTION_NAMES):
+    from contextlib import nullcontext
+
+    from rankwise.recommenders.page_data import keeping
+
+    # with a page: each evaluation keeps what its figures need, counted from its lists
+    with spelled_as(OPTION_NAMES), keeping() if args.html is not None else nullcontext() \
+            as kept:
         result = compare_recommendations(
             test, models, measures, baseline=baseline, exclude=exclude, train=train,
             catalogue=_catalogue(args.catalogue), segments=segments, heavy=args.heavy,
@@ -388,7 +394,7 @@ def _compare(args: argparse.Namespace, measures: list[str], fmt: str) -> int:
         from rankwise.recommenders.page_data import page_figures
 
         tail, curves = page_figures(result, test, models, train=train, exclude=exclude,
-                                    columns=args.columns)
+                                    columns=args.columns, kept=kept)
         result.to_html(args.html, title="Recommenders compared", digits=args.digits,
                        long_tail=tail, curves=curves)
         say_written(args.html, quiet=args.quiet)
