@@ -31,8 +31,14 @@ TOL = 1e-12
 MEASURES = ["ndcg@10", "recall@20", "P@5", "map@10", "mrr", "hit@3", "coverage", "novelty"]
 
 
-def _random_case(seed: int, n_users: int = 120) -> tuple[Any, Any, dict[str, Any]]:
-    """Held-out and training interactions and three models' tables (tied scores, shuffled)."""
+def _random_case(seed: int, n_users: int = 120, *, every_user_held_out: bool = False
+                 ) -> tuple[Any, Any, dict[str, Any]]:
+    """Held-out and training interactions and three models' tables (tied scores, shuffled).
+
+    Some users with a list have no held-out interaction, unless
+    *every_user_held_out* (then the evaluation's own count of each item's
+    recommendations, for coverage, is the long tail's too).
+    """
     rng = np.random.default_rng(seed)
     n_items = 60
 
@@ -42,6 +48,9 @@ def _random_case(seed: int, n_users: int = 120) -> tuple[Any, Any, dict[str, Any
 
     train = interactions(12 * n_users, np.arange(n_users))
     held_out = interactions(4 * n_users, np.arange(0, n_users, 2))
+    if every_user_held_out:
+        held_out = {"user": np.concatenate([held_out["user"], np.arange(n_users + 15)]),
+                    "item": [*held_out["item"], *["i0"] * (n_users + 15)]}
     models = {}
     for m in range(3):  # each its own users (some not held out), items not in training
         users = np.repeat(rng.permutation(np.arange(m, n_users + 15)), 25)
@@ -69,9 +78,11 @@ def _same_figures(kept: Any, read: Any) -> None:
             assert np.array_equal(curves.values[label][name], means), (label, name)
 
 
-@pytest.mark.parametrize(("seed", "missing"), [(1, "skip"), (2, "zero"), (3, "skip")])
-def test_kept_figures_are_those_of_the_lists_read_again(seed: int, missing: str) -> None:
-    held_out, train, models = _random_case(seed)
+@pytest.mark.parametrize(("seed", "missing", "every_user"), [
+    (1, "skip", False), (2, "zero", False), (3, "skip", True)])
+def test_kept_figures_are_those_of_the_lists_read_again(seed: int, missing: str,
+                                                       every_user: bool) -> None:
+    held_out, train, models = _random_case(seed, every_user_held_out=every_user)
     with keeping() as kept:
         result = rw.compare_recommendations(held_out, models, MEASURES, exclude=train, k=20,
                                             missing=missing, duplicates="first", seed=0)

@@ -672,9 +672,6 @@ def evaluate_recommendations(
                         exclude=exclude, train=train, baseline=baseline, catalogue=catalogue,
                         features=features, segments=segments)
     evaluated, lengths = _evaluated_users(read, chosen.missing)
-    observer = handed_out.get()
-    if observer is not None:  # a report keeps what its figures need (page_data.keeping)
-        observer(read, chosen, evaluated, accuracy_names)
     # compute: accuracy through the engine's core, beyond-accuracy over the lists
     per_user: dict[str, np.ndarray] = {}
     accuracy = None
@@ -695,6 +692,9 @@ def evaluate_recommendations(
             totals[str(measure)] = value
         else:
             per_user[str(measure)] = value
+    observer = handed_out.get()
+    if observer is not None:  # a report keeps what its figures need (page_data.keeping)
+        observer(read, chosen, evaluated, accuracy_names, context.counted(read.lists))
     result = _result(measures, read, evaluated, per_user, totals, accuracy)
     if catalogue is None:
         result.notes.extend(read.known_items.notes(beyond_measures))
@@ -766,15 +766,17 @@ class _Read:
         return max(len(self.items), 1)
 
 
-handed_out: ContextVar[Callable[[_Read, RecommenderOptions, np.ndarray, list[str]], None]
+handed_out: ContextVar[Callable[[_Read, RecommenderOptions, np.ndarray, list[str],
+                                 tuple[np.ndarray | None, np.ndarray | None]], None]
                        | None] = ContextVar("handed_out", default=None)
 """Called by :func:`evaluate_recommendations`, when set, with what it has read.
 
 The inputs coded and the lists cleared of the excluded items and cut
-(:class:`_Read`), the options, the evaluated users (a mask by user code)
-and the accuracy measures asked: the recommender report counts its figures
-from them (:func:`rankwise.recommenders.page_data.keeping`) instead of
-reading every model's lists again. Set for the duration of one comparison.
+(:class:`_Read`), the options, the evaluated users (a mask by user code),
+the accuracy measures asked, and the counts the beyond-accuracy measures
+made, when they did (:meth:`_Context.counted`): the recommender report
+counts its figures from them (:func:`rankwise.recommenders.page_data.keeping`)
+instead of reading every model's lists again. Set for one comparison.
 """
 
 
@@ -1160,6 +1162,12 @@ class _Context:
         if self._exposure is None or self._exposure[0] is not lists:
             self._exposure = (lists, beyond.exposure(lists, self.n_items))
         return self._exposure[1]
+
+    def counted(self, lists: Lists) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The training popularity per item code and c(i) of *lists*, those already counted."""
+        popularity = self.user_counts if self.history is not None else None
+        known = self._exposure is not None and self._exposure[0] is lists
+        return popularity, self._exposure[1] if known and self._exposure is not None else None
 
     def need_history(self, measure: BeyondMeasure) -> Interactions:
         if self.history is None:

@@ -134,12 +134,17 @@ class PopularityBins:
     training: np.ndarray
 
     @classmethod
-    def of(cls, history: Interactions, items: Vocabulary) -> PopularityBins:
-        """The bins of *history*'s popularity (the items coded in *items*)."""
+    def of(cls, history: Interactions, items: Vocabulary,
+           popularity: np.ndarray | None = None) -> PopularityBins:
+        """The bins of *history*'s popularity (the items coded in *items*).
+
+        *popularity*: the training users of each item code, when counted already.
+        """
         from rankwise.recommenders.evaluation import _id_order
 
         n_items = max(len(items), 1)
-        popularity = count_codes(history.items, n_items)
+        if popularity is None:
+            popularity = count_codes(history.items, n_items)
         trained = np.flatnonzero(popularity > 0)
         # most popular first; equal popularity in item id order (APLT's order)
         ids = _id_order(items)
@@ -151,18 +156,21 @@ class PopularityBins:
         training = np.bincount(bin_of, weights=popularity, minlength=len(labels))
         return cls(labels, bin_of, training / max(training.sum(), 1))
 
-    def shares(self, lists: Lists, n_items: int) -> tuple[np.ndarray, int]:
+    def shares(self, lists: Lists, n_items: int, per_item: np.ndarray | None = None
+               ) -> tuple[np.ndarray, int]:
         """The share of *lists*' rows in each bin, and their number (*n_items*: items coded).
 
         Items coded after the bins were made (read with a later model) are
-        not in training: the last bin.
+        not in training: the last bin. *per_item*: the rows of each item
+        code, when counted already (as many as the bins' items).
         """
         size = len(self.labels)
         if n_items > len(self.bin_of):
             self.bin_of = np.concatenate([self.bin_of, np.full(n_items - len(self.bin_of),
                                                                size - 1, dtype=np.int64)])
         # per item, then per bin: a pass in C over the rows, then one over the items
-        per_item = count_codes(lists.items, len(self.bin_of))
+        if per_item is None or len(per_item) != len(self.bin_of):
+            per_item = count_codes(lists.items, len(self.bin_of))
         exposure = np.bincount(self.bin_of, weights=per_item, minlength=size)
         return exposure / max(len(lists.items), 1), len(lists.items)
 

@@ -75,14 +75,20 @@ class FigureKeeper:
         self.kept: list[KeptFigures] = []
 
     def __call__(self, read: _Read, options: RecommenderOptions, evaluated: np.ndarray,
-                 accuracy: list[str]) -> None:
-        """Count one model's figures from its evaluation's *read* lists (cut, excluded)."""
+                 accuracy: list[str],
+                 counted: tuple[np.ndarray | None, np.ndarray | None] = (None, None)) -> None:
+        """Count one model's figures from its evaluation's *read* lists (cut, excluded).
+
+        *counted*: the training popularity per item code and the lists'
+        rows per item code, when the evaluation counted them (else None).
+        """
         labels = training = shares = None
         rows = len(read.lists.items)
         if read.history is not None:
-            bins = PopularityBins.of(read.history, read.items)
+            popularity, per_item = counted
+            bins = PopularityBins.of(read.history, read.items, popularity)
             labels, training = bins.labels, bins.training
-            shares, rows = bins.shares(read.lists, read.n_items)
+            shares, rows = bins.shares(read.lists, read.n_items, per_item)
         curves = None
         families = curve_families(accuracy, graded=options.relevance is not None)
         if families and read.truth is not None and options.k is not None and \
