@@ -37,6 +37,7 @@ from rankwise.recommenders.inputs import (
     exclude_seen,
     native_kernels,
     pair_lookup,
+    with_grades,
 )
 
 __all__ = ["FAMILIES", "CurveCounter", "MeasureCurves", "curve_families", "measure_curves",
@@ -158,6 +159,8 @@ def relevant_of(held_out: Any, users: Vocabulary, items: Vocabulary, *,
     """The relevant held-out interactions: grade >= *rel* (grade 1 without *relevance*)."""
     truth = Interactions.read(held_out, users, items, columns=columns, what="test",
                               rating=relevance is not None)
+    if relevance is not None:  # the grades of that column, as the evaluation reads them
+        truth = with_grades(held_out, truth, relevance, users, items, columns)
     if relevance is not None or rel > 1:
         keep = truth.ratings >= rel
         truth = Interactions(truth.users[keep], truth.items[keep], truth.ratings[keep],

@@ -713,5 +713,6 @@ def report_recommendations(held_out: Any, models: Mapping[str, Any],
         result = compare_recommendations(held_out, models, measures, **arguments)
     tail, curves = page_figures(result, held_out, models, train=arguments.get("train"),
                                 exclude=arguments.get("exclude"),
-                                columns=arguments.get("columns"), kept=kept)
+                                columns=arguments.get("columns"),
+                                users=arguments.get("users"), kept=kept)
     return result.to_html(path, title=title, digits=digits, long_tail=tail, curves=curves)

@@ -50,6 +50,7 @@ from rankwise.recommenders.inputs import (
     exclude_seen,
     find_column,
     numbers_of,
+    with_grades,
 )
 from rankwise.stats.parametric import welch_anova
 from rankwise.suggest import did_you_mean
@@ -793,7 +794,7 @@ def _read_inputs(test: Any, recommendations: Any, chosen: RecommenderOptions, *,
     truth = Interactions.read(test, user_vocab, item_vocab, columns=columns, what="test",
                               rating=relevance is not None) if test is not None else None
     if truth is not None and relevance is not None:
-        truth = _with_grades(test, truth, relevance, user_vocab, item_vocab, columns)
+        truth = with_grades(test, truth, relevance, user_vocab, item_vocab, columns)
     lists = Lists.read(recommendations, user_vocab, item_vocab, columns=columns,
                        user_index=users, duplicates=duplicates)
     history = Interactions.read(train if train is not None else exclude, user_vocab,
@@ -916,19 +917,6 @@ def _as_typed(texts: list[str], vocab: Vocabulary) -> Any:
 def _nanmean(values: np.ndarray) -> float:
     finite = values[~np.isnan(values)]
     return float(finite.mean()) if len(finite) else float("nan")
-
-
-def _with_grades(test: Any, truth: Interactions, relevance: str, users: Vocabulary,
-                 items: Vocabulary, columns: Mapping[str, str] | None) -> Interactions:
-    table = as_table(test, "test")
-    if relevance not in table.column_names:
-        raise InvalidParameterError(
-            f"relevance={relevance!r} names no column of test; columns are "
-            f"{table.column_names}" + did_you_mean(relevance, table.column_names))
-    u = users.lookup(table.column(find_column(table, "user", columns, "test")))
-    i = items.lookup(table.column(find_column(table, "item", columns, "test")))
-    grades = numbers_of(table, relevance, "grade", "test", booleans=True)
-    return Interactions.from_codes(u, i, grades, n_items=max(len(items), 1))
 
 
 def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabulary,

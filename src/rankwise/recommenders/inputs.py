@@ -977,3 +977,17 @@ def count_codes(codes: np.ndarray, size: int) -> np.ndarray:
         except ValueError:  # a code past size (or negative: bincount says so)
             pass
     return np.bincount(codes, minlength=size).astype(np.int64, copy=False)
+
+
+def with_grades(test: Any, truth: Interactions, relevance: str, users: Vocabulary,
+                items: Vocabulary, columns: Mapping[str, str] | None) -> Interactions:
+    """*truth* graded by the *relevance* column of *test* (for the evaluation and the curves)."""
+    table = as_table(test, "test")
+    if relevance not in table.column_names:
+        raise InvalidParameterError(
+            f"relevance={relevance!r} names no column of test; columns are "
+            f"{table.column_names}" + did_you_mean(relevance, table.column_names))
+    u = users.lookup(table.column(find_column(table, "user", columns, "test")))
+    i = items.lookup(table.column(find_column(table, "item", columns, "test")))
+    grades = numbers_of(table, relevance, "grade", "test", booleans=True)
+    return Interactions.from_codes(u, i, grades, n_items=max(len(items), 1))

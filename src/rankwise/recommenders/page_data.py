@@ -130,13 +130,14 @@ def keeping() -> Iterator[FigureKeeper]:
 
 def page_figures(result: Any, held_out: Any, models: Mapping[str, Any], *, train: Any = None,
                  exclude: Any = None, columns: Mapping[str, str] | None = None,
-                 kept: FigureKeeper | None = None
+                 users: Any = None, kept: FigureKeeper | None = None
                  ) -> tuple[LongTail | None, MeasureCurves | None]:
     """The long tail (with training interactions) and the curves (with accuracy measures).
 
     *result* is the :class:`~rankwise.recommenders.comparison.RecommenderComparison`
     of *held_out* and *models*; *train* and *exclude* the interactions it
-    was given (popularity: *train*, else *exclude*); *kept* the keeper the
+    was given (popularity: *train*, else *exclude*); *users* the ids of the
+    rows of 2-D array recommendations, as given to it; *kept* the keeper the
     comparison ran in (:func:`keeping`), whose counts are used instead of
     reading the lists again. Each is None when it cannot be drawn: the
     long tail without training interactions, the curves without an
@@ -182,7 +183,7 @@ def page_figures(result: Any, held_out: Any, models: Mapping[str, Any], *, train
         return tail, curves
     read_tail, read_curves = _read_figures(result, held_out, models, families,
                                            history=None if tail is not None else history,
-                                           exclude=exclude, columns=columns,
+                                           exclude=exclude, columns=columns, users=users,
                                            curves=curves is None)
     return (tail if tail is not None else read_tail,
             curves if curves is not None else read_curves)
@@ -190,7 +191,7 @@ def page_figures(result: Any, held_out: Any, models: Mapping[str, Any], *, train
 
 def _read_figures(result: Any, held_out: Any, models: Mapping[str, Any], families: list[str],
                   *, history: Any, exclude: Any, columns: Mapping[str, str] | None,
-                  curves: bool) -> tuple[LongTail | None, MeasureCurves | None]:
+                  users: Any, curves: bool) -> tuple[LongTail | None, MeasureCurves | None]:
     """The figures not kept, from each model's lists read again (once each, for both).
 
     The held-out interactions are coded first, as the evaluation codes
@@ -198,21 +199,22 @@ def _read_figures(result: Any, held_out: Any, models: Mapping[str, Any], familie
     """
     options = result.options
     families = families if curves else []
-    users, items = Vocabulary("user"), Vocabulary("item")
+    user_vocab, items = Vocabulary("user"), Vocabulary("item")
     counter = None
     if families:
-        truth = relevant_of(held_out, users, items, columns=columns,
+        truth = relevant_of(held_out, user_vocab, items, columns=columns,
                             relevance=options.relevance, rel=options.rel)
-        counter = CurveCounter(truth, users, items, options.k or 0, families)
+        counter = CurveCounter(truth, user_vocab, items, options.k or 0, families)
     popularity = None if history is None else Interactions.read(
-        history, users, items, columns=columns, what="train", rating=False)
+        history, user_vocab, items, columns=columns, what="train", rating=False)
     seen = None if exclude is None else popularity if exclude is history else \
-        Interactions.read(exclude, users, items, columns=columns, what="exclude", rating=False)
+        Interactions.read(exclude, user_vocab, items, columns=columns, what="exclude", rating=False)
     bins = None if popularity is None else PopularityBins.of(popularity, items)
     shares, counted, cut = {}, {}, {}
     for name, recs in models.items():
-        lists = Lists.read(recs, users, items, columns=columns, duplicates=options.duplicates)
-        n_users, n_items = max(len(users), 1), max(len(items), 1)
+        lists = Lists.read(recs, user_vocab, items, columns=columns, user_index=users,
+                           duplicates=options.duplicates)
+        n_users, n_items = max(len(user_vocab), 1), max(len(items), 1)
         lists = (exclude_seen(lists, seen, n_items, options.k, n_users, in_place=True)
                  if seen is not None else lists.head(options.k))
         if bins is not None:
