@@ -11,21 +11,14 @@ serendipity, user_serendipity, user_item_serendipity.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
+from recommenders_fixtures import COLS, FIX, ORACLE
 
 import rankwise as rw
 from rankwise.recommenders import beyond
 from rankwise.recommenders.inputs import Interactions, Lists, Vocabulary
 
-DATA = Path(__file__).parent / "data"
-CASES = json.loads((DATA / "recommenders_python_evaluation_tests.json").read_text())
-ORACLE = json.loads((DATA / "recommenders_oracle_output.json").read_text())
-FIX = CASES["fixtures"]
-COLS = {"user": "userID", "item": "itemID", "score": "prediction"}
 TOL = 1e-12
 
 

@@ -10,22 +10,16 @@ metric code (tests/recommenders/test_against_recbole_live.py).
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
+from recommenders_fixtures import COLS, FIX, ORACLE
 
 import rankwise as rw
 from rankwise.recommenders.at_k import curve_families, measure_curves
 from rankwise.recommenders.page_data import page_figures
 
-DATA = Path(__file__).parent / "data"
-CASES = json.loads((DATA / "recommenders_python_evaluation_tests.json").read_text())
-ORACLE = json.loads((DATA / "recommenders_oracle_output.json").read_text())
-FIX = CASES["fixtures"]
-COLS = {"user": "userID", "item": "itemID", "score": "prediction"}
 TOL = 1e-12
 
 

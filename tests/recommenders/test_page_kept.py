@@ -11,22 +11,16 @@ numbers (its unit tests' fixtures, as tests/recommenders/test_measure_curves.py)
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from recommenders_fixtures import COLS, FIX, ORACLE
 
 import rankwise as rw
 from rankwise.recommenders import inputs
 from rankwise.recommenders.page_data import keeping, page_figures
 
-DATA = Path(__file__).parent / "data"
-CASES = json.loads((DATA / "recommenders_python_evaluation_tests.json").read_text())
-ORACLE = json.loads((DATA / "recommenders_oracle_output.json").read_text())
-FIX = CASES["fixtures"]
-COLS = {"user": "userID", "item": "itemID", "score": "prediction"}
 TOL = 1e-12
 MEASURES = ["ndcg@10", "recall@20", "P@5", "map@10", "mrr", "hit@3", "coverage", "novelty"]
 
