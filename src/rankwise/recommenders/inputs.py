@@ -663,13 +663,24 @@ def _rank_order(u: np.ndarray, i: np.ndarray, key: np.ndarray | None, descending
 
 
 def _ranks_within(users: np.ndarray) -> np.ndarray:
-    """1-based position of each row within its run of equal users (rows grouped)."""
+    """1-based position of each row within its run of equal users (rows grouped).
+
+    int32, as the C pass gives them (:func:`_rank_order`), below 2**31 rows.
+
+    Examples
+    --------
+    >>> _ranks_within(np.array([4, 4, 1, 1, 1])).tolist(), _ranks_within(np.array([1])).dtype
+    ([1, 2, 1, 2, 3], dtype('int32'))
+    """
     n = len(users)
+    dtype = np.int32 if n < 1 << 31 else np.int64
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=dtype)
     starts = np.flatnonzero(np.concatenate([[True], users[1:] != users[:-1]]))
     lengths = np.diff(np.append(starts, n))
-    return np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
+    ranks: np.ndarray = (np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1).astype(
+        dtype, copy=False)
+    return ranks
 
 
 _SPAN = 1 << 24
