@@ -129,16 +129,16 @@ def test_flip_sums_lookup_table_equals_matrix_product(n: int) -> None:
     np.testing.assert_allclose(sums, expected, rtol=0, atol=1e-12)
 
 
-def test_flip_sums_matrix_path_for_huge_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
-    import rankwise.stats.resampling as resampling
-
+@pytest.mark.parametrize("chunk_size", [1, 40, 1000, 10**9])
+def test_flip_sums_do_not_depend_on_the_chunks(chunk_size: int) -> None:
     rng = np.random.default_rng(0)
-    values = rng.normal(size=(300, 2))
-    flips = _random_flip_bytes(np.random.SeedSequence(3), 300)
-    table = sign_flip_sums(values, flips, 40)
-    monkeypatch.setattr(resampling, "_LUT_BUDGET", 10)  # force the unpacked-bits path
-    product = sign_flip_sums(values, flips, 40)
-    np.testing.assert_allclose(product, table, rtol=0, atol=1e-12)
+    values = rng.normal(size=(3000, 2))
+    flips = _random_flip_bytes(np.random.SeedSequence(3), 3000)
+    whole = sign_flip_sums(values, flips, 40, chunk_size=10**9)
+    assert sign_flip_sums(values, flips, 40, chunk_size=chunk_size).tobytes() == whole.tobytes()
+    bits = np.unpackbits(flips(0, 40), axis=1, count=3000, bitorder="little")
+    np.testing.assert_allclose(whole, (1 - 2 * bits.astype(float)) @ values, rtol=0,
+                               atol=1e-11)
 
 
 def test_enumerated_patterns_cover_every_sign_vector() -> None:
@@ -163,7 +163,7 @@ def test_bad_parameters() -> None:
 
 
 @pytest.mark.parametrize(("n", "columns"), [(3, 1), (8, 2), (100, 3), (1023, 1), (1031, 2),
-                                            (2500, 4)])
+                                            (2500, 4), (20011, 2)])
 def test_flip_sums_same_bits_with_and_without_the_c_module(
     n: int, columns: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

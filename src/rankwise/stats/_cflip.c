@@ -3,16 +3,18 @@
  *
  * rankwise.stats.resampling.sign_flip_sums writes each column's sum over a
  * sign pattern as sum_i v_i - 2 sum_g L_g[byte_g]: the bits of the pattern,
- * 8 differences at a time, index a table L_g of the 256 partial sums of each
- * group g of 8 values. numpy gathers one (resamples x groups) array per
- * column and sums it; this module does the same lookups for every column in
- * one pass over the pattern bytes, without the gathered array, so memory
- * traffic is the bytes and the tables only.
+ * 8 differences at a time, index a table L_g of the 256 partial sums of the
+ * group g of 8 values. The groups are summed in numpy's pairwise order; at
+ * each leaf of that order (at most 128 groups) this module builds the leaf's
+ * tables (at most 256 KiB, so they stay in cache) and does the lookups of
+ * every pattern of the chunk. No table of all the groups is ever held:
+ * memory is the pattern bytes and one leaf's tables, whatever the number of
+ * differences.
  *
- * Each sum adds the looked-up entries in numpy's pairwise order (blocks of
- * at most 128 terms summed in 8 lanes, larger runs halved at a multiple of
- * 8, as numpy's add.reduce does along a contiguous row), so the sums are
- * the bits numpy's path gives, with or without this module (tested). The
+ * The tables and sums are the bits of resampling.py's numpy path, which
+ * does the same steps (tested): an entry of a table adds the values of its
+ * set bits in bit order (built by doubling: L[2^k + b] = L[b] + v_k), and a
+ * leaf's entries are added as numpy's add.reduce adds a contiguous row. The
  * GIL is released while it runs.
  */
 #define PY_SSIZE_T_CLEAN
@@ -21,19 +23,36 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* The 256-entry tables of *n* groups of 8 values each, one after another. */
+static void
+build_tables(const double *values, Py_ssize_t n, double *tables)
+{
+    for (Py_ssize_t g = 0; g < n; g++) {
+        const double *v = values + 8 * g;
+        double *table = tables + (g << 8);
+        table[0] = 0.0;
+        for (int k = 0; k < 8; k++) {
+            const int width = 1 << k;
+            const double add = v[k];
+            for (int b = 0; b < width; b++) {
+                table[width + b] = table[b] + add;
+            }
+        }
+    }
+}
+
 /*
- * The sums of column table *column* over the groups first .. first + n - 1 of
- * every row, in numpy's pairwise order (numpy/_core/src/umath/loops_utils.h,
- * the algorithm written anew): fewer than 8 terms added in order from 0.0; up
- * to 128 in 8 lanes, lanes combined ((0+1)+(2+3))+((4+5)+(6+7)), the rest
- * added after; more halved at a multiple of 8 and the halves' sums added.
- * Done for all rows at once, a block of at most 128 groups at a time, so the
- * part of the table a block looks up (at most 256 KiB) stays in cache.
+ * The sums over the groups first .. first + n - 1 of every row, in numpy's
+ * pairwise order (numpy/_core/src/umath/loops_utils.h, the algorithm written
+ * anew): fewer than 8 terms added in order from 0.0; up to 128 in 8 lanes,
+ * lanes combined ((0+1)+(2+3))+((4+5)+(6+7)), the rest added after; more
+ * halved at a multiple of 8 and the halves' sums added. *values* is the
+ * column (8 values a group), *scratch* room for 128 tables.
  * Returns -1 when out of memory.
  */
 static int
-pairwise_rows(const double *column, const uint8_t *bytes, Py_ssize_t groups, Py_ssize_t rows,
-              Py_ssize_t first, Py_ssize_t n, double *out)
+pairwise_rows(const double *values, const uint8_t *bytes, Py_ssize_t groups, Py_ssize_t rows,
+              Py_ssize_t first, Py_ssize_t n, double *scratch, double *out)
 {
     if (n > 128) {
         Py_ssize_t half = n / 2;
@@ -42,8 +61,9 @@ pairwise_rows(const double *column, const uint8_t *bytes, Py_ssize_t groups, Py_
         if (right == NULL) {
             return -1;
         }
-        if (pairwise_rows(column, bytes, groups, rows, first, half, out) < 0
-            || pairwise_rows(column, bytes, groups, rows, first + half, n - half, right) < 0) {
+        if (pairwise_rows(values, bytes, groups, rows, first, half, scratch, out) < 0
+            || pairwise_rows(values, bytes, groups, rows, first + half, n - half, scratch,
+                             right) < 0) {
             free(right);
             return -1;
         }
@@ -53,7 +73,8 @@ pairwise_rows(const double *column, const uint8_t *bytes, Py_ssize_t groups, Py_
         free(right);
         return 0;
     }
-    const double *block = column + (first << 8);
+    build_tables(values + 8 * first, n, scratch);
+    const double *block = scratch;
     for (Py_ssize_t r = 0; r < rows; r++) {
         const uint8_t *row = bytes + r * groups + first;
         if (n < 8) {
@@ -85,27 +106,27 @@ pairwise_rows(const double *column, const uint8_t *bytes, Py_ssize_t groups, Py_
 }
 
 /*
- * lut_sums(tables, flips, out)
- *   tables float64[C * G * 256]: entry (j * G + g) * 256 + b is L_g[b] of column j
- *   flips  uint8[R * G]:         row r's pattern bytes, G per row (C-contiguous)
- *   out    float64[R * C]:       written: out[r * C + j] = sum_g L_g[flips[r, g]] of column j
- * C and G are read from the sizes: C = len(out) / R with R = len(flips) / G, G given.
+ * lut_sums(values, flips, out, groups)
+ *   values float64[C * G * 8]: column j's values (zero-padded to G groups of 8) at j * G * 8
+ *   flips  uint8[R * G]:       row r's pattern bytes, G per row (C-contiguous)
+ *   out    float64[R * C]:     written: out[r * C + j] = sum_g L_g[flips[r, g]] of column j
+ * C and R are read from the sizes.
  */
 static PyObject *
 lut_sums(PyObject *self, PyObject *args)
 {
-    PyObject *tables_obj, *flips_obj, *out_obj;
+    PyObject *values_obj, *flips_obj, *out_obj;
     Py_ssize_t groups;
-    if (!PyArg_ParseTuple(args, "OOOn", &tables_obj, &flips_obj, &out_obj, &groups)) {
+    if (!PyArg_ParseTuple(args, "OOOn", &values_obj, &flips_obj, &out_obj, &groups)) {
         return NULL;
     }
-    Py_buffer tables, flips, out;
-    int held_tables = 0, held_flips = 0, held_out = 0;
+    Py_buffer values, flips, out;
+    int held_values = 0, held_flips = 0, held_out = 0;
     PyObject *result = NULL;
-    if (PyObject_GetBuffer(tables_obj, &tables, PyBUF_C_CONTIGUOUS) < 0) {
+    if (PyObject_GetBuffer(values_obj, &values, PyBUF_C_CONTIGUOUS) < 0) {
         goto done;
     }
-    held_tables = 1;
+    held_values = 1;
     if (PyObject_GetBuffer(flips_obj, &flips, PyBUF_C_CONTIGUOUS) < 0) {
         goto done;
     }
@@ -114,41 +135,45 @@ lut_sums(PyObject *self, PyObject *args)
         goto done;
     }
     held_out = 1;
-    if (groups <= 0 || flips.len % groups != 0 || tables.len % (Py_ssize_t)sizeof(double) != 0
+    if (groups <= 0 || flips.len % groups != 0 || values.len % (Py_ssize_t)sizeof(double) != 0
         || out.len % (Py_ssize_t)sizeof(double) != 0) {
         PyErr_SetString(PyExc_ValueError, "lut_sums: sizes do not match");
         goto done;
     }
     Py_ssize_t rows = flips.len / groups;
-    Py_ssize_t table_entries = tables.len / (Py_ssize_t)sizeof(double);
-    if (table_entries % (groups * 256) != 0) {
-        PyErr_SetString(PyExc_ValueError, "lut_sums: tables are not groups x 256 x columns");
+    Py_ssize_t entries = values.len / (Py_ssize_t)sizeof(double);
+    if (entries % (groups * 8) != 0) {
+        PyErr_SetString(PyExc_ValueError, "lut_sums: values are not columns x groups x 8");
         goto done;
     }
-    Py_ssize_t columns = table_entries / (groups * 256);
+    Py_ssize_t columns = entries / (groups * 8);
     if (out.len / (Py_ssize_t)sizeof(double) != rows * columns) {
         PyErr_SetString(PyExc_ValueError, "lut_sums: out is not rows x columns");
         goto done;
     }
     double *column_sums = (double *)malloc((size_t)(rows > 0 ? rows : 1) * sizeof(double));
-    if (column_sums == NULL) {
+    double *scratch = (double *)malloc((size_t)128 * 256 * sizeof(double));
+    if (column_sums == NULL || scratch == NULL) {
+        free(column_sums);
+        free(scratch);
         PyErr_NoMemory();
         goto done;
     }
-    const double *table = (const double *)tables.buf;
+    const double *column = (const double *)values.buf;
     const uint8_t *bytes = (const uint8_t *)flips.buf;
     double *sums = (double *)out.buf;
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t j = 0; j < columns && !failed; j++) {
-        failed = pairwise_rows(table + j * groups * 256, bytes, groups, rows, 0, groups,
-                               column_sums) < 0;
+        failed = pairwise_rows(column + j * groups * 8, bytes, groups, rows, 0, groups,
+                               scratch, column_sums) < 0;
         for (Py_ssize_t r = 0; r < rows && !failed; r++) {
             sums[r * columns + j] = column_sums[r];
         }
     }
     Py_END_ALLOW_THREADS
     free(column_sums);
+    free(scratch);
     if (failed) {
         PyErr_NoMemory();
         goto done;
@@ -161,8 +186,8 @@ done:
     if (held_flips) {
         PyBuffer_Release(&flips);
     }
-    if (held_tables) {
-        PyBuffer_Release(&tables);
+    if (held_values) {
+        PyBuffer_Release(&values);
     }
     return result;
 }

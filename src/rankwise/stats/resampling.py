@@ -36,16 +36,8 @@ DEFAULT_CHUNK_SIZE = _DEFAULT_CHUNK_SIZE
 _TIE_TOLERANCE = 1e-10
 """A resampled statistic within this fraction of sum|d| of the observed one counts as a tie."""
 
-_LUT_BUDGET = 2**27
-"""Bytes allowed for the sign-flip lookup tables of the columns processed together."""
-
 _SHORT_INDEX_MAX_N = 2**16
 """Up to this many queries a bootstrap index uses 32 random bits, beyond it 64."""
-
-_PATTERN_BITS = np.unpackbits(
-    np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
-).astype(np.float64)
-"""Row p holds the 8 bits of the byte p (least significant first)."""
 
 
 def check_resamples(n_resamples: Any, chunk_size: Any) -> tuple[int, int]:
@@ -105,7 +97,11 @@ def sign_flip_sums(
     :math:`s_{ri} = -1`. Each column's sums are computed as
     :math:`\sum_i v_i - 2 \sum_g L_g[\mathrm{byte}_g]` with a lookup table
     :math:`L_g` of the 256 partial sums of each group of 8 values: a gather
-    of n/8 numbers per resample instead of n multiplications.
+    of n/8 numbers per resample instead of n multiplications. The groups
+    are added in numpy's pairwise order, and the tables of at most 128
+    groups (one leaf of that order) are built at a time, so no table of all
+    the groups is held: a chunk costs its pattern bytes and 256 KiB.
+    :mod:`rankwise.stats._cflip` does the same steps in C, to the same bits.
 
     Parameters
     ----------
@@ -116,52 +112,75 @@ def sign_flip_sums(
     n_rows : int
         Number of sign patterns.
     chunk_size : int
-        Elements (rows x n) per chunk.
+        Bounds a chunk: at most 8 x *chunk_size* bytes of sign patterns (the
+        bytes of *chunk_size* float64 elements of the other resampling
+        tests); does not change the sums.
     reduce : callable, optional
-        Called as ``reduce(sums_of_chunk, column_slice)`` for each chunk and
-        batch of columns instead of collecting all sums (then returns None).
+        Called as ``reduce(sums_of_chunk, column_slice)`` for each chunk
+        instead of collecting all sums (then returns None).
 
     Returns
     -------
     numpy.ndarray or None
         Shape ``(n_rows, c)`` when *reduce* is None.
+
+    Examples
+    --------
+    >>> values = np.array([[1.0], [2.0], [4.0]])
+    >>> flips = _enumerated_flip_bytes(3)
+    >>> sign_flip_sums(values, flips, 8)[:, 0].tolist()
+    [7.0, 5.0, 3.0, 1.0, -1.0, -3.0, -5.0, -7.0]
     """
     n, columns = values.shape
     groups = (n + 7) // 8
     out = None if reduce is not None else np.empty((n_rows, columns))
     totals = values.sum(axis=0)
-    table_bytes = groups * 256 * 8
-    if table_bytes > _LUT_BUDGET:  # millions of queries: unpack the bits, multiply
-        for start, stop in _chunks(n_rows, n, chunk_size):
-            bits = np.unpackbits(flip_bytes(start, stop), axis=1, count=n, bitorder="little")
-            sums = totals - 2 * (bits.astype(np.float64) @ values)
-            _emit(out, reduce, sums, start, stop, slice(0, columns))
-        return out
-    per_batch = max(1, _LUT_BUDGET // table_bytes)
-    padded = np.zeros((groups * 8, columns))
-    padded[:n] = values
-    offsets = (np.arange(groups) * 256).astype(np.intp)
-    for first in range(0, columns, per_batch):
-        batch = slice(first, min(columns, first + per_batch))
-        tables = [
-            np.ascontiguousarray(np.matmul(_PATTERN_BITS, padded[:, j].reshape(groups, 8, 1))
-                                 [:, :, 0]).ravel()
-            for j in range(batch.start, batch.stop)
-        ]
-        native = _native()
-        joined = np.ascontiguousarray(np.stack(tables)) if native is not None else None
-        for start, stop in _chunks(n_rows, n, chunk_size):
-            sums = np.empty((stop - start, len(tables)))
-            if native is not None:  # the same lookups and sums, every column in one pass
-                native.lut_sums(joined, np.ascontiguousarray(flip_bytes(start, stop)), sums,
-                                groups)
-            else:
-                index = flip_bytes(start, stop) + offsets
-                for position, table in enumerate(tables):
-                    sums[:, position] = np.take(table, index).sum(axis=1)
-            sums = totals[batch] - 2 * sums
-            _emit(out, reduce, sums, start, stop, batch)
+    padded = np.zeros((columns, groups * 8))  # each column's values, contiguous
+    padded[:, :n] = values.T
+    native = _native()
+    everything = slice(0, columns)
+    for start, stop in _chunks(n_rows, groups, 8 * chunk_size):
+        flips = np.ascontiguousarray(flip_bytes(start, stop))
+        sums = np.empty((stop - start, columns))
+        if groups == 0:  # no differences: every sum is 0
+            sums[:] = 0.0
+        elif native is not None:
+            native.lut_sums(padded, flips, sums, groups)
+        else:
+            for j in range(columns):
+                sums[:, j] = _pairwise_lookups(padded[j], flips, 0, groups)
+        _emit(out, reduce, totals - 2 * sums, start, stop, everything)
     return out
+
+
+def _leaf_tables(values: np.ndarray) -> np.ndarray:
+    """The 256 partial sums of each group of 8 *values*: entry b adds the values of b's bits.
+
+    Built by doubling (``L[2^k + b] = L[b] + v_k``): each entry adds its
+    values in bit order, the order the C module adds them in.
+    """
+    eights = values.reshape(-1, 8)
+    tables = np.zeros((len(eights), 256))
+    for k in range(8):
+        width = 1 << k
+        np.add(tables[:, :width], eights[:, k:k + 1], out=tables[:, width:2 * width])
+    return tables
+
+
+def _pairwise_lookups(column: np.ndarray, flips: np.ndarray, first: int, n: int) -> np.ndarray:
+    """Every row's sum of the looked-up entries of groups first .. first + n - 1.
+
+    numpy's pairwise order: a row of at most 128 terms is what numpy's
+    ``sum`` adds in one block; more are halved at a multiple of 8.
+    """
+    if n > 128:
+        half = n // 2
+        half -= half % 8
+        return (_pairwise_lookups(column, flips, first, half)
+                + _pairwise_lookups(column, flips, first + half, n - half))
+    tables = _leaf_tables(column[8 * first:8 * (first + n)])
+    index = flips[:, first:first + n] + np.arange(0, 256 * n, 256, dtype=np.intp)
+    return np.take(tables.ravel(), index).sum(axis=1)
 
 
 def _native() -> Any:
@@ -245,8 +264,8 @@ def randomization_test(
     seed : int or numpy.random.SeedSequence, optional
         Fixes the random patterns; None draws fresh entropy.
     chunk_size : int
-        Elements (resamples x queries) processed at once; bounds memory and
-        does not change the result.
+        Bounds memory (a chunk holds at most 8 x *chunk_size* bytes of sign
+        patterns) and does not change the result.
 
     Returns
     -------
