@@ -21,8 +21,14 @@ from rankwise._wording import counted
 from rankwise.data import Run
 from rankwise.exceptions import InvalidParameterError
 from rankwise.fusion.align import Aligned, align, document_ids
+from rankwise.fusion.align import align as _align
 from rankwise.fusion.methods import ALIASES, METHODS, fused_scores, one_pass
-from rankwise.fusion.normalise import NORMALISATIONS, normalise, resolve_norm
+from rankwise.fusion.normalise import NORMALISATIONS, resolve_norm
+from rankwise.fusion.normalise import normalise as _normalise
+
+# ``align`` and ``normalise`` are also the names of this package's modules: an
+# import of the module (pytest's importlib mode does one) sets the package's
+# attribute to the module. Calls here go through private names it leaves alone.
 from rankwise.fusion.training import train
 from rankwise.options import FusionMethod, FusionOptions, Normalisation, merged
 
@@ -179,7 +185,7 @@ def fuse(
                       canonical, runs_in_order)
         return _as_run(found.layout.query_ids, found.segments(), docs, scores,
                        name or chosen.name)
-    view = normalise(align(runs_in_order), canonical)
+    view = _normalise(_align(runs_in_order), canonical)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is named just below
         scores = fused_scores(view, chosen, values)
     _check_finite(view.query_ids, view.candidate_query, view.doc_ids(), scores, chosen.name,
@@ -310,7 +316,7 @@ def normalise_runs(runs: Any, norm: str) -> list[Run]:
     [{'q': {'a': 0.0, 'b': 1.0}}]
     """
     loaded = as_runs(runs)
-    view = normalise(align(loaded), resolve_norm(norm))
+    view = _normalise(_align(loaded), resolve_norm(norm))
     return [
         fused_run(view, view.scores[r], run.name, view.candidates[r])
         for r, run in enumerate(loaded)
