@@ -176,11 +176,14 @@ def _pairwise_lookups(column: np.ndarray, flips: np.ndarray, first: int, n: int)
     if n > 128:
         half = n // 2
         half -= half % 8
-        return (_pairwise_lookups(column, flips, first, half)
-                + _pairwise_lookups(column, flips, first + half, n - half))
+        both: np.ndarray = (_pairwise_lookups(column, flips, first, half)
+                            + _pairwise_lookups(column, flips, first + half, n - half))
+        return both
     tables = _leaf_tables(column[8 * first:8 * (first + n)])
     index = flips[:, first:first + n] + np.arange(0, 256 * n, 256, dtype=np.intp)
-    return np.take(tables.ravel(), index).sum(axis=1)
+    looked_up: np.ndarray = np.take(tables.ravel(), index)
+    sums: np.ndarray = looked_up.sum(axis=1)
+    return sums
 
 
 def _native() -> Any:
