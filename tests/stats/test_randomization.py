@@ -181,6 +181,11 @@ def test_flip_sums_same_bits_with_and_without_the_c_module(
     flips = _random_flip_bytes(np.random.SeedSequence(n), n)
     monkeypatch.delenv("RANKWISE_NO_C", raising=False)
     with_c = sign_flip_sums(values, flips, 300, chunk_size=37 * n)
+    import rankwise.stats.resampling as resampling
+
+    monkeypatch.setattr(resampling, "_LOOKUPS_PER_THREAD", 1)  # rows split among the cores
+    on_threads = sign_flip_sums(values, flips, 300, chunk_size=37 * n)
+    assert on_threads.tobytes() == with_c.tobytes()
     monkeypatch.setenv("RANKWISE_NO_C", "1")
     with_numpy = sign_flip_sums(values, flips, 300, chunk_size=37 * n)
     assert with_c.tobytes() == with_numpy.tobytes()

@@ -145,12 +145,32 @@ def sign_flip_sums(
         if groups == 0:  # no differences: every sum is 0
             sums[:] = 0.0
         elif native is not None:
-            native.lut_sums(padded, flips, sums, groups)
+            _native_sums(native, padded, flips, sums, groups)
         else:
             for j in range(columns):
                 sums[:, j] = _pairwise_lookups(padded[j], flips, 0, groups)
         _emit(out, reduce, totals - 2 * sums, start, stop, everything)
     return out
+
+
+_LOOKUPS_PER_THREAD = 1 << 22
+"""A chunk's rows are split among the cores when each gets at least this many lookups."""
+
+
+def _native_sums(native: Any, padded: np.ndarray, flips: np.ndarray, sums: np.ndarray,
+                 groups: int) -> None:
+    """The C module's sums of a chunk, its rows split among the cores (the GIL is released)."""
+    from rankwise._threads import cores, run_threads
+
+    rows = len(flips)
+    count = max(1, min(cores(), rows, rows * groups * padded.shape[0] // _LOOKUPS_PER_THREAD))
+    bounds = [rows * i // count for i in range(count + 1)]
+
+    def part(i: int) -> None:
+        these = slice(bounds[i], bounds[i + 1])
+        native.lut_sums(padded, flips[these], sums[these], groups)
+
+    run_threads(part, count)
 
 
 def _leaf_tables(values: np.ndarray) -> np.ndarray:
