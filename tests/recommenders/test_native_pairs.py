@@ -1,7 +1,7 @@
 """The C kernels of recommender pairs (rankwise.ranking._cpairs) equal the numpy paths.
 
-``join_pairs`` (membership, lowest set row, repeated pairs), ``compact_lists``
-(exclusion, re-ranking, cut at k, in place), ``count_codes``, ``take_codes`` and
+``join_pairs`` (membership, lowest set row, repeated pairs; through it the
+exclusion, re-ranking and cut at k, in place), ``count_codes``, ``take_codes`` and
 ``gather_sums`` against numpy's definitions on random adversarial inputs: rows
 not grouped by user, a user's rows in several places, users with thousands of
 items, int32 and int64 codes mixed, codes out of range. And whole evaluations
@@ -97,13 +97,12 @@ def test_exclusion_and_cut_equal_the_numpy_path(seed: int,
     n_items = int(rng.integers(1, 60))
     lists = Lists.ordered(rng.integers(0, 30, 400), rng.integers(0, n_items, 400),
                           rng.random(400), n_items=n_items, what="t", duplicates="first")
-    lists = Lists(lists.users.astype(np.int32), lists.items.astype(np.int32),
-                  lists.ranks.astype(np.int32))
+    lists = Lists.from_rows(lists.users.astype(np.int32), lists.items.astype(np.int32))
     seen = Interactions.from_codes(rng.integers(0, 35, 300), rng.integers(0, n_items, 300),
                                    np.ones(300), n_items=n_items)
     k = [None, 1, int(rng.integers(2, 9))][seed % 3]
     fast = exclude_seen(lists, seen, n_items, k)
-    copy = Lists(lists.users.copy(), lists.items.copy(), lists.ranks.copy())
+    copy = Lists.from_rows(lists.users.copy(), lists.items.copy())
     in_place = exclude_seen(copy, seen, n_items, k, in_place=True)
     head = lists.head(3)
     monkeypatch.setenv("RANKWISE_NO_C", "1")
@@ -129,7 +128,7 @@ def test_counts_takes_and_sums_equal_numpy(seed: int) -> None:
     out = np.empty(n, dtype=np.int64)
     native.take_codes(table, items, out)
     assert np.array_equal(out, table[items])
-    lists = Lists(users, items, np.ones(n, dtype=np.int32))
+    lists = Lists.from_rows(users, items)
     got = beyond.item_means(lists, values, 20)
     want = beyond.user_means(users, values[items], 20)
     assert np.array_equal(got, want, equal_nan=True)  # the same sums in the same order

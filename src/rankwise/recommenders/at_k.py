@@ -145,7 +145,7 @@ def measure_curves(held_out: Any, models: Mapping[str, Any], evaluated: Mapping[
     n_users, n_items = max(len(users), 1), max(len(items), 1)
     cut = {name: exclude_seen(lists, seen, n_items, k, n_users, in_place=True)
            if seen is not None else lists.head(k) for name, lists in read.items()}
-    top = k or max((int(lists.ranks.max()) for lists in cut.values() if len(lists.ranks)),
+    top = k or max((lists.top for lists in cut.values() if len(lists.items)),
                    default=1)
     counter = CurveCounter(truth, users, items, top, families)
     for name, lists in cut.items():
@@ -203,9 +203,9 @@ class CurveCounter:
         """:meth:`add` with the evaluated users as a mask by user code, *n* of them."""
         n_users, n_items = max(len(self.users), 1), max(len(self.items), 1)
         rows = _hit_rows(self.truth, lists, n_users, n_items)  # few: the held-out items found
-        rows = rows[counted[lists.users[rows]] & (lists.ranks[rows] <= self.top)]
-        sums = _cumulative(lists.users[rows].astype(np.int64),
-                           lists.ranks[rows].astype(np.int64),
+        users, ranks = lists.list_users[lists.list_of(rows)], lists.ranks_at(rows)
+        kept = counted[users] & (ranks <= self.top)
+        sums = _cumulative(users[kept].astype(np.int64), ranks[kept],
                            count_codes(self.truth.users, n_users), self.top, self.families)
         for family, total in sums.items():
             self.values[f"{family}@k"][name] = total / max(n, 1)
@@ -224,7 +224,7 @@ def _hit_rows(truth: Interactions, lists: Lists, n_users: int, n_items: int) -> 
     found are those of a lookup of every list row in *truth*.
     """
     native = native_kernels()
-    if native is not None and lists.users.dtype == lists.items.dtype and \
+    if native is not None and lists.list_users.dtype == lists.items.dtype and \
             truth.users.dtype == truth.items.dtype and n_users < 1 << 31:
         found = np.empty(len(truth.users), dtype=np.int64)
         native.join_pairs(*(np.ascontiguousarray(a) for a in (

@@ -75,17 +75,18 @@ def item_means(lists: Lists, values: np.ndarray, n_users: int) -> np.ndarray:
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Lists
-    >>> lists = Lists(np.array([0, 0, 2]), np.array([1, 0, 1]), np.array([1, 2, 1]))
+    >>> lists = Lists.from_rows(np.array([0, 0, 2]), np.array([1, 0, 1]))
     >>> item_means(lists, np.array([1.0, 3.0]), 3).tolist()
     [2.0, nan, 3.0]
     """
     native = native_kernels()
     values = np.ascontiguousarray(values, dtype=np.float64)
-    if native is not None and lists.users.dtype == lists.items.dtype == np.int32:
+    if native is not None and lists.list_users.dtype == lists.items.dtype == np.int32:
         sums = np.zeros(n_users)
         counts = np.zeros(n_users, dtype=np.int64)
-        native.gather_sums(np.ascontiguousarray(lists.users),
-                           np.ascontiguousarray(lists.items), values, sums, counts)
+        for users, rows in lists.blocks():  # in row order: the same sums
+            native.gather_sums(users, np.ascontiguousarray(lists.items[rows]), values, sums,
+                               counts)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
     return user_means(lists.users, values[lists.items], n_users)
@@ -108,7 +109,7 @@ def catalogue_coverage(lists: Lists, catalogue_size: int,
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Lists
-    >>> lists = Lists(np.array([0, 0, 1]), np.array([3, 4, 3]), np.array([1, 2, 1]))
+    >>> lists = Lists.from_rows(np.array([0, 0, 1]), np.array([3, 4, 3]))
     >>> catalogue_coverage(lists, 8)
     0.25
     >>> catalogue_coverage(lists, 1)  # doctest: +ELLIPSIS
@@ -220,7 +221,7 @@ def novelty(lists: Lists, popularity: np.ndarray, population: float, n_users: in
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Lists
-    >>> lists = Lists(np.array([0, 0]), np.array([0, 1]), np.array([1, 2]))
+    >>> lists = Lists.from_rows(np.array([0, 0]), np.array([0, 1]))
     >>> novelty(lists, np.array([4.0, 1.0]), 4.0, 1).tolist()
     [1.0]
     """
@@ -243,15 +244,15 @@ def arp(lists: Lists, popularity: np.ndarray, n_users: int, *, k: int | None = N
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Lists
-    >>> lists = Lists(np.array([0, 0]), np.array([0, 1]), np.array([1, 2]))
+    >>> lists = Lists.from_rows(np.array([0, 0]), np.array([0, 1]))
     >>> arp(lists, np.array([4.0, 2.0]), 1).tolist()
     [3.0]
     """
-    values = popularity[lists.items]
+    values, users = popularity[lists.items], lists.users
     if k is None:
-        return user_means(lists.users, values, n_users)
-    sums = np.bincount(lists.users, weights=values, minlength=n_users)
-    has = np.bincount(lists.users, minlength=n_users) > 0
+        return user_means(users, values, n_users)
+    sums = np.bincount(users, weights=values, minlength=n_users)
+    has = np.bincount(users, minlength=n_users) > 0
     return np.where(has, sums / k, np.nan)
 
 
@@ -292,7 +293,7 @@ def aplt(lists: Lists, tail: np.ndarray, n_users: int, *, k: int | None = None
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Lists
-    >>> lists = Lists(np.array([0, 0, 1]), np.array([0, 1, 1]), np.array([1, 2, 1]))
+    >>> lists = Lists.from_rows(np.array([0, 0, 1]), np.array([0, 1, 1]))
     >>> aplt(lists, np.array([False, True]), 2).tolist()
     [0.5, 1.0]
     """
@@ -311,7 +312,7 @@ def popreo(lists: Lists, relevant: Interactions, tail: np.ndarray, head: np.ndar
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Interactions, Lists
-    >>> lists = Lists(np.array([0, 0]), np.array([0, 2]), np.array([1, 2]))
+    >>> lists = Lists.from_rows(np.array([0, 0]), np.array([0, 2]))
     >>> rel = Interactions(np.array([0, 0]), np.array([0, 1]), np.ones(2), np.ones(2, int))
     >>> popreo(lists, rel, np.array([False, True, False]), np.array([True, False, True]), 3)
     1.0
@@ -356,7 +357,7 @@ def ild(lists: Lists, features: Any, n_users: int, *, chunk_rows: int = 1 << 18
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Lists
-    >>> lists = Lists(np.array([0, 0, 0]), np.array([0, 1, 2]), np.array([1, 2, 3]))
+    >>> lists = Lists.from_rows(np.array([0, 0, 0]), np.array([0, 1, 2]))
     >>> ild(lists, np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]), 1).round(6).tolist()
     [0.666667]
     """
@@ -429,15 +430,16 @@ def personalisation(lists: Lists, n_items: int) -> float:
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Lists
-    >>> lists = Lists(np.array([0, 0, 1, 1]), np.array([0, 1, 0, 2]), np.array([1, 2, 1, 2]))
+    >>> lists = Lists.from_rows(np.array([0, 0, 1, 1]), np.array([0, 1, 0, 2]))
     >>> round(personalisation(lists, 3), 12)
     0.5
     """
-    lengths = np.bincount(lists.users)
+    users = lists.users
+    lengths = np.bincount(users)
     n = int(np.count_nonzero(lengths))
     if n < 2:
         return float("nan")
-    w = 1 / np.sqrt(lengths[lists.users].astype(np.float64))
+    w = 1 / np.sqrt(lengths[users].astype(np.float64))
     s = np.bincount(lists.items, weights=w, minlength=n_items)
     s2 = np.bincount(lists.items, weights=w * w, minlength=n_items)
     overlap = float(np.sum(s * s - s2))
@@ -455,8 +457,8 @@ def serendipity(lists: Lists, baseline: Lists, relevant: Interactions, n_items: 
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Interactions, Lists
-    >>> lists = Lists(np.array([0, 0]), np.array([0, 1]), np.array([1, 2]))
-    >>> base = Lists(np.array([0]), np.array([0]), np.array([1]))
+    >>> lists = Lists.from_rows(np.array([0, 0]), np.array([0, 1]))
+    >>> base = Lists.from_rows(np.array([0]), np.array([0]))
     >>> rel = Interactions(np.array([0, 0]), np.array([0, 1]), np.ones(2), np.ones(2, int))
     >>> serendipity(lists, base, rel, 2, 1).tolist()
     [0.5]
@@ -479,7 +481,7 @@ def history_serendipity(lists: Lists, history: Interactions, features: Any,
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Interactions, Lists
-    >>> lists = Lists(np.array([0]), np.array([1]), np.array([1]))
+    >>> lists = Lists.from_rows(np.array([0]), np.array([1]))
     >>> hist = Interactions(np.array([0, 0]), np.array([0, 2]), np.ones(2), np.ones(2, int))
     >>> f = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     >>> history_serendipity(lists, hist, f, np.ones(1), 1)[1].tolist()
@@ -498,10 +500,11 @@ def history_serendipity(lists: Lists, history: Interactions, features: Any,
         profile = np.zeros((n_users, unit.shape[1]))
         np.add.at(profile, history.users, unit[history.items])
     counts = np.bincount(history.users, minlength=n_users).astype(np.float64)
-    per_row = np.empty(len(lists.users))
-    for lo in range(0, len(lists.users), max(chunk_rows, 1)):
-        hi = min(lo + chunk_rows, len(lists.users))
-        u, i = lists.users[lo:hi], lists.items[lo:hi]
+    users = lists.users
+    per_row = np.empty(len(users))
+    for lo in range(0, len(users), max(chunk_rows, 1)):
+        hi = min(lo + chunk_rows, len(users))
+        u, i = users[lo:hi], lists.items[lo:hi]
         if sparse_input:
             dots = np.asarray(unit[i].multiply(profile[u]).sum(axis=1)).ravel()
         else:
@@ -510,7 +513,7 @@ def history_serendipity(lists: Lists, history: Interactions, features: Any,
             per_row[lo:hi] = np.where(counts[u] > 0, (1 - dots / counts[u]), np.nan)
     per_row *= relevance
     has = ~np.isnan(per_row)
-    return per_row, user_means(lists.users[has], per_row[has], n_users)
+    return per_row, user_means(users[has], per_row[has], n_users)
 
 
 def epc(lists: Lists, relevant: Interactions, seen_share: np.ndarray, n_items: int,
@@ -525,7 +528,7 @@ def epc(lists: Lists, relevant: Interactions, seen_share: np.ndarray, n_items: i
     Examples
     --------
     >>> from rankwise.recommenders.inputs import Interactions, Lists
-    >>> lists = Lists(np.array([0, 0]), np.array([0, 1]), np.array([1, 2]))
+    >>> lists = Lists.from_rows(np.array([0, 0]), np.array([0, 1]))
     >>> rel = Interactions(np.array([0]), np.array([0]), np.ones(1), np.ones(1, int))
     >>> round(float(epc(lists, rel, np.array([0.5, 0.0]), 2, 1)[0]), 6)
     0.306574
@@ -533,7 +536,8 @@ def epc(lists: Lists, relevant: Interactions, seen_share: np.ndarray, n_items: i
     disc = 1 / np.log2(lists.ranks + 1.0)
     rel = contains(relevant.keys(n_items), lists.keys(n_items), n_items)
     gain = disc * rel * (1 - seen_share[lists.items])
-    num = np.bincount(lists.users, weights=gain, minlength=n_users)
-    den = np.bincount(lists.users, weights=disc, minlength=n_users)
+    users = lists.users
+    num = np.bincount(users, weights=gain, minlength=n_users)
+    den = np.bincount(users, weights=disc, minlength=n_users)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / den, np.nan)

@@ -354,11 +354,11 @@ def compare_recommendations(
                                          columns, recommender)
     results: dict[str, RecommenderResults] = {}
     for name in names:
-        results[name] = evaluate_recommendations(
+        results[name] = _ids_once(evaluate_recommendations(
             held_out, models[name], listed, exclude=exclude, train=train, catalogue=shared,
             features=features, segments=segments, users=users, columns=columns,
             options=recommender, engine=engine,
-            baseline=_serendipity_baseline(listed, models, baseline, name))
+            baseline=_serendipity_baseline(listed, models, baseline, name)), results)
     per_user = [m for m in results[names[0]].per_user]
     whole = {name: {m: float(v) for m, v in r.mean.items() if m not in r.per_user}
              for name, r in results.items()}
@@ -412,6 +412,25 @@ def _options(options: Any, keywords: dict[str, Any]
                       **{k: v for k, v in keywords.items() if k in stats})
     # one seed for the whole result: the groups and segments are compared with it
     return chosen, settings.replace(seed=normalise_seed(settings.seed))
+
+
+def _ids_once(result: RecommenderResults, results: dict[str, RecommenderResults]
+             ) -> RecommenderResults:
+    """*result* holding the first model's list of user ids when its own is equal to it.
+
+    Every model usually evaluates the same users: one list of their ids
+    (and of the accuracy results' query ids) for all, not one per model
+    (a million users: ~40 and ~60 MB a model).
+    """
+    first = next(iter(results.values()), None)
+    if first is None:
+        return result
+    if result.users == first.users:
+        result.users = first.users
+    if result.accuracy is not None and first.accuracy is not None and \
+            result.accuracy.query_ids == first.accuracy.query_ids:
+        result.accuracy.query_ids = first.accuracy.query_ids
+    return result
 
 
 def _check_models(models: Any, baseline: str | None) -> list[str]:

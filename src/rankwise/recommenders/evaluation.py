@@ -673,7 +673,13 @@ def evaluate_recommendations(
                         exclude=exclude, train=train, baseline=baseline, catalogue=catalogue,
                         features=features, segments=segments)
     evaluated, lengths = _evaluated_users(read, chosen.missing)
-    # compute: accuracy through the engine's core, beyond-accuracy over the lists
+    # compute: beyond-accuracy over the lists, then accuracy through the engine's core
+    context, beyond_per_user, totals = _beyond(read, beyond_measures, evaluated, lengths)
+    observer = handed_out.get()
+    if observer is not None:  # a report keeps what its figures need (page_data.keeping)
+        observer(read, chosen, evaluated, accuracy_names, context.counted(read.lists))
+    if read.segment_of is None:  # nothing reads the training interactions again
+        read.history = context.history = None
     per_user: dict[str, np.ndarray] = {}
     accuracy = None
     if accuracy_names and read.truth is not None:
@@ -681,21 +687,7 @@ def evaluate_recommendations(
                              rel=chosen.rel, missing=chosen.missing, engine=engine,
                              lengths=lengths)
         per_user.update(_per_user_accuracy(accuracy, read.users, read.n_users))
-    context = _Context(read.lists.only_users(evaluated) if (
-        (lengths > 0) & ~evaluated).any() else read.lists, read.base, read.truth,
-        read.history, read.features, read.n_users, read.n_items, read.catalogue_codes,
-        read.catalogue_size, _id_order(read.items) if beyond_measures else None,
-        known_items=read.known_items, items=read.items)
-    totals: dict[str, float] = {}
-    for measure in beyond_measures:
-        value = context.compute(measure)
-        if isinstance(value, float):
-            totals[str(measure)] = value
-        else:
-            per_user[str(measure)] = value
-    observer = handed_out.get()
-    if observer is not None:  # a report keeps what its figures need (page_data.keeping)
-        observer(read, chosen, evaluated, accuracy_names, context.counted(read.lists))
+    per_user.update(beyond_per_user)
     result = _result(measures, read, evaluated, per_user, totals, accuracy)
     if catalogue is None:
         result.notes.extend(read.known_items.notes(beyond_measures))
@@ -704,12 +696,36 @@ def evaluate_recommendations(
 
         def set_level_of(members: np.ndarray) -> dict[str, float]:
             lists = context.lists.only_users(members)
-            return {str(m): float(context.compute(m, lists)) if len(lists.users) else
+            return {str(m): float(context.compute(m, lists)) if len(lists.items) else
                     float("nan") for m in set_level}
 
         result.segments = by_segment(read.segment_of, read.segment_names, evaluated, per_user,
                                      set_level_of, list(result.mean), chosen.segment_test)
     return result
+
+
+def _beyond(read: _Read, measures: list[BeyondMeasure], evaluated: np.ndarray,
+            lengths: np.ndarray
+            ) -> tuple[_Context, dict[str, np.ndarray], dict[str, float]]:
+    """The beyond-accuracy measures: their context, the per-user values, the whole-set ones.
+
+    Computed before the accuracy measures, so that the training
+    interactions can go before the accuracy's arrays come.
+    """
+    context = _Context(read.lists.only_users(evaluated) if (
+        (lengths > 0) & ~evaluated).any() else read.lists, read.base, read.truth,
+        read.history, read.features, read.n_users, read.n_items, read.catalogue_codes,
+        read.catalogue_size, _id_order(read.items) if measures else None,
+        known_items=read.known_items, items=read.items)
+    per_user: dict[str, np.ndarray] = {}
+    totals: dict[str, float] = {}
+    for measure in measures:
+        value = context.compute(measure)
+        if isinstance(value, float):
+            totals[str(measure)] = value
+        else:
+            per_user[str(measure)] = value
+    return context, per_user, totals
 
 
 def _split_measures(measures: list[Any], has_test: bool
@@ -991,7 +1007,7 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     options = options_from(None, rel=rel, missing=missing)
     parsed = prepare_measures(names, options)
     (engine if engine is not None else get_engine()).check(parsed, options)
-    top = int(lists.ranks.max()) if len(lists.ranks) else 0
+    top = lists.top
     if any(ranking_key(plan_of(m).conventions)[2] for m in parsed) or (
             min(top, depth or top) >= 1 << 24):  # float32 ties
         return None
@@ -1009,19 +1025,26 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     listed = lengths > 0
     counts = np.where(listed[query_users], lengths[query_users], -1)
     native = native_kernels()
-    if native is not None and lists.users.dtype == lists.items.dtype and \
+    if native is not None and lists.list_users.dtype == lists.items.dtype and \
             truth.users.dtype == truth.items.dtype and n_users < 1 << 31:
         # each judgment's row in the lists (a list holds an item once): the output is
         # as long as the judgments, not the lists; a list's rows come in rank order,
         # so only its first `depth` rows are looked at
-        found = np.empty(len(truth.users), dtype=np.int64)
-        native.join_pairs(*(np.ascontiguousarray(a) for a in (
-            truth.users, truth.items, lists.users, lists.items)), n_users, n_items, 1, found,
-            -1 if depth is None else depth)
+        held_users, held_items = (np.ascontiguousarray(a) for a in (truth.users, truth.items))
+        found = np.full(len(truth.users), -1, dtype=np.int64)
+        part = np.empty(len(truth.users), dtype=np.int64)
+        for list_users, rows in lists.blocks():  # a user's list is in one block
+            native.join_pairs(held_users, held_items, list_users,
+                              np.ascontiguousarray(lists.items[rows]), n_users, n_items, 1,
+                              part, -1 if depth is None else depth)
+            in_block = part >= 0
+            found[in_block] = part[in_block] + rows.start
+        del part
         judged = np.flatnonzero(found >= 0)
-        listed_row = found[judged].astype(np.int64)
+        listed_row = found[judged]
+        del found
         if depth is not None:
-            top_rows = lists.ranks[listed_row] <= depth
+            top_rows = lists.ranks_at(listed_row) <= depth
             judged, listed_row = judged[top_rows], listed_row[top_rows]
         order = np.argsort(listed_row, kind="stable")  # in the lists' row order
         hit, judged_row = listed_row[order], judged[order].astype(np.int64)
@@ -1031,10 +1054,10 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
                           n_items, rows=True)
         hit = np.flatnonzero(row >= 0)
         judged_row = row[hit].astype(np.int64)
-    rank = lists.ranks[hit].astype(np.int64)
+    rank = lists.ranks_at(hit)
     ranking = assemble_ranking(
         qrels, counts,
-        hit_query=query_of[lists.users[hit]], hit_rank=rank,
+        hit_query=query_of[lists.list_users[lists.list_of(hit)]], hit_rank=rank,
         hit_grade=truth.ratings[judged_row], tie_above=rank - 1,
         tie_size=np.ones(len(hit), dtype=np.int64), depth=None,
         missing=ranking_missing(parsed, options),
@@ -1138,9 +1161,14 @@ class _Context:
         self.item_order = item_order  # rank of each item code in id order (tie-breaks)
         if history is not None:
             self.user_counts = count_codes(history.items, n_items).astype(np.float64)
-            self.interactions = self.user_counts.copy() if int(
-                history.counts.max(initial=0)) <= 1 else np.bincount(
-                history.items, weights=history.counts, minlength=n_items).astype(np.float64)
+            # the interactions: a pair's row counted once more per repeat (whole numbers,
+            # exact in float64), without a float copy of every row's count
+            self.interactions = self.user_counts.copy()
+            repeated = np.flatnonzero(history.counts > 1)
+            if len(repeated):
+                self.interactions += np.bincount(history.items[repeated],
+                                                 weights=history.counts[repeated] - 1,
+                                                 minlength=n_items)
             self.train_users = float(np.count_nonzero(count_codes(history.users, n_users)))
         self._vectors: Any = None
         self._exposure: tuple[Lists, np.ndarray] | None = None

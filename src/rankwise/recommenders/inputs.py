@@ -349,8 +349,9 @@ class Interactions:
         Codes in the shared vocabularies (int32 when they fit).
     ratings : ndarray of float64
         The rating (or weight) of each pair, 1 when the table has none.
-    counts : ndarray of int64
-        How many rows of the table the pair had (interactions repeated).
+    counts : ndarray of int32 or int64
+        How many rows of the table the pair had (interactions repeated):
+        int32 below 2**31 rows (half the bytes of a large training table).
 
     Columns are not written to; ratings and counts of all ones may be a
     read-only broadcast 1 (no memory per row).
@@ -408,7 +409,7 @@ class Interactions:
             native.join_pairs(u[later], i[later], u, i, n_users, n_items, 1, owner)
             keep = ~repeated
             kept_owner = owner - np.searchsorted(later, owner)  # its index among those kept
-            counts = np.ones(n_kept, dtype=np.int64)
+            counts: np.ndarray = np.ones(n_kept, dtype=_count_type(len(u)))
             np.add.at(counts, kept_owner, 1)
             if r is None:
                 ratings = _ones(n_kept, np.float64)
@@ -428,40 +429,119 @@ class Interactions:
             best = np.full(len(u), -np.inf)
             np.maximum.at(best, owner, ratings)
             ratings = best
-        return cls(u[first], i[first], ratings[first], counts.astype(np.int64))
+        return cls(u[first], i[first], ratings[first], counts.astype(_count_type(len(u))))
 
     def keys(self, n_items: int) -> np.ndarray:
         """One int64 per pair: ``user * n_items + item``."""
         return self.users.astype(np.int64) * n_items + self.items
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Lists:
-    """Recommendation lists: one row per recommended item, by user then rank.
+    """Recommendation lists: each user's items in rank order, one list after another.
 
     Attributes
     ----------
-    users, items : ndarray of int32 or int64
-        Codes; rows of one user are contiguous, in rank order.
-    ranks : ndarray of int32 or int64
-        1-based position in the user's list.
+    items : ndarray of int32 or int64
+        Item codes, one row per recommended item; a list's rows are
+        contiguous, in rank order.
+    list_users : ndarray of int32 or int64
+        The user code of each list, in the order of their rows (a list is
+        never empty).
+    offsets : ndarray of int64
+        The row where each list starts, then the number of rows
+        (``len(list_users) + 1`` bounds).
 
-    Large lists are kept in int32 columns (half the bytes of every pass);
-    pair keys go through :meth:`keys` (int64).
+    The user and rank of every row (:attr:`users`, :attr:`ranks`) are
+    derived when asked for, not kept: a million lists of 100 items hold
+    400 MB of item codes, not 1.2 GB. A 2-D array of item ids with a row
+    per user needs no row index at all (its bounds are a stride). Large
+    lists are kept in int32 columns (half the bytes of every pass); pair
+    keys go through :meth:`keys` (int64).
+
+    Examples
+    --------
+    >>> lists = Lists.from_rows(np.array([4, 4, 1, 1, 1]), np.array([7, 8, 7, 9, 5]))
+    >>> lists.list_users.tolist(), lists.offsets.tolist()
+    ([4, 1], [0, 2, 5])
+    >>> lists.users.tolist(), lists.ranks.tolist()
+    ([4, 4, 1, 1, 1], [1, 2, 1, 2, 3])
     """
 
-    users: np.ndarray
     items: np.ndarray
-    ranks: np.ndarray
+    list_users: np.ndarray
+    offsets: np.ndarray
+
+    def __post_init__(self) -> None:
+        if len(self.offsets) != len(self.list_users) + 1:
+            raise ValueError(f"Lists: {len(self.offsets)} offsets for "
+                             f"{len(self.list_users)} lists (one more expected)")
+
+    @classmethod
+    def from_rows(cls, users: np.ndarray, items: np.ndarray) -> Lists:
+        """Lists of rows grouped by user, each user's in rank order (ranks 1, 2, ...)."""
+        users = np.asarray(users)
+        n = len(users)
+        starts = np.flatnonzero(users[1:] != users[:-1]) + 1 if n else np.zeros(0, np.int64)
+        offsets = np.concatenate([[0], starts, [n]]).astype(np.int64) if n else \
+            np.zeros(1, dtype=np.int64)
+        return cls(np.asarray(items), users[offsets[:-1]], offsets)
 
     @property
-    def list_users(self) -> np.ndarray:
-        """The users that have a list, in order of their rows."""
-        return self.users[self.ranks == 1]
+    def sizes(self) -> np.ndarray:
+        """The length of each list (int64, in the order of :attr:`list_users`)."""
+        return np.diff(self.offsets)
+
+    @property
+    def top(self) -> int:
+        """The length of the longest list (its last rank), 0 without lists."""
+        return int(self.sizes.max()) if len(self.list_users) else 0
+
+    @property
+    def users(self) -> np.ndarray:
+        """The user code of every row (made when asked for: 4 or 8 bytes a row)."""
+        return np.repeat(self.list_users, self.sizes)
+
+    @property
+    def ranks(self) -> np.ndarray:
+        """The 1-based position of every row in its list (int32 below 2**31 rows)."""
+        n = len(self.items)
+        dtype = np.int32 if n < 1 << 31 else np.int64
+        ranks = np.ones(n, dtype=dtype)
+        sizes = self.sizes
+        # each list's first row starts the count again: 1 - the length of the list before
+        ranks[self.offsets[1:-1]] = 1 - sizes[:-1]
+        return np.cumsum(ranks, dtype=dtype, out=ranks)
+
+    def list_of(self, rows: np.ndarray) -> np.ndarray:
+        """The index of the list holding each of *rows*."""
+        return np.searchsorted(self.offsets, rows, side="right") - 1
+
+    def ranks_at(self, rows: np.ndarray) -> np.ndarray:
+        """The ranks of *rows* (int64), without the ranks of every row."""
+        rows = np.asarray(rows, dtype=np.int64)
+        ranks: np.ndarray = rows - self.offsets[self.list_of(rows)] + 1
+        return ranks
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, slice]]:
+        """The rows a block of whole lists at a time: the users of the block's rows, its rows.
+
+        About :data:`_BLOCK` rows a block, in row order: a pass that needs
+        the user of every row (a C kernel's) makes a block's at a time,
+        not every row's at once. A user's rows are in one block (one list
+        per user).
+        """
+        sizes = self.sizes
+        for first, last in _list_blocks(self.offsets, _BLOCK):
+            rows = slice(int(self.offsets[first]), int(self.offsets[last]))
+            yield np.repeat(self.list_users[first:last], sizes[first:last]), rows
 
     def lengths(self, n_users: int) -> np.ndarray:
         """Length of every user's list (0 for users without one)."""
-        return count_codes(self.users, n_users)
+        if len(self.list_users) == 0:
+            return np.zeros(n_users, dtype=np.int64)
+        return np.bincount(self.list_users, weights=self.sizes,
+                           minlength=n_users).astype(np.int64)
 
     def keys(self, n_items: int) -> np.ndarray:
         """One int64 per row: ``user * n_items + item``."""
@@ -469,19 +549,42 @@ class Lists:
 
     def head(self, k: int | None) -> Lists:
         """The first *k* items of every list."""
-        if k is None or len(self.ranks) == 0 or k >= int(self.ranks.max()):
+        if k is None or len(self.items) == 0 or k >= self.top:
             return self
-        narrow = _as_int32(self.users, self.items)
-        native = native_kernels()
-        if native is not None and narrow is not None:
-            return _compact(native, narrow[0], narrow[1], None, k)
-        keep = self.ranks <= k
-        return Lists(self.users[keep], self.items[keep], self.ranks[keep])
+        return self._sized(np.minimum(self.sizes, k))
 
     def only_users(self, mask: np.ndarray) -> Lists:
         """The lists of the users where *mask* (indexed by user code) is true."""
-        keep = mask[self.users]
-        return Lists(self.users[keep], self.items[keep], self.ranks[keep])
+        return self._sized(np.where(mask[self.list_users], self.sizes, 0))
+
+    def without(self, flags: np.ndarray, k: int | None = None, *,
+                in_place: bool = False) -> Lists:
+        """The lists without the flagged rows (a bool per row), cut at *k*.
+
+        ``in_place=True`` writes the rows kept over :attr:`items` (the
+        caller will not read these lists again): no copy of the items.
+        """
+        flagged = np.flatnonzero(flags)
+        removed = np.bincount(self.list_of(flagged), minlength=len(self.list_users))
+        sizes = self.sizes - removed
+        items = _dropped(self.items, flags, in_place=in_place)
+        kept = Lists(items, self.list_users, _bounds(sizes))  # emptied lists still there
+        return kept._sized(sizes if k is None else np.minimum(sizes, k), in_place=in_place)
+
+    def _sized(self, sizes: np.ndarray, *, in_place: bool = False) -> Lists:
+        """The first ``sizes[j]`` rows of each list *j*; the lists left empty dropped."""
+        sizes = np.asarray(sizes, dtype=np.int64)
+        whole = self.sizes
+        items = self.items
+        if (sizes < whole).any():
+            # one bool per row: each list's rows kept (False), then the rows it drops
+            drop = np.repeat(np.tile(np.array([False, True]), len(sizes)),
+                             np.column_stack([sizes, whole - sizes]).ravel())
+            items = _dropped(items, drop, in_place=in_place)
+        present = sizes > 0
+        if items is self.items and present.all():
+            return self
+        return Lists(items, self.list_users[present], _bounds(sizes[present]))
 
     @classmethod
     def ordered(cls, u: np.ndarray, i: np.ndarray, key: np.ndarray | None, *, n_items: int,
@@ -500,23 +603,20 @@ class Lists:
         only. ``presorted=True``: the rows are already grouped by user and in
         rank order (no check).
         """
-        ranks: np.ndarray | None
         checked = False  # whether no pair repeats is known already
-        if presorted:
-            ranks = _ranks_within(u)
-        else:
+        if not presorted:
             n_users = len(vocabularies[0]) if vocabularies is not None else (
                 int(u.max()) + 1 if len(u) else 0)
-            u, i, ranks, checked = _rank_order(u, i, key, descending, n_users, n_items)
+            u, i, checked = _rank_order(u, i, key, descending, n_users, n_items)
         if len(u) > 1 and not checked:
             repeated = _later_copies(u, i, n_items)  # later (worse-ranked) copies
             if repeated.any():
                 if duplicates == "first":
                     keep = ~repeated
-                    u, i, ranks = u[keep], i[keep], None
+                    u, i = u[keep], i[keep]
                 else:
                     _duplicate_error(u, i, repeated, what, vocabularies, by_code=not presorted)
-        return cls(u, i, _ranks_within(u) if ranks is None else ranks)
+        return cls.from_rows(u, i)
 
     @classmethod
     def read(
@@ -548,13 +648,14 @@ class Lists:
                 )
             unique_users = bool(np.all(np.bincount(u) <= 1)) if len(u) else True
             narrow = len(users) < _NARROW and width < _NARROW
-            u = np.repeat(u.astype(np.int32) if narrow else u, width)
+            row_users = u.astype(np.int32) if narrow else u
             i = items.encode(matrix.reshape(-1), narrow=narrow)
             if unique_users and width > 0 and not _later_copies(
-                    u, i, max(len(items), 1), by_row=width).any():
-                ranks = np.tile(np.arange(1, width + 1, dtype=u.dtype), n_rows)
-                return cls(u, i, ranks)
+                    np.repeat(row_users, width), i, max(len(items), 1), by_row=width).any():
+                # a list per row: the item codes and a stride, no user or rank per item
+                return cls(i, row_users, np.arange(n_rows + 1, dtype=np.int64) * width)
             key: np.ndarray | None = np.tile(np.arange(width, dtype=np.float64), n_rows)
+            u = np.repeat(row_users, width)
             return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
                                duplicates=duplicates, vocabularies=(users, items),
                                presorted=unique_users)
@@ -622,9 +723,8 @@ def _duplicate_error(u: np.ndarray, i: np.ndarray, repeated: np.ndarray, what: s
 
 
 def _rank_order(u: np.ndarray, i: np.ndarray, key: np.ndarray | None, descending: bool,
-                n_users: int, n_items: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """Rows grouped by user, each user's in *key* order (ties: row order), and their ranks.
+                n_users: int, n_items: int) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Rows grouped by user, each user's in *key* order (ties: row order).
 
     The last value is True when the same pass found no item twice in a
     user's rows (the duplicate check is then done).
@@ -646,8 +746,8 @@ def _rank_order(u: np.ndarray, i: np.ndarray, key: np.ndarray | None, descending
         status = native.order_lists(u, keys, descending, n_users, order, ranks, items,
                                     n_items if items is not None else 0)
         if status in (0, 2):  # in order (0: and no pair repeated, when items were given)
-            return u, i, ranks, status == 0 and items is not None
-        return u[order], i[order], ranks, False
+            return u, i, status == 0 and items is not None
+        return u[order], i[order], False
     if len(u) > 1:
         change = u[1:] != u[:-1]
         heads = u[np.flatnonzero(np.concatenate([[True], change]))]
@@ -659,28 +759,7 @@ def _rank_order(u: np.ndarray, i: np.ndarray, key: np.ndarray | None, descending
             sort_key = np.zeros(len(u)) if key is None else -key if descending else key
             order = np.lexsort((sort_key, u))
             u, i = u[order], i[order]
-    return u, i, _ranks_within(u), False
-
-
-def _ranks_within(users: np.ndarray) -> np.ndarray:
-    """1-based position of each row within its run of equal users (rows grouped).
-
-    int32, as the C pass gives them (:func:`_rank_order`), below 2**31 rows.
-
-    Examples
-    --------
-    >>> _ranks_within(np.array([4, 4, 1, 1, 1])).tolist(), _ranks_within(np.array([1])).dtype
-    ([1, 2, 1, 2, 3], dtype('int32'))
-    """
-    n = len(users)
-    dtype = np.int32 if n < 1 << 31 else np.int64
-    if n == 0:
-        return np.zeros(0, dtype=dtype)
-    starts = np.flatnonzero(np.concatenate([[True], users[1:] != users[:-1]]))
-    lengths = np.diff(np.append(starts, n))
-    ranks: np.ndarray = (np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1).astype(
-        dtype, copy=False)
-    return ranks
+    return u, i, False
 
 
 _SPAN = 1 << 24
@@ -817,53 +896,92 @@ def exclude_seen(lists: Lists, seen: Interactions, n_items: int, k: int | None =
                  n_users: int | None = None, *, in_place: bool = False) -> Lists:
     """Remove from each list the items its user interacted with in *seen*, re-rank, cut at *k*.
 
-    ``in_place=True`` lets the result reuse the arrays of *lists* (overwritten:
-    the caller owns them and will not read *lists* again), sparing a copy.
+    ``in_place=True`` lets the result reuse the item codes of *lists*
+    (overwritten: the caller owns them and will not read *lists* again),
+    sparing a copy.
 
     Examples
     --------
-    >>> lists = Lists(np.array([0, 0, 0, 1]), np.array([5, 6, 7, 5]), np.array([1, 2, 3, 1]))
+    >>> lists = Lists.from_rows(np.array([0, 0, 0, 1]), np.array([5, 6, 7, 5]))
     >>> seen = Interactions(np.array([0]), np.array([6]), np.ones(1), np.ones(1, dtype=int))
     >>> out = exclude_seen(lists, seen, n_items=8)
     >>> out.items.tolist(), out.ranks.tolist()
     ([5, 7, 5], [1, 2, 1])
     """
-    if len(seen.users) == 0 or len(lists.users) == 0:
+    if len(seen.users) == 0 or len(lists.items) == 0:
         return lists.head(k)
-    native = native_kernels()
-    narrow = _as_int32(lists.users, lists.items)
-    if native is not None and narrow is not None:
-        if n_users is None:
-            n_users = max(int(lists.users.max()), int(seen.users.max())) + 1
-        flags = pair_lookup(seen.users, seen.items, lists.users, lists.items, n_users, n_items)
-        if not flags.any():
-            return lists.head(k)
-        own = in_place and narrow[0] is lists.users and narrow[1] is lists.items and \
-            lists.ranks.dtype == np.int32 and lists.ranks.flags.c_contiguous and all(
-                a.flags.writeable for a in (lists.users, lists.items, lists.ranks))
-        return _compact(native, narrow[0], narrow[1], flags, k,
-                        out=(lists.users, lists.items, lists.ranks) if own else None)
-    keys = lists.users.astype(np.int64) * n_items
-    keys += lists.items
-    removed = contains(seen.keys(n_items), keys, n_items)
-    del keys
-    if not removed.any():
+    if n_users is None:
+        n_users = max(int(lists.list_users.max()), int(seen.users.max())) + 1
+    flags = np.empty(len(lists.items), dtype=np.bool_)
+    for users, rows in lists.blocks():
+        flags[rows] = pair_lookup(seen.users, seen.items, users, lists.items[rows], n_users,
+                                  n_items)
+    if not flags.any():
         return lists.head(k)
-    # the new rank: the old one less the rows removed above it in the same list
-    # (a list's rows are contiguous, in rank order, from rank 1)
-    n = len(removed)
-    before = np.cumsum(removed, dtype=np.int32 if n < 1 << 31 else np.int64)
-    before -= removed
-    first = np.arange(1, n + 1, dtype=np.int64)
-    first -= lists.ranks  # the row of the list's first item
-    shift = before - before[first]
-    del first, before
-    ranks = lists.ranks - shift
-    del shift
-    keep = ~removed
-    if k is not None:
-        keep &= ranks <= k
-    return Lists(lists.users[keep], lists.items[keep], ranks[keep])
+    return lists.without(flags, k, in_place=in_place)
+
+
+_BLOCK = 1 << 25
+"""Rows of lists whose users :meth:`Lists.blocks` makes at a time (128 MB of int32)."""
+
+
+def _list_blocks(offsets: np.ndarray, rows: int) -> list[tuple[int, int]]:
+    """Ranges of whole lists (first, last + 1) of about *rows* rows each, in order.
+
+    Examples
+    --------
+    >>> _list_blocks(np.array([0, 3, 4, 9, 10]), 4)
+    [(0, 2), (2, 4)]
+    """
+    if len(offsets) < 2:
+        return []
+    marks = np.arange(0, int(offsets[-1]), rows)
+    starts = np.unique(np.searchsorted(offsets, marks, side="right") - 1).tolist()
+    return list(zip(starts, [*starts[1:], len(offsets) - 1]))
+
+
+def _bounds(sizes: np.ndarray) -> np.ndarray:
+    """The offsets of lists of *sizes* rows: 0, then the running total (int64)."""
+    return np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(sizes, dtype=np.int64)])
+
+
+_CHUNK = 1 << 22
+"""Rows compacted at a time in place (:func:`_compress`): a bounded copy, not a whole one."""
+
+
+def _dropped(values: np.ndarray, drop: np.ndarray, *, in_place: bool) -> np.ndarray:
+    """``values[~drop]``; *in_place*: written over *values* when it can be (:func:`_compress`)."""
+    if in_place and values.flags.c_contiguous and values.flags.writeable:
+        return _compress(values, drop, out=values)
+    kept: np.ndarray = values[~drop]
+    return kept
+
+
+def _compress(values: np.ndarray, drop: np.ndarray, *, out: np.ndarray) -> np.ndarray:
+    """``values[~drop]`` written over the start of *out* (which may be *values*).
+
+    A block of :data:`_CHUNK` rows at a time: the rows kept so far never
+    pass the block being read, so *out* may be *values* itself.
+
+    Examples
+    --------
+    >>> values = np.array([5, 6, 7, 8])
+    >>> _compress(values, np.array([False, True, False, False]), out=values).tolist()
+    [5, 7, 8]
+    >>> values.tolist()  # overwritten in place
+    [5, 7, 8, 8]
+    """
+    m = 0
+    for lo in range(0, len(values), _CHUNK):
+        part = values[lo:lo + _CHUNK][~drop[lo:lo + _CHUNK]]
+        out[m:m + len(part)] = part
+        m += len(part)
+    return out[:m]
+
+
+def _count_type(rows: int) -> type:
+    """The type of counts of *rows* rows at most: int32 when they fit."""
+    return np.int32 if rows < _NARROW else np.int64
 
 
 def _ones(n: int, dtype: Any) -> np.ndarray:
@@ -881,31 +999,6 @@ def native_kernels() -> Any:
 
     module = load("rankwise.ranking._cpairs") if enabled() else None
     return module if module is not None and hasattr(module, "join_pairs") else None
-
-
-def _as_int32(users: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Both columns as C-contiguous int32 (copied when needed), or None when too large."""
-    out = []
-    for column in (users, items):
-        if column.dtype != np.int32:
-            if len(column) and int(column.max()) >= _NARROW:
-                return None
-            column = column.astype(np.int32)
-        out.append(np.ascontiguousarray(column))
-    return out[0], out[1]
-
-
-def _compact(native: Any, users: np.ndarray, items: np.ndarray, flags: np.ndarray | None,
-             k: int | None, out: tuple[np.ndarray, ...] | None = None) -> Lists:
-    """Lists without the flagged rows, ranked again and cut at *k*, in one C pass.
-
-    Into *out* (int32 users, items, ranks; they may be the inputs) when given.
-    """
-    n = len(users)
-    if out is None:
-        out = tuple(np.empty(n, dtype=np.int32) for _ in range(3))
-    m = native.compact_lists(users, items, flags, -1 if k is None else k, *out)
-    return Lists(out[0][:m], out[1][:m], out[2][:m])
 
 
 def _later_copies(u: np.ndarray, i: np.ndarray, n_items: int, by_row: int | None = None

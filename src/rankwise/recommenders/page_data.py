@@ -226,8 +226,8 @@ def _read_figures(result: Any, held_out: Any, models: Mapping[str, Any], familie
                 counter.add(name, lists, result.results[name].users)
         del lists
     if counter is not None and cut:
-        counter.top = max((int(lists.ranks.max()) for lists in cut.values()
-                           if len(lists.ranks)), default=1)
+        counter.top = max((lists.top for lists in cut.values() if len(lists.items)),
+                          default=1)
         for name, lists in cut.items():
             counter.add(name, lists, result.results[name].users)
     return (None if bins is None else bins.tail(shares, counted),

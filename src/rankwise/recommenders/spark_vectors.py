@@ -190,7 +190,7 @@ def _ild_group(table: pa.Table, *, width: int | None) -> pa.Table:
     order = np.lexsort((positions, codes))
     matrix = _matrix(table, width)
     rows = matrix[order]
-    lists = Lists(codes[order], np.arange(len(order)), positions[order])
+    lists = Lists.from_rows(codes[order], np.arange(len(order)))
     values = ild(lists, rows, len(encoded.dictionary))
     keep = ~np.isnan(values)
     return pa.table({USER: encoded.dictionary.filter(pa.array(keep)),
@@ -210,9 +210,8 @@ def _history_serendipity_group(table: pa.Table, *, width: int | None) -> pa.Tabl
     trained = np.asarray(table["_h"].to_numpy(), dtype=bool)
     matrix = _matrix(table, width)  # the rows' vectors: items are row numbers
     listed, seen = np.flatnonzero(~trained), np.flatnonzero(trained)
-    positions = np.asarray(table[POS].to_numpy(zero_copy_only=False), dtype=np.float64)
     relevance = np.asarray(table["_rel"].to_numpy(zero_copy_only=False), dtype=np.float64)
-    lists = Lists(codes[listed], listed, positions[listed].astype(np.int64))
+    lists = Lists.from_rows(codes[listed], listed)
     history = Interactions(codes[seen], seen, np.ones(len(seen)),
                            np.ones(len(seen), dtype=np.int64))
     values = history_serendipity(lists, history, matrix, relevance[listed],
