@@ -162,3 +162,15 @@ def test_measures_over_lists_a_block_at_a_time(seed: int, monkeypatch: pytest.Mo
             len(set(top[:5]) & relevant[user]) / len(relevant[user]))
         information = [-np.log2(max(len(trained.get(i, ())), 1) / population) for i in top]
         assert r.per_user["novelty"][n] == pytest.approx(np.mean(information))
+
+
+def test_an_item_twice_in_a_later_block_of_a_matrix(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rankwise.exceptions import DuplicateEntryError
+
+    monkeypatch.setattr(inputs, "_BLOCK", 2)  # a block per row: the repeat is in the last
+    matrix = np.array([[1, 2], [3, 4], [5, 6], [7, 7]])
+    with pytest.raises(DuplicateEntryError, match="item 7 is recommended twice to user 3"):
+        Lists.read(matrix, Vocabulary("user"), Vocabulary("item"))
+    lists = Lists.read(matrix, Vocabulary("user"), Vocabulary("item"), duplicates="first")
+    assert lists.users.tolist() == [0, 0, 1, 1, 2, 2, 3]
+    assert lists.ranks.tolist() == [1, 2, 1, 2, 1, 2, 1]

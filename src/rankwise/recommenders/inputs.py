@@ -650,10 +650,12 @@ class Lists:
             narrow = len(users) < _NARROW and width < _NARROW
             row_users = u.astype(np.int32) if narrow else u
             i = items.encode(matrix.reshape(-1), narrow=narrow)
-            if unique_users and width > 0 and not _later_copies(
-                    np.repeat(row_users, width), i, max(len(items), 1), by_row=width).any():
-                # a list per row: the item codes and a stride, no user or rank per item
-                return cls(i, row_users, np.arange(n_rows + 1, dtype=np.int64) * width)
+            # a list per row: the item codes and a stride, no user or rank per item
+            lists = cls(i, row_users, np.arange(n_rows + 1, dtype=np.int64) * width)
+            if unique_users and width > 0 and not any(
+                    _later_copies(users, i[rows], max(len(items), 1), by_row=width).any()
+                    for users, rows in lists.blocks()):  # an item twice in a row?
+                return lists
             key: np.ndarray | None = np.tile(np.arange(width, dtype=np.float64), n_rows)
             u = np.repeat(row_users, width)
             return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
