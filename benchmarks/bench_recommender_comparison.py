@@ -92,7 +92,8 @@ def main() -> None:
         _figures(rw, test, train, models, measures, arguments, args.figures)
     import resource
 
-    print(f"max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.2f} GB")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # ru_maxrss is in KiB
+    print(f"max RSS {peak / 2**30:.2f} GiB ({peak / 1e9:.2f} GB)")
 
 def _figures(rw: Any, test: Any, train: Any, models: dict[str, Any], measures: list[str],
              arguments: dict[str, Any], rounds: int) -> None:
