@@ -17,14 +17,23 @@ order) in one ``local[2]`` session:
   timed apart), then each of the six metrics evaluated on it (the part of
   MLlib's cost that is its evaluation alone).
 
+**Both sides warm.** Before the timed rounds each side runs once untimed
+end to end (rankwise's six measures, MLlib's ``ndcgAtK`` from the two
+DataFrames): the jar is loaded and the JIT has compiled both sides' code
+(without MLlib's warm-up its first round paid for compiling its own code,
+and MLlib was about 1.5x faster from its second round on). Then
+``--repeat`` rounds (3 by default), the order of rankwise and MLlib swapped
+from one round to the next; the summary gives each side's **median** wall
+and CPU seconds and the ratio of the medians.
+
 Every mean is compared with rankwise's (1e-12); rankwise's per-query values
 are compared with the numpy engine's (``pyarrow.parquet.read_table`` +
 ``rankwise.evaluate``, timed too). Wall and CPU seconds (this process and the
 JVM's tree). The session's start is timed apart (excluded).
 
-Run from the repository root::
+Run from the repository root (on a shared machine, ``nice -n 5``)::
 
-    PYTHONPATH=src python benchmarks/bench_spark_mllib.py --repeat 1
+    PYTHONPATH=src python benchmarks/bench_spark_mllib.py --repeat 3
 
 This is a benchmark, not a test: nothing here is meant to be imported by pytest.
 """
@@ -33,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from typing import Any
@@ -67,7 +77,7 @@ def main() -> None:
                                                         "rankwise", "bench-spark"))
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--driver-memory", default="4g")
-    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3, help="timed rounds (medians reported)")
     args = ap.parse_args()
 
     qrels_text, run_text = ensure_text(args.data_dir, args.generator)
@@ -93,19 +103,35 @@ def main() -> None:
 
     qrels_df, run_df = spark.read.parquet(qrels_path), spark.read.parquet(run_path)
     print(f"run {run_df.count():,} rows, judgments {qrels_df.count():,}; warm-up (jar, JIT):")
-    timed("rankwise, six measures (warm-up)",
-          lambda: evaluate(qrels_df, run_df, MEASURES, missing="zero"))
+
+    def rankwise_six() -> Any:
+        return evaluate(qrels_df, run_df, MEASURES, missing="zero")
+
+    def mllib_one() -> float:
+        return mllib_value(mllib_frame(qrels_df, run_df), MEASURES[0])
+
+    timed("rankwise, six measures (warm-up)", rankwise_six)
+    timed("MLlib end to end, ndcgAtK (warm-up)", mllib_one)
     numpy_results = None
+    times: dict[str, list[tuple[float, float]]] = {"rankwise": [], "MLlib": []}
     for round_ in range(args.repeat):
         print(f"round {round_ + 1}")
         numpy_results, _, _ = timed("numpy engine, six measures (read included)", lambda: (
             rw.evaluate(pq.read_table(qrels_path), pq.read_table(run_path), MEASURES,
                         missing="zero")))
-        got, _, _ = timed("rankwise on Spark, six measures",
-                          lambda: evaluate(qrels_df, run_df, MEASURES, missing="zero"))
-        end_to_end, _, _ = timed("MLlib end to end, ndcgAtK k=10 (one)",
-                                 lambda: mllib_value(mllib_frame(qrels_df, run_df),
-                                                     MEASURES[0]))
+        sides = ["rankwise", "MLlib"] if round_ % 2 == 0 else ["MLlib", "rankwise"]
+        for side in sides:
+            if side == "rankwise":
+                got, wall, cpu = timed("rankwise on Spark, six measures", rankwise_six)
+            else:
+                end_to_end, wall, cpu = timed("MLlib end to end, ndcgAtK k=10 (one)", mllib_one)
+            times[side].append((wall, cpu))
+    medians = {side: (statistics.median(w for w, _ in rounds),
+                      statistics.median(c for _, c in rounds)) for side, rounds in times.items()}
+    for side, (wall, cpu) in medians.items():
+        print(f"median of {args.repeat}: {side:<9} {wall:7.2f} s wall {cpu:7.2f} s CPU")
+    print(f"MLlib / rankwise (medians): {medians['MLlib'][0] / medians['rankwise'][0]:.2f}x wall, "
+          f"{medians['MLlib'][1] / medians['rankwise'][1]:.2f}x CPU")
     frame = mllib_frame(qrels_df, run_df).cache()
     timed("MLlib arrays built and cached (count)", frame.count)
     mllib = {}

@@ -80,6 +80,58 @@ def test_random_datasets_of_every_kind_match_numpy(spark, seed):
 
 
 @needs_javac
+def test_a_parquet_run_is_read_from_its_column_batches(spark, tmp_path):
+    """The pass reads a Parquet scan's column batches (no copy into Spark's rows): its
+    columns found by name whatever their order in the files, other columns ignored, files
+    cut inside queries and packed into partitions; a cast or a filter reads Spark's rows.
+    Per-query values equal numpy's either way."""
+    import pyarrow.parquet as pq
+    from pyspark.sql import functions as sf
+
+    from rankwise.engines.spark._frames import project_run
+    from rankwise.engines.spark.jar import load_jar
+    from rankwise.spark import evaluate
+
+    data = random_tables(3, "mixed")
+    run = data["run"].sort_by("query_id")
+    table = pa.table({"score": run["score"], "rank": pa.array(np.arange(run.num_rows)),
+                      "doc_id": run["doc_id"], "query_id": run["query_id"]})
+    step = -(-table.num_rows // 3)
+    for i in range(3):  # queries cut at the files' ends
+        pq.write_table(table.slice(i * step, step), tmp_path / f"part-{i}.parquet")
+    run_df = spark.read.parquet(str(tmp_path))
+    ranks_pass = load_jar(spark)
+
+    def ordinals(frame):
+        projected = project_run(frame, query="query_id", doc="doc_id", score="score")
+        found = ranks_pass.scanOrdinals(projected._jdf.queryExecution().executedPlan())
+        return None if found is None else list(found)
+
+    assert ordinals(run_df) == [2, 1, 0]  # q, d, s among the scan's columns (file order)
+    assert ordinals(run_df.withColumn("score", sf.col("score").cast("float"))) is None
+    assert ordinals(run_df.where(sf.col("score") > 0)) is None
+    assert ordinals(frame_in_order(spark, run, 2)) is None  # not a columnar scan
+    qrels_df = spark.createDataFrame(data["qrels"])
+    expected = rw.evaluate(data["qrels"], run, MEASURES)
+    for options in ({"spark.sql.files.maxPartitionBytes": "2k"}, {}):  # several files a partition
+        for key, value in options.items():
+            spark.conf.set(key, value)
+        try:
+            frame = spark.read.parquet(str(tmp_path))
+            got = evaluate(qrels_df, frame, MEASURES, strategy="jvm")
+        finally:
+            for key in options:
+                spark.conf.unset(key)
+        assert_same(got, expected)
+    shuffled = pa.table({"query_id": ["q1", "q2", "q1"], "doc_id": ["a", "b", "a"],
+                         "score": [1.0, 2.0, 0.5]})
+    pq.write_table(shuffled, tmp_path / "part-3.parquet")
+    with pytest.raises(DuplicateEntryError, match="'a' appears twice for query 'q1'"):
+        evaluate(qrels_df, spark.read.parquet(str(tmp_path / "part-3.parquet")), MEASURES,
+                 strategy="jvm")
+
+
+@needs_javac
 def test_ties_of_zero_and_minus_zero_and_ids_in_byte_order(spark):
     from rankwise.spark import evaluate
 

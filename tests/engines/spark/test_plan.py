@@ -181,6 +181,16 @@ def no_jvm(monkeypatch):
     monkeypatch.setattr(jar, "load_jar", unavailable)
 
 
+def test_the_judgments_are_counted_and_sized_by_one_aggregation(spark):
+    """Rows and Arrow bytes: each id's UTF-8 bytes, 16 bytes of offsets, 8 a number column."""
+    from rankwise.engines.spark.plan import count_and_size
+
+    frame = spark.createDataFrame([("q1", "a", 1.0), ("q1", "bé", 0.0), ("q22", "c", 2.0)],
+                                  "q string, d string, g double")
+    assert count_and_size(frame) == (3, (2 + 1) + (2 + 3) + (3 + 1) + 3 * (16 + 8))
+    assert count_and_size(frame.limit(0)) == (0, 0)
+
+
 def test_auto_jvm_when_small_and_grouped(spark):
     from rankwise.spark import evaluate
 

@@ -30,7 +30,7 @@ __all__ = [
     "MAX_OFFERED_PER_ROW",
     "RESULT_FRACTION",
     "ROWS_PER_PARTITION",
-    "estimate_bytes",
+    "count_and_size",
     "offered_per_row",
     "parse_size",
     "partitions_for",
@@ -78,26 +78,22 @@ def result_budget(spark: SparkSession) -> int:
     return int(limit * RESULT_FRACTION)
 
 
-def estimate_bytes(frame: DataFrame, rows: int, *, sample: int = 10_000) -> int:
-    """Bytes of *frame* (``q, d`` and numbers) collected as Arrow, from a sample of its rows.
+def count_and_size(frame: DataFrame) -> tuple[int, int]:
+    """Rows of *frame* (``q, d`` and numbers) and its bytes collected as Arrow: one job.
 
     Each row costs its ids' UTF-8 bytes, 8 bytes of offsets per id and 8
-    bytes per number column.
+    bytes per number column. The rows and their ids' bytes are summed by one
+    aggregation (a count and a sample of the rows were two jobs each).
     """
     from pyspark.sql import functions as sf
 
-    if rows == 0:
-        return 0
     numbers = len(frame.columns) - 2
-    row = (
-        frame.limit(sample)
-        .agg(
-            sf.avg(sf.octet_length("q") + sf.octet_length("d")).alias("ids"),
-        )
-        .collect()[0]
-    )
-    per_row = float(row["ids"] or 0.0) + 16 + 8 * numbers
-    return math.ceil(rows * per_row)
+    row = frame.agg(
+        sf.count(sf.lit(1)).alias("rows"),
+        sf.sum(sf.octet_length("q") + sf.octet_length("d")).alias("ids"),
+    ).collect()[0]
+    rows = int(row["rows"])
+    return rows, int(row["ids"] or 0) + rows * (16 + 8 * numbers)
 
 
 def offered_per_row(query: np.ndarray, cell: np.ndarray) -> float:

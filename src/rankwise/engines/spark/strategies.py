@@ -120,17 +120,16 @@ def choose(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, *
 
 def _chosen(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, *,
             strategy: str, check_duplicates: bool) -> SparkPlan:
-    from rankwise.engines.spark.plan import describe_bytes, estimate_bytes, result_budget
+    from rankwise.engines.spark.plan import count_and_size, describe_bytes, result_budget
 
     judgments = inputs.judgments
     if strategy == "partitions":
         if judgments.isEmpty():
             raise _no_judgments(inputs.qrels is None)
         return SparkPlan("partitions", "partitions")
-    rows = judgments.count()
+    rows, size = count_and_size(judgments)
     if rows == 0:
         raise _no_judgments(inputs.qrels is None)
-    size = estimate_bytes(judgments, rows)
     budget = result_budget(inputs.run.sparkSession)
     what = "the table" if inputs.qrels is None else "the judgments"
     sized = f"{what}: {counted(rows, 'row', grouped=True)}, ~{describe_bytes(size)}"
