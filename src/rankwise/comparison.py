@@ -798,23 +798,35 @@ def compare(
     settings = merged(CompareOptions, statistics, test=test, correction=correction, alpha=alpha,
                       ci=ci, n_resamples=n_resamples, seed=seed, family=family,
                       chunk_size=chunk_size)
-    check("baseline", baseline, _BASELINE)
-    if not isinstance(runs, (Mapping, list, tuple)):
-        reject("runs", runs, RUNS_EXPECTED)
-    if len(runs) < 2:
-        raise InvalidParameterError(f"compare needs at least two runs, got {len(runs)}")
+    _check_runs(runs, baseline)
     parsed = prepare_measures(measures, chosen)
     _check_comparable(parsed)
     if isinstance(runs, Mapping) and baseline is not None:
         _check_baseline(baseline, list(runs))
     evaluated = evaluate_runs(qrels, runs, parsed, options=chosen, engine=engine,
                               need_common_queries=False)
-    if baseline is not None:
-        from rankwise.evaluation import run_sources
-        from rankwise.io.naming import find_run
+    return _compare(evaluated, parsed, _Plan.of(settings, _found_baseline(baseline, evaluated,
+                                                                          runs)))
 
-        baseline = find_run(baseline, list(evaluated), run_sources(runs), what="baseline")
-    return _compare(evaluated, parsed, _Plan.of(settings, baseline))
+
+def _check_runs(runs: Any, baseline: Any) -> None:
+    """*runs* a dict or sequence of at least two runs, *baseline* None or a name."""
+    check("baseline", baseline, _BASELINE)
+    if not isinstance(runs, (Mapping, list, tuple)):
+        reject("runs", runs, RUNS_EXPECTED)
+    if len(runs) < 2:
+        raise InvalidParameterError(f"compare needs at least two runs, got {len(runs)}")
+
+
+def _found_baseline(baseline: str | None, evaluated: Mapping[str, Any], runs: Any
+                    ) -> str | None:
+    """The evaluated run *baseline* names (its name, path, file name or file stem)."""
+    if baseline is None:
+        return None
+    from rankwise.evaluation import run_sources
+    from rankwise.io.naming import find_run
+
+    return find_run(baseline, list(evaluated), run_sources(runs), what="baseline")
 
 
 def compare_results(

@@ -692,16 +692,30 @@ def evaluate_recommendations(
     if catalogue is None:
         result.notes.extend(read.known_items.notes(beyond_measures))
     if read.segment_of is not None:
-        set_level = [m for m in beyond_measures if str(m) not in per_user]
-
-        def set_level_of(members: np.ndarray) -> dict[str, float]:
-            lists = context.lists.only_users(members)
-            return {str(m): float(context.compute(m, lists)) if len(lists.items) else
-                    float("nan") for m in set_level}
-
-        result.segments = by_segment(read.segment_of, read.segment_names, evaluated, per_user,
-                                     set_level_of, list(result.mean), chosen.segment_test)
+        result.segments = _segment_results(read.segment_of, read, context, beyond_measures,
+                                           evaluated, per_user, list(result.mean),
+                                           chosen.segment_test)
     return result
+
+
+def _segment_results(segment_of: np.ndarray, read: _Read, context: _Context,
+                     beyond_measures: list[BeyondMeasure], evaluated: np.ndarray,
+                     per_user: dict[str, np.ndarray],
+                     measures: list[str], segment_test: SegmentTest) -> Any:
+    """Every measure per segment: the per-user means, and the set-level measures again.
+
+    A set-level measure (coverage, Gini, ...) is computed anew on the lists
+    of each segment's users.
+    """
+    set_level = [m for m in beyond_measures if str(m) not in per_user]
+
+    def set_level_of(members: np.ndarray) -> dict[str, float]:
+        lists = context.lists.only_users(members)
+        return {str(m): float(context.compute(m, lists)) if len(lists.items) else
+                float("nan") for m in set_level}
+
+    return by_segment(segment_of, read.segment_names, evaluated, per_user, set_level_of,
+                      measures, segment_test)
 
 
 def _beyond(read: _Read, measures: list[BeyondMeasure], evaluated: np.ndarray,
