@@ -8,8 +8,7 @@
  * the user) that each row of the query side reads: linear time, no sort, no hashing.
  * order_lists puts recommendation rows in rank order (nothing to do, one pass, when they
  * come grouped by user and ordered by score; else a counting sort by user and a stable
- * sort inside each user's rows). compact_lists drops flagged rows of lists and ranks them
- * again; gather_sums sums a
+ * sort inside each user's rows); gather_sums sums a
  * per-item value over each user's rows; count_codes and take_codes are np.bincount and
  * np.take on codes without the cast to intp. The GIL is released.
  */
@@ -346,86 +345,6 @@ code_buffer(PyObject *obj, Py_buffer *b, int writable, const char *what, int int
     PyErr_Format(PyExc_TypeError, int32_only ? "%s must be int32" : "%s must be int32 or int64",
                  what);
     return -1;
-}
-
-PyDoc_STRVAR(compact_lists_doc,
-"compact_lists(users, items, flags, k, out_users, out_items, out_ranks, /)\n"
-"--\n\n"
-"Recommendation lists (int32 user and item codes; a user's rows contiguous, in rank\n"
-"order) without the rows flagged (uint8, or None), ranked again 1, 2, ... within\n"
-"each user's run and cut at k (k < 0: no cut). Writes the rows kept to the int32\n"
-"outputs (as long as the input; they may be the inputs themselves: row m is written\n"
-"after row m is read) and returns how many.");
-
-static PyObject *
-cpairs_compact_lists(PyObject *module, PyObject *args)
-{
-    (void)module;
-    PyObject *users_obj, *items_obj, *flags_obj, *outs[3];
-    long long k;
-    if (!PyArg_ParseTuple(args, "OOOLOOO:compact_lists", &users_obj, &items_obj, &flags_obj,
-                          &k, &outs[0], &outs[1], &outs[2])) {
-        return NULL;
-    }
-    Py_buffer b[5], flags;
-    int held = 0, has_flags = flags_obj != Py_None;
-    PyObject *result = NULL;
-    if (code_buffer(users_obj, &b[0], 0, "compact_lists: users", 1) < 0) {
-        goto done;
-    }
-    held++;
-    if (code_buffer(items_obj, &b[1], 0, "compact_lists: items", 1) < 0) {
-        goto done;
-    }
-    held++;
-    for (int i = 0; i < 3; i++) {
-        if (code_buffer(outs[i], &b[2 + i], 1, "compact_lists: outputs", 1) < 0) {
-            goto done;
-        }
-        held++;
-    }
-    if (has_flags && PyObject_GetBuffer(flags_obj, &flags, PyBUF_C_CONTIGUOUS) < 0) {
-        has_flags = 0;
-        goto done;
-    }
-    Py_ssize_t n = b[0].len / 4;
-    if (b[1].len / 4 != n || (has_flags && flags.len != n) || b[2].len / 4 < n ||
-        b[3].len / 4 < n || b[4].len / 4 < n) {
-        PyErr_SetString(PyExc_ValueError, "compact_lists: arrays differ in length");
-        goto done;
-    }
-    const int32_t *users = b[0].buf, *items = b[1].buf;
-    const uint8_t *flag = has_flags ? flags.buf : NULL;
-    int32_t *out_users = b[2].buf, *out_items = b[3].buf, *out_ranks = b[4].buf;
-    Py_ssize_t m = 0;
-    Py_BEGIN_ALLOW_THREADS
-    int64_t rank = 0;
-    int32_t previous = 0;
-    for (Py_ssize_t r = 0; r < n; r++) {
-        int32_t user = users[r];
-        if (r == 0 || user != previous) {
-            rank = 0;
-        }
-        previous = user;
-        if (flag != NULL && flag[r]) {
-            continue;
-        }
-        rank++;
-        if (k >= 0 && rank > k) {
-            continue;
-        }
-        out_users[m] = user;
-        out_items[m] = items[r];
-        out_ranks[m] = (int32_t)rank;
-        m++;
-    }
-    Py_END_ALLOW_THREADS
-    result = PyLong_FromSsize_t(m);
-done:
-    if (has_flags) {
-        PyBuffer_Release(&flags);
-    }
-    return released(b, held, result);
 }
 
 PyDoc_STRVAR(gather_sums_doc,
@@ -844,7 +763,6 @@ done:
 static PyMethodDef cpairs_methods[] = {
     {"order_lists", cpairs_order_lists, METH_VARARGS, order_lists_doc},
     {"join_pairs", cpairs_join_pairs, METH_VARARGS, join_pairs_doc},
-    {"compact_lists", cpairs_compact_lists, METH_VARARGS, compact_lists_doc},
     {"gather_sums", cpairs_gather_sums, METH_VARARGS, gather_sums_doc},
     {"count_codes", cpairs_count_codes, METH_VARARGS, count_codes_doc},
     {"take_codes", cpairs_take_codes, METH_VARARGS, take_codes_doc},
@@ -854,7 +772,7 @@ static PyMethodDef cpairs_methods[] = {
 static struct PyModuleDef cpairs_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "rankwise.ranking._cpairs",
-    .m_doc = "User-item pairs of recommender lists joined by user, compacted and counted "
+    .m_doc = "User-item pairs of recommender lists joined by user, ordered and counted "
              "(see rankwise.recommenders.inputs).",
     .m_size = -1,
     .m_methods = cpairs_methods,
