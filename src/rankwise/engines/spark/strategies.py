@@ -120,14 +120,29 @@ def choose(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, *
 
 def _chosen(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, *,
             strategy: str, check_duplicates: bool) -> SparkPlan:
-    from rankwise.engines.spark.plan import count_and_size, describe_bytes, result_budget
-
-    judgments = inputs.judgments
     if strategy == "partitions":
-        if judgments.isEmpty():
+        if inputs.judgments.isEmpty():
             raise _no_judgments(inputs.qrels is None)
         return SparkPlan("partitions", "partitions")
-    rows, size = count_and_size(judgments)
+    ahead = None
+    if strategy in ("auto", "jvm") and inputs.qrels is not None:
+        from rankwise.engines.spark.ahead import LayoutAhead
+
+        ahead = LayoutAhead(inputs.run)  # chosen while the judgments are counted and collected
+    try:
+        return _sized(inputs, measures, options, strategy=strategy,
+                      check_duplicates=check_duplicates, ahead=ahead)
+    finally:
+        if ahead is not None:
+            ahead.wait()
+
+
+def _sized(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, *,
+           strategy: str, check_duplicates: bool, ahead: Any) -> SparkPlan:
+    """The judgments counted and sized: the driver's plans when they fit its result limit."""
+    from rankwise.engines.spark.plan import count_and_size, describe_bytes, result_budget
+
+    rows, size = count_and_size(inputs.judgments)
     if rows == 0:
         raise _no_judgments(inputs.qrels is None)
     budget = result_budget(inputs.run.sparkSession)
@@ -151,11 +166,11 @@ def _chosen(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, 
     if inputs.qrels is None:
         return SparkPlan("driver", f"ranks: {sized}")
     return _scanned(inputs, measures, options, sized, rows, strategy=strategy,
-                    check_duplicates=check_duplicates)
+                    check_duplicates=check_duplicates, ahead=ahead)
 
 
 def _scanned(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, sized: str,
-             rows: int, *, strategy: str, check_duplicates: bool) -> SparkPlan:
+             rows: int, *, strategy: str, check_duplicates: bool, ahead: Any) -> SparkPlan:
     """Judgments small enough for the driver: ``jvm``, else ``ranks`` unless its cost says not."""
     from rankwise.engines.spark.plan import MAX_OFFERED_PER_ROW
     from rankwise.engines.spark.ranks import RanksScan, collect_judgments
@@ -163,7 +178,7 @@ def _scanned(inputs: SparkInputs, measures: list[Measure], options: EvalOptions,
     assert inputs.qrels is not None
     judged = collect_judgments(inputs.qrels)
     if strategy in ("auto", "jvm"):
-        found = _jvm_scan(inputs.run, judged, options, required=strategy == "jvm")
+        found = _jvm_scan(inputs.run, judged, options, required=strategy == "jvm", ahead=ahead)
         if not isinstance(found, str):
             return SparkPlan("jvm", f"jvm: {sized}; one pass over {found.layout}", found)
         sized = f"{sized}; not jvm: {found}"
@@ -188,13 +203,17 @@ def _scanned(inputs: SparkInputs, measures: list[Measure], options: EvalOptions,
     return SparkPlan("ranks", text, scan)
 
 
-def _jvm_scan(run: DataFrame, judged: Any, options: EvalOptions, *, required: bool) -> Any:
-    """The ``jvm`` strategy's scan, or (unless *required*) why it cannot run here."""
+def _jvm_scan(run: DataFrame, judged: Any, options: EvalOptions, *, required: bool,
+              ahead: Any) -> Any:
+    """The ``jvm`` strategy's scan, or (unless *required*) why it cannot run here.
+
+    *ahead*: the run's layout, chosen meanwhile (:class:`.ahead.LayoutAhead`).
+    """
     from rankwise.engines.spark.jar import JvmUnavailableError
     from rankwise.engines.spark.jvm import JvmScan
 
     try:
-        return JvmScan(run, judged, ascending=options.ties == "ascending")
+        return JvmScan(run, judged, ascending=options.ties == "ascending", layout=ahead.result())
     except JvmUnavailableError as error:
         if required:
             raise
