@@ -290,3 +290,37 @@ def test_a_text_score_is_one_error_line_naming_file_and_line(cli, tmp_path: Path
         outcome = cli(["recs", *argv, "-m", "P@1"], cwd=tmp_path)
         assert outcome.status == 1 and outcome.out == b""
         assert outcome.err == f"rankwise: error: {message}", argv
+
+
+def test_one_model_may_be_named(cli, files: Path) -> None:
+    """``NAME=PATH`` names one model as it names each of several (it was read as a file name)."""
+    outcome = cli(["recs", "test.csv", "als=recs.csv", "-m", "ndcg@10", "-f", "json"], cwd=files)
+    assert outcome.status == 0, outcome.err
+    [row] = json.loads(outcome.text)
+    assert row["run"] == "als"
+    assert row["ndcg@10"] == rw.evaluate_recommendations(
+        str(files / "test.csv"), str(files / "recs.csv"), ["ndcg@10"]).mean["ndcg@10"]
+
+
+def test_compressed_tables_are_read_and_named_by_their_stem(cli, files: Path) -> None:
+    """``a.csv.zst`` is a CSV table (it was refused: "unknown table format None") named ``a``."""
+    import gzip
+
+    zstandard = pytest.importorskip("zstandard")
+    (files / "a.csv.zst").write_bytes(zstandard.ZstdCompressor().compress(RECS.encode()))
+    (files / "b.csv.gz").write_bytes(gzip.compress(RECS.encode()))
+    outcome = cli(["recs", "test.csv", "a.csv.zst", "b.csv.gz", "-m", "ndcg@10", "-f", "json"],
+                  cwd=files)
+    assert outcome.status == 0, outcome.err
+    report = json.loads(outcome.text)
+    assert report["models"] == ["a", "b"]
+    [row] = report["comparison"]["rows"]  # b against a: the same lists, the same value
+    assert (row["system"], row["baseline"]) == ("b", "a")
+
+
+def test_a_table_without_a_known_ending_is_refused_with_what_is_expected(cli, files: Path) -> None:
+    (files / "held_out").write_text(TEST)
+    outcome = cli(["recs", "held_out", "recs.csv"], cwd=files)
+    assert outcome.status != 0
+    assert "held_out: cannot tell the table's format from its name" in outcome.err
+    assert ".parquet, .csv, .tsv or .jsonl" in outcome.err and "None" not in outcome.err

@@ -10,8 +10,8 @@ Examples
 >>> Qrel = namedtuple("Qrel", "query_id doc_id relevance")
 >>> form_of("run.parquet"), form_of({"q1": {}}), form_of([Qrel("q1", "d1", 1)]), form_of(3)
 ('path', 'dict', 'records', None)
->>> table_format("runs/bm25.tsv.gz"), table_format("bm25.run")
-('tsv', None)
+>>> table_format("runs/bm25.tsv.gz"), table_format("bm25.csv.zst"), table_format("bm25.run")
+('tsv', 'csv', None)
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from typing import Any
+
+from rankwise.io._source import COMPRESSED_SUFFIXES
 
 __all__ = ["form_of", "is_records", "is_table", "table_format"]
 
@@ -36,7 +38,7 @@ _SUFFIXES = {
 def table_format(path: str) -> str | None:
     """The table format implied by *path*'s extension, or None for TREC text."""
     name = os.fspath(path).lower()
-    for compressed in (".gz", ".bz2", ".xz"):
+    for compressed in COMPRESSED_SUFFIXES:
         if name.endswith(compressed):
             name = name[: -len(compressed)]
     for suffix, kind in _SUFFIXES.items():

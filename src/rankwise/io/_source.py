@@ -37,6 +37,8 @@ _RAW_CHUNK = 1 << 20  # bytes read from a file or pipe at a time
 _COMPRESSION_BY_SUFFIX = {
     ".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".lzma": "xz", ".zst": "zstd", ".zstd": "zstd",
 }
+#: The file name endings of compressed inputs (``run.tsv.zst`` is a TSV table).
+COMPRESSED_SUFFIXES = tuple(_COMPRESSION_BY_SUFFIX)
 _MAGIC = (
     (b"\x1f\x8b", "gzip"),
     (b"BZh", "bz2"),

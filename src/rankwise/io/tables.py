@@ -64,6 +64,11 @@ def read_table(path: str, fmt: str | None = None) -> pa.Table:
     grades are parsed when the table is turned into a run or judgments.
     """
     kind = fmt or table_format(path)
+    if kind is None:
+        raise InputFormatError(
+            "cannot tell the table's format from its name: expected a file ending in .parquet, "
+            ".csv, .tsv or .jsonl (optionally compressed: .csv.gz, .tsv.zst, ...)", path
+        )
     if kind not in ("parquet", "csv", "tsv", "jsonl"):
         raise InputFormatError(
             f"unknown table format {kind!r}; expected parquet, csv, tsv or jsonl", path

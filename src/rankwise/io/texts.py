@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rankwise.exceptions import InputFormatError, InvalidParameterError
-from rankwise.io._source import open_source
+from rankwise.io._source import COMPRESSED_SUFFIXES, open_source
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -60,7 +60,7 @@ def _format_of(path: str, head: bytes, fmt: str | None) -> str:
                 f"unknown text format {fmt!r}; expected one of {', '.join(TEXT_FORMATS)}")
         return fmt
     name = path.lower()
-    for suffix in (".gz", ".bz2", ".xz", ".zst"):
+    for suffix in COMPRESSED_SUFFIXES:
         name = name.removesuffix(suffix)
     start = head.lstrip()
     if name.endswith((".jsonl", ".ndjson", ".json")) or start.startswith(b"{"):

@@ -230,8 +230,9 @@ def run(args: argparse.Namespace) -> int:
     if args.baseline is not None:
         raise InvalidParameterError(
             f"--baseline {args.baseline!r} needs several RECS to compare; one was given")
+    [(named, path)] = model_names(args.recs).items()
     test = read_table(args.held_out)
-    recs = read_table(args.recs[0])
+    recs = read_table(path)
     exclude, train = _history(args)
     segments = _segments(args, test, exclude if train is None else train)
     with spelled_as(OPTION_NAMES):  # errors name --catalogue, not catalogue=
@@ -241,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
             options=options,
         )
     names = list(result.mean)
-    name = os.path.basename(args.recs[0])
+    name = os.path.basename(path) if path == args.recs[0] else named  # NAME=PATH: the name
     if result.segments is not None:
         seg = result.segments
         rows: list[list[Any]] = [
@@ -314,17 +315,22 @@ def _segments(args: argparse.Namespace, test: Any, history: Any) -> Any:
 def model_names(paths: list[str]) -> dict[str, str]:
     """``{name: path}`` of the RECS arguments: ``NAME=PATH``, else the file's stem.
 
-    A stem given twice is numbered (``recs``, ``recs#2``); an argument that
-    is an existing file is a path even with ``=`` in it.
+    The stem is the name without its compression and format endings
+    (``als.csv.zst``: ``als``). A stem given twice is numbered (``recs``,
+    ``recs#2``); an argument that is an existing file is a path even with
+    ``=`` in it.
 
     Examples
     --------
     >>> model_names(["runs/pop.parquet", "als=runs/model-7.csv", "b/pop.csv"])
     {'pop': 'runs/pop.parquet', 'als': 'runs/model-7.csv', 'pop#2': 'b/pop.csv'}
+    >>> model_names(["ease.tsv.gz", "runs/ials.csv.zst"])
+    {'ease': 'ease.tsv.gz', 'ials': 'runs/ials.csv.zst'}
     """
     from pathlib import Path
 
     from rankwise.exceptions import InvalidParameterError
+    from rankwise.io._source import COMPRESSED_SUFFIXES
     from rankwise.io.naming import unique_names
 
     names, files = [], []
@@ -337,7 +343,10 @@ def model_names(paths: list[str]) -> dict[str, str]:
             names.append(name)
             files.append(path)
         else:
-            names.append(Path(text).stem if Path(text).stem else text)
+            bare = Path(text).name
+            bare = next((bare[: -len(end)] for end in COMPRESSED_SUFFIXES
+                         if bare.lower().endswith(end)), bare)
+            names.append(Path(bare).stem or text)
             files.append(text)
     given = [n for n, text in zip(names, paths) if "=" in text and not os.path.exists(text)]
     if len(set(given)) != len(given):
