@@ -5,8 +5,7 @@ Before the pass, the plan runs small jobs whose cost is mostly the driver's
 and reads the first rows of a few partitions of the run to choose its layout
 (:func:`rankwise.engines.spark.layout.choose_layout`). The layout does not
 depend on the judgments, so :class:`LayoutAhead` chooses it on a thread while
-the main thread counts and collects (about 0.2 s of a 1.5 s evaluation of 7M
-rows on ``local[2]``; ``benchmarks/bench_spark_mllib.py``). The thread is a
+the main thread counts and collects (the saving: docs/spark.md). The thread is a
 :class:`pyspark.InheritableThread`: its jobs carry the caller's job group,
 description and scheduler pool. Every path waits for it before returning, so no
 job of an evaluation outlives the call.
