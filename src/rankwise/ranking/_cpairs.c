@@ -569,7 +569,7 @@ stable_by_key(int64_t *rows, int64_t n, const double *keys, int descending, int6
 
 /*
  * 0 when the rows come grouped by user (a user's rows contiguous) and each user's rows in
- * key order, with ranks 1, 2, ... written; 1 when not; -1 for a code out of range.
+ * key order, with ranks 1, 2, ... written (ranks NULL: not written); 1 when not; -1 for a code out of range.
  * `seen` (n_users bytes, zeroed) marks the users met. With items (stamps: n_items zeroed
  * int32), *repeated is set when a user's rows hold an item twice.
  */
@@ -601,14 +601,18 @@ check_order(const int32_t *users, Py_ssize_t n, const double *keys, int descendi
         } else if (keys != NULL && key_before(keys, descending, r, r - 1)) {
             return 1;
         }
-        ranks[r] = ++rank;
+        ++rank;
+        if (ranks != NULL) {
+            ranks[r] = rank;
+        }
     }
     return 0;
 }
 
 /*
  * The rows grouped by user (code ascending, a counting sort), each user's rows sorted by
- * key with ties in row order: the order of np.lexsort((key, users)). Ranks in that order.
+ * key with ties in row order: the order of np.lexsort((key, users)). Ranks in that order
+ * (ranks NULL: none written).
  * 0, -1 when out of memory, -3 for a code out of range.
  */
 static int
@@ -646,7 +650,7 @@ sort_rows(const int32_t *users, Py_ssize_t n, const double *keys, int descending
         if (keys != NULL && hi - lo > 1) {
             stable_by_key(order + lo, hi - lo, keys, descending, scratch);
         }
-        for (int64_t p = lo; p < hi; p++) {
+        for (int64_t p = lo; ranks != NULL && p < hi; p++) {
             ranks[p] = (int32_t)(p - lo + 1);
         }
     }
@@ -663,7 +667,8 @@ PyDoc_STRVAR(order_lists_doc,
 "0 when the rows come so already (grouped by user, each user's rows in order: one pass,\n"
 "order untouched), else 1 with order (int64) the permutation of np.lexsort((key, users))\n"
 "(a counting sort by user, a stable sort inside each user). ranks (int32) gets each row's\n"
-"1-based position in its user's list, in the order of the result. With items (int32 codes\n"
+"1-based position in its user's list, in the order of the result (ranks None: not\n"
+"written). With items (int32 codes\n"
 "in [0, n_items)), rows in order that hold an item twice for a user return 2 instead of\n"
 "0 (0 then also says no pair repeats). ValueError for a code out of range.");
 
@@ -680,26 +685,27 @@ cpairs_order_lists(PyObject *module, PyObject *args)
     }
     Py_buffer b[5];
     int held = 0, has_keys = keys_obj != Py_None, has_items = items_obj != Py_None;
-    int items_at = -1;
+    int has_ranks = ranks_obj != Py_None, items_at = -1, keys_at = -1;
     PyObject *result = NULL;
     if (code_buffer(users_obj, &b[held], 0, "order_lists: users", 1) < 0) {
         goto done;
     }
     held++;
-    if (code_buffer(ranks_obj, &b[held], 1, "order_lists: ranks", 1) < 0) {
+    if (has_ranks && code_buffer(ranks_obj, &b[held], 1, "order_lists: ranks", 1) < 0) {
         goto done;
     }
-    held++;
+    held += has_ranks;
     if (PyObject_GetBuffer(order_obj, &b[held], PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
         goto done;
     }
-    held++;
+    int order_at = held++;
     if (has_keys) {
         if (PyObject_GetBuffer(keys_obj, &b[held], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
             goto done;
         }
-        held++;
-        if (b[3].itemsize != 8 || b[3].format == NULL || b[3].format[0] != 'd') {
+        keys_at = held++;
+        if (b[keys_at].itemsize != 8 || b[keys_at].format == NULL ||
+            b[keys_at].format[0] != 'd') {
             PyErr_SetString(PyExc_TypeError, "order_lists: keys must be float64");
             goto done;
         }
@@ -711,8 +717,9 @@ cpairs_order_lists(PyObject *module, PyObject *args)
         items_at = held++;
     }
     Py_ssize_t n = b[0].len / 4;
-    if (b[1].len / 4 != n || b[2].len / 8 != n || b[2].itemsize != 8 ||
-        (has_keys && b[3].len / 8 != n) || (has_items && b[items_at].len / 4 != n)) {
+    if ((has_ranks && b[1].len / 4 != n) || b[order_at].len / 8 != n ||
+        b[order_at].itemsize != 8 || (has_keys && b[keys_at].len / 8 != n) ||
+        (has_items && b[items_at].len / 4 != n)) {
         PyErr_SetString(PyExc_ValueError, "order_lists: arrays differ in length");
         goto done;
     }
@@ -733,17 +740,18 @@ cpairs_order_lists(PyObject *module, PyObject *args)
         goto done;
     }
     const int32_t *users = b[0].buf;
-    const double *keys = has_keys ? b[3].buf : NULL;
+    const double *keys = has_keys ? b[keys_at].buf : NULL;
     const int32_t *items = has_items ? b[items_at].buf : NULL;
+    int32_t *ranks = has_ranks ? b[1].buf : NULL;
     int status, repeated = 0;
     Py_BEGIN_ALLOW_THREADS
-    status = check_order(users, n, keys, descending, n_users, seen, b[1].buf, items, n_items,
+    status = check_order(users, n, keys, descending, n_users, seen, ranks, items, n_items,
                          stamps, &repeated);
     if (status == 0 && repeated) {
         status = 2;
     }
     if (status == 1) {
-        int sorted = sort_rows(users, n, keys, descending, n_users, b[2].buf, b[1].buf);
+        int sorted = sort_rows(users, n, keys, descending, n_users, b[order_at].buf, ranks);
         status = sorted == -3 ? -1 : sorted < 0 ? -2 : 1;
     }
     Py_END_ALLOW_THREADS
@@ -760,8 +768,197 @@ done:
     return released(b, held, result);
 }
 
+/* The code of row r: table[value] (values in [0, size)), or the value itself without a
+ * table (values are codes then). -1 for an id the table does not know, -2 out of range. */
+static inline int64_t
+coded(const char *values, int width, Py_ssize_t r, const int32_t *table, int64_t size)
+{
+    int64_t v = code_at(values, width, r);
+    if (v < 0 || v >= size) {
+        return -2;
+    }
+    return table != NULL ? (int64_t)table[v] : v;
+}
+
+typedef struct {
+    const char *users, *items;      /* ids (with a table) or codes, int32 or int64 */
+    int user_width, item_width;
+    const int32_t *user_table, *item_table; /* id -> code (-1: not known), or NULL */
+    int64_t user_size, item_size;   /* the tables' lengths, or n_users and n_items */
+    const double *keys;             /* NULL: the rows' own order */
+    int descending;
+    int64_t n_users, n_items, depth;
+    int32_t *out_items, *list_users; /* the first `depth` item codes of each list; its user */
+    int64_t *list_sizes;            /* how many of them */
+    int64_t kept, lists;            /* rows written to out_items, lists found */
+} Heads;
+
+/*
+ * One pass over every row: 0 when the rows come grouped by user, each user's rows in key
+ * order and no user's rows hold an item twice, with the first `depth` item codes of each
+ * list written; 1 when not grouped or not in order, 2 for an item twice in a user's rows,
+ * 3 for an id a table does not know, -1 for a code out of range. `seen` (n_users bytes)
+ * and `stamps` (n_items int32) are zeroed.
+ */
+static int
+head_rows(Heads *h, Py_ssize_t n, uint8_t *seen, int32_t *stamps)
+{
+    int64_t rank = 0, kept = 0, lists = 0, user = -1;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        int64_t u = coded(h->users, h->user_width, r, h->user_table, h->user_size);
+        int64_t i = coded(h->items, h->item_width, r, h->item_table, h->item_size);
+        if (u < -1 || i < -1 || u >= h->n_users || i >= h->n_items) {
+            return -1;
+        }
+        if (u < 0 || i < 0) {
+            return 3;
+        }
+        if (u != user) {
+            if (seen[u]) {
+                return 1; /* the user's rows come in two runs */
+            }
+            seen[u] = 1;
+            user = u;
+            rank = 0;
+            h->list_users[lists] = (int32_t)u;
+            h->list_sizes[lists++] = 0;
+        } else if (h->keys != NULL && key_before(h->keys, h->descending, r, r - 1)) {
+            return 1;
+        }
+        if (stamps[i] == (int32_t)(user + 1)) { /* the user's items stamped with the user */
+            return 2;
+        }
+        stamps[i] = (int32_t)(user + 1);
+        if (++rank <= h->depth) {
+            h->out_items[kept++] = (int32_t)i;
+            h->list_sizes[lists - 1] = rank;
+        }
+    }
+    h->kept = kept;
+    h->lists = lists;
+    return 0;
+}
+
+/* Buffer `obj` as ids or codes (int32 or int64) with, unless None, its int32 table. */
+static int
+ids_buffers(PyObject *obj, PyObject *table_obj, Py_buffer *b, int *held, const char **ids,
+            int *width, const int32_t **table, int64_t *size, int64_t n_codes, Py_ssize_t *n)
+{
+    if ((*width = code_buffer(obj, &b[*held], 0, "head_lists: ids", 0)) < 0) {
+        return -1;
+    }
+    *n = b[*held].len / *width;
+    *ids = b[(*held)++].buf;
+    *table = NULL;
+    *size = n_codes;
+    if (table_obj != Py_None) {
+        if (code_buffer(table_obj, &b[*held], 0, "head_lists: table", 1) < 0) {
+            return -1;
+        }
+        *table = b[*held].buf;
+        *size = b[(*held)++].len / 4;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(head_lists_doc,
+"head_lists(users, user_table, items, item_table, keys, descending, n_users, n_items,\n"
+"           depth, out_items, list_users, list_sizes, /)\n"
+"--\n\n"
+"The first depth items of each recommendation list, in one pass over every row: users and\n"
+"items are ids (int32 or int64) coded through their int32 table (id -> code, -1: not\n"
+"known), or codes when the table is None. Returns (status, rows, lists): status 0 when\n"
+"the rows come grouped by user, each user's rows by keys (float64; descending: higher\n"
+"first; None: row order) and no user's rows hold an item twice, with out_items (int32)\n"
+"the first depth item codes of each list, list_users (int32) and list_sizes (int64) each\n"
+"list's user and kept length; 1 when not in that order, 2 for an item twice in a user's\n"
+"rows, 3 for an id a table does not know (nothing usable written then). ValueError for a\n"
+"code out of range or outputs too short.");
+
+static PyObject *
+cpairs_head_lists(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *users_obj, *user_table_obj, *items_obj, *item_table_obj, *keys_obj, *outs[3];
+    int descending;
+    long long n_users, n_items, depth;
+    if (!PyArg_ParseTuple(args, "OOOOOpLLLOOO:head_lists", &users_obj, &user_table_obj,
+                          &items_obj, &item_table_obj, &keys_obj, &descending, &n_users,
+                          &n_items, &depth, &outs[0], &outs[1], &outs[2])) {
+        return NULL;
+    }
+    Py_buffer b[8];
+    int held = 0;
+    PyObject *result = NULL;
+    Heads h = {.descending = descending, .n_users = n_users, .n_items = n_items,
+               .depth = depth};
+    Py_ssize_t n, n_item_rows, out_size[3];
+    if (ids_buffers(users_obj, user_table_obj, b, &held, &h.users, &h.user_width,
+                    &h.user_table, &h.user_size, n_users, &n) < 0 ||
+        ids_buffers(items_obj, item_table_obj, b, &held, &h.items, &h.item_width,
+                    &h.item_table, &h.item_size, n_items, &n_item_rows) < 0) {
+        goto done;
+    }
+    if (keys_obj != Py_None) {
+        if (PyObject_GetBuffer(keys_obj, &b[held], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+            goto done;
+        }
+        held++;
+        if (b[held - 1].itemsize != 8 || b[held - 1].format == NULL ||
+            b[held - 1].format[0] != 'd' || b[held - 1].len / 8 != n) {
+            PyErr_SetString(PyExc_TypeError, "head_lists: keys must be float64, one a row");
+            goto done;
+        }
+        h.keys = b[held - 1].buf;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (code_buffer(outs[k], &b[held], 1, "head_lists: an output", k < 2) < 0) {
+            goto done;
+        }
+        out_size[k] = b[held].len / b[held].itemsize;
+        held++;
+    }
+    h.out_items = b[held - 3].buf;
+    h.list_users = b[held - 2].buf;
+    h.list_sizes = b[held - 1].buf;
+    /* at most one list per user, and depth rows of each */
+    int64_t lists_max = n_users < (int64_t)n ? n_users : (int64_t)n;
+    int64_t rows_max = depth < 1 || lists_max > (int64_t)n / depth ? (int64_t)n
+                                                                   : lists_max * depth;
+    if (b[held - 1].itemsize != 8 || n_users < 0 || n_users >= ((long long)1 << 31) ||
+        n_items < 0 || n_items >= ((long long)1 << 31) || depth < 1 || n_item_rows != n ||
+        out_size[0] < rows_max || out_size[1] < lists_max || out_size[2] < lists_max) {
+        PyErr_SetString(PyExc_ValueError, "head_lists: arrays or sizes do not match");
+        goto done;
+    }
+    uint8_t *seen = calloc((size_t)n_users + 1, 1);
+    int32_t *stamps = calloc((size_t)n_items + 1, sizeof(int32_t));
+    if (seen == NULL || stamps == NULL) {
+        free(seen);
+        free(stamps);
+        PyErr_NoMemory();
+        goto done;
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = head_rows(&h, n, seen, stamps);
+    Py_END_ALLOW_THREADS
+    free(seen);
+    free(stamps);
+    if (status < 0) {
+        result = out_of_range("head_lists: a user or item code out of range");
+    } else {
+        result = status == 0 ? Py_BuildValue("iLL", status, (long long)h.kept,
+                                             (long long)h.lists)
+                             : Py_BuildValue("iLL", status, 0LL, 0LL);
+    }
+done:
+    return released(b, held, result);
+}
+
 static PyMethodDef cpairs_methods[] = {
     {"order_lists", cpairs_order_lists, METH_VARARGS, order_lists_doc},
+    {"head_lists", cpairs_head_lists, METH_VARARGS, head_lists_doc},
     {"join_pairs", cpairs_join_pairs, METH_VARARGS, join_pairs_doc},
     {"gather_sums", cpairs_gather_sums, METH_VARARGS, gather_sums_doc},
     {"count_codes", cpairs_count_codes, METH_VARARGS, count_codes_doc},

@@ -671,7 +671,8 @@ def evaluate_recommendations(
     # plan: every input coded once against shared vocabularies, lists excluded and cut
     read = _read_inputs(test, recommendations, chosen, columns=columns, users=users,
                         exclude=exclude, train=train, baseline=baseline, catalogue=catalogue,
-                        features=features, segments=segments)
+                        features=features, segments=segments,
+                        depth=_read_depth(accuracy_names, beyond_measures, exclude, baseline))
     evaluated, lengths = _evaluated_users(read, chosen.missing)
     # compute: beyond-accuracy over the lists, then accuracy through the engine's core
     context, beyond_per_user, totals = _beyond(read, beyond_measures, evaluated, lengths)
@@ -813,11 +814,14 @@ instead of reading every model's lists again. Set for one comparison.
 
 def _read_inputs(test: Any, recommendations: Any, chosen: RecommenderOptions, *,
                  columns: Mapping[str, str] | None, users: Any, exclude: Any, train: Any,
-                 baseline: Any, catalogue: Any, features: Any, segments: Any) -> _Read:
+                 baseline: Any, catalogue: Any, features: Any, segments: Any,
+                 depth: int | None = None) -> _Read:
     """Every input read and coded once, the lists without the seen items and cut at k.
 
     The test comes first (codes come in order of arrival); the exclusion and
-    the cut apply to the baseline's lists as well.
+    the cut apply to the baseline's lists as well. *depth*: nothing reads
+    past the first *depth* items of a list (:func:`_read_depth`), so the
+    lists may be read that far only (:meth:`Lists.read`).
     """
     user_vocab, item_vocab = Vocabulary("user"), Vocabulary("item")
     relevance, duplicates = chosen.relevance, chosen.duplicates
@@ -826,7 +830,7 @@ def _read_inputs(test: Any, recommendations: Any, chosen: RecommenderOptions, *,
     if truth is not None and relevance is not None:
         truth = with_grades(test, truth, relevance, user_vocab, item_vocab, columns)
     lists = Lists.read(recommendations, user_vocab, item_vocab, columns=columns,
-                       user_index=users, duplicates=duplicates)
+                       user_index=users, duplicates=duplicates, depth=depth)
     history = Interactions.read(train if train is not None else exclude, user_vocab,
                                 item_vocab, columns=columns, what="train", rating=False) \
         if (train is not None or exclude is not None) else None
@@ -949,6 +953,38 @@ def _nanmean(values: np.ndarray) -> float:
     return float(finite.mean()) if len(finite) else float("nan")
 
 
+def _depth(names: list[str]) -> int | None:
+    """How deep the accuracy measures *names* read each list: their largest cutoff, or None
+    (the whole list) when one has none.
+
+    Examples
+    --------
+    >>> _depth(["ndcg@10", "P@5"]), _depth(["ndcg@10", "map"])
+    (10, None)
+    """
+    from rankwise.measures import parse
+
+    cutoffs = [parse(name).cutoff for name in names]
+    return max(c for c in cutoffs if c is not None) if cutoffs and all(
+        cutoff is not None for cutoff in cutoffs) else None
+
+
+def _read_depth(accuracy_names: list[str], beyond_measures: list[BeyondMeasure],
+                exclude: Any, baseline: Any) -> int | None:
+    """How much of each list the evaluation reads: the accuracy measures' depth when nothing
+    else reads the lists whole, else None.
+
+    Whole lists are read by the beyond-accuracy measures (and the default
+    catalogue they count), by the exclusion of seen items (it comes before
+    any cut), with a baseline, and by a report that keeps the lists
+    (:data:`handed_out`).
+    """
+    if beyond_measures or exclude is not None or baseline is not None or \
+            handed_out.get() is not None or not accuracy_names:
+        return None
+    return _depth(accuracy_names)
+
+
 def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabulary,
               items: Vocabulary, *, rel: float, missing: Missing, engine: str,
               general: bool = False, lengths: np.ndarray | None = None) -> Results:
@@ -960,11 +996,8 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
     builds judgments and a run of text ids and evaluates them as any run.
     """
     from rankwise.engines import get_engine
-    from rankwise.measures import parse
 
-    cutoffs = [parse(name).cutoff for name in names]
-    depth = max(c for c in cutoffs if c is not None) if all(
-        cutoff is not None for cutoff in cutoffs) else None  # only the top of each list counts
+    depth = _depth(names)  # only the top of each list counts
     core = get_engine(engine, require=False)
     if not general and core.capabilities.rankings:
         fast = _accuracy_on_codes(truth, lists, names, users, items, rel=rel, missing=missing,

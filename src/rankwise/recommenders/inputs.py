@@ -11,7 +11,8 @@ measure are array operations: no Python loop per user or per row.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -233,12 +234,7 @@ class Vocabulary:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        if isinstance(values, (pa.Array, pa.ChunkedArray)) and pa.types.is_integer(
-                values.type) and values.null_count == 0:
-            if isinstance(values, pa.ChunkedArray) and values.num_chunks == 1:
-                values = values.chunk(0)  # its buffer as it is: no copy
-            values = values.to_numpy() if isinstance(values, pa.Array) else np.concatenate(
-                [c.to_numpy() for c in values.chunks] or [np.zeros(0, dtype=np.int64)])
+        values = self._integers(values)
         if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.ndim == 1 \
                 and (self._type is None or self._type == pa.int64()):
             fast = self._encode_small_integers(values, narrow=narrow)
@@ -267,9 +263,41 @@ class Vocabulary:
             self._size += len(encoded.dictionary)
         return codes.astype(np.int32) if narrow and self._size < _NARROW else codes
 
+    @staticmethod
+    def _integers(values: Any) -> Any:
+        """An Arrow column of integer ids without nulls as a numpy array (its buffer, no
+        copy when it has one chunk); other values as they are."""
+        import pyarrow as pa
+
+        if isinstance(values, (pa.Array, pa.ChunkedArray)) and pa.types.is_integer(
+                values.type) and values.null_count == 0:
+            if isinstance(values, pa.ChunkedArray) and values.num_chunks == 1:
+                values = values.chunk(0)  # its buffer as it is: no copy
+            values = values.to_numpy() if isinstance(values, pa.Array) else np.concatenate(
+                [c.to_numpy() for c in values.chunks] or [np.zeros(0, dtype=np.int64)])
+        return values
+
     def _encode_small_integers(self, values: np.ndarray, *, narrow: bool = False
                                ) -> np.ndarray | None:
         """Codes of non-negative integer ids through a table (no hashing), or None."""
+        table = self._id_table(values, narrow=narrow)
+        if table is None:
+            return None
+        native = native_kernels()
+        if native is None or values.dtype not in (np.int32, np.int64):
+            self.add_ids(table, values)
+            return table[values]
+        values = np.ascontiguousarray(values)  # the C passes: no copy of values as intp
+        out = np.empty(len(values), dtype=table.dtype)
+        if table[-1] >= 0 and native.take_codes(table, values, out) == 0:
+            return out  # the largest id known: maybe all are, and they were (one pass)
+        self.add_ids(table, values)
+        native.take_codes(table, values, out)
+        return out
+
+    def _id_table(self, values: np.ndarray, *, narrow: bool) -> np.ndarray | None:
+        """The codes of the ids known, indexed by id up to the largest of *values* (-1: not
+        known), or None when the ids do not suit a table (negative, or too sparse)."""
         import pyarrow as pa
 
         if len(values) == 0:
@@ -285,29 +313,58 @@ class Vocabulary:
         narrow = narrow and self._size + top + 1 < _NARROW
         table = np.full(top + 1, -1, dtype=np.int32 if narrow else np.int64)
         table[known] = np.arange(len(known))
+        return table
+
+    def add_ids(self, table: np.ndarray, values: np.ndarray) -> None:
+        """Code the ids of *values* not known yet, in id order, and write them in *table*.
+
+        *table* is :meth:`id_table`'s (or ``_id_table``'s) for *values*.
+        """
+        import pyarrow as pa
+
         native = native_kernels()
+        present = np.zeros(len(table), dtype=np.bool_)
         if native is not None and values.dtype in (np.int32, np.int64):
-            values = np.ascontiguousarray(values)  # the C passes: no copy of values as intp
-            if len(known) and top == int(known.max()):  # maybe all known: one pass
-                out = np.empty(len(values), dtype=table.dtype)
-                if native.take_codes(table, values, out) == 0:
-                    return out
-            present = np.zeros(top + 1, dtype=np.bool_)
-            native.count_codes(values, present)
+            native.count_codes(np.ascontiguousarray(values), present)
         else:
-            native = None
-            present = np.zeros(top + 1, dtype=bool)
             present[values] = True
         new_ids = np.flatnonzero(present & (table < 0))  # in id order
         table[new_ids] = np.arange(self._size, self._size + len(new_ids))
         if len(new_ids):
             self._chunks.append(pa.array(new_ids.astype(np.int64)))
             self._size += len(new_ids)
-        if native is not None:
-            out = np.empty(len(values), dtype=table.dtype)
-            native.take_codes(table, values, out)
-            return out
-        return table[values]
+
+    def id_table(self, values: Any, *, complete: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+        """Integer ids as they are and an int32 table of their codes, or None.
+
+        For a pass that codes ids itself (:func:`_head_lists`): None when
+        :meth:`encode` would not code *values* through a table (text ids,
+        negative or sparse integers, codes past int32). The table holds -1
+        for the ids not known yet unless *complete* (or unless the largest
+        id is not known: then every id of *values* is coded, as
+        :meth:`encode` codes them).
+
+        Examples
+        --------
+        >>> v = Vocabulary("item")
+        >>> ids, table = v.id_table(np.array([4, 2, 4]))
+        >>> table.tolist(), v.labels().to_pylist()
+        ([-1, -1, 0, -1, 1], [2, 4])
+        """
+        import pyarrow as pa
+
+        values = self._integers(values)
+        if not (isinstance(values, np.ndarray) and values.dtype in (np.int32, np.int64)
+                and values.ndim == 1 and (self._type is None or self._type == pa.int64())):
+            return None
+        values = np.ascontiguousarray(values)
+        table = self._id_table(values, narrow=True)
+        if table is None or table.dtype != np.int32:
+            return None
+        if complete or table[-1] < 0:
+            self.add_ids(table, values)
+        return values, table
 
     def lookup(self, values: Any) -> np.ndarray:
         """Codes of *values*, -1 for ids not in the vocabulary (nothing is added)."""
@@ -622,9 +679,17 @@ class Lists:
     def read(
         cls, obj: Any, users: Vocabulary, items: Vocabulary, *,
         columns: Mapping[str, str] | None = None, user_index: Any = None,
-        what: str = "recommendations", duplicates: str = "error",
+        what: str = "recommendations", duplicates: str = "error", depth: int | None = None,
     ) -> Lists:
-        """Code recommendations given as a table, ``{user: [items]}`` or a 2-D array."""
+        """Code recommendations given as a table, ``{user: [items]}`` or a 2-D array.
+
+        *depth*: only the first *depth* items of each list will be read (the
+        caller cuts every list there). A table of integer ids that comes
+        grouped by user and best first, no item twice in a user's rows, is
+        then checked and cut in one pass over every row
+        (:func:`_head_lists`): the items past the cut are not coded (nor
+        added to *items*). Every other input is read whole.
+        """
         from rankwise.io._forms import is_records
 
         if isinstance(obj, np.ndarray) or (
@@ -684,15 +749,72 @@ class Lists:
         rank_col = find_column(table, "rank", columns, what, required=False)
         score_col = None if rank_col else find_column(table, "score", columns, what,
                                                       required=False)
-        u = users.encode(table.column(user_col), narrow=True)
-        i = items.encode(table.column(item_col), narrow=True)
-        key = None  # neither: the rows in order
-        if rank_col is not None or score_col is not None:
-            col = str(rank_col or score_col)
-            key = numbers_of(table, col, "rank" if rank_col else "score", what)
-        return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
+        user_ids, item_ids = table.column(user_col), table.column(item_col)
+
+        @functools.cache
+        def key_of() -> np.ndarray | None:  # None: neither, the rows in order (read once)
+            if rank_col is None and score_col is None:
+                return None
+            return numbers_of(table, str(rank_col or score_col),
+                              "rank" if rank_col else "score", what)
+
+        if depth is not None:
+            head = _head_lists(user_ids, item_ids, key_of, rank_col is None, (users, items),
+                               depth)
+            if head is not None:
+                return head
+        u = users.encode(user_ids, narrow=True)
+        i = items.encode(item_ids, narrow=True)
+        return cls.ordered(u, i, key_of(), n_items=max(len(items), 1), what=what,
                            duplicates=duplicates, vocabularies=(users, items),
                            descending=rank_col is None)
+
+
+def _head_lists(user_ids: Any, item_ids: Any, key_of: Callable[[], np.ndarray | None],
+                descending: bool, vocabularies: tuple[Vocabulary, Vocabulary], depth: int
+                ) -> Lists | None:
+    """The first *depth* items of each list, when the rows come in rank order; else None.
+
+    Integer ids coded through tables (:meth:`Vocabulary.id_table`) in one C
+    pass over every row (:func:`rankwise.ranking._cpairs.head_lists`),
+    which checks what :meth:`Lists.ordered` checks (grouped by user, each
+    user's rows in key order, no item twice in a user's rows) and writes
+    the item codes of each list's first *depth* rows only: neither the user
+    nor the item code of every row is made. None (read the rows whole) when
+    the ids are not coded through tables (text ids, ...), without the C
+    module, or when the rows are not so: the vocabularies then hold what
+    :meth:`Vocabulary.encode` adds for the whole columns (the ids of every
+    row, in the order it adds them), so the whole read gives the codes it
+    gives without this pass.
+    """
+    native = native_kernels()
+    if native is None or not hasattr(native, "head_lists") or depth < 1:
+        return None
+    users, items = vocabularies
+    coded_users = users.id_table(user_ids)
+    coded_items = items.id_table(item_ids) if coded_users is not None else None
+    if coded_users is None or coded_items is None:
+        return None
+    key = key_of()
+    if key is not None:
+        key = np.ascontiguousarray(key, dtype=np.float64)
+    (u, user_table), (i, item_table) = coded_users, coded_items
+    while True:
+        n_lists = min(len(users), len(u))
+        out = np.empty(min(len(u), n_lists * depth), dtype=np.int32)
+        list_users = np.empty(n_lists, dtype=np.int32)
+        sizes = np.empty(n_lists, dtype=np.int64)
+        status, kept, found = native.head_lists(u, user_table, i, item_table, key, descending,
+                                                len(users), len(items), depth, out,
+                                                list_users, sizes)
+        if status != 3:
+            break
+        # an id not known yet: every id of the columns coded (as encode codes them), again
+        users.add_ids(user_table, u)
+        items.add_ids(item_table, i)
+    if status != 0:
+        return None
+    return Lists(out[:kept], list_users[:found], _bounds(sizes[:found]))
 
 
 def _columns_like(obj: Mapping[Any, Any], columns: Mapping[str, str] | None) -> bool:
@@ -742,10 +864,9 @@ def _rank_order(u: np.ndarray, i: np.ndarray, key: np.ndarray | None, descending
     if native is not None and u.dtype == np.int32 and hasattr(native, "order_lists"):
         u = np.ascontiguousarray(u)
         keys = None if key is None else np.ascontiguousarray(key, dtype=np.float64)
-        ranks = np.empty(len(u), dtype=np.int32)
-        order = np.empty(len(u), dtype=np.int64)
+        order = np.empty(len(u), dtype=np.int64)  # written only when the rows need sorting
         items = np.ascontiguousarray(i) if i.dtype == np.int32 else None
-        status = native.order_lists(u, keys, descending, n_users, order, ranks, items,
+        status = native.order_lists(u, keys, descending, n_users, order, None, items,
                                     n_items if items is not None else 0)
         if status in (0, 2):  # in order (0: and no pair repeated, when items were given)
             return u, i, status == 0 and items is not None

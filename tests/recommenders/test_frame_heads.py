@@ -1,0 +1,293 @@
+"""A frame of lists read only as deep as the measures look (issue 40).
+
+When every measure asked for is cut at k and nothing reads whole lists (no
+beyond-accuracy measure, no exclusion, no baseline), a frame of integer ids
+that comes grouped by user and best first is checked and cut in one C pass
+over every row (``rankwise.ranking._cpairs.head_lists``): the items past the
+deepest cutoff are not coded. The checks are those of the whole read: an item
+twice in a user's list is an error wherever it is, and rows that are not in
+order are sorted. The values here come from plain Python (each user's list
+sorted by score, ties in row order, the measures' textbook formulas), never
+from rankwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rankwise as rw
+from rankwise.exceptions import DuplicateEntryError
+from rankwise.recommenders import inputs
+from rankwise.recommenders.inputs import native_kernels
+
+
+def _native() -> Any:
+    native = native_kernels()
+    if native is None or not hasattr(native, "head_lists"):
+        pytest.skip("the C module rankwise.ranking._cpairs is not built")
+    return native
+
+
+def _one_pass() -> bool:
+    """Whether the one pass can run (the C module built and switched on)."""
+    native = native_kernels()
+    return native is not None and hasattr(native, "head_lists")
+
+
+@pytest.fixture
+def heads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each read of lists that could take the one pass took it (True) or read the
+    lists whole; without the C module, the values are checked on the whole read."""
+    taken: list[bool] = []
+    original = inputs._head_lists
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        got = original(*args, **kwargs)
+        taken.append(got is not None)
+        return got
+
+    monkeypatch.setattr(inputs, "_head_lists", spy)
+    return taken
+
+
+# ---------------------------------------------------------------- the truth, in Python
+
+
+def _lists(frame: pd.DataFrame) -> dict[Any, list[Any]]:
+    """Each user's items, best score first, ties in row order (Python's stable sort)."""
+    rows: dict[Any, list[tuple[float, int, Any]]] = {}
+    for n, (user, item, score) in enumerate(zip(frame["user"], frame["item"], frame["score"])):
+        rows.setdefault(user, []).append((-score, n, item))
+    return {user: [item for _, _, item in sorted(r)] for user, r in rows.items()}
+
+
+def _truth(test: pd.DataFrame, frame: pd.DataFrame, k: int, *, missing: str = "skip",
+           cut: int | None = None) -> dict[str, dict[Any, float]]:
+    """ndcg@k, P@k, recall@k, map@k, mrr@k per evaluated user, by the formulas."""
+    relevant: dict[Any, set[Any]] = {}
+    for user, item in zip(test["user"], test["item"]):
+        relevant.setdefault(user, set()).add(item)
+    lists = _lists(frame)
+    out: dict[str, dict[Any, float]] = {m: {} for m in ("ndcg", "P", "recall", "map", "mrr")}
+    for user, rel in relevant.items():
+        if user not in lists and missing == "skip":
+            continue
+        ranked = lists.get(user, [])[:cut][:k]
+        hits = [n for n, item in enumerate(ranked, 1) if item in rel]
+        dcg = sum(1 / math.log2(n + 1) for n in hits)
+        idcg = sum(1 / math.log2(n + 1) for n in range(1, min(len(rel), k) + 1))
+        out["ndcg"][user] = dcg / idcg
+        out["P"][user] = len(hits) / k
+        out["recall"][user] = len(hits) / len(rel)
+        out["map"][user] = sum((h + 1) / n for h, n in enumerate(hits)) / len(rel)
+        out["mrr"][user] = 1 / hits[0] if hits else 0.0
+    return out
+
+
+def _check(result: rw.RecommenderResults, truth: dict[str, dict[Any, float]], k: int) -> int:
+    """Every per-user value equals the truth's (to 1e-12); how many were compared."""
+    compared = 0
+    users = list(result.users)
+    for family in ("ndcg", "P", "recall", "map", "mrr"):
+        expected = truth[family]
+        assert sorted(users) == sorted(expected)
+        got = dict(zip(users, result.per_user[f"{family}@{k}"].tolist()))
+        for user, value in expected.items():
+            assert got[user] == pytest.approx(value, rel=1e-12, abs=1e-15), (family, user)
+            compared += 1
+    return compared
+
+
+# ---------------------------------------------------------------- random frames
+
+
+def _frame(rng: np.random.Generator, *, n_users: int, n_items: int, top: int,
+           offset: int = 0) -> pd.DataFrame:
+    """Lists grouped by user, best first, as a model writes them: ties, runs over 15."""
+    parts = []
+    for user in rng.permutation(n_users).tolist():  # users in any order, each once
+        if rng.random() < 0.15 and parts:
+            continue  # a user without a list
+        length = int(rng.integers(1, top + 1))
+        items = rng.choice(n_items, size=min(length, n_items), replace=False) + offset
+        score = np.sort(np.round(rng.random(len(items)) * rng.choice([1, 3, 50])))[::-1]
+        if rng.random() < 0.3:
+            score = np.zeros(len(items))  # every row tied (often more than 15)
+        parts.append(pd.DataFrame({"user": user + offset, "item": items,
+                                   "score": score.astype(np.float64)}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _test(rng: np.random.Generator, frame: pd.DataFrame, n_users: int, n_items: int,
+          offset: int = 0) -> pd.DataFrame:
+    """Held-out rows: some in the lists, some not, repeats, users with no list."""
+    n = int(rng.integers(5, 120))
+    listed = frame["item"].to_numpy()[rng.integers(0, len(frame), n)]
+    items = np.where(rng.random(n) < 0.5, listed, rng.integers(0, n_items + 5, n) + offset)
+    users = rng.integers(0, n_users + 4, n) + offset
+    return pd.DataFrame({"user": users, "item": items})
+
+
+def _cases(count: int) -> Iterator[tuple[int, pd.DataFrame, pd.DataFrame, int]]:
+    for seed in range(count):
+        rng = np.random.default_rng(seed)
+        n_users, n_items = int(rng.integers(1, 30)), int(rng.integers(20, 80))
+        offset = int(rng.choice([0, 7, 100_000]))
+        frame = _frame(rng, n_users=n_users, n_items=n_items, top=int(rng.integers(1, 40)),
+                       offset=offset)
+        test = _test(rng, frame, n_users, n_items, offset)
+        yield seed, test, frame, int(rng.integers(1, 45))  # k past the lists too
+
+
+@pytest.mark.parametrize("missing", ["skip", "zero"])
+def test_frames_in_rank_order_are_cut_in_one_pass(heads: list[bool], missing: str) -> None:
+    compared = 0
+    for seed, test, frame, k in _cases(60):
+        if missing == "skip" and not set(test["user"]) & set(frame["user"]):
+            continue
+        measures = [f"ndcg@{k}", f"P@{k}", f"recall@{k}", f"map@{k}", f"mrr@{k}"]
+        result = rw.evaluate_recommendations(test, frame, measures, missing=missing)
+        assert heads[-1] == _one_pass(), seed  # the one pass read the lists
+        compared += _check(result, _truth(test, frame, k, missing=missing), k)
+    assert compared > 2000
+
+
+def test_int32_ids_and_the_k_option_take_the_one_pass(heads: list[bool]) -> None:
+    rng = np.random.default_rng(7)
+    frame = _frame(rng, n_users=25, n_items=60, top=30)
+    test = _test(rng, frame, 25, 60)
+    frame32 = frame.astype({"user": np.int32, "item": np.int32})
+    result = rw.evaluate_recommendations(test, frame32, ["ndcg@10", "P@10", "recall@10",
+                                                         "map@10", "mrr@10"], k=4)
+    assert heads == [_one_pass()]
+    _check(result, _truth(test, frame, 10, cut=4), 10)
+
+
+def test_items_absent_from_the_test_are_coded_before_the_pass(heads: list[bool]) -> None:
+    # the test knows none of the items: the pass meets an unknown id, every id of the
+    # columns is coded, and it runs again
+    frame = pd.DataFrame({"user": [3, 3, 3, 1, 1], "item": [50, 40, 30, 40, 60],
+                          "score": [3.0, 2.0, 1.0, 5.0, 5.0]})
+    test = pd.DataFrame({"user": [3, 1, 2], "item": [40, 60, 40]})
+    result = rw.evaluate_recommendations(test, frame, ["P@2", "mrr@2"])
+    assert heads == [_one_pass()]
+    assert sorted(result.users) == [1, 3]
+    assert result.per_user["P@2"].tolist() == [0.5, 0.5]  # 40 at rank 2; 60 at rank 2 (tie)
+    assert result.per_user["mrr@2"].tolist() == [0.5, 0.5]
+
+
+def test_an_item_twice_past_the_cut_is_still_an_error(heads: list[bool]) -> None:
+    frame = pd.DataFrame({"user": [1, 1, 1, 1, 2, 2], "item": [5, 6, 7, 5, 5, 6],
+                          "score": [4.0, 3.0, 2.0, 1.0, 2.0, 1.0]})
+    test = pd.DataFrame({"user": [1, 2], "item": [6, 6]})
+    with pytest.raises(DuplicateEntryError, match="item 5 is recommended twice to user 1"):
+        rw.evaluate_recommendations(test, frame, ["P@1"])
+    assert heads == [False]  # found by the pass, then read whole for the error
+    first = rw.evaluate_recommendations(test, frame, ["P@2", "mrr@3"], duplicates="first")
+    assert first.per_user["P@2"].tolist() == [0.5, 0.5]  # 6 at rank 2 for both
+    assert first.per_user["mrr@3"].tolist() == [0.5, 0.5]
+
+
+def test_rows_out_of_order_are_sorted_as_before(heads: list[bool]) -> None:
+    compared = 0
+    for seed, test, frame, k in _cases(30):
+        shuffled = frame.sample(frac=1, random_state=seed).reset_index(drop=True)
+        if len(shuffled) < 2 or not set(test["user"]) & set(frame["user"]):
+            continue
+        measures = [f"ndcg@{k}", f"P@{k}", f"recall@{k}", f"map@{k}", f"mrr@{k}"]
+        result = rw.evaluate_recommendations(test, shuffled, measures)
+        compared += _check(result, _truth(test, shuffled, k), k)
+    assert compared > 500
+    assert not all(heads)  # shuffled rows go back to the whole read
+
+
+def test_whole_lists_are_read_when_something_reads_them(heads: list[bool]) -> None:
+    frame = pd.DataFrame({"user": [1, 1, 1, 2, 2], "item": [5, 6, 7, 5, 8],
+                          "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
+    test = pd.DataFrame({"user": [1, 2], "item": [7, 8]})
+    # coverage counts the default catalogue: every item of every list (5, 6, 7, 8)
+    result = rw.evaluate_recommendations(test, frame, ["P@1", "coverage@1"])
+    assert result.mean["coverage@1"] == 0.25  # 5 alone of the four items
+    # no cutoff: the whole list counts
+    whole = rw.evaluate_recommendations(test, frame, ["P@1", "map"])
+    assert whole.per_user["map"].tolist() == [1 / 3, 1 / 2]  # 7 at rank 3, 8 at 2
+    excluded = rw.evaluate_recommendations(test, frame, ["P@1"],
+                                           exclude={"user": [1, 2], "item": [5, 5]})
+    assert excluded.per_user["P@1"].tolist() == [0.0, 1.0]  # 6 and 8 first once 5 goes
+    assert heads == []  # none of the three read the lists by the one pass
+
+
+def test_head_lists_against_a_loop() -> None:
+    native = _native()
+    for seed in range(300):
+        rng = np.random.default_rng(seed)
+        n, n_users, n_items = int(rng.integers(1, 60)), int(rng.integers(1, 8)), 12
+        users = np.sort(rng.integers(0, n_users, n)) if seed % 3 else rng.integers(0, n_users, n)
+        items = rng.integers(0, n_items, n)
+        keys = None if seed % 5 == 0 else np.round(rng.random(n) * 3)
+        if seed % 2 and keys is not None:
+            keys = np.sort(keys)[::-1].copy()  # often in order within each user
+        user_table = rng.permutation(n_users).astype(np.int32)
+        item_table = rng.permutation(n_items).astype(np.int32)
+        if seed % 7 == 0:
+            item_table[int(rng.integers(0, n_items))] = -1  # an id not known
+        depth = int(rng.integers(1, 6))
+        out = np.full(n * depth, -9, dtype=np.int32)
+        list_users = np.full(n, -9, dtype=np.int32)
+        sizes = np.full(n, -9, dtype=np.int64)
+        status, kept, found = native.head_lists(users, user_table, items, item_table, keys,
+                                                True, n_users, n_items, depth, out,
+                                                list_users, sizes)
+        assert (status, kept, found) == _head_loop(users, items, keys, user_table, item_table,
+                                                   depth, out, list_users, sizes)
+
+
+def _head_loop(users: np.ndarray, items: np.ndarray, keys: np.ndarray | None,
+               user_table: np.ndarray, item_table: np.ndarray, depth: int, out: np.ndarray,
+               list_users: np.ndarray, sizes: np.ndarray) -> tuple[int, int, int]:
+    """What head_lists returns, row by row in Python (and the outputs checked on status 0)."""
+    seen: set[int] = set()
+    heads: list[int] = []
+    runs: list[tuple[int, int]] = []
+    listed: set[int] = set()
+    for r in range(len(users)):
+        u, i = int(user_table[users[r]]), int(item_table[items[r]])
+        if u < 0 or i < 0:
+            return 3, 0, 0
+        if r == 0 or users[r] != users[r - 1]:
+            if u in seen:
+                return 1, 0, 0
+            seen.add(u)
+            runs.append((u, 0))
+            listed = set()
+        elif keys is not None and keys[r] > keys[r - 1]:
+            return 1, 0, 0
+        if i in listed:
+            return 2, 0, 0
+        listed.add(i)
+        user, size = runs[-1]
+        if size < depth:
+            heads.append(i)
+            runs[-1] = (user, size + 1)
+    assert out[:len(heads)].tolist() == heads
+    assert list_users[:len(runs)].tolist() == [u for u, _ in runs]
+    assert sizes[:len(runs)].tolist() == [s for _, s in runs]
+    return 0, len(heads), len(runs)
+
+
+def test_head_lists_refuses_codes_out_of_range() -> None:
+    native = _native()
+    out, list_users, sizes = (np.empty(4, dtype=np.int32), np.empty(4, dtype=np.int32),
+                              np.empty(4, dtype=np.int64))
+    with pytest.raises(ValueError, match="out of range"):
+        native.head_lists(np.array([0, 5]), None, np.array([1, 1]), None, None, True, 2, 3, 1,
+                          out, list_users, sizes)
+    with pytest.raises(ValueError, match="do not match"):
+        native.head_lists(np.array([0, 1]), None, np.array([1, 1]), None, None, True, 2, 3, 1,
+                          out[:1], list_users, sizes)
