@@ -169,9 +169,8 @@ def test_int32_ids_and_the_k_option_take_the_one_pass(heads: list[bool]) -> None
     _check(result, _truth(test, frame, 10, cut=4), 10)
 
 
-def test_items_absent_from_the_test_are_coded_before_the_pass(heads: list[bool]) -> None:
-    # the test knows none of the items: the pass meets an unknown id, every id of the
-    # columns is coded, and it runs again
+def test_items_absent_from_the_test_are_coded_after_the_pass(heads: list[bool]) -> None:
+    # the test knows few of the items: those the rows hold are coded after the pass
     frame = pd.DataFrame({"user": [3, 3, 3, 1, 1], "item": [50, 40, 30, 40, 60],
                           "score": [3.0, 2.0, 1.0, 5.0, 5.0]})
     test = pd.DataFrame({"user": [3, 1, 2], "item": [40, 60, 40]})
@@ -229,65 +228,68 @@ def test_head_lists_against_a_loop() -> None:
         rng = np.random.default_rng(seed)
         n, n_users, n_items = int(rng.integers(1, 60)), int(rng.integers(1, 8)), 12
         users = np.sort(rng.integers(0, n_users, n)) if seed % 3 else rng.integers(0, n_users, n)
-        items = rng.integers(0, n_items, n)
+        items = rng.integers(0, n_items, n).astype(np.int32 if seed % 2 else np.int64)
         keys = None if seed % 5 == 0 else np.round(rng.random(n) * 3)
         if seed % 2 and keys is not None:
             keys = np.sort(keys)[::-1].copy()  # often in order within each user
-        user_table = rng.permutation(n_users).astype(np.int32)
-        item_table = rng.permutation(n_items).astype(np.int32)
-        if seed % 7 == 0:
-            item_table[int(rng.integers(0, n_items))] = -1  # an id not known
         depth = int(rng.integers(1, 6))
-        out = np.full(n * depth, -9, dtype=np.int32)
-        list_users = np.full(n, -9, dtype=np.int32)
-        sizes = np.full(n, -9, dtype=np.int64)
-        status, kept, found = native.head_lists(users, user_table, items, item_table, keys,
-                                                True, n_users, n_items, depth, out,
-                                                list_users, sizes)
-        assert (status, kept, found) == _head_loop(users, items, keys, user_table, item_table,
-                                                   depth, out, list_users, sizes)
+        seen = np.zeros(n_users, dtype=np.uint8)
+        stamps = np.zeros(n_items, dtype=np.int32)
+        out = np.full(n * depth, -9, dtype=np.int64)
+        list_users, sizes = np.full(n, -9, dtype=np.int64), np.full(n, -9, dtype=np.int64)
+        status, kept, found = native.head_lists(users, items, keys, True, depth, seen, stamps,
+                                                out, list_users, sizes)
+        assert (status, kept, found) == _head_loop(users, items, keys, depth), seed
+        if status == 0:
+            heads, runs = _heads(users, items, depth)
+            assert out[:kept].tolist() == heads
+            assert list_users[:found].tolist() == [u for u, _ in runs]
+            assert sizes[:found].tolist() == [s for _, s in runs]
+            assert np.flatnonzero(seen).tolist() == sorted(set(users.tolist()))
+            assert np.flatnonzero(stamps).tolist() == sorted(set(items.tolist()))
 
 
-def _head_loop(users: np.ndarray, items: np.ndarray, keys: np.ndarray | None,
-               user_table: np.ndarray, item_table: np.ndarray, depth: int, out: np.ndarray,
-               list_users: np.ndarray, sizes: np.ndarray) -> tuple[int, int, int]:
-    """What head_lists returns, row by row in Python (and the outputs checked on status 0)."""
+def _head_loop(users: np.ndarray, items: np.ndarray, keys: np.ndarray | None, depth: int
+               ) -> tuple[int, int, int]:
+    """What head_lists returns, row by row in Python."""
     seen: set[int] = set()
-    heads: list[int] = []
-    runs: list[tuple[int, int]] = []
     listed: set[int] = set()
     for r in range(len(users)):
-        u, i = int(user_table[users[r]]), int(item_table[items[r]])
-        if u < 0 or i < 0:
-            return 3, 0, 0
         if r == 0 or users[r] != users[r - 1]:
-            if u in seen:
+            if int(users[r]) in seen:
                 return 1, 0, 0
-            seen.add(u)
-            runs.append((u, 0))
+            seen.add(int(users[r]))
             listed = set()
         elif keys is not None and keys[r] > keys[r - 1]:
             return 1, 0, 0
-        if i in listed:
+        if int(items[r]) in listed:
             return 2, 0, 0
-        listed.add(i)
-        user, size = runs[-1]
-        if size < depth:
-            heads.append(i)
-            runs[-1] = (user, size + 1)
-    assert out[:len(heads)].tolist() == heads
-    assert list_users[:len(runs)].tolist() == [u for u, _ in runs]
-    assert sizes[:len(runs)].tolist() == [s for _, s in runs]
+        listed.add(int(items[r]))
+    heads, runs = _heads(users, items, depth)
     return 0, len(heads), len(runs)
 
 
-def test_head_lists_refuses_codes_out_of_range() -> None:
+def _heads(users: np.ndarray, items: np.ndarray, depth: int
+           ) -> tuple[list[int], list[tuple[int, int]]]:
+    """The first *depth* items of each run of a user, and (user, items kept) per run."""
+    heads: list[int] = []
+    runs: list[tuple[int, int]] = []
+    for r in range(len(users)):
+        if r == 0 or users[r] != users[r - 1]:
+            runs.append((int(users[r]), 0))
+        if runs[-1][1] < depth:
+            heads.append(int(items[r]))
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+    return heads, runs
+
+
+def test_head_lists_refuses_ids_out_of_range() -> None:
     native = _native()
-    out, list_users, sizes = (np.empty(4, dtype=np.int32), np.empty(4, dtype=np.int32),
-                              np.empty(4, dtype=np.int64))
+    seen, stamps = np.zeros(2, dtype=np.uint8), np.zeros(3, dtype=np.int32)
+    out, list_users, sizes = (np.empty(4, dtype=np.int64) for _ in range(3))
     with pytest.raises(ValueError, match="out of range"):
-        native.head_lists(np.array([0, 5]), None, np.array([1, 1]), None, None, True, 2, 3, 1,
+        native.head_lists(np.array([0, 5]), np.array([1, 1]), None, True, 1, seen, stamps,
                           out, list_users, sizes)
     with pytest.raises(ValueError, match="do not match"):
-        native.head_lists(np.array([0, 1]), None, np.array([1, 1]), None, None, True, 2, 3, 1,
+        native.head_lists(np.array([0, 1]), np.array([1, 1]), None, True, 1, seen, stamps,
                           out[:1], list_users, sizes)

@@ -768,69 +768,54 @@ done:
     return released(b, held, result);
 }
 
-/* The code of row r: table[value] (values in [0, size)), or the value itself without a
- * table (values are codes then). -1 for an id the table does not know, -2 out of range. */
-static inline int64_t
-coded(const char *values, int width, Py_ssize_t r, const int32_t *table, int64_t size)
-{
-    int64_t v = code_at(values, width, r);
-    if (v < 0 || v >= size) {
-        return -2;
-    }
-    return table != NULL ? (int64_t)table[v] : v;
-}
-
 typedef struct {
-    const char *users, *items;      /* ids (with a table) or codes, int32 or int64 */
+    const char *users, *items;      /* ids, int32 or int64, in [0, n_users) and [0, n_items) */
     int user_width, item_width;
-    const int32_t *user_table, *item_table; /* id -> code (-1: not known), or NULL */
-    int64_t user_size, item_size;   /* the tables' lengths, or n_users and n_items */
+    int64_t n_users, n_items;
     const double *keys;             /* NULL: the rows' own order */
     int descending;
-    int64_t n_users, n_items, depth;
-    int32_t *out_items, *list_users; /* the first `depth` item codes of each list; its user */
-    int64_t *list_sizes;            /* how many of them */
+    int64_t depth;
+    uint8_t *seen;                  /* per user id: its rows met (zeroed) */
+    int32_t *stamps;                /* per item id: the last list (1-based) holding it (zeroed) */
+    int64_t *out_items, *list_users, *list_sizes; /* the first `depth` item ids of each
+                                                     list, its user id, how many */
     int64_t kept, lists;            /* rows written to out_items, lists found */
 } Heads;
 
 /*
  * One pass over every row: 0 when the rows come grouped by user, each user's rows in key
- * order and no user's rows hold an item twice, with the first `depth` item codes of each
+ * order and no user's rows hold an item twice, with the first `depth` item ids of each
  * list written; 1 when not grouped or not in order, 2 for an item twice in a user's rows,
- * 3 for an id a table does not know, -1 for a code out of range. `seen` (n_users bytes)
- * and `stamps` (n_items int32) are zeroed.
+ * -1 for an id out of range. Afterwards seen and stamps say which ids the rows hold.
  */
 static int
-head_rows(Heads *h, Py_ssize_t n, uint8_t *seen, int32_t *stamps)
+head_rows(Heads *h, Py_ssize_t n)
 {
     int64_t rank = 0, kept = 0, lists = 0, user = -1;
     for (Py_ssize_t r = 0; r < n; r++) {
-        int64_t u = coded(h->users, h->user_width, r, h->user_table, h->user_size);
-        int64_t i = coded(h->items, h->item_width, r, h->item_table, h->item_size);
-        if (u < -1 || i < -1 || u >= h->n_users || i >= h->n_items) {
+        int64_t u = code_at(h->users, h->user_width, r);
+        int64_t i = code_at(h->items, h->item_width, r);
+        if (u < 0 || i < 0 || u >= h->n_users || i >= h->n_items) {
             return -1;
         }
-        if (u < 0 || i < 0) {
-            return 3;
-        }
         if (u != user) {
-            if (seen[u]) {
+            if (h->seen[u]) {
                 return 1; /* the user's rows come in two runs */
             }
-            seen[u] = 1;
+            h->seen[u] = 1;
             user = u;
             rank = 0;
-            h->list_users[lists] = (int32_t)u;
+            h->list_users[lists] = u;
             h->list_sizes[lists++] = 0;
         } else if (h->keys != NULL && key_before(h->keys, h->descending, r, r - 1)) {
             return 1;
         }
-        if (stamps[i] == (int32_t)(user + 1)) { /* the user's items stamped with the user */
+        if (h->stamps[i] == (int32_t)lists) { /* each list's items stamped with the list */
             return 2;
         }
-        stamps[i] = (int32_t)(user + 1);
+        h->stamps[i] = (int32_t)lists;
         if (++rank <= h->depth) {
-            h->out_items[kept++] = (int32_t)i;
+            h->out_items[kept++] = i;
             h->list_sizes[lists - 1] = rank;
         }
     }
@@ -839,118 +824,92 @@ head_rows(Heads *h, Py_ssize_t n, uint8_t *seen, int32_t *stamps)
     return 0;
 }
 
-/* Buffer `obj` as ids or codes (int32 or int64) with, unless None, its int32 table. */
-static int
-ids_buffers(PyObject *obj, PyObject *table_obj, Py_buffer *b, int *held, const char **ids,
-            int *width, const int32_t **table, int64_t *size, int64_t n_codes, Py_ssize_t *n)
-{
-    if ((*width = code_buffer(obj, &b[*held], 0, "head_lists: ids", 0)) < 0) {
-        return -1;
-    }
-    *n = b[*held].len / *width;
-    *ids = b[(*held)++].buf;
-    *table = NULL;
-    *size = n_codes;
-    if (table_obj != Py_None) {
-        if (code_buffer(table_obj, &b[*held], 0, "head_lists: table", 1) < 0) {
-            return -1;
-        }
-        *table = b[*held].buf;
-        *size = b[(*held)++].len / 4;
-    }
-    return 0;
-}
-
 PyDoc_STRVAR(head_lists_doc,
-"head_lists(users, user_table, items, item_table, keys, descending, n_users, n_items,\n"
-"           depth, out_items, list_users, list_sizes, /)\n"
+"head_lists(users, items, keys, descending, depth, seen, stamps, out_items, list_users,\n"
+"           list_sizes, /)\n"
 "--\n\n"
 "The first depth items of each recommendation list, in one pass over every row: users and\n"
-"items are ids (int32 or int64) coded through their int32 table (id -> code, -1: not\n"
-"known), or codes when the table is None. Returns (status, rows, lists): status 0 when\n"
-"the rows come grouped by user, each user's rows by keys (float64; descending: higher\n"
-"first; None: row order) and no user's rows hold an item twice, with out_items (int32)\n"
-"the first depth item codes of each list, list_users (int32) and list_sizes (int64) each\n"
-"list's user and kept length; 1 when not in that order, 2 for an item twice in a user's\n"
-"rows, 3 for an id a table does not know (nothing usable written then). ValueError for a\n"
-"code out of range or outputs too short.");
+"items are non-negative ids (int32 or int64) below len(seen) (uint8, zeroed) and\n"
+"len(stamps) (int32, zeroed). Returns (status, rows, lists): status 0 when the rows come\n"
+"grouped by user, each user's rows by keys (float64; descending: higher first; None: row\n"
+"order) and no user's rows hold an item twice, with out_items the first depth item ids of\n"
+"each list, list_users each list's user id and list_sizes how many items it kept (all\n"
+"int64); seen and stamps are then non-zero at the ids the rows hold. 1 when the rows are\n"
+"not in that order, 2 for an item twice in a user's rows (outputs not usable). ValueError\n"
+"for an id out of range, outputs too short or fewer than 2**31 - 1 lists.");
 
 static PyObject *
 cpairs_head_lists(PyObject *module, PyObject *args)
 {
     (void)module;
-    PyObject *users_obj, *user_table_obj, *items_obj, *item_table_obj, *keys_obj, *outs[3];
+    PyObject *objs[9];
     int descending;
-    long long n_users, n_items, depth;
-    if (!PyArg_ParseTuple(args, "OOOOOpLLLOOO:head_lists", &users_obj, &user_table_obj,
-                          &items_obj, &item_table_obj, &keys_obj, &descending, &n_users,
-                          &n_items, &depth, &outs[0], &outs[1], &outs[2])) {
+    long long depth;
+    if (!PyArg_ParseTuple(args, "OOOpLOOOOO:head_lists", &objs[0], &objs[1], &objs[2],
+                          &descending, &depth, &objs[3], &objs[4], &objs[5], &objs[6],
+                          &objs[7])) {
         return NULL;
     }
     Py_buffer b[8];
     int held = 0;
     PyObject *result = NULL;
-    Heads h = {.descending = descending, .n_users = n_users, .n_items = n_items,
-               .depth = depth};
-    Py_ssize_t n, n_item_rows, out_size[3];
-    if (ids_buffers(users_obj, user_table_obj, b, &held, &h.users, &h.user_width,
-                    &h.user_table, &h.user_size, n_users, &n) < 0 ||
-        ids_buffers(items_obj, item_table_obj, b, &held, &h.items, &h.item_width,
-                    &h.item_table, &h.item_size, n_items, &n_item_rows) < 0) {
+    Heads h = {.descending = descending, .depth = depth};
+    if ((h.user_width = code_buffer(objs[0], &b[held++], 0, "head_lists: users", 0)) < 0 ||
+        (h.item_width = code_buffer(objs[1], &b[held++], 0, "head_lists: items", 0)) < 0) {
+        held--;
         goto done;
     }
-    if (keys_obj != Py_None) {
-        if (PyObject_GetBuffer(keys_obj, &b[held], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+    Py_ssize_t n = b[0].len / h.user_width;
+    if (objs[2] != Py_None) {
+        if (PyObject_GetBuffer(objs[2], &b[held], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
             goto done;
         }
         held++;
-        if (b[held - 1].itemsize != 8 || b[held - 1].format == NULL ||
-            b[held - 1].format[0] != 'd' || b[held - 1].len / 8 != n) {
+        if (b[2].itemsize != 8 || b[2].format == NULL || b[2].format[0] != 'd' ||
+            b[2].len / 8 != n) {
             PyErr_SetString(PyExc_TypeError, "head_lists: keys must be float64, one a row");
             goto done;
         }
-        h.keys = b[held - 1].buf;
+        h.keys = b[2].buf;
     }
-    for (int k = 0; k < 3; k++) {
-        if (code_buffer(outs[k], &b[held], 1, "head_lists: an output", k < 2) < 0) {
+    int first_out = held;
+    for (int k = 3; k < 8; k++) { /* seen, stamps, then the three int64 outputs */
+        if (PyObject_GetBuffer(objs[k], &b[held], PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
             goto done;
         }
-        out_size[k] = b[held].len / b[held].itemsize;
         held++;
     }
-    h.out_items = b[held - 3].buf;
-    h.list_users = b[held - 2].buf;
-    h.list_sizes = b[held - 1].buf;
+    Py_buffer *seen = &b[first_out], *stamps = &b[first_out + 1], *outs = &b[first_out + 2];
+    h.n_users = seen->len;
+    h.n_items = stamps->len / 4;
     /* at most one list per user, and depth rows of each */
-    int64_t lists_max = n_users < (int64_t)n ? n_users : (int64_t)n;
+    int64_t lists_max = h.n_users < (int64_t)n ? h.n_users : (int64_t)n;
     int64_t rows_max = depth < 1 || lists_max > (int64_t)n / depth ? (int64_t)n
                                                                    : lists_max * depth;
-    if (b[held - 1].itemsize != 8 || n_users < 0 || n_users >= ((long long)1 << 31) ||
-        n_items < 0 || n_items >= ((long long)1 << 31) || depth < 1 || n_item_rows != n ||
-        out_size[0] < rows_max || out_size[1] < lists_max || out_size[2] < lists_max) {
+    if (seen->itemsize != 1 || stamps->itemsize != 4 || outs[0].itemsize != 8 ||
+        outs[1].itemsize != 8 || outs[2].itemsize != 8 || depth < 1 ||
+        b[1].len / h.item_width != n || lists_max >= ((int64_t)1 << 31) - 1 ||
+        outs[0].len / 8 < rows_max || outs[1].len / 8 < lists_max ||
+        outs[2].len / 8 < lists_max) {
         PyErr_SetString(PyExc_ValueError, "head_lists: arrays or sizes do not match");
         goto done;
     }
-    uint8_t *seen = calloc((size_t)n_users + 1, 1);
-    int32_t *stamps = calloc((size_t)n_items + 1, sizeof(int32_t));
-    if (seen == NULL || stamps == NULL) {
-        free(seen);
-        free(stamps);
-        PyErr_NoMemory();
-        goto done;
-    }
+    h.users = b[0].buf;
+    h.items = b[1].buf;
+    h.seen = seen->buf;
+    h.stamps = stamps->buf;
+    h.out_items = outs[0].buf;
+    h.list_users = outs[1].buf;
+    h.list_sizes = outs[2].buf;
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = head_rows(&h, n, seen, stamps);
+    status = head_rows(&h, n);
     Py_END_ALLOW_THREADS
-    free(seen);
-    free(stamps);
     if (status < 0) {
-        result = out_of_range("head_lists: a user or item code out of range");
+        result = out_of_range("head_lists: a user or item id out of range");
     } else {
-        result = status == 0 ? Py_BuildValue("iLL", status, (long long)h.kept,
-                                             (long long)h.lists)
-                             : Py_BuildValue("iLL", status, 0LL, 0LL);
+        result = Py_BuildValue("iLL", status, (long long)(status == 0 ? h.kept : 0),
+                               (long long)(status == 0 ? h.lists : 0));
     }
 done:
     return released(b, held, result);

@@ -316,41 +316,45 @@ class Vocabulary:
         return table
 
     def add_ids(self, table: np.ndarray, values: np.ndarray) -> None:
-        """Code the ids of *values* not known yet, in id order, and write them in *table*.
-
-        *table* is :meth:`id_table`'s (or ``_id_table``'s) for *values*.
-        """
-        import pyarrow as pa
-
+        """Code the ids of *values* not known yet, in id order, and write them in *table*
+        (``_id_table``'s for *values*)."""
         native = native_kernels()
         present = np.zeros(len(table), dtype=np.bool_)
         if native is not None and values.dtype in (np.int32, np.int64):
             native.count_codes(np.ascontiguousarray(values), present)
         else:
             present[values] = True
-        new_ids = np.flatnonzero(present & (table < 0))  # in id order
+        self.add_present(table, present)
+
+    def add_present(self, table: np.ndarray, present: np.ndarray) -> None:
+        """Code the ids where *present* (a flag or count per id of *table*) not known yet,
+        in id order (as :meth:`encode` codes them), and write their codes in *table*."""
+        import pyarrow as pa
+
+        new_ids = np.flatnonzero((present != 0) & (table < 0))  # in id order
         table[new_ids] = np.arange(self._size, self._size + len(new_ids))
         if len(new_ids):
             self._chunks.append(pa.array(new_ids.astype(np.int64)))
             self._size += len(new_ids)
 
-    def id_table(self, values: Any, *, complete: bool = False
-                 ) -> tuple[np.ndarray, np.ndarray] | None:
-        """Integer ids as they are and an int32 table of their codes, or None.
+    def id_table(self, values: Any) -> tuple[np.ndarray, np.ndarray] | None:
+        """Integer ids as they are and an int32 table of the codes known (-1: not yet), or None.
 
-        For a pass that codes ids itself (:func:`_head_lists`): None when
-        :meth:`encode` would not code *values* through a table (text ids,
-        negative or sparse integers, codes past int32). The table holds -1
-        for the ids not known yet unless *complete* (or unless the largest
-        id is not known: then every id of *values* is coded, as
-        :meth:`encode` codes them).
+        For a pass that reads the ids itself (:func:`_head_lists`), then
+        codes those it holds (:meth:`add_present`): None when :meth:`encode`
+        would not code *values* through a table (text ids, negative or
+        sparse integers, codes past int32). Nothing is added.
 
         Examples
         --------
         >>> v = Vocabulary("item")
+        >>> v.encode(np.array([4])).tolist()
+        [0]
         >>> ids, table = v.id_table(np.array([4, 2, 4]))
-        >>> table.tolist(), v.labels().to_pylist()
-        ([-1, -1, 0, -1, 1], [2, 4])
+        >>> table.tolist()
+        [-1, -1, -1, -1, 0]
+        >>> v.add_present(table, np.array([0, 0, 1, 0, 1])); table.tolist(), len(v)
+        ([-1, -1, 1, -1, 0], 2)
         """
         import pyarrow as pa
 
@@ -358,13 +362,10 @@ class Vocabulary:
         if not (isinstance(values, np.ndarray) and values.dtype in (np.int32, np.int64)
                 and values.ndim == 1 and (self._type is None or self._type == pa.int64())):
             return None
-        values = np.ascontiguousarray(values)
         table = self._id_table(values, narrow=True)
         if table is None or table.dtype != np.int32:
             return None
-        if complete or table[-1] < 0:
-            self.add_ids(table, values)
-        return values, table
+        return np.ascontiguousarray(values), table
 
     def lookup(self, values: Any) -> np.ndarray:
         """Codes of *values*, -1 for ids not in the vocabulary (nothing is added)."""
@@ -775,17 +776,17 @@ def _head_lists(user_ids: Any, item_ids: Any, key_of: Callable[[], np.ndarray | 
                 ) -> Lists | None:
     """The first *depth* items of each list, when the rows come in rank order; else None.
 
-    Integer ids coded through tables (:meth:`Vocabulary.id_table`) in one C
-    pass over every row (:func:`rankwise.ranking._cpairs.head_lists`),
-    which checks what :meth:`Lists.ordered` checks (grouped by user, each
-    user's rows in key order, no item twice in a user's rows) and writes
-    the item codes of each list's first *depth* rows only: neither the user
-    nor the item code of every row is made. None (read the rows whole) when
-    the ids are not coded through tables (text ids, ...), without the C
-    module, or when the rows are not so: the vocabularies then hold what
-    :meth:`Vocabulary.encode` adds for the whole columns (the ids of every
-    row, in the order it adds them), so the whole read gives the codes it
-    gives without this pass.
+    One C pass over every row's integer ids
+    (:func:`rankwise.ranking._cpairs.head_lists`) checks what
+    :meth:`Lists.ordered` checks (grouped by user, each user's rows in key
+    order, no item twice in a user's rows) and keeps the ids of each list's
+    first *depth* rows only; the ids the rows hold are then coded as
+    :meth:`Vocabulary.encode` codes whole columns (the ids past the cut
+    too: the codes are those of the whole read) and the kept ones taken
+    through the tables. Neither the user nor the item code of every row is
+    made. None (read the rows whole; nothing was added to the vocabularies)
+    when the ids do not suit a table (text ids, ...), without the C module,
+    or when the rows are not so.
     """
     native = native_kernels()
     if native is None or not hasattr(native, "head_lists") or depth < 1:
@@ -799,22 +800,25 @@ def _head_lists(user_ids: Any, item_ids: Any, key_of: Callable[[], np.ndarray | 
     if key is not None:
         key = np.ascontiguousarray(key, dtype=np.float64)
     (u, user_table), (i, item_table) = coded_users, coded_items
-    while True:
-        n_lists = min(len(users), len(u))
-        out = np.empty(min(len(u), n_lists * depth), dtype=np.int32)
-        list_users = np.empty(n_lists, dtype=np.int32)
-        sizes = np.empty(n_lists, dtype=np.int64)
-        status, kept, found = native.head_lists(u, user_table, i, item_table, key, descending,
-                                                len(users), len(items), depth, out,
-                                                list_users, sizes)
-        if status != 3:
-            break
-        # an id not known yet: every id of the columns coded (as encode codes them), again
-        users.add_ids(user_table, u)
-        items.add_ids(item_table, i)
+    seen = np.zeros(len(user_table), dtype=np.uint8)
+    stamps = np.zeros(len(item_table), dtype=np.int32)
+    n_lists = min(len(user_table), len(u))
+    out = np.empty(min(len(u), n_lists * depth), dtype=np.int64)
+    list_users = np.empty(n_lists, dtype=np.int64)
+    sizes = np.empty(n_lists, dtype=np.int64)
+    status, kept, found = native.head_lists(u, i, key, descending, depth, seen, stamps, out,
+                                            list_users, sizes)
     if status != 0:
         return None
-    return Lists(out[:kept], list_users[:found], _bounds(sizes[:found]))
+    users.add_present(user_table, seen)
+    items.add_present(item_table, stamps)
+    del seen, stamps
+    codes = np.empty(kept, dtype=np.int32)
+    native.take_codes(item_table, out[:kept], codes)
+    del out
+    user_codes = np.empty(found, dtype=np.int32)
+    native.take_codes(user_table, list_users[:found], user_codes)
+    return Lists(codes, user_codes, _bounds(sizes[:found]))
 
 
 def _columns_like(obj: Mapping[Any, Any], columns: Mapping[str, str] | None) -> bool:
