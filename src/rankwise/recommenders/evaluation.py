@@ -954,8 +954,9 @@ def _nanmean(values: np.ndarray) -> float:
 
 
 def _depth(names: list[str]) -> int | None:
-    """How deep the accuracy measures *names* read each list: their largest cutoff, or None
-    (the whole list) when one has none.
+    """How deep the accuracy measures *names* read each list: their largest cutoff, or None.
+
+    None (the whole list) when one of them has no cutoff.
 
     Examples
     --------
@@ -971,13 +972,12 @@ def _depth(names: list[str]) -> int | None:
 
 def _read_depth(accuracy_names: list[str], beyond_measures: list[BeyondMeasure],
                 exclude: Any, baseline: Any) -> int | None:
-    """How much of each list the evaluation reads: the accuracy measures' depth when nothing
-    else reads the lists whole, else None.
+    """How much of each list the evaluation reads: the accuracy measures' depth, or None.
 
-    Whole lists are read by the beyond-accuracy measures (and the default
-    catalogue they count), by the exclusion of seen items (it comes before
-    any cut), with a baseline, and by a report that keeps the lists
-    (:data:`handed_out`).
+    None when something reads the lists whole: the beyond-accuracy
+    measures (and the default catalogue they count), the exclusion of seen
+    items (it comes before any cut), a baseline, or a report that keeps the
+    lists (:data:`handed_out`).
     """
     if beyond_measures or exclude is not None or baseline is not None or \
             handed_out.get() is not None or not accuracy_names:

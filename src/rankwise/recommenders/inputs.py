@@ -261,12 +261,15 @@ class Vocabulary:
             codes[new] = indices + self._size
             self._chunks.append(encoded.dictionary)
             self._size += len(encoded.dictionary)
-        return codes.astype(np.int32) if narrow and self._size < _NARROW else codes
+        coded: np.ndarray = codes.astype(np.int32) if narrow and self._size < _NARROW else codes
+        return coded
 
     @staticmethod
     def _integers(values: Any) -> Any:
-        """An Arrow column of integer ids without nulls as a numpy array (its buffer, no
-        copy when it has one chunk); other values as they are."""
+        """An Arrow column of integer ids without nulls as a numpy array; others as they are.
+
+        A column of one chunk gives its buffer as it is (no copy).
+        """
         import pyarrow as pa
 
         if isinstance(values, (pa.Array, pa.ChunkedArray)) and pa.types.is_integer(
@@ -286,7 +289,8 @@ class Vocabulary:
         native = native_kernels()
         if native is None or values.dtype not in (np.int32, np.int64):
             self.add_ids(table, values)
-            return table[values]
+            taken: np.ndarray = table[values]
+            return taken
         values = np.ascontiguousarray(values)  # the C passes: no copy of values as intp
         out = np.empty(len(values), dtype=table.dtype)
         if table[-1] >= 0 and native.take_codes(table, values, out) == 0:
@@ -296,8 +300,11 @@ class Vocabulary:
         return out
 
     def _id_table(self, values: np.ndarray, *, narrow: bool) -> np.ndarray | None:
-        """The codes of the ids known, indexed by id up to the largest of *values* (-1: not
-        known), or None when the ids do not suit a table (negative, or too sparse)."""
+        """The codes of the ids known, indexed by id up to the largest of *values*, or None.
+
+        -1 for the ids not known; None when the ids do not suit a table
+        (negative, or too sparse).
+        """
         import pyarrow as pa
 
         if len(values) == 0:
@@ -316,8 +323,10 @@ class Vocabulary:
         return table
 
     def add_ids(self, table: np.ndarray, values: np.ndarray) -> None:
-        """Code the ids of *values* not known yet, in id order, and write them in *table*
-        (``_id_table``'s for *values*)."""
+        """Code the ids of *values* not known yet, in id order, and write them in *table*.
+
+        *table* is ``_id_table``'s for *values*.
+        """
         native = native_kernels()
         present = np.zeros(len(table), dtype=np.bool_)
         if native is not None and values.dtype in (np.int32, np.int64):
@@ -327,8 +336,11 @@ class Vocabulary:
         self.add_present(table, present)
 
     def add_present(self, table: np.ndarray, present: np.ndarray) -> None:
-        """Code the ids where *present* (a flag or count per id of *table*) not known yet,
-        in id order (as :meth:`encode` codes them), and write their codes in *table*."""
+        """Code the ids where *present* that are not known yet, and write them in *table*.
+
+        *present* is a flag or count per id of *table*; the new ids are
+        coded in id order, as :meth:`encode` codes them.
+        """
         import pyarrow as pa
 
         new_ids = np.flatnonzero((present != 0) & (table < 0))  # in id order
