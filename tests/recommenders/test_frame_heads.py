@@ -158,6 +158,27 @@ def test_frames_in_rank_order_are_cut_in_one_pass(heads: list[bool], missing: st
     assert compared > 2000
 
 
+def test_the_lists_read_to_a_depth_are_the_heads_of_the_whole_lists(heads: list[bool]
+                                                                     ) -> None:
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        frame = _frame(rng, n_users=int(rng.integers(1, 20)), n_items=50,
+                       top=int(rng.integers(1, 30)), offset=int(rng.choice([0, 1000])))
+        depth = int(rng.integers(1, 12))
+        users, items = inputs.Vocabulary("user"), inputs.Vocabulary("item")
+        lists = inputs.Lists.read(frame, users, items, depth=depth)
+        assert heads[-1] == _one_pass()
+        # every id of the frame is coded, past the cut too, in id order (a fresh vocabulary)
+        assert users.labels().to_pylist() == sorted(set(frame["user"]))
+        assert items.labels().to_pylist() == sorted(set(frame["item"]))
+        user_ids, item_ids = users.labels().to_pylist(), items.labels().to_pylist()
+        got = {user_ids[u]: [item_ids[i] for i in lists.items[lo:hi].tolist()]
+               for u, lo, hi in zip(lists.list_users.tolist(), lists.offsets[:-1].tolist(),
+                                    lists.offsets[1:].tolist())}
+        cut = depth if _one_pass() else None  # the whole read: the caller cuts
+        assert got == {user: ranked[:cut] for user, ranked in _lists(frame).items()}
+
+
 def test_int32_ids_and_the_k_option_take_the_one_pass(heads: list[bool]) -> None:
     rng = np.random.default_rng(7)
     frame = _frame(rng, n_users=25, n_items=60, top=30)
