@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -136,8 +137,13 @@ def _run(name: str, users: int, args: argparse.Namespace, out: str | None = None
                "--items", str(args.items), "--top", str(args.top)]
     if out:
         command += ["--out", out]
+    # the parts run in this folder: a relative PYTHONPATH (PYTHONPATH=src from the
+    # repository) made absolute, or they would import another rankwise
+    paths = os.environ.get("PYTHONPATH", "")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        str(Path(entry).resolve()) for entry in paths.split(os.pathsep) if entry))
     done = subprocess.run(command, check=True, capture_output=True, text=True,
-                          cwd=Path(__file__).parent)
+                          cwd=Path(__file__).parent, env=env)
     return dict(json.loads(done.stdout.splitlines()[-1]))
 
 
