@@ -8,7 +8,8 @@
  * the user) that each row of the query side reads: linear time, no sort, no hashing.
  * order_lists puts recommendation rows in rank order (nothing to do, one pass, when they
  * come grouped by user and ordered by score; else a counting sort by user and a stable
- * sort inside each user's rows); gather_sums sums a
+ * sort inside each user's rows); head_lists checks rows in that order in one pass over their
+ * ids and keeps the first k items of each list; gather_sums sums a
  * per-item value over each user's rows; count_codes and take_codes are np.bincount and
  * np.take on codes without the cast to intp. The GIL is released.
  */
