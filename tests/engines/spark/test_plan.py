@@ -439,3 +439,89 @@ def test_a_run_shuffled_by_query_first_reports_a_duplicate_at_the_run_s_line(spa
     assert got.value.line == expected.value.line
     first = str(expected.value).split("(first at line ")[1].split(")")[0]
     assert f"(first at line {first})" in str(got.value)
+
+
+def test_small_judgments_are_collected_once_and_sized_from_what_came(spark, monkeypatch):
+    """One job collects judgments Spark estimates small; their size is the aggregation's."""
+    import rankwise.engines.spark.plan as plan
+    from rankwise.spark import evaluate
+
+    data = random_tables(9, "deep")
+    qrels, run = spark.createDataFrame(data["qrels"]), spark.createDataFrame(data["run"])
+    with monkeypatch.context() as patched:  # sized by the aggregation, as before
+        patched.setattr(plan, "COLLECT_FIRST_SHARE", 0.0)
+        before = evaluate(qrels, run, MEASURES)
+    sized = before.plan.split(";")[0]
+    assert sized.startswith(f"jvm: the judgments: {data['qrels'].num_rows:,} rows, ~")
+    before.unpersist()
+
+    def no_aggregation(frame):
+        raise AssertionError("the judgments were sized by a job of their own")
+
+    monkeypatch.setattr(plan, "count_and_size", no_aggregation)
+    got = evaluate(qrels, run, MEASURES)
+    assert got.plan.split(";")[0] == sized
+    assert_same(got, rw.evaluate(data["qrels"], data["run"], MEASURES))
+    got.unpersist()
+
+
+def test_judgments_spark_estimates_large_are_sized_by_an_aggregation_first(spark, monkeypatch):
+    import rankwise.engines.spark.plan as plan
+    from rankwise.spark import evaluate
+
+    data = random_tables(9, "deep")
+    monkeypatch.setattr(plan, "COLLECT_FIRST_SHARE", 0.0)
+    sized = []
+    count_and_size = plan.count_and_size
+    monkeypatch.setattr(plan, "count_and_size", lambda frame: sized.append(1) or
+                        count_and_size(frame))
+    got = evaluate(spark.createDataFrame(data["qrels"]), spark.createDataFrame(data["run"]),
+                   MEASURES)
+    assert sized == [1]
+    assert_same(got, rw.evaluate(data["qrels"], data["run"], MEASURES))
+    got.unpersist()
+
+
+def test_judgments_spark_underestimates_are_stopped_at_the_result_limit(spark, monkeypatch):
+    """Spark estimates a generated table at a few bytes; it stops the collection at the limit."""
+    import rankwise.engines.spark.plan as plan
+    from rankwise.engines.spark._frames import to_arrow
+    from rankwise.spark import evaluate
+
+    generated = spark.range(1).selectExpr("explode(sequence(0, 99999)) as i")
+    qrels_df = generated.selectExpr("concat('q', i % 3) as query_id", "concat('d', i) as doc_id",
+                                    "cast(i % 2 as int) as relevance")
+    run = rw.Run.from_dict({f"q{q}": {f"d{i}": 1.0 / (i + 1) for i in range(q, 60, 3)}
+                            for q in range(3)}).to_arrow()
+    assert int(str(qrels_df._jdf.queryExecution().optimizedPlan().stats().sizeInBytes())) < 100
+    sized = []
+    count_and_size = plan.count_and_size
+    monkeypatch.setattr(plan, "count_and_size", lambda frame: sized.append(1) or
+                        count_and_size(frame))
+    conf = spark.sparkContext._jsc.sc().conf()  # read by each new set of tasks
+    limit = conf.get("spark.driver.maxResultSize", "1g")
+    conf.set("spark.driver.maxResultSize", "1m")  # 100,000 judgments: about 4 MB of Arrow
+    try:
+        got = evaluate(qrels_df, spark.createDataFrame(run), ["ndcg@10", "P@5", "map"])
+    finally:
+        conf.set("spark.driver.maxResultSize", limit)
+    assert sized == [1]  # the collection stopped, then the aggregation sized them
+    assert got.strategy == "partitions" and "half the driver's result limit" in got.plan
+    assert_same(got, rw.evaluate(to_arrow(qrels_df), run, ["ndcg@10", "P@5", "map"]))
+    got.unpersist()
+
+
+def test_an_error_of_the_first_collection_comes_out(spark, monkeypatch):
+    import rankwise.engines.spark._frames as frames
+    from rankwise.spark import evaluate
+
+    data = random_tables(9, "deep")
+    jvm = spark.sparkContext._jvm
+
+    def broken(frame):
+        jvm.java.lang.Integer.parseInt("not a number")
+
+    monkeypatch.setattr(frames, "to_arrow", broken)
+    with pytest.raises(Exception, match="not a number"):
+        evaluate(spark.createDataFrame(data["qrels"]), spark.createDataFrame(data["run"]),
+                 MEASURES)

@@ -27,9 +27,11 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 __all__ = [
+    "COLLECT_FIRST_SHARE",
     "MAX_OFFERED_PER_ROW",
     "RESULT_FRACTION",
     "ROWS_PER_PARTITION",
+    "collected_if_small",
     "count_and_size",
     "offered_per_row",
     "parse_size",
@@ -47,6 +49,12 @@ ROWS_PER_PARTITION = 2_000_000
 """``partitions`` shuffles into ``ceil(rows / ROWS_PER_PARTITION)`` partitions by
 default (at least ``spark.default.parallelism``): 2M rows of ``(q, d, s, g)``
 are ~100 MB of shuffle, and one task's Python worker holds a chunk of them."""
+
+COLLECT_FIRST_SHARE = 1 / 256
+"""The judgments are collected at once, and counted and sized from what came, when Spark
+estimates them (its plan's ``sizeInBytes``: a file's bytes on disk) at most this share of
+:func:`result_budget`: a judgments file would have to grow 256-fold from its compressed
+bytes to reach the budget, and ``spark.driver.maxResultSize`` still bounds the collection."""
 
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
 
@@ -94,6 +102,52 @@ def count_and_size(frame: DataFrame) -> tuple[int, int]:
     ).collect()[0]
     rows = int(row["rows"])
     return rows, int(row["ids"] or 0) + rows * (16 + 8 * numbers)
+
+
+def size_of_table(table: Any) -> tuple[int, int]:
+    """:func:`count_and_size` of a table already collected (``q, d`` and numbers).
+
+    The same sum as Spark's: a row whose query or document is null adds no id bytes.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> size_of_table(pa.table({"q": ["1", "2", None], "d": ["ab", "c", "d"], "g": [1, 0, 2]}))
+    (3, 77)
+    """
+    import pyarrow.compute as pc
+
+    rows = table.num_rows
+    both = pc.and_(pc.is_valid(table["q"]), pc.is_valid(table["d"]))
+    ids = pc.sum(pc.if_else(both, pc.add(pc.binary_length(table["q"]),
+                                         pc.binary_length(table["d"])), 0)).as_py()
+    return rows, int(ids or 0) + rows * (16 + 8 * (table.num_columns - 2))
+
+
+def collected_if_small(frame: DataFrame, budget: int) -> Any:
+    """*frame* collected as Arrow when Spark estimates it small, else None (nothing run).
+
+    Small: Spark's estimate of its bytes at most :data:`COLLECT_FIRST_SHARE` of
+    *budget*, and ``spark.driver.maxResultSize`` set (not 0, unlimited), so that
+    Spark bounds what comes. Then one job collects the frame and
+    :func:`size_of_table` sizes it, instead of a job to size it and one to
+    collect it. A collection Spark stops at ``spark.driver.maxResultSize`` gives
+    None: the frame is sized by :func:`count_and_size` as any other.
+    """
+    from rankwise.engines.spark._frames import to_arrow
+
+    conf = frame.sparkSession.sparkContext.getConf()
+    if parse_size(conf.get("spark.driver.maxResultSize", "1g")) == 0:
+        return None
+    estimate = int(str(frame._jdf.queryExecution().optimizedPlan().stats().sizeInBytes()))
+    if estimate > budget * COLLECT_FIRST_SHARE:
+        return None
+    try:
+        return to_arrow(frame)
+    except Exception as error:  # py4j's, or pyspark's own class of the Java exception
+        if "is bigger than spark.driver.maxResultSize" in str(error):  # Spark's stop (a cause)
+            return None
+        raise
 
 
 def offered_per_row(query: np.ndarray, cell: np.ndarray) -> float:

@@ -76,11 +76,14 @@ def _finite(name: str) -> Column:
     return value.isNotNull() & ~sf.isnan(value) & (sf.abs(value) != sf.lit(float("inf")))
 
 
-def collect_judgments(qrels: DataFrame) -> Qrels:
-    """Collect the projected judgments (``q, d, g``; ``t``: subtopics) and check them."""
+def collect_judgments(qrels: DataFrame, collected: Any = None) -> Qrels:
+    """Collect the projected judgments (``q, d, g``; ``t``: subtopics) and check them.
+
+    *collected*: the Arrow table of *qrels*, when it is on the driver already.
+    """
     from rankwise.data import Qrels
 
-    table = to_arrow(qrels)
+    table = to_arrow(qrels) if collected is None else collected
     topics = table["t"] if "t" in table.column_names else None
     return Qrels.from_arrow(table["q"], table["d"], table["g"], source="qrels_df",
                             subtopics=topics)

@@ -139,13 +139,25 @@ def _chosen(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, 
 
 def _sized(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, *,
            strategy: str, check_duplicates: bool, ahead: Any) -> SparkPlan:
-    """The judgments counted and sized: the driver's plans when they fit its result limit."""
-    from rankwise.engines.spark.plan import count_and_size, describe_bytes, result_budget
+    """The judgments counted and sized: the driver's plans when they fit its result limit.
 
-    rows, size = count_and_size(inputs.judgments)
+    Judgments Spark estimates small are collected at once and sized from what came
+    (:func:`~rankwise.engines.spark.plan.collected_if_small`): one job, not two.
+    """
+    from rankwise.engines.spark.plan import (
+        collected_if_small,
+        count_and_size,
+        describe_bytes,
+        result_budget,
+        size_of_table,
+    )
+
+    budget = result_budget(inputs.run.sparkSession)
+    table = None if inputs.qrels is None else collected_if_small(inputs.qrels, budget)
+    rows, size = (count_and_size(inputs.judgments) if table is None
+                  else size_of_table(table))
     if rows == 0:
         raise _no_judgments(inputs.qrels is None)
-    budget = result_budget(inputs.run.sparkSession)
     what = "the table" if inputs.qrels is None else "the judgments"
     sized = f"{what}: {counted(rows, 'row', grouped=True)}, ~{describe_bytes(size)}"
     if size > budget:
@@ -166,17 +178,21 @@ def _sized(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, *
     if inputs.qrels is None:
         return SparkPlan("driver", f"ranks: {sized}")
     return _scanned(inputs, measures, options, sized, rows, strategy=strategy,
-                    check_duplicates=check_duplicates, ahead=ahead)
+                    check_duplicates=check_duplicates, ahead=ahead, collected=table)
 
 
 def _scanned(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, sized: str,
-             rows: int, *, strategy: str, check_duplicates: bool, ahead: Any) -> SparkPlan:
-    """Judgments small enough for the driver: ``jvm``, else ``ranks`` unless its cost says not."""
+             rows: int, *, strategy: str, check_duplicates: bool, ahead: Any,
+             collected: Any) -> SparkPlan:
+    """Judgments small enough for the driver: ``jvm``, else ``ranks`` unless its cost says not.
+
+    *collected*: the judgments as Arrow when they were collected to be sized.
+    """
     from rankwise.engines.spark.plan import MAX_OFFERED_PER_ROW
     from rankwise.engines.spark.ranks import RanksScan, collect_judgments
 
     assert inputs.qrels is not None
-    judged = collect_judgments(inputs.qrels)
+    judged = collect_judgments(inputs.qrels, collected)
     if strategy in ("auto", "jvm"):
         found = _jvm_scan(inputs.run, judged, options, required=strategy == "jvm", ahead=ahead)
         if not isinstance(found, str):
