@@ -149,7 +149,10 @@ def parquet_files(spark, run: pa.Table, folder, files: int):
     return spark.read.parquet(str(folder))
 
 
-LAYOUTS = ["8 Parquet files packed", "shuffled", "windows and a second pass", "repartition"]
+LAYOUTS = ["8 Parquet files packed", "shuffled", "windows and a second pass",
+           "repartition of a grouped run", "repartition of a shuffled run"]
+SKIPPED = ("without its round-robin repartition(8) (skipped: no value depends on where the rows "
+           "are placed); then ")
 
 
 @needs_javac
@@ -159,7 +162,9 @@ LAYOUTS = ["8 Parquet files packed", "shuffled", "windows and a second pass", "r
 def test_auto_takes_the_pass_on_every_layout(data, spark, layout, options, tmp_path,
                                              monkeypatch):
     """Issue 36: queries in several pieces within and across partitions are merged; a run
-    with every query in every partition is shuffled by query first (the plan says why)."""
+    with every query in every partition is shuffled by query first (the plan says why); a
+    round-robin ``repartition(8)`` is skipped and the run below it read as it is when grouped,
+    else shuffled by query into at least 8 partitions."""
     from spark_checks import frame_in_order
 
     import rankwise.engines.spark.jvm as jvm
@@ -174,11 +179,21 @@ def test_auto_takes_the_pass_on_every_layout(data, spark, layout, options, tmp_p
         monkeypatch.setattr(jvm, "SHIP_ROWS", 60)
         run_df = frame_in_order(spark, by_query(run), 3)
     elif layout == LAYOUTS[3]:
-        run_df = spark.createDataFrame(run).repartition(4)
+        run_df = spark.createDataFrame(by_query(run)).repartition(8)
+    elif layout == LAYOUTS[4]:
+        spread = run.take(np.random.default_rng(3).permutation(run.num_rows))
+        run_df = spark.createDataFrame(spread).repartition(8)
     measures = _parseable(MEASURES)
     got = evaluate(qrels_df, run_df, measures, **options)
     assert got.strategy == "jvm", got.plan
-    if layout in (LAYOUTS[1], LAYOUTS[3]):
+    if layout == LAYOUTS[3]:
+        assert SKIPPED + "read as it is" in got.plan, got.plan
+        assert "shuffled by query first" not in got.plan
+    elif layout in (LAYOUTS[1], LAYOUTS[4]):
+        if layout == LAYOUTS[4]:
+            assert SKIPPED + "shuffled by query first into " in got.plan, got.plan
+            into = int(got.plan.split("shuffled by query first into ")[1].split()[0])
+            assert into >= 8  # the user's wish for parallelism kept
         assert "shuffled by query first" in got.plan
         assert "in several pieces" not in got.plan  # each query whole in one partition
     else:
@@ -304,6 +319,32 @@ def test_every_dialect_but_ranx_matches_numpy_through_the_pass(grouped):
     got = evaluate(qrels_df, run_df, measures)
     assert got.strategy == "jvm", got.plan
     assert_same(got, rw.evaluate(qrels, run, measures))
+
+
+@needs_javac
+@pytest.mark.parametrize("below", ["grouped", "shuffled"])
+def test_every_dialect_on_a_round_robin_repartition(grouped, spark, below):
+    """Issue 36: a round-robin repartition(8) is skipped for every measure but those that
+    rank ties in input order, which it sets: then it is kept (the plan says why) and the
+    values are numpy's on the rows as Spark deals them."""
+    from rankwise.engines.core import plan_of
+    from rankwise.spark import evaluate
+
+    qrels, run, qrels_df, _ = grouped
+    table = by_query(run) if below == "grouped" else run.take(
+        np.random.default_rng(4).permutation(run.num_rows))
+    run_df = spark.createDataFrame(table).repartition(8)
+    measures = [name for name in dialect_measures() if "dialect=ranx" not in name]
+    ordered = [name for name in measures if plan_of(parse(name)).key[0] == "input"]
+    others = [name for name in measures if name not in ordered]
+    assert "ndcg@5(dialect=spark)" in ordered and len(others) > 60
+    got = evaluate(qrels_df, run_df, others)
+    assert got.strategy == "jvm" and SKIPPED in got.plan, got.plan
+    assert_same(got, rw.evaluate(qrels, run, others))
+    got = evaluate(qrels_df, run_df, ordered)
+    assert f"with its round-robin repartition(8) kept ({parse(ordered[0])} ranks tied " \
+        "documents in input order, which the repartition sets)" in got.plan, got.plan
+    assert_same(got, rw.evaluate(qrels, run_df.toArrow(), ordered))
 
 
 def documented_refusals() -> dict[str, set[str]]:

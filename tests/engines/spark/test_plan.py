@@ -430,12 +430,93 @@ def test_a_run_shuffled_by_query_first_reports_a_duplicate_at_the_run_s_line(spa
         "doc_id": [f"d{i}" for i in range(39)] + ["d3"],
         "score": [float(i) for i in range(40)],
     })
-    run_df = spark.createDataFrame(run).repartition(4)  # every query in every partition
+    # every query in every partition; cached, so that the repartition is kept (read from the
+    # cache) and the rows are those it dealt
+    run_df = spark.createDataFrame(run).repartition(4).cache()
     as_read = run_df.toArrow()  # the rows as Spark reads them: numpy's lines
     with pytest.raises(DuplicateEntryError) as expected:
         rw.evaluate(judgments, as_read, MEASURES)
     with pytest.raises(DuplicateEntryError) as got:
         evaluate(spark.createDataFrame(judgments.to_arrow()), run_df, MEASURES)
+    run_df.unpersist()
+    assert got.value.line == expected.value.line
+    first = str(expected.value).split("(first at line ")[1].split(")")[0]
+    assert f"(first at line {first})" in str(got.value)
+
+
+def _grouped_run(n: int = 3000) -> tuple[pa.Table, pa.Table]:
+    """Judgments and a run of 3 queries of n / 3 rows each, grouped by query."""
+    rng = np.random.default_rng(11)
+    run = pa.table({"query_id": [f"q{3 * i // n}" for i in range(n)],
+                    "doc_id": [f"d{i}" for i in range(n)],
+                    "score": rng.integers(0, 50, n).astype(float)})
+    judgments = pa.table({"query_id": [f"q{3 * i // n}" for i in range(0, n, 7)],
+                          "doc_id": [f"d{i}" for i in range(0, n, 7)],
+                          "relevance": [i % 3 for i in range(0, n, 7)]})
+    return judgments, run
+
+
+@needs_javac
+@pytest.mark.parametrize("case", ["cached", "a nondeterministic column", "by a column",
+                                  "a limit"])
+def test_a_round_robin_repartition_is_kept_where_skipping_it_could_change_a_value(spark, case):
+    """Issue 36: the repartition is read as Spark makes it when it is cached, or when what is
+    above it depends on where the rows are (the plan says why); by a column, it is not a
+    round-robin one. Today's layout choice follows, and the values are numpy's."""
+    from pyspark.sql import functions as sf
+
+    from rankwise.spark import evaluate
+
+    judgments, run = _grouped_run()
+    base = spark.createDataFrame(run)
+    then = ("then shuffled by query first into 8 partitions (cheaper than merging a piece per "
+            "partition of every query): Spark's plan deals the rows round-robin")
+    if case == "cached":
+        run_df = base.repartition(8).cache()
+        why = ("with its round-robin repartition(8) kept (it is cached: reading the cache is "
+               "cheaper)")
+    elif case == "a nondeterministic column":
+        run_df = base.repartition(8).withColumn("at", sf.monotonically_increasing_id())
+        why = ("with its round-robin repartition(8) kept (a column above it, "
+               f"monotonically_increasing_id(), depends on where the rows are); {then}")
+    elif case == "by a column":
+        run_df = base.repartition(8, "query_id")
+        why = ("the run read as it is, pieces merged: Spark's plan places the rows by "
+               "hashpartitioning")
+    else:
+        run_df = base.repartition(8).limit(run.num_rows)
+        why = ("with its round-robin repartition(8) kept (Spark's GlobalLimit is above it: only "
+               "aliases and deterministic columns and filters are looked through)")
+    got = evaluate(spark.createDataFrame(judgments), run_df, MEASURES)
+    if case == "cached":
+        run_df.unpersist()
+    assert got.strategy == "jvm" and why in got.plan, got.plan
+    assert case != "by a column" or "round-robin" not in got.plan
+    assert_same(got, rw.evaluate(judgments, run, MEASURES))
+
+
+@needs_javac
+@pytest.mark.parametrize("below", ["grouped", "shuffled"])
+def test_a_duplicate_below_a_skipped_repartition_is_reported_at_that_run_s_line(spark, below):
+    """Issue 36: with the round-robin repartition skipped, the rows the error names are those
+    of the run below it, counted partition after partition (numpy's lines on those rows)."""
+    from spark_checks import frame_in_order
+
+    from rankwise.spark import evaluate
+
+    judgments, run = _grouped_run()
+    twice = run.to_pydict()
+    twice["doc_id"][990] = twice["doc_id"][10]  # one query, 980 rows apart
+    twice = pa.table(twice)
+    if below == "grouped":
+        run_df = frame_in_order(spark, twice, 3)  # the rows in the table's order
+    else:
+        twice = twice.take(np.random.default_rng(2).permutation(twice.num_rows))
+        run_df = spark.createDataFrame(twice)
+    with pytest.raises(DuplicateEntryError) as expected:
+        rw.evaluate(judgments, twice, MEASURES)
+    with pytest.raises(DuplicateEntryError) as got:
+        evaluate(spark.createDataFrame(judgments), run_df.repartition(8), MEASURES)
     assert got.value.line == expected.value.line
     first = str(expected.value).split("(first at line ")[1].split(")")[0]
     assert f"(first at line {first})" in str(got.value)

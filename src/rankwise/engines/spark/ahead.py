@@ -26,6 +26,9 @@ __all__ = ["LayoutAhead"]
 class LayoutAhead:
     """The layout of *run* (``q, d, s``) for the ``jvm`` pass, chosen on a thread.
 
+    *ordered*: a measure that ranks tied documents in input order, or None
+    (:func:`~rankwise.engines.spark.layout.choose_layout`).
+
     The jar is loaded on the calling thread (loading is not shared between
     threads); when it cannot be, nothing is started and :meth:`result` raises
     the same :class:`~rankwise.engines.spark.jar.JvmUnavailableError` that the
@@ -33,7 +36,7 @@ class LayoutAhead:
     on the calling thread.
     """
 
-    def __init__(self, run: DataFrame) -> None:
+    def __init__(self, run: DataFrame, *, ordered: str | None = None) -> None:
         from rankwise.engines.spark.jar import JvmUnavailableError, load_jar
         from rankwise.engines.spark.jvm import Settings
         from rankwise.engines.spark.layout import choose_layout
@@ -58,7 +61,7 @@ class LayoutAhead:
         def choose() -> None:
             try:
                 threads.currentThread().setContextClassLoader(loader)
-                self._layout = choose_layout(run, ranks_pass, window_rows)
+                self._layout = choose_layout(run, ranks_pass, window_rows, ordered=ordered)
             except BaseException as error:  # handed to the calling thread by result()
                 self._error = error
 

@@ -155,6 +155,12 @@ class JvmScan(RanksScan):
     too (:meth:`rankings`: ties in input order, scores in float32, a query's own
     id dropped).
 
+    A round-robin ``repartition(n)`` in *run*'s plan is skipped when that is safe
+    (:func:`~rankwise.engines.spark.layout.choose_layout`): the pass then reads the run
+    below it (:attr:`run`), and the rows the errors name are that run's. *ordered* names a
+    measure that ranks tied documents in input order (which the repartition sets: it is
+    kept), or is None.
+
     Raises
     ------
     JvmUnavailableError
@@ -165,12 +171,11 @@ class JvmScan(RanksScan):
 
     def __init__(self, run: DataFrame, qrels: Qrels, *, ascending: bool = False,
                  settings: Settings | None = None, source: str = "run_df",
-                 layout: Layout | None = None) -> None:
+                 layout: Layout | None = None, ordered: str | None = None) -> None:
         import pyarrow as pa
 
         from rankwise.engines.spark.jar import load_jar
 
-        self.run = run
         self.qrels = qrels
         self.ascending = ascending
         self.source = source
@@ -179,7 +184,10 @@ class JvmScan(RanksScan):
         self.seconds: dict[str, float] = {}  # wall seconds of each step, for benchmarks
         clock = time.perf_counter()
         self.layout_choice = layout or choose_layout(run, self._pass,
-                                                     self.settings.window_rows)
+                                                     self.settings.window_rows, ordered=ordered)
+        if self.layout_choice.run is not None:  # below a round-robin repartition skipped
+            run = self.layout_choice.run
+        self.run = run
         if self.layout_choice.shuffle:  # each query whole in one partition, positions kept
             self.settings.positions = True
             from pyspark.sql import functions as sf

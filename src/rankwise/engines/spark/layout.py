@@ -10,6 +10,15 @@ partition (7M rows in 64 shuffled files on ``local[2]``: 8.1-8.6 CPU seconds aga
 when Spark's plan says how the rows were placed, and else from the first rows of a few
 partitions (:data:`SAMPLED_PARTITIONS`, :data:`HEAD_ROWS` each): the share of their
 queries found in more than one of them.
+
+A round-robin ``repartition(n)`` in the run's plan (no columns: not by a column or a
+range, not a ``coalesce``) deals the rows to partitions arbitrarily, and no value of a
+query depends on where its rows are: :func:`choose_layout` reads the run below it
+(:func:`below_round_robin`), and chooses for that as for any run, a shuffle by query then
+into at least *n* partitions. Spark's shuffle of every row is not run, and the run is
+shuffled once (by query) instead of twice. Unless what is above it depends on where the
+rows are (anything but aliases and deterministic columns and filters), it is cached, or a
+measure ranks tied documents in input order (which the repartition sets).
 """
 
 from __future__ import annotations
@@ -49,11 +58,14 @@ class Layout:
     """The choice: ``shuffle`` partitions of a shuffle by query first (0: none), and why.
 
     ``rows``: the run's RDD as the pass reads it unshuffled, when the probe made it.
+    ``run``: the run read instead of the one given (below its round-robin repartition),
+    or None.
     """
 
     shuffle: int
     reason: str
     rows: Any = field(default=None, compare=False)
+    run: Any = field(default=None, compare=False)
 
 
 def spread_share(heads: list[tuple[np.ndarray, np.ndarray]]) -> tuple[float, float]:
@@ -105,14 +117,56 @@ def _shuffle_partitions(run: DataFrame, partitions: int, window_rows: int) -> in
     return max(partitions, parallelism, min(wanted, 16 * max(partitions, parallelism)))
 
 
-def choose_layout(run: DataFrame, ranks_pass: Any, window_rows: int) -> Layout:
+def below_round_robin(run: DataFrame, ranks_pass: Any, ordered: str | None
+                      ) -> tuple[DataFrame | None, int, str]:
+    """*run* without the round-robin ``repartition(n)`` of its plan, *n*, and what the plan says.
+
+    ``(None, 0, "")`` when there is none (a ``repartition(n, "q")``, a ``coalesce`` or
+    none at all); ``(None, n, why)`` when it is kept: something above it depends on
+    where the rows are (``RanksPass.withoutRoundRobin``), it is cached, or *ordered* (a
+    measure) ranks tied documents in input order, which the repartition sets.
+    """
+    from pyspark.sql import DataFrame
+
+    found = ranks_pass.withoutRoundRobin(run._jdf)
+    n = int(found.partitions())
+    if n == 0:
+        return None, 0, ""
+    kept = found.kept()
+    if kept is None and ordered is not None:
+        kept = f"{ordered} ranks tied documents in input order, which the repartition sets"
+    if kept is not None:
+        return None, n, f"with its round-robin repartition({n}) kept ({kept}); then "
+    return (DataFrame(found.frame(), run.sparkSession), n,
+            f"without its round-robin repartition({n}) (skipped: no value depends on where "
+            "the rows are placed); then ")
+
+
+def choose_layout(run: DataFrame, ranks_pass: Any, window_rows: int, *,
+                  ordered: str | None = None) -> Layout:
     """Whether the pass reads *run* (``q, d, s``) as it is, or shuffled by query first; and why.
 
-    Spark's plan decides when it says how the rows were placed (round-robin: every query in
-    every partition; by a column or a range: read as it is, the plan's work is not run
-    twice); else (files, a local table) the first rows of a few partitions are read.
-    Nothing runs before this choice: the run's own shuffle, if any, runs once.
+    A round-robin ``repartition(n)`` in the run's plan is skipped when that is safe
+    (:func:`below_round_robin`; *ordered*: a measure that ranks tied documents in input
+    order, which keeps it), and the choice made for the run below it, a shuffle into at
+    least *n* partitions. Spark's plan decides when it says how the rows were placed
+    (round-robin: every query in every partition; by a column or a range: read as it is,
+    the plan's work is not run twice); else (files, a local table) the first rows of a
+    few partitions are read. Nothing runs before this choice: the run's own shuffle, if
+    any, runs once.
     """
+    below, n, note = below_round_robin(run, ranks_pass, ordered)
+    if not note:
+        return _placed(run, ranks_pass, window_rows, 0)
+    if below is None:
+        choice = _placed(run, ranks_pass, window_rows, 0)
+        return Layout(choice.shuffle, note + choice.reason, choice.rows)
+    choice = _placed(below, ranks_pass, window_rows, n)
+    return Layout(choice.shuffle, note + choice.reason, choice.rows, below)
+
+
+def _placed(run: DataFrame, ranks_pass: Any, window_rows: int, at_least: int) -> Layout:
+    """:func:`choose_layout` for *run* as it is; a shuffle into at least *at_least* partitions."""
     placed = str(run._jdf.queryExecution().sparkPlan().outputPartitioning().toString())
     kind = placed.split("(")[0].lower()
     if kind == "roundrobinpartitioning":
@@ -143,7 +197,7 @@ def choose_layout(run: DataFrame, ranks_pass: Any, window_rows: int) -> Layout:
                              "to bring it whole into one window)", rows)
     if partitions <= 1:
         return Layout(0, "read as it is: one partition", rows)
-    shuffle = _shuffle_partitions(run, partitions, window_rows)
+    shuffle = _shuffle_partitions(run, max(partitions, at_least), window_rows)
     if shuffle is None:
         return Layout(0, f"read as it is, pieces merged: {how}, but Spark does not know the "
                          "run's size (to choose the partitions of a shuffle)", rows)

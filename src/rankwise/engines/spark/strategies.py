@@ -128,7 +128,8 @@ def _chosen(inputs: SparkInputs, measures: list[Measure], options: EvalOptions, 
     if strategy in ("auto", "jvm") and inputs.qrels is not None:
         from rankwise.engines.spark.ahead import LayoutAhead
 
-        ahead = LayoutAhead(inputs.run)  # chosen while the judgments are counted and collected
+        # chosen while the judgments are counted and collected
+        ahead = LayoutAhead(inputs.run, ordered=_input_ordered(measures))
     try:
         return _sized(inputs, measures, options, strategy=strategy,
                       check_duplicates=check_duplicates, ahead=ahead)
@@ -217,6 +218,13 @@ def _scanned(inputs: SparkInputs, measures: list[Measure], options: EvalOptions,
         + ("every retrieved document judged)" if scan.covered else "judged_only)")
     )
     return SparkPlan("ranks", text, scan)
+
+
+def _input_ordered(measures: list[Measure]) -> str | None:
+    """The first of *measures* that ranks tied documents in the run's input order, or None."""
+    from rankwise.engines.core import plan_of
+
+    return next((str(m) for m in measures if plan_of(m).key[0] == "input"), None)
 
 
 def _jvm_scan(run: DataFrame, judged: Any, options: EvalOptions, *, required: bool,

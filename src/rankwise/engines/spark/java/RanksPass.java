@@ -25,10 +25,18 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.XXH64;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.Repartition;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.execution.ColumnarToRowExec;
 import org.apache.spark.sql.execution.InputAdapter;
 import org.apache.spark.sql.execution.ProjectExec;
+import org.apache.spark.sql.execution.QueryExecution;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.WholeStageCodegenExec;
 import org.apache.spark.sql.vectorized.ColumnVector;
@@ -1276,6 +1284,138 @@ public final class RanksPass {
                 }
             };
         }
+    }
+
+    // ---------------------------------------------------------------- a round-robin repartition
+
+    /**
+     * What {@link #withoutRoundRobin} found: the round-robin {@code repartition(n)}'s {@code n}
+     * (0: none), and either the run without it, or why it was kept.
+     */
+    public static final class Unshuffled {
+        private final Dataset<Row> frame;
+        private final int partitions;
+        private final String kept;
+
+        Unshuffled(Dataset<Row> frame, int partitions, String kept) {
+            this.frame = frame;
+            this.partitions = partitions;
+            this.kept = kept;
+        }
+
+        /** The run read below the repartition (null: none found, or kept). */
+        public Dataset<Row> frame() {
+            return frame;
+        }
+
+        /** The repartition's number of partitions (0: no round-robin repartition found). */
+        public int partitions() {
+            return partitions;
+        }
+
+        /** Why the repartition was kept (null: none found, or skipped). */
+        public String kept() {
+            return kept;
+        }
+    }
+
+    /**
+     * The run {@code frame} without the round-robin {@code repartition(n)} (no columns; not a
+     * {@code coalesce}, not by columns or ranges) found under its top operators, when only
+     * deterministic projections and filters (and aliases) are above it and none of them, nor the
+     * repartition, is cached: a round-robin repartition deals rows to partitions arbitrarily, and
+     * what the pass computes of a query does not depend on where its rows are. The new frame is
+     * built from the plan with the repartition's node replaced by its child.
+     */
+    public static Unshuffled withoutRoundRobin(Dataset<Row> frame) {
+        QueryExecution execution = frame.queryExecution();
+        List<LogicalPlan> above = new ArrayList<>();
+        LogicalPlan found = roundRobin(execution.analyzed(), above);
+        if (found == null) return new Unshuffled(null, 0, null);
+        int partitions = ((Repartition) found).numPartitions();
+        for (LogicalPlan node : above) {
+            String blocked = blocks(node);
+            if (blocked != null) return new Unshuffled(null, partitions, blocked);
+        }
+        above.clear();
+        found = roundRobin(execution.withCachedData(), above);
+        if (found == null) {  /* the same plan, but for the cached parts: one of them is above it */
+            return new Unshuffled(null, partitions, "it is cached: reading the cache is cheaper");
+        }
+        LogicalPlan plan = ((Repartition) found).child();
+        for (int i = above.size() - 1; i >= 0; i--) {
+            plan = (LogicalPlan) above.get(i).withNewChildren(
+                scala.jdk.javaapi.CollectionConverters.asScala(Collections.singletonList(plan)).toSeq());
+        }
+        try {
+            return new Unshuffled(ofRows(execution.sparkSession(), plan), partitions, null);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException error) {
+            return new Unshuffled(null, partitions, "Spark could not plan the run without it ("
+                                  + error + ")");
+        }
+    }
+
+    /** The first round-robin repartition down the chain of one-child operators; those above it. */
+    private static LogicalPlan roundRobin(LogicalPlan plan, List<LogicalPlan> above) {
+        LogicalPlan node = plan;
+        while (!(node instanceof Repartition && ((Repartition) node).shuffle())) {
+            if (node.children().size() != 1) return null;
+            above.add(node);
+            node = node.children().apply(0);
+        }
+        return node;
+    }
+
+    /** Why {@code node}, above a round-robin repartition, keeps it (null: it does not). */
+    private static String blocks(LogicalPlan node) {
+        if (node instanceof SubqueryAlias || node instanceof View) return null;  /* names only */
+        if (node instanceof Project) {
+            scala.collection.Iterator<NamedExpression> columns =
+                ((Project) node).projectList().iterator();
+            while (columns.hasNext()) {
+                Expression column = (Expression) columns.next();
+                if (!column.deterministic()) {
+                    Expression value = column instanceof Alias ? ((Alias) column).child() : column;
+                    return "a column above it, " + value.sql()
+                        + ", depends on where the rows are";
+                }
+            }
+            return null;
+        }
+        if (node instanceof Filter) {
+            Expression condition = ((Filter) node).condition();
+            return condition.deterministic() ? null : "a filter above it, " + condition.sql()
+                + ", depends on where the rows are";
+        }
+        if (node instanceof Repartition) {
+            return "a coalesce(" + ((Repartition) node).numPartitions() + ") is above it";
+        }
+        return "Spark's " + node.nodeName() + " is above it: only aliases, views and "
+            + "deterministic columns and filters are looked through";
+    }
+
+    /** Spark's {@code Dataset.ofRows(session, plan)}, found by its name (its class moved in 4.0). */
+    @SuppressWarnings("unchecked")
+    private static Dataset<Row> ofRows(Object session, LogicalPlan plan)
+            throws ReflectiveOperationException {
+        for (String name : new String[] {"org.apache.spark.sql.classic.Dataset",
+                                         "org.apache.spark.sql.Dataset"}) {
+            Class<?> type;
+            try {
+                type = Class.forName(name);
+            } catch (ClassNotFoundException error) {
+                continue;
+            }
+            for (java.lang.reflect.Method method : type.getMethods()) {
+                Class<?>[] parameters = method.getParameterTypes();
+                if (method.getName().equals("ofRows") && parameters.length == 2
+                    && java.lang.reflect.Modifier.isStatic(method.getModifiers())
+                    && parameters[0].isInstance(session) && parameters[1].isInstance(plan)) {
+                    return (Dataset<Row>) method.invoke(null, session, plan);
+                }
+            }
+        }
+        throw new NoSuchMethodException("Dataset.ofRows(SparkSession, LogicalPlan)");
     }
 
     /**
