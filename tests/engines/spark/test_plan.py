@@ -486,7 +486,7 @@ def test_a_round_robin_repartition_is_kept_where_skipping_it_could_change_a_valu
     else:
         run_df = base.repartition(8).limit(run.num_rows)
         why = ("with its round-robin repartition(8) kept (Spark's GlobalLimit is above it: only "
-               "aliases and deterministic columns and filters are looked through)")
+               "aliases, views and deterministic columns and filters are looked through)")
     got = evaluate(spark.createDataFrame(judgments), run_df, MEASURES)
     if case == "cached":
         run_df.unpersist()
