@@ -496,6 +496,26 @@ def test_a_round_robin_repartition_is_kept_where_skipping_it_could_change_a_valu
 
 
 @needs_javac
+def test_a_repartition_under_a_view_a_filter_and_renamings_is_skipped(spark):
+    """Issue 36: a temporary view, a deterministic filter and the engine's own renamings and
+    casts above a round-robin repartition are looked through."""
+    from rankwise.spark import evaluate
+
+    judgments, run = _grouped_run()
+    spark.createDataFrame(run).repartition(8).createOrReplaceTempView("rankwise_rr_view")
+    try:
+        run_df = (spark.table("rankwise_rr_view").where("score >= 0")
+                  .withColumnRenamed("score", "points"))
+        got = evaluate(spark.createDataFrame(judgments), run_df, MEASURES, score="points")
+    finally:
+        spark.catalog.dropTempView("rankwise_rr_view")
+    assert got.strategy == "jvm", got.plan
+    assert ("(the run without its round-robin repartition(8) (skipped: no value depends on "
+            "where the rows are placed); then read as it is") in got.plan, got.plan
+    assert_same(got, rw.evaluate(judgments, run, MEASURES))
+
+
+@needs_javac
 @pytest.mark.parametrize("below", ["grouped", "shuffled"])
 def test_a_duplicate_below_a_skipped_repartition_is_reported_at_that_run_s_line(spark, below):
     """Issue 36: with the round-robin repartition skipped, the rows the error names are those
