@@ -425,12 +425,16 @@ def test_python_writers_follow_the_same_rules(kind: str, report, figure, tmp_pat
 # -- a signal during -o (issue 13 item 31, issue 33 item 16) ----------------------------------
 
 SLOW_WRITER = textwrap.dedent("""
-    import resource, sys, time
+    import resource, signal, sys, time
     sys.path.insert(0, {src!r})
     import rankwise.report.tables as tables
     from rankwise.cli import main
 
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGQUIT: no core file
+    # as a shell with job control starts it: a script's background job (`cmd &`) inherits
+    # SIGQUIT and SIGINT ignored, and an ignored signal rightly stays ignored
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     original = tables.write_chunks
 
     def slow(*args, **kwargs):
