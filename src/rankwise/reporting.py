@@ -171,8 +171,6 @@ def build_report(
     >>> html.startswith("<!DOCTYPE html>"), "http://" in html.split("<svg")[0]
     (True, False)
     """
-    from rankwise.report.provenance import environment, now
-
     evaluation, statistics = split_options(options, EvalOptions, CompareOptions)
     chosen = options_from(
         evaluation, rel=rel, depth=depth, missing=missing, judged_only=judged_only, ties=ties,
@@ -194,24 +192,24 @@ def build_report(
     comparison, discrimination = _compared(results, numeric, chosen_baseline, stats,
                                            discriminative_power, notes)
     return Report(
-        title=title or default_title(names),
-        systems=list(results),
-        baseline=chosen_baseline,
-        measures=numeric,
-        results=results,
-        curves=templates,
-        max_k=max_k,
-        comparison=comparison,
-        files=files,
-        definitions=describe_definitions(numeric, templates, max_k),
-        settings=describe_settings(chosen, comparison, max_k, discrimination),
-        versions=environment(),
-        created=created or now(),
-        notes=notes,
-        top=top,
-        discrimination=discrimination,
+        systems=list(results), baseline=chosen_baseline, measures=numeric, results=results,
+        curves=templates, max_k=max_k, comparison=comparison, files=files, notes=notes,
+        top=top, discrimination=discrimination,
+        **_about_the_page(title or default_title(names), created, chosen, numeric, templates,
+                          max_k, comparison, discrimination),
         **collector.finish(results, positions, topics, documents),
     )
+
+
+def _about_the_page(title: str, created: datetime | None, chosen: EvalOptions,
+                    numeric: list[Measure], templates: list[Any], max_k: int,
+                    comparison: Any, discrimination: Any) -> dict[str, Any]:
+    """What the page says of itself: its title and date, the definitions, settings, versions."""
+    from rankwise.report.provenance import environment, now
+
+    return {"title": title, "created": created or now(), "versions": environment(),
+            "definitions": describe_definitions(numeric, templates, max_k),
+            "settings": describe_settings(chosen, comparison, max_k, discrimination)}
 
 
 def _measures(measures: str | Measure | Iterable[str | Measure], chosen: EvalOptions,
