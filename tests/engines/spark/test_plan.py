@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -398,14 +400,8 @@ def test_the_plan_says_why_the_run_is_read_as_it_is(spark, layout, tmp_path):
 
     from rankwise.spark import evaluate
 
-    rng = np.random.default_rng(5)
     n, queries = 3000, (3 if layout == "by query" else 1)
-    run = pa.table({"query_id": [f"q{i % queries}" for i in range(n)],
-                    "doc_id": [f"d{i}" for i in range(n)],
-                    "score": rng.integers(0, 50, n).astype(float)})
-    judgments = pa.table({"query_id": [f"q{i % queries}" for i in range(0, n, 7)],
-                          "doc_id": [f"d{i}" for i in range(0, n, 7)],
-                          "relevance": [i % 3 for i in range(0, n, 7)]})
+    judgments, run = _judged_run(n, lambda i: i % queries, seed=5)  # queries interleaved
     if layout == "by query":
         run_df = spark.createDataFrame(run).repartition(3, "query_id")
         why = "read as it is, pieces merged: Spark's plan places the rows by hashpartitioning"
@@ -444,16 +440,23 @@ def test_a_run_shuffled_by_query_first_reports_a_duplicate_at_the_run_s_line(spa
     assert f"(first at line {first})" in str(got.value)
 
 
-def _grouped_run(n: int = 3000) -> tuple[pa.Table, pa.Table]:
-    """Judgments and a run of 3 queries of n / 3 rows each, grouped by query."""
-    rng = np.random.default_rng(11)
-    run = pa.table({"query_id": [f"q{3 * i // n}" for i in range(n)],
+def _judged_run(n: int, query: Callable[[int], int], *, seed: int
+                ) -> tuple[pa.Table, pa.Table]:
+    """Judgments and a run of *n* rows, row ``i`` of query ``q{query(i)}`` (every 7th judged)."""
+    rng = np.random.default_rng(seed)
+    run = pa.table({"query_id": [f"q{query(i)}" for i in range(n)],
                     "doc_id": [f"d{i}" for i in range(n)],
                     "score": rng.integers(0, 50, n).astype(float)})
-    judgments = pa.table({"query_id": [f"q{3 * i // n}" for i in range(0, n, 7)],
-                          "doc_id": [f"d{i}" for i in range(0, n, 7)],
-                          "relevance": [i % 3 for i in range(0, n, 7)]})
+    judged = range(0, n, 7)
+    judgments = pa.table({"query_id": [f"q{query(i)}" for i in judged],
+                          "doc_id": [f"d{i}" for i in judged],
+                          "relevance": [i % 3 for i in judged]})
     return judgments, run
+
+
+def _grouped_run(n: int = 3000) -> tuple[pa.Table, pa.Table]:
+    """Judgments and a run of 3 queries of n / 3 rows each, grouped by query."""
+    return _judged_run(n, lambda i: 3 * i // n, seed=11)
 
 
 @needs_javac
