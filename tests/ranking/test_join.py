@@ -92,3 +92,13 @@ def test_the_c_module_checks_its_buffers() -> None:
         _join._cjoin.find([short], values, *out)
     with pytest.raises(ValueError, match="fewer entries than rows"):
         _join._cjoin.find([values], values, np.empty(0, np.int64), np.empty(0, np.int32))
+
+
+def test_ids_that_differ_only_past_their_16th_byte() -> None:
+    # the slots keep a value's first 16 bytes: the rest is compared from the value itself
+    head = "0123456789abcdef"
+    values = pa.array([head + "x", head, head + "xyz", head + "y" * 40])
+    column = pa.chunked_array([[head + "y", head + "xyz", head + "x", head + "y" * 40, head + "",
+                                head + "y" * 39 + "z"]])
+    rows, codes = _join.find_strings(column, values)
+    assert (rows.tolist(), codes.tolist()) == ([1, 2, 3, 4], [2, 0, 3, 1])

@@ -20,6 +20,10 @@
  *
  * per_query_dicts builds pytrec_eval's output, {name: {key: value}}, from a matrix.
  *
+ * merge_names joins lists of names (the query ids of the pieces of a file) into
+ * one list and codes; name_codes finds names (a run's query ids) in a list (the
+ * judgments'): one pass each instead of a Python dict operation per name.
+ *
  * Ids compare as text (their UTF-8 bytes): the keys 1 and "1" are the same id.
  * Within one dict, keys of one kind (all str, or all int) cannot collide;
  * the queries whose keys mix kinds are reported, and the caller checks them
@@ -1314,11 +1318,227 @@ done:
     return out;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Codes of names (query ids): lists joined, or looked up, in one pass       */
+
+/* A name's UTF-8 text and its hash. */
+typedef struct {
+    const unsigned char *s;
+    size_t n;
+    uint64_t h;
+} NameText;
+
+/* How many names ahead the interner's slot of a name is loaded (the table is large and
+   names come in no order, so every look is a cache miss otherwise). */
+#define NAMES_AHEAD 16
+
+/*
+ * The texts of the k names of a list: 0, or -1 with no exception when a name is not a
+ * str or has no UTF-8 text (a lone surrogate). The names' objects are loaded ahead.
+ */
+static int
+name_texts(PyObject *list, NameText *texts)
+{
+    Py_ssize_t k = PyList_GET_SIZE(list);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (i + PREFETCH_AHEAD < k) {
+            prefetch_object(PyList_GET_ITEM(list, i + PREFETCH_AHEAD));
+        }
+        PyObject *item = PyList_GET_ITEM(list, i);
+        if (!PyUnicode_Check(item)) {
+            return -1;
+        }
+        Py_ssize_t n;
+        const char *s = PyUnicode_AsUTF8AndSize(item, &n);
+        if (s == NULL) {
+            PyErr_Clear();
+            return -1;
+        }
+        texts[i].s = (const unsigned char *)s;
+        texts[i].n = (size_t)n;
+        texts[i].h = hash_bytes(texts[i].s, texts[i].n);
+    }
+    return 0;
+}
+
+/* The largest length of the lists in `lists` (a list of lists); -1 with TypeError set when
+   an item is not a list. */
+static Py_ssize_t
+longest_list(PyObject *lists, const char *function)
+{
+    Py_ssize_t longest = 0;
+    for (Py_ssize_t p = 0; p < PyList_GET_SIZE(lists); p++) {
+        PyObject *part = PyList_GET_ITEM(lists, p);
+        if (!PyList_Check(part)) {
+            PyErr_Format(PyExc_TypeError, "%s: a list of lists of str is expected", function);
+            return -1;
+        }
+        longest = PyList_GET_SIZE(part) > longest ? PyList_GET_SIZE(part) : longest;
+    }
+    return longest;
+}
+
+PyDoc_STRVAR(merge_names_doc,
+"merge_names(parts, /)\n"
+"--\n\n"
+"The distinct names of parts (a list of lists of str) in order of first\n"
+"appearance, and per part the code of each of its names among them: a tuple\n"
+"(names, remaps), a remap being an int32 buffer, or None where the codes are\n"
+"0, 1, 2, ... (the part adds its names in its order). The names are the parts'\n"
+"own str objects. Names are the same when their UTF-8 text is. Returns None\n"
+"when a name is not a str or has no UTF-8 text (a lone surrogate).");
+
+static PyObject *
+ccolumns_merge_names(PyObject *module, PyObject *parts)
+{
+    (void)module;
+    if (!PyList_Check(parts)) {
+        PyErr_SetString(PyExc_TypeError, "merge_names: a list of lists of str is expected");
+        return NULL;
+    }
+    Py_ssize_t longest = longest_list(parts, "merge_names");
+    if (longest < 0) {
+        return NULL;
+    }
+    Py_ssize_t n_parts = PyList_GET_SIZE(parts);
+    Interner in;
+    NameText *texts = PyMem_Malloc((size_t)(longest > 0 ? longest : 1) * sizeof(NameText));
+    PyObject *remaps = PyList_New(n_parts);
+    PyObject *result = NULL;
+    int ready = interner_init(&in, (size_t)longest) == 0;
+    if (texts == NULL || remaps == NULL || !ready) {
+        if (remaps != NULL) {
+            PyErr_NoMemory();
+        }
+        goto done;
+    }
+    for (Py_ssize_t p = 0; p < n_parts; p++) {
+        PyObject *part = PyList_GET_ITEM(parts, p);
+        Py_ssize_t k = PyList_GET_SIZE(part);
+        if (name_texts(part, texts) < 0) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        Vec codes = {0};
+        if (vec_reserve(&codes, (size_t)(k > 0 ? k : 1) * sizeof(int32_t)) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        int32_t *out = (int32_t *)codes.data;
+        int identity = 1;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            if (i + NAMES_AHEAD < k) {
+                interner_prefetch(&in, texts[i + NAMES_AHEAD].h);
+            }
+            int added;
+            int64_t code = interner_code_hashed(&in, texts[i].s, texts[i].n, texts[i].h,
+                                                PyList_GET_ITEM(part, i), &added);
+            if (code < 0) {
+                vec_free(&codes);
+                PyErr_NoMemory();
+                goto done;
+            }
+            identity &= code == (int64_t)i;
+            out[i] = (int32_t)code;
+        }
+        codes.size = (size_t)k * sizeof(int32_t);
+        PyObject *remap = identity ? Py_NewRef(Py_None) : vec_to_block(&codes);
+        vec_free(&codes);
+        if (remap == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(remaps, p, remap);
+    }
+    PyObject *names = interner_take_names(&in);
+    if (names != NULL) {
+        result = PyTuple_Pack(2, names, remaps);
+        Py_DECREF(names);
+    }
+done:
+    interner_free(&in); /* safe after interner_init, which clears it first */
+    PyMem_Free(texts);
+    Py_XDECREF(remaps);
+    return result;
+}
+
+PyDoc_STRVAR(name_codes_doc,
+"name_codes(index, names, /)\n"
+"--\n\n"
+"Per name of names (a list of str), its position in index (a list of str; a\n"
+"name given twice there has the position of its first), or -1: an int64\n"
+"buffer. Names are the same when their UTF-8 text is. Returns None when a name\n"
+"of either list is not a str or has no UTF-8 text (a lone surrogate).");
+
+static PyObject *
+ccolumns_name_codes(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *index, *names;
+    if (!PyArg_ParseTuple(args, "O!O!:name_codes", &PyList_Type, &index, &PyList_Type,
+                          &names)) {
+        return NULL;
+    }
+    Py_ssize_t k = PyList_GET_SIZE(index), n_names = PyList_GET_SIZE(names);
+    Py_ssize_t longest = k > n_names ? k : n_names;
+    Interner in;
+    Vec codes = {0};
+    /* the position in index of each distinct name (a name given twice: its first) */
+    int64_t *positions = PyMem_Malloc((size_t)(k > 0 ? k : 1) * sizeof(int64_t));
+    NameText *texts = PyMem_Malloc((size_t)(longest > 0 ? longest : 1) * sizeof(NameText));
+    PyObject *result = NULL;
+    int ready = interner_init(&in, (size_t)k) == 0;
+    if (texts == NULL || positions == NULL || !ready ||
+        vec_reserve(&codes, (size_t)(n_names > 0 ? n_names : 1) * sizeof(int64_t)) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (name_texts(index, texts) < 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (i + NAMES_AHEAD < k) {
+            interner_prefetch(&in, texts[i + NAMES_AHEAD].h);
+        }
+        int added;
+        int64_t code = interner_code_hashed(&in, texts[i].s, texts[i].n, texts[i].h, NULL, &added);
+        if (code < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (added) {
+            positions[code] = i;
+        }
+    }
+    if (name_texts(names, texts) < 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    int64_t *out = (int64_t *)codes.data;
+    for (Py_ssize_t i = 0; i < n_names; i++) {
+        if (i + NAMES_AHEAD < n_names) {
+            interner_prefetch(&in, texts[i + NAMES_AHEAD].h);
+        }
+        int64_t code = interner_find(&in, texts[i].s, texts[i].n, texts[i].h);
+        out[i] = code < 0 ? -1 : positions[code];
+    }
+    codes.size = (size_t)n_names * sizeof(int64_t);
+    result = vec_to_block(&codes);
+done:
+    interner_free(&in); /* safe after interner_init, which clears it first */
+    vec_free(&codes);
+    PyMem_Free(positions);
+    PyMem_Free(texts);
+    return result;
+}
+
 static PyMethodDef ccolumns_methods[] = {
     {"run_dict", ccolumns_run_dict, METH_VARARGS, run_dict_doc},
     {"qrels_dict", ccolumns_qrels_dict, METH_VARARGS, qrels_dict_doc},
     {"run_table", ccolumns_run_table, METH_VARARGS, run_table_doc},
     {"per_query_dicts", ccolumns_per_query_dicts, METH_VARARGS, per_query_dicts_doc},
+    {"merge_names", ccolumns_merge_names, METH_O, merge_names_doc},
+    {"name_codes", ccolumns_name_codes, METH_VARARGS, name_codes_doc},
     {NULL, NULL, 0, NULL},
 };
 

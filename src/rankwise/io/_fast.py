@@ -28,6 +28,7 @@ import numpy as np
 
 from rankwise._compiled import enabled, load
 from rankwise._threads import cores, run_threads
+from rankwise.data._names import merge_codes
 from rankwise.data._rows import LineMap
 from rankwise.data._strings import StringChunk, StringColumn
 
@@ -264,7 +265,7 @@ def merge(pieces: list[Piece], kind: str) -> FastColumns:
     run = kind == "run"
     row_counts = [piece.rows for piece in pieces]
     ends = np.cumsum(row_counts, dtype=np.int64).tolist()
-    query_ids, segment_codes = _merge_codes(
+    query_ids, segment_codes = merge_codes(
         [(piece.names, piece.segment_codes) for piece in pieces if piece.rows]
     )
     segment_starts = _concat([piece.segment_rows + (end - piece.rows)
@@ -277,7 +278,7 @@ def merge(pieces: list[Piece], kind: str) -> FastColumns:
         if ranked and all(piece.ranks is not None for piece in ranked):
             ranks = StringColumn([chunk for piece in ranked for chunk in piece.ranks or []])
     else:
-        doc_names, doc_codes = _merge_codes(
+        doc_names, doc_codes = merge_codes(
             [(piece.doc_names or [], piece.doc_codes) for piece in pieces if piece.rows]
         )
     unchecked = None
@@ -361,22 +362,6 @@ def _line_map(pieces: list[Piece]) -> LineMap:
         rows_before += piece.rows
         lines_before += piece.lines
     return LineMap(_concat(rows, np.int64), _concat(skipped, np.int64))
-
-
-def _merge_codes(parts: list[tuple[list[str], Any]]) -> tuple[list[str], np.ndarray]:
-    """Join per-piece interned ids: the distinct ids and the codes.
-
-    Each part is (names, int32 codes) of one piece, its codes indexing its
-    own names; the result's codes index the names of all pieces, in order of
-    first appearance.
-    """
-    code_of: dict[str, int] = {}
-    codes = []
-    for names, local in parts:
-        remap = np.array([code_of.setdefault(name, len(code_of)) for name in names], np.int32)
-        identity = bool((remap == np.arange(len(remap), dtype=np.int32)).all())
-        codes.append(local if identity else remap[local])
-    return list(code_of), _concat(codes, np.int32)
 
 
 def _sorted_blocks(

@@ -9,3 +9,15 @@ def find(
     codes_out: Any,
     /,
 ) -> int: ...
+def find_by_query(
+    chunks: list[tuple[int, Any, Any, int]],
+    starts: Any,
+    block_query: Any,
+    values: tuple[int, Any, Any, int],
+    value_codes: Any,
+    order: Any,
+    bounds: Any,
+    rows_out: Any,
+    matches_out: Any,
+    /,
+) -> int: ...

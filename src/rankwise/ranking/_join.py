@@ -20,7 +20,7 @@ from rankwise.data._strings import StringColumn, StringsLike, string_chunks, to_
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["find_strings"]
+__all__ = ["find_strings", "native_chunks"]
 
 
 _cjoin = load("rankwise.ranking._cjoin")
@@ -37,6 +37,24 @@ def _is_large(column: StringsLike) -> bool:
     import pyarrow as pa
 
     return not pa.types.is_string(column.type)
+
+
+def native_chunks(column: StringsLike, values: StringsLike) -> tuple[Any, list[Any], Any] | None:
+    """The C module and the buffers of *column* and *values* (one chunk), or None.
+
+    None when the C module is not built or turned off, or a column holds
+    large (64-bit offset) strings, or *values* is not one chunk: the caller
+    then takes the general road.
+    """
+    native = _native()
+    if native is None or _is_large(column) or not hasattr(values, "chunks") or \
+            _is_large(values):
+        return None
+    value_chunks = string_chunks(values)
+    if len(value_chunks) != 1:
+        return None
+    return native, [chunk.as_buffers() for chunk in string_chunks(column)], \
+        value_chunks[0].as_buffers()
 
 
 def find_strings(column: StringsLike, values: StringsLike) -> tuple[np.ndarray, np.ndarray]:

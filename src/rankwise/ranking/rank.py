@@ -29,6 +29,7 @@ import numpy as np
 
 from rankwise._validation import OneOf, check
 from rankwise.data._arrow import array_to_numpy, numpy_to_array
+from rankwise.data._names import name_codes
 from rankwise.exceptions import InvalidParameterError
 from rankwise.options import EVAL_CONSTRAINTS, Missing, Ties
 from rankwise.ranking._counted import find_and_rank
@@ -125,10 +126,7 @@ def rank_all_ties(
     if drop_self:
         run = _without_self(run)
     by_row: RowOrder = tie_order in ("input", "ranx")
-    qrels_index = {name: i for i, name in enumerate(qrels.query_ids)}
-    run_to_qrels = np.array(
-        [qrels_index.get(name, -1) for name in run.query_ids], dtype=np.int64
-    )
+    run_to_qrels = name_codes(qrels.query_ids, run.query_ids)
     scores = _order_values(run, by_rank)
     if float32:
         scores = scores.astype(np.float32).astype(np.float64)
