@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise.data._names import name_codes
 from rankwise.exceptions import InvalidParameterError, RankwiseWarning, UnsupportedMeasureError
 from rankwise.measures import Measure, parse_many
 from rankwise.measures.dialects import (
@@ -532,17 +533,16 @@ class Coverage:
     unjudged_queries: int = 0
 
     @classmethod
-    def between(cls, judged: Iterable[str], retrieved: Iterable[str]) -> Coverage:
-        """The coverage of judged query ids by retrieved ones.
+    def between(cls, judged: list[str], retrieved: list[str]) -> Coverage:
+        """The coverage of judged query ids by retrieved ones (each list without repeats).
 
         Examples
         --------
         >>> Coverage.between(["q1", "q2"], ["q2", "q3", "q4"])
         Coverage(missing_queries=1, unjudged_queries=2)
         """
-        judged_set, retrieved_set = set(judged), set(retrieved)
-        both = len(judged_set.intersection(retrieved_set))
-        return cls(len(judged_set) - both, len(retrieved_set) - both)
+        both = int(np.count_nonzero(name_codes(judged, retrieved) >= 0))
+        return cls(len(judged) - both, len(retrieved) - both)
 
 
 def evaluate_ranking(
