@@ -383,16 +383,34 @@ def _write_table(table: Table, digits: int) -> Iterator[str]:
         yield "".join(line(row) + "\n" for row in zip(*columns))
 
 
+# a text column none of whose cells holds one of these (or starts a line with a formula's
+# first character) is written as it is: one search over the column, not a call per cell
+_TSV_SPECIAL = re.compile(r"[\t\\\r]|^[=+\-@]", re.MULTILINE)
+_CSV_SPECIAL = re.compile(r"[,\"\r]|^[=+\-@\t]", re.MULTILINE)
+
+
+def _plain(cells: list[str], special: re.Pattern[str]) -> bool:
+    """Whether no cell needs *special*'s escapes: the cells joined, searched once."""
+    joined = "\n".join(cells)
+    return joined.count("\n") == len(cells) - 1 and special.search(joined) is None
+
+
+def _lines(columns: list[list[str]], separator: str) -> str:
+    """The rows of the columns' cells, one line each (cells joined in C, no call per row)."""
+    text = "\n".join(map(separator.join, zip(*columns)))
+    return text + "\n" if text or (columns and len(columns[0])) else ""
+
+
 def _write_tsv(table: Table, digits: int) -> Iterator[str]:
     yield "\t".join(_tsv_escape(spreadsheet_text(name)) for name in table.header) + "\n"
     for block in table.column_blocks():
-        columns = [
-            [_tsv_escape(spreadsheet_text(c)) for c in _cells(column, kind, None)]
-            if kind == "text"
-            else _cells(column, kind, None)
-            for column, kind in zip(block, table.kinds)
-        ]
-        yield "".join("\t".join(row) + "\n" for row in zip(*columns))
+        columns = []
+        for column, kind in zip(block, table.kinds):
+            cells = _cells(column, kind, None)
+            if kind == "text" and not _plain(cells, _TSV_SPECIAL):
+                cells = [_tsv_escape(spreadsheet_text(c)) for c in cells]
+            columns.append(cells)
+        yield _lines(columns, "\t")
 
 
 def _csv_field(cell: str) -> str:
@@ -405,13 +423,15 @@ def _csv_field(cell: str) -> str:
 def _write_csv(table: Table, digits: int) -> Iterator[str]:
     yield ",".join(_csv_field(spreadsheet_text(name)) for name in table.header) + "\n"
     for block in table.column_blocks():
-        columns = [
-            [_csv_field(spreadsheet_text(c)) for c in _cells(column, kind, None)] if kind == "text"
-            else _cells(column, kind, None) if _is_array(column)
-            else [_csv_field(c) for c in _cells(column, kind, None)]
-            for column, kind in zip(block, table.kinds)
-        ]
-        yield "".join(",".join(row) + "\n" for row in zip(*columns))
+        columns = []
+        for column, kind in zip(block, table.kinds):
+            cells = _cells(column, kind, None)
+            if kind == "text" and not _plain(cells, _CSV_SPECIAL):
+                cells = [_csv_field(spreadsheet_text(c)) for c in cells]
+            elif kind != "text" and not _is_array(column):
+                cells = [_csv_field(c) for c in cells]
+            columns.append(cells)
+        yield _lines(columns, ",")
 
 
 def _json_columns(block: Block, kinds: Sequence[str]) -> list[list[str]]:
@@ -427,6 +447,10 @@ def _json_columns(block: Block, kinds: Sequence[str]) -> list[list[str]]:
                 for index in np.flatnonzero(~finite).tolist():
                     text[index] = "null"
             out.append(text)
+        elif kind == "text" and set(map(type, column)) <= {str}:
+            from json.encoder import encode_basestring  # json.dumps(text, ensure_ascii=False)
+
+            out.append(list(map(encode_basestring, column)))
         else:
             out.append([_json_text(v, kind) for v in column])
     return out
@@ -438,14 +462,12 @@ def _write_json(table: Table, digits: int) -> Iterator[str]:
     keys = ["    " + json.dumps(name, ensure_ascii=False) + ": " for name in table.header]
     first = True
     for block in table.column_blocks():
-        columns = _json_columns(block, table.kinds)
-        records = [
-            "  {\n" + ",\n".join(key + value for key, value in zip(keys, row)) + "\n  }"
-            for row in zip(*columns)
-        ]
-        if not records:
+        keyed = [list(map(key.__add__, column))
+                 for key, column in zip(keys, _json_columns(block, table.kinds))]
+        if not keyed or not keyed[0]:
             continue
-        yield ("[\n" if first else ",\n") + ",\n".join(records)
+        records = "\n  },\n  {\n".join(map(",\n".join, zip(*keyed)))
+        yield ("[\n" if first else ",\n") + "  {\n" + records + "\n  }"
         first = False
     yield "[]\n" if first else "\n]\n"
 
@@ -455,11 +477,10 @@ def _write_jsonl(table: Table, digits: int) -> Iterator[str]:
 
     keys = [json.dumps(name, ensure_ascii=False) + ": " for name in table.header]
     for block in table.column_blocks():
-        columns = _json_columns(block, table.kinds)
-        yield "".join(
-            "{" + ", ".join(key + value for key, value in zip(keys, row)) + "}\n"
-            for row in zip(*columns)
-        )
+        keyed = [list(map(key.__add__, column))
+                 for key, column in zip(keys, _json_columns(block, table.kinds))]
+        if keyed and keyed[0]:
+            yield "{" + "}\n{".join(map(", ".join, zip(*keyed))) + "}\n"
 
 
 def _write_markdown(table: Table, digits: int) -> Iterator[str]:
