@@ -212,3 +212,24 @@ def test_compare_latex_comments_cannot_be_ended_by_a_name(long: bool) -> None:
         latex = comparison.to_table("latex", long=long)
         assert _live_lines(latex) == []
         assert not any(line.startswith("\\immediate") for line in latex.splitlines())
+
+
+@pytest.mark.parametrize("odd", ["a\tb", "a\nb", "a\rb", "a\\b", "=1+1", "@x", "+x", "-x",
+                                 "a,b", 'a"b'])
+@pytest.mark.parametrize("where", [0, 499, 999])
+def test_one_cell_to_escape_among_many_plain_ones_is_escaped(odd: str, where: int) -> None:
+    # a text column is searched once for anything to escape: one such cell anywhere counts
+    ids = [f"q{i}" for i in range(1000)]
+    ids[where] = odd
+    table = Table(header=["query", "v"], kinds=["text", "float"],
+                  rows=[[name, 0.5] for name in ids])
+    tsv_cells = [line.split("\t")[0] for line in render(table, "tsv").splitlines()[1:]]
+    tsv_expected = odd.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n") \
+        .replace("\r", "\\r")
+    if odd[0] in "=@+-":
+        tsv_expected = "'" + tsv_expected
+    assert len(tsv_cells) == 1000 and tsv_cells[where] == tsv_expected
+    assert tsv_cells[:where] + tsv_cells[where + 1:] == ids[:where] + ids[where + 1:]
+    rows = list(csv.reader(io.StringIO(render(table, "csv"), newline="")))[1:]
+    assert rows[where][0] == ("'" + odd if odd[0] in "=@+-" else odd)
+    assert [row[0] for row in rows[:where]] == ids[:where]
