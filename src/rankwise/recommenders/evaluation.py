@@ -58,6 +58,7 @@ from rankwise.suggest import did_you_mean
 if TYPE_CHECKING:
     import pandas as pd
 
+    from rankwise.measures.spec import Measure
     from rankwise.report.tables import Table
     from rankwise.results import Results
 
@@ -1063,9 +1064,11 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     query_users = np.flatnonzero(judged_users)  # the judgments' queries, by code
     query_of = np.full(n_users, -1, dtype=np.int64)
     query_of[query_users] = np.arange(len(query_users))
-    qrels = Qrels(query_of[truth.users], users.texts(query_users).to_pylist(),
-                  truth.items.astype(np.int64), items.texts(np.arange(len(items))).to_pylist(),
-                  np.array(truth.ratings, dtype=np.float64))
+    # each judgment's item id as text, made if read: the measures here read no document id
+    # (the text of every item's id cost more than the measures)
+    qrels = Qrels(query_of[truth.users], users.texts(query_users).to_pylist(), None, None,
+                  np.array(truth.ratings, dtype=np.float64),
+                  doc_rows=items.text_column(truth.items))
     lengths = lists.lengths(n_users) if lengths is None else lengths
     if depth is not None:
         lengths = np.minimum(lengths, depth)
@@ -1108,7 +1111,10 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
         hit_grade=truth.ratings[judged_row], tie_above=rank - 1,
         tie_size=np.ones(len(hit), dtype=np.int64), depth=None,
         missing=ranking_missing(parsed, options),
-        hit_score=-rank.astype(np.float64), hit_row=judged_row,
+        hit_score=-rank.astype(np.float64),
+        # each hit's judgment, for the measures that read it (ordering the judgments by
+        # their rows costs a sort of every judgment)
+        hit_row=judged_row if any(map(_reads_judgment_rows, parsed)) else None,
     )
 
     def rankings(key: tuple[str, bool, bool]) -> TiedRanking:
@@ -1125,6 +1131,24 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     # in a comparison of several)
     results.ties  # noqa: B018
     return results
+
+
+def _reads_judgment_rows(measure: Measure) -> bool:
+    """Whether *measure* reads each hit's judgment (the ranking's ``hit_judged``).
+
+    The diversity measures (their subtopics) and an ideal ordered by the
+    run's scores (``ideal=score``, :mod:`rankwise.kernels.other`) do.
+
+    Examples
+    --------
+    >>> from rankwise.measures import parse
+    >>> [_reads_judgment_rows(parse(m)) for m in ["ndcg@10", "alpha_ndcg@10", "Compat"]]
+    [False, True, True]
+    """
+    from rankwise.measures.catalog import group_of
+
+    return group_of(measure.name) == "diversity" or (
+        "ideal" in measure.family.params and measure.param("ideal") == "score")
 
 
 @dataclass(frozen=True)

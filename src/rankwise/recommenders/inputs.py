@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankwise._wording import counted
+from rankwise.data._strings import StringChunk, StringColumn, string_chunks
 from rankwise.exceptions import InputFormatError, InvalidParameterError
 from rankwise.suggest import did_you_mean
 
@@ -407,6 +408,57 @@ class Vocabulary:
         if not pa.types.is_string(labels.type):
             labels = labels.cast(pa.string())
         return labels.take(pa.array(codes))
+
+    def text_column(self, codes: np.ndarray) -> StringColumn:
+        """The ids of *codes* as text (:meth:`texts`), made when first read.
+
+        For judgments whose document ids nothing may read (the accuracy
+        measures on codes): the column holds *codes* until then.
+
+        Examples
+        --------
+        >>> v = Vocabulary("item")
+        >>> v.encode(np.array([7, 30])).tolist()
+        [0, 1]
+        >>> column = v.text_column(np.array([1, 0, 1]))
+        >>> len(column), column.to_pylist()
+        (3, ['30', '7', '30'])
+        """
+        return _Texts(self, codes)
+
+
+class _Texts(StringColumn):
+    """A :class:`StringColumn` of ids as text, from their codes when first read."""
+
+    __slots__ = ("_codes", "_vocabulary")
+
+    def __init__(self, vocabulary: Vocabulary, codes: np.ndarray) -> None:
+        self._vocabulary: Vocabulary | None = vocabulary
+        self._codes = codes
+        self._length = len(codes)
+        self._arrow = None
+        self._chunks: list[StringChunk] = []
+
+    def _made(self) -> None:
+        if self._vocabulary is not None:
+            import pyarrow as pa
+
+            texts = self._vocabulary.texts(self._codes)
+            self._chunks = string_chunks(pa.chunked_array([texts], type=pa.string()))
+            self._vocabulary = None
+
+    @property
+    def chunks(self) -> list[StringChunk]:
+        self._made()
+        return super().chunks
+
+    def to_arrow(self) -> pa.ChunkedArray:
+        self._made()
+        return super().to_arrow()
+
+    def to_pylist(self) -> list[str]:
+        self._made()
+        return super().to_pylist()
 
 
 @dataclass(frozen=True)
