@@ -394,3 +394,21 @@ def test_judgment_rows_are_ordered_only_for_the_measures_that_read_them(
     assert sorted(got) == sorted(want) and len(want) > 5
     for user, value in want.items():
         assert got[user] == pytest.approx(value, abs=1e-12), user
+
+
+@pytest.mark.parametrize(("shift", "one_pass"), [
+    (0, True), (-50, False), (10**12, False), (2**62, False)],
+    ids=["small", "negative", "sparse", "past-int32"])
+def test_ids_that_do_not_suit_a_table_are_read_whole(heads: list[bool], shift: int,
+                                                     one_pass: bool) -> None:
+    # the one pass codes ids through a table up to the largest: negative or sparse ids
+    # (found by the ids' least and greatest) are read whole, with the same values
+    rng = np.random.default_rng(11)
+    frame = _frame(rng, n_users=12, n_items=30, top=15)
+    test = _test(rng, frame, 12, 30)
+    frame = frame.assign(item=frame["item"] + shift, user=frame["user"] + shift)
+    test = test.assign(item=test["item"] + shift, user=test["user"] + shift)
+    result = rw.evaluate_recommendations(test, frame, ["ndcg@5", "P@5", "recall@5", "map@5",
+                                                       "mrr@5"])
+    assert heads == [one_pass and _one_pass()]
+    assert _check(result, _truth(test, frame, 5), 5) > 20

@@ -307,10 +307,12 @@ class Vocabulary:
         (negative, or too sparse).
         """
         import pyarrow as pa
+        import pyarrow.compute as pc
 
         if len(values) == 0:
             return None
-        low, high = int(values.min()), int(values.max())
+        bounds = pc.min_max(pa.array(values))  # one pass over the ids for both (no copy)
+        low, high = int(bounds["min"].as_py()), int(bounds["max"].as_py())
         known = self.labels().to_numpy(zero_copy_only=False) if self._size else \
             np.zeros(0, dtype=np.int64)
         top = max(high, int(known.max()) if len(known) else 0)
