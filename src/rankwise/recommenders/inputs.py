@@ -406,10 +406,8 @@ class Vocabulary:
         """The ids of *codes* as text (for rankwise's judgments and runs)."""
         import pyarrow as pa
 
-        labels = self.labels()
-        if not pa.types.is_string(labels.type):
-            labels = labels.cast(pa.string())
-        return labels.take(pa.array(codes))
+        taken = self.labels().take(pa.array(codes))  # then cast: only the ids asked for
+        return taken if pa.types.is_string(taken.type) else taken.cast(pa.string())
 
     def text_column(self, codes: np.ndarray) -> StringColumn:
         """The ids of *codes* as text (:meth:`texts`), made when first read.
