@@ -445,7 +445,7 @@ class _Texts(StringColumn):
 
             texts = self._vocabulary.texts(self._codes)
             self._chunks = string_chunks(pa.chunked_array([texts], type=pa.string()))
-            self._vocabulary = None
+            self._vocabulary, self._codes = None, self._codes[:0]
 
     @property
     def chunks(self) -> list[StringChunk]:
