@@ -359,10 +359,14 @@ def test_the_judged_item_ids_are_made_when_read() -> None:
                                    "u2": {want[0]: 1, want[2]: 1}}
 
 
+def _compat_case() -> tuple[pd.DataFrame, pd.DataFrame]:
+    rng = np.random.default_rng(3)
+    frame = _frame(rng, n_users=15, n_items=40, top=12)
+    return _test(rng, frame, 15, 40), frame
+
+
 def test_judgment_rows_are_ordered_only_for_the_measures_that_read_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import ir_measures as irm
-
     from rankwise.ranking import assemble
 
     kept: list[bool] = []
@@ -373,16 +377,22 @@ def test_judgment_rows_are_ordered_only_for_the_measures_that_read_them(
         return original(*args, **kwargs)
 
     monkeypatch.setattr(assemble, "assemble_ranking", spy)
-    rng = np.random.default_rng(3)
-    frame = _frame(rng, n_users=15, n_items=40, top=12)
-    test = _test(rng, frame, 15, 40)
+    test, frame = _compat_case()
     result = rw.evaluate_recommendations(test, frame, ["ndcg@5", "P@5", "recall@5", "map@5",
                                                        "mrr@5"])
-    _check(result, _truth(test, frame, 5), 5)
+    assert _check(result, _truth(test, frame, 5), 5) > 40
     # Compat orders its ideal by the run's scores (ideal=score): it reads each hit's
-    # judgment; the lists' scores are -rank, as in a run of the lists
-    compat = rw.evaluate_recommendations(test, frame, ["Compat"])
+    # judgment (its values: test_compat_on_lists_equals_ir_measures)
+    rw.evaluate_recommendations(test, frame, ["Compat"])
     assert kept == [False, True]
+
+
+def test_compat_on_lists_equals_ir_measures() -> None:
+    import ir_measures as irm
+
+    # the lists' scores are -rank, as in a run of the lists
+    test, frame = _compat_case()
+    compat = rw.evaluate_recommendations(test, frame, ["Compat"])
     qrels: dict[str, dict[str, int]] = {}
     for user, item in zip(test["user"].tolist(), test["item"].tolist()):
         qrels.setdefault(str(user), {})[str(item)] = 1
