@@ -185,3 +185,29 @@ def test_the_run_does_not_share_the_frames_scores() -> None:
     run = as_run(frame)
     frame.loc[0, "score"] = 9.0
     assert run.scores.tolist() == [1.0, 2.0]
+
+
+def test_a_pandas_object_that_is_not_a_frame_is_one_clear_error() -> None:
+    pandas = pytest.importorskip("pandas")
+    from rankwise.exceptions import InputFormatError
+
+    run = pandas.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "score": [1.0]})
+    qrels = {"q1": {"d1": 1}}
+    test = pandas.DataFrame({"user": [1], "item": [2]})
+    recs = pandas.DataFrame({"user": [1, 1], "item": [2, 3], "score": [0.5, 0.4]})
+    for call, odd, kind in [
+        (lambda x: rw.evaluate(qrels, x, ["map"]), run["score"], "Series"),
+        (lambda x: rw.evaluate(qrels, x, ["map"]), run.index, "RangeIndex"),
+        (lambda x: rw.evaluate_recommendations(test, x, ["ndcg@10"]), recs["score"], "Series"),
+    ]:
+        with pytest.raises(InputFormatError, match=f"expected a table .*got a pandas {kind}"):
+            call(odd)
+    twice = pandas.concat([run, run[["score"]]], axis=1)
+    with pytest.raises(InputFormatError, match="the column 'score' is there twice"):
+        rw.evaluate(qrels, twice, ["map"])
+    with pytest.raises(InputFormatError, match="the column 'score' is there twice"):
+        rw.evaluate_recommendations(test, pandas.concat([recs, recs[["score"]]], axis=1),
+                                    ["ndcg@10"])
+    # 0 and "0" are one name once Arrow holds the table
+    with pytest.raises(InputFormatError, match="the column '0' is there twice"):
+        rw.evaluate(qrels, pandas.DataFrame([[1.0, 2.0]], columns=[0, "0"]), ["map"])

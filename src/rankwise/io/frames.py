@@ -283,6 +283,7 @@ def to_arrow_table(frame: Any, source: str = "<table>") -> pa.Table:
     if module == "polars":
         return frame.to_arrow()
     if module == "pandas":
+        _check_pandas_frame(frame, source)
         numeric = _numeric_pandas(frame)
         if numeric is not None:
             return numeric
@@ -296,6 +297,40 @@ def to_arrow_table(frame: Any, source: str = "<table>") -> pa.Table:
         f"expected a pandas, polars or Arrow table, got {type(frame).__module__}."
         f"{type(frame).__name__}"
     )
+
+
+def _check_pandas_frame(frame: Any, source: str) -> None:
+    """A pandas object that is not a frame, or a frame with a column name twice: one clear error.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> _check_pandas_frame(pd.Series([1.0]), "<table>")
+    Traceback (most recent call last):
+    ...
+    rankwise.io.frames.NotATableError: <table>: expected a table (a pandas DataFrame), got a \
+pandas Series: give the frame it came from, or Series.to_frame()
+    >>> _check_pandas_frame(pd.DataFrame([[1, 2]], columns=["score", "score"]), "<table>")
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: <table>: the column 'score' is there twice; a \
+table's column names must differ
+    """
+    from collections import Counter
+
+    kind = type(frame).__name__
+    if kind != "DataFrame" or not hasattr(frame, "columns"):
+        remedy = ("give the frame it came from, or Series.to_frame()" if kind == "Series"
+                  else "give a DataFrame")
+        raise NotATableError(f"{source}: expected a table (a pandas DataFrame), got a pandas "
+                             f"{kind}: {remedy}")
+    names = list(frame.columns)
+    if len(set(map(str, names))) != len(names):
+        counts = Counter(map(str, names))
+        twice = next(name for name, count in counts.items() if count > 1)
+        raise InputFormatError(
+            f"{source}: the column {twice!r} is there twice; a table's column names must differ"
+        )
 
 
 def _numeric_pandas(frame: Any) -> pa.Table | None:
