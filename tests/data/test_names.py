@@ -79,3 +79,10 @@ def test_a_piece_whose_names_come_first_keeps_its_codes() -> None:
     local = np.array([1, 0, 1], np.int32)
     names, codes = _names.merge_codes([(["x", "y"], local)])
     assert names == ["x", "y"] and codes is local  # nothing remapped, nothing copied
+
+
+def test_tuples_and_other_sequences_are_taken_as_lists(road: str) -> None:
+    assert _names.name_codes(("a", "b"), ("b", "z")).tolist() == [1, -1]
+    names, codes = _names.merge_codes([(("x", "y"), np.array([1, 0], np.int32)),
+                                       (("y", "z"), np.array([1], np.int32))])
+    assert (names, codes.tolist()) == (["x", "y", "z"], [1, 0, 2])

@@ -46,7 +46,8 @@ def merge_codes(parts: list[tuple[list[str], Any]]) -> tuple[list[str], np.ndarr
     (['q1', 'q2', 'q3'], [0, 1, 1, 1, 2])
     """
     native = _native()
-    merged = native.merge_names([names for names, _ in parts]) if native is not None else None
+    lists = [names if type(names) is list else list(names) for names, _ in parts]
+    merged = native.merge_names(lists) if native is not None else None
     if merged is None:
         code_of: dict[str, int] = {}
         remaps: list[Any] = []
@@ -75,6 +76,8 @@ def name_codes(index: list[str], names: list[str]) -> np.ndarray:
     [2, -1, 0]
     """
     native = _native()
+    index = index if type(index) is list else list(index)
+    names = names if type(names) is list else list(names)
     found = native.name_codes(index, names) if native is not None else None
     if found is not None:
         return np.frombuffer(found, dtype=np.int64)
