@@ -87,14 +87,13 @@ def find_strings(column: StringsLike, values: StringsLike) -> tuple[np.ndarray, 
         values = pa.chunked_array([values])
     if len(values) == 0 or len(column) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    native = _native()
-    if native is None or _is_large(column) or _is_large(values):
+    if _native() is not None and not _is_large(values) and len(string_chunks(values)) != 1:
+        # the C module takes the values as one chunk
+        values = StringColumn.from_strings(to_arrow(values).to_pylist())
+    buffers = native_chunks(column, values)
+    if buffers is None:
         return _index_in(to_arrow(column), to_arrow(values).combine_chunks())
-    value_chunks = string_chunks(values)
-    if len(value_chunks) != 1:  # the C module takes the values as one chunk
-        value_chunks = string_chunks(StringColumn.from_strings(to_arrow(values).to_pylist()))
-    wanted = value_chunks[0].as_buffers()
-    chunks = [chunk.as_buffers() for chunk in string_chunks(column)]
+    native, chunks, wanted = buffers
     parts = _split(chunks, _threads(len(column)))
     results: list[Any] = [None] * len(parts)
 
