@@ -139,11 +139,16 @@ def _is_nan(value: Cell) -> bool:
     return isinstance(value, float) and math.isnan(value)
 
 
+def _whole(value: Cell) -> bool:
+    """Whether an ``int`` column shows *value* as an integer (a number, not NaN or infinite)."""
+    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+
+
 def _short(value: Cell, kind: str, digits: int) -> str:
     """A cell for people: floats rounded to *digits* decimals."""
     if value is None:
         return ""
-    if kind == "int" and isinstance(value, (int, float)) and not _is_nan(value):
+    if kind == "int" and _whole(value):
         return str(int(value))
     if isinstance(value, float):
         if math.isnan(value):
@@ -156,7 +161,7 @@ def _exact(value: Cell, kind: str) -> str:
     """A cell for programs: floats at full (round-trip) precision."""
     if value is None:
         return ""
-    if kind == "int" and isinstance(value, (int, float)) and not _is_nan(value):
+    if kind == "int" and _whole(value):
         return str(int(value))
     if isinstance(value, float):
         if math.isnan(value):
@@ -199,18 +204,17 @@ def _numbers(column: Column, kind: str, digits: int | None) -> list[str]:
             return [_exact(v, kind) for v in values]
         return [_short(v, kind, digits) for v in values]
     values = array.astype(np.float64)
-    finite = np.isfinite(values)
-    if kind == "int":
-        text = [str(v) for v in np.where(finite, values, 0).astype(np.int64).tolist()]
-    elif digits is None:
-        text = list(map(float.__repr__, values.tolist()))
+    if kind == "int":  # integers as int64 holds them; the rest one by one below
+        done = np.abs(values) < 2.0 ** 63  # False for NaN too
+        text = list(map(str, np.where(done, values, 0).astype(np.int64).tolist()))
     else:
-        text = list(map(f"%.{digits}f".__mod__, values.tolist()))
-    if not finite.all():
-        for index in np.flatnonzero(~finite).tolist():
+        done = np.isfinite(values)
+        text = list(map(float.__repr__ if digits is None else f"%.{digits}f".__mod__,
+                        values.tolist()))
+    if not done.all():
+        for index in np.flatnonzero(~done).tolist():
             value = float(values[index])
-            text[index] = _exact(value, "float") if digits is None else _short(value, "float",
-                                                                                digits)
+            text[index] = _exact(value, kind) if digits is None else _short(value, kind, digits)
     return text
 
 
@@ -218,6 +222,8 @@ def _cells(column: Column, kind: str, digits: int | None) -> list[str]:
     """The text of each cell of a column: *digits* decimals, or exact when None."""
     if kind != "text" and _is_array(column):
         return _numbers(column, kind, digits)
+    if kind == "text" and set(map(type, column)) <= {str}:
+        return list(column)  # text as it is: no call per cell
     if digits is None:
         return [_exact(v, kind) for v in column]
     return [_short(v, kind, digits) for v in column]
@@ -229,6 +235,14 @@ def _cells(column: Column, kind: str, digits: int | None) -> list[str]:
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+# what each escape of a cell can change: a column none of whose cells holds one is written as
+# it is (the column joined, searched once), else each cell is escaped
+_ESCAPED_BY = {
+    "terminal": re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]"),
+    "markdown": re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\|`\[\]&<>]"),
+    "latex": re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\&%$#_{}~^<>|]"),
+}
 
 
 def terminal_escape(text: str) -> str:
@@ -351,14 +365,21 @@ def latex_comment(text: str) -> str:
 Writer = Callable[[Table, int], Iterator[str]]
 
 
-def _aligned_blocks(table: Table, digits: int, escape: Callable[[str], str]
+def _escaped(cells: list[str], escape: Callable[[str], str], style: str) -> list[str]:
+    """The cells escaped by *escape*: as they are when none holds what it changes."""
+    if _ESCAPED_BY[style].search("".join(cells)) is None:
+        return cells
+    return list(map(escape, cells))
+
+
+def _aligned_blocks(table: Table, digits: int, escape: Callable[[str], str], style: str
                     ) -> tuple[list[int], Callable[[], Iterator[list[list[str]]]]]:
     """Widths of each column over the whole table, and the cells block by block (2 passes)."""
     def texts() -> Iterator[list[list[str]]]:
         for block in table.column_blocks():
             yield [
                 _cells(column, kind, digits) if kind != "text" and _is_array(column)
-                else [escape(c) for c in _cells(column, kind, digits)]
+                else _escaped(_cells(column, kind, digits), escape, style)
                 for column, kind in zip(block, table.kinds)
             ]
 
@@ -368,8 +389,25 @@ def _aligned_blocks(table: Table, digits: int, escape: Callable[[str], str]
     return widths, texts
 
 
+def _padded(columns: list[list[str]], widths: list[int], left: list[bool]
+            ) -> Iterator[tuple[str, ...]]:
+    """The rows of cells, each cell padded to its column's width: one C call per column."""
+    import itertools
+
+    padded = [list(map(str.ljust if is_left else str.rjust, column, itertools.repeat(width)))
+              for column, width, is_left in zip(columns, widths, left)]
+    return zip(*padded)
+
+
+def _each_row(lines: Iterable[str], columns: list[list[str]], before: str, after: str) -> str:
+    """*before* + line + *after* for the line of each row, joined in C ("" for no row)."""
+    if not columns or not columns[0]:
+        return ""
+    return before + (after + before).join(lines) + after
+
+
 def _write_table(table: Table, digits: int) -> Iterator[str]:
-    widths, texts = _aligned_blocks(table, digits, terminal_escape)
+    widths, texts = _aligned_blocks(table, digits, terminal_escape, "terminal")
     left = [kind == "text" for kind in table.kinds]
 
     def line(values: Sequence[str]) -> str:
@@ -380,7 +418,8 @@ def _write_table(table: Table, digits: int) -> Iterator[str]:
     yield line([terminal_escape(name) for name in table.header]) + "\n"
     yield "  ".join("-" * w for w in widths) + "\n"
     for columns in texts():
-        yield "".join(line(row) + "\n" for row in zip(*columns))
+        rows = map("  ".join, _padded(columns, widths, left))
+        yield _each_row(map(str.rstrip, rows), columns, "", "\n")
 
 
 # a text column none of whose cells holds one of these (or starts a line with a formula's
@@ -484,7 +523,7 @@ def _write_jsonl(table: Table, digits: int) -> Iterator[str]:
 
 
 def _write_markdown(table: Table, digits: int) -> Iterator[str]:
-    widths, texts = _aligned_blocks(table, digits, markdown_escape)
+    widths, texts = _aligned_blocks(table, digits, markdown_escape, "markdown")
     widths = [max(3, w) for w in widths]
     left = [kind == "text" for kind in table.kinds]
 
@@ -498,7 +537,7 @@ def _write_markdown(table: Table, digits: int) -> Iterator[str]:
     yield line([markdown_escape(name) for name in table.header]) + "\n"
     yield "| " + " | ".join(rule) + " |\n"
     for columns in texts():
-        yield "".join(line(row) + "\n" for row in zip(*columns))
+        yield _each_row(map(" | ".join, _padded(columns, widths, left)), columns, "| ", " |\n")
 
 
 def _write_latex(table: Table, digits: int) -> Iterator[str]:
@@ -511,11 +550,9 @@ def _write_latex(table: Table, digits: int) -> Iterator[str]:
         "\\midrule",
     ]) + "\n"
     for block in table.column_blocks():
-        columns = [
-            [latex_escape(c) for c in _cells(column, kind, digits)]
-            for column, kind in zip(block, table.kinds)
-        ]
-        yield "".join(" & ".join(row) + " \\\\\n" for row in zip(*columns))
+        columns = [_escaped(_cells(column, kind, digits), latex_escape, "latex")
+                   for column, kind in zip(block, table.kinds)]
+        yield _each_row(map(" & ".join, zip(*columns)), columns, "", " \\\\\n")
     yield "\\bottomrule\n\\end{tabular}\n"
 
 
