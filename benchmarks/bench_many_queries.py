@@ -9,7 +9,8 @@ some query, few for their own), then times in fresh processes, interleaved,
 REPEAT times each:
 
 - ``rankwise eval --quiet qrels run -m ndcg@10 -m map -m mrr@10 -m P@10 -m recall@10``,
-- the same with ``--per-query -f tsv`` (a million lines written), and with ``-f json``,
+- the same with ``--per-query -f tsv`` (a million lines written), and with ``-f json``
+  (``--format``, repeatable: any of eval's formats, e.g. ``table``, ``markdown``),
 
 once per source tree given (``--src``; e.g. this repository's ``src`` and a copy of
 an older commit's, for a paired comparison), and with ``--trec-eval PATH`` the
@@ -90,6 +91,8 @@ def main() -> None:
     parser.add_argument("--data-dir", default=tempfile.gettempdir())
     parser.add_argument("--trec-eval", help="a trec_eval binary, run on the first queries")
     parser.add_argument("--trec-eval-queries", type=int, default=100_000)
+    parser.add_argument("--format", action="append",
+                        help="a per-query output format (repeatable; default tsv and json)")
     args = parser.parse_args()
     trees = [os.path.abspath(tree) for tree in (args.src or [os.path.join(REPO, "src")])]
     run, qrels = write_data(args.data_dir, args.queries, args.docs)
@@ -98,10 +101,9 @@ def main() -> None:
         env = dict(os.environ, PYTHONPATH=tree)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         base = [sys.executable, "-m", "rankwise", "eval", qrels, run, "-m", *MEASURES]
-        cases += [(f"eval ({tree})", [*base, "--quiet"], env),
-                  (f"eval --per-query -f tsv ({tree})", [*base, "--per-query", "-f", "tsv"], env),
-                  (f"eval --per-query -f json ({tree})", [*base, "--per-query", "-f", "json"],
-                   env)]
+        cases.append((f"eval ({tree})", [*base, "--quiet"], env))
+        cases += [(f"eval --per-query -f {fmt} ({tree})", [*base, "--per-query", "-f", fmt], env)
+                  for fmt in args.format or ["tsv", "json"]]
     if args.trec_eval:
         head = os.path.join(args.data_dir, f"many_head_{args.trec_eval_queries}")
         with open(run) as full, open(head + ".run", "w") as out:

@@ -143,3 +143,18 @@ def test_an_int_column_shows_infinities_and_integers_past_int64_in_every_form() 
         assert render(table, "tsv").splitlines()[1:] == exact
         assert [line.strip() for line in render(table, "table").splitlines()[2:]] == short
         assert render(table, "json").count("100000000000000000000") == 1
+
+
+def test_number_widths_come_from_the_extremes_negative_zero_and_non_finite_values() -> None:
+    # the widths of number arrays are taken from their least and greatest values (no
+    # formatting pass over every cell): a negative zero, a tiny negative, NaN and -inf
+    # are as wide as they print
+    import numpy as np
+
+    for values, widest in [([0.0, -0.0, 0.5], "-0.0000"), ([0.25, -1e-9], "-0.0000"),
+                           ([1.0, math.nan], "1.0000"), ([1.0, -math.inf], "1.0000"),
+                           ([-12.5, 3.0, math.inf], "-12.5000")]:
+        table = Table(header=["v"], kinds=["float"], blocks=lambda v=values: [[np.array(v)]])
+        lines = render(table, "table").splitlines()
+        assert len(lines[1]) == len(widest) and widest in lines[2:]
+        assert all(len(line) == len(widest) for line in lines[2:])

@@ -384,9 +384,36 @@ def _aligned_blocks(table: Table, digits: int, escape: Callable[[str], str], sty
             ]
 
     widths = [len(escape(name)) for name in table.header]
-    for columns in texts():
-        widths = [max([w, *map(len, column)]) for w, column in zip(widths, columns)]
+    for block in table.column_blocks():
+        widths = [max(w, _numbers_width(column, kind, digits)
+                      if kind != "text" and _is_array(column)
+                      else max(map(len, _escaped(_cells(column, kind, digits), escape, style)),
+                               default=0))
+                  for w, column, kind in zip(widths, block, table.kinds)]
     return widths, texts
+
+
+def _numbers_width(column: Column, kind: str, digits: int) -> int:
+    """The width of the widest cell :func:`_numbers` gives a column, from its extremes alone.
+
+    A number's text grows with its magnitude and a minus sign: the widest cell is
+    that of the least or the greatest finite value, of a negative zero
+    (``-0.0000``), or of NaN or an infinity.
+    """
+    import numpy as np
+
+    values = np.asarray(column)
+    if values.dtype.kind not in "fiub" or not len(values):
+        return max(map(len, _numbers(column, kind, digits)), default=0)
+    values = values.astype(np.float64, copy=False)
+    finite = np.isfinite(values)
+    some = values[finite] if not finite.all() else values
+    extremes = [float(some.min()), float(some.max())] if len(some) else []
+    if len(some) and np.signbit(some).any():
+        extremes.append(-0.0)
+    if not finite.all():
+        extremes += np.unique(values[~finite]).tolist()  # NaN, inf, -inf: three at most
+    return max(map(len, _numbers(np.array(extremes), kind, digits)))
 
 
 def _padded(columns: list[list[str]], widths: list[int], left: list[bool]
