@@ -239,7 +239,7 @@ _LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 # what each escape of a cell can change: a column none of whose cells holds one is written as
 # it is (the column joined, searched once), else each cell is escaped
 _ESCAPED_BY = {
-    "terminal": re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]"),
+    "terminal": _CONTROL,
     "markdown": re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\|`\[\]&<>]"),
     "latex": re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\&%$#_{}~^<>|]"),
 }
