@@ -65,6 +65,26 @@ chunk_from_tuple(PyObject *item, StringChunk *chunk, const char *caller)
     return 0;
 }
 
+/*
+ * Every chunk of a list of (length, offsets, data, offset) tuples, each numbered from the
+ * row after the last one's; *rows the rows of all. 0, or -1 with an exception set (the
+ * chunks read so far are held: the caller releases them).
+ */
+static int
+chunks_from_list(PyObject *chunk_list, StringChunk *chunks, const char *caller,
+                 Py_ssize_t *rows)
+{
+    *rows = 0;
+    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(chunk_list); c++) {
+        if (chunk_from_tuple(PyList_GET_ITEM(chunk_list, c), &chunks[c], caller) < 0) {
+            return -1;
+        }
+        chunks[c].first_row = *rows;
+        *rows += chunks[c].length;
+    }
+    return 0;
+}
+
 /* String i of the chunk (its offsets checked by chunk_from_tuple's caller). */
 static inline const unsigned char *
 chunk_string(const StringChunk *chunk, Py_ssize_t i, size_t *length)

@@ -144,12 +144,9 @@ cjoin_find(PyObject *module, PyObject *args)
     if (chunk_from_tuple(values_tuple, &values, "find") < 0) {
         goto done;
     }
-    Py_ssize_t total = 0;
-    for (Py_ssize_t c = 0; c < n_chunks; c++) {
-        if (chunk_from_tuple(PyList_GET_ITEM(chunk_list, c), &chunks[c], "find") < 0) {
-            goto done;
-        }
-        total += chunks[c].length;
+    Py_ssize_t total;
+    if (chunks_from_list(chunk_list, chunks, "find", &total) < 0) {
+        goto done;
     }
     if (PyObject_GetBuffer(rows_object, &rows_view, PyBUF_WRITABLE) < 0) {
         goto done;
@@ -454,12 +451,9 @@ cjoin_find_by_query(PyObject *module, PyObject *args)
     if (chunk_from_tuple(values_tuple, &values, "find_by_query") < 0) {
         goto done;
     }
-    Py_ssize_t total = 0;
-    for (Py_ssize_t c = 0; c < n_chunks; c++) {
-        if (chunk_from_tuple(PyList_GET_ITEM(chunk_list, c), &chunks[c], "find_by_query") < 0) {
-            goto done;
-        }
-        total += chunks[c].length;
+    Py_ssize_t total;
+    if (chunks_from_list(chunk_list, chunks, "find_by_query", &total) < 0) {
+        goto done;
     }
     ByQuery j = {
         .chunks = chunks, .n_chunks = n_chunks, .total = total,

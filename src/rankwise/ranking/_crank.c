@@ -310,13 +310,9 @@ check_judgments(const Py_buffer *in, const StringChunk *ids)
 static int
 read_doc_chunks(PyObject *chunk_list, StringChunk *chunks, int64_t n_rows)
 {
-    Py_ssize_t row = 0;
-    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(chunk_list); c++) {
-        if (chunk_from_tuple(PyList_GET_ITEM(chunk_list, c), &chunks[c], "judged_ranks") < 0) {
-            return -1;
-        }
-        chunks[c].first_row = row;
-        row += chunks[c].length;
+    Py_ssize_t row;
+    if (chunks_from_list(chunk_list, chunks, "judged_ranks", &row) < 0) {
+        return -1;
     }
     if (row != n_rows) {
         PyErr_SetString(PyExc_ValueError, "judged_ranks: document ids and scores differ in length");
