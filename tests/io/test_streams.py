@@ -360,3 +360,94 @@ def test_running_out_of_memory_names_the_file(tmp_path: Path, reader: str,
     assert str(caught.value) == (
         f"{path}: not enough memory to read it (stopped after line 2,000); free memory, or "
         "split the input")
+
+
+# ------------------------------------------------------------------------------------------
+# issue 40: a stream's values joined as its pieces come (not copied once more at the end)
+
+
+def _scores_by_hand(text: bytes) -> list[float]:
+    return [float(line.split()[4]) for line in text.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("kind", sorted(COMPRESSORS))
+def test_a_streams_scores_are_joined_in_order_as_its_pieces_come(
+    tmp_path: Path, reader: str, small_blocks: None, kind: str
+) -> None:
+    """Many pieces (blocks of 997 bytes), some read by the general reader: every score in
+    its line's place, as float() reads the line."""
+    text = RUN.replace(b"q7 Q0 d370 ", b"q7\tQ0  d370 ")  # a line the C reader declines
+    path = tmp_path / "run.data"
+    path.write_bytes(COMPRESSORS[kind](text))
+    run = rw.read_trec_run(path)
+    assert run.scores.tolist() == _scores_by_hand(text)
+    assert run.to_dict() == rw.read_trec_run(text).to_dict()
+
+
+def test_a_failure_to_join_a_streams_scores_names_the_file(
+    tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not _fast.available():
+        pytest.skip("the C reader is not built")
+    path = tmp_path / "run.gz"
+    path.write_bytes(gzip.compress(RUN))
+    calls = []
+
+    def extend_then_fail(block: object, data: object) -> object:
+        calls.append(1)
+        if len(calls) == 3:
+            raise MemoryError
+        assert _fast._ctrec is not None
+        return _fast._ctrec.extend(block, data)
+
+    monkeypatch.setattr(_fast, "_ctrec", _NativeWith(extend=extend_then_fail))
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_trec_run(path)
+    assert str(caught.value) == (
+        f"{path}: not enough memory to read it (stopped after line 2,000); free memory, or "
+        "split the input")
+    assert len(calls) == 3  # no piece joined after the failure (there were ~70)
+
+
+class _NativeWith:
+    """The C reader module with one function replaced."""
+
+    def __init__(self, **replaced: object) -> None:
+        self._native = _fast._ctrec
+        self._replaced = replaced
+
+    def __getattr__(self, name: str) -> object:
+        return self._replaced.get(name, getattr(self._native, name))
+
+
+def test_joined_values_grow_in_place_and_never_under_a_held_buffer() -> None:
+    if not _fast.available():
+        pytest.skip("the C reader is not built")
+    native = _fast._ctrec
+    assert native is not None
+    parts = [np.arange(n, dtype=np.float64) * 0.5 for n in (3, 0, 70_000, 1)]
+    block = None
+    for part in parts:
+        block = native.extend(block, part)
+    joined = np.frombuffer(block, dtype=np.float64)
+    assert joined.tolist() == [x for part in parts for x in part.tolist()]
+    with pytest.raises(BufferError, match="a buffer of the block is held"):
+        native.extend(block, parts[0])
+    del joined
+    block = native.extend(block, np.array([7.25]))
+    assert np.frombuffer(block, dtype=np.float64)[-2:].tolist() == [0.0, 7.25]
+    with pytest.raises(TypeError, match="must be a Block or None"):
+        native.extend(bytearray(8), parts[0])
+
+
+def test_a_joiner_of_one_piece_copies_nothing() -> None:
+    if not _fast.available():
+        pytest.skip("the C reader is not built")
+    piece = _fast.parse_block(RUN, "run")
+    empty = _fast.parse_block(b"# nothing\n", "run")
+    assert isinstance(piece, _fast.Piece) and isinstance(empty, _fast.Piece)
+    joiner = _fast.ValueJoiner()
+    joiner.add(empty)
+    assert joiner.values() is None
+    joiner.add(piece)
+    assert joiner.values() is piece.values

@@ -33,6 +33,7 @@ typedef struct {
     PyObject_HEAD
     char *data;
     Py_ssize_t size;
+    Py_ssize_t exports; /* buffers of it held: while any is, its memory never moves */
 } BlockObject;
 
 static char empty_block[8];
@@ -48,7 +49,18 @@ static int
 block_getbuffer(BlockObject *self, Py_buffer *view, int flags)
 {
     void *data = self->data != NULL ? (void *)self->data : (void *)empty_block;
-    return PyBuffer_FillInfo(view, (PyObject *)self, data, self->size, 0, flags);
+    if (PyBuffer_FillInfo(view, (PyObject *)self, data, self->size, 0, flags) < 0) {
+        return -1;
+    }
+    self->exports++;
+    return 0;
+}
+
+static void
+block_releasebuffer(BlockObject *self, Py_buffer *view)
+{
+    (void)view;
+    self->exports--;
 }
 
 static Py_ssize_t
@@ -57,7 +69,8 @@ block_length(BlockObject *self)
     return self->size;
 }
 
-static PyBufferProcs block_as_buffer = {.bf_getbuffer = (getbufferproc)block_getbuffer};
+static PyBufferProcs block_as_buffer = {.bf_getbuffer = (getbufferproc)block_getbuffer,
+                                        .bf_releasebuffer = (releasebufferproc)block_releasebuffer};
 static PySequenceMethods block_as_sequence = {.sq_length = (lenfunc)block_length};
 
 static PyTypeObject BlockType = {
@@ -186,8 +199,67 @@ vec_to_block(Vec *v)
     }
     block->data = v->data;
     block->size = (Py_ssize_t)v->size;
+    block->exports = 0;
     v->data = NULL;
     v->size = v->cap = 0;
+    return (PyObject *)block;
+}
+
+/*
+ * extend(block, data, /): the bytes of data appended to block (None: a new Block), which
+ * grows in place (realloc: a large block's pages are moved, never copied or touched
+ * again); returns the block. The GIL is released while the bytes are copied: one thread
+ * at a time extends a block, and no buffer of it may be held (BufferError).
+ */
+static MAYBE_UNUSED PyObject *
+block_extend(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *target;
+    Py_buffer part;
+    if (!PyArg_ParseTuple(args, "Oy*:extend", &target, &part)) {
+        return NULL;
+    }
+    BlockObject *block;
+    if (target == Py_None) {
+        block = PyObject_New(BlockObject, &BlockType);
+        if (block == NULL) {
+            PyBuffer_Release(&part);
+            return NULL;
+        }
+        block->data = NULL;
+        block->size = 0;
+        block->exports = 0;
+    }
+    else if (Py_IS_TYPE(target, &BlockType)) {
+        block = (BlockObject *)Py_NewRef(target);
+    }
+    else {
+        PyBuffer_Release(&part);
+        PyErr_SetString(PyExc_TypeError, "extend: the target must be a Block or None");
+        return NULL;
+    }
+    if (block->exports > 0) {
+        PyBuffer_Release(&part);
+        Py_DECREF(block);
+        PyErr_SetString(PyExc_BufferError, "extend: a buffer of the block is held");
+        return NULL;
+    }
+    size_t size = (size_t)block->size, n = (size_t)part.len;
+    char *grown = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    grown = n ? realloc(block->data, size + n) : block->data;
+    if (grown != NULL && n) {
+        memcpy(grown + size, part.buf, n);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&part);
+    if (n && grown == NULL) {
+        Py_DECREF(block);
+        return PyErr_NoMemory();
+    }
+    block->data = grown;
+    block->size = (Py_ssize_t)(size + n);
     return (PyObject *)block;
 }
 

@@ -1264,6 +1264,10 @@ ctrec_parse(PyObject *module, PyObject *args)
 
 static PyMethodDef ctrec_methods[] = {
     {"parse", ctrec_parse, METH_VARARGS, parse_doc},
+    {"extend", block_extend, METH_VARARGS,
+     "extend(block, data, /)\n--\n\nThe bytes of data appended to block (None: a new Block),\n"
+     "grown in place; returns the block. The GIL is released while the bytes are copied:\n"
+     "one thread at a time, and no buffer of the block held (BufferError)."},
     {NULL, NULL, 0, NULL},
 };
 

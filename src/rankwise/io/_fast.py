@@ -32,8 +32,8 @@ from rankwise.data._names import merge_codes
 from rankwise.data._rows import LineMap
 from rankwise.data._strings import StringChunk, StringColumn
 
-__all__ = ["Declined", "FastColumns", "Piece", "available", "merge", "parse_block",
-           "parse_file_ranges", "range_bounds"]
+__all__ = ["Declined", "FastColumns", "Piece", "ValueJoiner", "available", "merge",
+           "parse_block", "parse_file_ranges", "range_bounds"]
 
 _RANGE_BYTES = 16 << 20  # bytes per parsing task of a plain file
 _MAX_THREADS = 8
@@ -255,11 +255,76 @@ class FastColumns:
         return np.repeat(self.segment_codes.astype(np.int32), lengths)
 
 
-def merge(pieces: list[Piece], kind: str) -> FastColumns:
+class ValueJoiner:
+    """A stream's values joined into one array as its pieces come, in order, on a thread.
+
+    :func:`merge` copies every piece's values into fresh memory once the last
+    piece is read. A stream's pieces come while the rest of it is still being
+    decompressed, so the joiner copies them then, on a thread of its own,
+    each piece's values dropped once copied: the end of the read waits for
+    the last piece only. The joined memory grows in place (``realloc``:
+    pages are moved, never copied again). Needs the C reader.
+    """
+
+    def __init__(self) -> None:
+        self._first: Piece | None = None  # held until a second piece comes: one is not copied
+        self._block: Any = None
+        self._rows = 0
+        self._pool: Any = None
+        self._error: BaseException | None = None
+
+    def add(self, piece: Piece) -> None:
+        """Join *piece*'s values after those of the pieces added before it."""
+        if not piece.rows:
+            return
+        if self._first is None and self._pool is None:
+            self._first = piece
+            return
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rankwise-join")
+            first, self._first = self._first, None
+            self._pool.submit(self._append, first)
+        self._pool.submit(self._append, piece)  # one thread: pieces are joined in order
+
+    def _append(self, piece: Piece) -> None:
+        if self._error is not None:
+            return
+        assert _ctrec is not None
+        try:
+            self._block = _ctrec.extend(self._block, piece.values)
+        except MemoryError as error:  # raised again by values()
+            self._error = error
+            return
+        self._rows += piece.rows
+        piece.values = np.zeros(0, dtype=np.float64)
+
+    def values(self) -> np.ndarray | None:
+        """The values of every piece added, in order (None when no piece had rows)."""
+        self.close()
+        if self._error is not None:
+            raise self._error
+        if self._first is not None:
+            return self._first.values
+        if self._block is None:
+            return None
+        return np.frombuffer(self._block, dtype=np.float64, count=self._rows)
+
+    def close(self) -> None:
+        """Wait for the pieces added to be joined (also after an error elsewhere)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+
+def merge(pieces: list[Piece], kind: str, values: np.ndarray | None = None) -> FastColumns:
     """Join the pieces of one input (in input order) into its columns.
 
     The pieces' values are moved into the columns (each piece is left with
-    none), so the input's values are held about once, not twice, at any time.
+    none), so the input's values are held about once, not twice, at any time;
+    *values*, when given, are those of every piece already joined
+    (:class:`ValueJoiner`).
     """
     pieces = [piece for piece in pieces if piece.rows or piece.lines]
     run = kind == "run"
@@ -270,7 +335,7 @@ def merge(pieces: list[Piece], kind: str) -> FastColumns:
     )
     segment_starts = _concat([piece.segment_rows + (end - piece.rows)
                               for piece, end in zip(pieces, ends) if piece.rows], np.int64)
-    values = _take_values(pieces)
+    values = _take_values(pieces) if values is None else values
     doc_ids = ranks = doc_codes = doc_names = None
     if run:
         doc_ids = StringColumn([chunk for piece in pieces for chunk in piece.docs])

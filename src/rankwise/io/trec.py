@@ -491,6 +491,7 @@ class _Reader:
         self.lines = 0  # lines before the next piece
         self.text = False  # a byte other than whitespace was seen (comments count)
         self.fast = _fast.available()
+        self.joiner: _fast.ValueJoiner | None = None  # a stream's values, joined as they come
 
     @property
     def display(self) -> str:
@@ -503,13 +504,17 @@ class _Reader:
             else:
                 self._read_stream()
             if any(piece.rows for piece in self.pieces):
-                return _fast.merge(self.pieces, self.layout.kind)
+                values = self.joiner.values() if self.joiner is not None else None
+                return _fast.merge(self.pieces, self.layout.kind, values)
         except MemoryError:
             where = f" (stopped after line {self.lines:,})" if self.lines else ""
             raise InputFormatError(
                 f"not enough memory to read it{where}; free memory, or split the input",
                 self.display,
             ) from None
+        finally:
+            if self.joiner is not None:
+                self.joiner.close()
         kind, names = self.layout.kind, self.layout.description  # no data rows
         if self._has_text():
             raise InputFormatError(
@@ -525,6 +530,8 @@ class _Reader:
     def _add(self, piece: Piece) -> None:
         self.pieces.append(piece)
         self.lines += piece.lines
+        if self.joiner is not None:
+            self.joiner.add(piece)
 
     def _general(self, block: bytes | memoryview, declined: Declined | None = None) -> Piece:
         """The general reader's piece (the C reader declined it, or is not there)."""
@@ -593,6 +600,8 @@ class _Reader:
         blocks = _head_checked(line_blocks(self._chunks(), size),
                                lambda head: _binary_head(head, 1, self.layout, self.display))
         workers = max(1, min(4, cores() - 1)) if self.fast else 0
+        if self.fast:
+            self.joiner = _fast.ValueJoiner()
         pool = None
         if workers:
             from concurrent.futures import ThreadPoolExecutor
