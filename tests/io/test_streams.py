@@ -272,7 +272,10 @@ def test_a_gzip_bomb_takes_little_memory(reader: str, kind: str, error: str) -> 
                              capture_output=True, text=True, check=True, env=os.environ)
     message, growth = outcome.stdout.split("\n")[:2]
     assert message.startswith(error)
-    assert int(growth) < 64, f"{growth} MiB more at the peak"
+    # a block read and the chunks of the next (4 MiB blocks in C, 16 MiB without), no more:
+    # neither the first block nor the one before is held while the next is joined
+    limit = 24 if reader == "c" else 48
+    assert int(growth) < limit, f"{growth} MiB more at the peak"
 
 
 # ------------------------------------------------------------------------------------------

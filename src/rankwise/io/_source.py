@@ -367,17 +367,21 @@ def line_blocks(
         view = memoryview(chunk)
         if len(chunk) * 2 >= block_size:  # large: its lines as they are, the seam joined
             first = chunk.find(b"\n")
-            yield b"".join([*parts, *tail, view[: first + 1]])
+            block = b"".join([*parts, *tail, view[: first + 1]])
+            parts, size = [], 0  # the joined chunks let go before the block is read,
+            yield block
+            del block  # and the block before the next is joined
             if cut > first:
                 yield view[first + 1 : cut + 1]
-            parts, size = [], 0
         else:
             parts.extend(tail)
             parts.append(view[: cut + 1])
             size += tail_size + cut + 1
             if size >= block_size:
-                yield b"".join(parts)
+                block = b"".join(parts)
                 parts, size = [], 0
+                yield block
+                del block
         rest = chunk[cut + 1 :]
         tail, tail_size = ([rest], len(rest)) if rest else ([], 0)
         if tail_size > max_line:

@@ -193,15 +193,22 @@ def _head_checked(blocks: Iterator[bytes | memoryview],
         for block in blocks:
             buffered.append(block)
             size += len(block)
+            del block  # held by buffered alone, so let go once yielded
             if size >= _HEAD:
                 break
     except LineTooLong as error:
-        check(b"".join(buffered) + error.head)
+        check(_first_bytes([*buffered, error.head]))
         yield from buffered
         raise error from None
-    check(b"".join(buffered))
-    yield from buffered
+    check(_first_bytes(buffered))
+    while buffered:  # each block let go once read: the first is not held to the end
+        yield buffered.pop(0)
     yield from blocks
+
+
+def _first_bytes(blocks: list[bytes | memoryview]) -> bytes:
+    """The first 64 KiB of the blocks joined (not the whole of a large block copied)."""
+    return b"".join([bytes(block[:_HEAD]) for block in blocks])[:_HEAD]
 
 
 # ------------------------------------------------------------------------------------------
@@ -229,6 +236,11 @@ def _normalise(data: bytes, layout: _Layout) -> tuple[bytes, np.ndarray | None]:
         end = len(data) if cut == -1 else cut + 1
         part = data[at:end]
         lines = part.count(b"\n") + (0 if part.endswith(b"\n") else 1)
+        if b"\n" in part and not part.strip(b" \t\n"):  # blank lines only: all dropped, fast
+            dropped = True
+            before += lines
+            at = end
+            continue
         text = _EDGE_SPACE.sub(b"", _WHITESPACE_RUN.sub(b" ", part))
         if text and not text.endswith(b"\n"):
             text += b"\n"
@@ -619,6 +631,7 @@ class _Reader:
                             bytes(block).strip())
                     if pool is None:
                         self._add(self._general(block))
+                        del block  # not held while the next block is joined
                         continue
                     pending.append((block, pool.submit(
                         _fast.parse_block, block, self.layout.kind, keep_rank=self.keep_rank,
