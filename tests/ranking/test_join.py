@@ -102,3 +102,25 @@ def test_ids_that_differ_only_past_their_16th_byte() -> None:
                                 head + "y" * 39 + "z"]])
     rows, codes = _join.find_strings(column, values)
     assert (rows.tolist(), codes.tolist()) == ([1, 2, 3, 4], [2, 0, 3, 1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(IDS, max_size=30), st.lists(st.lists(IDS, max_size=12), min_size=2, max_size=5),
+       st.integers(0, 3))
+def test_values_in_several_chunks_match_as_one(column_ids: list[str], value_chunks: list[list[str]],
+                                               cut: int) -> None:
+    """Values in several (sliced, possibly empty) chunks: joined into one for the C module."""
+    from rankwise.data._strings import StringColumn
+
+    column = pa.chunked_array([column_ids], type=pa.string())
+    arrays = [pa.array(["pad"] * cut + chunk, pa.string()).slice(cut) for chunk in value_chunks]
+    values = pa.chunked_array(arrays, type=pa.string())
+    truth = expected(column, values.combine_chunks())
+    rows, codes = _join.find_strings(column, values)
+    assert (rows.tolist(), codes.tolist()) == truth
+    in_pieces = StringColumn.from_buffers([
+        (len(chunk), *StringColumn.from_strings(chunk).chunks[0].as_buffers()[1:3])
+        for chunk in value_chunks if chunk])
+    if len(in_pieces):
+        rows, codes = _join.find_strings(StringColumn.from_strings(column_ids), in_pieces)
+        assert (rows.tolist(), codes.tolist()) == truth

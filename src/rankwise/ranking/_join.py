@@ -88,8 +88,9 @@ def find_strings(column: StringsLike, values: StringsLike) -> tuple[np.ndarray, 
     if len(values) == 0 or len(column) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     if _native() is not None and not _is_large(values) and len(string_chunks(values)) != 1:
-        # the C module takes the values as one chunk
-        values = StringColumn.from_strings(to_arrow(values).to_pylist())
+        import pyarrow as pa  # the C module takes the values as one chunk: joined by Arrow
+
+        values = pa.chunked_array([to_arrow(values).combine_chunks()])
     buffers = native_chunks(column, values)
     if buffers is None:
         return _index_in(to_arrow(column), to_arrow(values).combine_chunks())
