@@ -385,6 +385,12 @@ def test_a_streams_scores_are_joined_in_order_as_its_pieces_come(
     run = rw.read_trec_run(path)
     assert run.scores.tolist() == _scores_by_hand(text)
     assert run.to_dict() == rw.read_trec_run(text).to_dict()
+    path.write_bytes(COMPRESSORS[kind](QRELS))
+    by_hand: dict[str, dict[str, int]] = {}
+    for line in QRELS.splitlines():
+        query, _, doc, grade = line.decode().split()
+        by_hand.setdefault(query, {})[doc] = int(grade)
+    assert rw.read_trec_qrels(path).to_dict() == by_hand
 
 
 def test_a_failure_to_join_a_streams_scores_names_the_file(

@@ -293,7 +293,8 @@ class ValueJoiner:
             return
         assert _ctrec is not None
         try:
-            self._block = _ctrec.extend(self._block, piece.values)
+            values = np.ascontiguousarray(piece.values, dtype=np.float64)
+            self._block = _ctrec.extend(self._block, values)
         except MemoryError as error:  # raised again by values()
             self._error = error
             return
