@@ -94,7 +94,8 @@ def assemble_ranking(
     Returns
     -------
     TiedRanking
-        Queries in byte order of their ids; hits by query, then rank.
+        Queries in byte order of their ids (``query_rows``: each one's index
+        in ``qrels.query_ids``); hits by query, then rank.
 
     Examples
     --------
@@ -181,6 +182,7 @@ def assemble_ranking(
         hit_judged=hit_judged,
         judged_rows=judged_rows,
         qrels=qrels,
+        query_rows=evaluated,
     )
 
 

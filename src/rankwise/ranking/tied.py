@@ -103,6 +103,9 @@ class TiedRanking:
     above the hit's tie group and ``tie_size`` the size of the group (1 when
     the score is not tied). Hits deeper than the depth cut may be included
     when their tie group straddles it; :meth:`view` applies the cut.
+    ``query_rows`` (when the assembly knew them): each query's index in the
+    judgments' ``query_ids``, so a caller that coded the queries maps the
+    values back without their ids.
     """
 
     query_ids: list[str]
@@ -123,6 +126,7 @@ class TiedRanking:
     qrels: Qrels | None = None
     beyond_grade: float | None = None
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    query_rows: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def view(self, ties: Ties) -> RankedJudgments:
         """The judgments ranked under tie policy *ties*."""
@@ -301,6 +305,7 @@ class TiedRanking:
             judged_rows=rows,
             qrels=self.qrels,
             beyond_grade=float(grade),
+            query_rows=self.query_rows,
         )
 
     @property
@@ -343,6 +348,7 @@ class TiedRanking:
             judged_rows=self.judged_rows[judged] if self.judged_rows is not None else None,
             qrels=self.qrels,
             beyond_grade=self.beyond_grade,
+            query_rows=None if self.query_rows is None else self.query_rows[queries],
         )
 
 

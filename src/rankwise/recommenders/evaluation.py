@@ -685,10 +685,11 @@ def evaluate_recommendations(
     per_user: dict[str, np.ndarray] = {}
     accuracy = None
     if accuracy_names and read.truth is not None:
-        accuracy = _accuracy(read.truth, read.lists, accuracy_names, read.users, read.items,
-                             rel=chosen.rel, missing=chosen.missing, engine=engine,
-                             lengths=lengths)
-        per_user.update(_per_user_accuracy(accuracy, read.users, read.n_users))
+        accuracy, accuracy_users = _accuracy(
+            read.truth, read.lists, accuracy_names, read.users, read.items, rel=chosen.rel,
+            missing=chosen.missing, engine=engine, lengths=lengths)
+        per_user.update(_per_user_accuracy(accuracy, read.users, read.n_users,
+                                           accuracy_users))
     per_user.update(beyond_per_user)
     result = _result(measures, read, evaluated, per_user, totals, accuracy)
     if catalogue is None:
@@ -891,10 +892,15 @@ def _evaluated_users(read: _Read, missing: Missing) -> tuple[np.ndarray, np.ndar
     return evaluated, lengths
 
 
-def _per_user_accuracy(accuracy: Results, users: Vocabulary, n_users: int
-                       ) -> dict[str, np.ndarray]:
-    """Each accuracy measure's values by user code (NaN for users not evaluated)."""
-    codes = users.lookup(_as_typed(accuracy.query_ids, users))
+def _per_user_accuracy(accuracy: Results, users: Vocabulary, n_users: int,
+                       codes: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Each accuracy measure's values by user code (NaN for users not evaluated).
+
+    *codes*: the user code of each of the results' queries, when known (else
+    their ids are looked up).
+    """
+    if codes is None:
+        codes = users.lookup(_as_typed(accuracy.query_ids, users))
     out = {}
     for name in accuracy:
         values = np.full(n_users, np.nan)
@@ -988,13 +994,16 @@ def _read_depth(accuracy_names: list[str], beyond_measures: list[BeyondMeasure],
 
 def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabulary,
               items: Vocabulary, *, rel: float, missing: Missing, engine: str,
-              general: bool = False, lengths: np.ndarray | None = None) -> Results:
-    """The accuracy measures, through rankwise's engine.
+              general: bool = False, lengths: np.ndarray | None = None
+              ) -> tuple[Results, np.ndarray | None]:
+    """The accuracy measures, through rankwise's engine, and the user code of each query.
 
     With an engine that computes with the engine's core (its capability
     ``rankings``: numpy) the ranking goes to the core on the integer codes
-    (:func:`_accuracy_on_codes`); ``general=True`` (or another engine)
-    builds judgments and a run of text ids and evaluates them as any run.
+    (:func:`_accuracy_on_codes`: the users' codes come with the results);
+    ``general=True`` (or another engine) builds judgments and a run of text
+    ids and evaluates them as any run (the codes are None: found from the
+    ids).
     """
     from rankwise.engines import get_engine
 
@@ -1017,14 +1026,14 @@ def _accuracy(truth: Interactions, lists: Lists, names: list[str], users: Vocabu
                          check_duplicates=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RankwiseWarning)
-        return evaluate(qrels, run, names, rel=rel, missing=missing, engine=engine)
+        return evaluate(qrels, run, names, rel=rel, missing=missing, engine=engine), None
 
 
 def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
                        users: Vocabulary, items: Vocabulary, *, rel: float,
                        missing: Missing, depth: int | None = None,
                        lengths: np.ndarray | None = None, engine: Any = None
-                       ) -> Results | None:
+                       ) -> tuple[Results, np.ndarray] | None:
     """The accuracy measures from the integer codes: no text ids per row, no run to rank.
 
     The lists are ranked already (rank 1, 2, ... without ties), so the
@@ -1033,9 +1042,9 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     :func:`rankwise.engines.core.evaluate_ranking`, as every engine does;
     the numbers are those of the general path (a run of text ids with
     scores ``-rank``). Only the first *depth* items of each list count
-    (*lengths*: of every list, when known). None
-    when a measure asks for a ranking this path does not make (a document
-    dropped for having its query's id).
+    (*lengths*: of every list, when known). Returns the results and the user
+    code of each of their queries; None when a measure asks for a ranking
+    this path does not make (a document dropped for having its query's id).
     """
     from rankwise.data import Qrels
     from rankwise.engines import get_engine
@@ -1081,14 +1090,19 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
         # as long as the judgments, not the lists; a list's rows come in rank order,
         # so only its first `depth` rows are looked at
         held_users, held_items = (np.ascontiguousarray(a) for a in (truth.users, truth.items))
+        # the first block's rows are the lists' rows: its pass writes the answer itself
         found = np.full(len(truth.users), -1, dtype=np.int64)
-        part = np.empty(len(truth.users), dtype=np.int64)
+        part = found
         for list_users, rows in lists.blocks():  # a user's list is in one block
+            if part is found and rows.start > 0:
+                part = np.empty(len(truth.users), dtype=np.int64)
             native.join_pairs(held_users, held_items, list_users,
                               np.ascontiguousarray(lists.items[rows]), n_users, n_items, 1,
                               part, -1 if depth is None else depth)
-            in_block = part >= 0
-            found[in_block] = part[in_block] + rows.start
+            del list_users
+            if part is not found:
+                in_block = part >= 0
+                found[in_block] = part[in_block] + rows.start
         del part
         judged = np.flatnonzero(found >= 0)
         listed_row = found[judged]
@@ -1130,7 +1144,8 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     # not keep the ranking and its judgments alive (a model of 1M users: ~0.4 GB each
     # in a comparison of several)
     results.ties  # noqa: B018
-    return results
+    # assemble_ranking gave each query's row in the judgments: its user's code
+    return results, query_users[np.asarray(ranking.query_rows)]
 
 
 def _reads_judgment_rows(measure: Measure) -> bool:
