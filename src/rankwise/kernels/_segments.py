@@ -19,7 +19,9 @@ def rank_within_query(query: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
     lengths = np.diff(np.append(starts, n))
-    return np.arange(1, n + 1) - np.repeat(starts, lengths)
+    position = np.arange(1, n + 1)
+    position -= np.repeat(starts, lengths)
+    return position
 
 
 def first_per_query(

@@ -59,10 +59,12 @@ def gain_of(grades: np.ndarray, m: Measure, shift: np.ndarray | None = None) -> 
     positive = np.maximum(grades, 0.0)
     if kind == "exp" and shift is not None:
         gains: np.ndarray = np.exp2(positive - shift) - np.exp2(-shift)
-    elif kind == "exp":
-        gains = np.exp2(positive) - 1.0
+    elif kind == "exp":  # in place: positive is a fresh array
+        gains = np.exp2(positive, out=positive) if positive.dtype == np.float64 else \
+            np.exp2(positive)
+        gains -= 1.0
     else:
-        gains = positive.astype(np.float64)
+        gains = positive.astype(np.float64, copy=False)
     explicit = m.param("gains") if "gains" in params else ()
     for grade, value in explicit:
         scaled = value * np.exp2(-shift) if kind == "exp" and shift is not None else value
@@ -92,7 +94,13 @@ def _discounted(gains: np.ndarray, rank: np.ndarray) -> np.ndarray:
     Divided, as trec_eval does: a product with 1 / log2(rank + 1) can differ
     in the last bit.
     """
-    return gains / np.log2(rank + 1.0)
+    scale: np.ndarray = np.add(rank, 1.0)
+    np.log2(scale, out=scale)
+    if scale.dtype == np.float64 and scale.shape == np.shape(gains):
+        np.divide(gains, scale, out=scale)  # in place: the same quotients
+        return scale
+    quotient: np.ndarray = gains / scale
+    return quotient
 
 
 def discounted_sum(
@@ -130,7 +138,8 @@ def _ideal_order(
     query = np.repeat(np.arange(d.n_queries), np.diff(d.judged_offsets))
     gains = gain_of(d.judged_grades, m, None if shift is None else shift[query])
     positive = gains > 0
-    query, gains = query[positive], gains[positive]
+    if not positive.all():  # usually every judged document has a gain: nothing copied
+        query, gains = query[positive], gains[positive]
     if not _descending_within(query, gains):  # judged grades come descending: gains mostly do
         order = np.lexsort((-gains, query))
         query, gains = query[order], gains[order]
@@ -159,11 +168,12 @@ def ideal_dcg_values(
     With *shift*, each query's value is scaled by 2^-shift (see :func:`exp_shift`).
     """
     query, gains, position = _ideal_order(ctx, m, shift)
-    keep = np.ones(len(query), dtype=bool)
     if cutoff is not None:
         limit = cutoff[query] if isinstance(cutoff, np.ndarray) else cutoff
         keep = position <= limit
-    return discounted_sum(query[keep], position[keep], gains[keep], ctx.n_queries)
+        if not keep.all():  # every judged document within the cutoff: nothing copied
+            query, position, gains = query[keep], position[keep], gains[keep]
+    return discounted_sum(query, position, gains, ctx.n_queries)
 
 
 def unscale(values: np.ndarray, shift: np.ndarray | None, m: Measure) -> np.ndarray:
