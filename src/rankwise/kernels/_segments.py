@@ -17,11 +17,11 @@ def rank_within_query(query: np.ndarray) -> np.ndarray:
     n = len(query)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
-    lengths = np.diff(np.append(starts, n))
-    position = np.arange(1, n + 1)
-    position -= np.repeat(starts, lengths)
-    return position
+    # ones, each query's first entry starting the count again: 1 - the length before it
+    starts = np.flatnonzero(query[1:] != query[:-1]) + 1
+    position = np.ones(n, dtype=np.int64)
+    position[starts] = 1 - np.diff(starts, prepend=0)
+    return np.cumsum(position, out=position)
 
 
 def first_per_query(

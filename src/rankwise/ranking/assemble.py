@@ -199,6 +199,8 @@ def _grades_descending(query: np.ndarray, grade: np.ndarray, n_queries: int) -> 
     """
     if len(grade):
         low, high = float(grade.min()), float(grade.max())
+        if low == high:  # one grade (implicit feedback): nothing to order
+            return np.full(len(grade), high)
         levels = high - low + 1
         if levels <= 64 and n_queries * levels <= 4 * len(grade) + 1024 and (
             grade == np.floor(grade)

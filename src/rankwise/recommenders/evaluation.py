@@ -1076,7 +1076,7 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     # each judgment's item id as text, made if read: the measures here read no document id
     # (the text of every item's id cost more than the measures)
     qrels = Qrels(query_of[truth.users], users.texts(query_users).to_pylist(), None, None,
-                  np.array(truth.ratings, dtype=np.float64),
+                  np.asarray(truth.ratings, dtype=np.float64),  # ones: a broadcast, no copy
                   doc_rows=items.text_column(truth.items))
     lengths = lists.lengths(n_users) if lengths is None else lengths
     if depth is not None:
