@@ -105,3 +105,37 @@ def test_dcg_beyond_float64_is_refused() -> None:
         rw.evaluate({"q1": {"a": 1100}}, {"q1": {"a": 1.0}}, ["dcg"])
     big = rw.evaluate({"q1": {"a": 1000, "b": 1}}, {"q1": {"a": 1.0, "b": 0.5}}, ["dcg"])
     assert big["dcg"][0] == float(2**1000 - 1) + 1 / math.log2(3)
+
+
+def _ideal_by_hand(n_judged: int, gain: float, k: int | None) -> float:
+    """The ideal DCG of n judged documents of one gain: g / log2(r + 1) added rank by rank."""
+    total = 0.0
+    for rank in range(1, (n_judged if k is None else min(n_judged, k)) + 1):
+        total += gain / float(np.log2(rank + 1.0))
+    return total
+
+
+@pytest.mark.parametrize("grade", [1, 3])
+@pytest.mark.parametrize("measure", ["ndcg@3", "ndcg@10", "ndcg", "ndcg@5(gain=linear)"])
+def test_ideal_dcg_of_judgments_of_one_grade(grade: int, measure: str) -> None:
+    # every judgment has one grade (implicit feedback): the ideal ranking's sum is taken
+    # from one running sum; each query's nDCG is its DCG over that sum, to the bit
+    rng = np.random.default_rng(7)
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    expected = {}
+    parsed = rw.measures.parse(measure)
+    gain = float(2**grade - 1) if "linear" not in measure else float(grade)
+    for q in range(40):
+        judged = [f"d{d}" for d in rng.choice(30, size=int(rng.integers(1, 15)), replace=False)]
+        qrels[f"q{q}"] = dict.fromkeys(judged, grade)
+        ranked = [f"d{d}" for d in rng.permutation(30)[:12]]
+        run[f"q{q}"] = {doc: float(12 - r) for r, doc in enumerate(ranked)}
+        dcg = 0.0
+        for r, doc in enumerate(ranked, start=1):
+            if doc in qrels[f"q{q}"] and (parsed.cutoff is None or r <= parsed.cutoff):
+                dcg += gain / float(np.log2(r + 1.0))
+        expected[f"q{q}"] = dcg / _ideal_by_hand(len(judged), gain, parsed.cutoff)
+    results = rw.evaluate(qrels, run, [measure])
+    got = dict(zip(results.query_ids, results[measure].tolist(), strict=True))
+    assert got == expected

@@ -167,6 +167,10 @@ def ideal_dcg_values(
 
     With *shift*, each query's value is scaled by 2^-shift (see :func:`exp_shift`).
     """
+    grades = ctx.data.judged_grades
+    if shift is None and not isinstance(cutoff, np.ndarray) and len(grades) and \
+            grades.min() == grades.max():
+        return _ideal_of_one_grade(ctx, m, cutoff, float(grades.max()))
     query, gains, position = _ideal_order(ctx, m, shift)
     if cutoff is not None:
         limit = cutoff[query] if isinstance(cutoff, np.ndarray) else cutoff
@@ -174,6 +178,38 @@ def ideal_dcg_values(
         if not keep.all():  # every judged document within the cutoff: nothing copied
             query, position, gains = query[keep], position[keep], gains[keep]
     return discounted_sum(query, position, gains, ctx.n_queries)
+
+
+def _ideal_of_one_grade(ctx: Context, m: Measure, cutoff: int | None, grade: float
+                        ) -> np.ndarray:
+    """The ideal DCG when every judgment has one grade: one running sum for every query.
+
+    A query's ideal ranking is its n judged documents at ranks 1..n, each
+    with the same gain g: its DCG to the cutoff c is the sum of
+    ``g / log2(r + 1)`` over r = 1..min(n, c), added in that order, which is
+    the running sum of those terms at min(n, c), to the bit (no array of a
+    judgment each).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from rankwise.measures import parse
+    >>> data = SimpleNamespace(judged_offsets=np.array([0, 3, 4]))
+    >>> ctx = SimpleNamespace(data=data, n_queries=2)
+    >>> _ideal_of_one_grade(ctx, parse("ndcg@2"), 2, 1.0).round(4).tolist()
+    [1.6309, 1.0]
+    """
+    gain = float(gain_of(np.array([grade]), m)[0])
+    if not gain > 0:  # no judged document has a gain: an ideal DCG of 0
+        return np.zeros(ctx.n_queries)
+    depth = np.diff(ctx.data.judged_offsets)
+    if cutoff is not None:
+        depth = np.minimum(depth, max(int(cutoff), 0))
+    top = int(depth.max()) if len(depth) else 0
+    sums = np.zeros(top + 1)
+    np.cumsum(_discounted(np.full(top, gain), np.arange(1, top + 1)), out=sums[1:])
+    ideal: np.ndarray = sums[depth]
+    return ideal
 
 
 def unscale(values: np.ndarray, shift: np.ndarray | None, m: Measure) -> np.ndarray:
