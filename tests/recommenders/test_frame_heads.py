@@ -324,13 +324,14 @@ def test_no_item_id_is_made_text_when_no_measure_reads_it(
     # the judgments handed to the measures hold the items' ids as text only when read:
     # ndcg, P, recall, map and mrr read none (a 100k-item catalogue: ~4 ms a call)
     made: list[str] = []
-    original = inputs.Vocabulary.texts
+    for name in ("texts", "text_list"):  # the ids as Arrow text or as a list of str
+        original = getattr(inputs.Vocabulary, name)
 
-    def spy(self: inputs.Vocabulary, codes: np.ndarray) -> Any:
-        made.append(self.kind)
-        return original(self, codes)
+        def spy(self: inputs.Vocabulary, codes: np.ndarray, original: Any = original) -> Any:
+            made.append(self.kind)
+            return original(self, codes)
 
-    monkeypatch.setattr(inputs.Vocabulary, "texts", spy)
+        monkeypatch.setattr(inputs.Vocabulary, name, spy)
     compared = 0
     for _, test, frame, k in _cases(20):
         if not set(test["user"]) & set(frame["user"]):

@@ -179,3 +179,22 @@ def test_the_engine_is_asked_for_its_capability_not_its_name(
     assert calls == [engine]  # an engine object with the capability: the integer path
     assert r.mean["P@1"] == 0.5
     assert r.mean["ndcg@2"] == pytest.approx((1 + 1 / math.log2(3)) / 2)
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_integer_ids_as_text_whichever_way_they_are_made(many: bool) -> None:
+    # up to 2**16 ids through Python's str, more through an Arrow cast: the same text,
+    # that of the ids as written (negative, int64's bounds)
+    from rankwise.recommenders.inputs import _PYTHON_TEXTS
+
+    ends = [-(2**63), 2**63 - 1, -1, 0, 10, 9]
+    ids = np.array(ends + list(range(100, 100 + (_PYTHON_TEXTS if many else 10))),
+                   dtype=np.int64)
+    vocabulary = Vocabulary("user")
+    vocabulary.encode(ids)
+    codes = np.arange(len(ids))[::-1].copy()
+    texts = vocabulary.text_list(codes)
+    assert texts == [str(int(i)) for i in ids[::-1]]
+    assert texts[-len(ends):] == ["9", "10", "0", "-1", "9223372036854775807",
+                                  "-9223372036854775808"]
+    assert vocabulary.ids(codes[:3]) == [int(i) for i in ids[::-1][:3]]

@@ -925,7 +925,7 @@ def _result(measures: list[Any], read: _Read, evaluated: np.ndarray,
         means.update({name: accuracy.mean[name] for name in accuracy})
     means.update(totals)
     means = {name: means[name] for name in sorted(means, key=key)}
-    labels = read.users.labels().take(_arrow_codes(eval_codes)).to_pylist()
+    labels = read.users.ids(eval_codes)
     return RecommenderResults(labels, per_user_eval, means, accuracy)
 
 
@@ -1075,7 +1075,7 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
     query_of[query_users] = np.arange(len(query_users))
     # each judgment's item id as text, made if read: the measures here read no document id
     # (the text of every item's id cost more than the measures)
-    qrels = Qrels(query_of[truth.users], users.texts(query_users).to_pylist(), None, None,
+    qrels = Qrels(query_of[truth.users], users.text_list(query_users), None, None,
                   np.asarray(truth.ratings, dtype=np.float64),  # ones: a broadcast, no copy
                   doc_rows=items.text_column(truth.items))
     lengths = lists.lengths(n_users) if lengths is None else lengths
@@ -1091,11 +1091,13 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
         # so only its first `depth` rows are looked at
         held_users, held_items = (np.ascontiguousarray(a) for a in (truth.users, truth.items))
         # the first block's rows are the lists' rows: its pass writes the answer itself
-        found = np.full(len(truth.users), -1, dtype=np.int64)
+        # (int32 rows below 2**31: half the bytes)
+        row_type = np.int32 if len(lists.items) < 1 << 31 else np.int64
+        found: np.ndarray = np.full(len(truth.users), -1, dtype=row_type)
         part = found
         for list_users, rows in lists.blocks():  # a user's list is in one block
             if part is found and rows.start > 0:
-                part = np.empty(len(truth.users), dtype=np.int64)
+                part = np.empty(len(truth.users), dtype=row_type)
             native.join_pairs(held_users, held_items, list_users,
                               np.ascontiguousarray(lists.items[rows]), n_users, n_items, 1,
                               part, -1 if depth is None else depth)
