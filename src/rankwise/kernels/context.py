@@ -28,11 +28,22 @@ class RelevanceView:
 
     @cached_property
     def num_rel(self) -> np.ndarray:
-        """R per query, counted in the judgments."""
+        """R per query, counted in the judgments.
+
+        The judgments come query by query (``judged_offsets``): R is the
+        difference of the running count of relevant ones at each query's
+        bounds (the judgments per query when all are relevant), as floats.
+        """
         d = self.data
-        relevant = (d.judged_grades >= self.rel).astype(np.float64)
-        query = np.repeat(np.arange(d.n_queries), np.diff(d.judged_offsets))
-        return per_query_sum(query, relevant, d.n_queries)
+        relevant = d.judged_grades >= self.rel
+        bounds = np.asarray(d.judged_offsets, dtype=np.int64)
+        if relevant.all():
+            counts = np.diff(bounds)
+        else:
+            running = np.zeros(len(relevant) + 1, dtype=np.int64)
+            np.cumsum(relevant, out=running[1:])
+            counts = running[bounds[1:]] - running[bounds[:-1]]
+        return counts.astype(np.float64)
 
     @cached_property
     def rel_query(self) -> np.ndarray:
