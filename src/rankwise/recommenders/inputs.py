@@ -331,7 +331,7 @@ class Vocabulary:
         self._normalise(pa.array(values[:1]))  # the type check (int64)
         narrow = narrow and self._size + top + 1 < _NARROW
         table = np.full(top + 1, -1, dtype=np.int32 if narrow else np.int64)
-        table[known] = np.arange(len(known))
+        table[known] = np.arange(len(known), dtype=table.dtype)
         return table
 
     def add_ids(self, table: np.ndarray, values: np.ndarray) -> None:
@@ -356,9 +356,9 @@ class Vocabulary:
         import pyarrow as pa
 
         new_ids = np.flatnonzero((present != 0) & (table < 0))  # in id order
-        table[new_ids] = np.arange(self._size, self._size + len(new_ids))
+        table[new_ids] = np.arange(self._size, self._size + len(new_ids), dtype=table.dtype)
         if len(new_ids):
-            self._chunks.append(pa.array(new_ids.astype(np.int64)))
+            self._chunks.append(pa.array(new_ids.astype(np.int64, copy=False)))
             self._size += len(new_ids)
 
     def id_table(self, values: Any) -> tuple[np.ndarray, np.ndarray] | None:
