@@ -1109,9 +1109,6 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
         judged = np.flatnonzero(found >= 0)
         listed_row = found[judged]
         del found
-        if depth is not None:
-            top_rows = lists.ranks_at(listed_row) <= depth
-            judged, listed_row = judged[top_rows], listed_row[top_rows]
         order = np.argsort(listed_row, kind="stable")  # in the lists' row order
         hit, judged_row = listed_row[order], judged[order].astype(np.int64)
     else:
@@ -1120,12 +1117,16 @@ def _accuracy_on_codes(truth: Interactions, lists: Lists, names: list[str],
                           n_items, rows=True)
         hit = np.flatnonzero(row >= 0)
         judged_row = row[hit].astype(np.int64)
-    rank = lists.ranks_at(hit)
+    # each hit's list (its user) and rank, the lists' bounds searched once
+    hit_list = lists.list_of(hit)
+    rank = np.asarray(hit, dtype=np.int64) - lists.offsets[hit_list] + 1
+    if depth is not None and not (within := rank <= depth).all():
+        hit_list, rank, judged_row = hit_list[within], rank[within], judged_row[within]
     ranking = assemble_ranking(
         qrels, counts,
-        hit_query=query_of[lists.list_users[lists.list_of(hit)]], hit_rank=rank,
+        hit_query=query_of[lists.list_users[hit_list]], hit_rank=rank,
         hit_grade=truth.ratings[judged_row], tie_above=rank - 1,
-        tie_size=np.ones(len(hit), dtype=np.int64), depth=None,
+        tie_size=np.ones(len(rank), dtype=np.int64), depth=None,
         missing=ranking_missing(parsed, options),
         hit_score=-rank.astype(np.float64),
         # each hit's judgment, for the measures that read it (ordering the judgments by
