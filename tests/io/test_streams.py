@@ -447,6 +447,28 @@ def test_joined_values_grow_in_place_and_never_under_a_held_buffer() -> None:
     assert np.frombuffer(block, dtype=np.float64)[-2:].tolist() == [0.0, 7.25]
     with pytest.raises(TypeError, match="must be a Block or None"):
         native.extend(bytearray(8), parts[0])
+    assert len(native.extend(None, b"")) == 0
+
+
+def test_any_failure_to_join_is_raised_not_a_short_array(
+    tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not _fast.available():
+        pytest.skip("the C reader is not built")
+    path = tmp_path / "run.gz"
+    path.write_bytes(gzip.compress(RUN))
+    calls = []
+
+    def extend_then_fail(block: object, data: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise ValueError("a bug in the joiner")
+        assert _fast._ctrec is not None
+        return _fast._ctrec.extend(block, data)
+
+    monkeypatch.setattr(_fast, "_ctrec", _NativeWith(extend=extend_then_fail))
+    with pytest.raises(ValueError, match="a bug in the joiner"):
+        rw.read_trec_run(path)
 
 
 def test_a_joiner_of_one_piece_copies_nothing() -> None:

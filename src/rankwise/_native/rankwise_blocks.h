@@ -34,6 +34,7 @@ typedef struct {
     char *data;
     Py_ssize_t size;
     Py_ssize_t exports; /* buffers of it held: while any is, its memory never moves */
+    Py_ssize_t capacity; /* bytes allocated (extend grows it by half, not byte by byte) */
 } BlockObject;
 
 static char empty_block[8];
@@ -206,6 +207,7 @@ vec_to_block(Vec *v)
     block->data = v->data;
     block->size = (Py_ssize_t)v->size;
     block->exports = 0;
+    block->capacity = block->size;
     v->data = NULL;
     v->size = v->cap = 0;
     return (PyObject *)block;
@@ -213,8 +215,8 @@ vec_to_block(Vec *v)
 
 /*
  * extend(block, data, /): the bytes of data appended to block (None: a new Block), which
- * grows in place (realloc: a large block's pages are moved, never copied or touched
- * again); returns the block. The GIL is released while the bytes are copied: one thread
+ * grows in place by half its size or more (realloc: a large block's pages are moved, never
+ * copied or touched again); returns the block. The GIL is released while the bytes are copied: one thread
  * at a time extends a block, and no buffer of it may be held (BufferError).
  */
 static MAYBE_UNUSED PyObject *
@@ -236,6 +238,7 @@ block_extend(PyObject *module, PyObject *args)
         block->data = NULL;
         block->size = 0;
         block->exports = 0;
+        block->capacity = 0;
     }
     else if (Py_IS_TYPE(target, &BlockType)) {
         block = (BlockObject *)Py_NewRef(target);
@@ -251,20 +254,28 @@ block_extend(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_BufferError, "extend: a buffer of the block is held");
         return NULL;
     }
-    size_t size = (size_t)block->size, n = (size_t)part.len;
-    char *grown = NULL;
+    size_t size = (size_t)block->size, n = (size_t)part.len, capacity = (size_t)block->capacity;
+    /* grown by half at least: a realloc that has to move copies the block, so a block
+       grown piece by piece would be copied about as often as it grows */
+    size_t wanted = size + n > capacity ? size + n + (size + n) / 2 : capacity;
+    char *grown = block->data;
+    int failed = 0;
     Py_BEGIN_ALLOW_THREADS
-    grown = n ? realloc(block->data, size + n) : block->data;
-    if (grown != NULL && n) {
+    if (wanted != capacity) {
+        grown = realloc(block->data, wanted);
+        failed = grown == NULL;
+    }
+    if (!failed && n) {
         memcpy(grown + size, part.buf, n);
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&part);
-    if (n && grown == NULL) {
+    if (failed) {
         Py_DECREF(block);
         return PyErr_NoMemory();
     }
     block->data = grown;
+    block->capacity = (Py_ssize_t)wanted;
     block->size = (Py_ssize_t)(size + n);
     return (PyObject *)block;
 }

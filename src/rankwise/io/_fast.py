@@ -295,8 +295,8 @@ class ValueJoiner:
         try:
             values = np.ascontiguousarray(piece.values, dtype=np.float64)
             self._block = _ctrec.extend(self._block, values)
-        except MemoryError as error:  # raised again by values()
-            self._error = error
+        except Exception as error:  # MemoryError above all: raised again by values(), never
+            self._error = error     # a silently short array
             return
         self._rows += piece.rows
         piece.values = np.zeros(0, dtype=np.float64)
