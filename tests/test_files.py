@@ -271,9 +271,11 @@ CHILD = textwrap.dedent("""
 
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGQUIT, SIGXCPU: no core file
     # as a shell with job control starts it: a script's background job (`cmd &`) inherits
-    # SIGQUIT and SIGINT ignored, and an ignored signal rightly stays ignored
+    # SIGQUIT and SIGINT ignored, and `nohup` SIGHUP, and an ignored signal rightly stays
+    # ignored
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     {setup}
 
     def pieces():
