@@ -393,23 +393,30 @@ def test_a_streams_scores_are_joined_in_order_as_its_pieces_come(
     assert rw.read_trec_qrels(path).to_dict() == by_hand
 
 
-def test_a_failure_to_join_a_streams_scores_names_the_file(
-    tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _joiner_failing_at(call: int, error: BaseException, tmp_path: Path,
+                       monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[int]]:
+    """A gzip'd run, and the C module's extend raising *error* at its *call*-th call."""
     if not _fast.available():
         pytest.skip("the C reader is not built")
     path = tmp_path / "run.gz"
     path.write_bytes(gzip.compress(RUN))
-    calls = []
+    calls: list[int] = []
 
     def extend_then_fail(block: object, data: object) -> object:
         calls.append(1)
-        if len(calls) == 3:
-            raise MemoryError
+        if len(calls) == call:
+            raise error
         assert _fast._ctrec is not None
         return _fast._ctrec.extend(block, data)
 
     monkeypatch.setattr(_fast, "_ctrec", _NativeWith(extend=extend_then_fail))
+    return path, calls
+
+
+def test_a_failure_to_join_a_streams_scores_names_the_file(
+    tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, calls = _joiner_failing_at(3, MemoryError(), tmp_path, monkeypatch)
     with pytest.raises(InputFormatError) as caught:
         rw.read_trec_run(path)
     assert str(caught.value) == (
@@ -453,20 +460,7 @@ def test_joined_values_grow_in_place_and_never_under_a_held_buffer() -> None:
 def test_any_failure_to_join_is_raised_not_a_short_array(
     tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if not _fast.available():
-        pytest.skip("the C reader is not built")
-    path = tmp_path / "run.gz"
-    path.write_bytes(gzip.compress(RUN))
-    calls = []
-
-    def extend_then_fail(block: object, data: object) -> object:
-        calls.append(1)
-        if len(calls) == 2:
-            raise ValueError("a bug in the joiner")
-        assert _fast._ctrec is not None
-        return _fast._ctrec.extend(block, data)
-
-    monkeypatch.setattr(_fast, "_ctrec", _NativeWith(extend=extend_then_fail))
+    path, _ = _joiner_failing_at(2, ValueError("a bug in the joiner"), tmp_path, monkeypatch)
     with pytest.raises(ValueError, match="a bug in the joiner"):
         rw.read_trec_run(path)
 

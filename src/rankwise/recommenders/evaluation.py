@@ -688,8 +688,7 @@ def evaluate_recommendations(
         accuracy, accuracy_users = _accuracy(
             read.truth, read.lists, accuracy_names, read.users, read.items, rel=chosen.rel,
             missing=chosen.missing, engine=engine, lengths=lengths)
-        per_user.update(_per_user_accuracy(accuracy, read.users, read.n_users,
-                                           accuracy_users))
+        per_user.update(_per_user_accuracy(accuracy, read.users, read.n_users, accuracy_users))
     per_user.update(beyond_per_user)
     result = _result(measures, read, evaluated, per_user, totals, accuracy)
     if catalogue is None:
