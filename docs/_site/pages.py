@@ -490,6 +490,8 @@ False
 ''',
     "rankwise.integrations.lightgbm.feval": '''\
 >>> import numpy as np
+>>> import pytest
+>>> _ = pytest.importorskip("lightgbm")
 >>> from rankwise.integrations.lightgbm import feval
 >>> metric = feval(["ndcg@3", "map"])
 >>> [(name, round(value, 4)) for name, value, _ in
@@ -507,6 +509,8 @@ False
 ''',
     "rankwise.integrations.xgboost.eval_metric": '''\
 >>> import numpy as np
+>>> import pytest
+>>> _ = pytest.importorskip("xgboost")
 >>> from rankwise.integrations.xgboost import eval_metric
 >>> metric = eval_metric("mrr")
 >>> metric.__name__, metric(np.array([0, 1, 0]), np.array([.9, .8, .1]))
@@ -514,6 +518,8 @@ False
 ''',
     "rankwise.integrations.catboost.metric": '''\
 >>> import numpy as np
+>>> import pytest
+>>> _ = pytest.importorskip("catboost")
 >>> from rankwise.integrations.catboost import metric
 >>> m = metric("mrr", group_id=np.array([0, 0, 1, 1]))
 >>> total, weight = m.evaluate([np.array([.9, .8, .7, .6])], np.array([0, 1, 1, 0]), None)
@@ -593,8 +599,8 @@ False
 """Examples for the public names whose docstring has none (each runs: tests/test_docs_site.py)."""
 
 
-def public_names() -> list[str]:
-    """Every public name: ``rankwise.__all__`` and the ``__all__`` of :data:`PUBLIC_MODULES`.
+def public_names(modules: tuple[str, ...] = PUBLIC_MODULES) -> list[str]:
+    """Every public name: ``rankwise.__all__`` and the ``__all__`` of *modules*.
 
     Of the ir_measures drop-in, its functions and classes: the values of
     ir_measures' namespace it also holds (measure objects, providers, modules,
@@ -604,7 +610,7 @@ def public_names() -> list[str]:
 
     names = [f"rankwise.{name}" for name in rankwise.__all__
              if name not in ("__version__", "design")]
-    for module in PUBLIC_MODULES:
+    for module in modules:
         found = importlib.import_module(module)
         names += [f"{module}.{name}" for name in found.__all__
                   if module != "rankwise.compat.ir_measures" or _ir_measures_api(found, name)]
