@@ -286,14 +286,16 @@ def test_lines_of_every_length_around_the_64_byte_window(tmp_path: Path) -> None
     """Lines near 64 bytes, with each kind of odd spacing, end or byte, read as written.
 
     The C reader splits a line of at most 64 bytes in one step; every line it
-    does not take that way (longer, two blanks in a row, a tab, CR LF, a
-    seventh field, a byte >= 0x80) is read field by field. The values are the
+    does not take that way (longer, two blanks in a row, CR LF, a seventh
+    field, a byte >= 0x80) is read field by field; tabs, alone or among
+    spaces, are taken in one step too. The values are the
     ones written, whichever way a line goes.
     """
     forms = ["{q} Q0 {d} {r} {s} {t}\n", "{q}\tQ0\t{d}\t{r}\t{s}\t{t}\n",
              "{q} Q0  {d} {r} {s} {t}\n", "{q} Q0 {d} {r} {s} {t}\r\n",
              "{q} Q0 {d} {r} {s} {t} extra\n", "{q} Q0 {d}\u00e9 {r} {s} {t}\n",
-             "  {q} Q0 {d} {r} {s} {t}\n", "{q} Q0 {d} {r} {s} {t} \n"]
+             "  {q} Q0 {d} {r} {s} {t}\n", "{q} Q0 {d} {r} {s} {t} \n",
+             "{q}\tQ0 {d}\t{r} {s}\t{t}\n", "{q}\tQ0\t{d}\u00e9\t{r}\t{s}\t{t}\n"]
     lines, expected = [], []
     for width in range(30, 72):
         for form_index, form in enumerate(forms):

@@ -231,13 +231,15 @@ parse_double(const unsigned char *s, size_t n, const unsigned char *limit, doubl
             if (whole < 8 && fraction < 8 && whole + fraction > 0) {
                 static const uint64_t tens[8] = {1, 10, 100, 1000, 10000, 100000, 1000000,
                                                  10000000};
+                static const double scales[8] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7};
                 uint64_t w, f;
                 memcpy(&w, s + i, 8);
                 memcpy(&f, s + i + whole + 1, 8); /* within the 16 bytes above */
                 uint64_t value = whole ? digits_value(w, whole) : 0;
                 uint64_t part = fraction ? digits_value(f, fraction) : 0;
-                /* at most 14 digits: exact, and a single division rounds correctly */
-                double v = (double)(value * tens[fraction] + part) / (double)tens[fraction];
+                /* at most 14 digits (below 2^53, so a signed conversion is exact), and a
+                   single division of exact operands rounds correctly */
+                double v = (double)(int64_t)(value * tens[fraction] + part) / scales[fraction];
                 *out = s[0] == '-' ? -v : v;
                 return 1;
             }
@@ -425,15 +427,14 @@ typedef struct {
 #include "rankwise_seen.h"
 
 /*
- * Record document `row` (its bytes at docs[offsets[row]..offsets[row+1]]).
+ * Record document `row`, the n bytes at s (also docs[offsets[row]..offsets[row+1]]).
  * Returns 1 when it was already in the block, 0 when new, -1 on memory failure.
  */
 static inline int
-seen_add(SeenSet *set, uint64_t h, int32_t row, const int32_t *offsets, const char *docs)
+seen_add(SeenSet *set, uint64_t h, int32_t row, const unsigned char *s, size_t n,
+         const int32_t *offsets, const char *docs)
 {
     size_t at = (size_t)h & (set->cap - 1);
-    const char *s = docs + offsets[row];
-    size_t n = (size_t)(offsets[row + 1] - offsets[row]);
     while (set->slots[at].generation == set->generation) {
         if (set->slots[at].hash == h) {
             int32_t other = set->slots[at].row;
@@ -760,66 +761,103 @@ split_fields(Task *t, const Line *line, size_t *p, Field *fields, int *count)
 }
 
 #ifdef HAS_SSE2
-/* Bit i set for each of the 64 bytes at s whose byte i is <= 0x20 (*separators) or >= 0x80
-   (*high). */
+/* Bit i set for each of the 64 bytes at s whose byte i is <= 0x20 (*separators), or is
+   below 0x20 or at least 0x80 (*unusual: a control byte, a tab or a line end, or a byte of
+   a UTF-8 sequence). */
 static inline void
-line_masks(const unsigned char *s, uint64_t *separators, uint64_t *high)
+line_masks(const unsigned char *s, uint64_t *separators, uint64_t *unusual)
 {
     const __m128i space = _mm_set1_epi8(0x20);
-    uint64_t sep = 0, hi = 0;
+    uint64_t sep = 0, odd = 0;
     for (int k = 0; k < 4; k++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(s + 16 * k));
         sep |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, space), x))
                << (16 * k);
-        hi |= (uint64_t)(uint32_t)_mm_movemask_epi8(x) << (16 * k);
+        /* signed: bytes >= 0x80 are negative, so below 0x20 too */
+        odd |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(x, space)) << (16 * k);
     }
     *separators = sep;
-    *high = hi;
+    *unusual = odd;
 }
-#endif
+
+/* The end of the next field of split_exact: the next separator (its position in `end`). */
+#define NEXT_SEPARATOR(end)                    \
+    do {                                       \
+        if (UNLIKELY(left == 0)) {             \
+            return 0;                          \
+        }                                      \
+        end = (unsigned)__builtin_ctzll(left); \
+        left &= left - 1;                      \
+    } while (0)
 
 /*
- * The common line, split in one step: its fields (exactly the layout's count) one space or
- * tab apart, ASCII only, ending with LF within 64 bytes of its first field (at *p, the
- * line's start). Returns 1 with *p on the next line, or 0 (nothing changed) for any other
- * line, which split_fields then reads (and declines where it must).
+ * The common line, split in one step: exactly `wanted` fields (4 or 6) one space or tab
+ * apart, ASCII only, ending with LF within 64 bytes of the line's first field (at s, a
+ * byte above 0x20). The separators of the 64 bytes are found at once (line_masks): the
+ * first `wanted` of them must be single blanks and the last the LF. Returns the line's
+ * length (its LF included), or 0 for any other line, which split_fields then reads (and
+ * declines where it must).
  */
+static inline ALWAYS_INLINE unsigned
+split_exact(const unsigned char *s, Field *fields, const int wanted)
+{
+    uint64_t separators, unusual;
+    line_masks(s, &separators, &unusual);
+    uint64_t left = separators;
+    unsigned end[MAX_FIELDS];
+    NEXT_SEPARATOR(end[0]);
+    NEXT_SEPARATOR(end[1]);
+    NEXT_SEPARATOR(end[2]);
+    NEXT_SEPARATOR(end[3]);
+    if (wanted == 6) {
+        NEXT_SEPARATOR(end[4]);
+        NEXT_SEPARATOR(end[5]);
+    }
+    const unsigned last = end[wanted - 1];
+    const uint64_t used = separators ^ left; /* the first `wanted` separators */
+    /* the LF last; no separator right after another (an empty field) */
+    if (s[last] != '\n' || (used & (used >> 1)) != 0) {
+        return 0;
+    }
+    /* before the LF, the separators are spaces unless a byte below 0x20 or above 0x7F is
+       there: then they must be tabs (a byte of UTF-8 or a control byte: the long way) */
+    uint64_t odd = unusual & ((UINT64_C(1) << last) - 1);
+    while (UNLIKELY(odd != 0)) {
+        if (s[__builtin_ctzll(odd)] != '\t') {
+            return 0;
+        }
+        odd &= odd - 1;
+    }
+    /* the fields the callers read (the second, the iteration, is never read) */
+    fields[0].start = s;
+    fields[0].length = end[0];
+    for (int i = 2; i < wanted; i++) {
+        fields[i].start = s + end[i - 1] + 1;
+        fields[i].length = end[i] - end[i - 1] - 1;
+        fields[i].non_ascii = 0;
+    }
+    return last + 1;
+}
+
+#undef NEXT_SEPARATOR
+#endif
+
+/* split_exact for the task's layout (a constant field count in each branch): 1 with *p on
+   the next line, or 0 (nothing changed). */
 static inline int
 split_common(const Task *t, const Line *line, size_t *p, Field *fields)
 {
 #ifdef HAS_SSE2
-    const unsigned char *s = line->buf + *p;
     if (UNLIKELY(*p + 64 > line->n)) {
         return 0;
     }
-    uint64_t separators, high;
-    line_masks(s, &separators, &high);
-    const int wanted = t->layout == LAYOUT_RUN ? 6 : 4;
-    unsigned at = 0;
-    for (int i = 0; i < wanted; i++) {
-        if (separators == 0) {
-            return 0;
-        }
-        unsigned end = (unsigned)__builtin_ctzll(separators);
-        if (end == at) { /* an empty field: two separators in a row */
-            return 0;
-        }
-        fields[i].start = s + at;
-        fields[i].length = end - at;
-        fields[i].non_ascii = 0;
-        unsigned char c = s[end];
-        if (i + 1 < wanted ? (c != ' ' && c != '\t') : c != '\n') {
-            return 0;
-        }
-        separators &= separators - 1;
-        at = end + 1;
-    }
-    /* `at` is past the LF; a byte >= 0x80 before it, or a line over the limit: the long way */
-    if ((at < 64 && (high & ((UINT64_C(1) << at) - 1)) != 0) || (at == 64 && high != 0) ||
-        *p + at - line->start > t->max_line) {
+    const unsigned char *s = line->buf + *p;
+    unsigned length =
+        t->layout == LAYOUT_RUN ? split_exact(s, fields, 6) : split_exact(s, fields, 4);
+    if (length == 0 || UNLIKELY(*p + length - line->start > t->max_line)) {
         return 0;
     }
-    *p += at;
+    *p += length;
     return 1;
 #else
     (void)t;
@@ -900,8 +938,8 @@ run_line(Task *t, const Line *line, const Field *fields)
         }
     }
     int seen = seen_add(&t->seen, hash_token(doc->start, doc->length, line->limit),
-                        (int32_t)t->rows, (const int32_t *)t->doc_offsets.data,
-                        t->doc_data.data);
+                        (int32_t)t->rows, doc->start, doc->length,
+                        (const int32_t *)t->doc_offsets.data, t->doc_data.data);
     if (UNLIKELY(seen < 0)) {
         NO_MEMORY();
     }
@@ -974,14 +1012,20 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
     Line line = {.buf = buf, .n = n, .base = base, .limit = buf + n};
     while (p < n && base + p < t->end) {
         line.start = p;
-        while (p < n && (buf[p] == ' ' || buf[p] == '\t')) {
-            p++;
+        int status;
+        if (LIKELY(buf[p] > 0x20 && buf[p] != '#')) { /* the common line: no blanks first */
+            status = data_line(t, &line, &p);
         }
-        if (p >= n) {
-            break;
-        }
-        int status = buf[p] <= 0x20 || buf[p] == '#' ? skip_line(t, &line, &p)
+        else {
+            while (p < n && (buf[p] == ' ' || buf[p] == '\t')) {
+                p++;
+            }
+            if (p >= n) {
+                break;
+            }
+            status = buf[p] <= 0x20 || buf[p] == '#' ? skip_line(t, &line, &p)
                                                      : data_line(t, &line, &p);
+        }
         if (status == LINE_STOP) {
             return n;
         }
