@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -182,15 +183,21 @@ for path in libs:
     if get is not None:
         threads = str(get())
 sys.stderr.write(f"ENV={{os.environ.get('OPENBLAS_NUM_THREADS')}} THREADS={{threads}}\\n")
+# whether numpy asks for huge pages (the setter returns the setting it replaces)
+try:
+    from numpy._core.multiarray import _set_madvise_hugepage
+except ImportError:  # numpy 1.x
+    from numpy.core.multiarray import _set_madvise_hugepage
+huge = _set_madvise_hugepage(False)
+sys.stderr.write(f"HUGE_ENV={{os.environ.get('NUMPY_MADVISE_HUGEPAGE')}} HUGE={{int(huge)}}\\n")
 sys.exit(status)
 """
 
 
-@pytest.mark.parametrize("chosen", [None, "2"])
-def test_the_command_runs_numpy_on_one_blas_thread_unless_told(chosen: str | None) -> None:
-    """On a small input OpenBLAS's idle threads cost more CPU than the evaluation."""
+def numpy_probe(chosen: dict[str, str]) -> list[str]:
+    """The probe's two lines: OpenBLAS's threads, and whether numpy asks for huge pages."""
     data = SRC / "rankwise" / "demo_data"
-    env = {"PYTHONPATH": str(SRC)} | ({} if chosen is None else {"OPENBLAS_NUM_THREADS": chosen})
+    env = {"PYTHONPATH": str(SRC)} | chosen
     done = subprocess.run(
         [sys.executable, "-c", BLAS_PROBE.format(), "eval", str(data / "qrels.test"),
          str(data / "results.test"), "-m", "map"],
@@ -198,11 +205,38 @@ def test_the_command_runs_numpy_on_one_blas_thread_unless_told(chosen: str | Non
     )
     assert done.returncode == 0, done.stderr
     assert "STANDARD" in done.stdout
-    line = done.stderr.strip().splitlines()[-1]
+    return done.stderr.strip().splitlines()[-2:]
+
+
+@pytest.mark.parametrize("chosen", [None, "2"])
+def test_the_command_runs_numpy_on_one_blas_thread_unless_told(chosen: str | None) -> None:
+    """On a small input OpenBLAS's idle threads cost more CPU than the evaluation."""
+    line = numpy_probe({} if chosen is None else {"OPENBLAS_NUM_THREADS": chosen})[0]
     want = chosen or "1"
     assert line.startswith(f"ENV={want} THREADS=")
     threads = line.rsplit("=", 1)[1]
     assert threads in ("?", want)  # "?": another BLAS build, not checked
+
+
+@pytest.mark.parametrize("chosen", [None, "1"])
+def test_the_command_keeps_numpy_off_huge_pages_unless_told(chosen: str | None) -> None:
+    """A fresh huge page costs more than it saves where memory goes back to the host."""
+    line = numpy_probe({} if chosen is None else {"NUMPY_MADVISE_HUGEPAGE": chosen})[1]
+    want = chosen or "0"
+    assert line == f"HUGE_ENV={want} HUGE={want}"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="numpy asks for huge pages on Linux only")
+def test_numpy_asks_for_huge_pages_by_default() -> None:
+    """What the command changes is numpy's default (else the test above shows nothing)."""
+    code = ("import numpy\n"
+            "try:\n    from numpy._core.multiarray import _set_madvise_hugepage\n"
+            "except ImportError:\n    from numpy.core.multiarray import _set_madvise_hugepage\n"
+            "print(int(_set_madvise_hugepage(False)))")
+    env = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env=env)
+    assert done.stdout.strip() == "1"  # on Linux 4.6 or later
 
 
 def test_a_process_that_imported_numpy_keeps_its_environment(
@@ -214,8 +248,10 @@ def test_a_process_that_imported_numpy_keeps_its_environment(
     from rankwise.cli import main
 
     monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
     assert main(["--version"]) == 0
     capsys.readouterr()
     import os
 
     assert "OPENBLAS_NUM_THREADS" not in os.environ
+    assert "NUMPY_MADVISE_HUGEPAGE" not in os.environ

@@ -229,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rankwise ...
     0
     """
-    _one_blas_thread()
+    _numpy_settings()
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
     except BaseException as error:  # Ctrl-C at start-up (imports): as once a command runs
@@ -238,22 +238,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return interrupted()
 
 
-def _one_blas_thread() -> None:
-    """One OpenBLAS thread for the command, unless the user chose (``OPENBLAS_NUM_THREADS``).
+def _numpy_settings() -> None:
+    """Set, for this command, how numpy uses threads and memory, unless the user chose.
 
-    numpy's OpenBLAS starts a thread per core when numpy is imported, and those
-    threads spin on the other cores for a while: on the small inputs of a shell
-    loop that is more CPU than the evaluation (``rankwise eval`` of the demo
-    data: 0.21 s of CPU, 0.18 s with one thread). The commands call BLAS only in
-    randomization tests of over 524,288 queries (a matrix product per chunk of
-    resamples), where a second thread would save at most that product's share
-    of the wall time.
-    Set before any command imports numpy (it is read then), and only then: in
-    a process that imported numpy already, nothing changes. ``OMP_NUM_THREADS``
-    is left alone (pyarrow sizes its thread pool from it).
+    * One OpenBLAS thread (``OPENBLAS_NUM_THREADS``). numpy's OpenBLAS starts a
+      thread per core when numpy is imported, and those threads spin on the
+      other cores for a while: on the small inputs of a shell loop that is
+      more CPU than the evaluation (``rankwise eval`` of the demo data: 0.21 s
+      of CPU, 0.18 s with one thread). The commands call BLAS only in
+      randomization tests of over 524,288 queries (a matrix product per chunk
+      of resamples), where a second thread would save at most that product's
+      share of the wall time. ``OMP_NUM_THREADS`` is left alone (pyarrow sizes
+      its thread pool from it).
+    * No transparent huge pages for numpy's arrays (``NUMPY_MADVISE_HUGEPAGE``).
+      numpy asks the kernel for huge pages on every array above 4 MiB. On a
+      virtual machine that hands freed memory back to its host (virtio-balloon
+      free page reporting, as on the machines rankwise is measured on), a
+      fresh huge page is faulted in from the host and zeroed whole: on the
+      7M-line run, joining the parsed scores into one array was 14% of the
+      process's CPU (``perf``: ``clear_page_erms`` under a huge-page fault),
+      and the whole ``rankwise eval`` cost 0.78 s of CPU against 0.71 s in
+      4 KiB pages (medians of 7 paired runs 3 s apart). A command touches each
+      array once or twice in order, where huge pages save little.
+
+    Set before any command imports numpy (both are read then), and only then:
+    in a process that imported numpy already, nothing changes.
     """
     if "numpy" not in sys.modules:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 
 
 def _interrupted(error: BaseException | None) -> bool:
