@@ -408,6 +408,53 @@ def test_printed_floats_read_back(values: list[float], style: str) -> None:
 # any file: the two readers agree (values, or the same error)
 
 SEPARATORS = st.sampled_from([" ", " ", " ", "\t", "  ", " \t ", "\t\t"])
+LONG_DECIMAL = st.builds(
+    lambda sign, digits, at: sign + (digits[:at] or "0") + "." + digits[at:],
+    st.sampled_from(["", "-"]),
+    st.integers(16, 19).flatmap(lambda n: st.integers(10 ** (n - 1), 10 ** n - 1)).map(str),
+    st.integers(0, 19),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(LONG_DECIMAL, st.floats(allow_nan=False, allow_infinity=False,
+                                                  min_value=-1e17, max_value=1e17).map(repr)),
+                min_size=1, max_size=20))
+def test_long_mantissas_are_correctly_rounded(tokens: list[str]) -> None:
+    """17 to 19 significant digits (Python's repr of a float): rounded exactly, not by strtod."""
+    test_scores_are_correctly_rounded.hypothesis.inner_test(tokens)  # type: ignore[attr-defined]
+
+
+def halfway_tokens(seed: int, count: int) -> list[str]:
+    """Decimals exactly halfway between two neighbouring doubles (and one digit short of
+    it), in at most 19 significant digits: where rounding half to even decides."""
+    import math
+    import random
+    from decimal import Decimal
+
+    rng = random.Random(seed)
+    tokens = []
+    while len(tokens) < count:
+        power = rng.randint(49, 56)
+        c = rng.uniform(2.0 ** power, 2.0 ** (power + 1))
+        for neighbour in (math.nextafter(c, math.inf), math.nextafter(c, 0)):
+            text = format((Decimal(c) + Decimal(neighbour)) / 2, "f")
+            if len(text.replace(".", "").lstrip("0")) <= 19:
+                tokens.append(text)
+                tokens.append(text[:-1] + str(int(text[-1]) ^ 1) if "." in text else text + ".1")
+    return tokens
+
+
+def test_halfway_points_round_half_to_even() -> None:
+    tokens = halfway_tokens(7, 20_000)
+    assert sum(token.endswith("5") for token in tokens) > 4_000
+    text = "".join(f"q{i // 50} Q0 d{i} 1 {token} r\n" for i, token in enumerate(tokens))
+    columns = fast_outcome(text.encode())
+    assert isinstance(columns, _fast.FastColumns)
+    expected = np.array([float(token) for token in tokens])
+    np.testing.assert_array_equal(columns.values.view(np.int64), expected.view(np.int64))
+
+
 GOOD_SCORES = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
     st.integers(-10**6, 10**6).map(str),

@@ -20,9 +20,12 @@
  *
  * Numbers: a decimal with at most 19 significant digits, a mantissa up to
  * 2^53 and a power of ten within 1e+-22 is converted with one IEEE operation
- * (exact operands, so correctly rounded); every other number goes to strtod
- * (correctly rounded in glibc, musl and the MSVC runtime), so the result
- * always equals the correctly rounded value pyarrow computes.
+ * (exact operands, so correctly rounded); a larger mantissa (up to 19 digits,
+ * as Python's repr of a float writes 17) divided by at most 1e19 is rounded by
+ * a candidate checked exactly in 128-bit integers (exact_quotient); every other
+ * number goes to strtod (correctly rounded in glibc, musl and the MSVC
+ * runtime), so the result always equals the correctly rounded value pyarrow
+ * computes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -278,6 +281,60 @@ parse_double(const unsigned char *s, size_t n, const unsigned char *limit, doubl
     return parse_decimal(s, n, out);
 }
 
+#if defined(__SIZEOF_INT128__)
+#define HAS_EXACT_QUOTIENT 1
+/*
+ * mantissa / 10^e correctly rounded (round half to even), for 2^53 < mantissa < 2^64 and
+ * 0 <= e <= 19: the digits Python's repr of a float writes (17 significant digits), which
+ * one IEEE division cannot round exactly (the mantissa itself is not a double). The
+ * quotient of the two doubles is within an ulp or two of the answer; each candidate c =
+ * m * 2^k is checked exactly in 128-bit integers against the two halfway points beside it,
+ * (2m - 1) * 2^(k-1) and (2m + 1) * 2^(k-1), and moved one ulp toward the value until it
+ * lies between them. Returns 0 (the caller uses strtod) where the check does not fit in
+ * 128 bits, at a power of two (its lower halfway point is nearer), and below the normal
+ * range.
+ */
+static int
+exact_quotient(uint64_t mantissa, unsigned e, double *out)
+{
+    static const uint64_t tens[20] = {
+        1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+        100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+        10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+        100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+    };
+    const int bits = 64 - __builtin_clzll(mantissa); /* mantissa > 0 */
+    double c = (double)mantissa / powers_of_ten[e];
+    for (int step = 0; step < 4; step++) {
+        uint64_t word;
+        memcpy(&word, &c, sizeof word);
+        const int biased = (int)(word >> 52); /* c > 0: no sign bit */
+        const uint64_t m = (word & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+        const int shift = 1 - (biased - 1075); /* c = m * 2^(biased - 1075) */
+        if (biased == 0 || biased == 0x7FF || m == (UINT64_C(1) << 52) || shift < 0 ||
+            shift + bits > 127) {
+            return 0;
+        }
+        /* mantissa / 10^e against (2m +- 1) * 2^(k-1), both sides times 10^e * 2^(1-k) */
+        const unsigned __int128 value = (unsigned __int128)mantissa << shift;
+        const unsigned __int128 above = (unsigned __int128)(2 * m + 1) * tens[e];
+        const unsigned __int128 below = (unsigned __int128)(2 * m - 1) * tens[e];
+        if (value > above || (value == above && (m & 1))) {
+            word++; /* the next double up */
+        }
+        else if (value < below || (value == below && (m & 1))) {
+            word--;
+        }
+        else {
+            *out = c;
+            return 1;
+        }
+        memcpy(&c, &word, sizeof c);
+    }
+    return 0;
+}
+#endif
+
 static int
 parse_decimal(const unsigned char *s, size_t n, double *out)
 {
@@ -356,6 +413,15 @@ parse_decimal(const unsigned char *s, size_t n, double *out)
         *out = negative ? -value : value;
         return 1;
     }
+#ifdef HAS_EXACT_QUOTIENT
+    if (!truncated && mantissa > (1ULL << 53) && exponent >= -19 && exponent <= 0) {
+        double value;
+        if (exact_quotient(mantissa, (unsigned)-exponent, &value)) {
+            *out = negative ? -value : value;
+            return 1;
+        }
+    }
+#endif
     char local[96];
     char *text = n < sizeof(local) ? local : malloc(n + 1);
     if (text == NULL) {
