@@ -317,6 +317,11 @@ def test_lines_of_every_length_around_the_64_byte_window(tmp_path: Path) -> None
     "0", "7", "5.", ".5", "+1.25", "-0.0000001", "-0", "1234567.1234567", "12345678.1",
     "1.12345678", "00012.5000", "9999999.9999999", "0.1", "0.3", "2.675", "1e-3", "-.5",
     "39.977805", "123456789012345", "0.000000000000001",
+    # 8 to 19 digits (read 8 at a time; above 2^53 rounded by the exact check)
+    "39.97793936424411", "-0.9879843220391022", "+1234.5678901234567", "12345678901234567.5",
+    "4503599627370496.5", "4503599627370497.5", "9007199254740993", "18446744073709551615",
+    "0.1234567890123456789", "000000000000000000012.5", "-0.000000000000000001", "12345678.",
+    "99999999999999999.99", "1234567890123456789.0",
 ])
 def test_scores_read_in_one_step_equal_the_correctly_rounded_value(score: str) -> None:
     """Every short form of a score, with room after it for the 16-byte read: Python's float."""
@@ -327,7 +332,8 @@ def test_scores_read_in_one_step_equal_the_correctly_rounded_value(score: str) -
     assert piece.values.view(np.int64).tolist() == [np.float64(float(score)).view(np.int64)] * 3
 
 
-@pytest.mark.parametrize("score", [".", "-", "+", "1..2", "1.2.3", "1.2e", "--1", "1,5", "0x10"])
+@pytest.mark.parametrize("score", [".", "-", "+", "1..2", "1.2.3", "1.2e", "--1", "1,5", "0x10",
+                                   "123456789.123456789.1", "1234567890.1234567-8"])
 def test_tokens_that_are_not_scores_are_declined(score: str) -> None:
     text = f"q1 Q0 d1 1 {score} run-with-a-long-enough-tag\n".encode() * 2
     assert _fast.parse_block(text, "run") == _fast.Declined(

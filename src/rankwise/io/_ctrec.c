@@ -207,6 +207,8 @@ leading_digits(uint64_t w, unsigned *count)
  * Returns 1 and sets *out, or 0 when the token is not in that grammar.
  */
 static int parse_decimal(const unsigned char *s, size_t n, double *out);
+static int parse_long_decimal(const unsigned char *s, size_t n, const unsigned char *limit,
+                              double *out);
 
 /*
  * Scores as runs write them, "12.345678": at most 7 digits on each side of the
@@ -278,7 +280,7 @@ parse_double(const unsigned char *s, size_t n, const unsigned char *limit, doubl
 #else
     (void)limit;
 #endif
-    return parse_decimal(s, n, out);
+    return parse_long_decimal(s, n, limit, out);
 }
 
 #if defined(__SIZEOF_INT128__)
@@ -334,6 +336,75 @@ exact_quotient(uint64_t mantissa, unsigned e, double *out)
     return 0;
 }
 #endif
+
+/*
+ * A decimal without exponent, [+-]? digits [. digits], of at most 19 digits in all (the
+ * 17 significant digits of Python's repr of a float), read 8 digits at a time and
+ * rounded with one division or exact_quotient; anything else goes to parse_decimal.
+ * `limit` is the end of the readable buffer.
+ */
+static int
+parse_long_decimal(const unsigned char *s, size_t n, const unsigned char *limit, double *out)
+{
+#if defined(WORDS_LITTLE_ENDIAN)
+    static const uint64_t scale[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                      100000000};
+    size_t i = (n && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+    if (s + n + 8 > limit) { /* every 8-byte load below stays in the buffer */
+        return parse_decimal(s, n, out);
+    }
+    uint64_t mantissa = 0;
+    unsigned digits = 0, fraction = 0, point = 0;
+    while (i < n) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        uint64_t stops = ~digit_bytes(w) & HIGHS;
+        unsigned k = stops ? LOWEST_SET_BYTE(stops) : 8;
+        if (i + k > n) {
+            k = (unsigned)(n - i);
+        }
+        if (k > 0) {
+            if (digits + k > 19) {
+                return parse_decimal(s, n, out);
+            }
+            mantissa = mantissa * scale[k] + digits_value(w, k);
+            digits += k;
+            fraction += point ? k : 0;
+            i += k;
+            if (k == 8) {
+                continue;
+            }
+        }
+        if (i < n && s[i] == '.' && !point) {
+            point = 1;
+            i++;
+            continue;
+        }
+        break;
+    }
+    if (i != n || digits == 0) {
+        return parse_decimal(s, n, out); /* an exponent, a second point, another byte */
+    }
+    double value;
+    if (mantissa <= (UINT64_C(1) << 53)) {
+        value = (double)(int64_t)mantissa / powers_of_ten[fraction];
+    }
+#ifdef HAS_EXACT_QUOTIENT
+    else if (!exact_quotient(mantissa, fraction, &value)) {
+        return parse_decimal(s, n, out);
+    }
+#else
+    else {
+        return parse_decimal(s, n, out);
+    }
+#endif
+    *out = s[0] == '-' ? -value : value;
+    return 1;
+#else
+    (void)limit;
+    return parse_decimal(s, n, out);
+#endif
+}
 
 static int
 parse_decimal(const unsigned char *s, size_t n, double *out)
