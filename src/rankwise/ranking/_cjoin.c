@@ -392,22 +392,31 @@ by_query_join(const ByQuery *j, Judged *judged, int32_t *table, int64_t *rows_ou
             }
             kept++;
         }
-        for (; row < stop; row++, local++) {
+        while (row < stop) { /* the rows of the block, chunk by chunk */
             while (local >= j->chunks[c].length) {
                 local -= j->chunks[c].length;
                 c++;
             }
             const StringChunk *chunk = &j->chunks[c];
-            size_t n;
-            const unsigned char *s = chunk_string(chunk, local, &n);
-            const unsigned char *end = (const unsigned char *)chunk->data.buf + chunk->data.len;
-            uint64_t h = hash_token(s, n, end);
-            Py_ssize_t at = judged_index(judged, kept, table, cap, hashed, h, s, n);
-            if (at >= 0) {
-                rows_out[found] = row;
-                matches_out[found] = judged[at].row;
-                found++;
+            /* the chunk's pointers in locals: the stores below may alias nothing they read */
+            const int32_t *offsets = (const int32_t *)chunk->offsets.buf + chunk->offset;
+            const unsigned char *data = (const unsigned char *)chunk->data.buf;
+            const unsigned char *end = data + chunk->data.len;
+            Py_ssize_t take = chunk->length - local;
+            take = take < stop - row ? take : (Py_ssize_t)(stop - row);
+            for (Py_ssize_t i = local; i < local + take; i++) {
+                const unsigned char *s = data + offsets[i];
+                size_t n = (size_t)(offsets[i + 1] - offsets[i]);
+                uint64_t h = hash_token(s, n, end);
+                Py_ssize_t at = judged_index(judged, kept, table, cap, hashed, h, s, n);
+                if (at >= 0) {
+                    rows_out[found] = row + (i - local);
+                    matches_out[found] = judged[at].row;
+                    found++;
+                }
             }
+            row += take;
+            local += take;
         }
     }
     return found;
