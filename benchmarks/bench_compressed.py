@@ -87,8 +87,11 @@ def _data(args: argparse.Namespace) -> tuple[str, str, dict[str, str]]:
             continue
         path = f"{run}.{suffix}"
         if not os.path.exists(path):
-            with open(path, "wb") as out:
-                subprocess.run([*packer, "-c", run], stdout=out, check=True)
+            # the run's real path (zstd skips a symbolic link), written whole or not at all
+            partial = f"{path}.partial"
+            with open(partial, "wb") as out:
+                subprocess.run([*packer, "-c", os.path.realpath(run)], stdout=out, check=True)
+            os.replace(partial, path)
         packed[suffix] = path
     return qrels, run, packed
 
