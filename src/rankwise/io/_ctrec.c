@@ -158,6 +158,14 @@ static const double powers_of_ten[23] = {
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+/* The powers of ten that fit in 64 bits, as integers (10^19 < 2^64). */
+static const uint64_t integer_powers_of_ten[20] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+    100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+};
+
 #define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
 
 #ifdef WORDS_LITTLE_ENDIAN
@@ -234,9 +242,6 @@ parse_double(const unsigned char *s, size_t n, const unsigned char *limit, doubl
             unsigned whole = point ? (unsigned)__builtin_ctz(point) : (unsigned)m;
             unsigned fraction = point ? (unsigned)m - whole - 1 : 0;
             if (whole < 8 && fraction < 8 && whole + fraction > 0) {
-                static const uint64_t tens[8] = {1, 10, 100, 1000, 10000, 100000, 1000000,
-                                                 10000000};
-                static const double scales[8] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7};
                 uint64_t w, f;
                 memcpy(&w, s + i, 8);
                 memcpy(&f, s + i + whole + 1, 8); /* within the 16 bytes above */
@@ -244,7 +249,8 @@ parse_double(const unsigned char *s, size_t n, const unsigned char *limit, doubl
                 uint64_t part = fraction ? digits_value(f, fraction) : 0;
                 /* at most 14 digits (below 2^53, so a signed conversion is exact), and a
                    single division of exact operands rounds correctly */
-                double v = (double)(int64_t)(value * tens[fraction] + part) / scales[fraction];
+                double v = (double)(int64_t)(value * integer_powers_of_ten[fraction] + part) /
+                           powers_of_ten[fraction];
                 *out = s[0] == '-' ? -v : v;
                 return 1;
             }
@@ -263,9 +269,7 @@ parse_double(const unsigned char *s, size_t n, const unsigned char *limit, doubl
             memcpy(&w, s + at + 1, 8);
             uint64_t part = leading_digits(w, &fraction);
             if (fraction < 8) {
-                static const uint64_t tens[8] = {1, 10, 100, 1000, 10000, 100000, 1000000,
-                                                 10000000};
-                scale = tens[fraction];
+                scale = integer_powers_of_ten[fraction];
                 value = value * scale + part;
                 at += 1 + fraction;
             }
@@ -299,12 +303,6 @@ parse_double(const unsigned char *s, size_t n, const unsigned char *limit, doubl
 static int
 exact_quotient(uint64_t mantissa, unsigned e, double *out)
 {
-    static const uint64_t tens[20] = {
-        1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-        100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-        10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-        100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
-    };
     const int bits = 64 - __builtin_clzll(mantissa); /* mantissa > 0 */
     double c = (double)mantissa / powers_of_ten[e];
     for (int step = 0; step < 4; step++) {
@@ -319,8 +317,8 @@ exact_quotient(uint64_t mantissa, unsigned e, double *out)
         }
         /* mantissa / 10^e against (2m +- 1) * 2^(k-1), both sides times 10^e * 2^(1-k) */
         const unsigned __int128 value = (unsigned __int128)mantissa << shift;
-        const unsigned __int128 above = (unsigned __int128)(2 * m + 1) * tens[e];
-        const unsigned __int128 below = (unsigned __int128)(2 * m - 1) * tens[e];
+        const unsigned __int128 above = (unsigned __int128)(2 * m + 1) * integer_powers_of_ten[e];
+        const unsigned __int128 below = (unsigned __int128)(2 * m - 1) * integer_powers_of_ten[e];
         if (value > above || (value == above && (m & 1))) {
             word++; /* the next double up */
         }
@@ -347,8 +345,6 @@ static int
 parse_long_decimal(const unsigned char *s, size_t n, const unsigned char *limit, double *out)
 {
 #if defined(WORDS_LITTLE_ENDIAN)
-    static const uint64_t scale[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-                                      100000000};
     size_t i = (n && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
     if (s + n + 8 > limit) { /* every 8-byte load below stays in the buffer */
         return parse_decimal(s, n, out);
@@ -367,7 +363,7 @@ parse_long_decimal(const unsigned char *s, size_t n, const unsigned char *limit,
             if (digits + k > 19) {
                 return parse_decimal(s, n, out);
             }
-            mantissa = mantissa * scale[k] + digits_value(w, k);
+            mantissa = mantissa * integer_powers_of_ten[k] + digits_value(w, k);
             digits += k;
             fraction += point ? k : 0;
             i += k;
