@@ -398,7 +398,7 @@ by_query_join(const ByQuery *j, Judged *judged, int32_t *table, int64_t *rows_ou
                 c++;
             }
             const StringChunk *chunk = &j->chunks[c];
-            /* the chunk's pointers in locals: the stores below may alias nothing they read */
+            /* the chunk's pointers in locals, which the stores of a match cannot change */
             const int32_t *offsets = (const int32_t *)chunk->offsets.buf + chunk->offset;
             const unsigned char *data = (const unsigned char *)chunk->data.buf;
             const unsigned char *end = data + chunk->data.len;
