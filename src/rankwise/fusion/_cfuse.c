@@ -1221,9 +1221,15 @@ rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores, int
         hi = score > hi ? score : hi;
     }
     Ranked *rows = sorted ? s->rows : sort_scores(s, n, lo, hi);
-    int tied = 0; /* two equal scores: without them (scores of floats, mostly) one pass */
+    /* the ranks in score order, and whether two scores are equal: without (scores of
+       floats, mostly) these are the ranks, else each tie group is ordered and written again */
+    int tied = 0;
+    if (n > 0) {
+        local_rank[rows[0].row] = 1;
+    }
     for (int64_t i = 1; i < n; i++) {
         tied |= rows[i].score == rows[i - 1].score;
+        local_rank[rows[i].row] = i + 1;
     }
     for (int64_t i = 0; i < n && tied;) {
         int64_t j = i + 1;
@@ -1236,11 +1242,11 @@ rank_query(const int64_t *order, int64_t b, int64_t e, const double *scores, int
             if (status != RANK_OK) {
                 return status;
             }
+            for (int64_t k = i; k < j; k++) {
+                local_rank[rows[k].row] = k + 1;
+            }
         }
         i = j;
-    }
-    for (int64_t i = 0; i < n; i++) {
-        local_rank[rows[i].row] = i + 1;
     }
     return RANK_OK;
 }
