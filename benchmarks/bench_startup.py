@@ -5,6 +5,7 @@ Runs, interleaved and REPEAT times each, in fresh processes:
 
 - ``python -c pass`` (the interpreter and its site packages),
 - ``python -c "import numpy"`` (the floor of any numpy program),
+- ``rankwise --help`` (``python -m rankwise --help``), once per source tree given,
 - ``rankwise eval`` of the bundled demo data (3 queries, 1,500 run lines),
   once per source tree given (``--src``, default ``src`` of this repository),
 - the first evaluation of 1,000 x 100 dicts (``bench_python_inputs.make_dicts``:
@@ -107,6 +108,9 @@ def main() -> None:
         ("python -c pass", [sys.executable, "-c", "pass"], base_env),
         ("python -c 'import numpy'", [sys.executable, "-c", "import numpy"], base_env),
     ]
+    for tree in trees:
+        cases.append((f"rankwise --help ({tree})", [sys.executable, "-m", "rankwise", "--help"],
+                      {**base_env, "PYTHONPATH": os.path.abspath(tree)}))
     for tree in trees if not args.no_demo else []:
         command = [sys.executable, "-m", "rankwise", "eval", os.path.join(data, "qrels.test"),
                    os.path.join(data, "results.test"), "-m", "map", "ndcg@10", "P@10"]
@@ -136,6 +140,11 @@ def main() -> None:
         print(f"{name:<72} {wall:9.3f} {cpu:9.3f} {shown}")
         if first is not None:
             firsts[name] = first
+    floor = statistics.median(v[1] for v in times["python -c pass"])
+    for name, values in times.items():
+        if name.startswith("rankwise --help"):
+            cpu = statistics.median(v[1] for v in values)
+            print(f"{name}: {cpu / floor:.2f}x the CPU of python -c pass (issue 40: at most 2x)")
     peer = next((value for name, value in firsts.items() if name.startswith("pytrec_eval")), None)
     for name, value in firsts.items():
         if peer is not None and not name.startswith("pytrec_eval"):

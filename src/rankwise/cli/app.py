@@ -174,6 +174,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """
     import importlib
 
+    parser, commands = _root_parser()
+    modules = [COMMANDS[only]] if only in COMMANDS else COMMANDS.values()
+    for module in modules:
+        importlib.import_module(module).add_parser(commands)
+    return parser
+
+
+def _root_parser() -> tuple[_Parser, argparse._SubParsersAction[_Parser]]:
+    """``rankwise``'s own parser, and the action its commands are added to."""
     parser = _Parser(
         prog="rankwise",
         description=_DESCRIPTION,
@@ -182,10 +191,45 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    modules = [COMMANDS[only]] if only in COMMANDS else COMMANDS.values()
-    for module in modules:
-        importlib.import_module(module).add_parser(commands)
+    return parser, commands
+
+
+def _listing_parser() -> argparse.ArgumentParser:
+    """``rankwise``'s parser with every command named and summarised, none of their options.
+
+    What a command line that runs no command needs: ``rankwise --help``,
+    ``rankwise --version``, ``rankwise`` alone, a misspelt command. Its help
+    and its errors are :func:`build_parser`'s, without importing a command.
+
+    Examples
+    --------
+    >>> _listing_parser().format_help() == build_parser().format_help()
+    True
+    """
+    from rankwise.cli.summaries import SUMMARIES
+
+    parser, commands = _root_parser()
+    for name in COMMANDS:
+        commands.add_parser(name, help=SUMMARIES[name])
     return parser
+
+
+def _runs_no_command(before: list[str], args: list[str]) -> bool:
+    """Whether the command line only lists the commands, or fails before running one.
+
+    ``rankwise --help`` (also before a command: ``rankwise --help eval`` lists them
+    all), ``--version``, no command, or no word that names one.
+
+    Examples
+    --------
+    >>> _runs_no_command(["--help"], ["--help", "eval"]), _runs_no_command([], ["evl"])
+    (True, True)
+    >>> _runs_no_command([], ["eval", "--help"]), _runs_no_command(["--"], ["--", "eval"])
+    (False, False)
+    """
+    if {"-h", "--help", "--version"} & set(before):
+        return True
+    return not any(arg in COMMANDS for arg in args)
 
 
 def _command_parser(parser: argparse.ArgumentParser,
@@ -304,9 +348,9 @@ def _main(args: list[str]) -> int:
     if command is not None and before and set(before) <= flags:
         # ``rankwise --quiet eval ...``: the messages options belong to every command
         args = [command, *before, *rest]
-    # a known command needs its own parser only (start-up time: issue 13, item 21);
-    # anything else (no command, a misspelt one) gets them all, to list or suggest
-    parser = build_parser(only=command)
+    # a known command needs its own parser only (start-up time: issue 13, item 21); a line
+    # that runs none (--help, no command, a misspelt one) the commands' names and summaries
+    parser = _listing_parser() if _runs_no_command(before, args) else build_parser(only=command)
     try:
         namespace, unknown = parser.parse_known_args(args)
         if unknown:  # said by the command's parser, with its usage line, not rankwise's

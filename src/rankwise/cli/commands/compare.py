@@ -22,6 +22,7 @@ from rankwise.cli.options import (
     output_format,
     reading,
 )
+from rankwise.cli.summaries import SUMMARIES
 from rankwise.report.tables import FORMATS
 
 __all__ = ["add_parser", "run"]
@@ -77,7 +78,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``compare`` command."""
     parser = commands.add_parser(
         "compare",
-        help="compare runs with paired significance tests: a table for a paper",
+        help=SUMMARIES["compare"],
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

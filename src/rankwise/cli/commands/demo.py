@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from rankwise.cli.options import add_common_options
+from rankwise.cli.summaries import SUMMARIES
 
 __all__ = [
     "DATA_FILES", "TREC_MEASURES", "TUTORIAL_GRADES", "TUTORIAL_SCORES", "add_parser", "data_file",
@@ -45,7 +46,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``demo`` command."""
     parser = commands.add_parser(
         "demo",
-        help="evaluate the bundled example data (a TREC run; the tutorial's two models)",
+        help=SUMMARIES["demo"],
         description="Evaluate the example data bundled with rankwise and print a comparison: "
                     "a real TREC run (trec_eval's test collection, NIST) per topic, and "
                     "the tutorial's model A against model B (NDCG with both gains).",

@@ -23,6 +23,7 @@ from rankwise.cli.options import (
     probability,
     seed,
 )
+from rankwise.cli.summaries import SUMMARIES
 from rankwise.report.tables import FORMATS
 
 __all__ = ["add_parser", "run"]
@@ -65,8 +66,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``design`` command."""
     parser = commands.add_parser(
         "design",
-        help="topic set size design: topics needed for power or interval width; "
-             "discriminative power",
+        help=SUMMARIES["design"],
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -22,6 +22,7 @@ from rankwise.cli.options import (
     output_format,
     reading,
 )
+from rankwise.cli.summaries import SUMMARIES
 from rankwise.report.tables import FORMATS
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``eval`` command."""
     parser = commands.add_parser(
         "eval",
-        help="evaluate runs against judgments: a table of means (or per-query values)",
+        help=SUMMARIES["eval"],
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -14,6 +14,7 @@ from rankwise.cli.options import (
     measure_texts,
     number,
 )
+from rankwise.cli.summaries import SUMMARIES
 
 __all__ = ["add_parser", "run"]
 
@@ -45,7 +46,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``explain`` command."""
     parser = commands.add_parser(
         "explain",
-        help="why two tools give different numbers: the difference split by convention",
+        help=SUMMARIES["explain"],
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -13,6 +13,7 @@ from rankwise.cli.options import (
     fusion_options,
     reading,
 )
+from rankwise.cli.summaries import SUMMARIES
 
 __all__ = ["add_parser", "run"]
 
@@ -63,7 +64,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``fuse`` command."""
     parser = commands.add_parser(
         "fuse",
-        help="fuse runs into one (rrf, combmnz, ...) and write it as a TREC run",
+        help=SUMMARIES["fuse"],
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

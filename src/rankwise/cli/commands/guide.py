@@ -15,6 +15,7 @@ from rankwise.cli.options import (
     probability,
     seed,
 )
+from rankwise.cli.summaries import SUMMARIES
 from rankwise.report.tables import FORMATS
 
 __all__ = ["add_parser", "run"]
@@ -47,7 +48,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``guide`` command."""
     parser = commands.add_parser(
         "guide",
-        help="which measures your judgments and runs support, and the command to run",
+        help=SUMMARIES["guide"],
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -7,6 +7,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from rankwise.cli.options import add_common_options
+from rankwise.cli.summaries import SUMMARIES
 
 if TYPE_CHECKING:
     from rankwise.measures.catalog import Family
@@ -41,7 +42,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``measures`` command."""
     parser = commands.add_parser(
         "measures",
-        help="list the measures, their parameters and definitions",
+        help=SUMMARIES["measures"],
         description="List every measure family: its name and aliases, whether it takes a "
                     "cutoff (@k), its parameters with their defaults, and a one-line definition.",
     )

@@ -16,6 +16,7 @@ from rankwise.cli.options import (
     positive_int,
     reading,
 )
+from rankwise.cli.summaries import SUMMARIES
 
 __all__ = ["KINDS", "add_parser", "run"]
 
@@ -52,7 +53,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``plot`` command."""
     parser = commands.add_parser(
         "plot",
-        help="draw metric@k curves, distributions or per-query differences to a file",
+        help=SUMMARIES["plot"],
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -19,6 +19,7 @@ from rankwise.cli.options import (
     positive_int,
     recommender_options,
 )
+from rankwise.cli.summaries import SUMMARIES
 from rankwise.options import DUPLICATE_POLICIES, MISSING_POLICIES, SEGMENT_TESTS
 from rankwise.report.tables import FORMATS
 
@@ -102,8 +103,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``recs`` command."""
     parser = commands.add_parser(
         "recs",
-        help="evaluate recommendation lists: accuracy and beyond (coverage, Gini, novelty, "
-             "...), per segment",
+        help=SUMMARIES["recs"],
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -21,6 +21,7 @@ from rankwise.cli.options import (
     positive_int,
     reading,
 )
+from rankwise.cli.summaries import SUMMARIES
 
 __all__ = ["add_parser", "run"]
 
@@ -67,7 +68,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``report`` command."""
     parser = commands.add_parser(
         "report",
-        help="a self-contained HTML report comparing runs: table, curves, per-query plots",
+        help=SUMMARIES["report"],
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from rankwise._version import __version__
 from rankwise._wording import counted
+from rankwise.cli.summaries import SUMMARIES
 
 if TYPE_CHECKING:
     from rankwise.measures.trec_names import TrecEntry
@@ -422,7 +423,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register ``trec-eval`` (for the command list; its arguments are parsed by :func:`main`)."""
     parser = commands.add_parser(
         "trec-eval",
-        help="a drop-in for trec_eval 10.0: same options, same output byte for byte",
+        help=SUMMARIES["trec-eval"],
         add_help=False,
         prefix_chars="\0",
     )
