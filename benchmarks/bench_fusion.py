@@ -14,11 +14,12 @@ on a loaded machine) and the load average, since the machine may be shared.
 Twice: on the runs as read (in rank order: a row's rank is its position, but where scores
 tie) and on the same runs in memory with the perturbed scores left in the base run's row
 order (no longer in rank order: every row's rank comes from a sort, issue 40), with
-rrf / combmnz, the ratio the issue targets (<= 1.5x). --queries N keeps the first N
-queries only (e.g. 1000), --methods picks methods. Peak memory (ru_maxrss) is printed
-after the runs are read and at the end. With --ranx-queries N, ranx's fuse (its second, warm
-call) and rankwise's are timed in the same process on the first N queries of the same
-runs, given as dicts, for the ratio.
+rrf / combmnz, the ratio the issue targets (<= 1.5x); with --pairs N, also the median of
+N per-pair ratios of rrf and combmnz called alternately (steadier under load).
+--queries N keeps the first N queries only (e.g. 1000), --methods picks methods. Peak
+memory (ru_maxrss) is printed after the runs are read and at the end. With
+--ranx-queries N, ranx's fuse (its second, warm call) and rankwise's are timed in the same
+process on the first N queries of the same runs, given as dicts, for the ratio.
 """
 
 
@@ -90,7 +91,8 @@ def reset_peak() -> float | None:
     return _status_mb("VmRSS")
 
 
-def time_methods(label: str, runs, labels, repeat: int, figures: dict) -> None:
+def time_methods(label: str, runs, labels, repeat: int, figures: dict,
+                 pairs: int = 0) -> None:
     import os
 
     import rankwise as rw
@@ -116,6 +118,34 @@ def time_methods(label: str, runs, labels, repeat: int, figures: dict) -> None:
         figures[f"{label}: rrf / combmnz cpu"] = ratio
         figures[f"{label}: rrf / combmnz least cpu"] = least_ratio
         print(f"{label}: rrf / combmnz CPU {ratio:.2f}x (of the least CPU: {least_ratio:.2f}x)")
+        if pairs:
+            paired = paired_ratio(runs, pairs)
+            figures[f"{label}: rrf / combmnz paired"] = paired
+            print(f"{label}: rrf / combmnz CPU, {pairs} calls of each alternating: median "
+                  f"{paired['median ratio']:.2f}x of the per-pair ratios (rounds "
+                  f"{paired['low']:.2f}-{paired['high']:.2f}x); medians rrf "
+                  f"{paired['rrf']:.3f} s, combmnz {paired['combmnz']:.3f} s")
+
+
+def paired_ratio(runs, pairs: int) -> dict:
+    """rrf and combmnz called alternately *pairs* times: the ratio of each pair's CPU times.
+
+    The steadier figure on a shared machine: a pair's two calls are seconds apart, so a
+    slow spell of the machine slows both.
+    """
+    import statistics
+
+    import rankwise as rw
+
+    rrf, combmnz = [], []
+    for _ in range(pairs):
+        for method, into in (("rrf", rrf), ("combmnz", combmnz)):
+            cpu = time.process_time()
+            rw.fuse(runs, method)
+            into.append(time.process_time() - cpu)
+    ratios = [a / b for a, b in zip(rrf, combmnz)]
+    return {"median ratio": statistics.median(ratios), "low": min(ratios), "high": max(ratios),
+            "rrf": statistics.median(rrf), "combmnz": statistics.median(combmnz)}
 
 
 def best_of(repeat: int, action) -> float:
@@ -144,6 +174,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--ranx-queries", type=int, default=0)
     parser.add_argument("--queries", type=int, default=0)
+    parser.add_argument("--pairs", type=int, default=0,
+                        help="also call rrf and combmnz alternately this many times each and "
+                             "print the median of the per-pair CPU ratios")
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
@@ -164,12 +197,13 @@ def main() -> None:
           f"peak memory {peak_mb():.0f} MB")
     base = runs[0]
     figures = {"rows_per_run": len(runs[0]), "runs": args.runs, "queries": args.queries}
-    time_methods("as read (rank order)", runs, args.methods, args.repeat, figures)
+    time_methods("as read (rank order)", runs, args.methods, args.repeat, figures, args.pairs)
     # the same runs, perturbed in memory: scores no longer descend within each query
     source = first_queries(rw.read_run(args.run), args.queries)
     shuffled = [perturbed(source, seed) for seed in range(args.runs)]
     del source
-    time_methods("not in rank order", shuffled, args.methods, args.repeat, figures)
+    time_methods("not in rank order", shuffled, args.methods, args.repeat, figures,
+                 args.pairs)
     del shuffled
     figures["peak memory MB"] = peak_mb()
     print(f"peak memory {peak_mb():.0f} MB")
