@@ -281,7 +281,7 @@ def test_a_text_score_is_one_error_line_naming_file_and_line(cli, tmp_path: Path
     (tmp_path / "graded.csv").write_text("user,item,rating\nu1,a,good\n")
     for argv, message in (
             (["test.csv", "recs.csv"], "recs.csv:3: score must be a number, got 'high'\n"),
-            (["test.csv", "ranks.csv"], "ranks.csv:4: rank must be a number, got ''\n"),
+            (["test.csv", "ranks.csv"], "ranks.csv:4: rank is missing (null)\n"),
             (["test.csv", "recs.jsonl"], "recs.jsonl:1: score must be a number, got 'hi' (the "
                                          "column holds text); convert the column to numbers "
                                          "first\n"),
@@ -324,3 +324,18 @@ def test_a_table_without_a_known_ending_is_refused_with_what_is_expected(cli, fi
     assert outcome.status != 0
     assert "held_out: cannot tell the table's format from its name" in outcome.err
     assert ".parquet, .csv, .tsv or .jsonl" in outcome.err and "None" not in outcome.err
+
+
+def test_a_repeated_pair_and_a_missing_column_name_their_file(cli, tmp_path: Path) -> None:
+    """With two models, the message says which file holds the repeated pair."""
+    (tmp_path / "test.csv").write_text("user,item\nu1,i1\nu2,i3\n")
+    (tmp_path / "a.csv").write_text("user,item,score\nu1,i1,0.9\nu2,i3,0.7\n")
+    (tmp_path / "b.csv").write_text("user,item,score\nu1,i1,0.9\nu2,i3,0.7\nu1,i1,0.1\n")
+    (tmp_path / "c.csv").write_text("user,thing,score\nu1,i1,0.9\n")
+    outcome = cli(["recs", "test.csv", "a.csv", "b.csv", "-m", "P@1"], cwd=tmp_path)
+    assert outcome.status == 1
+    assert outcome.err.startswith("rankwise: error: b.csv: item 'i1' is recommended twice to "
+                                  "user 'u1'; give each pair once, or keep the best-ranked one")
+    assert "--duplicates first" in outcome.err
+    outcome = cli(["recs", "test.csv", "c.csv", "-m", "P@1"], cwd=tmp_path)
+    assert outcome.status == 1 and outcome.err.startswith("rankwise: error: c.csv: no item column")

@@ -179,7 +179,21 @@ CASES = [
     ("r.csv", "qid,docid,score\nq1,a,2.0\n\nq1,b,1_000\n", "run",
      "r.csv:4: score must be a number, got '1_000'"),
     ("r.csv", "qid,docid,score\nq1,a,2.0\nq1,b,\n", "run",
-     "r.csv:3: score must be a number, got ''"),
+     "r.csv:3: score is missing (null)"),
+    # an empty id field is a missing id, never a query or document named '' (quoted too)
+    ("r.csv", "qid,docid,score\nq1,a,2.0\n,b,1.0\n", "run",
+     "r.csv:3: query id is missing (null)"),
+    ("r.tsv", "qid\tdocid\tscore\nq1\ta\t2.0\n\nq1\t\t1.0\n", "run",
+     "r.tsv:4: document id is missing (null)"),
+    ("q.csv", 'query_id,doc_id,relevance\nq1,d1,1\n"",d4,1\n', "qrels",
+     "q.csv:3: query id is missing (null)"),
+    ("q.csv", "query_id,doc_id,relevance\nq1,d1,\n", "qrels",
+     "q.csv:2: grade is missing (null)"),
+    # a column named twice: which one is meant is not guessed
+    ("r.csv", "query_id,doc_id,score,score\nq1,d1,3,4\n", "run",
+     "r.csv:1: the column 'score' is there twice; a table's column names must differ"),
+    ("q.tsv", "query_id\tdoc_id\trelevance\tquery_id\nq1\td1\t1\tq2\n", "qrels",
+     "q.tsv:1: the column 'query_id' is there twice; a table's column names must differ"),
     ("r.csv", "qid,docid,score\nq1,a,2.0\nq1,b,inf\n", "run",
      "r.csv:3: score must be a finite number, got 'inf'"),
     ("r.csv", "qid,docid,score\nq1,a,2.0\nq1,b,1,5\n", "run",
@@ -347,3 +361,46 @@ def test_a_pickled_run_is_the_same_run(tmp_path: Path) -> None:
             np.testing.assert_array_equal(again.query_codes, item.query_codes)
             assert again.rank_order_blocks is None or (
                 again.rank_order_blocks.tolist() == item.rank_order_blocks.tolist())
+
+
+def test_a_column_named_twice_is_refused_in_every_table_form(tmp_path: Path) -> None:
+    """Parquet files and Arrow tables as CSV headers: one clear error, never a traceback."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    run_table = pa.Table.from_arrays(
+        [pa.array(["q1"]), pa.array(["d1"]), pa.array([1.0]), pa.array([2.0])],
+        names=["query_id", "doc_id", "score", "score"])
+    qrels_table = pa.Table.from_arrays(
+        [pa.array(["q1"]), pa.array(["d1"]), pa.array([1]), pa.array([0])],
+        names=["query_id", "doc_id", "relevance", "relevance"])
+    said = r"the column 'score' is there twice; a table's column names must differ"
+    with pytest.raises(InputFormatError, match=r"^<table>: the score column 'score' is there "
+                                               r"twice"):
+        rw.evaluate({"q1": {"d1": 1}}, run_table, ["map"])
+    with pytest.raises(InputFormatError, match=r"^<table>: the relevance column 'relevance' is "
+                                               r"there twice"):
+        rw.evaluate(qrels_table, {"q1": {"d1": 1.0}}, ["map"])
+    path = tmp_path / "run.parquet"
+    pq.write_table(run_table, path)
+    with pytest.raises(InputFormatError, match=f"run.parquet: {said}"):
+        rw.read_run(str(path))
+    # a column named twice that no role reads is no error
+    extra = pa.Table.from_arrays(
+        [pa.array(["q1"]), pa.array(["d1"]), pa.array([1.0]), pa.array(["x"]), pa.array(["y"])],
+        names=["query_id", "doc_id", "score", "note", "note"])
+    assert rw.evaluate({"q1": {"d1": 1}}, extra, ["map"]).mean["map"] == 1.0
+
+
+@pytest.mark.parametrize(("rank", "said"), [
+    ("x", "run.txt:2: rank must be a number, got 'x'"),
+    ("nan", "run.txt:2: rank must be a finite number for ties='rank', got 'nan'"),
+    ("-inf", "run.txt:2: rank must be a finite number for ties='rank', got '-inf'"),
+])
+def test_ranks_that_order_the_rows_are_finite_numbers(tmp_path: Path, rank: str,
+                                                       said: str) -> None:
+    (tmp_path / "run.txt").write_text(f"q1 Q0 d2 1 3.0 A\nq1 Q0 d1 {rank} 2.0 A\n")
+    with pytest.raises(InputFormatError) as caught:
+        rw.evaluate({"q1": {"d1": 1, "d2": 0}}, str(tmp_path / "run.txt"), ["map"],
+                    ties="rank")
+    assert str(caught.value).endswith(said)

@@ -59,6 +59,7 @@ __all__ = [
     "run_of_table",
     "split_one_table",
     "table_of_columns",
+    "table_path",
     "to_arrow_table",
 ]
 
@@ -164,6 +165,8 @@ def _columns(frame: Any, pick: Pick) -> tuple[Any, Any, Any] | None:
         frame = pa.Table.from_batches([frame])
     if isinstance(frame, pa.Table):
         names = pick(frame.column_names)
+        if any(frame.column_names.count(picked) > 1 for picked in names):
+            return None  # a column named twice: the general path says which
         return frame[names[0]], frame[names[1]], frame[names[2]]
     module = type(frame).__module__.split(".")[0]
     if module == "polars" and hasattr(frame, "select"):
@@ -465,6 +468,11 @@ def _column(table: pa.Table, name: str, role: str, where: str) -> pa.ChunkedArra
         raise InputFormatError(
             f"{role} column {name!r} not found; columns are {table.column_names}", where
         )
+    if table.column_names.count(name) > 1:
+        raise InputFormatError(
+            f"the {role} column {name!r} is there twice; a table's column names must differ",
+            where
+        )
     return table[name]
 
 
@@ -505,6 +513,19 @@ class TextLines:
             if seen == row:
                 return number
         return row + 1 + self.header
+
+
+def table_path(table: Any) -> str | None:
+    """The file a table was read from by :func:`rankwise.io.tables.read_table`, else None.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> table_path(pa.table({"user": ["u1"]})) is None
+    True
+    """
+    meta = getattr(getattr(table, "schema", None), "metadata", None) or {}
+    return meta.get(_PATH, b"").decode() or None
 
 
 def _where(table: pa.Table, source: str | None) -> tuple[str, TextLines | None, bool]:

@@ -61,7 +61,10 @@ def read_table(path: str, fmt: str | None = None) -> pa.Table:
     ``.jsonl``/``.ndjson``, optionally compressed) unless *fmt* names it;
     compression is recognised by the content. Every column of a CSV or TSV
     file is read as text (ids stay as written: ``007``, ``NA``); scores and
-    grades are parsed when the table is turned into a run or judgments.
+    grades are parsed when the table is turned into a run or judgments. An
+    empty field (``q1,,3`` or ``""``) is a missing value: where an id, a score
+    or a grade is read, an error naming its line. A column name twice is an
+    error.
     """
     kind = fmt or table_format(path)
     if kind is None:
@@ -88,10 +91,34 @@ def read_table(path: str, fmt: str | None = None) -> pa.Table:
             _diagnose_jsonl(opened.display)  # names the line
         raise InputFormatError("a column name is not UTF-8 text: rankwise reads UTF-8 files",
                                opened.display) from None
+    refuse_repeated_columns(table.column_names, opened.display)
     meta = dict(table.schema.metadata or {})
     meta[_FORMAT] = kind.encode()
     meta[_PATH] = opened.display.encode() if rereadable else b""
     return table.replace_schema_metadata(meta)
+
+
+def refuse_repeated_columns(names: list[str], where: str, line: int | None = None) -> None:
+    """Raise :class:`InputFormatError` when a column name comes twice (a header line's, *line*).
+
+    A table whose query, document, score or grade column is named twice cannot say
+    which one is meant: no column is guessed.
+
+    Examples
+    --------
+    >>> refuse_repeated_columns(["query_id", "doc_id", "score", "score"], "run.csv", 1)
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: run.csv:1: the column 'score' is there twice; a \
+table's column names must differ
+    """
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise InputFormatError(
+                f"the column {name!r} is there twice; a table's column names must differ",
+                where, line)
+        seen.add(name)
 
 
 class _ChunksIO(io.RawIOBase):
@@ -134,9 +161,11 @@ def _read_parquet(opened: Source) -> pa.Table:
     import pyarrow.parquet as pq
 
     try:
-        if opened.path is not None:
-            return pq.read_table(opened.path)
-        return pq.read_table(pa.BufferReader(b"".join(opened.chunks())))
+        source = (opened.path if opened.path is not None
+                  else pa.BufferReader(b"".join(opened.chunks())))
+        with pq.ParquetFile(source) as parquet:
+            refuse_repeated_columns(parquet.schema_arrow.names, opened.display)
+            return parquet.read()
     except (pa.ArrowException, OSError) as error:
         raise _arrow_failure(error, "parquet", opened.display) from None
 
@@ -160,6 +189,7 @@ def _read_csv(opened: Source, delimiter: str) -> pa.Table:
     if not names:
         raise InputFormatError("file is empty: expected a header line naming the columns",
                                opened.display)
+    refuse_repeated_columns(names, opened.display, 1)
     source = _stream(opened, None if opened.path is not None else itertools.chain([head], chunks))
     try:
         return pacsv.read_csv(
@@ -167,9 +197,11 @@ def _read_csv(opened: Source, delimiter: str) -> pa.Table:
             parse_options=pacsv.ParseOptions(delimiter=delimiter),
             convert_options=pacsv.ConvertOptions(
                 column_types=dict.fromkeys(names, pa.string()),
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-                null_values=[],
+                # an empty field is a missing value (an id, a score: an error naming its
+                # line), never an id '' or a guess; any other text ("NA", "null") is text
+                strings_can_be_null=True,
+                quoted_strings_can_be_null=True,
+                null_values=[""],
             ),
         )
     except (pa.ArrowException, OSError) as error:

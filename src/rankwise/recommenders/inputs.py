@@ -860,11 +860,14 @@ class Lists:
             return cls.ordered(u, i, key, n_items=max(len(items), 1),
                                what=what, duplicates=duplicates, vocabularies=(users, items),
                                presorted=True)
+        from rankwise.io.frames import table_path
+
         table = as_table(obj, what)
-        user_col = find_column(table, "user", columns, what)
-        item_col = find_column(table, "item", columns, what)
-        rank_col = find_column(table, "rank", columns, what, required=False)
-        score_col = None if rank_col else find_column(table, "score", columns, what,
+        where = table_path(table) or what  # a file's messages name the file
+        user_col = find_column(table, "user", columns, where)
+        item_col = find_column(table, "item", columns, where)
+        rank_col = find_column(table, "rank", columns, where, required=False)
+        score_col = None if rank_col else find_column(table, "score", columns, where,
                                                       required=False)
         user_ids, item_ids = table.column(user_col), table.column(item_col)
 
@@ -882,7 +885,7 @@ class Lists:
                 return head
         u = users.encode(user_ids, narrow=True)
         i = items.encode(item_ids, narrow=True)
-        return cls.ordered(u, i, key_of(), n_items=max(len(items), 1), what=what,
+        return cls.ordered(u, i, key_of(), n_items=max(len(items), 1), what=where,
                            duplicates=duplicates, vocabularies=(users, items),
                            descending=rank_col is None)
 
@@ -961,8 +964,8 @@ def _duplicate_error(u: np.ndarray, i: np.ndarray, repeated: np.ndarray, what: s
         vocabularies[1].labels()[int(i[row])].as_py())
     raise DuplicateEntryError(
         f"{what}: item {item!r} is recommended twice to user {user!r}; "
-        "give each pair once, or pass duplicates='first' to keep the "
-        "best-ranked one"
+        "give each pair once, or keep the best-ranked one with duplicates='first' "
+        "(rankwise recs --duplicates first)"
     )
 
 
