@@ -13,7 +13,6 @@ from rankwise.data._arrow import (
     as_string_chunks,
     intern,
     numbers_column,
-    numbers_to_numpy,
     row_error,
     string_keys,
 )
@@ -362,17 +361,23 @@ class Run:
 
     @property
     def ranks(self) -> np.ndarray | None:
-        """Per row, the rank column of the file as float64, when it was kept."""
+        """Per row, the rank column of the file as float64, when it was kept.
+
+        Each rank must be a finite number (it orders the rows with ``ties="rank"``):
+        anything else is an error naming its line (its row, for a table).
+        """
         if self._ranks is None:
             return None
-        import pyarrow as pa
-
-        try:
-            return numbers_to_numpy(to_arrow(self._ranks).cast(pa.float64()))
-        except (pa.ArrowInvalid, ValueError) as error:
+        ranks = numbers_column(to_arrow(self._ranks), "rank", self._source, self.line_of,
+                               text=True)
+        finite = np.isfinite(ranks)
+        if not finite.all():
+            row = int(np.argmin(finite))
+            written = to_arrow(self._ranks)[row].as_py()  # as the file has it
             raise InputFormatError(
-                f"rank column must be numeric for ties='rank': {error}", self._source
-            ) from None
+                f"rank must be a finite number for ties='rank', got {written!r}",
+                self._source or "<table>", self.line_of(row))
+        return ranks
 
     @property
     def rank_order_blocks(self) -> np.ndarray | None:
