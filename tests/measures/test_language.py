@@ -272,3 +272,13 @@ def test_canonical_strings_with_parameters_round_trip(name: str) -> None:
     assert str(parse("Rprec(mult=0.5)")) == "Rprec(mult=0.5)"
     with pytest.raises(MeasureSyntaxError, match="ir_measures' Rprec has no parameter 'x'"):
         parse("Rprec(x=1)")
+
+
+@pytest.mark.parametrize("name", ["P.", "ndcg_cut.", "recall.", "map_cut.", "success."])
+def test_a_dot_with_no_parameters_is_refused_as_trec_eval_and_pytrec_eval_do(name: str) -> None:
+    """``P.`` is not ``P`` (its default cutoffs): trec_eval and pytrec_eval both refuse it."""
+    import rankwise as rw
+    from rankwise.exceptions import MeasureSyntaxError
+
+    with pytest.raises(MeasureSyntaxError, match=f"empty parameter list in measure '{name}'"):
+        rw.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [name])

@@ -490,7 +490,11 @@ def parse_trec(text: str) -> list[TrecEntry]:
     family = TREC_MEASURES.get(name)
     if family is None:
         raise UnknownMeasureError(f"unknown trec_eval measure {stripped!r}{trec_hint(stripped)}")
-    built = family.build(params if dot and params != "" else None)
+    if dot and params == "":  # trec_eval and pytrec_eval refuse it too
+        raise MeasureSyntaxError(
+            f"empty parameter list in measure {stripped!r}: give parameters after the '.' "
+            f"(for example '{name}.10') or none ('{name}')")
+    built = family.build(params if dot else None)
     return [
         TrecEntry(label, measure, _ORDER[name], family.integer, family.text)
         for label, measure in built
