@@ -59,6 +59,20 @@ def test_ids_trec_text_cannot_hold_are_refused(tmp_path: Path) -> None:
     assert rw.read_run(tmp_path / "r.parquet").to_dict() == run.to_dict()
 
 
+def test_a_query_id_a_reader_takes_for_a_comment_is_refused(tmp_path: Path) -> None:
+    """'#q2' first on a line is a comment when read back: the query would be lost."""
+    run = rw.Run.from_dict({"q1": {"d1": 2.0}, "#q2": {"d9": 1.0}})
+    with pytest.raises(rw.InvalidParameterError, match=r"query id '#q2' \(row \d\)"):
+        run.to_trec(tmp_path / "r")
+    with pytest.raises(rw.InvalidParameterError, match=r"query id '#q2'"):
+        rw.Qrels.from_dict({"#q2": {"d9": 1}}).to_trec(tmp_path / "q")
+    assert not (tmp_path / "r").exists() and not (tmp_path / "q").exists()
+    # elsewhere on the line '#' is text: a document id may start with it, and reads back
+    kept = rw.Run.from_dict({"q1": {"#d": 1.0, "d#": 0.5}})
+    kept.to_trec(tmp_path / "ok")
+    assert rw.read_run(tmp_path / "ok").to_dict() == kept.to_dict()
+
+
 def test_fractional_grades_and_empty_objects(tmp_path: Path) -> None:
     qrels = rw.Qrels.from_dict({"q": {"a": 2, "b": 0, "c": -1}})
     qrels.to_trec(tmp_path / "q")

@@ -4,7 +4,8 @@ A run is written in trec_eval's order (per query, score descending, ties by
 document id descending) with ranks 1, 2, ...; scores are written in the
 shortest text that reads back to the same float64, so reading the file gives
 the same run. Query and document ids that TREC text cannot hold (empty, or
-with a space, tab or newline) are refused with the row that holds them.
+with a space, tab or newline, and query ids starting with ``#``, which
+readers take for a comment line) are refused with the row that holds them.
 Files are written atomically (:func:`rankwise._files.write_file`).
 """
 
@@ -23,15 +24,23 @@ if TYPE_CHECKING:
 __all__ = ["qrels_to_trec", "run_to_trec", "to_pandas", "to_parquet"]
 
 
-def _check_ids(column: pa.Array, what: str) -> None:
+def _check_ids(column: pa.Array, what: str, *, first: bool = False) -> None:
+    """Refuse an id TREC text cannot hold; *first*: the line's first field (a query id).
+
+    A line whose first field starts with ``#`` is a comment to the readers (rankwise's,
+    and most tools'): a query id written there would be lost when the file is read.
+    """
     import pyarrow.compute as pc
 
-    bad = pc.or_(pc.equal(pc.utf8_length(column), 0), pc.match_substring_regex(column, r"\s"))
+    pattern = r"\s|^#" if first else r"\s"
+    bad = pc.or_(pc.equal(pc.utf8_length(column), 0), pc.match_substring_regex(column, pattern))
     if pc.any(bad).as_py():
         row = int(np.flatnonzero(bad.to_numpy(zero_copy_only=False))[0])
+        rule = ("ids there are non-empty and hold no space, tab or newline"
+                + (", and a query id does not start with '#' (a comment line)" if first else ""))
         raise InvalidParameterError(
             f"{what} {column[row].as_py()!r} (row {row + 1}) cannot be written as TREC text: "
-            "ids there are non-empty and hold no space, tab or newline; use to_parquet"
+            f"{rule}; use to_parquet"
         )
 
 
@@ -92,7 +101,7 @@ def run_to_trec(table: pa.Table, path: str | os.PathLike[str], *, run_id: str) -
         raise InvalidParameterError(
             f"run id {tag!r} cannot be written as TREC text: give run_id= without spaces"
         )
-    _check_ids(table["query_id"].combine_chunks(), "query id")
+    _check_ids(table["query_id"].combine_chunks(), "query id", first=True)
     _check_ids(table["doc_id"].combine_chunks(), "document id")
     order = pc.sort_indices(
         pa.table({
@@ -130,7 +139,7 @@ def qrels_to_trec(table: pa.Table, path: str | os.PathLike[str]) -> None:
     """
     from rankwise._files import write_file
 
-    _check_ids(table["query_id"].combine_chunks(), "query id")
+    _check_ids(table["query_id"].combine_chunks(), "query id", first=True)
     _check_ids(table["doc_id"].combine_chunks(), "document id")
     n = table.num_rows
     if "subtopic" in table.column_names:
