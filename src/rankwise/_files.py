@@ -194,6 +194,9 @@ def write_file(data: bytes | str | Iterable[bytes | str], path: str | os.PathLik
     if data is None:
         raise TypeError("expected str, bytes or an iterable of them to write, got None")
     shown = os.fspath(path)
+    if not shown:  # (its real path would be the working folder)
+        raise FileNotFoundError(errno.ENOENT, "the file name is empty: expected a file to write",
+                                "''")
     target = os.path.realpath(shown)  # follow symbolic links: write the file they point to
     if os.path.isdir(target):
         raise IsADirectoryError(errno.EISDIR, "is a directory, expected a file name", shown)

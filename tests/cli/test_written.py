@@ -86,3 +86,40 @@ def test_standard_output_and_devices_are_not_announced(cli, target: str) -> None
     assert outcome.status == 0 and "wrote" not in outcome.err
     outcome = cli(["eval", *RUNS, "-m", "map"])
     assert outcome.status == 0 and "wrote" not in outcome.err
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_dash_is_standard_output_for_every_command(cli, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     command: str) -> None:
+    """``-o -`` writes to standard output, never a file named ``-`` (report and plot did)."""
+    monkeypatch.chdir(tmp_path)
+    argv = COMMANDS[command]("-", tmp_path)
+    if command == "plot":
+        argv += ["-f", "svg"]
+    outcome = cli(argv)
+    assert outcome.status == 0, outcome.err
+    assert not (tmp_path / "-").exists()
+    assert outcome.out and "wrote" not in outcome.err
+    if command == "report":
+        assert outcome.out.startswith(b"<!DOCTYPE html>")
+    if command == "plot":
+        assert outcome.out.lstrip().startswith(b"<?xml")
+
+
+def test_a_figure_to_standard_output_needs_its_format(cli, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    outcome = cli(COMMANDS["plot"]("-", tmp_path))
+    assert outcome.status == 1 and not (tmp_path / "-").exists()
+    assert "-o - writes the figure to standard output: give its format with -f" in outcome.err
+
+
+def test_an_empty_file_name_is_said_to_be_one(cli, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    outcome = cli(["eval", *RUNS, "-m", "map", "-o", ""])
+    assert outcome.status == 1
+    assert outcome.err.strip() == "rankwise: error: '': the file name is empty: expected a " \
+                                  "file to write"
+    assert list(tmp_path.iterdir()) == []

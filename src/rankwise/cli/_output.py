@@ -173,6 +173,28 @@ def _to_stdout(pieces: Iterator[str]) -> None:
     flush_stdout()
 
 
+def write_binary_output(data: bytes, path: str | None) -> None:
+    """Write *data* to *path* as :func:`write_output` writes text (``-``: standard output)."""
+    if path is not None and path != "-":
+        from rankwise._files import write_file
+
+        if os.path.isdir(path):
+            raise IsADirectoryError(f"{path}: is a directory, expected a file name for -o")
+        write_file(data, path)
+        return
+    flush_stdout()  # what was written as text comes first
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None or sys.stdout.closed:
+        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
+    try:
+        stream.write(data)
+        stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise _stdout_error(error) from None
+
+
 def write_output(text: str | Iterable[str], path: str | None) -> None:
     """Write *text* to *path*, or to standard output when *path* is None or ``"-"``.
 

@@ -17,7 +17,8 @@ from rankwise._validation import OneOf, check
 from rankwise.exceptions import InvalidParameterError
 from rankwise.report.svg import Canvas
 
-__all__ = ["FILE_FORMATS", "figure_to_svg", "file_format", "save_canvas", "save_figure"]
+__all__ = ["FILE_FORMATS", "canvas_bytes", "figure_to_svg", "file_format", "save_canvas",
+           "save_figure"]
 
 FILE_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 """File suffix -> matplotlib format, for ``rankwise plot -o``."""
@@ -136,13 +137,27 @@ def save_canvas(
     """
     from rankwise._files import write_file
 
-    fmt = _checked_format(path, fmt)
+    write_file(canvas_bytes(canvas, _checked_format(path, fmt), dpi=dpi), path)
+
+
+def canvas_bytes(canvas: Canvas, fmt: str, *, dpi: float = 150) -> bytes:
+    """The bytes of the file :func:`save_canvas` writes, in format *fmt* (png, svg or pdf).
+
+    Examples
+    --------
+    >>> from rankwise.report.svg import Canvas
+    >>> canvas_bytes(Canvas(100, 50, key="c", title="A", desc="An empty figure"), "svg")[:5]
+    b'<?xml'
+    """
+    fmt = _checked_format("", fmt)
     if fmt == "svg":
-        write_file(canvas.svg(standalone=True).encode("utf-8"), path)
-        return
+        return canvas.svg(standalone=True).encode("utf-8")
     from rankwise.report._mpl import draw
 
-    save_figure(draw(canvas).figure, path, dpi=dpi, fmt=fmt)
+    figure = draw(canvas).figure
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format=fmt, dpi=dpi, metadata=_file_metadata(fmt))
+    return buffer.getvalue()
 
 
 def _checked_format(path: str | os.PathLike[str], fmt: str | None) -> str:

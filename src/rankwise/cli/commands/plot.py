@@ -65,7 +65,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="measures to draw (default: ndcg P recall for curves; "
                              "ndcg@10 map mrr otherwise)")
     parser.add_argument("-o", "--output", metavar="FILE", required=True,
-                        help="the figure: FILE.png, FILE.svg or FILE.pdf")
+                        help="the figure: FILE.png, FILE.svg or FILE.pdf (- for standard "
+                             "output, with -f)")
     parser.add_argument("-f", "--format", choices=("png", "svg", "pdf"), default=None,
                         help="the figure's format, when FILE has no such suffix "
                              "(/dev/stdout, a named pipe)")
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
-    from rankwise.cli._output import say_written
+    from rankwise.cli._output import say_written, write_binary_output
     from rankwise.engines.core import prepare_measures
     from rankwise.evaluation import evaluate_runs
     from rankwise.exceptions import InvalidParameterError
@@ -108,10 +109,13 @@ def run(args: argparse.Namespace) -> int:
     from rankwise.report import curves, differences, distribution
     from rankwise.report._mpl import require_matplotlib
     from rankwise.report.build import curve_templates
-    from rankwise.report.export import file_format, save_canvas
+    from rankwise.report.export import canvas_bytes, file_format
     from rankwise.report.summaries import curve_measures
 
     check_no_stdin([args.qrels, *args.runs], "rankwise plot")
+    if args.output == "-" and args.format is None:
+        raise InvalidParameterError("-o - writes the figure to standard output: give its "
+                                    "format with -f png, -f svg or -f pdf")
     fmt = file_format(args.output) if args.format is None else args.format  # fails before work
     if fmt != "svg":  # SVG is written by rankwise itself; PNG and PDF through matplotlib
         require_matplotlib("rankwise plot")
@@ -144,6 +148,6 @@ def run(args: argparse.Namespace) -> int:
             else find_run(args.baseline, list(results), args.runs, what="baseline")
         )
         canvas = differences.differences_svg(results, names, str(baseline))
-    save_canvas(canvas, args.output, dpi=args.dpi, fmt=fmt)
+    write_binary_output(canvas_bytes(canvas, fmt, dpi=args.dpi), args.output)
     say_written(args.output, quiet=args.quiet)
     return 0

@@ -80,7 +80,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="measures of the table and the per-query plots (repeatable; "
                              "default: ndcg@10 map mrr P@10 recall@1000)")
     parser.add_argument("-o", "--output", metavar="FILE.html", required=True,
-                        help="the HTML file to write (atomically)")
+                        help="the HTML file to write (atomically; - for standard output)")
     parser.add_argument("--baseline", metavar="NAME",
                         help="the run the others are compared with: its name or its file "
                              "(default: the first run)")
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         0 on success.
     """
     from rankwise._wording import counted
-    from rankwise.cli._output import say_written
+    from rankwise.cli._output import say_written, write_output
     from rankwise.reporting import build_report
 
     check_no_stdin([args.qrels, *args.runs], "rankwise report",
@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
                               else args.discriminative_power),
         topics=topics, documents=args.documents, list_depth=args.list_depth,
     )
-    report.save(args.output)
+    write_output(report.to_html(), args.output)  # - : standard output
     if not args.quiet:
         for note in report.notes:
             sys.stderr.write(f"rankwise: note: {note}\n")
