@@ -139,3 +139,9 @@ def test_nested_dicts_are_told_by_their_first_entry() -> None:
     with pytest.raises(InputFormatError, match=r"^<dict>: query '2', subtopic 'x': the entry "
                                                 r"must be a dict"):
         rw.io.as_qrels({"1": NESTED["1"], "2": {"x": 1}})
+
+
+def test_a_short_diversity_line_is_described_with_its_subtopic_field() -> None:
+    with pytest.raises(InputFormatError, match=r"expected 4 fields \(qid subtopic docno grade\), "
+                                               r"got 3"):
+        rw.read_trec_qrels(b"q1 1 d1 1\nq1 1 d2\n", subtopics=True)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import os
 from pathlib import Path
 
 import numpy as np
@@ -178,3 +179,12 @@ def test_an_error_in_a_named_pipe_names_its_lines(tmp_path: Path) -> None:
         f"{pipe}:4: document 'd1' appears twice for query 'q1' (first at line 2); "
         "a run lists each document once per query"
     )
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="a Linux /proc file")
+def test_a_file_that_says_size_0_is_read_for_what_it_holds() -> None:
+    """/proc files report size 0 but hold lines: read as they are, not as empty files."""
+    assert os.path.getsize("/proc/self/status") == 0
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_qrels("/proc/self/status")
+    assert str(caught.value).startswith("/proc/self/status:1: expected 4 fields")

@@ -72,6 +72,8 @@ _RUN_RANKED = _Layout(
     "run", _RUN.names, ("qid", "docno", "rank", "score"), "score", (0, 2, 3)
 )
 _QRELS = _Layout("qrels", ("qid", "iter", "docno", "grade"), ("qid", "docno", "grade"), "grade")
+_DIVERSITY = _Layout("qrels", ("qid", "subtopic", "docno", "grade"), _QRELS.wanted, "grade")
+"""Diversity judgments (ndeval's): read as qrels, named as they are in messages."""
 
 _STREAM_BLOCK = 4 << 20  # bytes of whole lines per piece of a stream (4x without the C reader)
 _CSV_BLOCK = 1 << 22  # pyarrow's parallel blocks inside a piece
@@ -511,7 +513,8 @@ class _Reader:
 
     def read(self) -> FastColumns:
         try:
-            if self.fast and self.source.path is not None:
+            # (a file of size 0 is read as a stream: /proc files say 0 and hold lines)
+            if self.fast and self.source.path is not None and self.source.size > 0:
                 self._read_file(self.source.path, self.source.size)
             else:
                 self._read_stream()
@@ -781,8 +784,8 @@ def read_trec_qrels(
     """
     from rankwise.data.qrels import Qrels
 
-    columns, display, text = _read_columns(source, _QRELS, False, integer_grades,
-                                           keep_text=subtopics)
+    columns, display, text = _read_columns(source, _DIVERSITY if subtopics else _QRELS, False,
+                                           integer_grades, keep_text=subtopics)
     assert columns.doc_codes is not None and columns.doc_names is not None
     if subtopics:
         return Qrels.with_subtopics(
