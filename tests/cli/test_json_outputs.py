@@ -94,3 +94,15 @@ def test_nan_is_null_everywhere(cli, files: Path) -> None:
     explained = strict(cli([*CASES["explain --between"], "-f", "json"], cwd=files).text)
     assert explained["difference"] == 0.0
     assert [step["share"] for step in explained["steps"]] == [None] * len(explained["steps"])
+
+
+def test_explain_writes_json_to_a_json_file_as_every_command_does(cli, files: Path) -> None:
+    """``-o x.json`` gives JSON without ``-f json`` (explain wrote text); ``-f`` still wins."""
+    outcome = cli([*CASES["explain --between"], "-o", "x.json"], cwd=files)
+    assert outcome.status == 0, outcome.err
+    assert strict((files / "x.json").read_text())["difference"] == 0.0
+    assert cli([*CASES["explain --between"], "-o", "x.txt"], cwd=files).status == 0
+    assert (files / "x.txt").read_text().startswith("ndcg@10 on ")
+    assert cli([*CASES["explain --between"], "-o", "y.json", "-f", "text"],
+               cwd=files).status == 0
+    assert (files / "y.json").read_text().startswith("ndcg@10 on ")

@@ -13,6 +13,7 @@ from rankwise.cli.options import (
     evaluation_options,
     measure_texts,
     number,
+    output_format,
 )
 from rankwise.cli.summaries import SUMMARIES
 
@@ -66,8 +67,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "5e-05 with --digits 4); with --measured: how close a mean must be "
                              "(default: half a unit of the number's last decimal)")
     output = parser.add_argument_group("output")
-    output.add_argument("-f", "--format", choices=("text", "json"), default="text",
-                        help="text (default) or json")
+    output.add_argument("-f", "--format", choices=("text", "json"), default=None,
+                        help="text or json (default: json for a -o file ending in .json, "
+                             "else text)")
     output.add_argument("-o", "--output", metavar="FILE",
                         help="write to FILE (atomically: nothing is left on failure)")
     output.add_argument("--digits", type=digits, default=4, metavar="N",
@@ -120,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = explain(qrels, run_obj, texts[0], measured=args.measured,
                          tolerance=args.tolerance, options=options)
-    if args.format == "json":  # strict JSON: NaN (a share of no difference) as null
+    fmt = args.format or ("json" if output_format(None, args.output) == "json" else "text")
+    if fmt == "json":  # strict JSON: NaN (a share of no difference) as null
         text = json_text(result.to_dict(), indent=2) + "\n"
     else:
         places = args.digits if args.between is not None else max(args.digits, 6)
