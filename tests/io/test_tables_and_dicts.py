@@ -222,6 +222,10 @@ CASES = [
      "run", "r.jsonl:2: not valid JSON: "),
     ("q.jsonl", '{"query_id": "q1", "doc_id": "a", "relevance": null}\n', "qrels",
      "q.jsonl:1: grade is missing (null)"),
+    ("r.jsonl", '{"query_id": "q1", "doc_id": "a", "score": 1}\n'
+                '{"query_id": "q1", "doc_id": "b", "score": 1, "doc_id": "c"}\n', "run",
+     "r.jsonl:2: field 'doc_id' is there twice in this object; a record's field names must "
+     "differ"),
 ]
 
 

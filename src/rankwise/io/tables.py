@@ -270,8 +270,18 @@ def _diagnose_jsonl(path: str) -> None:
     for number, raw in enumerate(iter_lines(path), start=1):
         if not raw.strip():
             continue
+        def unique(pairs: list[tuple[str, Any]], number: int = number) -> dict[str, Any]:
+            keys = [key for key, _ in pairs]
+            for key in keys:
+                if keys.count(key) > 1:  # json.loads would keep the last silently
+                    raise InputFormatError(f"field {key!r} is there twice in this object; a "
+                                           "record's field names must differ", path, number)
+            return dict(pairs)
+
         try:
-            record = json.loads(raw.decode("utf-8"))
+            record = json.loads(raw.decode("utf-8"), object_pairs_hook=unique)
+        except InputFormatError:
+            raise
         except UnicodeDecodeError as error:
             raise InputFormatError(
                 f"not UTF-8 text (byte 0x{raw[error.start]:02x} at column {error.start + 1}): "
