@@ -527,7 +527,8 @@ def explain(
     if measured is not None:
         check("measured", measured, MEASURED)
     base = parse(measure)
-    if chosen.rel is not None and "rel" in base.family.params and "rel" not in dict(base.params):
+    if (chosen.rel is not None and "rel" in base.family.params
+            and "rel" not in base.given | dict(base.params).keys()):
         base = base.replace(rel=chosen.rel)
     if measured is not None:
         return _matches(qrels, run, base, measured, tolerance, dialects, chosen)

@@ -102,13 +102,15 @@ def prepare_measures(
     --------
     >>> [str(m) for m in prepare_measures("P@5, map(rel=3), ndcg", EvalOptions(rel=2))]
     ['P@5(rel=2)', 'map(rel=3)', 'ndcg']
+    >>> [str(m) for m in prepare_measures(["map(rel=1)"], EvalOptions(rel=2))]  # set: kept
+    ['map']
     """
     parsed = parse_many(measures)
     if options.rel is None:
         return parsed
     out: list[Measure] = []
     for measure in parsed:
-        if measure.family.takes_level and "rel" not in dict(measure.params):
+        if measure.family.takes_level and "rel" not in measure.given | dict(measure.params).keys():
             measure = measure.replace(rel=options.rel)
         if measure not in out:
             out.append(measure)

@@ -165,6 +165,7 @@ def parse(text: str | Measure) -> Measure:
             params[key] = spec.convert(raw)
         except ValueError as error:
             raise MeasureSyntaxError(f"parameter {key!r} of {text.strip()!r}: {error}") from None
-    return Measure(family.name, cutoff, normalise_params(family.name, params))
+    return Measure(family.name, cutoff, normalise_params(family.name, params),
+                   given=frozenset(params))
 
 

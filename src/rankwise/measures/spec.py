@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["MAX_CUTOFF", "Measure", "format_value"]
@@ -44,6 +44,9 @@ class Measure:
     name: str
     cutoff: int | None = None
     params: tuple[tuple[str, Any], ...] = ()
+    given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    """The parameters the measure's text wrote, default values included (``map(rel=1)``
+    gives ``rel``): not part of the value, but an option such as ``rel=`` leaves them."""
 
     def __str__(self) -> str:
         text = self.name
