@@ -71,7 +71,8 @@ def test_other_tools_names_suggest_measures_that_parse(name: str, rankwise: str)
     family = lookup(rankwise.split("(")[0])
     assert family is not None
     takes_cutoff = "{cutoff}" in rankwise or family.cutoff != "none"
-    message = message_of(f"{name}@3" if takes_cutoff else name)
+    level = "0.5" if name == "iprec" else "3"  # a recall level is in [0, 1]
+    message = message_of(f"{name}@{level}" if takes_cutoff else name)
     suggested = message.split("did you mean '")[1].split("'?")[0]
     assert rw.parse(suggested).name == family.name
 

@@ -19,6 +19,7 @@ from rankwise.measures.params import (
     coefficients,
     levels,
     number,
+    probability,
 )
 
 __all__ = ["FAMILIES"]
@@ -277,7 +278,7 @@ FAMILIES: list[Family] = [
         "(rounding=trec_eval9: int(recall * R + 0.9)); 0 when fewer than c relevant documents "
         "were retrieved",
         "none",
-        {"rel": REL, "recall": Param(0.0, number, "recall level in [0, 1]"),
+        {"rel": REL, "recall": Param(0.0, probability, "recall level in [0, 1]"),
          "rounding": ROUNDING},
         reference="trec_eval iprec_at_recall",
     ),
@@ -306,7 +307,8 @@ FAMILIES: list[Family] = [
         "or with rel, 1 for a grade >= rel (Moffat & Zobel 2008; ir_measures' RBP(rel=...)); "
         "trec_eval's rbp is rbp(p=0.9)",
         "none",
-        {"rel": BINARY_REL, "p": Param(0.8, number, "persistence"), "dialect": DIALECT},
+        {"rel": BINARY_REL, "p": Param(0.8, probability, "persistence, in [0, 1]"),
+         "dialect": DIALECT},
         reference="Moffat & Zobel, TOIS 2008",
     ),
     Family(
@@ -315,7 +317,7 @@ FAMILIES: list[Family] = [
         "p^retrieved + (1 - p) * sum of p^(i-1) over unjudged ranks i; 0 without unjudged "
         "documents",
         "none",
-        {"p": Param(0.8, number, "persistence")},
+        {"p": Param(0.8, probability, "persistence, in [0, 1]")},
         reference="Moffat & Zobel, TOIS 2008; trec_eval rbp",
     ),
     Family(
