@@ -120,7 +120,8 @@ def evaluate(
         much ties matter. A document retrieved for its own query id is dropped
         with *exclude_self* (BEIR's ``ignore_identical_ids``).
     options : EvalOptions, optional
-        All of them at once (keywords given as well override it).
+        All of them at once (keywords override it where they differ from
+        their defaults: one left at its default keeps the options' value).
     engine : {"numpy", "spark"} or Engine, optional
         Where to compute. By default the inputs choose: Spark DataFrames are
         evaluated on Spark (the results' ``plan`` says so), anything else in
@@ -254,7 +255,8 @@ def evaluate_runs(
     rel, depth, missing, judged_only, ties, exclude_self, unjudged
         The options that change the numbers, as in :func:`evaluate`.
     options : EvalOptions, optional
-        All of them at once (keywords given as well override it).
+        All of them at once (keywords override it where they differ from
+        their defaults: one left at its default keeps the options' value).
     engine : str or Engine, optional
         Where to compute (by default as in :func:`evaluate`: the inputs choose).
     qrels_format, run_format : str, optional

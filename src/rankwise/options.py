@@ -16,8 +16,9 @@ Each is checked when it is made, by the constraints it declares
 that exists is valid. They pass whole from the public functions and the
 command line down to where they are read; a front door takes ``options=``
 (one of them, or a tuple of several kinds) and the same names as keywords,
-which override it (:func:`merged`). Each has ``replace(**changes)``,
-``describe()`` (its options in words, for reports and provenance), and
+which override it where they differ from their defaults (:func:`merged`: a
+keyword left at its default keeps the options' value). Each has
+``replace(**changes)``, ``describe()`` (its options in words, for reports and provenance), and
 pickles. Adding an option is adding a field here, with its constraint and
 its line in ``describe``: no signature in between changes.
 
@@ -553,7 +554,7 @@ class CompareOptions(_Replaceable):
     Taken by :func:`rankwise.compare`, :func:`rankwise.compare_results` and
     :func:`rankwise.build_report` as ``options=`` (with an
     :class:`EvalOptions`: ``options=(EvalOptions(...), CompareOptions(...))``);
-    keywords given as well override it.
+    keywords override it where they differ from their defaults.
 
     Parameters
     ----------
@@ -720,7 +721,7 @@ class FusionOptions(_Replaceable):
     """How runs are fused: the method, the normalisation, the weights, the method's parameters.
 
     Taken by :func:`rankwise.fuse` and :func:`rankwise.optimize_fusion` as
-    ``options=``; keywords given as well override it.
+    ``options=``; keywords override it where they differ from their defaults.
 
     Parameters
     ----------
@@ -828,7 +829,7 @@ class RecommenderOptions(_Replaceable):
 
     One frozen object, checked once, as :class:`EvalOptions` is for
     rankings; :func:`rankwise.evaluate_recommendations` takes it as
-    ``options=`` (keywords given as well override it).
+    ``options=`` (keywords override it where they differ from their defaults).
 
     Parameters
     ----------
