@@ -211,3 +211,18 @@ def test_a_pandas_object_that_is_not_a_frame_is_one_clear_error() -> None:
     # 0 and "0" are one name once Arrow holds the table
     with pytest.raises(InputFormatError, match="the column '0' is there twice"):
         rw.evaluate(qrels, pandas.DataFrame([[1.0, 2.0]], columns=[0, "0"]), ["map"])
+
+
+def test_a_polars_lazy_frame_is_collected_as_it_is_asked() -> None:
+    """A LazyFrame was an AttributeError ('LazyFrame' has no 'to_arrow')."""
+    pl = pytest.importorskip("polars")
+    import rankwise as rw
+
+    qrels = {"q1": {"d1": 1, "d2": 2}, "q2": {"d3": 1}}
+    frame = pl.DataFrame({"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["d1", "d2", "d3", "d4"],
+                          "score": [0.5, 0.4, 1.0, 0.2]})
+    judged = pl.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["d1", "d2", "d3"],
+                           "relevance": [1, 2, 1]})
+    expected = rw.evaluate(qrels, frame, ["map", "ndcg@10"]).mean
+    assert rw.evaluate(qrels, frame.lazy(), ["map", "ndcg@10"]).mean == expected
+    assert rw.evaluate(judged.lazy(), frame.lazy(), ["map", "ndcg@10"]).mean == expected

@@ -282,3 +282,41 @@ def test_a_dot_with_no_parameters_is_refused_as_trec_eval_and_pytrec_eval_do(nam
 
     with pytest.raises(MeasureSyntaxError, match=f"empty parameter list in measure '{name}'"):
         rw.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [name])
+
+
+def test_measures_given_as_one_object_or_a_wrong_type() -> None:
+    """An int was a bare TypeError; one ir_measures object (not in a list) a KeyError."""
+    import rankwise as rw
+    from rankwise.exceptions import MeasureSyntaxError
+
+    qrels = {"q1": {"d1": 1, "d2": 2}, "q2": {"d3": 1}}
+    run = {"q1": {"d1": 0.5, "d2": 0.4}, "q2": {"d3": 1.0, "d4": 0.2}}
+    with pytest.raises(MeasureSyntaxError, match="a measure must be a string, got int"):
+        rw.evaluate(qrels, run, 5)
+    with pytest.raises(MeasureSyntaxError, match="a measure must be a string, got int"):
+        rw.compare(qrels, {"a": run, "b": run}, 5)
+    ir_measures = pytest.importorskip("ir_measures")
+    assert rw.evaluate(qrels, run, ir_measures.AP).mean == rw.evaluate(qrels, run, ["map"]).mean
+    assert (rw.evaluate(qrels, run, ir_measures.nDCG @ 10).mean["ndcg@10(gain=linear)"]
+            == rw.evaluate(qrels, run, ["ndcg@10(gain=linear)"]).mean["ndcg@10(gain=linear)"])
+
+
+def test_a_rel_written_in_the_measure_is_kept_when_rel_is_given() -> None:
+    """``map(rel=1)`` with ``rel=2``: the measure's own level (the default value) stays."""
+    import rankwise as rw
+
+    qrels = {"q1": {"d1": 1, "d2": 2}, "q2": {"d3": 1}}
+    run = {"q1": {"d1": 0.5, "d2": 0.4}, "q2": {"d3": 1.0, "d4": 0.2}}
+    assert rw.evaluate(qrels, run, ["map(rel=1)"], rel=2).mean == {"map": 1.0}
+    assert rw.evaluate(qrels, run, ["map"], rel=2).mean == {"map(rel=2)": 0.25}
+    assert rw.evaluate(qrels, run, ["map(rel=3)"], rel=2).mean == {"map(rel=3)": 0.0}
+
+
+@pytest.mark.parametrize("text", ["rbp(p=1.5)", "rbp(p=-0.5)", "rbp_resid(p=2)",
+                                  "iprec_at_recall(recall=2)", "iprec_at_recall(recall=-0.5)"])
+def test_probabilities_and_recall_levels_are_in_zero_one(text: str) -> None:
+    import rankwise as rw
+    from rankwise.exceptions import MeasureSyntaxError
+
+    with pytest.raises(MeasureSyntaxError, match="expected a number from 0 to 1"):
+        rw.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [text])

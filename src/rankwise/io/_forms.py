@@ -22,7 +22,7 @@ from typing import Any
 
 from rankwise.io._source import COMPRESSED_SUFFIXES
 
-__all__ = ["form_of", "is_records", "is_table", "table_format"]
+__all__ = ["collected", "form_of", "is_records", "is_table", "table_format"]
 
 _SUFFIXES = {
     ".parquet": "parquet",
@@ -67,6 +67,21 @@ def is_records(obj: Any) -> bool:
         isinstance(obj, Iterable) and not hasattr(obj, "__arrow_c_stream__")
         and _module(obj) != "numpy"
     )
+
+
+def collected(obj: Any) -> Any:
+    """*obj*, a polars LazyFrame collected into its DataFrame (what it evaluates to).
+
+    Anything else is returned as it is.
+
+    Examples
+    --------
+    >>> collected({"q1": {"d1": 1.0}})
+    {'q1': {'d1': 1.0}}
+    """
+    if _module(obj) == "polars" and type(obj).__name__ == "LazyFrame":
+        return obj.collect()
+    return obj
 
 
 def is_table(obj: Any) -> bool:

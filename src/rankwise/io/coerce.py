@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rankwise._validation import Instance, OneOf, check, optional
 from rankwise.data import Qrels, Run
 from rankwise.exceptions import InputFormatError
-from rankwise.io._forms import form_of, table_format
+from rankwise.io._forms import collected, form_of, table_format
 from rankwise.options import COLUMN_ROLES, check_columns
 
 if TYPE_CHECKING:
@@ -266,6 +266,7 @@ def as_qrels(obj: Any, *, columns: Mapping[str, Any] | None = None,
     Frames with a ``subtopic`` (or ``intent``) column and dicts
     ``{query_id: {subtopic: {doc_id: grade}}}`` are diversity judgments.
     """
+    obj = collected(obj)  # a polars LazyFrame: its frame
     if isinstance(obj, Qrels):
         return obj
     form = form_of(obj)
@@ -341,6 +342,7 @@ def as_run(
     >>> as_run(ranked).to_dict()
     {'q1': {'a': -2.0, 'b': -1.0, 'c': -3.0}}
     """
+    obj = collected(obj)  # a polars LazyFrame: its frame
     if isinstance(obj, Run):
         return obj if name is None else obj.with_name(name)
     form = form_of(obj)
@@ -389,6 +391,7 @@ def as_table(obj: Any, what: str) -> pa.Table:
     rankwise.exceptions.InputFormatError: test: expected a pandas, polars or Arrow table or \
 {column: values}, got int
     """
+    obj = collected(obj)  # a polars LazyFrame: its frame
     form = form_of(obj)
     if form == "table":
         from rankwise.io.frames import to_arrow_table

@@ -89,6 +89,8 @@ def parse_many(measures: str | Measure | Iterable[str | Measure]) -> list[Measur
     """
     if isinstance(measures, (str, Measure)):
         measures = [measures] if isinstance(measures, Measure) else split_measure_list(measures)
+    elif not isinstance(measures, Iterable):  # one measure object (ir_measures'), or an error
+        measures = [measures]
     out: list[Measure] = []
     for item in measures:
         if isinstance(item, str) and is_trec_syntax(item):

@@ -542,7 +542,11 @@ def _required_measures(recommendations: Any, measures: Any) -> list[Any]:
         raise InvalidParameterError("recommendations is required: the lists to evaluate")
     if measures is None:
         raise InvalidParameterError("measures is required, for example ['ndcg@10', 'coverage']")
-    listed = [measures] if isinstance(measures, str) else list(measures)
+    from collections.abc import Iterable
+
+    # one measure (a name, a Measure, an ir_measures object), or a list of them
+    listed = list(measures) if isinstance(measures, Iterable) and not isinstance(
+        measures, str) else [measures]
     if not listed:
         raise InvalidParameterError("measures is empty; give at least one, e.g. ['ndcg@10']")
     return listed
