@@ -198,3 +198,19 @@ def test_integer_ids_as_text_whichever_way_they_are_made(many: bool) -> None:
     assert texts[-len(ends):] == ["9", "10", "0", "-1", "9223372036854775807",
                                   "-9223372036854775808"]
     assert vocabulary.ids(codes[:3]) == [int(i) for i in ids[::-1][:3]]
+
+
+def test_a_column_map_with_a_typo_or_a_missing_score_column_is_an_error() -> None:
+    """They ranked each list in row order, silently (P@1 0 where the scores give 1)."""
+    import pandas as pd
+
+    from rankwise.exceptions import InputFormatError, InvalidParameterError
+
+    test = pd.DataFrame({"user": [1], "item": ["a"]})
+    recs = pd.DataFrame({"user": [1, 1], "item": ["x", "a"], "pred_score": [0.2, 0.9]})
+    assert rw.evaluate_recommendations(test, recs, ["P@1"],
+                                       columns={"score": "pred_score"}).mean == {"P@1": 1.0}
+    with pytest.raises(InvalidParameterError, match="unknown role 'scores'.*did you mean 'score'"):
+        rw.evaluate_recommendations(test, recs, ["P@1"], columns={"scores": "pred_score"})
+    with pytest.raises(InputFormatError, match=r"columns=\{'score': 'no_such'\} names no column"):
+        rw.evaluate_recommendations(test, recs, ["P@1"], columns={"score": "no_such"})

@@ -44,6 +44,7 @@ from rankwise.recommenders.inputs import (
     Vocabulary,
     _columns_like,
     argument,
+    check_column_roles,
     as_table,
     contains,
     count_codes,
@@ -828,6 +829,7 @@ def _read_inputs(test: Any, recommendations: Any, chosen: RecommenderOptions, *,
     past the first *depth* items of a list (:func:`_read_depth`), so the
     lists may be read that far only (:meth:`Lists.read`).
     """
+    check_column_roles(columns)
     user_vocab, item_vocab = Vocabulary("user"), Vocabulary("item")
     relevance, duplicates = chosen.relevance, chosen.duplicates
     truth = Interactions.read(test, user_vocab, item_vocab, columns=columns, what="test",

@@ -189,6 +189,29 @@ def column_named(
     return None
 
 
+def check_column_roles(columns: Mapping[str, str] | None) -> None:
+    """Refuse a column map with a role no table has (a typo: ``{"scores": ...}``).
+
+    Examples
+    --------
+    >>> check_column_roles({"user": "uid", "segment": "group"})
+    >>> check_column_roles({"scores": "pred"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InvalidParameterError: columns: unknown role 'scores'; the roles ...
+    """
+    if not columns:
+        return
+    from rankwise.exceptions import InvalidParameterError
+
+    roles = [*ROLES, "segment"]
+    for role in columns:
+        if role not in roles:
+            raise InvalidParameterError(
+                f"columns: unknown role {role!r}; the roles are {', '.join(roles)}"
+                + did_you_mean(str(role), roles))
+
+
 class Vocabulary:
     """Ids of one kind (users or items) seen in any input, coded 0..n-1 in order of arrival.
 
@@ -869,6 +892,10 @@ class Lists:
         rank_col = find_column(table, "rank", columns, where, required=False)
         score_col = None if rank_col else find_column(table, "score", columns, where,
                                                       required=False)
+        if rank_col is None and score_col is None and columns:
+            for role in ("score", "rank"):  # mapped, and not there: never the row order instead
+                if columns.get(role) is not None:
+                    find_column(table, role, columns, where)  # raises, naming the columns
         user_ids, item_ids = table.column(user_col), table.column(item_col)
 
         @functools.cache
