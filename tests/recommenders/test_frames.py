@@ -210,7 +210,7 @@ def test_a_column_map_with_a_typo_or_a_missing_score_column_is_an_error() -> Non
     recs = pd.DataFrame({"user": [1, 1], "item": ["x", "a"], "pred_score": [0.2, 0.9]})
     assert rw.evaluate_recommendations(test, recs, ["P@1"],
                                        columns={"score": "pred_score"}).mean == {"P@1": 1.0}
-    with pytest.raises(InvalidParameterError, match="unknown role 'scores'.*did you mean 'score'"):
+    with pytest.raises(InvalidParameterError, match=r"unknown role 'scores'.*did you mean 'score'"):
         rw.evaluate_recommendations(test, recs, ["P@1"], columns={"scores": "pred_score"})
     with pytest.raises(InputFormatError, match=r"columns=\{'score': 'no_such'\} names no column"):
         rw.evaluate_recommendations(test, recs, ["P@1"], columns={"score": "no_such"})
