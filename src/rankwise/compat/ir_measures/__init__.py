@@ -165,7 +165,13 @@ class _Keyed(Evaluator):
 
 
 def evaluator(measures: Iterable[Any], qrels: Any) -> Evaluator:
-    """An evaluator of *measures* against *qrels* (``calc_aggregate``, ``iter_calc``, ``calc``)."""
+    """An evaluator of *measures* against *qrels* (``calc_aggregate``, ``iter_calc``, ``calc``).
+
+    One measure given alone (a string, a measure object) is a list of one: ir_measures reads
+    a string letter by letter (``unsupported measure n``), the drop-in the measure it names.
+    """
+    if isinstance(measures, (str, Measure)) or isinstance(getattr(measures, "NAME", None), str):
+        measures = [measures]
     given = {_as_measure(m): m for m in measures}
     inner = DefaultPipeline.evaluator(list(given), qrels)
     if all(ours is original for ours, original in given.items()):

@@ -60,6 +60,13 @@ def normalize(run: Run, norm: str = "min-max") -> Run:
 def fuse(runs: Sequence[Run], norm: str | None = "min-max", method: str = "wsum",
          params: dict[str, Any] | None = None) -> Run:
     """See :func:`rankwise.compat.ranx.fuse`."""
+    for index, run in enumerate(runs):
+        if not isinstance(run, Run):  # ranx fails on .name; a clear word instead
+            from rankwise.exceptions import InvalidParameterError
+
+            raise InvalidParameterError(
+                f"fuse takes ranx Runs; run {index} is a {type(run).__name__}: wrap it as "
+                "Run(...)")
     same_queries(runs)
     fused: Run = fusion_switch(method)(_normalised(runs, norm), **(params or {}))
     return fused

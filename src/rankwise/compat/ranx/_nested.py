@@ -125,6 +125,12 @@ class Nested:
                 f"{len(doc_ids)}, {len(scores)}]; give one list of documents and one of "
                 "values per query"
             )
+        for q_id, docs, values in zip(q_ids, doc_ids, scores):
+            if len(docs) != len(values):  # zip would drop the documents without a value
+                raise InputFormatError(
+                    f"query {q_id!r}: {len(docs)} document ids and {len(values)} values; give "
+                    "one value per document"
+                )
         mapping = self._mapping()
         for q_id, docs, values in zip(q_ids, doc_ids, scores):
             mapping[q_id] = dict(zip(docs, map(self._cast, values)))
