@@ -1242,7 +1242,8 @@ def _compare_pair(
         if n < 2 and options.test in ("t-test", "bootstrap"):
             notes.append(f"{label}: the {options.test} needs at least 2 {plural}; p is NaN")
         for j in np.flatnonzero(np.asarray(outcome.n) == 0):
-            if measures[j] not in unreached:
+            # (one query and the t-test or bootstrap: p is NaN, as the note above says)
+            if measures[j] not in unreached and not np.isnan(np.atleast_1d(p_values)[j]):
                 every = "the one difference is" if n == 1 else f"all {counted(n, 'difference')} are"
                 notes.append(f"{measures[j]}: {label}: {every} zero; p = 1")
     if options.ci == "t":
