@@ -214,3 +214,20 @@ def test_a_column_map_with_a_typo_or_a_missing_score_column_is_an_error() -> Non
         rw.evaluate_recommendations(test, recs, ["P@1"], columns={"scores": "pred_score"})
     with pytest.raises(InputFormatError, match=r"columns=\{'score': 'no_such'\} names no column"):
         rw.evaluate_recommendations(test, recs, ["P@1"], columns={"score": "no_such"})
+
+
+def test_lists_of_mixed_ids_ragged_rows_and_empty_lists_are_read_or_refused_clearly() -> None:
+    """numpy's and Arrow's own errors came through (ValueError, ArrowTypeError, ArrowInvalid)."""
+    import pandas as pd
+
+    from rankwise.exceptions import InputFormatError, InvalidParameterError
+
+    test = pd.DataFrame({"user": [0, 1], "item": ["a", "c"]})
+    with pytest.raises(InputFormatError, match="the rows of a 2-D array of item ids"):
+        rw.evaluate_recommendations(test, [["a", "b"], ["c"]], ["P@1"])
+    for mixed in ({1: ["a", 1.5]}, {1: [1, "1"]}):
+        with pytest.raises(InputFormatError, match="item ids must be all integers or all text"):
+            rw.evaluate_recommendations(test, mixed, ["P@1"])
+    with pytest.raises(InvalidParameterError, match="no test user has a recommendation list"):
+        rw.evaluate_recommendations(test, {0: [], 1: []}, ["P@1"])
+    assert rw.evaluate_recommendations(test, {0: ["a"], 1: []}, ["P@1"]).mean == {"P@1": 1.0}

@@ -239,7 +239,14 @@ class Vocabulary:
         if isinstance(values, pa.ChunkedArray):
             values = values.combine_chunks()
         if not isinstance(values, pa.Array):
-            values = pa.array(np.asarray(values) if isinstance(values, np.ndarray) else values)
+            try:
+                values = pa.array(np.asarray(values) if isinstance(values, np.ndarray)
+                                  else values)
+            except (pa.ArrowInvalid, pa.ArrowTypeError) as error:  # a mix: [1, "1"], ["a", 1.5]
+                raise InputFormatError(
+                    f"{self.kind} ids must be all integers or all text: {error}") from None
+        if len(values) == 0 and pa.types.is_null(values.type):  # no ids at all (empty lists)
+            return values.cast(self._type or pa.string())
         if pa.types.is_dictionary(values.type):
             values = values.dictionary_decode()
         if pa.types.is_large_string(values.type) or pa.types.is_string_view(values.type):
@@ -837,7 +844,13 @@ class Lists:
             and len(obj) and isinstance(obj[0], (list, tuple, np.ndarray))
             and not is_records(obj)  # named tuples: a table's rows
         ):
-            matrix = np.asarray(obj)
+            try:
+                matrix = np.asarray(obj)
+            except ValueError:  # rows of different lengths
+                raise InputFormatError(
+                    f"{what}: the rows of a 2-D array of item ids (one row per user) must have "
+                    "one length; give lists of different lengths as {user: [items]}"
+                ) from None
             if matrix.ndim != 2:
                 raise InputFormatError(
                     f"{what}: a 2-D array of item ids (one row per user) was expected, "
@@ -873,11 +886,10 @@ class Lists:
         ) and not _columns_like(obj, columns):
             import itertools
 
-            import pyarrow as pa
 
             lengths = np.fromiter(map(len, obj.values()), dtype=np.int64, count=len(obj))
-            u = np.repeat(users.encode(pa.array(list(obj.keys()))), lengths)
-            i = items.encode(pa.array(itertools.chain.from_iterable(
+            u = np.repeat(users.encode(list(obj.keys())), lengths)
+            i = items.encode(list(itertools.chain.from_iterable(
                 v.tolist() if isinstance(v, np.ndarray) else v for v in obj.values())))
             key = np.arange(len(u), dtype=np.float64)  # list order (rows of a user adjacent)
             return cls.ordered(u, i, key, n_items=max(len(items), 1),
