@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.compat.ranx._table import Table
 from rankwise.exceptions import InputFormatError, InvalidParameterError
 
@@ -128,8 +129,8 @@ class Nested:
         for q_id, docs, values in zip(q_ids, doc_ids, scores):
             if len(docs) != len(values):  # zip would drop the documents without a value
                 raise InputFormatError(
-                    f"query {q_id!r}: {len(docs)} document ids and {len(values)} values; give "
-                    "one value per document"
+                    f"query {q_id!r}: {counted(len(docs), 'document id')} and "
+                    f"{counted(len(values), 'value')}; give one value per document"
                 )
         mapping = self._mapping()
         for q_id, docs, values in zip(q_ids, doc_ids, scores):
