@@ -408,3 +408,19 @@ def test_ranks_that_order_the_rows_are_finite_numbers(tmp_path: Path, rank: str,
         rw.evaluate({"q1": {"d1": 1, "d2": 0}}, str(tmp_path / "run.txt"), ["map"],
                     ties="rank")
     assert str(caught.value).endswith(said)
+
+
+def test_a_tables_duplicate_and_rank_name_rows_not_lines() -> None:
+    """reading.md: frames and Parquet name rows (they said '<table>:2 ... first at line 1')."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d1"], "score": [1.0, 2.0]})
+    with pytest.raises(DuplicateEntryError) as caught:
+        rw.evaluate({"q1": {"d1": 1}}, frame, ["map"])
+    assert str(caught.value).startswith("<table>: row 2: document 'd1' appears twice for query "
+                                        "'q1' (first at row 1)")
+    ranked = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"],
+                           "score": [1.0, 2.0], "rank": [1.0, float("inf")]})
+    with pytest.raises(InputFormatError) as caught:
+        rw.evaluate({"q1": {"d1": 1}}, ranked, ["map"], ties="rank")
+    assert str(caught.value).startswith("<table>: row 2: rank must be a finite number")

@@ -368,16 +368,20 @@ class Run:
         """
         if self._ranks is None:
             return None
-        ranks = numbers_column(to_arrow(self._ranks), "rank", self._source, self.line_of,
-                               text=True)
+        ranks = numbers_column(to_arrow(self._ranks), "rank", self._source,
+                               self.line_of if self._has_lines else None, text=True)
         finite = np.isfinite(ranks)
         if not finite.all():
             row = int(np.argmin(finite))
             written = to_arrow(self._ranks)[row].as_py()  # as the file has it
-            raise InputFormatError(
-                f"rank must be a finite number for ties='rank', got {written!r}",
-                self._source or "<table>", self.line_of(row))
+            raise row_error(f"rank must be a finite number for ties='rank', got {written!r}",
+                            row, self._source, self.line_of if self._has_lines else None)
         return ranks
+
+    @property
+    def _has_lines(self) -> bool:
+        """Whether the rows' lines in a file are known (else messages name rows)."""
+        return self._line_numbers is not None or self._locate is not None
 
     @property
     def rank_order_blocks(self) -> np.ndarray | None:
@@ -528,8 +532,8 @@ class Run:
         >>> run.check_duplicates()
         Traceback (most recent call last):
         ...
-        rankwise.exceptions.DuplicateEntryError: document 'd1' appears twice for query 'q1' \
-(first at line 1); a run lists each document once per query
+        rankwise.exceptions.DuplicateEntryError: <table>: row 2: document 'd1' appears twice \
+for query 'q1' (first at row 1); a run lists each document once per query
         """
         if rows is None or len(rows) * 4 > len(self):
             self._check_duplicates()
@@ -601,9 +605,15 @@ class Run:
         docs = self.doc_ids
         doc = docs[second].as_py()
         query = self._query_ids[int(self.query_codes_at(np.array([second]))[0])]
-        raise DuplicateEntryError(
-            f"document {doc!r} appears twice for query {query!r} "
-            f"(first at line {self.line_of(first)}); a run lists each document once per query",
-            self._source,
-            self.line_of(second),
+        if self._has_lines:
+            raise DuplicateEntryError(
+                f"document {doc!r} appears twice for query {query!r} (first at line "
+                f"{self.line_of(first)}); a run lists each document once per query",
+                self._source,
+                self.line_of(second),
+            )
+        raise DuplicateEntryError(  # a table's rows, as every row error of a table says
+            f"row {second + 1}: document {doc!r} appears twice for query {query!r} (first at "
+            f"row {first + 1}); a run lists each document once per query",
+            self._source or "<table>",
         )

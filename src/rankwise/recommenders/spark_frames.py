@@ -170,8 +170,8 @@ def lists(frame: DataFrame, columns: Mapping[str, str] | None, duplicates: str,
         if twice:
             raise DuplicateEntryError(
                 f"{what}: item {twice[0][ITEM]!r} is recommended twice to user "
-                f"{twice[0][USER]!r}; give each pair once, or pass duplicates='first' to keep "
-                "the best-ranked one")
+                f"{twice[0][USER]!r}; give each pair once, or keep the best-ranked one with "
+                "duplicates='first'")
     kept = ordered.filter(sf.col("_copy") == 1).select(USER, ITEM, "_first")
     if seen is not None:
         kept = kept.join(seen.select(USER, ITEM), [USER, ITEM], "left_anti")
