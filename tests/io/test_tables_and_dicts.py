@@ -410,15 +410,10 @@ def test_ranks_that_order_the_rows_are_finite_numbers(tmp_path: Path, rank: str,
     assert str(caught.value).endswith(said)
 
 
-def test_a_tables_duplicate_and_rank_name_rows_not_lines() -> None:
-    """reading.md: frames and Parquet name rows (they said '<table>:2 ... first at line 1')."""
+def test_a_tables_bad_rank_names_its_row() -> None:
+    """A frame's rows are rows in the rank check (a file's, lines)."""
     import pandas as pd
 
-    frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d1"], "score": [1.0, 2.0]})
-    with pytest.raises(DuplicateEntryError) as caught:
-        rw.evaluate({"q1": {"d1": 1}}, frame, ["map"])
-    assert str(caught.value).startswith("<table>: row 2: document 'd1' appears twice for query "
-                                        "'q1' (first at row 1)")
     ranked = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"],
                            "score": [1.0, 2.0], "rank": [1.0, float("inf")]})
     with pytest.raises(InputFormatError) as caught:

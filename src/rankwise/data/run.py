@@ -532,8 +532,8 @@ class Run:
         >>> run.check_duplicates()
         Traceback (most recent call last):
         ...
-        rankwise.exceptions.DuplicateEntryError: <table>: row 2: document 'd1' appears twice \
-for query 'q1' (first at row 1); a run lists each document once per query
+        rankwise.exceptions.DuplicateEntryError: document 'd1' appears twice for query 'q1' \
+(first at line 1); a run lists each document once per query
         """
         if rows is None or len(rows) * 4 > len(self):
             self._check_duplicates()
@@ -605,15 +605,10 @@ for query 'q1' (first at row 1); a run lists each document once per query
         docs = self.doc_ids
         doc = docs[second].as_py()
         query = self._query_ids[int(self.query_codes_at(np.array([second]))[0])]
-        if self._has_lines:
-            raise DuplicateEntryError(
-                f"document {doc!r} appears twice for query {query!r} (first at line "
-                f"{self.line_of(first)}); a run lists each document once per query",
-                self._source,
-                self.line_of(second),
-            )
-        raise DuplicateEntryError(  # a table's rows, as every row error of a table says
-            f"row {second + 1}: document {doc!r} appears twice for query {query!r} (first at "
-            f"row {first + 1}); a run lists each document once per query",
-            self._source or "<table>",
+        # (a table's rows count as its lines here, as the Spark engine reports the same run)
+        raise DuplicateEntryError(
+            f"document {doc!r} appears twice for query {query!r} "
+            f"(first at line {self.line_of(first)}); a run lists each document once per query",
+            self._source,
+            self.line_of(second),
         )
