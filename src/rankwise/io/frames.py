@@ -54,7 +54,6 @@ __all__ = [
     "qrels_from_table",
     "qrels_of_table",
     "refuse_no_rows",
-    "refuse_repeated_columns",
     "run_from_frame",
     "run_from_table",
     "run_of_table",
@@ -303,29 +302,6 @@ def to_arrow_table(frame: Any, source: str = "<table>") -> pa.Table:
     )
 
 
-def refuse_repeated_columns(names: list[str], where: str, line: int | None = None) -> None:
-    """Raise :class:`InputFormatError` when a column name comes twice (a header line's, *line*).
-
-    A table whose query, document, score or grade column is named twice cannot say
-    which one is meant: no column is guessed.
-
-    Examples
-    --------
-    >>> refuse_repeated_columns(["query_id", "doc_id", "score", "score"], "run.csv", 1)
-    Traceback (most recent call last):
-    ...
-    rankwise.exceptions.InputFormatError: run.csv:1: the column 'score' is there twice; a \
-table's column names must differ
-    """
-    seen: set[str] = set()
-    for name in names:
-        if name in seen:
-            raise InputFormatError(
-                f"the column {name!r} is there twice; a table's column names must differ",
-                where, line)
-        seen.add(name)
-
-
 def _check_pandas_frame(frame: Any, source: str) -> None:
     """A pandas object that is not a frame, or a frame with a column name twice: one clear error.
 
@@ -343,13 +319,21 @@ pandas Series: give the frame it came from, or Series.to_frame()
     rankwise.exceptions.InputFormatError: <table>: the column 'score' is there twice; a \
 table's column names must differ
     """
+    from collections import Counter
+
     kind = type(frame).__name__
     if kind != "DataFrame" or not hasattr(frame, "columns"):
         remedy = ("give the frame it came from, or Series.to_frame()" if kind == "Series"
                   else "give a DataFrame")
         raise NotATableError(f"{source}: expected a table (a pandas DataFrame), got a pandas "
                              f"{kind}: {remedy}")
-    refuse_repeated_columns([str(name) for name in frame.columns], source)
+    names = list(frame.columns)
+    if len(set(map(str, names))) != len(names):
+        counts = Counter(map(str, names))
+        twice = next(name for name, count in counts.items() if count > 1)
+        raise InputFormatError(
+            f"{source}: the column {twice!r} is there twice; a table's column names must differ"
+        )
 
 
 def _numeric_pandas(frame: Any) -> pa.Table | None:

@@ -21,13 +21,7 @@ from rankwise.io._source import MAX_LINE_BYTES, Source, describe, open_source
 
 # what the reader of tables reads of a table this module made (the format and path of its
 # file, in the schema's metadata), and the helpers recommenders/inputs.py reads it with
-from rankwise.io.frames import (  # noqa: F401
-    _FORMAT,
-    _PATH,
-    TextLines,
-    _where,
-    refuse_repeated_columns,
-)
+from rankwise.io.frames import _FORMAT, _PATH, TextLines, _where  # noqa: F401
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -102,6 +96,29 @@ def read_table(path: str, fmt: str | None = None) -> pa.Table:
     meta[_FORMAT] = kind.encode()
     meta[_PATH] = opened.display.encode() if rereadable else b""
     return table.replace_schema_metadata(meta)
+
+
+def refuse_repeated_columns(names: list[str], where: str, line: int | None = None) -> None:
+    """Raise :class:`InputFormatError` when a column name comes twice (a header line's, *line*).
+
+    A table whose query, document, score or grade column is named twice cannot say
+    which one is meant: no column is guessed.
+
+    Examples
+    --------
+    >>> refuse_repeated_columns(["query_id", "doc_id", "score", "score"], "run.csv", 1)
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: run.csv:1: the column 'score' is there twice; a \
+table's column names must differ
+    """
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise InputFormatError(
+                f"the column {name!r} is there twice; a table's column names must differ",
+                where, line)
+        seen.add(name)
 
 
 class _ChunksIO(io.RawIOBase):
