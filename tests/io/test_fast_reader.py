@@ -812,3 +812,22 @@ def test_both_readers_agree_on_diversity_judgments(tmp_path: Path, content: byte
                 else:
                     os.environ["RANKWISE_NO_C"] = previous
     assert all(outcome == outcomes[0] for outcome in outcomes)
+
+
+@pytest.mark.parametrize("last", [
+    b"q2 Q0 d9 3 0.5 last\n",
+    b"  q2\tQ0  d9 3 0.5\t last extra words\r\n",
+    b"q2 Q0 d9 3 0.5 last",
+    b"q2 Q0 d9 3 0.5 last\n# a comment after the last row\n\n",
+])
+@pytest.mark.parametrize("range_bytes", [37, 16 << 20])
+def test_the_run_id_is_the_last_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     last: bytes, range_bytes: int) -> None:
+    """The run's name is the run id of its last row, whatever the spacing and the ranges."""
+    monkeypatch.setattr(_fast, "_RANGE_BYTES", range_bytes)
+    lines = b"".join(b"q%d Q0 d%d %d %d first\n" % (i // 3, i, i, 9 - i) for i in range(9))
+    path = tmp_path / "run"
+    path.write_bytes(lines + last)
+    fast = _read("run", path, pure=False)
+    assert isinstance(fast, rw.Run) and fast.name == "last"
+    assert_same("run", path)

@@ -221,7 +221,9 @@ static int parse_long_decimal(const unsigned char *s, size_t n, const unsigned c
 /*
  * Scores as runs write them, "12.345678": at most 7 digits on each side of the
  * point and no exponent, read a word at a time; everything else goes to
- * parse_decimal. `limit` is the end of the readable buffer.
+ * parse_decimal. `limit` is the end of the readable buffer. Returns 1 for a
+ * finite number (in *out), 2 for one that is not finite (1e999), 0 for a token
+ * outside the grammar; the common scores never reach the finiteness check.
  */
 static inline ALWAYS_INLINE int
 parse_double(const unsigned char *s, size_t n, const unsigned char *limit, double *out)
@@ -245,12 +247,19 @@ parse_double(const unsigned char *s, size_t n, const unsigned char *limit, doubl
                 uint64_t w, f;
                 memcpy(&w, s + i, 8);
                 memcpy(&f, s + i + whole + 1, 8); /* within the 16 bytes above */
-                uint64_t value = whole ? digits_value(w, whole) : 0;
-                uint64_t part = fraction ? digits_value(f, fraction) : 0;
+                uint64_t digits_read;
+                if (whole + fraction <= 8) { /* one word: the whole digits, then the fraction's */
+                    uint64_t joined = (w & ((UINT64_C(1) << (8 * whole)) - 1)) | (f << (8 * whole));
+                    digits_read = digits_value(joined, whole + fraction);
+                }
+                else {
+                    digits_read = (whole ? digits_value(w, whole) : 0) *
+                                      integer_powers_of_ten[fraction] +
+                                  (fraction ? digits_value(f, fraction) : 0);
+                }
                 /* at most 14 digits (below 2^53, so a signed conversion is exact), and a
                    single division of exact operands rounds correctly */
-                double v = (double)(int64_t)(value * integer_powers_of_ten[fraction] + part) /
-                           powers_of_ten[fraction];
+                double v = (double)(int64_t)digits_read / powers_of_ten[fraction];
                 *out = s[0] == '-' ? -v : v;
                 return 1;
             }
@@ -284,7 +293,10 @@ parse_double(const unsigned char *s, size_t n, const unsigned char *limit, doubl
 #else
     (void)limit;
 #endif
-    return parse_long_decimal(s, n, limit, out);
+    if (!parse_long_decimal(s, n, limit, out)) {
+        return 0;
+    }
+    return isfinite(*out) ? 1 : 2;
 }
 
 #if defined(__SIZEOF_INT128__)
@@ -659,6 +671,7 @@ typedef struct {
     size_t n, base;
     size_t start; /* the line's first byte */
     const unsigned char *limit; /* buf + n */
+    int reserved; /* runs: the columns have room for every line of buf (reserve_chunk) */
 } Line;
 
 /* What a part of parse_lines found: a data line to go on with, a line skipped (blank or
@@ -1035,34 +1048,44 @@ LINE_STEP
 run_line(Task *t, const Line *line, const Field *fields)
 {
     const Field *doc = &fields[2];
-    int appended = append_string(&t->doc_offsets, &t->doc_data, doc, line->limit);
-    if (UNLIKELY(appended == -2)) {
-        DECLINE("document ids too long for one range");
-    }
-    if (UNLIKELY(appended < 0)) {
-        NO_MEMORY();
-    }
     double score;
     const Field *f = &fields[4];
-    if (UNLIKELY(!parse_double(f->start, f->length, line->limit, &score))) {
-        DECLINE("score not in the decimal grammar");
+    int parsed = parse_double(f->start, f->length, line->limit, &score);
+    if (UNLIKELY(parsed != 1)) {
+        DECLINE(parsed ? "score not finite" : "score not in the decimal grammar");
     }
-    if (UNLIKELY(!isfinite(score))) {
-        DECLINE("score not finite");
+    if (LIKELY(line->reserved)) { /* room for every line of the chunk (parse_lines) */
+        char *to = t->doc_data.data + t->doc_data.size;
+        if (LIKELY(doc->length <= 16 && doc->start + 16 <= line->limit)) {
+            memcpy(to, doc->start, 16); /* a fixed-size copy; the slack is overwritten later */
+        }
+        else {
+            memcpy(to, doc->start, doc->length);
+        }
+        t->doc_data.size += doc->length;
+        int32_t end = (int32_t)t->doc_data.size;
+        memcpy(t->doc_offsets.data + t->doc_offsets.size, &end, 4);
+        t->doc_offsets.size += 4;
+        memcpy(t->values.data + t->values.size, &score, 8);
+        t->values.size += 8;
     }
-    if (vec_push_8(&t->values, &score) < 0) {
-        NO_MEMORY();
+    else {
+        int appended = append_string(&t->doc_offsets, &t->doc_data, doc, line->limit);
+        if (UNLIKELY(appended == -2)) {
+            DECLINE("document ids too long for one range");
+        }
+        if (UNLIKELY(appended < 0) || vec_push_8(&t->values, &score) < 0) {
+            NO_MEMORY();
+        }
     }
     t->rising |= score > t->last_score;
     t->last_score = score;
-    t->runid_at = line->base + (size_t)(fields[5].start - line->buf);
-    t->runid_length = fields[5].length;
     if (t->want_rank) {
         const Field *r = &fields[3];
         if (r->non_ascii && !valid_utf8(r->start, r->length)) {
             DECLINE("not UTF-8");
         }
-        appended = append_string(&t->rank_offsets, &t->rank_data, r, line->limit);
+        int appended = append_string(&t->rank_offsets, &t->rank_data, r, line->limit);
         if (appended == -2) {
             DECLINE("ranks too long for one range");
         }
@@ -1096,11 +1119,9 @@ qrels_line(Task *t, const Line *line, const Field *fields)
         grade = (double)integer; /* beyond 2^53: the nearest double, as numpy rounds */
     }
     else {
-        if (!parse_double(f->start, f->length, line->limit, &grade)) {
-            DECLINE("grade not in the decimal grammar");
-        }
-        if (!isfinite(grade)) {
-            DECLINE("grade not finite");
+        int parsed = parse_double(f->start, f->length, line->limit, &grade);
+        if (parsed != 1) {
+            DECLINE(parsed ? "grade not finite" : "grade not in the decimal grammar");
         }
     }
     const Field *doc = &fields[2];
@@ -1139,14 +1160,61 @@ data_line(Task *t, Line *line, size_t *p)
  * at file offset `base`, and buf[:n] ends with a line end or the file's end.
  * Returns where it stopped: n, or the start of the first line past the range.
  */
+/* Runs: note where the run id (the sixth field) of the data line whose first field is at
+   buf[first] lies (a line split_fields or split_exact accepted: six fields at least). */
+static void
+note_run_id(Task *t, const unsigned char *buf, size_t first, size_t n, size_t base)
+{
+    size_t p = first;
+    int high = 0;
+    for (int field = 0; field < 5; field++) {
+        p = token_end(buf, p, n, &high);
+        while (p < n && (buf[p] == ' ' || buf[p] == '\t')) {
+            p++;
+        }
+    }
+    t->runid_at = base + p;
+    t->runid_length = token_end(buf, p, n, &high) - p;
+}
+
+/* The shortest run line, "q 0 d 1 1 r" and its line end: rows start at least this far apart. */
+#define SHORTEST_RUN_LINE 12
+
+/*
+ * Runs: make room in the document, offset and score columns for every line of buf[p:n]
+ * that starts before the range's end, so that run_line appends without a check per
+ * line. Returns 1 when it did; 0 (the checked appends, which decline or fail as they
+ * must) when the documents would pass 2 GiB, ranks are kept, or memory is short.
+ */
+static int
+reserve_chunk(Task *t, size_t p, size_t n, size_t base)
+{
+    if (t->layout != LAYOUT_RUN || base + p >= t->end) {
+        return 0;
+    }
+    size_t starts = t->end - base < n ? t->end - base : n; /* rows start in buf[p:starts] */
+    size_t rows = (starts - p) / SHORTEST_RUN_LINE + 1;
+    /* every document id lies in buf[p:n], and within max_line of the last row's start */
+    size_t bytes = (n - starts > t->max_line ? starts + t->max_line : n) - p;
+    if (bytes > (size_t)INT32_MAX || t->doc_data.size + bytes > (size_t)INT32_MAX - 16) {
+        return 0;
+    }
+    return vec_reserve(&t->values, rows * 8) == 0 &&
+           vec_reserve(&t->doc_offsets, rows * 4) == 0 &&
+           vec_reserve(&t->doc_data, bytes + 16) == 0;
+}
+
 static size_t
 parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
 {
     Line line = {.buf = buf, .n = n, .base = base, .limit = buf + n};
+    line.reserved = reserve_chunk(t, p, n, base);
+    size_t last_data = n; /* the first field of the last data line, when there is one */
     while (p < n && base + p < t->end) {
         line.start = p;
         int status;
         if (LIKELY(buf[p] > 0x20 && buf[p] != '#')) { /* the common line: no blanks first */
+            last_data = p;
             status = data_line(t, &line, &p);
         }
         else {
@@ -1156,12 +1224,20 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
             if (p >= n) {
                 break;
             }
-            status = buf[p] <= 0x20 || buf[p] == '#' ? skip_line(t, &line, &p)
-                                                     : data_line(t, &line, &p);
+            if (buf[p] <= 0x20 || buf[p] == '#') {
+                status = skip_line(t, &line, &p);
+            }
+            else {
+                last_data = p;
+                status = data_line(t, &line, &p);
+            }
         }
         if (status == LINE_STOP) {
             return n;
         }
+    }
+    if (t->layout == LAYOUT_RUN && last_data < n) {
+        note_run_id(t, buf, last_data, n, base);
     }
     return p;
 }
