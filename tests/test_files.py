@@ -168,6 +168,20 @@ def test_a_directory_is_refused(tmp_path: Path) -> None:
         write_file("x", tmp_path)
 
 
+@pytest.mark.parametrize("tail", ["/", "/.", "/.."])
+def test_a_name_ending_with_a_slash_names_a_folder(tmp_path: Path, tail: str) -> None:
+    """``out/`` is refused whether out is a file or absent (realpath drops the slash)."""
+    (tmp_path / "kept.txt").write_text("kept")
+    for name in ("kept.txt", "absent"):
+        with pytest.raises(NotADirectoryError) as caught:
+            write_file("x", str(tmp_path / name) + tail)
+        assert caught.value.filename == str(tmp_path / name) + tail
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"]
+    assert (tmp_path / "kept.txt").read_text() == "kept"
+    with pytest.raises(IsADirectoryError):
+        write_file("x", str(tmp_path) + tail)
+
+
 # -- every write is checked ------------------------------------------------------------------
 
 

@@ -197,6 +197,11 @@ def write_file(data: bytes | str | Iterable[bytes | str], path: str | os.PathLik
     if not shown:  # (its real path would be the working folder)
         raise FileNotFoundError(errno.ENOENT, "the file name is empty: expected a file to write",
                                 "''")
+    if os.path.basename(shown) in ("", ".", ".."):
+        # "out/", "out/.": a folder's name, though out may be a file (realpath drops the slash)
+        if os.path.isdir(shown):
+            raise IsADirectoryError(errno.EISDIR, "is a directory, expected a file name", shown)
+        raise NotADirectoryError(errno.ENOTDIR, "names a folder, expected a file name", shown)
     target = os.path.realpath(shown)  # follow symbolic links: write the file they point to
     if os.path.isdir(target):
         raise IsADirectoryError(errno.EISDIR, "is a directory, expected a file name", shown)

@@ -271,6 +271,21 @@ def test_an_output_that_is_an_input_is_refused(cli, all_inputs: Path, name: str,
     assert not [p.name for p in all_inputs.iterdir() if p.name.endswith(".tmp")]
 
 
+@pytest.mark.parametrize("tail", ["/", "/."])
+@pytest.mark.parametrize("name", list(WRITERS))
+def test_an_output_name_ending_with_a_slash_is_refused(cli, all_inputs: Path, name: str,
+                                                       tail: str) -> None:
+    """``-o a.run/`` names a folder: it wrote a file ``a.run``, over the input (a review)."""
+    template, aimed = WRITERS[name]
+    before = {p.name: p.read_bytes() for p in all_inputs.iterdir()}
+    for out in (aimed + tail, "new" + tail):
+        outcome = cli([out if arg == "{out}" else arg for arg in template] + ["--quiet"],
+                      cwd=all_inputs)
+        assert outcome.err == f"rankwise: error: {out}: names a folder, expected a file name\n"
+        assert outcome.status == 1
+        assert {p.name: p.read_bytes() for p in all_inputs.iterdir()} == before
+
+
 def test_every_file_argument_of_every_command_is_known(all_inputs: Path) -> None:
     """The guard knows each command's inputs and outputs: a new one cannot be forgotten."""
     import argparse
