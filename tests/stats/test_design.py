@@ -91,6 +91,41 @@ def test_powers_are_the_noncentral_distributions() -> None:
     assert ci_expected_width(12, 0.01) == pytest.approx(widths.mean(), rel=2e-3)
 
 
+# P(T' <= x) far in the lower tail, integrated with mpmath at 40 digits (its quad split
+# at phi/20 steps for phi = 4999): scipy's nctdtr gives NaN at the first point, 7.08e-29
+# at the second
+TAIL = [((59, 9.6, -2.0009995), 1.79390665423e-30),
+        ((59, 9.60143, -2.001), 1.76505697689e-30),
+        ((1, 3.0, -0.5), 5.05085893837e-04),
+        ((4999, 15.0, -1.96), 8.59363922253e-65),
+        ((2, 9.0, -4.3), 1.41658034245e-22)]
+
+
+@pytest.mark.parametrize(("args", "expected"), TAIL)
+def test_the_lower_tail_where_scipy_has_no_value_is_integrated(args: tuple, expected: float
+                                                                ) -> None:
+    import scipy.special
+
+    from rankwise.stats.topic_sets import _integrated_cdf, _noncentral_t_cdf
+
+    assert _integrated_cdf(scipy.special, *args) == pytest.approx(expected, rel=1e-7)
+    value = _noncentral_t_cdf(scipy.special, *args)
+    assert value == pytest.approx(expected, rel=1e-7) or not math.isnan(
+        scipy.special.nctdtr(*args))
+
+
+def test_a_power_where_scipy_has_no_value() -> None:
+    """rankwise guide failed on 60 queries: nctdtr(59, 9.60143, -2.0009995...) is NaN."""
+    import scipy.special
+
+    phi, noncentrality = 59, 9.60143
+    w = float(scipy.special.stdtrit(phi, 0.975))
+    assert math.isnan(scipy.special.nctdtr(phi, noncentrality, -w))
+    expected = 1.0 - float(scipy.special.nctdtr(phi, noncentrality, w))
+    assert paired_t_power(noncentrality / math.sqrt(60), 60) == pytest.approx(expected,
+                                                                                abs=1e-15)
+
+
 def test_ci_table_and_methods() -> None:
     expected = {0.05: [64, 125, 187, 248, 310, 371, 433, 494, 556, 617],
                 0.20: [6, 10, 14, 18, 22, 26, 29, 33, 37, 41]}
