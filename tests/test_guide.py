@@ -221,6 +221,29 @@ def test_ties_report_the_worst_and_best_order() -> None:
     assert "--ties average" in g.commands[0]
 
 
+def test_grades_past_a_double_s_exponent_are_worded() -> None:
+    """2 ** 2000.0 raised OverflowError in the two-gains sentence (a review)."""
+    g = rw.guide({"q1": {"a": 2000, "b": 1}, "q2": {"c": 1}})
+    text = _advice(g, "two-gains").text
+    assert "grade 2000 weighs about 2^2000 times grade 1" in text
+    g = rw.guide({"q1": {"a": 3, "b": 1}, "q2": {"c": 1}})
+    assert "grade 3 weighs 7 times grade 1" in _advice(g, "two-gains").text
+
+
+def test_ties_count_a_query_with_either_kind_of_tie_once() -> None:
+    """A query with a mixed tie and another with a tie across the cutoff: 2 (it said 1)."""
+    qrels = {"A": {"r1": 1, "n1": 0, "r2": 1, "r3": 1},
+             "B": {"r1": 1, "r2": 1, "r3": 1, "j10": 0, "j11": 0}}
+    a = {"r1": 3000.0, "r2": 2999.0, **{f"x{i:04d}": 2000.0 - i for i in range(297)},
+         "r3": 1.0, "n1": 1.0}
+    b = {"r1": 30.0, "r2": 29.0, "r3": 28.0, **{f"x{i}": 20.0 - i for i in range(6)},
+         "j10": 5.0, "j11": 5.0, **{f"z{i}": 4.0 - i * 0.1 for i in range(10)}}
+    g = rw.guide(qrels, {"R": {"A": a, "B": b}})
+    assert g.facts.runs[0].tied_queries == 2
+    assert [item.text for item in g.advice if item.topic == "ties"][0].startswith(
+        "R: tied scores around judged documents in 2 of its 2 queries")
+
+
 def _r_size(min_diff: float, variance: float) -> int:
     with R_SIZES.open() as handle:
         for row in csv.DictReader(handle):

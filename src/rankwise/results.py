@@ -72,12 +72,15 @@ class TieReport:
     bounds : dict
         Per measure, the mean under ``ties="worst"`` and ``ties="best"``
         (empty when no judged document is tied).
+    queries_tied : int
+        Queries with either kind of tie group above (each query once).
     """
 
     policy: str
     queries_straddling_cutoff: int
     queries_mixed: int
     bounds: dict[str, tuple[float, float]]
+    queries_tied: int = 0
 
     def spread(self, measure: str) -> float:
         """The best minus the worst mean of *measure* (0 without ties)."""

@@ -141,6 +141,21 @@ def test_constant_scorer_gets_no_credit_for_lucky_docnos() -> None:
     assert report.changed_digits() == ["mrr@10"]
 
 
+def test_queries_tied_counts_each_query_once() -> None:
+    """a: a relevant and a non-relevant document tied (inside the cutoff); b: two relevant
+    documents tied across the cutoff 2; c: both; d: no tie. The guide said 1 (a review)."""
+    qrels = {"a": {"r": 1, "n": 0}, "b": {"r1": 1, "r2": 1, "r3": 1},
+             "c": {"r1": 1, "n": 0, "r2": 1}, "d": {"r": 1}}
+    run = {"a": {"r": 1.0, "n": 1.0, "x": 0.5},
+           "b": {"r1": 3.0, "r2": 2.0, "r3": 2.0},
+           "c": {"r1": 3.0, "n": 2.0, "r2": 2.0},
+           "d": {"r": 1.0}}
+    report = rw.evaluate(qrels, run, ["P@2"]).ties
+    assert (report.queries_mixed, report.queries_straddling_cutoff) == (2, 2)
+    assert report.queries_tied == 3
+    assert rw.evaluate(qrels, {"d": {"r": 1.0}}, ["P@2"]).ties.queries_tied == 0
+
+
 def test_sklearn_tie_averaging_still_matches() -> None:
     from sklearn.metrics import ndcg_score
 

@@ -754,11 +754,15 @@ def tie_report(
         mask = counted.get(measure)
         bounds[str(measure)] = (aggregate(measure, low[measure], mask),
                                 aggregate(measure, high[measure], mask))
+    straddling_queries = distinct(data.hit_query[straddle])[0]
+    either = distinct(np.concatenate([np.asarray(straddling_queries, dtype=np.int64),
+                                      np.asarray(mixed_queries, dtype=np.int64)]))[0]
     return TieReport(
         ties,
-        len(distinct(data.hit_query[straddle])[0]),
+        len(straddling_queries),
         len(mixed_queries),
         bounds,
+        len(either),
     )
 
 

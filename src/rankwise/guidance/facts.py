@@ -375,7 +375,7 @@ def run_facts(results: Results, bounds: Results | None, *, source: str | None, c
         judged_all=results.mean["judged"],
         means={name: results.mean[name] for name in watched},
         bounds=dict(bounds.unjudged.mean) if bounds is not None and bounds.unjudged else {},
-        tied_queries=max(ties.queries_mixed, ties.queries_straddling_cutoff),
+        tied_queries=ties.queries_tied,
         tie_bounds={name: ties.bounds[name] for name in changed},
     )
 

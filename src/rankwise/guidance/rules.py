@@ -257,10 +257,10 @@ RULES: tuple[Rule, ...] = (
         lambda f, r: f.judgments.levels > 1 and f.judgments.top_grade > 1
         and f.judgments.rel > 0,
         lambda f, r: {"top": f.judgments.top_grade, "low": _lowest_relevant(f),
-                      "exp": (2 ** f.judgments.top_grade - 1) / (2 ** _lowest_relevant(f) - 1),
+                      **_exponential_ratio(f.judgments.top_grade, _lowest_relevant(f)),
                       "lin": f.judgments.top_grade / _lowest_relevant(f)},
         "ndcg has two gains: rankwise's ndcg counts a grade g as 2^g - 1 (grade {top:g} weighs "
-        "{exp:.3g} times grade {low:g}); trec_eval, pytrec_eval, ranx and scikit-learn count g "
+        "{exp_words} times grade {low:g}); trec_eval, pytrec_eval, ranx and scikit-learn count g "
         "itself ({lin:.3g} times). Say which you report: ndcg@{k}(gain=linear) gives the other "
         "tools' number.",
     ),
@@ -413,6 +413,23 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 """The rules, in the order the guide says them."""
+
+
+def _exponential_ratio(top: float, low: float) -> dict[str, Any]:
+    """(2^top - 1) / (2^low - 1), for 0 < low < top: ``exp`` (None past a double) and in words.
+
+    Examples
+    --------
+    >>> _exponential_ratio(3, 1), _exponential_ratio(2000, 1)["exp_words"]
+    ({'exp': 7.0, 'exp_words': '7'}, 'about 2^2000')
+    """
+    # log2 of the ratio: top - low + log2((1 - 2^-top) / (1 - 2^-low))
+    exponent = top - low + math.log2(-math.expm1(-top * math.log(2))) \
+        - math.log2(-math.expm1(-low * math.log(2)))
+    if exponent < 1000:
+        ratio = (2.0 ** top - 1) / (2.0 ** low - 1) if top < 1000 else 2.0 ** exponent
+        return {"exp": ratio, "exp_words": f"{ratio:.3g}"}
+    return {"exp": None, "exp_words": f"about 2^{exponent:.0f}"}
 
 
 def _lowest_relevant(f: Facts) -> float:
