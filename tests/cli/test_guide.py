@@ -69,6 +69,11 @@ def test_bad_input_is_one_line(cli, tmp_path: Path) -> None:
     assert outcome.status == 1
     assert outcome.err.count("\n") == 1 and "absent.txt" in outcome.err
     assert cli(["guide", QRELS, "-k", "0"]).status == 2
+    for value in ("2", "0"):  # an invalid value is a usage error, as -k 0 is (it exited 1)
+        outcome = cli(["guide", QRELS, "--min-diff", value])
+        assert outcome.status == 2
+        assert outcome.err.endswith(
+            f"argument --min-diff: expected a number in (0, 1], got '{value}'\n")
 
 
 def test_help_imports_nothing_heavy() -> None:

@@ -118,6 +118,8 @@ seed = _argument(Integer(low=0, text=True), "seed",
                  "Read a non-negative integer seed (an argparse type).")
 probability = _argument(Number(0, 1, closed="neither", text=True), "probability",
                         "Read a number strictly between 0 and 1 (an argparse type).")
+unit_fraction = _argument(Number(0, 1, closed="right", text=True), "unit_fraction",
+                          "Read a number in (0, 1] (an argparse type).")
 
 
 def add_evaluation_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:

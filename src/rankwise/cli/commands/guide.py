@@ -14,6 +14,7 @@ from rankwise.cli.options import (
     positive_int,
     probability,
     seed,
+    unit_fraction,
 )
 from rankwise.cli.summaries import SUMMARIES
 from rankwise.report.tables import FORMATS
@@ -58,7 +59,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     guide = parser.add_argument_group("guide")
     guide.add_argument("-k", "--cutoff", type=positive_int, default=10, metavar="K",
                        help="the depth a user sees (default 10: a page of results)")
-    guide.add_argument("--min-diff", type=number, default=0.05, metavar="D",
+    guide.add_argument("--min-diff", type=unit_fraction, default=0.05, metavar="D",
                        help="the difference between two means the queries should detect "
                             "(default 0.05)")
     guide.add_argument("--rel", type=number, default=None, metavar="GRADE",
