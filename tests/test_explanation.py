@@ -414,3 +414,22 @@ def test_a_nan_mean_of_ranx_bpref_is_named_not_called_empty() -> None:
     with pytest.raises(rw.InvalidParameterError,
                        match=r"1 of the queries counted have no value \(NaN: bpref"):
         rw.explain(qrels, run, "bpref", "trec_eval", "ranx")
+
+
+def test_a_difference_of_rounding_has_no_shares() -> None:
+    """trec_eval and sklearn on the demo differ by 5.55e-17 (the order of a sum): the ties
+    step showed 100.0% of it (a review); a share of a real difference is still given."""
+    from pathlib import Path
+
+    demo = Path(rw.__file__).parent / "demo_data"
+    qrels, run = str(demo / "qrels.test"), str(demo / "results.test")
+    found = rw.explain(qrels, run, "ndcg@10", "trec_eval", "sklearn")
+    assert 0 < abs(found.difference) < 1e-15
+    assert all(math.isnan(found.share(step)) for step in found.steps)
+    assert all(item["share"] is None
+               for item in json.loads(json.dumps(found.to_dict()).replace("NaN", "null"))
+               ["steps"])
+    real = rw.explain({"q": {"a": 1, "b": 1}}, {"q": {"a": 0.9, "c": 0.5}},
+                      "ndcg@10", "trec_eval", "sklearn")
+    assert real.difference > 0.1
+    assert sum(real.share(step) for step in real.steps) == pytest.approx(1.0)

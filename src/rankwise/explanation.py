@@ -50,6 +50,9 @@ CHANGE_TOLERANCE = 5e-05
 fourth decimal, the last one the text prints (``--digits`` sets another on the command line)."""
 
 
+# a difference of two means this small (relative) is the rounding of their sums
+_ROUNDING = 1e-12
+
 @dataclass(frozen=True)
 class Step:
     """One convention switched from the first dialect's value to the second's.
@@ -129,9 +132,15 @@ class Explanation(Tabular):
         return Fraction(self.means[1]) - Fraction(self.means[0])
 
     def share(self, step: Step) -> float:
-        """The part of the difference *step* accounts for (NaN when the means are equal)."""
+        """The part of the difference *step* accounts for (NaN when the means are equal).
+
+        Means within 1e-12 of each other (relative to the larger, at least 1) are
+        equal: such a difference is the rounding of the two sums, which add the
+        same values in another order, and no step accounts for a share of it.
+        """
         total = self.difference
-        return float(step.delta / total) if total != 0 else math.nan
+        scale = max(1.0, abs(self.means[0]), abs(self.means[1]))
+        return float(step.delta / total) if abs(total) > _ROUNDING * scale else math.nan
 
     def to_dict(self) -> dict[str, Any]:
         """The explanation as plain data (for JSON)."""
