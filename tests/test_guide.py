@@ -230,6 +230,17 @@ def test_grades_past_a_double_s_exponent_are_worded() -> None:
     assert "grade 3 weighs 7 times grade 1" in _advice(g, "two-gains").text
 
 
+def test_negative_grades_at_a_negative_rel_and_two_gains_at_rel_0() -> None:
+    """With rel=-1 map counts grade -1 relevant: the guide said 'never relevant'; with rel=0
+    ndcg still has two gains: the guide said nothing (a review)."""
+    qrels = {"q1": {"a": -1, "b": 1, "c": 2}, "q2": {"d": 0, "e": 2}}
+    assert rw.evaluate(qrels, {"q1": {"a": 1.0}}, ["P@1"], rel=-1).mean["P@1(rel=-1)"] == 1.0
+    text = _advice(rw.guide(qrels, rel=-1), "negative-grades").text
+    assert "at rel -1 map, P@k, recall and mrr count those >= -1 as relevant" in text
+    assert "never relevant" in _advice(rw.guide(qrels), "negative-grades").text
+    assert "two-gains" in rw.guide(qrels, rel=0).rules
+
+
 def test_ties_count_a_query_with_either_kind_of_tie_once() -> None:
     """A query with a mixed tie and another with a tie across the cutoff: 2 (it said 1)."""
     qrels = {"A": {"r1": 1, "n1": 0, "r2": 1, "r3": 1},
@@ -366,7 +377,8 @@ def test_the_web_track_collection() -> None:
                        "too-few-queries")
     judgments = _trec_lines(qrels_path)
     assert _advice(g, "negative-grades").numbers == {
-        "negative": sum(int(row[3]) < 0 for row in judgments)}
+        "negative": sum(int(row[3]) < 0 for row in judgments),
+        "counted": "judged and never relevant (gain 0)"}
     assert dict(g.facts.judgments.grades) == dict(Counter(float(row[3]) for row in judgments))
     lines = _trec_lines(run_path)
     sizes = Counter(row[0] for row in lines)

@@ -254,8 +254,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "two-gains", "grades", "judgments",
         "graded, with a grade above 1",
-        lambda f, r: f.judgments.levels > 1 and f.judgments.top_grade > 1
-        and f.judgments.rel > 0,
+        lambda f, r: f.judgments.levels > 1 and f.judgments.top_grade > 1,
         lambda f, r: {"top": f.judgments.top_grade, "low": _lowest_relevant(f),
                       **_exponential_ratio(f.judgments.top_grade, _lowest_relevant(f)),
                       "lin": f.judgments.top_grade / _lowest_relevant(f)},
@@ -268,10 +267,9 @@ RULES: tuple[Rule, ...] = (
         "negative-grades", "grades", "judgments",
         "some grades are negative",
         lambda f, r: f.judgments.negative > 0,
-        lambda f, r: {"negative": f.judgments.negative},
-        "Judgments with a negative grade: {negative:,}. rankwise counts them judged and never "
-        "relevant (gain 0); trec_eval's infAP takes them as pooled but not judged, and unj@k "
-        "as unjudged.",
+        lambda f, r: {"negative": f.judgments.negative, "counted": _negative_reading(f)},
+        "Judgments with a negative grade: {negative:,}. rankwise counts them {counted}; "
+        "trec_eval's infAP takes them as pooled but not judged, and unj@k as unjudged.",
     ),
     # each run
     Rule(
@@ -430,6 +428,15 @@ def _exponential_ratio(top: float, low: float) -> dict[str, Any]:
         ratio = (2.0 ** top - 1) / (2.0 ** low - 1) if top < 1000 else 2.0 ** exponent
         return {"exp": ratio, "exp_words": f"{ratio:.3g}"}
     return {"exp": None, "exp_words": f"about 2^{exponent:.0f}"}
+
+
+def _negative_reading(f: Facts) -> str:
+    """How the measures read the negative grades at the judgments' ``rel``."""
+    j = f.judgments
+    if not any(grade < 0 and grade >= j.rel for grade, _ in j.grades):
+        return "judged and never relevant (gain 0)"
+    return (f"judged, and at rel {j.rel:g} map, P@k, recall and mrr count those >= "
+            f"{j.rel:g} as relevant (ndcg gives them gain 0)")
 
 
 def _lowest_relevant(f: Facts) -> float:
