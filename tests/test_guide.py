@@ -175,7 +175,8 @@ def test_grades_and_relevant_documents_are_counted() -> None:
     # R = 2 and 3 on the queries that have any; q3 has none
     many = _advice(g, "many-graded").numbers
     assert (many["median"], many["low"], many["high"]) == (2.5, 2, 3)
-    assert _advice(g, "no-relevant").numbers == {"none": 1, "n": 3, "rel": 1.0}
+    assert _advice(g, "no-relevant").numbers == {
+        "none": 1, "n": 3, "rel": 1.0, "scored": "Every measure scores them 0 whatever the ranking"}
     # a perfect ranking's P@10: (2/10 + 3/10) / 2
     assert _advice(g, "fewer-than-k").numbers == {"few": 2, "best": pytest.approx(0.25)}
     gains = _advice(g, "two-gains").numbers  # grade 3 against grade 1: 7/1 and 3/1
@@ -239,6 +240,16 @@ def test_negative_grades_at_a_negative_rel_and_two_gains_at_rel_0() -> None:
     assert "at rel -1 map, P@k, recall and mrr count those >= -1 as relevant" in text
     assert "never relevant" in _advice(rw.guide(qrels), "negative-grades").text
     assert "two-gains" in rw.guide(qrels, rel=0).rules
+
+
+def test_queries_without_a_relevant_document_but_with_a_grade_are_scored_by_ndcg() -> None:
+    """Grades 0.5 and 0.25 at rel 1: ndcg is 1.0, not 0 as the sentence said (a review)."""
+    qrels = {"q1": {"a": 0.5, "b": 0.25}, "q2": {"c": 1}, "q3": {"d": 0}}
+    assert rw.evaluate(qrels, {"q1": {"a": 1.0, "b": 0.5}}, ["ndcg@10"]).mean["ndcg@10"] == 1.0
+    g = rw.guide(qrels)
+    assert g.facts.judgments.gained_not_relevant == 1
+    assert "map, P@k, recall and mrr score them 0 whatever the ranking (ndcg reads the grades, "\
+        "not rel: it scores the 1 with a grade above 0)" in _advice(g, "no-relevant").text
 
 
 def test_ties_count_a_query_with_either_kind_of_tie_once() -> None:

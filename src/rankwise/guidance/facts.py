@@ -77,6 +77,9 @@ class JudgmentFacts:
     best_precision : float
         P@k of a perfect ranking, averaged over the queries with a relevant
         document: min(R, k) / k.
+    gained_not_relevant : int
+        Queries without a relevant document that have a positive grade (below
+        *rel*): ndcg, which reads grades rather than *rel*, does not score them 0.
     """
 
     source: str | None
@@ -96,6 +99,7 @@ class JudgmentFacts:
     judged_median: float
     fewer_than_k: int
     best_precision: float
+    gained_not_relevant: int = 0
 
     @property
     def no_relevant(self) -> int:
@@ -297,6 +301,7 @@ def judgment_facts(qrels: Qrels, *, rel: float, cutoff: int) -> JudgmentFacts:
     per_query = np.bincount(codes[relevant], minlength=n) if n else np.zeros(0, np.int64)
     judged = np.bincount(codes, minlength=n) if n else np.zeros(0, np.int64)
     some = per_query[per_query > 0]
+    gained = np.bincount(codes[grades > 0], minlength=n) if n else np.zeros(0, np.int64)
     nan = math.nan
     return JudgmentFacts(
         source=qrels.source,
@@ -316,6 +321,7 @@ def judgment_facts(qrels: Qrels, *, rel: float, cutoff: int) -> JudgmentFacts:
         judged_median=float(np.median(judged)) if n else nan,
         fewer_than_k=int(np.count_nonzero(some < cutoff)),
         best_precision=float(np.minimum(some, cutoff).mean() / cutoff) if len(some) else nan,
+        gained_not_relevant=int(np.count_nonzero((per_query == 0) & (gained > 0))),
     )
 
 

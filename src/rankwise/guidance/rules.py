@@ -181,10 +181,10 @@ RULES: tuple[Rule, ...] = (
         "some queries have no document with a relevant grade",
         lambda f, r: f.judgments.no_relevant > 0,
         lambda f, r: {"none": f.judgments.no_relevant, "n": f.judgments.n_queries,
-                      "rel": f.judgments.rel},
-        "Queries with no document judged relevant (grade >= {rel:g}): {none:,} of {n:,}. Every "
-        "measure scores them 0 whatever the ranking, and they pull every run's mean down alike: "
-        "leave them out of the judgments, or say how many the means count.",
+                      "rel": f.judgments.rel, "scored": _scored_zero(f)},
+        "Queries with no document judged relevant (grade >= {rel:g}): {none:,} of {n:,}. "
+        "{scored}, and they pull every run's mean down alike: leave them out of the "
+        "judgments, or say how many the means count.",
     ),
     Rule(
         "one-relevant", "relevant", "judgments",
@@ -428,6 +428,15 @@ def _exponential_ratio(top: float, low: float) -> dict[str, Any]:
         ratio = (2.0 ** top - 1) / (2.0 ** low - 1) if top < 1000 else 2.0 ** exponent
         return {"exp": ratio, "exp_words": f"{ratio:.3g}"}
     return {"exp": None, "exp_words": f"about 2^{exponent:.0f}"}
+
+
+def _scored_zero(f: Facts) -> str:
+    """Which measures score a query without a relevant document 0 whatever the ranking."""
+    gained = f.judgments.gained_not_relevant
+    if not gained:
+        return "Every measure scores them 0 whatever the ranking"
+    return (f"map, P@k, recall and mrr score them 0 whatever the ranking (ndcg reads the "
+            f"grades, not rel: it scores the {gained:,} with a grade above 0)")
 
 
 def _negative_reading(f: Facts) -> str:
