@@ -60,6 +60,25 @@ def test_popreo_by_hand() -> None:
     assert r.mean["popreo"] == pytest.approx(np.std(p) / np.mean(p), abs=TOL)
 
 
+def test_popreo_counts_the_relevant_items_of_the_users_evaluated_only() -> None:
+    """A test user without a list (missing="skip") and, per segment, the other segment's
+    users put their relevant items in the denominators (a review)."""
+    train = {"user": ["a", "a", "a", "b", "c"], "item": ["h", "h2", "h3", "h", "t"]}
+    # popularity h 2, h2 h3 t 1 (of 5): the short head (80%) h, h2, h3; the long tail t
+    test = {"user": ["a", "b", "c", "d"], "item": ["t", "h2", "h3", "t"]}
+    recs = {"a": ["t", "x"], "b": ["h2", "y"], "c": ["z", "w"]}  # d: no list
+    r = rw.evaluate_recommendations(test, recs, ["popreo"], train=train)
+    p = np.array([1 / 2, 1 / 1])  # a, b, c: head b hit of {h2, h3}, tail a hit of {t}
+    assert r.mean["popreo"] == pytest.approx(np.std(p) / np.mean(p), abs=TOL)
+    zero = rw.evaluate_recommendations(test, recs, ["popreo"], train=train, missing="zero")
+    p = np.array([1 / 2, 1 / 2])  # d counted, with an empty list: its t is not hit
+    assert zero.mean["popreo"] == pytest.approx(np.std(p) / np.mean(p), abs=TOL)
+    segments = rw.evaluate_recommendations(test, recs, ["popreo", "recall@2"], train=train,
+                                           segments={"a": "g1", "b": "g1", "c": "g2"})
+    # g1, a and b: head 1/1 (b's h2), tail 1/1 (a's t); c's h3 is not g1's (it gave 1/3)
+    assert segments.segments.mean["g1"]["popreo"] == 0.0
+
+
 def test_serendipity_against_a_baseline_by_hand() -> None:
     test = {"user": ["u1", "u1", "u2"], "item": ["a", "c", "x"]}
     recs = {"u1": ["a", "b", "c"], "u2": ["x", "y"]}

@@ -718,7 +718,7 @@ def _segment_results(segment_of: np.ndarray, read: _Read, context: _Context,
 
     def set_level_of(members: np.ndarray) -> dict[str, float]:
         lists = context.lists.only_users(members)
-        return {str(m): float(context.compute(m, lists)) if len(lists.items) else
+        return {str(m): float(context.compute(m, lists, members)) if len(lists.items) else
                 float("nan") for m in set_level}
 
     return by_segment(segment_of, read.segment_names, evaluated, per_user, set_level_of,
@@ -737,7 +737,7 @@ def _beyond(read: _Read, measures: list[BeyondMeasure], evaluated: np.ndarray,
         (lengths > 0) & ~evaluated).any() else read.lists, read.base, read.truth,
         read.history, read.features, read.n_users, read.n_items, read.catalogue_codes,
         read.catalogue_size, _id_order(read.items) if measures else None,
-        known_items=read.known_items, items=read.items)
+        known_items=read.known_items, items=read.items, evaluated=evaluated)
     per_user: dict[str, np.ndarray] = {}
     totals: dict[str, float] = {}
     for measure in measures:
@@ -1246,8 +1246,10 @@ class _Context:
                  catalogue_codes: np.ndarray | None, catalogue_size: int | None,
                  item_order: np.ndarray | None = None, *,
                  known_items: _DefaultCatalogue | None = None,
-                 items: Vocabulary | None = None) -> None:
+                 items: Vocabulary | None = None,
+                 evaluated: np.ndarray | None = None) -> None:
         self.lists, self.base, self.truth, self.history = lists, base, truth, history
+        self.evaluated = evaluated  # the users evaluated (a mask by user code), None: all
         self.n_users, self.n_items = n_users, n_items
         self.features = features
         self.catalogue_codes, self.catalogue_size = catalogue_codes, catalogue_size
@@ -1328,6 +1330,8 @@ class _Context:
 
     def compute(self, m: BeyondMeasure, lists: Lists | None = None,
                 users: np.ndarray | None = None) -> float | np.ndarray:
+        """*m* on *lists* (default: the evaluated users'), of the *users* counted (a mask by
+        user code; default: those evaluated): a whole-set value, or one per user."""
         lists = (lists if lists is not None else self.lists).head(m.cutoff)
         dialect = m.param("dialect")
         n_users, n_items = self.n_users, self.n_items
@@ -1375,7 +1379,13 @@ class _Context:
                 return beyond.aplt(lists, tail, n_users,
                                    k=m.cutoff if dialect == "recbole" else None)
             head = (self.interactions > 0) & ~tail
-            return beyond.popreo(lists, self.relevant(m), tail, head, n_items, history)
+            relevant = self.relevant(m)
+            counted = users if users is not None else self.evaluated
+            if counted is not None:  # the denominators: the relevant items of these users
+                keep = counted[relevant.users]
+                relevant = Interactions(relevant.users[keep], relevant.items[keep],
+                                        relevant.ratings[keep], relevant.counts[keep])
+            return beyond.popreo(lists, relevant, tail, head, n_items, history)
         if m.name == "epc":
             share = self.user_counts / self.train_users
             return beyond.epc(lists, self.relevant(m), share, n_items, n_users)

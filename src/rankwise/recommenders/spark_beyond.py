@@ -322,7 +322,8 @@ class SparkBeyond:
         truth = self.need_truth(m)
         groups = self.tail_frame(m)  # refuses no training interactions
         history = cast("DataFrame", self.plan.history)
-        relevant = truth.filter(sf.col("_r") >= 1).select(USER, ITEM)
+        relevant = truth.filter(sf.col("_r") >= 1).select(USER, ITEM).join(
+            self.plan.evaluated.select(USER), USER, "left_semi")  # the users evaluated only
         fresh = relevant.join(history.select(USER, ITEM), [USER, ITEM], "left_anti")
         hits = cut.select(USER, ITEM).join(fresh, [USER, ITEM], "left_semi")
 
