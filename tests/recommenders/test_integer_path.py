@@ -175,3 +175,25 @@ def test_the_results_do_not_keep_the_ranking_alive():
     assert isinstance(vars(result.accuracy)["_ties"], TieReport)
     assert result.accuracy.ties.queries_mixed == 0
     assert result.mean["recall@2"] == 0.75  # user 1: 1 of 2, user 2: 1 of 1
+
+
+def test_unsigned_ids_past_the_signed_range_are_one_error() -> None:
+    """uint64 ids above 2**63 - 1 (hashed ids) ended in pyarrow's ArrowInvalid (a review);
+    those below it are read as the integers they are."""
+    import pandas as pd
+
+    from rankwise.exceptions import InputFormatError
+
+    held_out = pd.DataFrame({"user": np.array([1], dtype=np.uint64),
+                             "item": np.array([2**64 - 1], dtype=np.uint64)})
+    recs = pd.DataFrame({"user": np.array([1, 1], dtype=np.uint64),
+                         "item": np.array([2**64 - 1, 5], dtype=np.uint64),
+                         "score": [2.0, 1.0]})
+    with pytest.raises(InputFormatError, match=r"item id 18446744073709551615 \(row 0\) is past "
+                       r"the largest 64-bit signed integer \(2\*\*63 - 1\): give such ids as "
+                       r"text"):
+        rw.evaluate_recommendations(held_out, recs, ["P@1"])
+    small = recs.assign(item=np.array([2**63 - 1, 5], dtype=np.uint64))
+    result = rw.evaluate_recommendations(held_out.assign(item=np.uint64(2**63 - 1)), small,
+                                         ["P@1"])
+    assert result.mean["P@1"] == 1.0

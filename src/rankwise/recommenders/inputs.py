@@ -252,7 +252,7 @@ class Vocabulary:
         if pa.types.is_large_string(values.type) or pa.types.is_string_view(values.type):
             values = values.cast(pa.string())
         if pa.types.is_integer(values.type):
-            values = values.cast(pa.int64())
+            values = self._as_int64(values)
         if values.null_count:
             row = int(np.flatnonzero(values.is_null().to_numpy(zero_copy_only=False))[0])
             raise InputFormatError(f"{self.kind} id missing (null) at row {row}")
@@ -268,6 +268,31 @@ class Vocabulary:
                 "give them one type (for example cast both to str)"
             )
         return values
+
+    def _as_int64(self, values: pa.Array) -> pa.Array:
+        """Integer ids as int64; an unsigned id past 2^63 - 1 is one clear error.
+
+        Examples
+        --------
+        >>> import pyarrow as pa
+        >>> Vocabulary("item")._as_int64(pa.array([1, 2**64 - 1], pa.uint64()))
+        Traceback (most recent call last):
+        ...
+        rankwise.exceptions.InputFormatError: item id 18446744073709551615 (row 1) is past \
+the largest 64-bit signed integer (2**63 - 1): give such ids as text, for example \
+with .astype(str)
+        """
+        import pyarrow as pa
+
+        if pa.types.is_unsigned_integer(values.type) and values.type.bit_width == 64:
+            past = np.flatnonzero(values.to_numpy(zero_copy_only=False) > np.uint64(2**63 - 1))
+            if len(past):
+                row = int(past[0])
+                raise InputFormatError(
+                    f"{self.kind} id {values[row].as_py()} (row {row}) is past the largest "
+                    "64-bit signed integer (2**63 - 1): give such ids as text, for example "
+                    "with .astype(str)")
+        return values.cast(pa.int64())
 
     def encode(self, values: Any, *, narrow: bool = False) -> np.ndarray:
         """Codes of *values* (int64; int32 with *narrow*), adding the ids not seen before."""
