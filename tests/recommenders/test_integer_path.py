@@ -197,3 +197,14 @@ def test_unsigned_ids_past_the_signed_range_are_one_error() -> None:
     result = rw.evaluate_recommendations(held_out.assign(item=np.uint64(2**63 - 1)), small,
                                          ["P@1"])
     assert result.mean["P@1"] == 1.0
+
+
+def test_a_user_named_twice_for_the_rows_of_an_array_is_refused() -> None:
+    """users=["a", "a"] merged the two rows into one list, interleaved (a review)."""
+    from rankwise.exceptions import InputFormatError
+
+    recs = np.array([[12, 10], [11, 13], [14, 15]])
+    with pytest.raises(InputFormatError, match=r"^recommendations: users= names user 'a' for "
+                       r"rows 0 and 2; each row of a 2-D array is one user's whole list$"):
+        rw.evaluate_recommendations({"user": ["a"], "item": [12]}, recs, ["mrr"],
+                                    users=["a", "b", "a"])

@@ -889,13 +889,19 @@ class Lists:
                     f"{what}: users= has {counted(len(u), 'id')} for "
                     f"{counted(n_rows, 'row')} of the array"
                 )
-            unique_users = bool(np.all(np.bincount(u) <= 1)) if len(u) else True
+            if len(u) and not np.all(np.bincount(u) <= 1):
+                first = np.unique(u, return_index=True)[1]
+                row = int(np.setdiff1d(np.arange(len(u)), first)[0])  # the first repeat
+                again = int(np.flatnonzero(u == u[row])[0])
+                raise InputFormatError(
+                    f"{what}: users= names user {users.labels()[int(u[row])].as_py()!r} for "
+                    f"rows {again} and {row}; each row of a 2-D array is one user's whole list")
             narrow = len(users) < _NARROW and width < _NARROW
             row_users = u.astype(np.int32) if narrow else u
             i = items.encode(matrix.reshape(-1), narrow=narrow)
             # a list per row: the item codes and a stride, no user or rank per item
             lists = cls(i, row_users, np.arange(n_rows + 1, dtype=np.int64) * width)
-            if unique_users and width > 0 and not any(
+            if width > 0 and not any(
                     _later_copies(users, i[rows], max(len(items), 1), by_row=width).any()
                     for users, rows in lists.blocks()):  # an item twice in a row?
                 return lists
