@@ -909,7 +909,7 @@ class Lists:
             u = np.repeat(row_users, width)
             return cls.ordered(u, i, key, n_items=max(len(items), 1), what=what,
                                duplicates=duplicates, vocabularies=(users, items),
-                               presorted=unique_users)
+                               presorted=True)
         if user_index is not None:
             raise InvalidParameterError("users= goes with a 2-D array of item ids only")
         if isinstance(obj, Mapping) and obj and all(
