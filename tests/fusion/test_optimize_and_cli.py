@@ -74,6 +74,22 @@ def test_cross_validation_tunes_on_other_folds() -> None:
         optimize_fusion(qrels, runs, "rrf", folds=1)
 
 
+def test_folds_hold_every_judged_query_with_missing_zero() -> None:
+    """q5, judged and retrieved by no run, counts 0 in the search's score (0.8) but was
+    left out of the folds (cross-validated 1.0; a review)."""
+    qrels = {"q1": {"d1": 1}, "q2": {"d1": 1}, "q3": {"d1": 1}, "q4": {"d1": 1}, "q5": {"d9": 1}}
+    a = {q: {"d1": 2.0, "d2": 1.0} for q in ["q1", "q2", "q3", "q4"]}
+    b = {q: {"d2": 2.0, "d1": 1.0} for q in ["q1", "q2", "q3", "q4"]}
+    found = rw.optimize_fusion(qrels, [a, b], "wsum", measure="P@1", step=0.5, folds=2,
+                               missing="zero")
+    assert found.score == pytest.approx(0.8)
+    assert sorted(q for fold in found.folds for q in fold.queries) == ["q1", "q2", "q3", "q4",
+                                                                        "q5"]
+    assert found.cross_validated_mean == pytest.approx(0.8)
+    skipped = rw.optimize_fusion(qrels, [a, b], "wsum", measure="P@1", step=0.5, folds=2)
+    assert sorted(q for fold in skipped.folds for q in fold.queries) == ["q1", "q2", "q3", "q4"]
+
+
 def test_supervised_methods_learn_on_the_training_folds() -> None:
     qrels, runs = _collection(queries=10)
     found = optimize_fusion(qrels, runs, "probfuse", measure="map",

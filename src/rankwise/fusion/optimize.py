@@ -349,11 +349,14 @@ def _cross_validate(
     runs: list[Any], folds: int, seed: int,
 ) -> list[FoldResult]:
     retrieved = set(search.view.query_ids)
-    judged = sorted(q for q in qrels.query_ids if q in retrieved)
+    # the queries the measure's mean counts: with missing="zero" the judged queries no run
+    # retrieved too (scored 0), as in the search over all queries
+    every = search.options.missing == "zero"
+    judged = sorted(q for q in qrels.query_ids if every or q in retrieved)
     if len(judged) < folds:
         raise InvalidParameterError(
-            f"{folds} folds need at least {folds} judged queries the runs retrieved, "
-            f"got {len(judged)}"
+            f"{folds} folds need at least {folds} judged queries"
+            f"{'' if every else ' the runs retrieved'}, got {len(judged)}"
         )
     order = np.random.default_rng(seed).permutation(len(judged))
     parts = [sorted(judged[i] for i in order[f::folds]) for f in range(folds)]
