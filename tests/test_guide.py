@@ -252,6 +252,25 @@ def test_queries_without_a_relevant_document_but_with_a_grade_are_scored_by_ndcg
         "not rel: it scores the 1 with a grade above 0)" in _advice(g, "no-relevant").text
 
 
+def test_measures_without_a_power_sentence_are_noted() -> None:
+    """A variance of 6e-33 (rounding) gave 'sigma_t^2 = 0.0000 ... 2 would give 80%'; a
+    constant measure or one query gave no sentence and no note (a review)."""
+    import random
+
+    random.seed(1)
+    qrels = {f"q{i}": {f"d{j}": int(j < 3) for j in range(12)} for i in range(40)}
+    run = {q: {f"d{j}": 20.0 - j + random.random() * 0.1 for j in range(12)}
+           for q in list(qrels)[:30]}
+    g = rw.guide(qrels, {"D": run})  # every query perfect: map, P@10, recall 1.0 each
+    assert g.facts.power == ()
+    assert not [a for a in g.advice if a.topic == "power"]
+    assert g.facts.notes == (f"queries needed: not said for {', '.join(g.facts.measures)}: "
+                             "the values do not vary over the queries",)
+    one = rw.guide({"q1": {"a": 1}}, {"q1": {"a": 1.0, "b": 0.5}})
+    assert one.facts.notes == (f"queries needed: not said for {', '.join(one.facts.measures)}:"
+                               " 1 query evaluated, a variance needs 2",)
+
+
 def test_ties_count_a_query_with_either_kind_of_tie_once() -> None:
     """A query with a mixed tie and another with a tie across the cutoff: 2 (it said 1)."""
     qrels = {"A": {"r1": 1, "n1": 0, "r2": 1, "r3": 1},

@@ -30,6 +30,7 @@ from rankwise.guidance.facts import (
     judged_name,
     judgment_facts,
     power_facts,
+    unpowered_note,
     run_facts,
 )
 from rankwise.guidance.result import Advice, Guide
@@ -328,11 +329,15 @@ def _study(facts: Facts, judgments: Any, given: list[tuple[str | None, Any]], *,
     named = {name: results for name, (results, _, _) in zip(names, evaluated)}
     notes: list[str] = []
     preload.join()
+    skipped: dict[str, str] = {}
     try:
         power = power_facts(named, facts.measures, qrels=judgments, min_diff=facts.min_diff,
-                            alpha=facts.alpha, beta=facts.beta)
+                            alpha=facts.alpha, beta=facts.beta, skipped=skipped)
     except MissingDependencyError as error:
         power, notes = (), [f"queries needed: {error}"]
+    left_out = unpowered_note(skipped)
+    if left_out is not None:
+        notes.append(left_out)
     comparison = None
     if len(named) >= 2 and all(r.n_queries >= 2 for r in named.values()):
         from rankwise.comparison import compare_results

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankwise._wording import counted
 from rankwise.exceptions import InvalidParameterError
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ __all__ = [
     "pool_depth",
     "power_facts",
     "run_facts",
+    "unpowered_note",
 ]
 
 JUDGED_CUTOFFS = (5, 10, 20, 50, 100, 200, 500, 1000)
@@ -386,8 +388,32 @@ def run_facts(results: Results, bounds: Results | None, *, source: str | None, c
     )
 
 
+_NO_SPREAD = 1e-20
+"""A variance of per-query values at most this is the rounding of equal values: none."""
+
+
+def unpowered_note(skipped: Mapping[str, str]) -> str | None:
+    """The note for the measures :func:`power_facts` left out, with why (None: none).
+
+    Examples
+    --------
+    >>> unpowered_note({"map": "the values do not vary over the queries"})
+    'queries needed: not said for map: the values do not vary over the queries'
+    >>> unpowered_note({"map": "1 query evaluated", "P@10": "1 query evaluated"})
+    'queries needed: not said for map, P@10: 1 query evaluated'
+    """
+    if not skipped:
+        return None
+    by_reason: dict[str, list[str]] = {}
+    for name, why in skipped.items():
+        by_reason.setdefault(why, []).append(name)
+    return "queries needed: not said for " + "; ".join(
+        f"{', '.join(names)}: {why}" for why, names in by_reason.items())
+
+
 def power_facts(results: Mapping[str, Results], measures: Sequence[str], *, qrels: Any,
-                min_diff: float, alpha: float, beta: float) -> tuple[PowerFacts, ...]:
+                min_diff: float, alpha: float, beta: float,
+                skipped: dict[str, str] | None = None) -> tuple[PowerFacts, ...]:
     r"""Topic set size and power of a paired t-test for each measure.
 
     Two runs or more: :math:`\sigma_t^2 = 2 V_E`, with :math:`V_E` the
@@ -400,12 +426,15 @@ def power_facts(results: Mapping[str, Results], measures: Sequence[str], *, qrel
     from rankwise.design import residual_variance, topic_set_size
     from rankwise.stats.topic_sets import paired_t_power
 
+    skipped = {} if skipped is None else skipped
     named = dict(results)
     if not named:
         return ()
     ids = [set(r.query_ids) for r in named.values()]
     n = len(set.intersection(*ids))
     if n < 2:
+        skipped.update({name: f"{counted(n, 'query')} evaluated, a variance needs 2"
+                        for name in measures})
         return ()
     residual: dict[str, float] = {}
     if len(named) >= 2:
@@ -420,11 +449,15 @@ def power_facts(results: Mapping[str, Results], measures: Sequence[str], *, qrel
             values = np.asarray(next(iter(named.values()))[name], dtype=np.float64)
             values = values[np.isfinite(values)]
             variance = 2 * float(values.var(ddof=1)) if len(values) >= 2 else 0.0
-        if not variance > 0 or not math.isfinite(variance):
+        # below 1e-20 (a standard deviation of 1e-10: the rounding of values that are
+        # equal) the values do not vary: no topic set size is derived from them
+        if not variance > _NO_SPREAD or not math.isfinite(variance):
+            skipped[name] = "the values do not vary over the queries"
             continue
         try:
             size = topic_set_size("t-test", min_diff, variance, alpha=alpha, beta=beta)
         except InvalidParameterError:  # more than 10^8 queries: no sentence to make
+            skipped[name] = "more than 10^8 queries would be needed"
             continue
         achieved = paired_t_power(min_diff / math.sqrt(variance), n, alpha=alpha)
         out.append(PowerFacts(name, n, variance, ve, len(named), size.n, achieved))
