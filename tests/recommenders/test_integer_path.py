@@ -208,3 +208,18 @@ def test_a_user_named_twice_for_the_rows_of_an_array_is_refused() -> None:
                        r"rows 0 and 2; each row of a 2-D array is one user's whole list$"):
         rw.evaluate_recommendations({"user": ["a"], "item": [12]}, recs, ["mrr"],
                                     users=["a", "b", "a"])
+
+
+@pytest.mark.parametrize(("measure", "said"), [
+    ("coverag", "unknown measure 'coverag'; did you mean 'coverage'?"),
+    ("ginni", "unknown measure 'ginni'; did you mean 'gini'?"),
+    ("popre@10", "unknown measure 'popre@10'; did you mean 'Rprec@10'? (or the recommender "
+                 "measure 'popreo')"),
+])
+def test_a_misspelt_measure_gets_one_suggestion(measure: str, said: str) -> None:
+    """It said "did you mean 'coverage'? (or a recommender measure did you mean 'coverage'?)"."""
+    from rankwise.exceptions import UnknownMeasureError
+
+    with pytest.raises(UnknownMeasureError) as caught:
+        rw.evaluate_recommendations({"user": ["a"], "item": ["x"]}, {"a": ["x"]}, [measure])
+    assert str(caught.value) == said

@@ -768,10 +768,15 @@ def _split_measures(measures: list[Any], has_test: bool
                 parse(text)
             except UnknownMeasureError as error:
                 name = re.split(r"[@(]", str(text), maxsplit=1)[0]
-                hint = did_you_mean(name.lower(), BEYOND)
-                raise UnknownMeasureError(str(error) + (
-                    f" (or a recommender measure{hint[1:] if hint else ''})" if hint else
-                    "; recommender measures: " + ", ".join(BEYOND))) from None
+                hint = did_you_mean(name.lower(), BEYOND)  # "; did you mean 'gini'?"
+                said = str(error)
+                if not hint:
+                    said += "; recommender measures: " + ", ".join(BEYOND)
+                elif "did you mean" not in said:  # "run 'rankwise measures' ...": ours only
+                    said = said.split(";", 1)[0] + hint
+                elif hint.removeprefix("; ") not in said:  # the recommender measure too
+                    said += f" (or the recommender measure {hint.split(' mean ', 1)[1][:-1]})"
+                raise UnknownMeasureError(said) from None
         if not has_test:
             raise InvalidParameterError(
                 f"{accuracy_names} need the held-out interactions (held_out=)")
