@@ -223,3 +223,25 @@ def test_a_misspelt_measure_gets_one_suggestion(measure: str, said: str) -> None
     with pytest.raises(UnknownMeasureError) as caught:
         rw.evaluate_recommendations({"user": ["a"], "item": ["x"]}, {"a": ["x"]}, [measure])
     assert str(caught.value) == said
+
+
+def test_a_list_exclude_empties_is_noted() -> None:
+    """b recommended only items it had seen: left out under missing='skip' without a word
+    (a review); missing='zero' scores it 0."""
+    from rankwise.exceptions import InvalidParameterError
+
+    train = {"user": ["a", "b", "b"], "item": ["x", "y", "z"]}
+    held_out = {"user": ["a", "b"], "item": ["w", "w"]}
+    recs = {"a": ["w", "q"], "b": ["y", "z"]}
+    skipped = rw.evaluate_recommendations(held_out, recs, ["recall@2"], exclude=train)
+    assert skipped.mean["recall@2"] == 1.0
+    assert skipped.notes == ["1 test user: every item of the list is one exclude= removes; "
+                             "left out of the means as a user without a list (missing='zero' "
+                             "scores such users 0)"]
+    zero = rw.evaluate_recommendations(held_out, recs, ["recall@2"], exclude=train,
+                                       missing="zero")
+    assert zero.mean["recall@2"] == 0.5 and zero.notes == []
+    with pytest.raises(InvalidParameterError, match=r"no test user has a recommendation list "
+                       r"\(1 list held only items exclude= removes"):
+        rw.evaluate_recommendations({"user": ["b"], "item": ["w"]}, recs, ["recall@2"],
+                                    exclude=train)

@@ -698,6 +698,7 @@ def evaluate_recommendations(
     result = _result(measures, read, evaluated, per_user, totals, accuracy)
     if catalogue is None:
         result.notes.extend(read.known_items.notes(beyond_measures))
+    result.notes.extend(_emptied_note(read, chosen.missing))
     if read.segment_of is not None:
         result.segments = _segment_results(read.segment_of, read, context, beyond_measures,
                                            evaluated, per_user, list(result.mean),
@@ -799,6 +800,7 @@ class _Read:
     features: Any
     segment_of: np.ndarray | None
     segment_names: list[Any]
+    emptied: np.ndarray | None = None  # users whose whole list exclude= removed (a mask)
 
     @property
     def n_users(self) -> int:
@@ -872,14 +874,29 @@ def _read_inputs(test: Any, recommendations: Any, chosen: RecommenderOptions, *,
                  catalogue_codes, catalogue_size, item_features, segment_of, segment_names)
     k, n_users, n_items = chosen.k, read.n_users, read.n_items
     if seen is not None:
+        had_list = lists.lengths(n_users) > 0
         # the lists were read into fresh arrays: the exclusion may overwrite them
         read.lists = exclude_seen(lists, seen, n_items, k, n_users, in_place=True)
+        read.emptied = had_list & (read.lists.lengths(n_users) == 0)
         if base is not None:
             read.base = exclude_seen(base, seen, n_items, k, n_users, in_place=True)
     else:
         read.lists = lists.head(k)
         read.base = base.head(k) if base is not None else None
     return read
+
+
+def _emptied_note(read: _Read, missing: Missing) -> list[str]:
+    """The test users whose whole list exclude= removed, left out under missing='skip'."""
+    if read.emptied is None or read.truth is None or missing != "skip":
+        return []
+    in_test = count_codes(read.truth.users, read.n_users) > 0
+    emptied = int(np.count_nonzero(read.emptied & in_test))
+    if not emptied:
+        return []
+    return [f"{counted(emptied, 'test user')}: every item of the list is one exclude= "
+            "removes; left out of the means as a user without a list (missing='zero' scores "
+            "such users 0)"]
 
 
 def _evaluated_users(read: _Read, missing: Missing) -> tuple[np.ndarray, np.ndarray]:
@@ -895,10 +912,15 @@ def _evaluated_users(read: _Read, missing: Missing) -> tuple[np.ndarray, np.ndar
         evaluated = in_test & has_list if missing == "skip" else in_test
     else:
         evaluated = has_list
+    emptied = 0 if read.emptied is None else int(np.count_nonzero(
+        read.emptied & (in_test if read.truth is not None else True)))
     if not evaluated.any():
         raise InvalidParameterError(
-            "no user to evaluate: no test user has a recommendation list"
-            if read.truth is not None else "the recommendations are empty")
+            ("no user to evaluate: no test user has a recommendation list" + (
+                f" ({counted(emptied, 'list')} held only items exclude= removes; "
+                "missing='zero' scores such users 0)" if emptied else ""))
+            if read.truth is not None else "the recommendations are empty" + (
+                " once exclude= removes its items" if emptied else ""))
     return evaluated, lengths
 
 
