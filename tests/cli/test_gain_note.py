@@ -34,8 +34,8 @@ def files(tmp_path: Path) -> dict[str, Path]:
 def note_for(names: str, linear: str) -> str:
     verb = "uses" if "," not in names else "use"
     return (f"rankwise: note: {names} {verb} rankwise's gain 2^grade - 1 and the judgments have "
-            f"grades above 1; {TOOLS} use the grade itself as the gain: {linear} gives their "
-            "number\n")
+            f"grades other than 0 and 1; {TOOLS} use the grade itself as the gain: {linear} "
+            "gives their number\n")
 
 
 def test_eval_says_it_once_under_the_table(cli, files) -> None:

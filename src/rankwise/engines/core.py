@@ -661,8 +661,9 @@ def gain_notes(judged_grades: np.ndarray, measures: Sequence[Measure]) -> list[s
     linear = str(exponential[0].replace(gain="linear"))
     verb = "uses" if len(exponential) == 1 else "use"
     return [
-        f"{names} {verb} rankwise's gain 2^grade - 1 and the judgments have grades above 1; "
-        f"{LINEAR_GAIN_TOOLS} use the grade itself as the gain: {linear} gives their number"
+        f"{names} {verb} rankwise's gain 2^grade - 1 and the judgments have grades other "
+        f"than 0 and 1; {LINEAR_GAIN_TOOLS} use the grade itself as the gain: {linear} gives "
+        "their number"
     ]
 
 
