@@ -433,3 +433,13 @@ def test_a_difference_of_rounding_has_no_shares() -> None:
                       "ndcg@10", "trec_eval", "sklearn")
     assert real.difference > 0.1
     assert sum(real.share(step) for step in real.steps) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("how", [("trec_eval", "sklearn"), ()])
+def test_a_measure_naming_a_dialect_is_refused(how: tuple[str, ...]) -> None:
+    """ndcg@10(dialect=lightgbm) between trec_eval and sklearn dropped lightgbm silently."""
+    qrels, run = {"q": {"a": 1, "b": 2}}, {"q": {"a": 1.0, "b": 0.5}}
+    with pytest.raises(rw.InvalidParameterError, match=r"^ndcg@10\(dialect=lightgbm\) names a "
+                       r"dialect: explain puts the measure in each dialect it compares"):
+        rw.explain(qrels, run, "ndcg@10(dialect=lightgbm)", *how,
+                   measured=None if how else 0.5)

@@ -536,6 +536,10 @@ def explain(
     if measured is not None:
         check("measured", measured, MEASURED)
     base = parse(measure)
+    if "dialect" in dict(base.params):
+        raise InvalidParameterError(
+            f"{base} names a dialect: explain puts the measure in each dialect it compares "
+            f"(the two given, or every one with measured=); give it without dialect=")
     if (chosen.rel is not None and "rel" in base.family.params
             and "rel" not in base.given | dict(base.params).keys()):
         base = base.replace(rel=chosen.rel)
