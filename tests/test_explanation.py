@@ -443,3 +443,10 @@ def test_a_measure_naming_a_dialect_is_refused(how: tuple[str, ...]) -> None:
                        r"dialect: explain puts the measure in each dialect it compares"):
         rw.explain(qrels, run, "ndcg@10(dialect=lightgbm)", *how,
                    measured=None if how else 0.5)
+
+
+def test_no_shared_query_is_said_so() -> None:
+    """It said 'e.g. none has a relevant document' (a review)."""
+    with pytest.raises(rw.InvalidParameterError, match=r"the run and the judgments share no "
+                       r"query, so there is no difference to split"):
+        rw.explain({"q1": {"a": 1}}, {"q2": {"a": 1.0}}, "ndcg@10", "trec_eval", "sklearn")

@@ -600,6 +600,12 @@ def _defined(mean: float, measure: Measure, where: str, values: np.ndarray,
             "computes it), so the mean is NaN and the difference cannot be split: leave "
             "those queries out"
         )
+    if math.isnan(mean) and len(values) == 0:
+        raise InvalidParameterError(
+            f"{measure}{where}: the run and the judgments share no query, so there is no "
+            "difference to split: give the judgments of the run's queries (or "
+            "missing='zero', which scores the judged queries the run lacks 0)"
+        )
     if math.isnan(mean):
         raise InvalidParameterError(
             f"{measure}{where}: no query counts in the mean (every query is left out, e.g. "
