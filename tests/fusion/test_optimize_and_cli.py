@@ -135,3 +135,12 @@ def test_fuse_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["fuse", str(tmp_path / "a.run"), str(tmp_path / "b.run"), "--method",
                  "rff"]) == 1
     assert "did you mean 'rrf'" in capsys.readouterr().err
+    # the command's options named, not the Python keywords (a review)
+    assert main(["fuse", str(tmp_path / "a.run"), str(tmp_path / "b.run"), "--method",
+                 "probfuse"]) == 1
+    assert capsys.readouterr().err == ("rankwise: error: --method probfuse learns probs from "
+                                       "judgments: give --qrels QRELS (or --optimize QRELS)\n")
+    assert main(["fuse", str(tmp_path / "a.run"), str(tmp_path / "b.run"), "--method", "sum",
+                 "--optimize", str(tmp_path / "q.qrels")]) == 1
+    assert capsys.readouterr().err == ("rankwise: error: --method sum has no parameter to "
+                                       "search or learn: fuse without --optimize\n")

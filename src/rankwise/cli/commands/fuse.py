@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from rankwise.cli.options import (
     add_common_options,
@@ -102,6 +103,29 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
+def _check_judgments_given(args: argparse.Namespace, fusion: Any) -> None:
+    """A method that learns from judgments has them; --optimize has something to search.
+
+    Said in options (the Python functions' messages name their keywords).
+    """
+    from rankwise.exceptions import InvalidParameterError
+    from rankwise.fusion.methods import METHODS, resolve_method
+
+    chosen = METHODS[resolve_method(fusion.method).name]
+    if (chosen.learns is not None and args.qrels is None and args.optimize is None
+            and fusion.values().get(chosen.learns) is None):
+        raise InvalidParameterError(
+            f"--method {chosen.name} learns {chosen.learns} from judgments: give --qrels "
+            "QRELS (or --optimize QRELS)")
+    if args.optimize is not None and chosen.learns is None:
+        from rankwise.fusion.optimize import default_grid
+
+        if not default_grid(chosen.name, len(args.runs)):
+            raise InvalidParameterError(
+                f"--method {chosen.name} has no parameter to search or learn: fuse without "
+                "--optimize")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``rankwise fuse`` with parsed arguments.
 
@@ -123,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
     check_stdin_once([*args.runs, args.qrels or "", args.optimize or ""])
     fusion = fusion_options(args)
     evaluation = evaluation_options(args)
+    _check_judgments_given(args, fusion)
     show = reading(args)
     runs = []
     for path in args.runs:
