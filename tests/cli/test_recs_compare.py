@@ -118,6 +118,15 @@ def test_errors_are_one_line(cli, files: Path, extra: list[str], message: str) -
     assert len(outcome.err.strip().splitlines()) == 1 and "Traceback" not in outcome.err
 
 
+def test_per_user_and_segments_are_not_given_together(cli, files: Path) -> None:
+    """--per-user was ignored without a word when --segments was given (a review)."""
+    outcome = cli(["recs", "test.csv", "pop.csv", "--per-user", "--segments", "activity",
+                   "--exclude", "test.csv"], cwd=files)
+    assert outcome.status == 1
+    assert outcome.err == ("rankwise: error: --per-user and --segments print different tables "
+                           "(one row per user, one per segment): give one of them\n")
+
+
 def test_one_recs_keeps_its_table_and_refuses_a_baseline(cli, files: Path) -> None:
     outcome = cli(["recs", "test.csv", "pop.csv", "--baseline", "pop"], cwd=files)
     assert outcome.status == 1

@@ -290,6 +290,9 @@ def _segments(args: argparse.Namespace, test: Any, history: Any) -> Any:
     from rankwise.exceptions import InvalidParameterError
     from rankwise.io.tables import read_table
 
+    if args.segments is not None and getattr(args, "per_user", False):
+        raise InvalidParameterError("--per-user and --segments print different tables (one "
+                                    "row per user, one per segment): give one of them")
     if args.segments is None:
         if args.heavy is not None:
             raise InvalidParameterError("--heavy applies to --segments activity, which was not "
