@@ -281,7 +281,7 @@ def test_ties_count_a_query_with_either_kind_of_tie_once() -> None:
          "j10": 5.0, "j11": 5.0, **{f"z{i}": 4.0 - i * 0.1 for i in range(10)}}
     g = rw.guide(qrels, {"R": {"A": a, "B": b}})
     assert g.facts.runs[0].tied_queries == 2
-    assert [item.text for item in g.advice if item.topic == "ties"][0].startswith(
+    assert next(item.text for item in g.advice if item.topic == "ties").startswith(
         "R: tied scores around judged documents in 2 of its 2 queries")
 
 

@@ -30,8 +30,8 @@ from rankwise.guidance.facts import (
     judged_name,
     judgment_facts,
     power_facts,
-    unpowered_note,
     run_facts,
+    unpowered_note,
 )
 from rankwise.guidance.result import Advice, Guide
 from rankwise.guidance.rules import RULES, TOPICS

@@ -1357,8 +1357,11 @@ class _Context:
 
     def compute(self, m: BeyondMeasure, lists: Lists | None = None,
                 users: np.ndarray | None = None) -> float | np.ndarray:
-        """*m* on *lists* (default: the evaluated users'), of the *users* counted (a mask by
-        user code; default: those evaluated): a whole-set value, or one per user."""
+        """*m* on *lists*: a whole-set value, or one per user.
+
+        *lists* default to the evaluated users'; *users* (a mask by user code,
+        default: those evaluated) are the users whose judgments count.
+        """
         lists = (lists if lists is not None else self.lists).head(m.cutoff)
         dialect = m.param("dialect")
         n_users, n_items = self.n_users, self.n_items

@@ -37,6 +37,7 @@ on the safe side.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -175,7 +176,9 @@ def _noncentral_t_cdf(special: Any, phi: int, noncentrality: float, x: float) ->
 
 
 def _integrated_cdf(special: Any, phi: int, noncentrality: float, x: float) -> float:
-    r""":math:`P(T' \le x) = \int_0^\infty \Phi(x \sqrt{v/\phi} - \lambda)\, f_{\chi^2_\phi}(v)\,dv`.
+    r"""P(T' <= x) integrated: :math:`\int_0^\infty \Phi(x \sqrt{v/\phi} - \lambda) f(v) dv`.
+
+    *f* is the density of the chi-square with :math:`\phi` degrees of freedom.
 
     The definition of :math:`T'` integrated over the chi-square variable
     (scipy's ``quad``, relative error 1e-10), split at :math:`\phi / 4,
@@ -203,7 +206,7 @@ def _integrated_cdf(special: Any, phi: int, noncentrality: float, x: float) -> f
 
     cuts = [0.0, phi / 4.0, phi / 2.0, float(phi), 2.0 * phi, 4.0 * phi, math.inf]
     total = 0.0
-    for low, high in zip(cuts, cuts[1:]):
+    for low, high in itertools.pairwise(cuts):
         part, _ = integrate.quad(integrand, low, high, epsabs=0.0, epsrel=1e-10, limit=200)
         total += part
     return min(1.0, total) if math.isfinite(total) else math.nan
