@@ -80,6 +80,26 @@ def test_demo_save_names_the_files_it_wrote(cli, tmp_path: Path) -> None:
         "NOTICE.md", "qrels.test", "results.test"]
 
 
+def test_demo_save_never_replaces_another_file(cli, tmp_path: Path) -> None:
+    """--save wrote over a qrels.test of the user's own (a review); again into the same
+    folder it is fine, and an empty name or a file is refused."""
+    folder = tmp_path / "demo"
+    assert cli(["demo", "--save", folder]).status == 0
+    assert cli(["demo", "--save", folder]).status == 0  # the example files again
+    (folder / "qrels.test").write_text("mine\n")
+    (folder / "results.test").unlink()
+    outcome = cli(["demo", "--save", folder])
+    assert outcome.status == 1
+    assert outcome.err == (f"rankwise: error: {folder / 'qrels.test'}: exists and is not the "
+                           "example file: --save never replaces it; remove it or save to "
+                           "another folder\n")
+    assert (folder / "qrels.test").read_text() == "mine\n"
+    assert not (folder / "results.test").exists()  # nothing written
+    assert cli(["demo", "--save", ""]).err == ("rankwise: error: --save: the folder name is "
+                                               "empty: expected a folder\n")
+    assert cli(["demo", "--save", folder / "NOTICE.md"]).status == 1
+
+
 @pytest.mark.parametrize("target", ["-", "/dev/null"])
 def test_standard_output_and_devices_are_not_announced(cli, target: str) -> None:
     outcome = cli(["eval", *RUNS, "-m", "map", "-o", target])

@@ -81,15 +81,31 @@ def data_file(name: str) -> Iterator[Path]:
 
 
 def save_data(folder: str | os.PathLike[str]) -> list[Path]:
-    """Copy the bundled example files into *folder* (created if needed); return their paths."""
-    from rankwise._files import write_file
+    """Copy the bundled example files into *folder* (created if needed); return their paths.
 
+    A file of that name already there with other content is never replaced: nothing is
+    written, and the error names it (the example file itself is written again).
+    """
+    from rankwise._files import write_file
+    from rankwise.exceptions import InvalidParameterError
+
+    if not os.fspath(folder):
+        raise InvalidParameterError("--save: the folder name is empty: expected a folder")
     target = Path(folder)
+    if target.exists() and not target.is_dir():
+        raise NotADirectoryError(f"{folder}: is a file, expected a folder for --save")
+    contents = {}
+    for name in DATA_FILES:
+        with data_file(name) as source:
+            contents[name] = source.read_bytes()
+        there = target / name
+        if there.exists() and (not there.is_file() or there.read_bytes() != contents[name]):
+            raise FileExistsError(f"{there}: exists and is not the example file: --save "
+                                  "never replaces it; remove it or save to another folder")
     target.mkdir(parents=True, exist_ok=True)
     written = []
     for name in DATA_FILES:
-        with data_file(name) as source:
-            write_file(source.read_bytes(), target / name)
+        write_file(contents[name], target / name)  # absent, or these very bytes
         written.append(target / name)
     return written
 
