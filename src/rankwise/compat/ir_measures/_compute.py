@@ -194,7 +194,7 @@ class RunData:
             self.run: Any = run
             return
         if isinstance(run, dict):
-            self.run = as_run(run) if any(run.values()) else None
+            self.run = as_run(run) if run else None  # {"q": {}}: a query ranked empty
             return
         if hasattr(run, "__next__"):
             run = list(run)

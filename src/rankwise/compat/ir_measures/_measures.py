@@ -122,7 +122,7 @@ class SumAgg(Agg):
     """
 
     def __init__(self) -> None:
-        self.sum: float = 0
+        self.sum: float = 0.0
 
     def add(self, value: float) -> None:
         self.sum += value

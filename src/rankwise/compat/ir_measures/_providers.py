@@ -172,9 +172,9 @@ class RankwiseEvaluator(Evaluator):
             arrays, rows = values[measure]
             column = arrays[0][rows] if arrays else np.zeros(0)
             count = max(judged, len(column))
-            total = float(np.cumsum(column)[-1]) if len(column) else 0
+            total = float(np.cumsum(column)[-1]) if len(column) else 0.0
             if isinstance(measure.aggregator(), SumAgg):
-                out[measure] = total if count else 0
+                out[measure] = total if count else 0.0  # a float, as ir_measures gives
             else:
                 out[measure] = total / count if count else math.nan
         return out

@@ -66,8 +66,8 @@ def _pair_p_value(stat_test: str, control: np.ndarray, treatment: np.ndarray,
     from rankwise.stats.parametric import paired_t_test
     from rankwise.stats.resampling import randomization_test
 
-    if stat_test == "student":
-        return float(paired_t_test(control, treatment).p_value)
+    if stat_test == "student":  # numpy's float, as scipy's ttest_rel gives ranx
+        return np.float64(paired_t_test(control, treatment).p_value)
     return float(randomization_test(control, treatment, n_resamples=n_permutations,
                                     seed=random_seed).p_value)
 
