@@ -16,8 +16,8 @@ FORMATS = ["table", "tsv", "csv", "json", "jsonl", "markdown", "latex"]
 MEASURES = ["-m", "ndcg@3", "map", "mrr", "P@2", "num_ret"]
 GAIN_NOTE = (  # the golden judgments are graded: said once, under the table
     "rankwise: note: ndcg@3 uses rankwise's gain 2^grade - 1 and the judgments have grades "
-    "above 1; trec_eval, pytrec_eval, ranx, ir_measures and scikit-learn use the grade itself "
-    "as the gain: ndcg@3(gain=linear) gives their number\n"
+    "other than 0 and 1; trec_eval, pytrec_eval, ranx, ir_measures and scikit-learn use the "
+    "grade itself as the gain: ndcg@3(gain=linear) gives their number\n"
 )
 
 
