@@ -891,7 +891,17 @@ def _emptied_note(read: _Read, missing: Missing) -> list[str]:
     if read.emptied is None or read.truth is None or missing != "skip":
         return []
     in_test = count_codes(read.truth.users, read.n_users) > 0
-    emptied = int(np.count_nonzero(read.emptied & in_test))
+    return emptied_notes(int(np.count_nonzero(read.emptied & in_test)))
+
+
+def emptied_notes(emptied: int) -> list[str]:
+    """The note on *emptied* test users whose lists exclude= emptied (none for 0).
+
+    Examples
+    --------
+    >>> emptied_notes(0), emptied_notes(2)[0][:40]
+    ([], '2 test users: every item of the list is ')
+    """
     if not emptied:
         return []
     return [f"{counted(emptied, 'test user')}: every item of the list is one exclude= "

@@ -71,6 +71,7 @@ from rankwise.recommenders.evaluation import (
     RecommenderResults,
     SegmentResults,
     _required_measures,
+    emptied_notes,
     parse_beyond,
 )
 from rankwise.recommenders.spark_beyond import SparkBeyond
@@ -380,14 +381,27 @@ def _plan(spark: SparkSession | None, test: Any, recommendations: Any, *, exclud
     evaluated = _evaluated(made, truth, options.missing).persist()
     cached.append(evaluated)
     n_evaluated = evaluated.count()
+    emptied = 0  # test users whose whole list exclude= removed (said when left out)
+    if seen is not None and truth is not None and (options.missing == "skip" or
+                                                   n_evaluated == 0):
+        from pyspark.sql import functions as sf
+
+        user = str(column_of(recs, "user", columns, "recommendations"))
+        listed = recs.select(sf.col(user).cast("string").alias(USER)).distinct()
+        emptied = truth.select(USER).distinct().join(listed, USER, "left_semi").join(
+            made.select(USER).distinct(), USER, "left_anti").count()
     if n_evaluated == 0:
         raise InvalidParameterError(
-            "no user to evaluate: no test user has a recommendation list"
+            ("no user to evaluate: no test user has a recommendation list" + (
+                f" ({counted(emptied, 'list')} held only items exclude= removes; "
+                "missing='zero' scores such users 0)" if emptied else ""))
             if truth is not None else "the recommendations are empty")
     item_type = recs.schema[str(column_of(recs, "item", columns, "recommendations"))].dataType
-    return SparkPlan(spark, recs, columns, truth, history, seen, made, base_lists, evaluated,
+    plan = SparkPlan(spark, recs, columns, truth, history, seen, made, base_lists, evaluated,
                      n_evaluated, made.join(evaluated, USER, "left_semi"), user_type,
                      item_type.typeName() in ("integer", "long", "short", "byte"), cached)
+    plan.emptied = emptied if options.missing == "skip" else 0
+    return plan
 
 
 def _evaluated(lists: DataFrame, truth: DataFrame | None, missing: str) -> DataFrame:
@@ -417,6 +431,7 @@ def _compute(plan: SparkPlan, listed: list[Any], accuracy_names: list[str],
     results = SparkRecommenderResults(frame, mean, names, plan.n_evaluated, accuracy,
                                       by_segments)
     results.notes.extend(shared.notes(wanted))
+    results.notes.extend(emptied_notes(plan.emptied))
     return results
 
 

@@ -74,6 +74,7 @@ class SparkPlan:
     user_type: Any
     numeric_items: bool
     cached: list[DataFrame] = field(default_factory=list)
+    emptied: int = 0  # test users left out (missing="skip") as exclusion emptied their lists
 
     def release(self) -> None:
         """Unpersist what the evaluation cached."""

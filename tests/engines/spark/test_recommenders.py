@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 import numpy as np
 import pytest
@@ -335,10 +336,25 @@ def test_the_default_catalogue_equals_numpy(spark, seed: int) -> None:
         got = rw.evaluate_recommendations(data["test"], data["recs"], measures,
                                           segments=labels, engine="spark", **options)
         assert_same(got, want)
+        # by hand: the test users whose every recommended item exclude= removes
+        seen: dict[Any, set] = {}
+        for user, item in zip(data["train"].column("user").to_pylist(),
+                              data["train"].column("item").to_pylist()):
+            seen.setdefault(user, set()).add(item)
+        recommended: dict[Any, set] = {}
+        for user, item in zip(data["recs"].column("user").to_pylist(),
+                              data["recs"].column("item").to_pylist()):
+            recommended.setdefault(user, set()).add(item)
+        emptied = sum(1 for user in set(data["test"].column("user").to_pylist())
+                      if user in recommended and recommended[user] <= seen.get(user, set())
+                      ) if "exclude" in options else 0
         assert got.notes == want.notes == [
             f"coverage, coverage@5, gini, gini@5(dialect=recbole): the catalogue is the "
             f"{len(items)} items of the training, test and recommendation tables; give "
-            "catalogue= all items to count the ones in none of them"]
+            "catalogue= all items to count the ones in none of them"] + ([
+                f"{emptied} test user{'s' if emptied > 1 else ''}: every item of the list is "
+                "one exclude= removes; left out of the means as a user without a list "
+                "(missing='zero' scores such users 0)"] if emptied else [])
         assert 0 < got.mean["coverage"] <= 1
     frames = {name: spark.createDataFrame(data[name]) for name in ("test", "recs")}
     from rankwise.spark import evaluate_recommendations
