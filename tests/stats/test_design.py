@@ -120,7 +120,8 @@ def test_a_power_where_scipy_has_no_value() -> None:
 
     phi, noncentrality = 59, 9.60143
     w = float(scipy.special.stdtrit(phi, 0.975))
-    assert math.isnan(scipy.special.nctdtr(phi, noncentrality, -w))
+    # scipy 1.17's nctdtr gives NaN at -w (older ones a number); the lower tail is below
+    # 1e-28 either way: the power is the upper tail's
     expected = 1.0 - float(scipy.special.nctdtr(phi, noncentrality, w))
     assert paired_t_power(noncentrality / math.sqrt(60), 60) == pytest.approx(expected,
                                                                                 abs=1e-15)
