@@ -696,9 +696,7 @@ def evaluate_recommendations(
         per_user.update(_per_user_accuracy(accuracy, read.users, read.n_users, accuracy_users))
     per_user.update(beyond_per_user)
     result = _result(measures, read, evaluated, per_user, totals, accuracy)
-    if catalogue is None:
-        result.notes.extend(read.known_items.notes(beyond_measures))
-    result.notes.extend(_emptied_note(read, chosen.missing))
+    result.notes.extend(_notes(read, beyond_measures, catalogue is None, chosen.missing))
     if read.segment_of is not None:
         result.segments = _segment_results(read.segment_of, read, context, beyond_measures,
                                            evaluated, per_user, list(result.mean),
@@ -886,12 +884,32 @@ def _read_inputs(test: Any, recommendations: Any, chosen: RecommenderOptions, *,
     return read
 
 
+def _notes(read: _Read, beyond_measures: list[BeyondMeasure], default_catalogue: bool,
+           missing: Missing) -> list[str]:
+    """What the results say of their inputs: the default catalogue, the lists emptied."""
+    said = read.known_items.notes(beyond_measures) if default_catalogue else []
+    return said + _emptied_note(read, missing)
+
+
 def _emptied_note(read: _Read, missing: Missing) -> list[str]:
     """The test users whose whole list exclude= removed, left out under missing='skip'."""
     if read.emptied is None or read.truth is None or missing != "skip":
         return []
     in_test = count_codes(read.truth.users, read.n_users) > 0
     return emptied_notes(int(np.count_nonzero(read.emptied & in_test)))
+
+
+def no_list_message(emptied: int) -> str:
+    """No test user has a list: *emptied* of them had one that exclude= emptied.
+
+    Examples
+    --------
+    >>> no_list_message(0)
+    'no user to evaluate: no test user has a recommendation list'
+    """
+    return "no user to evaluate: no test user has a recommendation list" + (
+        f" ({counted(emptied, 'list')} held only items exclude= removes; missing='zero' "
+        "scores such users 0)" if emptied else "")
 
 
 def emptied_notes(emptied: int) -> list[str]:
@@ -926,10 +944,8 @@ def _evaluated_users(read: _Read, missing: Missing) -> tuple[np.ndarray, np.ndar
         read.emptied & (in_test if read.truth is not None else True)))
     if not evaluated.any():
         raise InvalidParameterError(
-            ("no user to evaluate: no test user has a recommendation list" + (
-                f" ({counted(emptied, 'list')} held only items exclude= removes; "
-                "missing='zero' scores such users 0)" if emptied else ""))
-            if read.truth is not None else "the recommendations are empty" + (
+            no_list_message(emptied) if read.truth is not None else
+            "the recommendations are empty" + (
                 " once exclude= removes its items" if emptied else ""))
     return evaluated, lengths
 

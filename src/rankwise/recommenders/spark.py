@@ -72,6 +72,7 @@ from rankwise.recommenders.evaluation import (
     SegmentResults,
     _required_measures,
     emptied_notes,
+    no_list_message,
     parse_beyond,
 )
 from rankwise.recommenders.spark_beyond import SparkBeyond
@@ -392,10 +393,7 @@ def _plan(spark: SparkSession | None, test: Any, recommendations: Any, *, exclud
             made.select(USER).distinct(), USER, "left_anti").count()
     if n_evaluated == 0:
         raise InvalidParameterError(
-            ("no user to evaluate: no test user has a recommendation list" + (
-                f" ({counted(emptied, 'list')} held only items exclude= removes; "
-                "missing='zero' scores such users 0)" if emptied else ""))
-            if truth is not None else "the recommendations are empty")
+            no_list_message(emptied) if truth is not None else "the recommendations are empty")
     item_type = recs.schema[str(column_of(recs, "item", columns, "recommendations"))].dataType
     plan = SparkPlan(spark, recs, columns, truth, history, seen, made, base_lists, evaluated,
                      n_evaluated, made.join(evaluated, USER, "left_semi"), user_type,
