@@ -282,6 +282,41 @@ def test_a_query_in_two_blocks_is_checked_across_them(tmp_path: Path) -> None:
                                "a run lists each document once per query")
 
 
+@pytest.mark.parametrize("query", ["q", "q12345", "q1234567", "query-12345", "q-" + "9" * 40])
+@pytest.mark.parametrize("repeat_at", [None, 1, 600, 1024, 1025, 2048, 2049, 2100])
+def test_the_common_lines_loop_stops_where_it_must(tmp_path: Path, query: str,
+                                                   repeat_at: int | None) -> None:
+    """A long query (the set of documents seen grows twice), ids of every length.
+
+    The C reader takes the common lines of a query in one tight loop and hands
+    every other line to the general step: a new query, one of the same length
+    ('q1' then 'qZ'), one that only starts like this one ('q1' then 'q12'), a
+    document whose hash is in the set already (a repeat), the set due to grow,
+    a comment, a CR LF line. The columns (or the error, at the repeat's line)
+    are the general reader's (each mutation of the loop's checks fails here).
+    """
+    lines = []
+    names = [query, query[:-1] + "Z", query + "2", query[:-1] or "p", query + "x"]
+    for block, name in enumerate(names):
+        for i in range(2100 if block == 0 else 30):
+            lines.append(f"{name} Q0 doc{block}-{i} {i + 1} {2000 - i}.{i % 7} run\n")
+        lines.append("# a comment between blocks\n" if block % 2 else
+                     f"{name} Q0 doc{block}-last 0 -1.5 run\r\n")
+    if repeat_at is not None:
+        lines.insert(repeat_at, f"{query} Q0 doc0-0 0 -2 run\n")
+    path = tmp_path / "run"
+    path.write_bytes("".join(lines).encode())
+    outcome = assert_same("run", path)
+    if repeat_at is None:
+        assert isinstance(outcome, rw.Run)
+        assert len(outcome) == 2100 + 4 * 30 + 3
+        assert isinstance(fast_outcome(path.read_bytes()), _fast.FastColumns)
+    else:
+        assert outcome[0] == "DuplicateEntryError"
+        assert (f":{repeat_at + 1}: document 'doc0-0' appears twice for query '{query}' "
+                "(first at line 1)") in outcome[1]
+
+
 def test_lines_of_every_length_around_the_64_byte_window(tmp_path: Path) -> None:
     """Lines near 64 bytes, with each kind of odd spacing, end or byte, read as written.
 

@@ -941,16 +941,15 @@ line_masks(const unsigned char *s, uint64_t *separators, uint64_t *unusual)
  * apart, ASCII only, ending with LF within 64 bytes of the line's first field (at s, a
  * byte above 0x20). The separators of the 64 bytes are found at once (line_masks): the
  * first `wanted` of them must be single blanks and the last the LF. Returns the line's
- * length (its LF included), or 0 for any other line, which split_fields then reads (and
- * declines where it must).
+ * length (its LF included) with the offset of each field's end (its separator) in `end`,
+ * or 0 for any other line, which split_fields then reads (and declines where it must).
  */
 static inline ALWAYS_INLINE unsigned
-split_exact(const unsigned char *s, Field *fields, const int wanted)
+split_ends(const unsigned char *s, unsigned *end, const int wanted)
 {
     uint64_t separators, unusual;
     line_masks(s, &separators, &unusual);
     uint64_t left = separators;
-    unsigned end[MAX_FIELDS];
     NEXT_SEPARATOR(end[0]);
     NEXT_SEPARATOR(end[1]);
     NEXT_SEPARATOR(end[2]);
@@ -974,7 +973,18 @@ split_exact(const unsigned char *s, Field *fields, const int wanted)
         }
         odd &= odd - 1;
     }
-    /* the fields the callers read (the second, the iteration, is never read) */
+    return last + 1;
+}
+
+/* split_ends, with the fields the callers read (the second, the iteration, is never read). */
+static inline ALWAYS_INLINE unsigned
+split_exact(const unsigned char *s, Field *fields, const int wanted)
+{
+    unsigned end[MAX_FIELDS];
+    const unsigned length = split_ends(s, end, wanted);
+    if (length == 0) {
+        return 0;
+    }
     fields[0].start = s;
     fields[0].length = end[0];
     for (int i = 2; i < wanted; i++) {
@@ -982,7 +992,7 @@ split_exact(const unsigned char *s, Field *fields, const int wanted)
         fields[i].length = end[i] - end[i - 1] - 1;
         fields[i].non_ascii = 0;
     }
-    return last + 1;
+    return length;
 }
 
 #undef NEXT_SEPARATOR
@@ -1184,7 +1194,8 @@ note_run_id(Task *t, const unsigned char *buf, size_t first, size_t n, size_t ba
  * Runs: make room in the document, offset and score columns for every line of buf[p:n]
  * that starts before the range's end, so that run_line appends without a check per
  * line. Returns 1 when it did; 0 (the checked appends, which decline or fail as they
- * must) when the documents would pass 2 GiB, ranks are kept, or memory is short.
+ * must) when the documents would pass 2 GiB or memory is short (ranks kept: run_line appends
+ * them with a check).
  */
 static int
 reserve_chunk(Task *t, size_t p, size_t n, size_t base)
@@ -1204,6 +1215,122 @@ reserve_chunk(Task *t, size_t p, size_t n, size_t base)
            vec_reserve(&t->doc_data, bytes + 16) == 0;
 }
 
+#if defined(HAS_SSE2) && defined(WORDS_LITTLE_ENDIAN)
+/*
+ * Runs: the common lines of buf[p:n] (after reserve_chunk made room for them) in one tight
+ * loop whose state lives in locals, written back to the task at the end: a line of six
+ * single-blank-separated ASCII fields (split_ends) of the current query, whose score
+ * parse_double reads as finite and whose document the block has no slot of its hash for.
+ * Stops, before changing anything, at the first line that is not so (a new query, a blank
+ * or comment, an odd line, a possible repeat, the seen set due to grow, the range's end):
+ * data_line takes that one, exactly as it takes every line without this loop. Returns the
+ * start of that line (or where the range's lines end); *last_data: the first field of the
+ * last line taken.
+ */
+static size_t
+common_run_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base,
+                 size_t *last_data)
+{
+    if (t->last_code < 0 || n < 64) {
+        return p;
+    }
+    const unsigned char *limit = buf + n;
+    const size_t stop = t->end - base < n ? t->end - base : n; /* lines start before it */
+    const size_t room = n - 64;                                /* split_ends reads 64 bytes */
+    const unsigned char *query = (const unsigned char *)t->last_query.data;
+    const unsigned query_length = (unsigned)t->last_query.size;
+    const int short_query = query_length <= 8; /* the lines read here have 64 bytes */
+    uint64_t query_word = 0, query_mask = 0;
+    if (short_query) {
+        memcpy(&query_word, query, 8); /* a vector's memory: at least 256 bytes */
+        query_mask = query_length == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * query_length)) - 1;
+    }
+    const size_t max_line = t->max_line;
+    char *docs = t->doc_data.data;
+    size_t docs_size = t->doc_data.size;
+    char *offsets = t->doc_offsets.data + t->doc_offsets.size;
+    char *values = t->values.data + t->values.size;
+    Seen *slots = t->seen.slots;
+    const size_t mask = t->seen.cap - 1, most = t->seen.cap / 2;
+    const uint32_t generation = t->seen.generation;
+    size_t count = t->seen.count;
+    size_t rows = t->rows, first = p;
+    double last_score = t->last_score;
+    int rising = t->rising;
+    size_t last = *last_data;
+    while (p < stop && p <= room && rows < (size_t)INT32_MAX - 1) {
+        const unsigned char *s = buf + p;
+        unsigned end[MAX_FIELDS];
+        unsigned length;
+        if (UNLIKELY(s[0] <= 0x20 || s[0] == '#') || (length = split_ends(s, end, 6)) == 0 ||
+            UNLIKELY(length > max_line) || end[0] != query_length) {
+            break;
+        }
+        if (short_query) { /* the query id as one word, its bytes beyond the id masked off */
+            uint64_t w;
+            memcpy(&w, s, 8);
+            if (((w ^ query_word) & query_mask) != 0) {
+                break;
+            }
+        }
+        else if (!same_token(s, query, query_length, limit)) {
+            break;
+        }
+        double score;
+        if (parse_double(s + end[3] + 1, end[4] - end[3] - 1, limit, &score) != 1) {
+            break;
+        }
+        const unsigned char *doc = s + end[1] + 1;
+        const size_t doc_length = end[2] - end[1] - 1;
+        const uint64_t h = hash_token(doc, doc_length, limit);
+        size_t at = (size_t)h & mask;
+        int same_hash = 0;
+        while (slots[at].generation == generation) {
+            if (UNLIKELY(slots[at].hash == h)) {
+                same_hash = 1;
+                break;
+            }
+            at = (at + 1) & mask;
+        }
+        if (UNLIKELY(same_hash || count + 1 > most)) {
+            break; /* the same hash (a repeat, or a collision), or the set must grow */
+        }
+        if (LIKELY(doc_length <= 16 && doc + 16 <= limit)) {
+            memcpy(docs + docs_size, doc, 16); /* a fixed-size copy; the slack is overwritten */
+        }
+        else {
+            memcpy(docs + docs_size, doc, doc_length);
+        }
+        docs_size += doc_length;
+        const int32_t doc_end = (int32_t)docs_size;
+        memcpy(offsets, &doc_end, 4);
+        offsets += 4;
+        memcpy(values, &score, 8);
+        values += 8;
+        rising |= score > last_score;
+        last_score = score;
+        slots[at].hash = h;
+        slots[at].generation = generation;
+        slots[at].row = (int32_t)rows;
+        count++;
+        rows++;
+        last = p;
+        p += length;
+    }
+    if (p != first) {
+        t->doc_data.size = docs_size;
+        t->doc_offsets.size = (size_t)(offsets - t->doc_offsets.data);
+        t->values.size = (size_t)(values - t->values.data);
+        t->seen.count = count;
+        t->rows = rows;
+        t->last_score = last_score;
+        t->rising = rising;
+        *last_data = last;
+    }
+    return p;
+}
+#endif
+
 static size_t
 parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
 {
@@ -1211,6 +1338,14 @@ parse_lines(Task *t, const unsigned char *buf, size_t p, size_t n, size_t base)
     line.reserved = reserve_chunk(t, p, n, base);
     size_t last_data = n; /* the first field of the last data line, when there is one */
     while (p < n && base + p < t->end) {
+#if defined(HAS_SSE2) && defined(WORDS_LITTLE_ENDIAN)
+        if (line.reserved && !t->want_rank) {
+            p = common_run_lines(t, buf, p, n, base, &last_data);
+            if (p >= n || base + p >= t->end) {
+                break;
+            }
+        }
+#endif
         line.start = p;
         int status;
         if (LIKELY(buf[p] > 0x20 && buf[p] != '#')) { /* the common line: no blanks first */
