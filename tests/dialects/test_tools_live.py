@@ -47,3 +47,37 @@ def test_the_tool_gives_the_dialects_numbers(tool: str, seed: int) -> None:
         tolerance = 5.1e-6  # gdeval.pl as published prints 5 decimals
     compared = compare(tool, fresh, values, tolerance)
     assert compared and max(compared.values()) >= 30
+
+
+@pytest.mark.parametrize("objective", ["rank_xendcg", "regression"])
+def test_lightgbm_map_counts_fractional_labels_above_one_half(objective: str) -> None:
+    """LightGBM's map takes any label with objectives other than lambdarank: > 0.5 relevant.
+
+    Labels at, just above and just below 0.5, fractional and above 1, in
+    lists of 1 to 12 documents; each query evaluated by LightGBM alone (a
+    booster with no tree scores its init_score).
+    """
+    lgb = pytest.importorskip("lightgbm")
+    import numpy as np
+
+    import rankwise as rw
+
+    rng = np.random.default_rng(5)
+    choices = np.array([0.0, 0.25, 0.5, 0.5000001, 0.4999999, 0.7, 1.0, 1.5, 2.0, 3.0])
+    ks = (1, 3, 5, 10)
+    for query in range(60):
+        n = int(rng.integers(1, 13))
+        labels = rng.choice(choices, size=n)
+        scores = rng.permutation(n).astype(np.float64) + 0.5
+        data = lgb.Dataset(np.zeros((n, 1)), label=labels, group=[n], init_score=scores,
+                           free_raw_data=False)
+        booster = lgb.Booster(params={"objective": objective, "metric": "map",
+                                      "eval_at": list(ks), "verbose": -1, "num_threads": 1},
+                              train_set=data)
+        expected = {name: value for _, name, value, _ in booster.eval_train()}
+        qrels = {"q": {f"d{i}": float(g) for i, g in enumerate(labels)}}
+        run = {"q": {f"d{i}": float(s) for i, s in enumerate(scores)}}
+        got = rw.evaluate(qrels, run, [f"map@{k}(dialect=lightgbm)" for k in ks]).mean
+        for k in ks:
+            assert got[f"map@{k}(dialect=lightgbm)"] == pytest.approx(
+                expected[f"map@{k}"], abs=1e-12), (query, labels.tolist(), scores.tolist(), k)

@@ -29,7 +29,7 @@ from rankwise.kernels._segments import (
 )
 from rankwise.kernels.context import Context
 from rankwise.kernels.dcg import EXP_SCALE_ABOVE, unscale
-from rankwise.measures.dialects import Conventions, conventions_of
+from rankwise.measures.dialects import ABOVE_HALF, Conventions, conventions_of
 from rankwise.measures.spec import Measure
 
 __all__ = ["DIALECT_KERNELS", "OWN_FAMILIES", "compute_with", "coverage", "measure_for"]
@@ -187,8 +187,16 @@ def _finish(values: np.ndarray, empty: np.ndarray, c: Conventions) -> np.ndarray
     return np.where(empty, _empty_value(c), values)
 
 
-def _rel_param(m: Measure) -> float:
-    rel = m.param("rel") if "rel" in m.family.params else None
+def _rel_param(m: Measure, c: Conventions) -> float:
+    """Grades >= this are relevant: the measure's ``rel=``, else the record's rule."""
+    if "rel" not in m.family.params:
+        return 1.0
+    given = dict(m.params)
+    if "rel" in given:
+        return float(given["rel"])
+    if c.relevant == "above_half":
+        return ABOVE_HALF
+    rel = m.family.params["rel"].default
     return 1.0 if rel is None else float(rel)  # rbp's rel defaults to None: grade >= 1
 
 
@@ -205,7 +213,7 @@ def precision(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """P@k: relevant in the top k, divided by k or by min(k, n)."""
     hits = _Hits(ctx, c)
     k = int(_cut(m, c))  # type: ignore[arg-type]
-    rel = _rel_param(m)
+    rel = _rel_param(m, c)
     found = _relevant(hits, rel, c, gated=True) & _top(hits, k)
     count = per_query_sum(hits.query[found], None, hits.n_queries)
     if c.past_list == "n":
@@ -218,7 +226,7 @@ def precision(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
 def recall(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """recall@k: relevant in the top k over R."""
     hits = _Hits(ctx, c)
-    rel = _rel_param(m)
+    rel = _rel_param(m, c)
     found = _relevant(hits, rel, c, gated=True) & _top(hits, _cut(m, c))
     num_rel = _num_rel(hits, rel, c)
     value = safe_divide(per_query_sum(hits.query[found], None, hits.n_queries), num_rel)
@@ -228,7 +236,7 @@ def recall(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
 def hit(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """hit@k: 1 when a relevant document is in the top k."""
     hits = _Hits(ctx, c)
-    rel = _rel_param(m)
+    rel = _rel_param(m, c)
     found = _relevant(hits, rel, c, gated=True) & _top(hits, _cut(m, c))
     value = (per_query_sum(hits.query[found], None, hits.n_queries) > 0).astype(np.float64)
     return _finish(value, _num_rel(hits, rel, c) == 0, c)
@@ -238,7 +246,7 @@ def reciprocal_rank(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """RR@k: 1 / rank of the first relevant document within the top k, else 0."""
     hits = _Hits(ctx, c)
     _refuse(m, c, ("average",))
-    rel = _rel_param(m)
+    rel = _rel_param(m, c)
     found = _relevant(hits, rel, c, gated=True) & _top(hits, _cut(m, c))
     first = np.full(hits.n_queries, np.inf)
     np.minimum.at(first, hits.query[found], hits.rank[found].astype(np.float64))
@@ -254,7 +262,7 @@ def average_precision(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """
     hits = _Hits(ctx, c)
     _refuse(m, c, ("average",))
-    rel = _rel_param(m)
+    rel = _rel_param(m, c)
     relevant = _relevant(hits, rel, c, gated=True)
     query, rank = hits.query[relevant], hits.rank[relevant]
     if c.ties == "group_end":
@@ -294,7 +302,7 @@ def coverage(ctx: Context, m: Measure, c: Conventions | None = None) -> np.ndarr
     """
     c = conventions_of(m) if c is None else c
     hits = _Hits(ctx, c)
-    relevant = _relevant(hits, _rel_param(m), c, gated=True)
+    relevant = _relevant(hits, _rel_param(m, c), c, gated=True)
     deepest = np.zeros(hits.n_queries)
     np.maximum.at(deepest, hits.query[relevant], hits.rank[relevant].astype(np.float64))
     return deepest
@@ -554,7 +562,7 @@ def rank_biased_precision(ctx: Context, m: Measure, c: Conventions) -> np.ndarra
     hits = _Hits(ctx, c)
     _refuse(m, c, ("average", "group_end"))
     p = float(m.param("p"))
-    relevant = hits.grade >= _rel_param(m)
+    relevant = hits.grade >= _rel_param(m, c)
     gains = np.where(relevant, _gains(hits.grade, c), 0.0)
     value = (1.0 - p) * per_query_sum(hits.query, gains * p ** (hits.rank - 1.0), hits.n_queries)
     return value
@@ -572,7 +580,7 @@ def bpref(ctx: Context, m: Measure, c: Conventions) -> np.ndarray:
     """
     hits = _Hits(ctx, c)
     _refuse(m, c, ("average", "group_end"))
-    rel = _rel_param(m)
+    rel = _rel_param(m, c)
     relevant = hits.grade >= rel
     nonrelevant = ~relevant if c.negative == "raw" else (hits.grade >= 0) & ~relevant
     before = segment_cumsum(hits.query, nonrelevant.astype(np.float64)) - nonrelevant

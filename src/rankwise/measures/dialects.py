@@ -92,6 +92,10 @@ class Conventions:
     cutoff : int or None
         The cutoff of a measure written without one: none (the whole list),
         or XGBoost's 32.
+    relevant : {"rel", "above_half"}
+        A document is relevant when its grade is >= ``rel`` (1 unless the
+        measure gives ``rel=``), or, unless it gives one, when its grade is
+        > 0.5 (LightGBM's ``map``: ``label > 0.5``, fractional labels too).
     nonpositive : {"count", "ignore"}
         A relevant document with a score <= 0 counts as relevant, or not
         (torchmetrics >= 1.8 for MAP, MRR, P and recall).
@@ -134,6 +138,7 @@ class Conventions:
     scores: str = "float64"
     ties: str = "docno"
     cutoff: int | None = None
+    relevant: str = "rel"
     nonpositive: str = "count"
     gain: str = "linear"
     gains: tuple[tuple[float, float], ...] = ()
@@ -163,6 +168,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "missing": ("skip", "zero"),
     "scores": ("float64", "float32"),
     "ties": ("docno", "input", "ranx", "average", "low_first", "high_first", "group_end"),
+    "relevant": ("rel", "above_half"),
     "nonpositive": ("count", "ignore"),
     "gain": ("exp", "linear", "binary", "scaled"),
     "negative": ("zero", "raw"),
@@ -188,6 +194,8 @@ _WORDS: dict[str, dict[Any, str]] = {
              "low_first": "ties: lower grade first (pessimistic)",
              "high_first": "ties: higher grade first (optimistic)",
              "group_end": "tied documents all at the end of their group"},
+    "relevant": {"rel": "relevant: grade >= rel",
+                 "above_half": "relevant: grade > 0.5 (unless rel= is given)"},
     "nonpositive": {"count": "a relevant document counts whatever its score",
                     "ignore": "a document scored <= 0 is never relevant"},
     "gain": {"exp": "gain 2^g - 1", "linear": "gain g", "binary": "gain 1 if relevant",
@@ -314,6 +322,9 @@ def _pytrec(family: str, **changes: Any) -> Conventions:
     return replace(_TREC[family], scores="float32", **changes)
 
 
+ABOVE_HALF = 0.5000000000000001
+"""The least double above 0.5: ``grade >= ABOVE_HALF`` is ``grade > 0.5`` (LightGBM's map)."""
+
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in [
@@ -353,12 +364,15 @@ DIALECTS: dict[str, Dialect] = {
             "LightGBM 4.7.0",
             {
                 "ndcg": _list(ties="input", gain="exp", empty="1"),
-                "map": _list(ties="input", denominator="capped", empty="1"),
+                "map": _list(ties="input", denominator="capped", empty="1",
+                             relevant="above_half"),
             },
             names={"ndcg": "ndcg@k (metric ndcg, eval_at)", "map": "map@k (metric map)"},
             notes={"ndcg": "LightGBM refuses negative, fractional and > 30 labels; "
                            "rankwise gives negative grades gain 0",
-                   "map": "relevant: label > 0.5 (grade >= rel)"},
+                   "map": "relevant: label > 0.5, fractional labels too (LightGBM takes "
+                          "any label for map with objectives other than lambdarank); "
+                          "rel= sets grade >= rel instead"},
         ),
         Dialect(
             "xgboost",
@@ -615,8 +629,9 @@ def dialect_param_default(family: str, dialect: str, key: str) -> Any:
     """The default of parameter *key* of *family* in *dialect* (a convention it sets).
 
     ``gain`` follows the dialect's gain (``ndcg`` and ``dcg``), ``empty``
-    its empty-query value, ``denominator`` its average precision divisor;
-    None for a parameter no dialect sets.
+    its empty-query value, ``denominator`` its average precision divisor,
+    ``rel`` the least grade above 0.5 where a grade > 0.5 is relevant
+    (LightGBM's ``map``); None for a parameter no dialect sets.
 
     Examples
     --------
@@ -624,8 +639,12 @@ def dialect_param_default(family: str, dialect: str, key: str) -> Any:
     'linear'
     >>> dialect_param_default("ndcg", "lightgbm", "empty")
     '1'
+    >>> dialect_param_default("map", "lightgbm", "rel") > 0.5
+    True
     """
     record = DIALECTS[dialect].families.get(family)
+    if record is not None and key == "rel" and record.relevant == "above_half":
+        return ABOVE_HALF
     if record is None or key not in ("gain", "empty", "denominator"):
         return None
     return getattr(record, key)
