@@ -114,9 +114,8 @@ def test_an_empty_ranking_is_a_query_of_the_run_with_no_row(c: bool) -> None:
         assert run.rank_order_blocks.tolist() == [0, 2]  # each query's rows in one block
         assert run.to_dict() == {"q1": {}, "q2": {"d": 1.0, "e": 0.5}, "3": {}, "q4": {"f": 2.0}}
         assert run_from_dict({"q": {}}).query_ids == ["q"]
-        again = run_from_dict({"1": {}, 1: {"d": 1.0}, "2": {"x": 1.0}, 2: {"y": 1.0}})
-        assert again.query_ids == ["1", "2"]  # one id given twice: its rows in two blocks
-        assert again.rank_order_blocks is None
+        with pytest.raises(InputFormatError, match="query keys '1' and 1 are the same query"):
+            run_from_dict({"1": {}, 1: {"d": 1.0}})  # an empty ranking's key is a query too
         with pytest.raises(InputFormatError, match="query id must be a str or an int"):
             run_from_dict({1.5: {}})  # an empty entry's id is still a query id
         # a query with no judgment is not judged
@@ -136,20 +135,29 @@ def test_a_document_given_twice_as_int_and_str_is_an_error(c: bool) -> None:
         twice = r"document '1' appears twice for query 'q'.*\('q', 1\) and \('q', '1'\)"
         with pytest.raises(DuplicateEntryError, match=twice):
             run_from_dict({"q": {1: 0.5, "1": 0.25}})
-        with pytest.raises(DuplicateEntryError, match=r"'a' appears twice for query '7'"):
-            run_from_dict({7: {"a": 1.0}, "7": {"b": 2.0, "a": 0.5}})
         with pytest.raises(DuplicateEntryError, match=r"judgment for document '2' of query 'q'"):
             qrels_from_dict({"q": {np.int64(2): 1, "2": 0}})
 
 
 @pytest.mark.parametrize("c", [True, False])
-def test_queries_given_as_int_and_str_are_one_query(c: bool) -> None:
+def test_query_keys_given_as_int_and_str_are_an_error_naming_both(c: bool) -> None:
+    """Never merged into one query (reading.md): a dict of both is almost always a mistake."""
     with c_modules(c):
-        run = run_from_dict({7: {"a": 1.0}, "7": {"b": 2.0}})
-        assert run.query_ids == ["7"]
-        assert run.rank_order_blocks is None  # one query in two places
-        qrels = qrels_from_dict({7: {"a": 1}, "7": {"b": 0}})
-        assert qrels.query_ids == ["7"] and qrels.doc_ids == ["a", "b"]
+        for given in ({7: {"a": 1.0}, "7": {"b": 2.0}}, {"7": {"a": 1.0}, 7: {"b": 2.0}},
+                      {"x": {"a": 1.0}, np.int64(7): {"a": 1.0}, "y": {}, "7": {"b": 0.5}}):
+            first, second = [key for key in given if str(key) == "7"]
+            message = (f"<dict>: query keys {first!r} and {second!r} are the same query id '7' "
+                       "once converted to text; give each query once (the run dict's rows of "
+                       "one query under one key)")
+            with pytest.raises(InputFormatError) as caught:
+                run_from_dict(given)
+            assert str(caught.value) == message
+            with pytest.raises(InputFormatError) as caught:
+                qrels_from_dict({key: {d: 1 for d in docs} for key, docs in given.items()}
+                                | {"z": {"a": 0}})
+            assert str(caught.value) == message.replace("run dict", "qrels dict")
+        # an empty judged entry is no query (nothing judged): its key collides with nothing
+        assert qrels_from_dict({7: {}, "7": {"b": 1}}).query_ids == ["7"]
 
 
 BAD = [  # the whole message: the place first (query, document), what was expected, what came

@@ -11,8 +11,8 @@ in Python, with the same checks and the same errors.
 
 Ids are compared as text: a key must be a ``str`` or an ``int`` (numpy
 integers too; not a bool) and ``1`` and ``"1"`` are the same id: two query keys
-that are one id are one query, and a document then given twice for it is an
-error that names both keys. Values must be real numbers (``float``, ``int``,
+that are one id are an error naming both (never merged into one query), and so
+are two document keys of one query that are one id. Values must be real numbers (``float``, ``int``,
 numpy numbers), finite; a grade may also be ``True`` or ``False`` (1 and 0), a
 score may not. Subclasses of ``dict`` (``defaultdict``, ``OrderedDict``) are read
 as dicts: their entries in the order the dict stores them.
@@ -125,6 +125,8 @@ def read_run_dict(results: Any) -> RunColumns:
     if len(read) == 4:
         raise _problem(read, "run")
     names, starts, codes, check, pieces, scores, descending = read
+    if len(names) < len(results):  # every key is a query, even an empty ranking's
+        _refuse_same_query_keys(results, "run")
     return RunColumns(
         names,
         np.frombuffer(starts, dtype=np.int64),
@@ -153,6 +155,8 @@ def read_qrels_dict(judgments: Any) -> QrelsColumns:
     if len(read) == 4:
         raise _problem(read, "qrels")
     query_names, query_codes, doc_names, doc_codes, grades, ids, may_repeat, str_keys = read
+    if may_repeat:  # a query key twice (1 and "1"), or document keys of mixed kinds
+        _refuse_same_query_keys(judgments, "qrels")
     codes = np.frombuffer(query_codes, dtype=np.int32)
     values = np.frombuffer(grades, dtype=np.float64)
     if doc_names is None:  # each judgment's document id in row order, interned if asked
@@ -237,6 +241,31 @@ def _problem(found: tuple[Any, ...], form: str) -> InputFormatError:
             "float", SOURCE)
     return InputFormatError(
         f"{where}: {number} must be a number ({accepted}), got {_shown(value)}", SOURCE)
+
+
+def _refuse_same_query_keys(mapping: dict[Any, Any], form: str) -> None:
+    """Refuse two query keys that are one id as text (``1`` and ``"1"``), naming both.
+
+    Examples
+    --------
+    >>> _refuse_same_query_keys({1: {}, "2": {}, "1": {}}, "run")
+    Traceback (most recent call last):
+    ...
+    rankwise.exceptions.InputFormatError: <dict>: query keys 1 and '1' are the same query \
+id '1' once converted to text; give each query once (the run dict's rows of one query \
+under one key)
+    """
+    first: dict[str, Any] = {}
+    for key in dict.keys(mapping):
+        text = _text(key)
+        if text is None:
+            continue
+        other = first.setdefault(text, key)
+        if other is not key:
+            raise InputFormatError(
+                f"query keys {other!r} and {key!r} are the same query id {text!r} once "
+                f"converted to text; give each query once (the {form} dict's rows of one "
+                "query under one key)", SOURCE)
 
 
 def duplicate_error(mapping: dict[Any, Any], query: str, doc: str, form: str
@@ -370,7 +399,7 @@ def _read_run(results: Any) -> RunColumns:
         if not ranking:  # in the run, nothing retrieved: a query id, no entry of rows
             continue
         if code != known:  # the same text again (1 and "1")
-            check.append(code)
+            _refuse_same_query_keys(results, "run")
         starts.append(len(docs))
         codes.append(code)
         kinds = 0
@@ -411,7 +440,8 @@ def _read_qrels(judgments: Any) -> QrelsColumns:
         query = _query_text(query_key, "qrels")
         known = len(query_of)
         code = query_of.setdefault(query, known)
-        may_repeat |= code != known
+        if code != known:  # the same text again (1 and "1")
+            _refuse_same_query_keys(judgments, "qrels")
         kinds = 0
         for doc_key, value in list(dict.items(judged)):  # a snapshot, as the run's
             doc, kind = _doc_text(query_key, doc_key, "qrels")
