@@ -251,6 +251,37 @@ def test_a_failed_fsync_close_or_rename_is_an_error(
     assert leftovers(tmp_path, {"out.txt"}) == []
 
 
+def test_a_refused_rename_names_the_target_not_the_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An immutable target (chattr +i): the rename is refused; the message names the file."""
+    target = tmp_path / "out.txt"
+    target.write_text("old\n")
+
+    def refused(source: str, destination: str) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted", source)
+
+    monkeypatch.setattr(os, "replace", refused)
+    with pytest.raises(OSError) as caught:
+        write_file("new\n", target)
+    monkeypatch.undo()
+    assert str(caught.value) == (
+        f"[Errno 1] cannot replace it: Operation not permitted: '{target}'")
+    assert target.read_text() == "old\n"
+    assert leftovers(tmp_path, {"out.txt"}) == []
+
+
+@pytest.mark.parametrize("name", ["r" * 250 + ".tsv", "\u00e9" * 125 + ".tsv"])
+def test_a_name_of_254_bytes_is_written(tmp_path: Path, name: str) -> None:
+    """The temporary name adds 14 bytes to a name that may hold 255: it keeps 200 of them."""
+    target = tmp_path / name
+    assert len(os.fsencode(name)) == 254
+    write_file("new\n", target)
+    write_file("again\n", target)
+    assert target.read_text() == "again\n"
+    assert os.listdir(tmp_path) == [name]
+
+
 @pytest.fixture
 def tiny_tmpfs(tmp_path: Path) -> Iterator[Path]:
     """A real 64 KiB file system (root on Linux only)."""

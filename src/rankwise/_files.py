@@ -97,6 +97,10 @@ def _cleanup_on_signals() -> Iterator[None]:
                     signal.signal(signum, signal.SIG_DFL)
 
 
+_STEM_BYTES = 200
+"""The bytes of the target's name a temporary name keeps (``.NAME.XXXXXXXX.tmp``)."""
+
+
 def _create_temporary(target: str, shown: str, mode: int) -> tuple[int, str]:
     """Create a new, unique temporary file next to *target*: its descriptor and path.
 
@@ -107,10 +111,13 @@ def _create_temporary(target: str, shown: str, mode: int) -> tuple[int, str]:
     at any moment finds it.
     """
     folder, name = os.path.split(target)
+    # a name may hold 255 bytes: the temporary one adds 14, so a long name is cut (by bytes)
+    stem = os.fsencode(name)[:_STEM_BYTES]
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
         | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        temporary = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp")
+        temporary = os.path.join(
+            folder, os.fsdecode(b".%s.%s.tmp" % (stem, os.urandom(4).hex().encode())))
         _PENDING.add(temporary)
         try:
             return os.open(temporary, flags, mode), temporary
@@ -226,7 +233,11 @@ def write_file(data: bytes | str | Iterable[bytes | str], path: str | os.PathLik
                 os.chmod(temporary, stat.S_IMODE(existing.st_mode))
                 with contextlib.suppress(OSError):  # only root may give a file away
                     os.chown(temporary, existing.st_uid, existing.st_gid)
-            os.replace(temporary, target)
+            try:
+                os.replace(temporary, target)
+            except OSError as error:  # an immutable target, say: name it, not the temporary
+                raise OSError(error.errno, f"cannot replace it: {error.strerror}",
+                              shown) from None
             _PENDING.discard(temporary)
             with contextlib.suppress(OSError):  # make the rename itself durable
                 folder_fd = os.open(folder, os.O_RDONLY)

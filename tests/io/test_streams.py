@@ -476,3 +476,39 @@ def test_a_joiner_of_one_piece_copies_nothing() -> None:
     assert joiner.values() is None
     joiner.add(piece)
     assert joiner.values() is piece.values
+
+
+def test_a_closed_standard_input_is_an_error_saying_so(tmp_path: Path) -> None:
+    """``rankwise eval qrels - <&-``: one message, no traceback (Python sets sys.stdin None)."""
+    qrels = tmp_path / "qrels"
+    qrels.write_bytes(QRELS)
+    done = subprocess.run([sys.executable, "-m", "rankwise", "eval", str(qrels), "-", "-m",
+                           "P@5"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          preexec_fn=lambda: os.close(0))
+    assert done.returncode == 1
+    assert done.stderr == ("rankwise: error: <stdin>: standard input is closed: give the data "
+                           "on it, or a file name instead of -\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs Linux's /proc")
+def test_a_read_that_fails_names_the_file(reader: str) -> None:
+    """/proc/self/mem is a regular file whose reads fail (EIO): the error names it."""
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_run("/proc/self/mem")
+    assert str(caught.value) == "/proc/self/mem: cannot read it: Input/output error"
+
+
+def test_a_failed_read_of_the_c_reader_names_the_file(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    if not _fast.available():
+        pytest.skip("the C reader is not built")
+    path = tmp_path / "run"
+    path.write_bytes(RUN)
+
+    def failing(*args: object, **kwargs: object) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(_fast, "parse_file_ranges", failing)
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_run(path)
+    assert str(caught.value) == f"{path}: cannot read it: Input/output error"

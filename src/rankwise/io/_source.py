@@ -132,8 +132,7 @@ class Source:
             else:
                 yield from _decompressed(stream, self.compression, self.display, size)
         except OSError as error:
-            reason = error.strerror or error
-            raise InputFormatError(f"cannot read it: {reason}", self.display) from None
+            raise _unreadable(error, self.display) from None
         finally:
             if raw is not sys.stdin.buffer:
                 raw.close()
@@ -142,9 +141,12 @@ class Source:
         """Bytes ``[begin, end)`` of a plain regular file (:attr:`path`)."""
         if self.path is None:
             raise ValueError("read_at needs a regular file")
-        with open(self.path, "rb") as handle:
-            handle.seek(begin)
-            return handle.read(max(0, end - begin))
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(begin)
+                return handle.read(max(0, end - begin))
+        except OSError as error:
+            raise _unreadable(error, self.display) from None
 
 
 def _open(path: str) -> BinaryIO:
@@ -161,14 +163,22 @@ def _raw_chunks(raw: BinaryIO, prefix: bytes) -> Iterator[bytes]:
         yield data
 
 
-def _read_head(raw: BinaryIO, count: int = 6) -> bytes:
+def _unreadable(error: OSError, name: str) -> InputFormatError:
+    """The error of a read that failed (an I/O error, a device that refuses reads)."""
+    return InputFormatError(f"cannot read it: {error.strerror or error}", name)
+
+
+def _read_head(raw: BinaryIO, name: str, count: int = 6) -> bytes:
     """The first *count* bytes of a stream (fewer at its end), read without peeking."""
     head = b""
-    while len(head) < count:
-        more = raw.read(count - len(head))
-        if not more:
-            break
-        head += more
+    try:
+        while len(head) < count:
+            more = raw.read(count - len(head))
+            if not more:
+                break
+            head += more
+    except OSError as error:
+        raise _unreadable(error, name) from None
     return head
 
 
@@ -189,15 +199,18 @@ def open_source(source: PathLike | bytes) -> Iterator[Source]:
         return
     path = os.fspath(source)
     if path == "-":
+        if sys.stdin is None or not hasattr(sys.stdin, "buffer"):
+            raise InputFormatError("standard input is closed: give the data on it, or a "
+                                   "file name instead of -", "<stdin>")
         stdin = sys.stdin.buffer
-        head = _read_head(stdin)
+        head = _read_head(stdin, "<stdin>")
         yield Source("<stdin>", None, 0, sniff_compression(head), lambda: stdin, head)
         return
     check_readable_path(path)
     mode = os.stat(path).st_mode
     if stat.S_ISREG(mode):
         with open(path, "rb") as handle:
-            head = handle.read(6)
+            head = _read_head(handle, path)
         kind = sniff_compression(head)
         named = compression_of(path)
         if named is not None and kind != named and not (named == "xz" and head[:1] == b"\x5d"):
@@ -216,7 +229,7 @@ def open_source(source: PathLike | bytes) -> Iterator[Source]:
     # a pipe or a device (``<(zcat run.gz)``, /dev/stdin): no size, no seeking; read once
     pipe = _open(path)
     try:
-        head = _read_head(pipe)
+        head = _read_head(pipe, path)
         yield Source(path, None, 0, sniff_compression(head), lambda: pipe, head)
     finally:
         pipe.close()

@@ -575,8 +575,13 @@ class _Reader:
         head = self.source.read_at(0, _HEAD)
         _binary_head(head, 1, self.layout, self.display)
         self.text = bool(head.strip())
-        results = _fast.parse_file_ranges(path, size, self.layout.kind, keep_rank=self.keep_rank,
-                                          integer_grades=self.integer_grades)
+        try:
+            results = _fast.parse_file_ranges(path, size, self.layout.kind,
+                                              keep_rank=self.keep_rank,
+                                              integer_grades=self.integer_grades)
+        except OSError as error:  # a read of the C reader failed (an I/O error)
+            raise InputFormatError(f"cannot read it: {error.strerror or error}",
+                                   self.display) from None
         bounds = _fast.range_bounds(size)
         for index, result in enumerate(results):
             if isinstance(result, Declined):
