@@ -411,3 +411,33 @@ def test_a_tables_bad_rank_names_its_row() -> None:
     with pytest.raises(InputFormatError) as caught:
         rw.evaluate({"q1": {"d1": 1}}, ranked, ["map"], ties="rank")
     assert str(caught.value).startswith("<table>: row 2: rank must be a finite number")
+
+
+@pytest.mark.parametrize("delimiter", [",", "\t"])
+def test_a_csv_records_line_counts_quoted_line_ends_and_blank_lines(
+        tmp_path: Path, delimiter: str) -> None:
+    """A quoted field over three lines and a blank line: the repeat is on line 7, not 5."""
+    text = ('query_id,doc_id,score\nq1,d1,2\n\nq1,"x\n\ny",3\nq1,d1,1\n'
+            .replace(",", delimiter))
+    path = tmp_path / ("r.tsv" if delimiter == "\t" else "r.csv")
+    path.write_text(text)
+    with pytest.raises(DuplicateEntryError) as caught:
+        rw.read_run(path)
+    assert str(caught.value) == (f"{path}:7: document 'd1' appears twice for query 'q1' (first "
+                                 "at line 2); a run lists each document once per query")
+
+
+def test_a_csv_read_from_standard_input_counts_its_header_line() -> None:
+    import subprocess
+    import sys
+
+    for text, said in [(b"query_id,doc_id,score\nq1,d1,2\nq1,d1,1\n",
+                        "<stdin>:3: document 'd1' appears twice for query 'q1' (first at line "
+                        "2); a run lists each document once per query"),
+                       (b"query_id,doc_id,score\nq1,d1,nan\n",
+                        "<stdin>:2: score must be a finite number, got 'nan'")]:
+        done = subprocess.run(
+            [sys.executable, "-c", "import sys, rankwise as rw; rw.read_run('-', fmt='csv')"],
+            input=text, capture_output=True, check=False)
+        assert done.returncode == 1
+        assert said in done.stderr.decode()

@@ -484,24 +484,30 @@ class TextLines:
     """The line of each data row of a CSV, TSV or JSONL file, found when a message needs it.
 
     Lines are counted from 1, the header included; blank lines (which the
-    readers skip) are counted too. The file is read again, only for messages.
+    readers skip) are counted too, and a CSV or TSV record whose quoted field
+    holds a line end starts where it starts (a *delimiter* reads the file as
+    CSV). The file is read again, only for messages.
     """
 
-    __slots__ = ("header", "path", "skip_spaces")
+    __slots__ = ("delimiter", "header", "path", "skip_spaces")
 
-    def __init__(self, path: str, header: int, skip_spaces: bool) -> None:
+    def __init__(self, path: str, header: int, skip_spaces: bool,
+                 delimiter: str | None = None) -> None:
         self.path = path
         self.header = header
         self.skip_spaces = skip_spaces
+        self.delimiter = delimiter
 
-    def __getstate__(self) -> tuple[str, int, bool]:
-        return self.path, self.header, self.skip_spaces
+    def __getstate__(self) -> tuple[str, int, bool, str | None]:
+        return self.path, self.header, self.skip_spaces, self.delimiter
 
-    def __setstate__(self, state: tuple[str, int, bool]) -> None:
-        self.path, self.header, self.skip_spaces = state
+    def __setstate__(self, state: tuple[str, int, bool, str | None]) -> None:
+        self.path, self.header, self.skip_spaces, self.delimiter = state
 
     def __call__(self, row: int) -> int:
         """The line of data row *row* (from 0)."""
+        if self.delimiter is not None:
+            return self._record_line(row, self.delimiter)
         from rankwise.io.trec import iter_lines  # a message's line only
 
         seen = -1
@@ -513,6 +519,40 @@ class TextLines:
             if seen == row:
                 return number
         return row + 1 + self.header
+
+    def _record_line(self, row: int, delimiter: str) -> int:
+        """The first line of CSV record *row*, the header and blank lines skipped."""
+        import csv
+
+        from rankwise.io.trec import iter_lines  # a message's line only (decompressed)
+
+        text = (raw.decode("utf-8", errors="replace") for raw in iter_lines(self.path))
+        reader = csv.reader(text, delimiter=delimiter)
+        seen, records, end = -1, 0, 0
+        for record in reader:
+            start, end = end + 1, reader.line_num
+            if not record:  # a blank line
+                continue
+            records += 1
+            if records <= self.header:
+                continue
+            seen += 1
+            if seen == row:
+                return start
+        return row + 1 + self.header
+
+
+class AfterHeader:
+    """The line of data row *row* of a CSV or TSV text read once (standard input): row + 2.
+
+    Its lines are gone, so the rows are taken one to a line after the header
+    line (a quoted line end or a blank line would shift them).
+    """
+
+    __slots__ = ()
+
+    def __call__(self, row: int) -> int:
+        return row + 2
 
 
 def table_path(table: Any) -> str | None:
@@ -528,15 +568,20 @@ def table_path(table: Any) -> str | None:
     return meta.get(_PATH, b"").decode() or None
 
 
-def _where(table: pa.Table, source: str | None) -> tuple[str, TextLines | None, bool]:
+def _where(table: pa.Table, source: str | None
+           ) -> tuple[str, TextLines | AfterHeader | None, bool]:
     """The name, the line finder and whether numbers are text, of a table read_table made."""
     meta = table.schema.metadata or {}
     kind = meta.get(_FORMAT, b"").decode()
     path = meta.get(_PATH, b"").decode()
     where = source or "<table>"
-    lines = None
-    if path and kind in ("csv", "tsv", "jsonl"):
-        lines = TextLines(path, 1 if kind != "jsonl" else 0, skip_spaces=kind == "jsonl")
+    lines: TextLines | AfterHeader | None = None
+    if path and kind in ("csv", "tsv"):
+        lines = TextLines(path, 1, skip_spaces=False, delimiter="\t" if kind == "tsv" else ",")
+    elif path and kind == "jsonl":
+        lines = TextLines(path, 0, skip_spaces=True)
+    elif kind in ("csv", "tsv"):  # read once (standard input): the header still counts
+        lines = AfterHeader()
     return where, lines, kind in ("csv", "tsv")
 
 
