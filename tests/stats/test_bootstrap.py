@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
+from rankwise import stats
 from rankwise.stats import bootstrap_test, percentile_interval
 from rankwise.stats.resampling import _bootstrap_indices, bootstrap_sums
 
@@ -92,3 +95,19 @@ def test_percentile_interval_equals_quantiles_of_resampled_means() -> None:
     np.testing.assert_allclose(low, np.quantile(means, 0.05, axis=0), rtol=1e-12)
     np.testing.assert_allclose(high, np.quantile(means, 0.95, axis=0), rtol=1e-12)
     assert (low < values.mean(axis=0)).all() and (values.mean(axis=0) < high).all()
+
+
+@pytest.mark.parametrize("value", [0.1, 0.3, 0.5, -0.2, 1 / 3, 0.7])
+def test_equal_differences_are_the_most_significant_whatever_their_rounding(value: float) -> None:
+    """Twenty equal differences of 0.1: every resample has mean 0.1 and no spread.
+
+    The mean of twenty 0.1s is 1.4e-17 off 0.1, so centred differences of
+    +-1e-17 made every resample's t infinite and the p-value 1.0 (0.5 gave the
+    smallest, 1/(B+1)); now both give 1/(B+1), t and d_z are infinite.
+    """
+    result = stats.bootstrap_test([value] * 20, n_resamples=999, seed=1)
+    assert result.p_value == 1 / 1000
+    assert result.statistic == (math.inf if value > 0 else -math.inf)
+    assert stats.cohens_dz([value] * 20) == result.statistic
+    columns = stats.bootstrap_test(np.full((20, 2), value), n_resamples=999, seed=1)
+    assert columns.p_value.tolist() == [1 / 1000] * 2

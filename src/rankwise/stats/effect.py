@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from rankwise.stats._arrays import as_differences
+from rankwise.stats._arrays import as_differences, centred
 
 __all__ = ["cohens_dz", "wins_ties_losses"]
 
@@ -43,8 +43,8 @@ def cohens_dz(a: Any, b: Any = None) -> Any:
     if n < 2:
         out = np.full(d.shape[1], np.nan)
     else:
-        mean = d.mean(axis=0)
-        sd = np.sqrt(((d - mean) ** 2).sum(axis=0) / (n - 1))
+        mean, w = centred(d)
+        sd = np.sqrt((w**2).sum(axis=0) / (n - 1))
         with np.errstate(divide="ignore", invalid="ignore"):
             out = mean / sd
         out[~d.any(axis=0)] = 0.0

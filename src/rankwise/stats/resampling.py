@@ -17,7 +17,7 @@ import numpy as np
 
 from rankwise._validation import POSITIVE_INT, check
 from rankwise.options import DEFAULT_CHUNK_SIZE as _DEFAULT_CHUNK_SIZE
-from rankwise.stats._arrays import PairedTestResult, as_differences, finish
+from rankwise.stats._arrays import PairedTestResult, as_differences, centred, finish
 from rankwise.stats.seeding import as_seed_sequence
 
 __all__ = [
@@ -521,8 +521,7 @@ def bootstrap_test(
     if n < 2:
         nan = np.full(columns, np.nan)
         return finish(nan, nan.copy(), method, nonzero, flat)
-    mean = d.mean(axis=0)
-    w = d - mean
+    mean, w = centred(d)  # equal differences: sd 0, t infinite, every t* 0 (not extreme)
     sd = np.sqrt((w**2).sum(axis=0) / (n - 1))
     with np.errstate(divide="ignore", invalid="ignore"):
         t = mean / (sd / np.sqrt(n))
