@@ -1345,7 +1345,9 @@ def _unreachable_notes(by_measure: dict[int, list[ComparisonRow]], options: _Pla
 
     The bound is the smallest p-value the test can give with the row's
     number of non-zero differences (or resamples), multiplied by the family
-    size for Holm and Bonferroni (their smallest adjusted p-value).
+    size for Bonferroni (its smallest adjusted p-value). Holm's step-down
+    multiplies the largest p-value of the family by 1 only, so its bound is
+    the test's own: a row that is not the smallest can still be significant.
     """
     compared = {j: [r for r in rows if r.baseline is not None and not math.isnan(r.p_value)]
                 for j, rows in by_measure.items()}
@@ -1354,7 +1356,7 @@ def _unreachable_notes(by_measure: dict[int, list[ComparisonRow]], options: _Pla
         sizes = dict.fromkeys(compared, size)
     else:
         sizes = {j: len(rows) for j, rows in compared.items()}
-    factor_of = {"holm": True, "bonferroni": True}
+    factor_of = {"bonferroni": True}
     groups: dict[tuple[str, str], dict[str, list[str]]] = {}
     for j, rows in compared.items():
         for row in rows:

@@ -42,13 +42,29 @@ def test_three_queries_cannot_be_significant() -> None:
 
 def test_the_correction_can_put_significance_out_of_reach() -> None:
     qrels, runs = collection(6, systems=4)
-    result = compare(qrels, runs, "P@1", baseline="s0", seed=0)
+    result = compare(qrels, runs, "P@1", baseline="s0", seed=0, correction="bonferroni")
     notes = impossible(result)
-    # s3 differs on all 6 queries: 2/64 = 0.03125 <= 0.05, but Holm over 3 comparisons: 0.094
-    assert any("s3 vs s0 (P@1)" in note and "2/2^6 = 0.03125 (0.09375 after the Holm "
+    # s3 differs on all 6 queries: 2/64 = 0.03125 <= 0.05, but Bonferroni over 3: 0.094
+    assert any("s3 vs s0 (P@1)" in note and "2/2^6 = 0.03125 (0.09375 after the Bonferroni "
                "correction over 3 comparisons)" in note for note in notes)
-    plain = compare(qrels, runs, "P@1", baseline="s0", seed=0, correction="none")
-    assert not any("s3 vs s0" in note for note in impossible(plain))
+    for correction in ("none", "holm"):  # Holm multiplies the largest p-value by 1
+        plain = compare(qrels, runs, "P@1", baseline="s0", seed=0, correction=correction)
+        assert not any("s3 vs s0" in note for note in impossible(plain))
+
+
+def test_a_row_holm_makes_significant_gets_no_out_of_reach_note() -> None:
+    """Holm over two rows: B (p = 2/2^6 = 0.03125) comes second, its p multiplied by 1."""
+    qrels = {f"q{i}": {"good": 1} for i in range(20)}
+
+    def run(wins: set[int]) -> dict:
+        return {f"q{i}": ({"good": 2.0, "bad": 1.0} if i in wins else {"bad": 2.0, "good": 1.0})
+                for i in range(20)}
+
+    result = compare(qrels, {"base": run(set()), "A": run(set(range(20))),
+                             "B": run(set(range(6)))}, "P@1", baseline="base", seed=0)
+    row = result.row("P@1", "B")
+    assert row.p_value == 0.03125 and row.p_adjusted == 0.03125 and row.significant
+    assert not any("B vs base" in note for note in impossible(result))
 
 
 def test_too_few_resamples_and_other_tests() -> None:
