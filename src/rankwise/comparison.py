@@ -165,6 +165,11 @@ class Comparison(Tabular):
     unit : {"query", "user"}
         What was compared, as the notes and the legend name it (``"user"``:
         recommenders, :func:`rankwise.compare_recommendations`).
+    system_means : dict
+        ``{(measure, system): mean}`` over all the queries (users) the system
+        was evaluated on, as :func:`rankwise.evaluate` gives it: the number
+        :meth:`to_table`'s wide table shows (a row's ``mean`` is over the
+        queries of its pair only).
     """
 
     def __init__(
@@ -184,6 +189,7 @@ class Comparison(Tabular):
         notes: Iterable[str] = (),
         tukey: Mapping[str, TukeyResult] | None = None,
         unit: str = "query",
+        system_means: Mapping[tuple[str, str], float] | None = None,
     ) -> None:
         self.rows = tuple(rows)
         self.measures = tuple(measures)
@@ -200,6 +206,7 @@ class Comparison(Tabular):
         self.notes = tuple(notes)
         self.tukey = dict(tukey or {})
         self.unit = unit
+        self.system_means = dict(system_means or {})
 
     def __iter__(self) -> Any:
         return iter(self.rows)
@@ -1063,6 +1070,10 @@ def compare_values(
     names = list(data)
     measure_names = list(measures)
     notes = list(notes)
+    system_means = {
+        (measure, name): float(values[:, j].mean()) if len(ids) else math.nan
+        for name, (ids, values) in data.items() for j, measure in enumerate(measure_names)
+    }
     if options.baseline is not None:
         pairs = [(options.baseline, name) for name in names if name != options.baseline]
     else:
@@ -1109,6 +1120,7 @@ def compare_values(
         notes=notes,
         tukey=tukey,
         unit=unit,
+        system_means=system_means,
     )
 
 

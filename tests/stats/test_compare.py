@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -340,3 +341,25 @@ def test_ties_policy_reaches_the_evaluation() -> None:
                       ties="average")
     assert trec.row("mrr", "better").delta == 0.0
     assert average.row("mrr", "better").delta == pytest.approx(0.25)
+
+
+def test_the_wide_table_shows_each_systems_mean_over_its_own_queries() -> None:
+    """All pairs, runs missing different queries: no row holds C's ten queries.
+
+    The table showed C's mean over the nine it shares with A (0.1111); it
+    shows what rw.evaluate gives each run (C: 0.2), as for a baseline.
+    """
+    qrels = {f"q{i}": {"good": 1} for i in range(10)}
+    good, bad = {"good": 2.0, "bad": 1.0}, {"bad": 2.0, "good": 1.0}
+    runs = {"A": {f"q{i}": (good if i % 2 else bad) for i in range(10) if i != 1},
+            "B": {f"q{i}": (good if i % 3 else bad) for i in range(10) if i != 2},
+            "C": {f"q{i}": (good if i in (1, 2) else bad) for i in range(10)}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rw.RankwiseWarning)  # the queries a run misses
+        own = {name: rw.evaluate(qrels, run, "P@1").mean["P@1"] for name, run in runs.items()}
+        result = rw.compare(qrels, runs, "P@1", seed=0)
+    assert own == {"A": 4 / 9, "B": 5 / 9, "C": 0.2}
+    assert result.system_means == {("P@1", name): mean for name, mean in own.items()}
+    assert [line.split()[-1] for line in result.to_table().splitlines()[2:5]] == [
+        "0.4444", "0.5556", "0.2000"]
+    assert result.row("P@1", "C", "A").mean == pytest.approx(1 / 9)  # a pair's: shared queries

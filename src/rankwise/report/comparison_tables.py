@@ -68,12 +68,15 @@ def _letters(count: int) -> list[str]:
 
 
 def _means(comparison: ComparisonLike) -> dict[tuple[str, str], float]:
-    """Each system's mean per measure, from the row that compared the most queries.
+    """Each system's mean per measure over all its evaluated queries (``system_means``).
 
-    Without dropped queries all rows of a system agree; with them (``missing``
-    skip and runs that miss different queries) the mean over the most queries
-    is shown (the baseline's: all of its evaluated queries).
+    A comparison without them (built elsewhere) shows the mean of the row that
+    compared the most queries: without dropped queries all rows of a system
+    agree.
     """
+    own = getattr(comparison, "system_means", None)
+    if own:
+        return dict(own)
     best: dict[tuple[str, str], tuple[int, float]] = {}
 
     def offer(measure: str, system: str, n: int, value: float) -> None:
