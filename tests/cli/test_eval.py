@@ -271,3 +271,24 @@ def test_per_query_rows_are_in_numeric_order_when_every_id_is_an_integer(
     outcome = cli(["trec-eval", "-q", "-m", "P.1", "q", "r"], cwd=tmp_path)
     assert [line.split("\t")[1] for line in outcome.text.splitlines()] == [
         *_trec_eval_order(qrels, run), "all"]
+
+
+def test_tie_warning_of_dialect_measures(tmp_path, capsys) -> None:
+    """scikit-learn's tie rules (averaged nDCG, LRAP and coverage at the end of the tie
+    group) give one value whatever the order: no bounds, no warning; an input-order
+    dialect (LightGBM) has bounds, lowest first, and no --ties average to suggest."""
+    from rankwise.cli import main
+
+    (tmp_path / "q").write_text("1 0 a 0\n1 0 b 3\n1 0 c 1\n")
+    (tmp_path / "r").write_text("1 Q0 c 3 1.0 r\n1 Q0 a 1 1.0 r\n1 Q0 b 2 1.0 r\n")
+    sklearn = ["ndcg(dialect=sklearn)", "coverage(dialect=sklearn)", "map(dialect=sklearn)"]
+    assert main(["eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", *sklearn]) == 0
+    assert "tied scores" not in capsys.readouterr().err
+    results = rw.evaluate(str(tmp_path / "q"), str(tmp_path / "r"), sklearn)
+    assert all(low == high == results.mean[name]
+               for name, (low, high) in results.ties.bounds.items())
+    assert main(["eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m",
+                 "ndcg(dialect=lightgbm)"]) == 0
+    err = capsys.readouterr().err
+    assert "tied scores decide ndcg(dialect=lightgbm) 0.5413..1.0000" in err
+    assert "--ties average" not in err

@@ -405,7 +405,11 @@ class Evaluator:
         plan = plan_of(measure)
         own = plan.own and conventions is None
         c = plan.conventions if conventions is None else conventions
-        if ties is not None and not own and measure.name in DIALECT_KERNELS:
+        if (ties is not None and not own and measure.name in DIALECT_KERNELS
+                and c.ties in ("docno", "input", "ranx")):
+            # an order of tied documents (not a rule over their group: average, group_end,
+            # low_first, high_first give one value whatever the order): bounded by the worst
+            # and the best order
             c = replace(c, ties={"worst": "low_first", "best": "high_first"}[ties])
         key = ranking_key(c)
         prefer = self.dialect_kernels and ties is None and measure.name in OWN_FAMILIES

@@ -101,14 +101,16 @@ def _warn_ties(name: str, results: Results, digits: int) -> None:
     if not changed or report.policy == "average":
         return
     shown = ", ".join(
-        f"{m} {report.bounds[m][0]:.{digits}f}..{report.bounds[m][1]:.{digits}f}"
+        f"{m} {min(report.bounds[m]):.{digits}f}..{max(report.bounds[m]):.{digits}f}"
         for m in changed[:3]
     )
     more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+    # --ties average applies to rankwise's own measures (a dialect keeps its tool's ties)
+    average = any("dialect=" not in m for m in changed)
     sys.stderr.write(
         f"rankwise: warning: run {name!r}: tied scores decide {shown}{more} "
         f"({counted(report.queries_mixed, 'query')} with ties among relevant and non-relevant "
-        "documents); --ties average gives the expected value\n"
+        "documents)" + ("; --ties average gives the expected value" if average else "") + "\n"
     )
 
 
