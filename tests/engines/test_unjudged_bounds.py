@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from strategies import collections, diversity_collections
 
 import rankwise as rw
-from rankwise.exceptions import InvalidParameterError
+from rankwise.exceptions import InvalidParameterError, UnsupportedMeasureError
 
 EVERY = [
     "P@3", "P@10", "recall@5", "map", "ndcg@5", "ndcg", "mrr", "rbp", "rbp(p=0.5,rel=1)",
@@ -108,3 +108,28 @@ def test_by_hand() -> None:
 def test_the_option_is_checked() -> None:
     with pytest.raises(InvalidParameterError, match="unjudged must be 'nonrelevant' or 'bounds'"):
         rw.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["P@1"], unjudged="high")
+
+
+def test_a_dialect_that_ranks_as_its_tool_is_refused_with_what_it_needs() -> None:
+    """It said "this engine cannot rank the run as ('input', False, False)"."""
+    qrels, run = {"q": {"a": 1}}, {"q": {"a": 1.0, "b": 0.5}}
+    with pytest.raises(UnsupportedMeasureError) as caught:
+        rw.evaluate(qrels, run, "ndcg@10(dialect=xgboost)", unjudged="bounds")
+    assert str(caught.value) == (
+        "unjudged='bounds' takes the measures that rank the run as trec_eval does; "
+        "ndcg@10(dialect=xgboost) ranks it as its tool does (ties in input order; scores as "
+        "float32): evaluate it without unjudged='bounds'")
+    # a dialect that ranks as trec_eval does has its bounds
+    bounds = rw.evaluate(qrels, run, "ndcg@10(dialect=sklearn)", unjudged="bounds").unjudged
+    assert bounds is not None and "ndcg@10(dialect=sklearn)" in bounds.mean
+
+
+def test_a_dialect_measure_without_a_cutoff_takes_its_tools(  # XGBoost's pre: the top 32
+) -> None:
+    qrels = {"q": {"a": 1}}
+    run = {"q": {f"d{i}": 1.0 / (i + 1) for i in range(40)} | {"a": 0.041}}  # a at rank 25
+    assert rw.evaluate(qrels, run, "P(dialect=xgboost)").mean["P(dialect=xgboost)"] == 1 / 32
+    assert rw.evaluate(qrels, run, "P@32(dialect=xgboost)").mean["P@32(dialect=xgboost)"] == 1 / 32
+    assert rw.evaluate(qrels, run, "P@20(dialect=xgboost)").mean["P@20(dialect=xgboost)"] == 0
+    with pytest.raises(rw.MeasureSyntaxError, match="measure 'P' needs a cutoff"):
+        rw.evaluate(qrels, run, "P(dialect=catboost)")  # CatBoost has no default cutoff

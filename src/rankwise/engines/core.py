@@ -609,9 +609,19 @@ def unjudged_bounds(
     """
     from rankwise.kernels import Context
 
+    numeric = [m for m in measures if not m.family.text_valued]
+    for m in numeric:
+        order, float32, drop = ranking_key(plan_of(m).conventions)
+        if (order, float32, drop) != ("docno", False, False):
+            how = "; ".join(part for part, on in (
+                (f"ties in {order} order", order != "docno"), ("scores as float32", float32),
+                ("documents with the query's id dropped", drop)) if on)
+            raise UnsupportedMeasureError(
+                f"unjudged='bounds' takes the measures that rank the run as trec_eval does; "
+                f"{m} ranks it as its tool does ({how}): evaluate it without "
+                "unjudged='bounds'")
     grades = ranking.qrels.grades if ranking.qrels is not None else ranking.judged_grades
     top = max(float(grades.max()) if len(grades) else 1.0, 1.0)
-    numeric = [m for m in measures if not m.family.text_valued]
     high = compute(ranking.with_unjudged_as(top), numeric, options)
     context = Context(ranking.view(options.ties))
     judged_kernel = kernel_for(Measure("judged", 1), options.ties, ranking.depth)

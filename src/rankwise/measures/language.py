@@ -103,8 +103,9 @@ rankwise yet; ...
         # rankwise's has (Rprec(mult=0.5)): rankwise's measure
         try:
             return parse_rankwise(text)
-        except (UnknownMeasureError, MeasureSyntaxError):
-            raise ir_error from None
+        except (UnknownMeasureError, MeasureSyntaxError) as own_error:
+            # dialects are rankwise's alone: its error says what is wrong there
+            raise (own_error if "dialect" in text else ir_error) from None
     if found is not None:
         return _plain(found, text.strip())
     try:

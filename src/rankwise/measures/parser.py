@@ -54,6 +54,17 @@ def _in_dialect(
     return lookup(canonical), {**fixed, **raw_params}
 
 
+def _dialect_cutoff(family: str, raw_params: dict[str, Any]) -> bool:
+    """Whether the measure's dialect cuts a measure written without a cutoff (XGBoost's 32)."""
+    if "dialect" not in raw_params:
+        return False
+    from rankwise.measures.dialects import DIALECTS
+
+    dialect = DIALECTS.get(str(raw_params["dialect"]).strip())
+    record = None if dialect is None else dialect.families.get(family)
+    return record is not None and record.cutoff is not None
+
+
 def _cutoff(text: str, raw: str) -> int:
     if not re.fullmatch(r"\d+", raw) or not raw.strip("0"):
         raise MeasureSyntaxError(
@@ -149,7 +160,8 @@ def parse(text: str | Measure) -> Measure:
             cutoff = value
     if cutoff is not None and family.cutoff == "none":
         raise MeasureSyntaxError(f"measure {family.name!r} takes no cutoff, got {text.strip()!r}")
-    if cutoff is None and family.cutoff == "required":
+    if cutoff is None and family.cutoff == "required" and not _dialect_cutoff(family.name,
+                                                                             raw_params):
         raise MeasureSyntaxError(
             f"measure {family.name!r} needs a cutoff, for example '{family.name}@10'"
         )
