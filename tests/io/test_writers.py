@@ -126,3 +126,20 @@ def test_every_writer_reads_back_equal(tmp_path_factory: pytest.TempPathFactory,
         for name in want:
             assert {str(q): v for q, v in zip(got.query_ids, got[name].tolist())} == {
                 str(q): v for q, v in zip(want.query_ids, want[name].tolist())}
+
+
+@pytest.mark.parametrize(("ids", "said"), [
+    ({"q1": {"d\x0b1": 1.0}}, r"document id 'd\\x0b1' \(row 1\)"),  # trec_eval's isspace
+    ({"q1": {"d\x0c1": 1.0}}, r"document id 'd\\x0c1' \(row 1\)"),
+    ({"q1": {"d\x001": 1.0}}, r"document id 'd\\x001' \(row 1\)"),  # binary data to a reader
+    ({"\ufeffq1": {"d": 1.0}}, r"query id '\\ufeffq1' \(row 1\).*byte order mark"),
+])
+def test_ids_that_would_read_back_otherwise_are_refused(tmp_path: Path, ids: dict,
+                                                        said: str) -> None:
+    """Each wrote a file that reads back as another run (or not at all)."""
+    with pytest.raises(rw.InvalidParameterError, match=said):
+        rw.Run.from_dict(ids).to_trec(tmp_path / "r")
+    with pytest.raises(rw.InvalidParameterError, match=said):
+        rw.Qrels.from_dict({q: dict.fromkeys(docs, 1) for q, docs in ids.items()}).to_trec(
+            tmp_path / "q")
+    assert not (tmp_path / "r").exists() and not (tmp_path / "q").exists()

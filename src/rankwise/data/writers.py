@@ -4,8 +4,9 @@ A run is written in trec_eval's order (per query, score descending, ties by
 document id descending) with ranks 1, 2, ...; scores are written in the
 shortest text that reads back to the same float64, so reading the file gives
 the same run. Query and document ids that TREC text cannot hold (empty, or
-with a space, tab or newline, and query ids starting with ``#``, which
-readers take for a comment line) are refused with the row that holds them.
+with a space, tab, line end, vertical tab, form feed or NUL, and query ids
+starting with ``#``, which readers take for a comment line, or a byte order
+mark) are refused with the row that holds them.
 Files are written atomically (:func:`rankwise._files.write_file`).
 """
 
@@ -32,12 +33,17 @@ def _check_ids(column: pa.Array, what: str, *, first: bool = False) -> None:
     """
     import pyarrow.compute as pc
 
-    pattern = r"\s|^#" if first else r"\s"
+    # the bytes the readers (and trec_eval's isspace) take for a separator or a line end,
+    # and NUL (binary data)
+    separators = r"[\t\n\v\f\r \x00]"
+    pattern = separators + "|^#|^\ufeff" if first else separators
     bad = pc.or_(pc.equal(pc.utf8_length(column), 0), pc.match_substring_regex(column, pattern))
     if pc.any(bad).as_py():
         row = int(np.flatnonzero(bad.to_numpy(zero_copy_only=False))[0])
-        rule = ("ids there are non-empty and hold no space, tab or newline"
-                + (", and a query id does not start with '#' (a comment line)" if first else ""))
+        rule = ("ids there are non-empty and hold no space, tab, line end, vertical tab, form "
+                "feed or NUL"
+                + (", and a query id does not start with '#' (a comment line) or a byte order "
+                   "mark" if first else ""))
         raise InvalidParameterError(
             f"{what} {column[row].as_py()!r} (row {row + 1}) cannot be written as TREC text: "
             f"{rule}; use to_parquet"
