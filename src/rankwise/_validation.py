@@ -300,11 +300,16 @@ class OneOf(Constraint):
     """
 
     def __init__(self, choices: Iterable[Any], *, aliases: Mapping[str, Any] | None = None,
-                 fold: Callable[[str], str] | None = None, words: str | None = None) -> None:
+                 fold: Callable[[str], str] | None = None, words: str | None = None,
+                 elsewhere: Mapping[str, str] | None = None) -> None:
         self.choices = tuple(choices)
         self.aliases = dict(aliases or {})
         self.fold = fold
         self.words = words
+        # names of other tools' choices that are not these: what to say instead of a
+        # suggestion (a near name may mean something else: hochberg is not benjamini-hochberg)
+        self.elsewhere = {(fold(name) if fold is not None else name): text
+                          for name, text in (elsewhere or {}).items()}
         self._names: dict[Any, Any] = {}
         for choice in self.choices:
             key = fold(choice) if fold is not None and isinstance(choice, str) else choice
@@ -330,6 +335,8 @@ class OneOf(Constraint):
                 return self._names[key]
         except TypeError:  # an unhashable value
             raise NotAcceptedError from None
+        if isinstance(value, str) and key in self.elsewhere:
+            raise NotAcceptedError(self.elsewhere[key])
         if isinstance(value, str):
             from rankwise.suggest import did_you_mean
 

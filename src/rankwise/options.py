@@ -69,6 +69,7 @@ __all__ = [
     "NORMALISATION",
     "NORMALISATIONS",
     "NORMALISATION_ALIASES",
+    "OTHER_CORRECTIONS",
     "RECOMMENDER_CONSTRAINTS",
     "SEGMENT_TESTS",
     "TEST_ALIASES",
@@ -159,6 +160,21 @@ TEST_ALIASES: dict[str, str] = {
     "random-tukey": "randomized-tukey",
 }
 """Other names of the tests (case, ``_``, ``-`` and spaces do not matter)."""
+
+OTHER_CORRECTIONS: dict[str, str] = {
+    **dict.fromkeys(("hochberg", "simes-hochberg"),
+                    "Hochberg's step-up procedure is not available (holm controls the same "
+                    "family-wise error; benjamini-hochberg is another procedure, for the false "
+                    "discovery rate)"),
+    **dict.fromkeys(("by", "fdr-by", "benjamini-yekutieli"),
+                    "the Benjamini-Yekutieli procedure is not available (benjamini-hochberg "
+                    "controls the false discovery rate under independence or positive "
+                    "dependence)"),
+    **dict.fromkeys(("sidak", "holm-sidak", "hommel"),
+                    "that procedure is not available (holm and bonferroni control the same "
+                    "family-wise error)"),
+}
+"""Other libraries' corrections (statsmodels' names): said so, never a near name suggested."""
 
 CORRECTION_ALIASES: dict[str, str] = {
     "holm-bonferroni": "holm", "bh": "benjamini-hochberg", "fdr-bh": "benjamini-hochberg",
@@ -661,7 +677,8 @@ class CompareOptions(_Replaceable):
 
 COMPARE_CONSTRAINTS: dict[str, Constraint] = {
     "test": OneOf(TEST_NAMES, aliases=TEST_ALIASES, fold=loose),
-    "correction": optional(OneOf(get_args(Correction), aliases=CORRECTION_ALIASES, fold=loose)),
+    "correction": optional(OneOf(get_args(Correction), aliases=CORRECTION_ALIASES, fold=loose,
+                                 elsewhere=OTHER_CORRECTIONS)),
     "alpha": Number(0, 1, closed="neither"),
     "ci": OneOf(INTERVAL_METHODS, aliases={"student": "t", "percentile": "bootstrap"},
                 fold=loose),

@@ -262,7 +262,8 @@ def test_option_errors(collection) -> None:
         compare(qrels, runs, ["map"], test="ttset")
     with pytest.raises(InvalidParameterError,
                        match=r"^correction must be one of 'auto', 'holm', .*'bh'.* or None, got "
-                             r"'sidak' \(str\)$"):
+                             r"'sidak' \(str\); that procedure is not available \(holm and "
+                             r"bonferroni control the same family-wise error\)$"):
         compare(qrels, runs, ["map"], correction="sidak")
     with pytest.raises(InvalidParameterError,
                        match=r"^alpha must be a number in \(0, 1\), got 5 \(int\)$"):

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rankwise.exceptions import InvalidParameterError
+from rankwise.options import CompareOptions
 from rankwise.stats import adjust_pvalues, resolve_correction
 
 P = [0.01, 0.04, 0.03, 0.005, 0.2]
@@ -68,3 +69,18 @@ def test_names_and_errors() -> None:
         adjust_pvalues([1.5])
     with pytest.raises(InvalidParameterError, match="1-D"):
         adjust_pvalues([[0.1]])
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("hochberg", "Hochberg's step-up procedure is not available"),
+    ("fdr_by", "the Benjamini-Yekutieli procedure is not available"),
+    ("Holm-Sidak", "that procedure is not available"),
+])
+def test_another_librarys_procedure_is_named_not_a_near_name_suggested(name: str,
+                                                                       said: str) -> None:
+    """'hochberg' suggested 'benjamini-hochberg', a procedure with another guarantee."""
+    for call in (lambda: adjust_pvalues([0.01, 0.02], name),
+                 lambda: CompareOptions(correction=name)):
+        with pytest.raises(InvalidParameterError) as caught:
+            call()
+        assert said in str(caught.value) and "did you mean" not in str(caught.value)

@@ -8,7 +8,7 @@ import numpy as np
 
 from rankwise._validation import NONE, OneOf, check, loose
 from rankwise.exceptions import InvalidParameterError
-from rankwise.options import CORRECTION_ALIASES, CORRECTION_NAMES
+from rankwise.options import CORRECTION_ALIASES, CORRECTION_NAMES, OTHER_CORRECTIONS
 
 __all__ = ["CORRECTIONS", "adjust_pvalues", "resolve_correction"]
 
@@ -37,7 +37,9 @@ def resolve_correction(name: str | None) -> str:
     return "none" if name is None else str(check("correction", name, _CORRECTIONS))
 
 
-_CORRECTIONS = OneOf(CORRECTION_NAMES, aliases=CORRECTION_ALIASES, fold=loose) | NONE
+
+_CORRECTIONS = OneOf(CORRECTION_NAMES, aliases=CORRECTION_ALIASES, fold=loose,
+                     elsewhere=OTHER_CORRECTIONS) | NONE
 
 
 def adjust_pvalues(p_values: Any, method: str | None = "holm") -> np.ndarray:

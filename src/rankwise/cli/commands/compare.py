@@ -71,8 +71,9 @@ examples:
   rankwise compare qrels.txt a.run b.run --test t-test --long -f csv -o comparison.csv
   rankwise compare qrels.txt a.run b.run c.run d.run --test tukey -m ndcg@10 -f latex
 
-exit status: 0 success, 1 bad input, measure or option value (one line on
-  stderr says what and where), 2 malformed command line."""
+exit status: 0 success, 1 bad input, measure, or an unknown baseline, test or
+  correction (one line on stderr says what and where), 2 malformed command line
+  (an unknown option, a value out of range such as --alpha 1.5)."""
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``compare`` command."""
