@@ -218,6 +218,9 @@ CASES = [
                 '{"query_id": "q1", "doc_id": "b", "score": 1, "doc_id": "c"}\n', "run",
      "r.jsonl:2: field 'doc_id' is there twice in this object; a record's field names must "
      "differ"),
+    ("r.jsonl", '{"query_id": "q1", "doc_id": "a", "score": 1.5}\n'
+                '{"query_id": "q1", "doc_id": "b", "score": 1e999}\n', "run",
+     "r.jsonl:2: the number 1e999 is too large for a 64-bit float"),
 ]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import math
 import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -278,8 +279,16 @@ def _diagnose_jsonl(path: str) -> None:
                                            "record's field names must differ", path, number)
             return dict(pairs)
 
+        def finite(text: str, number: int = number) -> float:
+            value = float(text)
+            if not math.isfinite(value):  # pyarrow refuses it: json.loads would give inf
+                raise InputFormatError(f"the number {text} is too large for a 64-bit float",
+                                       path, number)
+            return value
+
         try:
-            record = json.loads(raw.decode("utf-8"), object_pairs_hook=unique)
+            record = json.loads(raw.decode("utf-8"), object_pairs_hook=unique,
+                                parse_float=finite)
         except InputFormatError:
             raise
         except UnicodeDecodeError as error:
