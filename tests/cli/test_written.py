@@ -7,6 +7,7 @@ never announced.)
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,23 @@ def test_an_empty_file_name_is_said_to_be_one(cli, tmp_path: Path,
     assert outcome.err.strip() == "rankwise: error: '': the file name is empty: expected a " \
                                   "file to write"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX descriptors")
+def test_standard_error_closed_is_no_failure_and_no_notice_in_the_output(tmp_path) -> None:
+    """``2>&-``: the notices go nowhere (they made a written file's command exit 1, and the
+    output's temporary file could take descriptor 2 and receive them)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "q").write_text("q1 0 d1 1\n")
+    (tmp_path / "r").write_text("q1 Q0 d1 1 2 r\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "rankwise", "eval", "q", "r", "-m", "P@5", "-o", "out.tsv"],
+        cwd=tmp_path, stdout=subprocess.PIPE, preexec_fn=lambda: os.close(2), check=False)
+    assert done.returncode == 0
+    assert (tmp_path / "out.tsv").read_text() == "run\tP@5\nr\t0.2\n"
+    failed = subprocess.run(
+        [sys.executable, "-m", "rankwise", "eval", "q", "missing", "-m", "P@5"],
+        cwd=tmp_path, stdout=subprocess.PIPE, preexec_fn=lambda: os.close(2), check=False)
+    assert failed.returncode == 1

@@ -274,12 +274,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     _numpy_settings()
+    _standard_error_open()
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
     except BaseException as error:  # Ctrl-C at start-up (imports): as once a command runs
         if not _interrupted(error):
             raise
         return interrupted()
+
+
+def _standard_error_open() -> None:
+    """Started with standard error closed (``2>&-``): put /dev/null there.
+
+    Else the notices fail (a written file's command exits 1) and, worse, the
+    next file opened (an output's temporary file) would take descriptor 2 and
+    receive them.
+    """
+    try:
+        import fcntl
+
+        writable = (fcntl.fcntl(2, fcntl.F_GETFL) & os.O_ACCMODE) != os.O_RDONLY
+    except ImportError:  # (Windows)
+        return
+    except OSError:
+        writable = False
+    if not writable:  # closed, or a file a launcher opened there (a pyenv shim: read-only)
+        fd = os.open(os.devnull, os.O_WRONLY)
+        if fd != 2:
+            os.dup2(fd, 2)
+            os.close(fd)
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115 (the process's own)
 
 
 def _numpy_settings() -> None:
