@@ -221,6 +221,8 @@ CASES = [
     ("r.jsonl", '{"query_id": "q1", "doc_id": "a", "score": 1.5}\n'
                 '{"query_id": "q1", "doc_id": "b", "score": 1e999}\n', "run",
      "r.jsonl:2: the number 1e999 is too large for a 64-bit float"),
+    ("r.csv", "\nquery_id,doc_id,score\nq1,d1,2\n", "run",
+     "r.csv:1: the first line is blank: expected a header line naming the columns"),
 ]
 
 

@@ -188,6 +188,9 @@ def _read_csv(opened: Source, delimiter: str) -> pa.Table:
         raise InputFormatError(f"the header line cannot be read: {error}", opened.display,
                                1) from None
     if not names:
+        if head.strip():  # a blank first line, then something
+            raise InputFormatError("the first line is blank: expected a header line naming "
+                                   "the columns", opened.display, 1)
         raise InputFormatError("file is empty: expected a header line naming the columns",
                                opened.display)
     refuse_repeated_columns(names, opened.display, 1)
