@@ -446,3 +446,13 @@ def test_a_csv_read_from_standard_input_counts_its_header_line() -> None:
             input=text, capture_output=True, check=False)
         assert done.returncode == 1
         assert said in done.stderr.decode()
+
+
+def test_a_csv_line_of_a_field_past_pythons_csv_limit_is_found(tmp_path: Path) -> None:
+    """A 200,000-byte id (Python's csv module stops at 131,072) and escaped quotes."""
+    path = tmp_path / "r.csv"
+    path.write_text('query_id,doc_id,score\nq1,"a""b\n",2\nq1,' + "d" * 200_000
+                    + ',3\nq1,"x""",3\nq1,d2,x\n')
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_run(path)
+    assert str(caught.value) == f"{path}:6: score must be a number, got 'x'"
