@@ -271,9 +271,11 @@ def test_a_refused_rename_names_the_target_not_the_temporary_file(
     assert leftovers(tmp_path, {"out.txt"}) == []
 
 
-@pytest.mark.parametrize("name", ["r" * 250 + ".tsv", "\u00e9" * 125 + ".tsv"])
+@pytest.mark.parametrize("name", ["r" * 250 + ".tsv", "\u00e9" * 125 + ".tsv",
+                                  "\u00e9" * 99 + "x" + "\u00e9" * 25 + "x.tsv"])
 def test_a_name_of_254_bytes_is_written(tmp_path: Path, name: str) -> None:
-    """The temporary name adds 14 bytes to a name that may hold 255: it keeps 200 of them."""
+    """The temporary name adds 14 bytes to a name that may hold 255: it keeps at most 200
+    of them, cut between two characters (the third name's 200th byte is inside one)."""
     target = tmp_path / name
     assert len(os.fsencode(name)) == 254
     write_file("new\n", target)

@@ -111,13 +111,15 @@ def _create_temporary(target: str, shown: str, mode: int) -> tuple[int, str]:
     at any moment finds it.
     """
     folder, name = os.path.split(target)
-    # a name may hold 255 bytes: the temporary one adds 14, so a long name is cut (by bytes)
-    stem = os.fsencode(name)[:_STEM_BYTES]
+    # a name may hold 255 bytes: the temporary one adds 14, so a long name is cut to at most
+    # 200 bytes, between two characters (a cut inside one does not decode on Windows)
+    stem = name
+    while len(os.fsencode(stem)) > _STEM_BYTES:
+        stem = stem[:-1]
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
         | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        temporary = os.path.join(
-            folder, os.fsdecode(b".%s.%s.tmp" % (stem, os.urandom(4).hex().encode())))
+        temporary = os.path.join(folder, f".{stem}.{os.urandom(4).hex()}.tmp")
         _PENDING.add(temporary)
         try:
             return os.open(temporary, flags, mode), temporary

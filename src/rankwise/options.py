@@ -166,10 +166,13 @@ OTHER_CORRECTIONS: dict[str, str] = {
                     "Hochberg's step-up procedure is not available (holm controls the same "
                     "family-wise error; benjamini-hochberg is another procedure, for the false "
                     "discovery rate)"),
-    **dict.fromkeys(("by", "fdr-by", "benjamini-yekutieli"),
+    **dict.fromkeys(("by", "fdr-by", "fdr-n", "benjamini-yekutieli"),
                     "the Benjamini-Yekutieli procedure is not available (benjamini-hochberg "
                     "controls the false discovery rate under independence or positive "
                     "dependence)"),
+    **dict.fromkeys(("fdr-tsbh", "fdr-tsbky", "fdr-gbs"),
+                    "two-stage false discovery rate procedures are not available "
+                    "(benjamini-hochberg controls the false discovery rate)"),
     **dict.fromkeys(("sidak", "holm-sidak", "hommel"),
                     "that procedure is not available (holm and bonferroni control the same "
                     "family-wise error)"),

@@ -156,8 +156,15 @@ def test_query_keys_given_as_int_and_str_are_an_error_naming_both(c: bool) -> No
                 qrels_from_dict({key: {d: 1 for d in docs} for key, docs in given.items()}
                                 | {"z": {"a": 0}})
             assert str(caught.value) == message.replace("run dict", "qrels dict")
-        # an empty judged entry is no query (nothing judged): its key collides with nothing
+        # an empty ranking's key is a query, first or second
+        for given in ({"1": {"d": 1.0}, 1: {}}, {1: {}, "1": {}}):
+            with pytest.raises(InputFormatError, match="are the same query id '1'"):
+                run_from_dict(given)
+        # an empty judged entry is no query (nothing judged): its key collides with nothing,
+        # document keys of mixed kinds (numpy integers) or not
         assert qrels_from_dict({7: {}, "7": {"b": 1}}).query_ids == ["7"]
+        assert qrels_from_dict({7: {}, "7": {"b": 1}, "q": {np.int64(1): 1}}).query_ids == [
+            "7", "q"]
 
 
 BAD = [  # the whole message: the place first (query, document), what was expected, what came

@@ -866,3 +866,16 @@ def test_the_run_id_is_the_last_rows(tmp_path: Path, monkeypatch: pytest.MonkeyP
     fast = _read("run", path, pure=False)
     assert isinstance(fast, rw.Run) and fast.name == "last"
     assert_same("run", path)
+
+
+def test_a_long_line_inside_a_query_is_declined_by_the_common_lines_loop() -> None:
+    """The fourth line of q1 (45 bytes) passes a 40-byte limit: declined at its offset."""
+    from rankwise.io._fast import _ctrec
+
+    lines = [b"q1 Q0 d%d 1 %d.5 r\n" % (i, 9 - i) for i in range(3)]
+    lines += [b"q1 Q0 " + b"x" * 30 + b" 1 0.5 r\n"]
+    lines += [b"q1 Q0 e%d 1 0.1 r\n" % i for i in range(5)]
+    data = b"".join(lines)
+    layout = _fast._layout("run")
+    assert _ctrec.parse(data, 0, len(data), layout, False, False, 40) == ("line too long", 51)
+    assert _ctrec.parse(data, 0, len(data), layout, False, False, 45)[0] == 9

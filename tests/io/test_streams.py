@@ -478,16 +478,27 @@ def test_a_joiner_of_one_piece_copies_nothing() -> None:
     assert joiner.values() is piece.values
 
 
-def test_a_closed_standard_input_is_an_error_saying_so(tmp_path: Path) -> None:
-    """``rankwise eval qrels - <&-``: one message, no traceback (Python sets sys.stdin None)."""
-    qrels = tmp_path / "qrels"
+@pytest.mark.parametrize("no_c", ["0", "1"])
+def test_a_closed_standard_input_is_an_error_saying_so(tmp_path: Path, no_c: str) -> None:
+    """``rankwise eval qrels - <&-``: one message, no traceback (Python sets sys.stdin None);
+    files are read as ever with standard input closed (the general reader too)."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_bytes(QRELS)
-    done = subprocess.run([sys.executable, "-m", "rankwise", "eval", str(qrels), "-", "-m",
-                           "P@5"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          preexec_fn=lambda: os.close(0))
+    run.write_bytes(RUN)
+    env = {**os.environ, "RANKWISE_NO_C": no_c}
+
+    def closed(*files: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "rankwise", "eval", *files, "-m", "P@5"],
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              preexec_fn=lambda: os.close(0), env=env, check=False)
+
+    done = closed(str(qrels), "-")
     assert done.returncode == 1
     assert done.stderr == ("rankwise: error: <stdin>: standard input is closed: give the data "
                            "on it, or a file name instead of -\n")
+    read = closed(str(qrels), str(run))
+    assert read.returncode == 0, read.stderr
+    assert read.stdout.startswith("run")
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs Linux's /proc")

@@ -456,3 +456,13 @@ def test_a_csv_line_of_a_field_past_pythons_csv_limit_is_found(tmp_path: Path) -
     with pytest.raises(InputFormatError) as caught:
         rw.read_run(path)
     assert str(caught.value) == f"{path}:6: score must be a number, got 'x'"
+
+
+def test_a_quote_inside_a_field_is_text_for_the_line_count(tmp_path: Path) -> None:
+    """pyarrow (and the csv module) open a quoted field only at its start: 12" is text."""
+    path = tmp_path / "r.csv"
+    path.write_text('query_id,doc_id,score\nq1,12"a,1.0\n\nq1,d2,0.9\nq1,"x\ny",0.8\n'
+                    'q1,d4,\n')
+    with pytest.raises(InputFormatError) as caught:
+        rw.read_run(path)
+    assert str(caught.value) == f"{path}:7: score is missing (null)"

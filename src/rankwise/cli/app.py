@@ -292,10 +292,12 @@ def _standard_error_open() -> None:
     """
     try:
         import fcntl
-
-        writable = (fcntl.fcntl(2, fcntl.F_GETFL) & os.O_ACCMODE) != os.O_RDONLY
-    except ImportError:  # (Windows)
+    except ImportError:  # (Windows: pythonw has no standard error at all)
+        if sys.stderr is None:
+            sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (the process's own)
         return
+    try:
+        writable = (fcntl.fcntl(2, fcntl.F_GETFL) & os.O_ACCMODE) != os.O_RDONLY
     except OSError:
         writable = False
     if not writable:  # closed, or a file a launcher opened there (a pyenv shim: read-only)

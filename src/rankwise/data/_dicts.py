@@ -156,7 +156,7 @@ def read_qrels_dict(judgments: Any) -> QrelsColumns:
         raise _problem(read, "qrels")
     query_names, query_codes, doc_names, doc_codes, grades, ids, may_repeat, str_keys = read
     if may_repeat:  # a query key twice (1 and "1"), or document keys of mixed kinds
-        _refuse_same_query_keys(judgments, "qrels")
+        _refuse_same_query_keys(judgments, "qrels", judged_only=True)
     codes = np.frombuffer(query_codes, dtype=np.int32)
     values = np.frombuffer(grades, dtype=np.float64)
     if doc_names is None:  # each judgment's document id in row order, interned if asked
@@ -243,8 +243,12 @@ def _problem(found: tuple[Any, ...], form: str) -> InputFormatError:
         f"{where}: {number} must be a number ({accepted}), got {_shown(value)}", SOURCE)
 
 
-def _refuse_same_query_keys(mapping: dict[Any, Any], form: str) -> None:
+def _refuse_same_query_keys(mapping: dict[Any, Any], form: str, *,
+                            judged_only: bool = False) -> None:
     """Refuse two query keys that are one id as text (``1`` and ``"1"``), naming both.
+
+    *judged_only*: keys of empty entries are left out (an empty judged entry is
+    no query: nothing judged), as the qrels readers leave them out.
 
     Examples
     --------
@@ -256,7 +260,9 @@ id '1' once converted to text; give each query once (the run dict's rows of one 
 under one key)
     """
     first: dict[str, Any] = {}
-    for key in dict.keys(mapping):
+    for key, inner in dict.items(mapping):
+        if judged_only and not inner:
+            continue
         text = _text(key)
         if text is None:
             continue
@@ -396,10 +402,10 @@ def _read_run(results: Any) -> RunColumns:
         query = _query_text(query_key, "run")
         known = len(code_of)
         code = code_of.setdefault(query, known)
+        if code != known:  # the same text again (1 and "1"), an empty ranking's key too
+            _refuse_same_query_keys(results, "run")
         if not ranking:  # in the run, nothing retrieved: a query id, no entry of rows
             continue
-        if code != known:  # the same text again (1 and "1")
-            _refuse_same_query_keys(results, "run")
         starts.append(len(docs))
         codes.append(code)
         kinds = 0
@@ -441,7 +447,7 @@ def _read_qrels(judgments: Any) -> QrelsColumns:
         known = len(query_of)
         code = query_of.setdefault(query, known)
         if code != known:  # the same text again (1 and "1")
-            _refuse_same_query_keys(judgments, "qrels")
+            _refuse_same_query_keys(judgments, "qrels", judged_only=True)
         kinds = 0
         for doc_key, value in list(dict.items(judged)):  # a snapshot, as the run's
             doc, kind = _doc_text(query_key, doc_key, "qrels")

@@ -103,9 +103,10 @@ def run_to_trec(table: pa.Table, path: str | os.PathLike[str], *, run_id: str) -
     from rankwise._files import write_file
 
     tag = run_id
-    if not tag or any(char.isspace() for char in tag):
+    if not tag or any(char.isspace() or char == "\x00" for char in tag):
         raise InvalidParameterError(
-            f"run id {tag!r} cannot be written as TREC text: give run_id= without spaces"
+            f"run id {tag!r} cannot be written as TREC text: give run_id= without spaces "
+            "(or NUL)"
         )
     _check_ids(table["query_id"].combine_chunks(), "query id", first=True)
     _check_ids(table["doc_id"].combine_chunks(), "document id")

@@ -860,8 +860,10 @@ def relevance_notes(results: Iterable[Any]) -> list[str]:
     grades = [r.max_grade for r in items if getattr(r, "max_grade", None) is not None]
     if not items or not grades:
         return []
+    from rankwise.measures.dialects import ABOVE_HALF, conventions_of
+
     top = max(grades)
-    by_level: dict[float, list[str]] = {}
+    by_level: dict[tuple[float, str], list[str]] = {}
     for measure in items[0].measures:
         if "rel" not in measure.family.params:
             continue
@@ -870,14 +872,19 @@ def relevance_notes(results: Iterable[Any]) -> list[str]:
             continue
         level = float(rel)
         if level > top:
-            by_level.setdefault(level, []).append(str(measure))
+            # a query with nothing relevant: 0, or its dialect's value (LightGBM's 1)
+            empty = conventions_of(measure).empty if "dialect" in measure.family.params else "0"
+            by_level.setdefault((level, empty), []).append(str(measure))
     notes = []
-    for level, names in by_level.items():
+    for (level, empty), names in by_level.items():
         several = len(names) > 1
+        grade = "above 0.5" if level == ABOVE_HALF else f"of {level:g} or more"
+        value = ("left out of the mean" if empty == "skip"
+                 else f"{empty} for every query")
         notes.append(
-            f"no judged document has a grade of {level:g} or more (the highest is {top:g}): "
+            f"no judged document has a grade {grade} (the highest is {top:g}): "
             f"{', '.join(names)} count{'' if several else 's'} nothing as relevant and "
-            f"{'are' if several else 'is'} 0 for every query"
+            f"{'are' if several else 'is'} {value}"
         )
     return notes
 

@@ -134,7 +134,7 @@ class Source:
         except OSError as error:
             raise _unreadable(error, self.display) from None
         finally:
-            if raw is not sys.stdin.buffer:
+            if raw is not getattr(sys.stdin, "buffer", None):  # (None: no standard input)
                 raw.close()
 
     def read_at(self, begin: int, end: int) -> bytes:

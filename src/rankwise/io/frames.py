@@ -507,7 +507,7 @@ class TextLines:
     def __call__(self, row: int) -> int:
         """The line of data row *row* (from 0)."""
         if self.delimiter is not None:
-            return self._record_line(row)
+            return self._record_line(row, self.delimiter)
         from rankwise.io.trec import iter_lines  # a message's line only
 
         seen = -1
@@ -520,27 +520,35 @@ class TextLines:
                 return number
         return row + 1 + self.header
 
-    def _record_line(self, row: int) -> int:
+    def _record_line(self, row: int, delimiter: str) -> int:
         """The first line of CSV record *row*, the header and blank lines skipped.
 
-        A record goes on while a quoted field is open: an odd number of ``"``
-        on a line opens or closes one (``""`` inside a field is two), as
-        pyarrow reads quotes; no limit on a field's length.
+        Read by Python's csv module, which takes quotes as pyarrow does (a quote
+        opens a field only at its start); its limit on a field's length
+        (131,072 characters) is lifted while it reads.
         """
+        import csv
+
         from rankwise.io.trec import iter_lines  # a message's line only (decompressed)
 
-        seen, records, quoted = -1, 0, False
-        for number, raw in enumerate(iter_lines(self.path), start=1):
-            starts = not quoted
-            quoted ^= raw.count(b'"') % 2 == 1
-            if not starts or raw in (b"", b"\r"):
-                continue
-            records += 1
-            if records <= self.header:
-                continue
-            seen += 1
-            if seen == row:
-                return number
+        text = (raw.decode("utf-8", errors="replace") for raw in iter_lines(self.path))
+        limit = csv.field_size_limit()
+        csv.field_size_limit(max(limit, (1 << 31) - 1))
+        try:
+            reader = csv.reader(text, delimiter=delimiter)
+            seen, records, end = -1, 0, 0
+            for record in reader:
+                start, end = end + 1, reader.line_num
+                if not record:  # a blank line
+                    continue
+                records += 1
+                if records <= self.header:
+                    continue
+                seen += 1
+                if seen == row:
+                    return start
+        finally:
+            csv.field_size_limit(limit)
         return row + 1 + self.header
 
 

@@ -60,7 +60,7 @@ def _dialect_cutoff(family: str, raw_params: dict[str, Any]) -> bool:
         return False
     from rankwise.measures.dialects import DIALECTS
 
-    dialect = DIALECTS.get(str(raw_params["dialect"]).strip())
+    dialect = DIALECTS.get(str(raw_params["dialect"]).strip().lower())
     record = None if dialect is None else dialect.families.get(family)
     return record is not None and record.cutoff is not None
 

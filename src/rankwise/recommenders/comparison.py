@@ -622,7 +622,8 @@ def _compare_users(results: dict[str, RecommenderResults], measures: list[str],
                       seed=first.seed,
                       notes=list(dict.fromkeys(n for part in parts for n in part.notes)),
                       tukey={k: v for part in parts for k, v in part.tukey.items()},
-                      unit="user")
+                      unit="user",
+                      system_means={k: v for part in parts for k, v in part.system_means.items()})
 
 
 def _recorrect(rows: list[Any], options: CompareOptions) -> list[Any]:

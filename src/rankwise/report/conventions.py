@@ -40,7 +40,10 @@ def _gain(measure: Measure) -> str:
     if "rel" in params and measure.param("rel") is not None:
         level = measure.param("rel")
         prefix = "binary gains: " if "gain" in params or "gains" in params else ""
-        parts.append(f"{prefix}relevant: grade ≥ {level:g}")
+        from rankwise.measures.dialects import ABOVE_HALF
+
+        shown = "grade > 0.5" if level == ABOVE_HALF else f"grade ≥ {level:g}"
+        parts.append(f"{prefix}relevant: {shown}")
     if "max_grade" in params:
         top = measure.param("max_grade")
         parts.append("grades scaled by the highest grade"
