@@ -128,3 +128,24 @@ def test_the_explain_help_names_every_dialect() -> None:
 
     listed = " ".join(_EPILOG.split("(see")[0].split()).removeprefix("dialects: ").split(", ")
     assert listed == list(DIALECTS)
+
+
+def test_lightgbm_maps_relevance_is_said_as_above_one_half() -> None:
+    """rel's default there is the least double above 0.5: never shown as '0.5 or more'."""
+    import warnings
+
+    from rankwise.measures import parse
+    from rankwise.report.conventions import conventions
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = rw.evaluate({"q": {"a": 0.5, "b": 0}}, {"q": {"a": 1.0, "b": 0.5}},
+                             ["map@10(dialect=lightgbm)", "P@5(rel=2)"])
+    assert result.mean == {"map@10(dialect=lightgbm)": 1.0, "P@5(rel=2)": 0.0}
+    said = " ".join(str(w.message) for w in caught)
+    assert ("no judged document has a grade above 0.5 (the highest is 0.5): "
+            "map@10(dialect=lightgbm) counts nothing as relevant and is 1 for every query") in said
+    assert "a grade of 2 or more (the highest is 0.5): P@5(rel=2) counts nothing as relevant " \
+           "and is 0 for every query" in said
+    [row] = conventions([parse("map@10(dialect=lightgbm)")], {})
+    assert row.gain == "relevant: grade > 0.5"

@@ -378,3 +378,27 @@ def test_serendipity_is_against_the_baseline_s_lists() -> None:
         alone.per_user["serendipity@5"].tolist()
     assert any("serendipity: against the lists of the baseline, 'm0'" in line
                for line in result.assumptions)
+
+
+def test_the_wide_table_shows_each_models_mean_over_its_own_users() -> None:
+    """Models missing different users (missing='skip'), all pairs: no row holds C's ten."""
+    import warnings
+
+    users = list(range(10))
+    held_out = {"user": users, "item": ["good"] * 10}
+
+    def lists(wins: set[int], skip: int | None) -> dict:
+        return {u: (["good", "bad"] if u in wins else ["bad", "good"]) for u in users
+                if u != skip}
+
+    models = {"A": lists({u for u in users if u % 2}, 1),
+              "B": lists({u for u in users if u % 3}, 2), "C": lists({1, 2}, None)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = rw.compare_recommendations(held_out, models, ["P@1"], seed=0, missing="skip")
+    own = {name: result.results[name].mean["P@1"] for name in models}
+    assert own == pytest.approx({"A": 4 / 9, "B": 5 / 9, "C": 0.2})
+    comparison = getattr(result, "comparison", result)
+    assert comparison.system_means == pytest.approx(
+        {("P@1", name): mean for name, mean in own.items()})
+    assert "C (c)   0.2000" in result.to_table()
