@@ -223,6 +223,8 @@ CASES = [
      "r.jsonl:2: the number 1e999 is too large for a 64-bit float"),
     ("r.csv", "\nquery_id,doc_id,score\nq1,d1,2\n", "run",
      "r.csv:1: the first line is blank: expected a header line naming the columns"),
+    ("r.csv", 'query_id,doc_id,score\nq1,"a\nb",1\nq1,d2,2\nq1,d3,3,extra\n', "run",
+     "r.csv:5: expected 3 fields (query_id,doc_id,score), got 4"),  # a quoted line end
 ]
 
 

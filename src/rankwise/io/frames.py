@@ -25,7 +25,7 @@ the precise error messages.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +50,7 @@ __all__ = [
     "BEIR_QRELS_HEADER",
     "NotATableError",
     "TextLines",
+    "csv_records",
     "numbers_of_table",
     "qrels_from_table",
     "qrels_of_table",
@@ -521,35 +522,60 @@ class TextLines:
         return row + 1 + self.header
 
     def _record_line(self, row: int, delimiter: str) -> int:
-        """The first line of CSV record *row*, the header and blank lines skipped.
-
-        Read by Python's csv module, which takes quotes as pyarrow does (a quote
-        opens a field only at its start); its limit on a field's length
-        (131,072 characters) is lifted while it reads.
-        """
-        import csv
-
-        from rankwise.io.trec import iter_lines  # a message's line only (decompressed)
-
-        text = (raw.decode("utf-8", errors="replace") for raw in iter_lines(self.path))
-        limit = csv.field_size_limit()
-        csv.field_size_limit(max(limit, (1 << 31) - 1))
-        try:
-            reader = csv.reader(text, delimiter=delimiter)
-            seen, records, end = -1, 0, 0
-            for record in reader:
-                start, end = end + 1, reader.line_num
-                if not record:  # a blank line
-                    continue
-                records += 1
-                if records <= self.header:
-                    continue
-                seen += 1
-                if seen == row:
-                    return start
-        finally:
-            csv.field_size_limit(limit)
+        """The first line of CSV record *row*, the header and blank lines skipped."""
+        seen, records = -1, 0
+        for start, fields in csv_records(self.path, delimiter):
+            if not fields:  # a blank line
+                continue
+            records += 1
+            if records <= self.header:
+                continue
+            seen += 1
+            if seen == row:
+                return start
         return row + 1 + self.header
+
+
+def csv_records(path: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+    """Each record of a CSV or TSV file (decompressed) with the line it starts on.
+
+    Read by Python's csv module, which takes quotes as pyarrow does (a quote
+    opens a field only at its start; a quoted field may hold line ends); its
+    limit on a field's length (131,072 characters) is lifted while it reads.
+    A blank line is an empty record. For messages only: a line that is not
+    UTF-8 is an :class:`InputFormatError` naming it, as is one the csv module
+    cannot read.
+    """
+    import csv
+
+    from rankwise.io.trec import iter_lines
+
+    def lines() -> Iterator[str]:
+        for number, raw in enumerate(iter_lines(path), start=1):
+            try:
+                yield raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r")
+            except UnicodeDecodeError as error:
+                raise InputFormatError(
+                    f"not UTF-8 text (byte 0x{raw[error.start]:02x} at column "
+                    f"{error.start + 1}): rankwise reads UTF-8 files", path, number) from None
+
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, (1 << 31) - 1))
+    try:
+        reader = csv.reader(lines(), delimiter=delimiter)
+        end = 0
+        while True:
+            try:
+                fields = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as error:
+                raise InputFormatError(f"cannot read this line: {error}", path,
+                                       reader.line_num) from None
+            start, end = end + 1, reader.line_num
+            yield start, fields
+    finally:
+        csv.field_size_limit(limit)
 
 
 class AfterHeader:

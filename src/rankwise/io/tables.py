@@ -22,7 +22,7 @@ from rankwise.io._source import MAX_LINE_BYTES, Source, describe, open_source
 
 # what the reader of tables reads of a table this module made (the format and path of its
 # file, in the schema's metadata), and the helpers recommenders/inputs.py reads it with
-from rankwise.io.frames import _FORMAT, _PATH, TextLines, _where  # noqa: F401
+from rankwise.io.frames import _FORMAT, _PATH, TextLines, _where, csv_records  # noqa: F401
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -215,26 +215,15 @@ def _read_csv(opened: Source, delimiter: str) -> pa.Table:
 
 
 def _diagnose_csv(path: str, delimiter: str, names: list[str]) -> None:
-    """Raise the error of the first bad line of a CSV file pyarrow refused (if one is found)."""
-    from rankwise.io.trec import iter_lines
+    """Raise the error of the first bad record of a CSV file pyarrow refused (if one is found).
 
-    for number, raw in enumerate(iter_lines(path), start=1):
-        if raw in (b"", b"\r"):
-            continue
-        try:
-            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as error:
-            raise InputFormatError(
-                f"not UTF-8 text (byte 0x{raw[error.start]:02x} at column {error.start + 1}): "
-                "rankwise reads UTF-8 files", path, number) from None
-        try:
-            fields = next(csv.reader([text.rstrip("\r")], delimiter=delimiter), [])
-        except csv.Error as error:
-            raise InputFormatError(f"cannot read this line: {error}", path, number) from None
-        if len(fields) != len(names):
+    A record is named by the line it starts on (a quoted field may span lines).
+    """
+    for start, fields in csv_records(path, delimiter):
+        if fields and len(fields) != len(names):
             raise InputFormatError(
                 f"expected {len(names)} fields ({delimiter.join(names)}), got {len(fields)}",
-                path, number)
+                path, start)
 
 
 def _read_jsonl(opened: Source) -> pa.Table:
