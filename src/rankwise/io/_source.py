@@ -132,7 +132,7 @@ class Source:
             else:
                 yield from _decompressed(stream, self.compression, self.display, size)
         except OSError as error:
-            raise _unreadable(error, self.display) from None
+            raise unreadable(error, self.display) from None
         finally:
             if raw is not getattr(sys.stdin, "buffer", None):  # (None: no standard input)
                 raw.close()
@@ -146,7 +146,7 @@ class Source:
                 handle.seek(begin)
                 return handle.read(max(0, end - begin))
         except OSError as error:
-            raise _unreadable(error, self.display) from None
+            raise unreadable(error, self.display) from None
 
 
 def _open(path: str) -> BinaryIO:
@@ -163,7 +163,7 @@ def _raw_chunks(raw: BinaryIO, prefix: bytes) -> Iterator[bytes]:
         yield data
 
 
-def _unreadable(error: OSError, name: str) -> InputFormatError:
+def unreadable(error: OSError, name: str) -> InputFormatError:
     """The error of a read that failed (an I/O error, a device that refuses reads)."""
     return InputFormatError(f"cannot read it: {error.strerror or error}", name)
 
@@ -178,7 +178,7 @@ def _read_head(raw: BinaryIO, name: str, count: int = 6) -> bytes:
                 break
             head += more
     except OSError as error:
-        raise _unreadable(error, name) from None
+        raise unreadable(error, name) from None
     return head
 
 

@@ -41,6 +41,7 @@ from rankwise.io._source import (
     Source,
     line_blocks,
     open_source,
+    unreadable,
 )
 
 if TYPE_CHECKING:
@@ -580,8 +581,7 @@ class _Reader:
                                               keep_rank=self.keep_rank,
                                               integer_grades=self.integer_grades)
         except OSError as error:  # a read of the C reader failed (an I/O error)
-            raise InputFormatError(f"cannot read it: {error.strerror or error}",
-                                   self.display) from None
+            raise unreadable(error, self.display) from None
         bounds = _fast.range_bounds(size)
         for index, result in enumerate(results):
             if isinstance(result, Declined):

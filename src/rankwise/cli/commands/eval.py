@@ -106,7 +106,10 @@ def _warn_ties(name: str, results: Results, digits: int) -> None:
     )
     more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
     # --ties average applies to rankwise's own measures (a dialect keeps its tool's ties)
-    average = any("dialect=" not in m for m in changed)
+    from rankwise.engines.core import plan_of
+    from rankwise.measures import parse
+
+    average = any(plan_of(parse(m)).own for m in changed)
     sys.stderr.write(
         f"rankwise: warning: run {name!r}: tied scores decide {shown}{more} "
         f"({counted(report.queries_mixed, 'query')} with ties among relevant and non-relevant "
