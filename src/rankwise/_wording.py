@@ -6,13 +6,16 @@ Two rules used everywhere text shows a number to a person:
 - :func:`format_p`: a p-value has one format in a table, a fixed number of
   decimals, and a value below the last decimal is ``<0.0001`` (never
   ``1.0e-04`` in one cell and ``0.0002`` in the next).
+
+And :func:`higher_means`: what "significantly higher" says under a test that
+does not compare means.
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["counted", "format_p", "plural"]
+__all__ = ["counted", "format_p", "higher_means", "plural"]
 
 _IRREGULAR = {"query": "queries", "is": "are", "has": "have", "was": "were", "does": "do",
               "this": "these", "index": "indices", "matrix": "matrices"}
@@ -89,3 +92,28 @@ def format_p(p: float, digits: int = 4, *, nan: str = "nan") -> str:
     if float(text) == 0:
         return f"<{10.0 ** -digits:.{digits}f}"
     return text
+
+
+_LEANS = {
+    "sign": "the sign test: more {unit} won than lost, whatever the mean",
+    "wilcoxon": "the signed-rank test: more rank in the gains than in the losses, "
+                "whatever the mean",
+}
+
+
+def higher_means(test: str, unit: str = "query") -> str:
+    """What "higher" means for *test* where it does not compare means, as " (...)"; else "".
+
+    A comparison's arrows follow the direction the test weighs
+    (``ComparisonRow.direction``): the sign test counts the queries won and
+    lost, the Wilcoxon test ranks the differences' sizes.
+
+    Examples
+    --------
+    >>> higher_means("sign")
+    ' (the sign test: more queries won than lost, whatever the mean)'
+    >>> higher_means("sign", "user"), higher_means("t-test")
+    (' (the sign test: more users won than lost, whatever the mean)', '')
+    """
+    lean = _LEANS.get(test)
+    return f" ({lean.format(unit=plural(unit))})" if lean else ""

@@ -44,7 +44,7 @@ from rankwise.stats import (
     wins_ties_losses,
 )
 from rankwise.stats.intervals import quantile_bounds, t_interval
-from rankwise.stats.registry import MANY_SYSTEM_TESTS, RESAMPLING_TESTS
+from rankwise.stats.registry import MANY_SYSTEM_TESTS, RESAMPLING_TESTS, direction_of
 from rankwise.stats.resampling import bootstrap_sums
 from rankwise.stats.seeding import normalise_seed
 from rankwise.stats.tukey import TukeyResult
@@ -99,6 +99,14 @@ class ComparisonRow:
     method : str
         How the p-value was obtained (``"exact"``, ``"monte carlo"``,
         ``"normal approximation"``, ``"t distribution"``, ``"all differences zero"``).
+    direction : int or None
+        Which way the test finds *system* differs from *baseline*: 1 higher,
+        -1 lower, 0 neither, by what the test weighs
+        (:func:`rankwise.stats.registry.direction_of`): the mean difference for
+        the t-test, randomization, bootstrap and Tukey tests, wins - losses for
+        the sign test, W+ - W- for the Wilcoxon test. The arrows of the tables
+        and reports follow it: under the sign test a system that wins most
+        queries by a little is higher even when its mean is lower.
     """
 
     measure: str
@@ -121,9 +129,10 @@ class ComparisonRow:
     ties: int | None = None
     losses: int | None = None
     method: str = ""
+    direction: int | None = None
 
 
-_INT_COLUMNS = ("wins", "ties", "losses")
+_INT_COLUMNS = ("wins", "ties", "losses", "direction")
 
 
 class Comparison(Tabular):
@@ -411,8 +420,8 @@ seed=3, family='measure', chunk_size=4194304)
     def to_pandas(self) -> pd.DataFrame:
         """Return one row per measure and system (columns as in :class:`ComparisonRow`).
 
-        ``wins``, ``ties`` and ``losses`` are nullable integers and
-        ``significant`` a nullable boolean (missing on the baseline's rows).
+        ``wins``, ``ties``, ``losses`` and ``direction`` are nullable integers
+        and ``significant`` a nullable boolean (missing on the baseline's rows).
         """
         try:
             import pandas as pd
@@ -435,8 +444,8 @@ seed=3, family='measure', chunk_size=4194304)
     def to_polars(self) -> Any:
         """Return one row per measure and system, as :meth:`to_pandas` (polars types).
 
-        ``wins``, ``ties`` and ``losses`` are ``Int64`` and ``significant``
-        ``Boolean``, null on the baseline's rows.
+        ``wins``, ``ties``, ``losses`` and ``direction`` are ``Int64`` and
+        ``significant`` ``Boolean``, null on the baseline's rows.
         """
         try:
             import polars as pl
@@ -448,7 +457,8 @@ seed=3, family='measure', chunk_size=4194304)
             ) from error
         types = {"measure": pl.Utf8, "system": pl.Utf8, "baseline": pl.Utf8,
                  "n_queries": pl.Int64, "n_dropped": pl.Int64, "significant": pl.Boolean,
-                 "wins": pl.Int64, "ties": pl.Int64, "losses": pl.Int64, "method": pl.Utf8}
+                 "wins": pl.Int64, "ties": pl.Int64, "losses": pl.Int64, "method": pl.Utf8,
+                 "direction": pl.Int64}
         columns = list(ComparisonRow.__dataclass_fields__)
         return pl.DataFrame([
             pl.Series(name, [getattr(row, name) for row in self.rows],
@@ -1275,6 +1285,7 @@ def _compare_pair(
             delta_low, delta_high = -delta_high, -delta_low
     effect = np.asarray(cohens_dz(d))
     wins, ties, losses = wins_ties_losses(d)
+    leans = direction_of(options.test, d)
     x_mean, y_mean, delta = x.mean(axis=0), y.mean(axis=0), d.mean(axis=0)
     return [
         ComparisonRow(
@@ -1296,6 +1307,7 @@ def _compare_pair(
             ties=int(ties[j]),
             losses=int(losses[j]),
             method=methods[j],
+            direction=int(leans[j]),
         )
         for j, measure in enumerate(measures)
     ]

@@ -13,9 +13,10 @@ Ids are compared as text: a key must be a ``str`` or an ``int`` (numpy
 integers too; not a bool) and ``1`` and ``"1"`` are the same id: two query keys
 that are one id are an error naming both (never merged into one query), and so
 are two document keys of one query that are one id. Values must be real
-numbers (``float``, ``int``, numpy numbers), finite; a grade may also be ``True`` or ``False`` (1 and 0), a
-score may not. Subclasses of ``dict`` (``defaultdict``, ``OrderedDict``) are read
-as dicts: their entries in the order the dict stores them.
+numbers (``float``, ``int``, numpy numbers), finite; a grade may also be
+``True`` or ``False`` (1 and 0), a score may not. Subclasses of ``dict``
+(``defaultdict``, ``OrderedDict``) are read as dicts: their entries in the
+order the dict stores them.
 
 Examples
 --------

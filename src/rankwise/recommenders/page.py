@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from rankwise._wording import counted, format_p
+from rankwise._wording import counted, format_p, higher_means
 from rankwise.report.assets import CSS
 from rankwise.report.figure_html import figure_html
 
@@ -64,8 +64,8 @@ def _comparison_table(comparison: Any, digits: int) -> str:
                 continue
             mark, detail = "", ""
             if row.baseline is not None:
-                if row.significant:
-                    up = row.delta > 0
+                if row.significant and row.direction:
+                    up = row.direction > 0
                     mark = (f'<span class="sig {"up" if up else "down"}" title="significant: '
                             f'p_adjusted {format_p(row.p_adjusted)}">†{"▲" if up else "▼"}'
                             "</span>")
@@ -79,7 +79,8 @@ def _comparison_table(comparison: Any, digits: int) -> str:
         body.append(f"<tr><th>{_e(system)}</th>{''.join(cells)}</tr>")
     return (f'<div class="scroll"><table class="comparison"><thead><tr><th>model</th>{head}'
             f"</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
-            f'<p class="legend">† {_e(comparison.legend)}</p>')
+            f'<p class="legend">† {_e(comparison.legend)}; ▲ (▼) higher (lower)'
+            f"{_e(higher_means(comparison.test, 'user'))}</p>")
 
 
 def _whole_table(whole: dict[str, dict[str, float]], baseline: str | None, digits: int) -> str:
@@ -194,7 +195,7 @@ def _segment_figure(result: Any) -> str:
                 if other is not None:
                     points[system] = SegmentPoint(other.baseline_mean, math.nan, math.nan)
                 continue
-            direction = (1 if row.delta > 0 else -1) if against and row.significant else 0
+            direction = (row.direction or 0) if against and row.significant else 0
             points[system] = SegmentPoint(row.mean, row.ci_low, row.ci_high, direction,
                                           row.p_adjusted)
         users = max(result.segment_users.get(name, {}).values(), default=0)
@@ -203,6 +204,7 @@ def _segment_figure(result: Any) -> str:
                              baseline=result.baseline)
     marks = (f"; ▲ (▼) where it is significantly higher (lower) than "
              f"{_e(result.baseline)}'s (dashed), after the correction"
+             f"{_e(higher_means(result.comparison.test, 'user'))}"
              if result.baseline is not None else "")
     return figure_html(canvas, "segment-panels",
                        f"mean {_e(main)} per model inside each segment with its "

@@ -15,7 +15,7 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from rankwise._validation import OneOf, check
-from rankwise._wording import format_p
+from rankwise._wording import format_p, higher_means
 from rankwise.report.json_text import json_text
 from rankwise.report.protocols import ComparisonLike
 from rankwise.report.tables import (
@@ -171,17 +171,17 @@ def wide_table(comparison: ComparisonLike, fmt: str, *, digits: int = 4,
             if row.baseline is None or not row.significant:
                 continue
             arrow = ""
-            if row.delta > 0:
+            if (row.direction or 0) > 0:  # as the test weighs the differences
                 arrow = _LATEX_UP if latex else _UP
-            elif row.delta < 0:
+            elif (row.direction or 0) < 0:
                 arrow = _LATEX_DOWN if latex else _DOWN
             suffixes[(row.measure, row.system)] = marker + arrow
     else:
         better: dict[tuple[str, str], set[str]] = {}
         for row in comparison.rows:
-            if row.baseline is None or not row.significant or not row.delta:
+            if row.baseline is None or not row.significant or not row.direction:
                 continue
-            winner, loser = (row.system, row.baseline) if row.delta > 0 else (
+            winner, loser = (row.system, row.baseline) if row.direction > 0 else (
                 row.baseline, row.system)
             better.setdefault((row.measure, winner), set()).add(loser)
         for key, losers in better.items():
@@ -236,7 +236,8 @@ def _legend_lines(comparison: ComparisonLike, marker: str, labels: dict[str, str
     if mode == "better":
         names = ", ".join(f"{label} = {name}" for name, label in labels.items())
         return [
-            f"letters: significantly better than the run with that letter ({names})",
+            f"letters: significantly better than the run with that letter ({names})"
+            f"{higher_means(comparison.test, unit)}",
             comparison.significance_legend,
             *anova,
         ]
@@ -244,9 +245,11 @@ def _legend_lines(comparison: ComparisonLike, marker: str, labels: dict[str, str
     shown = f"$^{{{marker}}}$" if latex else marker
     return [
         (f"{shown} " if marker else "") + comparison.significance_legend,
-        f"{up} higher, {down} lower than {comparison.baseline}",
+        f"{up} higher, {down} lower than {comparison.baseline}"
+        f"{higher_means(comparison.test, unit)}",
         *anova,
     ]
+
 
 
 def _latex_wide(

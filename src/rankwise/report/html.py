@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from rankwise._wording import counted
+from rankwise._wording import counted, higher_means
 from rankwise.report.assets import CSS
 from rankwise.report.comparison_display import format_p
 from rankwise.report.figure_html import figure_html
@@ -99,10 +99,11 @@ def _nav() -> str:
 
 
 def _marker(row: RowLike | None) -> str:
-    if row is None or not row.significant:
+    if row is None or not row.significant or not row.direction:
         return ""
-    up = row.delta > 0
+    up = row.direction > 0  # as the test weighs the differences (the mean, or wins, or ranks)
     title = (f"{'better' if up else 'worse'} than {row.baseline}: Δ {_signed(row.delta)}, "
+             f"won/tied/lost {row.wins}/{row.ties}/{row.losses}, "
              f"p_adj {format_p(row.p_adjusted)}")
     return (f'<span class="sig {"up" if up else "down"}" title="{_e(title)}">'
             f'{"▲" if up else "▼"}</span>')
@@ -244,7 +245,8 @@ def _summary(report: PageLike) -> str:
             f"difference from the baseline (or, as chosen above, the corrected p-value, the "
             f"effect size or the interval of the difference). <span class='sig up'>▲</span> / "
             f"<span class='sig down'>▼</span>: significantly better / worse than "
-            f"{_e(report.baseline)}. Bold: the best mean. Click a column's name to sort. "
+            f"{_e(report.baseline)}{_e(higher_means(comparison.test))}. Bold: the best mean. "
+            f"Click a column's name to sort. "
             f"{_e(comparison.legend)}.</p>"
         )
     parts.append(_conventions(report))

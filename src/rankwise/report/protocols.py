@@ -133,6 +133,9 @@ class RowLike(Protocol):
     @property
     def losses(self) -> int | None:
         """Queries where the system scores lower."""
+    @property
+    def direction(self) -> int | None:
+        """Which way the test finds the system differs: 1 higher, -1 lower, 0 neither."""
 
 
 class AnovaLike(Protocol):

@@ -9,7 +9,7 @@ import numpy as np
 
 from rankwise.stats._arrays import PairedTestResult, as_differences, finish, scipy_special
 
-__all__ = ["average_ranks", "sign_test", "wilcoxon_test"]
+__all__ = ["average_ranks", "sign_test", "signed_rank_direction", "wilcoxon_test"]
 
 _EXACT_MAX_N = 50
 """scipy's ``method="auto"``: exact distribution up to 50 pairs without ties or zeros."""
@@ -76,6 +76,37 @@ def _enumerated_signed_rank_p(ranks: np.ndarray, r_plus: float) -> float:
     return float(min(1.0, 2 * min(less, greater)))
 
 
+def _rank_sums(kept: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """The average ranks of the non-zero differences' sizes, their tie groups, W+ and W-."""
+    ranks, ties = average_ranks(np.abs(kept))
+    return ranks, ties, float(ranks[kept > 0].sum()), float(ranks[kept < 0].sum())
+
+
+def signed_rank_direction(d: np.ndarray) -> np.ndarray:
+    """The sign of :math:`W^+ - W^-` of each column of the differences *d* (pairs x columns).
+
+    Which way the Wilcoxon signed-rank test finds the first system differs:
+    +1 when the positive differences hold more rank, -1 when the negative
+    ones do, 0 when they balance (or every difference is zero). It can
+    disagree with the sign of the mean difference: many small gains and a few
+    large losses lean up here and down on average.
+
+    Examples
+    --------
+    >>> d = np.array([[0.1, -0.1], [0.2, -0.2], [0.3, 0.05], [0.4, 0.0], [-1.5, 0.0]])
+    >>> signed_rank_direction(d), d.mean(axis=0)
+    (array([ 1, -1]), array([-0.1 , -0.05]))
+    """
+    d = np.asarray(d, dtype=np.float64).reshape(len(d), -1)
+    out = np.zeros(d.shape[1], dtype=np.int64)
+    for j in range(d.shape[1]):
+        kept = d[:, j][d[:, j] != 0]
+        if len(kept):
+            _, _, r_plus, r_minus = _rank_sums(kept)
+            out[j] = (r_plus > r_minus) - (r_plus < r_minus)
+    return out
+
+
 def wilcoxon_test(a: Any, b: Any = None) -> PairedTestResult:
     r"""Two-sided Wilcoxon signed-rank test, as :func:`scipy.stats.wilcoxon` by default.
 
@@ -127,9 +158,7 @@ def wilcoxon_test(a: Any, b: Any = None) -> PairedTestResult:
         k = len(kept)
         if k == 0:
             continue
-        ranks, ties = average_ranks(np.abs(kept))
-        r_plus = float(ranks[kept > 0].sum())
-        r_minus = float(ranks[kept < 0].sum())
+        ranks, ties, r_plus, r_minus = _rank_sums(kept)
         statistic[j] = min(r_plus, r_minus)
         has_ties = bool((ties > 1).any())
         if n_total <= _EXACT_MAX_N and not has_ties and k == n_total:
