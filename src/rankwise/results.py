@@ -25,27 +25,37 @@ MIN_GEOMETRIC_VALUE = 1e-5
 """Values below this are raised to it before a geometric mean (trec_eval's MIN_GEO_MEAN)."""
 
 
-def aggregate(measure: Measure, values: np.ndarray, counted: np.ndarray | None = None) -> float:
+def aggregate(measure: Measure, values: np.ndarray, counted: np.ndarray | None = None, *,
+              sequential: bool = False) -> float:
     """Aggregate per-query *values* of *measure* over queries.
 
     Arithmetic mean for most measures, geometric mean (values floored at
     1e-5) for ``gm_map`` and ``gm_bpref``, sum for the ``num_*`` counts.
     NaN for an empty set of queries. With *counted*, only the queries it
     marks count (a dialect may leave queries out); a dialect that rounds
-    its means (BEIR, MTEB) rounds this one.
+    its means (BEIR, MTEB) rounds this one. *sequential*: the values are
+    added one after another in their order, as trec_eval accumulates them
+    (numpy's pairwise sum can differ in the last bit, and a mean that lands
+    on a half, 0.21875, then prints another fourth decimal).
     """
     kind = measure.family.aggregate
     if kind == "none":
         return math.nan
     if counted is not None:
         values = values[counted]
+
+    def total(array: np.ndarray) -> float:
+        if sequential:
+            return float(np.cumsum(array)[-1]) if len(array) else 0.0
+        return float(array.sum())
+
     if kind == "sum":
-        return float(values.sum())
+        return total(values)
     if len(values) == 0:
         return math.nan
     if kind == "gmean":
-        return float(np.exp(np.mean(np.log(np.maximum(values, MIN_GEOMETRIC_VALUE)))))
-    mean = float(values.sum() / len(values))
+        return float(np.exp(total(np.log(np.maximum(values, MIN_GEOMETRIC_VALUE))) / len(values)))
+    mean = total(values) / len(values)
     if "dialect" in measure.family.params:
         from rankwise.measures.dialects import conventions_of
 
@@ -277,6 +287,28 @@ class Results(Tabular, Mapping[str, np.ndarray]):
         self.unjudged = unjudged
         self.plan = plan
         self.mean = {str(m): aggregate(m, v, self._counted.get(m)) for m, v in values.items()}
+
+    def accumulated_mean(self, measure: str | Measure) -> float:
+        """The mean of *measure* as trec_eval accumulates it: values added in query order.
+
+        :attr:`mean` adds them pairwise (numpy's sum, the more accurate); the
+        two can differ in the last bit, which shows where a mean lands on a
+        half of the printed digits. ``rankwise trec-eval`` prints this one.
+
+        Examples
+        --------
+        >>> import rankwise as rw
+        >>> qrels = {f"q{i}": {"r": 1} for i in range(8)}
+        >>> ranks = [None, None, None, 2, 3, 3, 3, 4]  # of "r": 1/rank, 0 where not retrieved
+        >>> run = {f"q{i}": {"x": 1.0} if rank is None else
+        ...        {**{f"x{j}": 9.0 - j for j in range(rank - 1)}, "r": 0.0}
+        ...        for i, rank in enumerate(ranks)}
+        >>> results = rw.evaluate(qrels, run, "mrr")
+        >>> f"{results.mean['mrr']:.4f}", f"{results.accumulated_mean('mrr'):.4f}"
+        ('0.2188', '0.2187')
+        """
+        m = self._by_name[str(measure)] if not isinstance(measure, Measure) else measure
+        return aggregate(m, self._values[m], self._counted.get(m), sequential=True)
 
     @property
     def ties(self) -> TieReport:

@@ -142,7 +142,7 @@ def trec_chunks(
             if entry.measure is None:
                 lines.append(_line(entry.label, "all", run_id))
             elif not entry.text:
-                value = results.mean[str(entry.measure)]
+                value = results.accumulated_mean(entry.measure)  # as trec_eval adds
                 lines.append(_line(entry.label, "all", _format_value(entry, value)))
         yield "".join(lines)
 

@@ -366,7 +366,8 @@ def r_ndcg(ctx: Context, m: Measure) -> np.ndarray:
     Those ranks are the last position of each gain level of the ideal ranking
     (the last being Rg, the number of positive-gain documents); when at least
     Rg + 2 documents were retrieved, nDCG over the whole ranking is added too.
-    0 when no document is relevant at the relevance level.
+    0 when no document is relevant at the relevance level; NaN, as trec_eval's
+    0 / 0, when some are but no rank counts (every gain 0: ``Rndcg.1=0``).
     """
     d = ctx.data
     ideal = _Ideal(ctx, m)
@@ -392,7 +393,7 @@ def r_ndcg(ctx: Context, m: Measure) -> np.ndarray:
     full_idcg = ideal.prefix_at(ideal_cumulative, np.arange(n), ideal.count)
     total += np.where(extra & (ideal.count > 0), safe_divide(full_dcg, full_idcg), 0.0)
     count += extra & (ideal.count > 0)
-    value = safe_divide(total, count)
+    value = np.where(count > 0, safe_divide(total, count), np.nan)
     return np.where(ctx.view(m.param("rel")).num_rel > 0, value, 0.0)
 
 

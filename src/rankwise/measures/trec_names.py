@@ -90,16 +90,23 @@ def _double_cutoffs(name: str, text: str) -> list[float]:
     return values
 
 
-def _pairs(name: str, text: str) -> dict[str, float]:
-    out: dict[str, float] = {}
+def _pairs(name: str, text: str) -> list[tuple[str, float]]:
+    """trec_eval's name=value pairs: each item holds one '=' (``1=2=3`` is malformed)."""
+    out: list[tuple[str, float]] = []
     for item in text.split(","):
         key, sep, value = item.partition("=")
-        if not sep:
+        if not sep or "=" in value:
             raise MeasureSyntaxError(
                 f"trec_eval measure {name}.{text}: expected name=value pairs, got {item!r}"
             )
-        out[key] = _atof(value)
+        out.append((key, _atof(value)))
     return out
+
+
+def _pair_value(name: str, text: str, key: str, default: float) -> float:
+    """The value of *key* among the pairs (the last given, as trec_eval's loop takes it)."""
+    values = [value for item, value in _pairs(name, text) if item == key]
+    return values[-1] if values else default
 
 
 @dataclass(frozen=True)
@@ -201,14 +208,13 @@ def _family_table() -> dict[str, _TrecFamily]:
     scalar("set_relative_P", "set_relative_P")
     scalar("set_recall", "set_recall")
     scalar("set_map", "set_map")
-    # trec_eval's set_F.x computes (x + 1) P R / (x P + R): x is beta squared
-    labelled("set_F", lambda text: _m("set_F", beta=_atof(text.split(",")[0]) ** 0.5), _m("set_F"))
+    labelled("set_F", _set_f, _m("set_F"))
     scalar("num_nonrel_judged_ret", "num_nonrel_judged_ret", integer=True)
     # trec_eval's default persistence is 0.9 (rankwise's, like ir_measures', is 0.8)
-    labelled("rbp", lambda text: _m("rbp", p=_pairs("rbp", text).get("p", 0.9)), _m("rbp", p=0.9))
+    labelled("rbp", lambda text: _m("rbp", p=_pair_value("rbp", text, "p", 0.9)), _m("rbp", p=0.9))
     labelled(
         "rbp_resid",
-        lambda text: _m("rbp_resid", p=_pairs("rbp_resid", text).get("p", 0.9)),
+        lambda text: _m("rbp_resid", p=_pair_value("rbp_resid", text, "p", 0.9)),
         _m("rbp_resid", p=0.9),
     )
     cutoffs("unj", "unj", [5, 10, 20])
@@ -226,11 +232,42 @@ def _four(text: str) -> tuple[float, ...]:
 
 
 def _gain_pairs(name: str, text: str) -> tuple[tuple[float, float], ...]:
-    pairs = []
-    for key, value in _pairs(name, text).items():
-        if re.fullmatch(r"[+-]?\d+", key):
-            pairs.append((float(int(key)), value))
-    return tuple(sorted(pairs))
+    """The gain of each grade; a negative grade or a grade given twice is refused.
+
+    trec_eval reads a key of -1 as the documents the judgments do not hold and
+    -2 as those judged with a negative grade, and a grade given twice takes the
+    smaller gain in the ranking and the first in the ideal ranking: rankwise's
+    gains are those of grades, so it refuses both rather than give another number.
+    """
+    pairs: dict[int, float] = {}
+    for key, value in _pairs(name, text):
+        if not re.fullmatch(r"[+-]?\d+", key):
+            continue  # trec_eval skips a key that is not an integer
+        grade = int(key)
+        if grade < 0:
+            raise MeasureSyntaxError(
+                f"trec_eval measure {name}.{text}: a gain for grade {grade}: trec_eval gives "
+                "it to the documents not judged (-1) or judged below 0 (-2), which rankwise's "
+                "gains (of grades 0 and up) do not do; give gains for grades 0 and up"
+            )
+        if grade in pairs:
+            raise MeasureSyntaxError(
+                f"trec_eval measure {name}.{text}: grade {grade} is given two gains; trec_eval "
+                "would use one in the ranking and the other in the ideal ranking: give one"
+            )
+        pairs[grade] = value
+    return tuple(sorted((float(grade), gain) for grade, gain in pairs.items()))
+
+
+def _set_f(text: str) -> Measure:
+    """trec_eval's set_F.x: (x + 1) P R / (x P + R), x being beta squared (0 or more)."""
+    x = _atof(text.split(",")[0])
+    if x < 0:
+        raise MeasureSyntaxError(
+            f"trec_eval measure set_F.{text}: the parameter is beta squared, 0 or more "
+            "(trec_eval computes (x + 1) P R / (x P + R) with a negative x all the same)"
+        )
+    return _m("set_F", beta=x**0.5)
 
 
 TREC_MEASURES: dict[str, _TrecFamily] = _family_table()

@@ -333,7 +333,8 @@ FAMILIES: list[Family] = [
         "Rndcg",
         "nDCG averaged over the ends of the ideal gain levels",
         "mean of nDCG@i over the ranks i where the ideal gain drops (trec_eval Rndcg); 0 without "
-        "a document relevant at level rel",
+        "a document relevant at level rel; NaN, as trec_eval's 0 / 0, when every gain is 0 "
+        "(`gains={1: 0}`)",
         "none",
         {"gains": GAINS, "rel": REL},
         reference="trec_eval Rndcg",
