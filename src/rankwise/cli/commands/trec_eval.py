@@ -181,6 +181,23 @@ def _check_measure(argument: str) -> str:
     return argument
 
 
+def _version_before(argv: list[str]) -> bool:
+    """Whether ``-v`` comes before the option getopt rejects (trec_eval then exits 0).
+
+    trec_eval acts on its options in order: ``-v`` prints the version and exits
+    before a later unknown option is seen. A first part of the command line that
+    getopt reads and that holds ``-v`` ends before the rejected option.
+    """
+    for end in range(1, len(argv) + 1):
+        try:
+            pairs, _ = getopt.gnu_getopt(argv[:end], _SHORT, list(_LONG))
+        except getopt.GetoptError:
+            continue  # the rejected option, or an option whose argument is still to come
+        if any(option in ("-v", "--version") for option, _ in pairs):
+            return True
+    return False
+
+
 def parse_command_line(argv: Sequence[str]) -> TrecOptions:
     """Parse trec_eval's command line.
 
@@ -208,6 +225,8 @@ def parse_command_line(argv: Sequence[str]) -> TrecOptions:
     try:
         pairs, files = getopt.gnu_getopt(list(argv), _SHORT, list(_LONG))
     except getopt.GetoptError as error:
+        if _version_before(list(argv)):  # trec_eval acts on -v when it comes to it
+            return TrecOptions(version=True)
         raise UsageError(_getopt_message(error)) from None
     options = TrecOptions()
     for option, value in pairs:
