@@ -146,6 +146,35 @@ def test_quiet_silences_sparks_console_log() -> None:
     assert "Traceback" not in missing.stderr and "AnalysisException" not in missing.stderr
 
 
+def test_a_malformed_trec_line_is_one_line_not_a_java_stack(tmp_path) -> None:
+    """A run line of 4 fields read by Spark: the task fails, and the executor logged it with
+    30-50 lines of Java stack before rankwise's one line (found by review, stop 55)."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("pyspark")
+    from rankwise.engines.spark import find_java
+    from rankwise.exceptions import MissingDependencyError
+
+    try:
+        find_java()
+    except MissingDependencyError as error:
+        pytest.skip(str(error))
+    (tmp_path / "q.txt").write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    (tmp_path / "short.run").write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2\n")
+    src = Path(__file__).parents[3] / "src"
+    done = subprocess.run(
+        [sys.executable, "-m", "rankwise", "eval", "q.txt", "short.run", "-m", "map",
+         "--engine", "spark", "--spark-master", "local[1]"],
+        capture_output=True, text=True, check=False, timeout=600, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(src)},
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "short.run: expected 6 fields" in done.stderr
+
+
 def test_the_jvm_launchers_warning_is_dropped_and_everything_else_kept() -> None:
     import io
 

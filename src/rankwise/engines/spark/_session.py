@@ -103,6 +103,16 @@ def log_options(level: str) -> dict[str, str]:
         "logger.spark.name = org.apache.spark\n"
         f"logger.spark.level = {level}\n"
     )
+    if level in ("error", "warn"):
+        # a task that fails (a malformed TREC line read inside the pass) is logged by the
+        # executor with its Java stack, then raised again on the driver, where rankwise
+        # says it in one line: the executor's and the task set's copies add only the stack
+        text += (
+            "logger.executor.name = org.apache.spark.executor.Executor\n"
+            "logger.executor.level = fatal\n"
+            "logger.tasks.name = org.apache.spark.scheduler.TaskSetManager\n"
+            "logger.tasks.level = fatal\n"
+        )
     # a new file of a private folder: a fixed name in /tmp could be another user's
     path = private_file(text.encode(), f"rankwise-spark-log4j2-{level}-", ".properties")
     options = {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{path}"}

@@ -223,7 +223,8 @@ class JvmScan(RanksScan):
         m = self.merged
         text = (f"{counted(self.partitions, 'partition')}, "
                 f"{counted(m.pieces, 'piece', grouped=True)} of "
-                f"{counted(len(m.names) + m.unjudged_queries, 'query', grouped=True)} "
+                # judged queries by name, the others by hash (an unjudged name is among both)
+                f"{counted(int(m.judged.sum()) + m.unjudged_queries, 'query', grouped=True)} "
                 f"(the run {self.layout_choice.reason})")
         if not m.split:
             return text

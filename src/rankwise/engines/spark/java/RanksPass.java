@@ -485,9 +485,15 @@ public final class RanksPass {
             return same(q, qBytes.values, qFrom.values[index], qLength.values[index]);
         }
 
-        /** The id of query {@code index}, as a string of its own (for a later window). */
+        /**
+         * The id of query {@code index}, as a string of its own (for a later window): a copy,
+         * since {@code clear()} and the next window's {@code intern} write over the window's
+         * bytes (a view of them read another id once the window was flushed).
+         */
         UTF8String id(int index) {
-            return UTF8String.fromBytes(qBytes.values, qFrom.values[index], qLength.values[index]);
+            int from = qFrom.values[index];
+            return UTF8String.fromBytes(
+                Arrays.copyOfRange(qBytes.values, from, from + qLength.values[index]));
         }
 
         private void grow() {
