@@ -48,26 +48,13 @@ class FallbackProvider(Provider):
 
     NAME = "fallback"
 
-    def __init__(self, providers: list[Provider]) -> None:
+    def __init__(self, providers: list[Provider], *, set_order: bool = False) -> None:
         super().__init__()
         self.providers = providers
+        self.set_order = set_order
 
     def _evaluator(self, measures: Iterable[Measure], qrels: Any) -> Evaluator:
-        given = list(dict.fromkeys(measures))  # in the order given (ir_measures: set order)
-        remaining = list(given)
-        pairs: list[tuple[Provider, list[Measure]]] = []
-        would_support: list[Provider] = []
-        for provider in self.providers:
-            taken = [m for m in remaining if provider.supports(m)]
-            if not taken:
-                continue
-            if not provider.is_available():
-                would_support.append(provider)
-                continue
-            remaining = [m for m in remaining if m not in taken]
-            pairs.append((provider, taken))
-            if not remaining:
-                break
+        given, pairs, would_support, remaining = self._assign(measures)
         if remaining:
             message = ""
             if would_support:
@@ -87,6 +74,47 @@ class FallbackProvider(Provider):
         if len(evaluators) == 1:
             return evaluators[0]
         return FallbackEvaluator(given, evaluators)
+
+    def _assign(self, measures: Iterable[Measure]) -> tuple[
+            list[Measure], list[tuple[Provider, list[Measure]]], list[Provider], list[Measure]]:
+        """The measures, each provider's, those of providers not available, and the rest.
+
+        In the order given, or with *set_order* in ir_measures' order: the
+        measures as a ``set``, each provider's a set built by going through
+        it (a measure hashes as its repr, ir_measures' measures too: in one
+        process, the order of ir_measures' own pipeline given the same list).
+        """
+        if self.set_order:
+            remaining_set = set(measures)
+            given = list(remaining_set)
+        else:
+            given = list(dict.fromkeys(measures))
+        remaining = list(given)
+        pairs: list[tuple[Provider, list[Measure]]] = []
+        would_support: list[Provider] = []
+        for provider in self.providers:
+            if self.set_order:
+                taken_set = set()
+                for measure in remaining_set:
+                    if provider.supports(measure):
+                        taken_set.add(measure)
+                taken = list(taken_set)
+            else:
+                taken = [m for m in remaining if provider.supports(m)]
+            if not taken:
+                continue
+            if not provider.is_available():
+                would_support.append(provider)
+                continue
+            if self.set_order:
+                remaining_set = remaining_set - taken_set
+                remaining = list(remaining_set)
+            else:
+                remaining = [m for m in remaining if m not in taken]
+            pairs.append((provider, taken))
+            if not remaining:
+                break
+        return given, pairs, would_support, remaining
 
     def supports(self, measure: Measure) -> bool:
         return any(p.is_available() and p.supports(measure) for p in self.providers)

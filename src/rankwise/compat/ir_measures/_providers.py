@@ -18,13 +18,17 @@ it takes there (``SUPPORTED_MEASURES``, ``supports``) and giving its values:
   (pandas, as there);
 - ``trectools``: not available (rankwise does not follow trectools).
 
-Rows come per query in the run's order, then the judged queries the run
-misses (value 0), as ir_measures yields them.
+Rows come in the order of ir_measures' provider: in its passes (pytrec_eval's
+invocations, one per measure for msmarco, compat, accuracy and ranx, one per
+cutoff for gdeval), each per query in the run's order, the measures of a query
+in the provider's order (trec_eval's for pytrec_eval); then the judged queries
+the run misses (value 0), as ir_measures yields them.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any as AnyType
 from typing import NamedTuple
@@ -44,6 +48,15 @@ from rankwise.compat.ir_measures._measures import (
     MeanAgg,
     Measure,
     SumAgg,
+)
+from rankwise.compat.ir_measures._row_order import (
+    cwl_eval_passes,
+    gdeval_passes,
+    numeric_order,
+    one_pass_per_measure,
+    pyndeval_passes,
+    pytrec_eval_passes,
+    ranx_passes,
 )
 from rankwise.compat.ir_measures._util import Metric
 
@@ -120,17 +133,29 @@ class RankwiseEvaluator(Evaluator):
     defaults : bool
         Whether a judged query the run misses gets the measure's default
         (ir_measures' evaluators), or no row (its accuracy provider).
+    passes : list of lists of measures, optional
+        The order of the rows: each pass over the queries gives, per query,
+        its measures in the pass's order (default: one pass, *measures*).
+    query_order : callable, optional
+        ``query ids -> positions``: the order of the queries in a pass
+        (default: the run's).
     """
 
     def __init__(self, measures: list[Measure], judgments: Judgments, jobs: dict[AnyType, Job],
                  row: Callable[..., AnyType] | None = None, defaults: bool = True,
-                 rows_only: bool = False) -> None:
+                 rows_only: bool = False, passes: list[list[Measure]] | None = None,
+                 query_order: Callable[[list[AnyType]], list[int]] | None = None) -> None:
         super().__init__(measures, judgments.judged_qids if rows_only else judgments.qids)
         self.judgments = judgments
         self.jobs = jobs
         self.row = row
         self.defaults = defaults
         self._measure_list = list(dict.fromkeys(measures))
+        self._passes = [self._measure_list] if passes is None else passes
+        self._query_order = query_order
+        if sorted(map(repr, (m for p in self._passes for m in p))) != sorted(
+                map(repr, self._measure_list)):
+            raise ValueError(f"passes {self._passes} are not the measures {self._measure_list}")
 
     def values(self, run: AnyType) -> tuple[list[AnyType], dict[AnyType, AnyType]]:
         """The evaluated queries and, per measure, ``(arrays, has a row)`` over them."""
@@ -141,20 +166,25 @@ class RankwiseEvaluator(Evaluator):
 
     def _iter_calc(self, run: AnyType) -> Iterator[AnyType]:
         queries, values = self.values(run)
-        columns = []
+        columns = {}
         for measure in self._measure_list:
             arrays, rows = values[measure]
-            columns.append((measure, arrays, arrays[0].tolist() if arrays else [],
-                            rows.tolist()))
+            columns[measure] = (measure, arrays, arrays[0].tolist() if arrays else [],
+                                rows.tolist())
         row = self.row
-        for position, query in enumerate(queries):
-            for measure, arrays, first, rows in columns:
-                if not rows[position]:
-                    continue
-                if row is None:
-                    yield Metric(query, measure, first[position])
-                else:
-                    yield row(query, measure, arrays, position)
+        order = (range(len(queries)) if self._query_order is None
+                 else self._query_order(list(queries)))
+        for measures in self._passes:
+            pass_columns = [columns[m] for m in measures]
+            for position in order:
+                query = queries[position]
+                for measure, arrays, first, rows in pass_columns:
+                    if not rows[position]:
+                        continue
+                    if row is None:
+                        yield Metric(query, measure, first[position])
+                    else:
+                        yield row(query, measure, arrays, position)
 
     def iter_calc(self, run: AnyType) -> Iterator[AnyType]:
         if self.defaults:
@@ -191,6 +221,12 @@ class RankwiseProvider(Provider):
     def _job(self, measure: Measure) -> Job:
         raise NotImplementedError
 
+    QUERY_ORDER: Callable[[list[AnyType]], list[int]] | None = None
+
+    def _passes(self, measures: list[Measure]) -> list[list[Measure]]:
+        """The order of the rows of ir_measures' provider (see :class:`RankwiseEvaluator`)."""
+        return [measures]
+
     def _evaluator(self, measures: Iterable[Measure], qrels: AnyType) -> Evaluator:
         measures = list(measures)
         names = {m.NAME for m in self.SUPPORTED_MEASURES}
@@ -199,8 +235,10 @@ class RankwiseProvider(Provider):
             if names and measure.NAME not in names:
                 raise ValueError(f"unsupported measure {measure}")
             jobs[measure] = self._job(measure)
+        measures = list(dict.fromkeys(measures))
         return RankwiseEvaluator(measures, Judgments(qrels), jobs, row=self.ROW,
-                                 defaults=self.DEFAULTS, rows_only=self.ROWS_ONLY)
+                                 defaults=self.DEFAULTS, rows_only=self.ROWS_ONLY,
+                                 passes=self._passes(measures), query_order=self.QUERY_ORDER)
 
 
 _TREC = Ranking()
@@ -234,6 +272,8 @@ class PytrecEvalProvider(RankwiseProvider):
         _spec("infAP", rel=Any()),
     ]
 
+    _passes = staticmethod(pytrec_eval_passes)
+
     def _job(self, measure: Measure) -> Job:
         reading = _reading(measure, ignored=("dcg",))
         rw = reading.measure
@@ -256,11 +296,33 @@ class GdevalProvider(RankwiseProvider):
         _spec("ERR", cutoff=Any(required=True)),
     ]
 
+    _passes = staticmethod(gdeval_passes)
+    QUERY_ORDER = staticmethod(numeric_order)
+
     def _job(self, measure: Measure) -> Job:
         if measure.NAME == "nDCG":
             measure = MEASURE_CLASSES["nDCG"](cutoff=measure["cutoff"], dcg="exp-log2")
-        return _one(_reading(measure, ignored=("judged_only", "gains")).measure,
-                    combine=_five_decimals)
+        # gdeval.pl prints no row for a query without a judgment above 0: ir_measures'
+        # default comes after the others
+        return _with_relevant(_one(_reading(measure, ignored=("judged_only", "gains")).measure,
+                                   combine=_five_decimals), 1)
+
+
+def _with_relevant(job: Job, rel: AnyType) -> Job:
+    """*job*, with a row only for the queries judging a document of grade >= *rel*."""
+    from rankwise.measures import parse
+
+    inner = job.combine
+
+    def combine(arrays: list[np.ndarray]) -> list[np.ndarray]:
+        return inner(arrays[:-1]) if inner is not None else arrays[:-1]
+
+    def keep(arrays: list[np.ndarray]) -> np.ndarray:
+        out: np.ndarray = arrays[-1] > 0
+        return out
+
+    return replace(job, measures=(*job.measures, parse(f"num_rel(rel={rel})")),
+                   combine=combine, keep=keep)
 
 
 def _five_decimals(arrays: list[np.ndarray]) -> list[np.ndarray]:
@@ -287,8 +349,13 @@ class MsMarcoProvider(RankwiseProvider):
         _spec("RR", cutoff=Any(), rel=Any(), judged_only=Choices(False)),
     ]
 
+    _passes = staticmethod(one_pass_per_measure)
+
     def _job(self, measure: Measure) -> Job:
-        return _one(_reading(measure).measure, Ranking(ascending=True))
+        # a query without a document of grade >= rel has no row of MS MARCO's script: it
+        # gets ir_measures' default, after the others
+        return _with_relevant(_one(_reading(measure).measure, Ranking(ascending=True)),
+                              measure["rel"])
 
 
 class CompatProvider(RankwiseProvider):
@@ -296,6 +363,8 @@ class CompatProvider(RankwiseProvider):
 
     NAME = "compat"
     SUPPORTED_MEASURES = [_spec("Compat", p=Any(), normalize=Any())]  # noqa: RUF012
+
+    _passes = staticmethod(one_pass_per_measure)
 
     def _job(self, measure: Measure) -> Job:
         return _one(_reading(measure).measure, Ranking(ascending=True))
@@ -322,6 +391,8 @@ class PyNdEvalProvider(RankwiseProvider):
         _spec("P_IA", cutoff=Any(), rel=Any(), judged_only=Any()),
         _spec("StRecall", cutoff=Any(), rel=Any()),
     ]
+
+    _passes = staticmethod(pyndeval_passes)
 
     def _job(self, measure: Measure) -> Job:
         from rankwise.measures import parse
@@ -382,6 +453,8 @@ class AccuracyProvider(RankwiseProvider):
     SUPPORTED_MEASURES = [_spec("Accuracy", cutoff=Any(), rel=Any())]  # noqa: RUF012
     DEFAULTS = False
 
+    _passes = staticmethod(one_pass_per_measure)
+
     def _job(self, measure: Measure) -> Job:
         cutoff = measure["cutoff"]
         return Job((), Ranking(tie_order="input"), keep=_defined, direct=_accuracy(
@@ -406,6 +479,8 @@ class RanxProvider(RankwiseProvider):
         _spec("NumRet", rel=Any(required=True)),
         _spec("Success", cutoff=Any(required=True), rel=Any(), judged_only=Choices(False)),
     ]
+
+    _passes = staticmethod(ranx_passes)
 
     def _job(self, measure: Measure) -> Job:
         from rankwise.measures import parse
@@ -504,6 +579,8 @@ class CwlEvalProvider(RankwiseProvider):
         _spec("INSQ", T=Any(), min_rel=Any(), max_rel=Any(required=True)),
     ]
     ROW = staticmethod(_cwl_row)
+
+    _passes = staticmethod(cwl_eval_passes)
 
     def _job(self, measure: Measure) -> Job:
         from rankwise.kernels.cwl import scaled_gains

@@ -68,11 +68,14 @@ def _make_provider() -> Any:
         raise MissingDependencyError(
             "registering rankwise with ir_measures needs ir_measures: pip install ir_measures"
         ) from error
-    from rankwise.compat.ir_measures._pipeline import DefaultPipeline
+    from rankwise.compat.ir_measures._pipeline import DefaultPipeline, FallbackProvider
     from rankwise.compat.ir_measures._providers import CwlMetric
     from rankwise.exceptions import RankwiseError
 
-    ours_pipeline = DefaultPipeline
+    # the measures to the providers in the order of ir_measures' pipeline (set order), so
+    # that the rows come as ir_measures' own give them, and as they come for a run rankwise
+    # gives back to ir_measures: PyTerrier labels every system's averages with one order
+    ours_pipeline = FallbackProvider(DefaultPipeline.providers, set_order=True)
 
     def fallback(measures: list[Any], qrels: Any) -> Any:
         """ir_measures' own pipeline, without rankwise."""
