@@ -67,7 +67,7 @@ def _available(name: str) -> bool:
         return shutil.which("perl") is not None
     try:
         return bool(getattr(irm, name).is_available())
-    except Exception:  # noqa: BLE001 - a provider whose library fails to import
+    except Exception:
         return False
 
 

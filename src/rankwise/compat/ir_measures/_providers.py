@@ -28,8 +28,8 @@ the run misses (value 0), as ir_measures yields them.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import Any as AnyType
 from typing import NamedTuple
 

@@ -151,11 +151,12 @@ def pytrec_eval_passes(measures: list[Measure]) -> Passes:
         base, value = _trec_name(measure)
         return order[base], value
 
-    def name(measure: Measure) -> Hashable:
+    def trec_key(measure: Measure) -> Hashable:
         base, value = _trec_name(measure)
         return "set_F" if base == "set_F" else (base, value)
 
-    return [sorted(group, key=trec_order) for group in _grouped(measures, keys.__getitem__, name)]
+    return [sorted(group, key=trec_order)
+            for group in _grouped(measures, keys.__getitem__, trec_key)]
 
 
 def cwl_eval_passes(measures: list[Measure]) -> Passes:
@@ -167,7 +168,7 @@ def cwl_eval_passes(measures: list[Measure]) -> Passes:
     >>> cwl_eval_passes([INST(max_rel=3), P@5, RBP(rel=1), INST(max_rel=2)])
     [[INST(max_rel=3), P@5, RBP(rel=1), INST(max_rel=2)]]
     >>> cwl_eval_passes([INST(max_rel=3), P@5, INST(max_rel=3, T=2)])
-    [[INST(max_rel=3), INST(T=2,max_rel=3), P@5]]
+    [[INST(max_rel=3), INST(max_rel=3,T=2), P@5]]
     """
 
     def key(measure: Measure) -> Hashable:
@@ -179,7 +180,7 @@ def cwl_eval_passes(measures: list[Measure]) -> Passes:
 
 
 def gdeval_passes(measures: list[Measure]) -> Passes:
-    """gdeval's provider: one pass per cutoff (``nDCG`` then ``ERR``), cutoffs as they come.
+    """Gdeval's provider: one pass per cutoff (``nDCG`` then ``ERR``), cutoffs as they come.
 
     Examples
     --------
@@ -192,7 +193,7 @@ def gdeval_passes(measures: list[Measure]) -> Passes:
 
 
 def pyndeval_passes(measures: list[Measure]) -> Passes:
-    """pyndeval's provider: one pass per invocation (relevance level, alpha, beta, judged only).
+    """Pyndeval's provider: one pass per invocation (relevance level, alpha, beta, judged only).
 
     Examples
     --------
@@ -219,7 +220,7 @@ def pyndeval_passes(measures: list[Measure]) -> Passes:
 
 
 def ranx_passes(measures: list[Measure]) -> Passes:
-    """ranx's provider: per invocation (relevance level; nDCG apart), one measure after another.
+    """Ranx's provider: per invocation (relevance level; nDCG apart), one measure after another.
 
     Examples
     --------
