@@ -84,37 +84,24 @@ class FallbackProvider(Provider):
         it (a measure hashes as its repr, ir_measures' measures too: in one
         process, the order of ir_measures' own pipeline given the same list).
         """
-        if self.set_order:
-            remaining_set = set(measures)
-            given = list(remaining_set)
-        else:
-            given = list(dict.fromkeys(measures))
-        remaining = list(given)
+        collect: Any = set if self.set_order else (lambda found: list(dict.fromkeys(found)))
+        remaining = collect(measures)
+        given = list(remaining)
         pairs: list[tuple[Provider, list[Measure]]] = []
         would_support: list[Provider] = []
         for provider in self.providers:
-            if self.set_order:
-                taken_set = set()
-                for measure in remaining_set:
-                    if provider.supports(measure):
-                        taken_set.add(measure)
-                taken = list(taken_set)
-            else:
-                taken = [m for m in remaining if provider.supports(m)]
+            taken = collect(m for m in remaining if provider.supports(m))
             if not taken:
                 continue
             if not provider.is_available():
                 would_support.append(provider)
                 continue
-            if self.set_order:
-                remaining_set = remaining_set - taken_set
-                remaining = list(remaining_set)
-            else:
-                remaining = [m for m in remaining if m not in taken]
-            pairs.append((provider, taken))
+            remaining = (remaining - taken if self.set_order
+                         else [m for m in remaining if m not in taken])
+            pairs.append((provider, list(taken)))
             if not remaining:
                 break
-        return given, pairs, would_support, remaining
+        return given, pairs, would_support, list(remaining)
 
     def supports(self, measure: Measure) -> bool:
         return any(p.is_available() and p.supports(measure) for p in self.providers)

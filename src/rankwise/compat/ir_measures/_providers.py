@@ -217,25 +217,23 @@ class RankwiseProvider(Provider):
     ROW: Callable[..., AnyType] | None = None
     DEFAULTS = True
     ROWS_ONLY = False
+    QUERY_ORDER: Callable[[list[AnyType]], list[int]] | None = None
 
     def _job(self, measure: Measure) -> Job:
         raise NotImplementedError
-
-    QUERY_ORDER: Callable[[list[AnyType]], list[int]] | None = None
 
     def _passes(self, measures: list[Measure]) -> list[list[Measure]]:
         """The order of the rows of ir_measures' provider (see :class:`RankwiseEvaluator`)."""
         return [measures]
 
     def _evaluator(self, measures: Iterable[Measure], qrels: AnyType) -> Evaluator:
-        measures = list(measures)
+        measures = list(dict.fromkeys(measures))
         names = {m.NAME for m in self.SUPPORTED_MEASURES}
         jobs = {}
         for measure in measures:  # as ir_measures' providers: by name, whatever supports says
             if names and measure.NAME not in names:
                 raise ValueError(f"unsupported measure {measure}")
             jobs[measure] = self._job(measure)
-        measures = list(dict.fromkeys(measures))
         return RankwiseEvaluator(measures, Judgments(qrels), jobs, row=self.ROW,
                                  defaults=self.DEFAULTS, rows_only=self.ROWS_ONLY,
                                  passes=self._passes(measures), query_order=self.QUERY_ORDER)
